@@ -1,0 +1,3 @@
+from warband.cli import main
+
+main()

@@ -1,0 +1,467 @@
+"""The abstract syntax of the rules language: frozen nodes, each carrying its source span.
+
+Nodes compare by identity (eq=False), so a node can key a table of facts the checker learns
+about it, and two identical expressions at different places stay distinct.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warband.diagnostics import Span
+
+node = dataclass(frozen=True, eq=False, slots=True)
+
+
+@node
+class Ident:
+    name: str
+    span: Span
+
+
+# ---- expressions ------------------------------------------------------------------------------
+
+@node
+class Int:
+    value: int
+    span: Span
+
+
+@node
+class Str:
+    value: str
+    span: Span
+
+
+@node
+class Bool:
+    value: bool
+    span: Span
+
+
+@node
+class Name:
+    name: str
+    span: Span
+
+
+@node
+class Field:
+    subject: "Expr"
+    field: Ident
+    span: Span
+
+
+@node
+class Call:
+    callee: Ident
+    args: tuple["Expr", ...]
+    span: Span
+
+
+@node
+class Binary:
+    op: str  # + - * /
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Compare:
+    op: str  # >= <= == != > <
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Logic:
+    op: str  # and, or
+    items: tuple["Expr", ...]
+    span: Span
+
+
+@node
+class Not:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class Neg:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class IfExpr:
+    condition: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+    span: Span
+
+
+@node
+class Has:
+    subject: "Expr"
+    name: Ident
+    span: Span
+
+
+@node
+class Is:
+    subject: "Expr"
+    name: Ident
+    span: Span
+
+
+@node
+class KeepMod:
+    keep: bool      # keep (True) or drop (False)
+    highest: bool
+    count: int
+    span: Span
+
+
+@node
+class RerollMod:
+    predicate: "Predicate"
+    span: Span
+
+
+@node
+class Dice:
+    count: "Expr"   # an Int for 3d6, any expression for (n)d6
+    sides: int
+    mods: tuple[KeepMod | RerollMod, ...]
+    span: Span
+    count_in_token: bool = True  # 3d6 (True) as against (n)d6; (n)3d6 is an error
+
+
+@node
+class PredEven:
+    span: Span
+
+
+@node
+class PredOdd:
+    span: Span
+
+
+@node
+class PredCompare:
+    op: str
+    value: "Expr"
+    span: Span
+
+
+@node
+class PredSet:
+    values: tuple[int, ...]
+    span: Span
+
+
+Predicate = PredEven | PredOdd | PredCompare | PredSet
+
+
+@node
+class Count:
+    predicate: Predicate
+    pool: "Expr"
+    span: Span
+
+
+@node
+class Within:
+    distance: "Expr"
+    of: Name
+    span: Span
+
+
+Expr = (Int | Str | Bool | Name | Field | Call | Binary | Compare | Logic | Not | Neg | IfExpr
+        | Has | Is | Dice | Count | Within)
+
+
+# ---- statements -------------------------------------------------------------------------------
+
+@node
+class Let:
+    name: Ident
+    value: Expr
+    span: Span
+
+
+@node
+class Set:
+    target: tuple[Ident, ...]   # a local, or subject.field
+    op: str                     # = += -=
+    value: Expr
+    span: Span
+
+
+@node
+class If:
+    condition: Expr
+    then: "Block"
+    otherwise: "Block | If | None"
+    span: Span
+
+
+@node
+class Option:
+    name: Ident
+    doc: str | None
+    when: Expr | None
+    body: "Block | None"
+    span: Span
+
+
+@node
+class Choose:
+    name: Ident
+    decider: Expr
+    doc: str | None
+    options: tuple[Option, ...]
+    span: Span
+
+
+@node
+class Return:
+    value: Expr
+    span: Span
+
+
+@node
+class Remove:
+    subject: Expr
+    span: Span
+
+
+@node
+class ForEach:
+    var: Ident
+    items: Expr
+    body: "Block"
+    span: Span
+
+
+@node
+class Repeat:
+    times: Expr
+    body: "Block"
+    span: Span
+
+
+@node
+class CallStmt:
+    call: Call
+    span: Span
+
+
+Stmt = Let | Set | If | Choose | Return | Remove | ForEach | Repeat | CallStmt
+
+
+@node
+class Block:
+    stmts: tuple[Stmt, ...]
+    span: Span
+
+
+# ---- declarations ------------------------------------------------------------------------------
+
+@node
+class Param:
+    name: Ident
+    type: Ident | None
+    default: Expr | None
+    span: Span
+
+
+@node
+class Header:
+    id: str
+    title: str | None
+    source: str | None
+    version: str | None
+    extends: str | None
+    span: Span
+
+
+@node
+class RangeType:
+    low: Expr
+    high: Expr
+    span: Span
+
+
+@node
+class StatDecl:
+    name: Ident
+    type: RangeType | Ident
+    default: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
+class EnumMember:
+    name: Ident
+    doc: str | None
+    span: Span
+
+
+@node
+class EnumDecl:
+    name: Ident
+    doc: str | None
+    members: tuple[EnumMember, ...]
+    span: Span
+
+
+@node
+class StateDecl:
+    """A flag or counter kept on each fighter or side during play."""
+    kind: str            # flag | counter
+    name: Ident
+    owner: str           # fighter | side
+    initial: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
+class TierDecl:
+    name: Ident
+    doc: str | None
+    span: Span
+
+
+@node
+class TraitDecl:
+    name: Ident
+    param: str | None    # the label of its number, as in Armor(N); None for a bare trait
+    combine: str         # how values from several sources combine: sum, max, min
+    doc: str | None
+    span: Span
+
+
+@node
+class TraitRef:
+    name: Ident
+    value: Expr | None
+    span: Span
+
+
+@node
+class ClassDecl:
+    name: Ident
+    doc: str | None
+    tier: Ident | None
+    traits: tuple[TraitRef, ...]
+    equipment: tuple[Ident, ...]
+    stats: tuple[tuple[Ident, Expr], ...]
+    span: Span
+
+
+@node
+class EquipmentDecl:
+    name: Ident
+    doc: str | None
+    grants: tuple[TraitRef, ...]
+    span: Span
+
+
+@node
+class Row:
+    kind: str                    # when | otherwise | key
+    condition: Expr | None       # for when
+    key: Ident | int | tuple[int, int] | None  # for key rows: a name, a number, or a range
+    values: tuple[Expr, ...]
+    doc: str | None
+    span: Span
+
+
+@node
+class TableDecl:
+    name: Ident
+    params: tuple[Param, ...]
+    columns: tuple[Ident, ...]
+    doc: str | None
+    rows: tuple[Row, ...]
+    span: Span
+
+
+@node
+class DefineDecl:
+    name: Ident
+    params: tuple[Param, ...]
+    doc: str | None
+    body: Expr
+    span: Span
+
+
+@node
+class OutcomeMember:
+    name: Ident
+    score: int
+    doc: str | None
+    span: Span
+
+
+@node
+class OutcomesDecl:
+    name: Ident
+    doc: str | None
+    members: tuple[OutcomeMember, ...]
+    span: Span
+
+
+@node
+class ProcedureDecl:
+    kind: str                # procedure | action | phase
+    name: Ident
+    params: tuple[Param, ...]
+    result: Ident | None
+    doc: str | None
+    requires: Expr | None
+    body: Block
+    span: Span
+
+
+@node
+class Bound:
+    kind: str                # at least | at most | exactly
+    value: Expr
+    span: Span
+
+
+@node
+class Quota:
+    selector_kind: str       # tier | class | trait | equipment
+    selector: Ident
+    bound: Bound
+    doc: str | None
+    span: Span
+
+
+@node
+class ArmyDecl:
+    doc: str | None
+    cost: tuple[Ident, Expr] | None
+    points: Expr | None
+    size: tuple[Bound, str | None] | None
+    quotas: tuple[Quota, ...]
+    span: Span
+
+
+Decl = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl | EquipmentDecl
+        | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
+
+
+@node
+class Module:
+    """One parsed rules file."""
+    file: str
+    header: Header | None
+    decls: tuple[Decl, ...]

@@ -1,0 +1,402 @@
+"""Parse tree -> AST: one method per grammar rule, each returning a frozen node with its span."""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from lark import Token, Transformer, Tree, v_args
+
+from warband import ast
+from warband.diagnostics import Span
+
+
+def _unquote(token: str) -> str:
+    if token.startswith('"""'):
+        return token[3:-3]
+    try:
+        return pyast.literal_eval(token)
+    except (ValueError, SyntaxError):  # an escape Python does not know: keep the text as written
+        return token[1:-1]
+
+
+@v_args(meta=True)
+class Builder(Transformer):
+    """Turns one file's parse tree into an ast.Module."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self.file = file
+
+    # ---- positions ------------------------------------------------------------------------
+    def span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.file, 1, 1)
+        return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tok_span(self, tok: Token) -> Span:
+        return Span(self.file, tok.line, tok.column, tok.end_line or tok.line,
+                    tok.end_column or tok.column + len(tok))
+
+    def ident(self, tok: Token) -> ast.Ident:
+        return ast.Ident(str(tok), self.tok_span(tok))
+
+    # ---- module ---------------------------------------------------------------------------
+    def start(self, meta, children):
+        header, *decls = children
+        return header, tuple(decls)
+
+    def items(self, meta, children):
+        return None, tuple(children)
+
+    def header(self, meta, children):
+        fields = {"title": None, "source": None, "version": None, "extends": None}
+        for kind, value in children[1:]:
+            fields[kind] = value
+        return ast.Header(_unquote(children[0]), span=self.span(meta), **fields)
+
+    def title(self, meta, c):
+        return "title", _unquote(c[0])
+
+    def source(self, meta, c):
+        return "source", _unquote(c[0])
+
+    def version(self, meta, c):
+        return "version", _unquote(c[0])
+
+    def extends(self, meta, c):
+        return "extends", _unquote(c[0])
+
+    def doc(self, meta, c):
+        return _unquote(c[0])
+
+    # ---- data declarations --------------------------------------------------------------------
+    def stat_decl(self, meta, c):
+        name, type_, default, doc = c
+        if isinstance(type_, Token):
+            type_ = self.ident(type_)
+        return ast.StatDecl(self.ident(name), type_, default, doc, self.span(meta))
+
+    def range_type(self, meta, c):
+        return ast.RangeType(c[0], c[1], self.span(meta))
+
+    def named_type(self, meta, c):
+        return self.ident(c[0])
+
+    def enum_decl(self, meta, c):
+        name, doc, *members = c
+        return ast.EnumDecl(self.ident(name), doc, tuple(members), self.span(meta))
+
+    def enum_member(self, meta, c):
+        return ast.EnumMember(self.ident(c[0]), c[1], self.span(meta))
+
+    def owner(self, meta, c):
+        return str(c[0])
+
+    def flag_decl(self, meta, c):
+        name, owner, doc = c
+        return ast.StateDecl("flag", self.ident(name), owner, None, doc, self.span(meta))
+
+    def counter_decl(self, meta, c):
+        name, owner, initial, doc = c
+        return ast.StateDecl("counter", self.ident(name), owner, initial, doc, self.span(meta))
+
+    def tier_decl(self, meta, c):
+        return ast.TierDecl(self.ident(c[0]), c[1], self.span(meta))
+
+    def trait_param(self, meta, c):
+        return str(c[0])
+
+    def combine(self, meta, c):
+        return str(c[0])
+
+    def trait_decl(self, meta, c):
+        name, param, combine, doc = c
+        return ast.TraitDecl(self.ident(name), param, combine or "sum", doc, self.span(meta))
+
+    def trait_ref(self, meta, c):
+        return ast.TraitRef(self.ident(c[0]), c[1], self.span(meta))
+
+    def class_tier(self, meta, c):
+        return "tier", self.ident(c[0])
+
+    def class_traits(self, meta, c):
+        return "traits", tuple(c)
+
+    def class_equipment(self, meta, c):
+        return "equipment", tuple(self.ident(t) for t in c)
+
+    def class_stat(self, meta, c):
+        return "stat", (self.ident(c[0]), c[1])
+
+    def class_decl(self, meta, c):
+        name, doc, *entries = c
+        tier, traits, equipment, stats = None, [], [], []
+        for kind, value in entries:
+            if kind == "tier":
+                tier = value
+            elif kind == "traits":
+                traits.extend(value)
+            elif kind == "equipment":
+                equipment.extend(value)
+            else:
+                stats.append(value)
+        return ast.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
+                             tuple(stats), self.span(meta))
+
+    def equipment_grants(self, meta, c):
+        return tuple(c)
+
+    def equipment_decl(self, meta, c):
+        name, doc, *entries = c
+        grants = tuple(ref for entry in entries if entry for ref in entry)
+        return ast.EquipmentDecl(self.ident(name), doc, grants, self.span(meta))
+
+    # ---- tables and definitions ------------------------------------------------------------------
+    def columns(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def values(self, meta, c):
+        return tuple(c)
+
+    def cond_row(self, meta, c):
+        return ast.Row("when", c[0], None, c[1], c[2], self.span(meta))
+
+    def default_row(self, meta, c):
+        return ast.Row("otherwise", None, None, c[0], c[1], self.span(meta))
+
+    def key_row(self, meta, c):
+        return ast.Row("key", None, c[0], c[1], c[2], self.span(meta))
+
+    def name_key(self, meta, c):
+        return self.ident(c[0])
+
+    def int_key(self, meta, c):
+        return int(c[0])
+
+    def range_key(self, meta, c):
+        return int(c[0]), int(c[1])
+
+    def table_decl(self, meta, c):
+        name, params, columns, doc, *rows = c
+        return ast.TableDecl(self.ident(name), params, columns, doc, tuple(rows),
+                             self.span(meta))
+
+    def define_decl(self, meta, c):
+        name, params, doc, body = c
+        return ast.DefineDecl(self.ident(name), params or (), doc, body, self.span(meta))
+
+    def outcome_member(self, meta, c):
+        return ast.OutcomeMember(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def signed_int(self, meta, c):
+        return int(c[0])
+
+    def negative_int(self, meta, c):
+        return -int(c[0])
+
+    def outcomes_decl(self, meta, c):
+        name, doc, *members = c
+        return ast.OutcomesDecl(self.ident(name), doc, tuple(members), self.span(meta))
+
+    def params(self, meta, c):
+        return tuple(c)
+
+    def param(self, meta, c):
+        return ast.Param(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def type_ref(self, meta, c):
+        return self.ident(c[0])
+
+    # ---- procedures ---------------------------------------------------------------------------------
+    def procedure_decl(self, meta, c):
+        name, params, result, doc, body = c
+        return ast.ProcedureDecl("procedure", self.ident(name), params or (), result, doc, None,
+                                 body, self.span(meta))
+
+    def phase_decl(self, meta, c):
+        name, params, result, doc, body = c
+        return ast.ProcedureDecl("phase", self.ident(name), params or (), result, doc, None,
+                                 body, self.span(meta))
+
+    def action_decl(self, meta, c):
+        name, params, result, doc, requires, body = c
+        return ast.ProcedureDecl("action", self.ident(name), params or (), result, doc, requires,
+                                 body, self.span(meta))
+
+    def block(self, meta, c):
+        return ast.Block(tuple(c), self.span(meta))
+
+    def let_stmt(self, meta, c):
+        return ast.Let(self.ident(c[0]), c[1], self.span(meta))
+
+    def set_stmt(self, meta, c):
+        return ast.Set(c[0], str(c[1]), c[2], self.span(meta))
+
+    def lvalue(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def if_stmt(self, meta, c):
+        return ast.If(c[0], c[1], c[2], self.span(meta))
+
+    def choose_stmt(self, meta, c):
+        name, decider, doc, *options = c
+        return ast.Choose(self.ident(name), decider, doc, tuple(options), self.span(meta))
+
+    def option(self, meta, c):
+        return ast.Option(self.ident(c[0]), c[1], c[2], c[3], self.span(meta))
+
+    def return_stmt(self, meta, c):
+        return ast.Return(c[0], self.span(meta))
+
+    def remove_stmt(self, meta, c):
+        return ast.Remove(c[0], self.span(meta))
+
+    def for_stmt(self, meta, c):
+        return ast.ForEach(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], c[1], self.span(meta))
+
+    def call_stmt(self, meta, c):
+        call = ast.Call(self.ident(c[0]), c[1] or (), self.span(meta))
+        return ast.CallStmt(call, self.span(meta))
+
+    # ---- army ------------------------------------------------------------------------------------------
+    def army_cost(self, meta, c):
+        return "cost", (self.ident(c[0]), c[1])
+
+    def army_points(self, meta, c):
+        return "points", c[0]
+
+    def army_size(self, meta, c):
+        return "size", (c[0], c[1])
+
+    def army_quota(self, meta, c):
+        (kind, name), bound, doc = c
+        return "quota", ast.Quota(kind, name, bound, doc, self.span(meta))
+
+    def selector(self, meta, c):
+        return c[0], self.ident(c[1])
+
+    def selector_kind(self, meta, c):
+        return str(c[0])
+
+    def bound_kind(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def bound(self, meta, c):
+        return ast.Bound(c[0], c[1], self.span(meta))
+
+    def army_decl(self, meta, c):
+        doc, *entries = c
+        fields = {"cost": None, "points": None, "size": None}
+        quotas = []
+        for kind, value in entries:
+            if kind == "quota":
+                quotas.append(value)
+            else:
+                fields[kind] = value
+        return ast.ArmyDecl(doc, quotas=tuple(quotas), span=self.span(meta), **fields)
+
+    # ---- expressions -----------------------------------------------------------------------------------
+    def if_expr(self, meta, c):
+        return ast.IfExpr(c[0], c[1], c[2], self.span(meta))
+
+    def or_(self, meta, c):
+        return ast.Logic("or", tuple(c), self.span(meta))
+
+    def and_(self, meta, c):
+        return ast.Logic("and", tuple(c), self.span(meta))
+
+    def not_(self, meta, c):
+        return ast.Not(c[0], self.span(meta))
+
+    def compare(self, meta, c):
+        return ast.Compare(str(c[1]), c[0], c[2], self.span(meta))
+
+    def has(self, meta, c):
+        return ast.Has(c[0], self.ident(c[1]), self.span(meta))
+
+    def is_(self, meta, c):
+        return ast.Is(c[0], self.ident(c[1]), self.span(meta))
+
+    def binary(self, meta, c):
+        return ast.Binary(str(c[1]), c[0], c[2], self.span(meta))
+
+    def neg(self, meta, c):
+        return ast.Neg(c[0], self.span(meta))
+
+    def field(self, meta, c):
+        return ast.Field(c[0], self.ident(c[1]), self.span(meta))
+
+    def call(self, meta, c):
+        return ast.Call(self.ident(c[0]), c[1] or (), self.span(meta))
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def int_lit(self, meta, c):
+        return ast.Int(int(c[0]), self.span(meta))
+
+    def str_lit(self, meta, c):
+        return ast.Str(_unquote(c[0]), self.span(meta))
+
+    def true_lit(self, meta, c):
+        return ast.Bool(True, self.span(meta))
+
+    def false_lit(self, meta, c):
+        return ast.Bool(False, self.span(meta))
+
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), self.span(meta))
+
+    def count(self, meta, c):
+        return ast.Count(c[0], c[1], self.span(meta))
+
+    def within(self, meta, c):
+        return ast.Within(c[0], ast.Name(str(c[1]), self.tok_span(c[1])), self.span(meta))
+
+    def _dice(self, meta, count, token: Token, mods):
+        text = str(token)
+        n, _, sides = text.partition("d")
+        if count is None:
+            count = ast.Int(int(n) if n else 1, self.tok_span(token))
+        return ast.Dice(count, int(sides), tuple(mods), self.span(meta), count_in_token=bool(n))
+
+    def dice_lit(self, meta, c):
+        return self._dice(meta, None, c[0], c[1:])
+
+    def dice_dyn(self, meta, c):
+        return self._dice(meta, c[0], c[1], c[2:])
+
+    def keep_drop(self, meta, c):
+        return str(c[0])
+
+    def high_low(self, meta, c):
+        return str(c[0])
+
+    def keep_mod(self, meta, c):
+        return ast.KeepMod(c[0] == "keep", c[1] == "highest", int(c[2]), self.span(meta))
+
+    def reroll_mod(self, meta, c):
+        return ast.RerollMod(c[0], self.span(meta))
+
+    def pred_even(self, meta, c):
+        return ast.PredEven(self.span(meta))
+
+    def pred_odd(self, meta, c):
+        return ast.PredOdd(self.span(meta))
+
+    def pred_compare(self, meta, c):
+        return ast.PredCompare(str(c[0]), c[1], self.span(meta))
+
+    def pred_set(self, meta, c):
+        return ast.PredSet(tuple(int(t) for t in c), self.span(meta))
+
+    def __default__(self, data, children, meta):  # pragma: no cover - a grammar rule without a method
+        raise NotImplementedError(f"no AST builder for grammar rule {data!r}")
+
+
+def build(tree: Tree, file: str) -> ast.Module:
+    header, decls = Builder(file).transform(tree)
+    return ast.Module(file, header, decls)

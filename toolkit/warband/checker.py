@@ -1,0 +1,784 @@
+"""Names, arity, types, cycles and unused definitions of one rules file.
+
+The checker walks every declaration with a scope of local names and computes the type of every
+expression. It reports and keeps going: an expression whose type cannot be known gets the type
+ANY, which matches everything, so one mistake yields one message rather than a cascade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from warband import ast
+from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
+from warband.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
+
+
+@dataclass(frozen=True)
+class Type:
+    kind: str                   # number bool text fighter side dice fighters class tier enum
+    name: str | None = None     # outcome record nothing any; the enum or outcome set's name
+    fields: tuple[str, ...] = ()
+    random: bool = False        # True when the value depends on a roll
+
+    def __str__(self) -> str:
+        words = {"number": "a number", "bool": "a yes/no value", "text": "a text",
+                 "fighter": "a fighter", "side": "a side", "dice": "dice",
+                 "fighters": "a group of fighters", "class": "a class", "tier": "a tier",
+                 "record": "a table row", "nothing": "nothing", "any": "a value"}
+        if self.kind in ("enum", "outcome"):
+            base = f"a value of '{self.name}'"
+        else:
+            base = words[self.kind]
+        return f"{base} (rolled)" if self.random and self.kind != "dice" else base
+
+    def fixed(self) -> "Type":
+        return replace(self, random=False)
+
+    def rolled(self, random: bool) -> "Type":
+        return replace(self, random=self.random or random)
+
+
+NUMBER, BOOL, TEXT, ANY = Type("number"), Type("bool"), Type("text"), Type("any")
+FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", random=True), \
+    Type("nothing")
+FIGHTERS = Type("fighters")
+
+FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT}
+SIDE_BUILTINS = {"fighters": FIGHTERS}
+
+
+def _numeric(t: Type) -> bool:
+    return t.kind in ("number", "dice", "any")
+
+
+def _compatible(expected: Type, actual: Type) -> bool:
+    if "any" in (expected.kind, actual.kind):
+        return True
+    if expected.kind == "number" and actual.kind == "dice":
+        return True
+    if expected.kind == "dice" and actual.kind == "number":
+        return True  # a dice parameter takes any number expression, re-rolled at each use
+    return expected.kind == actual.kind and (expected.name is None or actual.name is None
+                                             or expected.name == actual.name)
+
+
+def _unify(a: Type, b: Type) -> Type:
+    if a.kind == "any":
+        return b.rolled(a.random)
+    if b.kind == "any":
+        return a.rolled(b.random)
+    if a.kind == "dice" and b.kind == "dice":
+        return DICE
+    if a.kind == "dice" or b.kind == "dice":
+        return NUMBER.rolled(True)
+    return a.rolled(b.random)
+
+
+@dataclass
+class Scope:
+    locals: dict[str, tuple[Type, Span]]
+    procedure: ast.ProcedureDecl | None = None
+    result: Type | None = None
+
+
+class Checker:
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.diagnostics: list[Diagnostic] = []
+        self.used: set[str] = set()
+        self.calls: dict[str, list[tuple[str, Span]]] = {}   # caller -> [(callee, where)]
+        self.current: str | None = None
+        self.define_types: dict[str, Type] = {}
+        self.table_types: dict[str, Type] = {}
+        self.expr_types: dict[int, Type] = {}
+
+    # ---- reporting ----------------------------------------------------------------------------
+    def error(self, code: str, message: str, span: Span, **kw) -> None:
+        self.diagnostics.append(diag(code, message, span, **kw))
+
+    def lookup(self, name: str) -> Symbol | None:
+        sym = self.table.globals.get(name)
+        if sym is not None:
+            self.used.add(name)
+        return sym
+
+    # ---- types named in the source -------------------------------------------------------------
+    def type_of_ref(self, ref: ast.Ident | None, default: Type = NUMBER) -> Type:
+        if ref is None:
+            return default
+        if ref.name in BUILTIN_TYPES:
+            return DICE if ref.name == "dice" else Type(ref.name)
+        sym = self.lookup(ref.name)
+        if sym is not None and sym.kind == "enum":
+            return Type("enum", ref.name)
+        if sym is not None and sym.kind == "outcomes":
+            return Type("outcome", ref.name)
+        candidates = list(BUILTIN_TYPES) + self.table.names_of_kind("enum", "outcomes")
+        if sym is not None:
+            self.error("E204", f"'{ref.name}' is {KIND_WORDS[sym.kind]}, not a type", ref.span,
+                       hint="types are number, bool, text, fighter, side, dice, fighters, "
+                            "or the name of an enum or outcomes declaration")
+        else:
+            self.error("E201", f"unknown type '{ref.name}'", ref.span,
+                       hint=did_you_mean(ref.name, candidates))
+        return ANY
+
+    def params_scope(self, params: tuple[ast.Param, ...], default: Type = NUMBER) -> Scope:
+        scope = Scope({})
+        for p in params:
+            if p.name.name in scope.locals:
+                self.error("E202", f"parameter '{p.name.name}' appears twice", p.name.span,
+                           related=[Related(scope.locals[p.name.name][1], "first here")])
+                continue
+            t = self.type_of_ref(p.type, default)
+            if p.default is not None:
+                dt = self.expr(p.default, Scope({}))
+                self.expect(t, dt, p.default.span, "the default value")
+                self.require_fixed(dt, p.default.span, "a default value")
+            scope.locals[p.name.name] = (t, p.name.span)
+        return scope
+
+    def expect(self, expected: Type, actual: Type, span: Span, what: str) -> None:
+        if not _compatible(expected, actual):
+            self.error("E302", f"{what} must be {expected.fixed()}, not {actual}", span)
+
+    def require_fixed(self, t: Type, span: Span, what: str) -> None:
+        if t.random:
+            self.error("E303", f"{what} must be a fixed number, but this depends on a roll",
+                       span, hint="rolls belong in procedures and definitions, not in data")
+
+    # ---- declarations ----------------------------------------------------------------------------
+    def check(self, module: ast.Module) -> None:
+        for decl in module.decls:
+            self.current = getattr(getattr(decl, "name", None), "name", None)
+            match decl:
+                case ast.StatDecl():
+                    self.stat(decl)
+                case ast.StateDecl(initial=initial) if initial is not None:
+                    self.require_fixed(self.expr(initial, Scope({})), initial.span,
+                                       "a starting value")
+                case ast.ClassDecl():
+                    self.fighter_class(decl)
+                case ast.EquipmentDecl():
+                    for ref in decl.grants:
+                        self.trait_ref(ref)
+                case ast.TableDecl():
+                    self.table_type(decl.name.name)
+                case ast.DefineDecl():
+                    self.define_type(decl.name.name)
+                case ast.ProcedureDecl():
+                    self.procedure(decl)
+                case ast.ArmyDecl():
+                    self.army(decl)
+        self.current = None
+        self.cycles()
+        self.unused(module)
+
+    def stat(self, decl: ast.StatDecl) -> None:
+        if isinstance(decl.type, ast.RangeType):
+            for end in (decl.type.low, decl.type.high):
+                t = self.expr(end, Scope({}))
+                self.expect(NUMBER, t, end.span, "a stat's bound")
+                self.require_fixed(t, end.span, "a stat's bound")
+            expected = NUMBER
+        else:
+            expected = self.type_of_ref(decl.type)
+        if decl.default is not None:
+            t = self.expr(decl.default, Scope({}))
+            self.expect(expected, t, decl.default.span, "the default")
+            self.require_fixed(t, decl.default.span, "a default")
+
+    def trait_ref(self, ref: ast.TraitRef) -> None:
+        sym = self.lookup(ref.name.name)
+        if sym is None or sym.kind != "trait":
+            self.unknown(ref.name, ("trait",))
+            return
+        trait: ast.TraitDecl = sym.decl
+        if trait.param and ref.value is None:
+            self.error("E301", f"trait '{trait.name.name}' needs a number", ref.span,
+                       hint=f"write it as {trait.name.name}(1)")
+        elif not trait.param and ref.value is not None:
+            self.error("E301", f"trait '{trait.name.name}' takes no number", ref.value.span,
+                       hint=f"declare it as 'trait {trait.name.name}(N)' to give it one")
+        if ref.value is not None:
+            t = self.expr(ref.value, Scope({}))
+            self.expect(NUMBER, t, ref.value.span, "a trait's value")
+            self.require_fixed(t, ref.value.span, "a trait's value")
+
+    def fighter_class(self, decl: ast.ClassDecl) -> None:
+        if decl.tier is not None:
+            sym = self.lookup(decl.tier.name)
+            if sym is None or sym.kind != "tier":
+                self.unknown(decl.tier, ("tier",))
+        for ref in decl.traits:
+            self.trait_ref(ref)
+        for name in decl.equipment:
+            sym = self.lookup(name.name)
+            if sym is None or sym.kind != "equipment":
+                self.unknown(name, ("equipment",))
+        for name, value in decl.stats:
+            sym = self.lookup(name.name)
+            if sym is None or sym.kind != "stat":
+                self.unknown(name, ("stat",))
+                continue
+            t = self.expr(value, Scope({}))
+            self.require_fixed(t, value.span, "a class's stat")
+
+    def table_type(self, name: str) -> Type:
+        """The type a table returns, checking the table the first time it is asked for."""
+        if name in self.table_types:
+            return self.table_types[name]
+        self.table_types[name] = ANY  # stands in while checking, in case of a cycle
+        decl: ast.TableDecl = self.table.globals[name].decl
+        outer, self.current = self.current, name
+        scope = self.params_scope(decl.params)
+        if len({c.name for c in decl.columns}) != len(decl.columns):
+            self.error("E202", "a column name appears twice", decl.span)
+        column_types: list[Type | None] = [None] * len(decl.columns)
+        seen_default: ast.Row | None = None
+        for row in decl.rows:
+            if seen_default is not None:
+                self.error("W102", "this row can never be used: 'otherwise' above it matches "
+                                   "everything", row.span,
+                           related=[Related(seen_default.span, "the 'otherwise' row")])
+            if row.kind == "when":
+                t = self.expr(row.condition, scope)
+                self.expect(BOOL, t, row.condition.span, "a row's condition")
+                self.require_fixed(t, row.condition.span, "a row's condition")
+            elif row.kind == "otherwise":
+                seen_default = row
+            else:
+                self.key(decl, row, scope)
+            if len(row.values) != len(decl.columns):
+                cols = ", ".join(c.name for c in decl.columns)
+                self.error("E304", f"this row has {len(row.values)} value"
+                                   f"{'s' if len(row.values) != 1 else ''}, but the table has "
+                                   f"{len(decl.columns)} column"
+                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span)
+            for i, value in enumerate(row.values[:len(decl.columns)]):
+                t = self.expr(value, scope)
+                self.require_fixed(t, value.span, "a table's value")
+                if column_types[i] is None:
+                    column_types[i] = t
+                elif not _compatible(column_types[i], t):
+                    self.error("E302", f"column '{decl.columns[i].name}' holds "
+                                       f"{column_types[i]} in earlier rows, not {t}", value.span)
+        self.current = outer
+        if len(decl.columns) == 1:
+            result = column_types[0] or ANY
+        else:
+            result = Type("record", name, tuple(c.name for c in decl.columns))
+        self.table_types[name] = result.fixed()
+        return self.table_types[name]
+
+    def key(self, decl: ast.TableDecl, row: ast.Row, scope: Scope) -> None:
+        if len(decl.params) != 1:
+            self.error("E301", "rows with keys need a table of exactly one parameter", row.span,
+                       hint="use 'when CONDITION => VALUES' rows for several parameters")
+            return
+        param_type = scope.locals[decl.params[0].name.name][0]
+        if isinstance(row.key, ast.Ident):
+            self.expr(ast.Name(row.key.name, row.key.span), scope)
+        elif param_type.kind not in ("number", "any"):
+            self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
+
+    def define_type(self, name: str) -> Type:
+        if name in self.define_types:
+            return self.define_types[name]
+        self.define_types[name] = ANY
+        decl: ast.DefineDecl = self.table.globals[name].decl
+        outer, self.current = self.current, name
+        scope = self.params_scope(decl.params)
+        t = self.expr(decl.body, scope)
+        self.current = outer
+        self.define_types[name] = Type("number", random=True) if t.kind == "dice" else t
+        return self.define_types[name]
+
+    def procedure_result(self, decl: ast.ProcedureDecl) -> Type:
+        return self.type_of_ref(decl.result, NOTHING) if decl.result else NOTHING
+
+    def procedure(self, decl: ast.ProcedureDecl) -> None:
+        scope = self.params_scope(decl.params, default=NUMBER)
+        scope.procedure = decl
+        scope.result = self.procedure_result(decl)
+        if decl.requires is not None:
+            t = self.expr(decl.requires, scope)
+            self.expect(BOOL, t, decl.requires.span, "'requires'")
+            self.require_fixed(t, decl.requires.span, "'requires'")
+        self.block(decl.body, scope)
+        if scope.result.kind not in ("nothing", "any") and not _always_returns(decl.body):
+            self.error("E309", f"{decl.kind} '{decl.name.name}' can end without giving its "
+                               f"result", decl.name.span,
+                       hint=f"end every path with 'return' ({scope.result})")
+
+    def army(self, decl: ast.ArmyDecl) -> None:
+        if decl.cost is not None:
+            param, body = decl.cost
+            t = self.expr(body, Scope({param.name: (FIGHTER, param.span)}))
+            self.expect(NUMBER, t, body.span, "a fighter's cost")
+            self.require_fixed(t, body.span, "a fighter's cost")
+        bounds = [decl.points] if decl.points is not None else []
+        if decl.size is not None:
+            bounds.append(decl.size[0].value)
+        bounds += [q.bound.value for q in decl.quotas]
+        for value in bounds:
+            t = self.expr(value, Scope({}))
+            self.expect(NUMBER, t, value.span, "a limit")
+            self.require_fixed(t, value.span, "a limit")
+        for quota in decl.quotas:
+            sym = self.lookup(quota.selector.name)
+            if sym is None or sym.kind != quota.selector_kind:
+                self.unknown(quota.selector, (quota.selector_kind,))
+
+    # ---- statements ------------------------------------------------------------------------------
+    def block(self, block: ast.Block | None, scope: Scope) -> None:
+        if block is None:
+            return
+        inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+        for stmt in block.stmts:
+            self.stmt(stmt, inner)
+
+    def stmt(self, stmt, scope: Scope) -> None:
+        match stmt:
+            case ast.Let(name=name, value=value):
+                if name.name in scope.locals:
+                    self.error("E202", f"'{name.name}' is already a name here", name.span,
+                               related=[Related(scope.locals[name.name][1], "first here")],
+                               hint="use 'set' to change it, or choose another name")
+                t = self.value(value, scope)
+                if t.kind == "dice":
+                    t = NUMBER.rolled(True)
+                scope.locals[name.name] = (t, name.span)
+            case ast.Set():
+                self.assignment(stmt, scope)
+            case ast.If(condition=cond, then=then, otherwise=otherwise):
+                self.expect(BOOL, self.expr(cond, scope), cond.span, "a condition")
+                self.block(then, scope)
+                if isinstance(otherwise, ast.If):
+                    self.stmt(otherwise, scope)
+                else:
+                    self.block(otherwise, scope)
+            case ast.Choose(decider=decider, options=options):
+                t = self.expr(decider, scope)
+                if t.kind not in ("fighter", "side", "any"):
+                    self.error("E402", f"a decision is made by a fighter or a side, not {t}",
+                               decider.span)
+                names: dict[str, Span] = {}
+                for option in options:
+                    if option.name.name in names:
+                        self.error("E202", f"option '{option.name.name}' appears twice",
+                                   option.name.span,
+                                   related=[Related(names[option.name.name], "first here")])
+                    names[option.name.name] = option.name.span
+                    if option.when is not None:
+                        wt = self.expr(option.when, scope)
+                        self.expect(BOOL, wt, option.when.span, "an option's condition")
+                        self.require_fixed(wt, option.when.span, "an option's condition")
+                    self.block(option.body, scope)
+                if all(o.when is not None for o in options):
+                    self.error("E402", "every option has a condition, so there may be none to "
+                                       "choose", stmt.name.span,
+                               hint="give at least one option no 'when', such as a 'keep' option")
+            case ast.Return(value=value):
+                t = self.value(value, scope, expected=scope.result)
+                if scope.result is not None and scope.result.kind == "nothing":
+                    self.error("E302", f"'{scope.procedure.name.name}' gives no result, so it "
+                                       "cannot return one", stmt.span,
+                               hint="declare its result type: '-> number' or '-> OUTCOMES'")
+                elif scope.result is not None:
+                    self.expect(scope.result, t, value.span, "the result")
+            case ast.Remove(subject=subject):
+                self.expect(FIGHTER, self.expr(subject, scope), subject.span, "what is removed")
+            case ast.ForEach(var=var, items=items, body=body):
+                self.expect(FIGHTERS, self.expr(items, scope), items.span, "'for each'")
+                inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+                inner.locals[var.name] = (FIGHTER, var.span)
+                self.block(body, inner)
+            case ast.Repeat(times=times, body=body):
+                self.expect(NUMBER, self.expr(times, scope), times.span, "the number of times")
+                self.block(body, scope)
+            case ast.CallStmt(call=call):
+                sym = self.table.globals.get(call.callee.name)
+                if sym is not None and sym.kind in ("define", "table"):
+                    self.error("E302", f"calling {KIND_WORDS[sym.kind]} on its own does nothing",
+                               call.span, hint=f"use its value: let x = {call.callee.name}(...)")
+                self.value(call, scope)
+            case _:  # pragma: no cover - the builder makes only the statements above
+                raise TypeError(f"unknown statement {stmt!r}")
+
+    def assignment(self, stmt: ast.Set, scope: Scope) -> None:
+        head, *path = stmt.target
+        if head.name not in scope.locals:
+            self.unknown(head, (), extra=scope.locals)
+            self.expr(stmt.value, scope)
+            return
+        t = scope.locals[head.name][0]
+        if not path and t.kind in ("fighter", "side", "dice", "fighters"):
+            self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
+        for i, part in enumerate(path):
+            t = self.field_type(t, part, mutable=(i == len(path) - 1))
+        value = self.expr(stmt.value, scope)
+        if stmt.op != "=":
+            self.expect(NUMBER, t, stmt.span, f"'{stmt.op}'")
+        self.expect(t.fixed(), value, stmt.value.span, "the new value")
+
+    def value(self, expr, scope: Scope, expected: Type | None = None) -> Type:
+        """An expression that may also be a call of a procedure standing on its own."""
+        if isinstance(expr, ast.Call):
+            sym = self.table.globals.get(expr.callee.name)
+            if sym is not None and sym.kind in ("procedure", "action", "phase"):
+                self.used.add(sym.name)
+                self.note_call(sym.name, expr.span)
+                self.arguments(expr, sym.decl.params, scope, sym.kind)
+                return self.procedure_result(sym.decl)
+        if isinstance(expr, ast.Name) and expected is not None and expected.kind == "outcome":
+            members = self.table.members.get(expr.name, [])
+            if any(m.parent == expected.name for m in members) and expr.name not in scope.locals:
+                return expected
+            if expr.name not in scope.locals and not self.table.globals.get(expr.name):
+                names = [m.name.name for m in self.table.globals[expected.name].decl.members]
+                self.error("E307", f"'{expr.name}' is not an outcome of '{expected.name}'",
+                           expr.span, hint=did_you_mean(expr.name, names)
+                           or f"the outcomes are {', '.join(names)}")
+                return ANY
+        return self.expr(expr, scope)
+
+    def note_call(self, callee: str, span: Span) -> None:
+        if self.current is not None:
+            self.calls.setdefault(self.current, []).append((callee, span))
+
+    def arguments(self, call: ast.Call, params: tuple[ast.Param, ...], scope: Scope,
+                  kind: str) -> None:
+        required = sum(1 for p in params if p.default is None)
+        if not required <= len(call.args) <= len(params):
+            want = (f"{required}" if required == len(params)
+                    else f"{required} to {len(params)}")
+            names = ", ".join(p.name.name for p in params)
+            self.error("E301", f"{_noun(kind)} '{call.callee.name}' takes {want} "
+                               f"argument{'s' if len(params) != 1 else ''} ({names}), "
+                               f"not {len(call.args)}", call.span)
+        for arg, param in zip(call.args, params):
+            t = self.expr(arg, scope)
+            pt = self.type_of_ref(param.type, NUMBER)
+            self.expect(pt, t, arg.span, f"argument '{param.name.name}'")
+
+    # ---- expressions --------------------------------------------------------------------------------
+    def expr(self, e, scope: Scope) -> Type:
+        t = self._expr(e, scope)
+        self.expr_types[id(e)] = t
+        return t
+
+    def _expr(self, e, scope: Scope) -> Type:
+        match e:
+            case ast.Int():
+                return NUMBER
+            case ast.Str():
+                return TEXT
+            case ast.Bool():
+                return BOOL
+            case ast.Name(name=name):
+                return self.name(e, scope)
+            case ast.Field(subject=subject, field=field):
+                return self.field_type(self.expr(subject, scope), field)
+            case ast.Call():
+                return self.call(e, scope)
+            case ast.Binary(op=op, left=left, right=right):
+                lt, rt = self.expr(left, scope), self.expr(right, scope)
+                for side, t in ((left, lt), (right, rt)):
+                    if not _numeric(t):
+                        self.error("E302", f"'{op}' needs numbers, but this is {t}", side.span)
+                return NUMBER.rolled(lt.random or rt.random)
+            case ast.Compare(op=op, left=left, right=right):
+                lt, rt = self.expr(left, scope), self.expr(right, scope)
+                if op in ("==", "!="):
+                    if not (_compatible(lt, rt) or _compatible(rt, lt)):
+                        self.error("E302", f"cannot compare {lt} with {rt}", e.span)
+                else:
+                    for side, t in ((left, lt), (right, rt)):
+                        if not _numeric(t):
+                            self.error("E302", f"'{op}' compares numbers, but this is {t}",
+                                       side.span)
+                return BOOL.rolled(lt.random or rt.random)
+            case ast.Logic(op=op, items=items):
+                random = False
+                for item in items:
+                    t = self.expr(item, scope)
+                    self.expect(BOOL, t, item.span, f"each side of '{op}'")
+                    random |= t.random
+                return BOOL.rolled(random)
+            case ast.Not(operand=operand):
+                t = self.expr(operand, scope)
+                self.expect(BOOL, t, operand.span, "what 'not' applies to")
+                return BOOL.rolled(t.random)
+            case ast.Neg(operand=operand):
+                t = self.expr(operand, scope)
+                if not _numeric(t):
+                    self.error("E302", f"'-' needs a number, but this is {t}", operand.span)
+                return NUMBER.rolled(t.random)
+            case ast.IfExpr(condition=cond, then=then, otherwise=otherwise):
+                ct = self.expr(cond, scope)
+                self.expect(BOOL, ct, cond.span, "a condition")
+                a, b = self.expr(then, scope), self.expr(otherwise, scope)
+                if not (_compatible(a, b) or _compatible(b, a)):
+                    self.error("E302", f"both branches must give the same kind of value; "
+                                       f"here {a} and {b}", e.span)
+                return _unify(a, b).rolled(ct.random)
+            case ast.Has(subject=subject, name=name):
+                t = self.expr(subject, scope)
+                self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
+                sym = self.lookup(name.name)
+                if sym is None or sym.kind not in ("trait", "equipment"):
+                    self.unknown(name, ("trait", "equipment"))
+                return BOOL
+            case ast.Is(subject=subject, name=name):
+                t = self.expr(subject, scope)
+                self.expect(FIGHTER, t, subject.span, "what 'is' looks at")
+                sym = self.lookup(name.name)
+                if sym is None or sym.kind not in ("class", "tier"):
+                    self.unknown(name, ("class", "tier"))
+                return BOOL
+            case ast.Dice():
+                return self.dice(e, scope)
+            case ast.Count(predicate=predicate, pool=pool):
+                self.predicate(predicate, scope)
+                t = self.expr(pool, scope)
+                if not isinstance(pool, ast.Dice):
+                    self.error("E302", f"'count' looks at dice written in place, not {t}",
+                               pool.span, hint="as in: count even in 3d6, or (n)d6")
+                return NUMBER.rolled(True)
+            case ast.Within(distance=distance, of=of):
+                self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+                self.expect(FIGHTER, self.expr(of, scope), of.span, "'of'")
+                return FIGHTERS
+        raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
+
+    def dice(self, e: ast.Dice, scope: Scope) -> Type:
+        from warband.dice import MAX_DICE, MAX_SIDES
+        if not isinstance(e.count, ast.Int):
+            t = self.expr(e.count, scope)
+            self.expect(NUMBER, t, e.count.span, "the number of dice")
+        if e.count_in_token and not isinstance(e.count, ast.Int):
+            self.error("E306", "the number of dice is given twice", e.span,
+                       hint="write (n)d6 or 3d6, not (n)3d6")
+        if not 1 <= e.sides <= MAX_SIDES:
+            self.error("E306", f"a die needs 1 to {MAX_SIDES} sides, not {e.sides}", e.span)
+        if isinstance(e.count, ast.Int) and not 0 <= e.count.value <= MAX_DICE:
+            self.error("E306", f"at most {MAX_DICE} dice in one roll, not {e.count.value}",
+                       e.span)
+        for mod in e.mods:
+            if isinstance(mod, ast.KeepMod):
+                if isinstance(e.count, ast.Int) and mod.count > e.count.value:
+                    verb = "keep" if mod.keep else "drop"
+                    self.error("E306", f"cannot {verb} {mod.count} of {e.count.value} dice",
+                               mod.span)
+            else:
+                self.predicate(mod.predicate, scope)
+        return DICE
+
+    def predicate(self, p, scope: Scope) -> None:
+        if isinstance(p, ast.PredCompare):
+            t = self.expr(p.value, scope)
+            self.expect(NUMBER, t, p.value.span, "a face to compare with")
+
+    def name(self, e: ast.Name, scope: Scope) -> Type:
+        if e.name in scope.locals:
+            return scope.locals[e.name][0]
+        sym = self.lookup(e.name)
+        if sym is not None:
+            if sym.kind == "class":
+                return Type("class")
+            if sym.kind == "tier":
+                return Type("tier")
+            self.error("E204", f"'{e.name}' is {KIND_WORDS[sym.kind]} and cannot be used as a "
+                               "value here", e.span, hint=_kind_hint(sym))
+            return ANY
+        members = self.table.members.get(e.name, [])
+        if len(members) == 1:
+            self.used.add(members[0].parent)
+            m = members[0]
+            return Type("enum" if m.kind == "enum member" else "outcome", m.parent)
+        if len(members) > 1:
+            self.error("E204", f"'{e.name}' is a value of several sets "
+                               f"({', '.join(m.parent for m in members)})", e.span)
+            return ANY
+        self.unknown(e, (), extra=scope.locals)
+        return ANY
+
+    def unknown(self, ident, kinds: tuple[str, ...], extra=()) -> None:
+        name = ident.name
+        sym = self.table.globals.get(name)
+        if sym is not None and kinds:
+            wanted = " or ".join(KIND_WORDS[k] for k in kinds)
+            self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]}, not {wanted}", ident.span,
+                       hint=did_you_mean(name, self.table.names_of_kind(*kinds)))
+            return
+        if kinds:
+            candidates = self.table.names_of_kind(*kinds)
+            what = " or ".join(_noun(k) for k in kinds)
+        else:
+            candidates = list(extra) + list(self.table.globals) + list(self.table.members)
+            what = "name"
+        self.error("E201", f"unknown {what} '{name}'", ident.span,
+                   hint=did_you_mean(name, candidates))
+
+    def field_type(self, subject: Type, field: ast.Ident, mutable: bool = False) -> Type:
+        name = field.name
+        if subject.kind == "any":
+            return ANY
+        if subject.kind == "fighter":
+            owner = "fighter"
+            builtins = FIGHTER_BUILTINS
+        elif subject.kind == "side":
+            owner = "side"
+            builtins = SIDE_BUILTINS
+        elif subject.kind == "record":
+            if name in subject.fields:
+                return NUMBER.rolled(subject.random)
+            self.error("E203", f"table '{subject.name}' has no column '{name}'", field.span,
+                       hint=did_you_mean(name, subject.fields))
+            return ANY
+        else:
+            self.error("E302", f"{subject} has no fields", field.span)
+            return ANY
+        if name in builtins:
+            if mutable:
+                self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span)
+            return builtins[name]
+        candidates = list(builtins)
+        for sym in self.table.globals.values():
+            if sym.kind in ("flag", "counter") and sym.decl.owner == owner or \
+                    owner == "fighter" and sym.kind in ("stat", "trait"):
+                candidates.append(sym.name)
+                if sym.name.lower() != name.lower():
+                    continue
+                self.used.add(sym.name)
+                if sym.kind == "flag":
+                    return BOOL
+                if sym.kind == "counter":
+                    return NUMBER
+                if sym.kind == "stat":
+                    return (Type("enum", sym.decl.type.name)
+                            if isinstance(sym.decl.type, ast.Ident) else NUMBER)
+                if not sym.decl.param:
+                    self.error("E204", f"trait '{sym.name}' carries no number", field.span,
+                               hint=f"ask whether a fighter has it: f has {sym.name}")
+                    return ANY
+                if mutable:
+                    self.error("E308", f"trait '{sym.name}' cannot be changed during play",
+                               field.span, hint="keep what changes in a counter or a stat")
+                return NUMBER
+        self.error("E203", f"a {owner} has no field '{name}'", field.span,
+                   hint=did_you_mean(name, candidates))
+        return ANY
+
+    def call(self, e: ast.Call, scope: Scope) -> Type:
+        name = e.callee.name
+        if name in BUILTIN_FUNCTIONS:
+            arity = BUILTIN_FUNCTIONS[name]
+            if (arity is None and len(e.args) < 1) or (arity is not None and len(e.args) != arity):
+                self.error("E301", f"'{name}' takes {arity or 'one or more'} argument"
+                                   f"{'s' if arity != 1 else ''}, not {len(e.args)}", e.span)
+            random = False
+            for arg in e.args:
+                t = self.expr(arg, scope)
+                if not _numeric(t):
+                    self.error("E302", f"'{name}' needs numbers, but this is {t}", arg.span)
+                random |= t.random
+            return NUMBER.rolled(random)
+        sym = self.lookup(name)
+        if sym is None:
+            self.unknown(e.callee, ("table", "define", "procedure"))
+            for arg in e.args:
+                self.expr(arg, scope)
+            return ANY
+        if sym.kind in ("procedure", "action", "phase"):
+            self.error("E302", f"{KIND_WORDS[sym.kind]} can only be called on its own",
+                       e.span, hint=f"let x = {name}(...), then use x")
+            return ANY
+        if sym.kind not in ("table", "define"):
+            self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]} and cannot be called",
+                       e.callee.span, hint=_kind_hint(sym))
+            return ANY
+        self.note_call(name, e.span)
+        self.arguments(e, sym.decl.params, scope, sym.kind)
+        random = any(self.expr_types.get(id(a), NUMBER).random for a in e.args)
+        result = self.table_type(name) if sym.kind == "table" else self.define_type(name)
+        return result.rolled(random)
+
+    # ---- whole-file checks ----------------------------------------------------------------------------
+    def cycles(self) -> None:
+        """Rules must terminate: no table, definition or procedure may reach itself."""
+        reported: set[frozenset] = set()
+        state: dict[str, int] = {}
+        stack: list[tuple[str, Span | None]] = []
+
+        def visit(name: str) -> None:
+            state[name] = 1
+            for callee, where in self.calls.get(name, []):
+                if state.get(callee) == 1:
+                    names = [n for n, _ in stack[[n for n, _ in stack].index(callee):]]
+                    key = frozenset(names)
+                    if key not in reported:
+                        reported.add(key)
+                        path = " -> ".join(names + [callee])
+                        self.error("E401", f"'{callee}' depends on itself: {path}", where,
+                                   hint="rules must always finish; repetition is written with "
+                                        "'repeat N times' or 'for each'")
+                elif state.get(callee) is None:
+                    stack.append((callee, where))
+                    visit(callee)
+                    stack.pop()
+            state[name] = 2
+
+        for name in list(self.calls):
+            if name not in state:
+                stack.append((name, None))
+                visit(name)
+                stack.pop()
+
+    def unused(self, module: ast.Module) -> None:
+        warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
+        for sym in self.table.globals.values():
+            if sym.kind in warn_kinds and sym.name not in self.used:
+                self.error("W101", f"{KIND_WORDS[sym.kind]} '{sym.name}' is never used",
+                           sym.span, hint="remove it, or use it in a rule")
+
+
+def _noun(kind: str) -> str:
+    return KIND_WORDS[kind].split(" ", 1)[1]
+
+
+def _kind_hint(sym: Symbol) -> str | None:
+    return {
+        "table": f"look it up with arguments: {sym.name}(...)",
+        "define": f"call it with arguments: {sym.name}(...)",
+        "trait": f"ask whether a fighter has it: f has {sym.name}",
+        "stat": f"read it from a fighter: f.{sym.name}",
+        "flag": f"read it from a fighter or side: f.{sym.name}",
+        "counter": f"read it from a fighter or side: f.{sym.name}",
+    }.get(sym.kind)
+
+
+def _always_returns(block: ast.Block | None) -> bool:
+    if block is None:
+        return False
+    for stmt in block.stmts:
+        match stmt:
+            case ast.Return():
+                return True
+            case ast.If(then=then, otherwise=otherwise) if otherwise is not None:
+                other = (_always_returns(ast.Block((otherwise,), otherwise.span))
+                         if isinstance(otherwise, ast.If) else _always_returns(otherwise))
+                if _always_returns(then) and other:
+                    return True
+            case ast.Choose(options=options):
+                if all(_always_returns(o.body) for o in options):
+                    return True
+    return False
+
+
+def check(module: ast.Module, table: SymbolTable) -> tuple[Checker, list[Diagnostic]]:
+    checker = Checker(table)
+    checker.check(module)
+    return checker, checker.diagnostics

@@ -1,0 +1,239 @@
+"""The `warband` command line: a thin layer that parses options, calls the library, and maps
+outcomes to exit codes (0 ok, 1 findings, 2 unusable input).
+
+Heavy modules (the compiler, Lark, the interpreter) are imported inside the commands, so that
+`warband --version` and `--help` start quickly.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import List, Optional
+
+import typer
+
+from warband import __version__
+
+app = typer.Typer(
+    name="warband",
+    help="Write skirmish wargame rules, check warbands, and compute exact odds.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=True,
+)
+rules_app = typer.Typer(help="Compile, list and show rulesets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+OK, FINDINGS, UNUSABLE = 0, 1, 2
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"warband {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Show the version and exit."),
+) -> None:
+    """Warband toolkit."""
+
+
+def _emit_diagnostics(diagnostics, sources, fmt: Format = Format.text, stream=None) -> None:
+    from warband.diagnostics import render_json, render_text
+    stream = stream or sys.stderr
+    if not diagnostics:
+        return
+    if fmt is Format.json:
+        stream.write(render_json(diagnostics) + "\n")
+    else:
+        stream.write(render_text(diagnostics, sources))
+
+
+def _load_or_exit(ref: str):
+    """Compile a ruleset for a command that needs it; exit 2 with diagnostics if it cannot."""
+    from warband.compiler import load
+    compiled = load(ref)
+    if compiled.ruleset is None:
+        _emit_diagnostics(compiled.errors or compiled.diagnostics, compiled.sources)
+        if compiled.errors and compiled.errors[0].code not in ("E404", "E100"):
+            sys.stderr.write(f"the rules in '{ref}' have errors; run: warband rules check {ref}\n")
+        raise typer.Exit(UNUSABLE)
+    return compiled.ruleset
+
+
+# ---- rules ------------------------------------------------------------------------------------
+
+@rules_app.command("list")
+def rules_list(fmt: Format = typer.Option(Format.text, "--format", help="text or json")) -> None:
+    """List the built-in rulesets: id, name and file."""
+    from warband.compiler import builtins, display_path
+    found = builtins()
+    if fmt is Format.json:
+        typer.echo(json.dumps([{"id": b.id, "name": b.title, "file": str(b.path)}
+                               for b in found], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+    table = Table("id", "name", "file", box=None, pad_edge=False)
+    for b in found:
+        table.add_row(b.id, b.title, display_path(b.path))
+    Console(soft_wrap=True).print(table)
+
+
+@rules_app.command("check")
+def rules_check(
+    refs: List[str] = typer.Argument(..., metavar="FILE|ID...",
+                                     help="Rules files, or ids of built-in rulesets."),
+    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """Compile rules files and report every problem in them."""
+    from warband.compiler import load
+    from warband.diagnostics import Sources, summary
+    everything, sources, unusable, failed = [], Sources(), False, False
+    for ref in refs:
+        compiled = load(ref)
+        sources.texts.update(compiled.sources.texts)
+        everything += compiled.diagnostics
+        if any(d.code in ("E100", "E404") for d in compiled.diagnostics):
+            unusable = True
+        if compiled.errors or (strict and compiled.diagnostics):
+            failed = True
+    if fmt is Format.json:
+        typer.echo(json.dumps([d.to_json() for d in everything], indent=2))
+    else:
+        _emit_diagnostics(everything, sources, stream=sys.stdout)
+        typer.echo(f"{len(refs)} file{'s' if len(refs) != 1 else ''} checked: "
+                   f"{summary(everything)}")
+    raise typer.Exit(UNUSABLE if unusable else FINDINGS if failed else OK)
+
+
+@rules_app.command("show")
+def rules_show(
+    ref: str = typer.Argument(..., metavar="ID|FILE"),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """A readable summary of a ruleset: stats, classes, traits, tables, army rules, actions."""
+    ruleset = _load_or_exit(ref)
+    from warband import show
+    if fmt is Format.json:
+        typer.echo(json.dumps(show.as_json(ruleset), indent=2))
+    else:
+        show.render(ruleset)
+
+
+# ---- odds -------------------------------------------------------------------------------------
+
+@app.command("odds")
+def odds(
+    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
+    attacker: str = typer.Option(..., "--attacker", "-a",
+                                 help='The acting fighter, e.g. "class=Soldier might=10".'),
+    target: Optional[str] = typer.Option(None, "--target", "-t",
+                                         help="The fighter acted upon."),
+    action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
+    cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
+    policy: List[str] = typer.Option([], "--policy",
+                                     help="first|random|greedy, or DECISION=POLICY|OPTION."),
+    with_: List[str] = typer.Option([], "--with", help="Set another parameter: NAME=VALUE."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """Exact outcome probabilities of one action between two fighters."""
+    ruleset = _load_or_exit(ruleset_ref)
+    from warband import odds as odds_mod
+    from warband.diagnostics import Sources, diag, did_you_mean
+    diagnostics = []
+    sources = Sources({"--attacker": attacker, "--target": target or "",
+                       "--policy": " ".join(policy)})
+    if action not in ruleset.procedures or ruleset.procedures[action].kind == "procedure":
+        runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
+        _emit_diagnostics([diag("E902", f"'{ruleset.id}' has no action '{action}'", None,
+                                hint=did_you_mean(action, runnable)
+                                or f"actions: {', '.join(runnable)}")], sources)
+        raise typer.Exit(UNUSABLE)
+    decl = ruleset.procedures[action]
+    fighters = [odds_mod.parse_fighter(attacker, "--attacker", ruleset, 0, diagnostics)]
+    if target is not None:
+        fighters.append(odds_mod.parse_fighter(target, "--target", ruleset, 1, diagnostics))
+    policies = odds_mod.parse_policies(policy, ruleset, diagnostics)
+    params = {p.name.name: p for p in decl.params}
+    options = {}
+    settings = [f"cover=yes"] if cover else []
+    for text in settings + list(with_):
+        name, _, raw = text.partition("=")
+        if name not in params:
+            diagnostics.append(diag("E901", f"action '{action}' has no parameter '{name}'", None,
+                                    hint=did_you_mean(name, params)
+                                    or f"its parameters: {', '.join(params)}"))
+            continue
+        kind = params[name].type.name if params[name].type else "number"
+        options[name] = _parse_value(raw, kind, diagnostics, name)
+    needed = sum(1 for p in decl.params if p.type and p.type.name == "fighter")
+    if needed > len(fighters):
+        diagnostics.append(diag("E901", f"action '{action}' needs {needed} fighters; "
+                                        "give --target too", None))
+    if diagnostics:
+        _emit_diagnostics(diagnostics, sources)
+        raise typer.Exit(UNUSABLE)
+    try:
+        result = odds_mod.compute(ruleset, action, fighters, options, policies)
+    except odds_mod.RulesError as error:
+        from warband.compiler import load
+        _emit_diagnostics([error.diagnostic], load(ruleset_ref).sources)
+        raise typer.Exit(UNUSABLE)
+    if fmt is Format.json:
+        typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
+        return
+    _print_odds(result, ruleset)
+
+
+def _parse_value(raw: str, kind: str, diagnostics, name: str):
+    from warband.diagnostics import diag
+    if kind == "bool":
+        if raw.lower() in ("yes", "true", "1", "on", ""):
+            return True
+        if raw.lower() in ("no", "false", "0", "off"):
+            return False
+        diagnostics.append(diag("E901", f"'{name}' is yes or no, not '{raw}'", None))
+        return False
+    try:
+        return int(raw)
+    except ValueError:
+        diagnostics.append(diag("E901", f"'{name}' must be a whole number, not '{raw}'", None))
+        return 0
+
+
+def _print_odds(result, ruleset) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from warband.odds import fraction_text
+    table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
+    table.columns[1].justify = "right"
+    table.columns[2].justify = "right"
+    for v in result.order:
+        p = result.distribution[v]
+        table.add_row(str(v), fraction_text(p), f"{float(p) * 100:.2f}%")
+    console = Console(soft_wrap=True)
+    console.print(table)
+    if result.expected is not None:
+        console.print(f"expected: {fraction_text(result.expected)} "
+                      f"({float(result.expected):.3f})")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,187 @@
+"""The pipeline from rules text to Ruleset, in one place:
+
+    read -> parse (Lark) -> build (AST) -> collect names -> check -> assemble (Ruleset)
+
+Compiled rulesets are cached by the hash of their text (and of the toolkit and grammar), in memory
+and on disk, so a second run over an unchanged file skips the whole pipeline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warband import __version__
+from warband.diagnostics import Diagnostic, Severity, Sources, Span, diag, did_you_mean
+
+BUILTIN_DIR = Path(__file__).with_name("dsl")
+if not BUILTIN_DIR.is_dir():  # a source checkout: the rules live at the repository's top
+    BUILTIN_DIR = Path(__file__).resolve().parents[2] / "dsl"
+
+MAX_RULES_BYTES = 2_000_000
+_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"([^"\n]*)")?', re.MULTILINE)
+
+
+@dataclass
+class Compiled:
+    """What compiling one rules file gives: a Ruleset (None on errors) and every diagnostic."""
+
+    ruleset: object | None
+    diagnostics: list[Diagnostic]
+    sources: Sources = field(default_factory=Sources)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+
+def compile_text(text: str, file: str) -> Compiled:
+    from warband.builder import build  # noqa: F401 - imported by parse; kept for the reader
+    from warband.checker import check
+    from warband.parser import parse
+    from warband.ruleset import assemble
+    from warband.symbols import collect
+
+    sources = Sources({file: text})
+    module, diagnostics = parse(text, file)
+    if module is None:
+        return Compiled(None, diagnostics, sources)
+    if module.header is None and not any(d.code == "E105" for d in diagnostics):
+        diagnostics.append(diag("E105", "the file does not start with a ruleset header",
+                                Span(file, 1, 1), hint='begin the file with: ruleset "my-rules"'))
+    table, found = collect(module)
+    diagnostics += found
+    _, found = check(module, table)
+    diagnostics += found
+    ruleset = None
+    if module.header is not None and not any(d.is_error for d in diagnostics):
+        ruleset, found = assemble(module, table)
+        diagnostics += found
+        if any(d.is_error for d in found):
+            ruleset = None
+    diagnostics.sort(key=Diagnostic.sort_key)
+    if ruleset is not None:
+        object.__setattr__(ruleset, "warnings", tuple(diagnostics))
+    return Compiled(ruleset, diagnostics, sources)
+
+
+# ---- caching ----------------------------------------------------------------------------------
+
+_memory: dict[str, Compiled] = {}
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("WARBAND_NO_CACHE"):
+        return None
+    if os.environ.get("WARBAND_CACHE_DIR"):
+        return Path(os.environ["WARBAND_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "warband"
+
+
+def _key(text: str, file: str) -> str:
+    from warband.parser import GRAMMAR
+    h = hashlib.sha256()
+    for part in (__version__, GRAMMAR.read_text(encoding="utf-8"), file, text):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def compile_cached(text: str, file: str) -> Compiled:
+    key = _key(text, file)
+    if key in _memory:
+        return _memory[key]
+    directory = _cache_dir()
+    path = directory / f"{key}.pickle" if directory else None
+    if path is not None and path.is_file():
+        try:
+            with path.open("rb") as fh:
+                compiled = pickle.load(fh)
+            _memory[key] = compiled
+            return compiled
+        except Exception:  # a stale or damaged cache entry is only a cache miss
+            pass
+    compiled = compile_text(text, file)
+    _memory[key] = compiled
+    if path is not None and compiled.ruleset is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(compiled, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except OSError:  # a read-only home only costs speed
+            pass
+    return compiled
+
+
+# ---- finding rules files ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BuiltIn:
+    id: str
+    title: str
+    path: Path
+
+
+def builtins() -> list[BuiltIn]:
+    """The shipped rulesets, read from their headers without compiling them."""
+    found = []
+    for path in sorted(BUILTIN_DIR.glob("*.rules")):
+        m = _HEADER.search(path.read_text(encoding="utf-8"))
+        if m:
+            found.append(BuiltIn(m.group(1), m.group(2) or m.group(1), path))
+    return found
+
+
+def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
+    """A built-in id or a path to a rules file."""
+    for b in builtins():
+        if b.id == ref:
+            return b.path, None
+    path = Path(ref)
+    if path.suffix == ".rules" or os.sep in ref or path.exists():
+        if path.is_file():
+            return path, None
+        return None, diag("E100", f"no such rules file: {ref}", None)
+    ids = [b.id for b in builtins()]
+    return None, diag("E404", f"unknown ruleset '{ref}'", None,
+                      hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}")
+
+
+def display_path(path: Path) -> str:
+    """Paths as a user reads them: relative to the working directory when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive, on Windows
+        return str(path)
+    return str(Path(path).resolve()) if relative.startswith("..") else relative
+
+
+def load(ref: str) -> Compiled:
+    """Compile a built-in ruleset by id, or a rules file by path."""
+    path, problem = resolve(ref)
+    if problem is not None:
+        return Compiled(None, [problem])
+    name = display_path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        return Compiled(None, [diag("E100", f"cannot read {name}: {error.strerror}", None)])
+    if len(raw) > MAX_RULES_BYTES:
+        return Compiled(None, [diag("E403", f"{name} is larger than {MAX_RULES_BYTES:,} bytes",
+                                    Span(name, 1, 1))])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        col = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return Compiled(None, [diag("E100", "the file is not UTF-8 text", Span(name, line, col),
+                                    hint="save the file as UTF-8")])
+    return compile_cached(text, name)

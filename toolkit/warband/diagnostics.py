@@ -1,0 +1,228 @@
+"""One Diagnostic type for every stage, and its renderers.
+
+Every user error (a rules file, a warband file, a command line) becomes a Diagnostic. Stages
+collect them and keep going; only renderers turn them into text. Positions are 1-based lines and
+columns everywhere (Lark's convention); loaders that count from 0 convert once, on the way in.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable, Sequence
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of one source file: 1-based, end exclusive on the column."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line < self.line:
+            object.__setattr__(self, "end_line", self.line)
+        if self.end_line == self.line and self.end_column <= self.column:
+            object.__setattr__(self, "end_column", self.column + 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    span: Span
+    message: str
+
+
+# Every code the toolkit can emit, with its severity and a one-line meaning. Diagnostics are
+# built only through `diag`, so a code that is not listed here cannot be emitted.
+CODES: dict[str, tuple[Severity, str]] = {
+    # rules files: reading and syntax
+    "E100": (Severity.ERROR, "the file cannot be read"),
+    "E101": (Severity.ERROR, "syntax error"),
+    "E102": (Severity.ERROR, "unexpected character"),
+    "E103": (Severity.ERROR, "unexpected end of file"),
+    "E104": (Severity.ERROR, "malformed literal"),
+    "E105": (Severity.ERROR, "missing ruleset header"),
+    # names
+    "E201": (Severity.ERROR, "unknown name"),
+    "E202": (Severity.ERROR, "duplicate definition"),
+    "E203": (Severity.ERROR, "unknown field"),
+    "E204": (Severity.ERROR, "name of the wrong kind"),
+    # arity and types
+    "E301": (Severity.ERROR, "wrong number of arguments"),
+    "E302": (Severity.ERROR, "type mismatch"),
+    "E303": (Severity.ERROR, "a roll where a fixed number is needed"),
+    "E304": (Severity.ERROR, "table row of the wrong width"),
+    "E305": (Severity.ERROR, "invalid range or bound"),
+    "E306": (Severity.ERROR, "invalid dice"),
+    "E307": (Severity.ERROR, "unknown outcome"),
+    "E308": (Severity.ERROR, "assignment to something that cannot change"),
+    "E309": (Severity.ERROR, "missing result"),
+    # structure
+    "E401": (Severity.ERROR, "cycle of definitions"),
+    "E402": (Severity.ERROR, "invalid decision"),
+    "E403": (Severity.ERROR, "limit exceeded"),
+    "E404": (Severity.ERROR, "unknown ruleset"),
+    # evaluation
+    "E501": (Severity.ERROR, "no table row matches"),
+    "E502": (Severity.ERROR, "division by zero"),
+    "E503": (Severity.ERROR, "procedure ended without a result"),
+    "E504": (Severity.ERROR, "state space too large for exact odds"),
+    # command line
+    "E901": (Severity.ERROR, "invalid command-line value"),
+    "E902": (Severity.ERROR, "unknown action"),
+    # warnings
+    "W101": (Severity.WARNING, "unused definition"),
+    "W102": (Severity.WARNING, "unreachable table row"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    related: tuple[Related, ...] = ()
+    path: tuple[str | int, ...] = ()  # location inside structured data (YAML keys, indices)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def sort_key(self) -> tuple:
+        s = self.span
+        return (s.file, s.line, s.column, self.code) if s else ("", 0, 0, self.code)
+
+    def to_json(self) -> dict:
+        out: dict = {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+        if self.span:
+            out.update(
+                file=self.span.file,
+                line=self.span.line,
+                column=self.span.column,
+                end_line=self.span.end_line,
+                end_column=self.span.end_column,
+            )
+        if self.hint:
+            out["hint"] = self.hint
+        if self.related:
+            out["related"] = [
+                {"file": r.span.file, "line": r.span.line, "column": r.span.column,
+                 "message": r.message}
+                for r in self.related
+            ]
+        if self.path:
+            out["path"] = list(self.path)
+        return out
+
+
+def diag(
+    code: str,
+    message: str,
+    span: Span | None = None,
+    *,
+    hint: str | None = None,
+    related: Iterable[Related] = (),
+    path: Sequence[str | int] = (),
+) -> Diagnostic:
+    """The one place a Diagnostic is made: the severity comes from the code table."""
+    severity = CODES[code][0]
+    return Diagnostic(code, severity, message, span, hint, tuple(related), tuple(path))
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest candidate, or None when nothing is close."""
+    pool = sorted(set(candidates))
+    lowered = {c.lower(): c for c in pool}
+    if name.lower() in lowered and lowered[name.lower()] != name:
+        return f"did you mean '{lowered[name.lower()]}'?"
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
+    if not close:
+        close = [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1,
+                                                                  cutoff=0.6)]
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+@dataclass
+class Sources:
+    """The texts diagnostics point into, by the file name they carry."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def add(self, name: str, text: str) -> None:
+        self.texts[name] = text
+
+    def line(self, name: str, line: int) -> str | None:
+        text = self.texts.get(name)
+        if text is None:
+            return None
+        lines = text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _excerpt(span: Span, sources: Sources, label: str = "") -> list[str]:
+    source_line = sources.line(span.file, span.line)
+    if source_line is None:
+        return []
+    source_line = source_line.expandtabs(4) if "\t" not in source_line else source_line.replace(
+        "\t", " ")
+    width = len(str(span.line))
+    end = span.end_column if span.end_line == span.line else len(source_line) + 1
+    carets = "^" * max(1, min(end, len(source_line) + 1) - span.column)
+    gutter = " " * width
+    lines = [
+        f" {gutter} |",
+        f" {span.line} | {source_line}",
+        f" {gutter} | {' ' * (span.column - 1)}{carets}{(' ' + label) if label else ''}",
+    ]
+    return lines
+
+
+def render_text(diagnostics: Iterable[Diagnostic], sources: Sources) -> str:
+    """Compiler-style text: location, severity[code], message, excerpt with caret, hint."""
+    blocks = []
+    for d in diagnostics:
+        where = f"{d.span}: " if d.span else ""
+        lines = [f"{where}{d.severity.value}[{d.code}]: {d.message}"]
+        if d.span:
+            lines += _excerpt(d.span, sources)
+        for r in d.related:
+            lines.append(f"  --> {r.span}: {r.message}")
+            lines += _excerpt(r.span, sources)
+        if d.hint:
+            lines.append(f"  = hint: {d.hint}")
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks) + ("\n" if blocks else "")
+
+
+def render_json(diagnostics: Iterable[Diagnostic]) -> str:
+    return json.dumps([d.to_json() for d in diagnostics], indent=2)
+
+
+def summary(diagnostics: Sequence[Diagnostic]) -> str:
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in diagnostics)
+
+    def plural(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    return f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"

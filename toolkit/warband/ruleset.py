@@ -1,0 +1,304 @@
+"""The compiled form of a rules file: an immutable Ruleset the interpreter and validators read.
+
+Declarations that are data (stats, classes, traits, equipment, army rules) are reduced to plain
+values here, once; tables, definitions and procedures keep their checked AST, which the
+interpreter runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterator
+
+from warband import ast
+from warband.diagnostics import Diagnostic, Span, diag
+from warband.symbols import SymbolTable
+
+
+class FrozenDict(dict):
+    """A dict that refuses changes after construction (and still pickles)."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a Ruleset is immutable")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+    def __hash__(self) -> int:  # pragma: no cover - not used as a key
+        return id(self)
+
+
+@dataclass(frozen=True)
+class Stat:
+    name: str
+    low: int | None
+    high: int | None
+    default: object
+    enum: str | None
+    doc: str | None
+    span: Span
+
+    @property
+    def key(self) -> str:
+        """How the stat is written in warband files: its name in lower case."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class State:
+    name: str
+    kind: str          # flag | counter
+    owner: str         # fighter | side
+    initial: object
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    numeric: bool
+    combine: str
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Tier:
+    name: str
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class FighterClass:
+    name: str
+    tier: str | None
+    traits: tuple[tuple[str, object], ...]     # (trait, value); value True for a bare trait
+    equipment: tuple[str, ...]
+    stats: tuple[tuple[str, object], ...]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Equipment:
+    name: str
+    grants: tuple[tuple[str, object], ...]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    name: str
+    scores: tuple[tuple[str, int], ...]
+    docs: tuple[tuple[str, str | None], ...]
+    doc: str | None
+    span: Span
+
+    def score(self, outcome: str) -> int:
+        return dict(self.scores)[outcome]
+
+
+@dataclass(frozen=True)
+class Quota:
+    kind: str            # tier | class | trait | equipment
+    target: str
+    bound: str           # at least | at most | exactly
+    limit: int | Fraction
+    doc: str | None
+    span: Span
+
+    @property
+    def is_share(self) -> bool:
+        """A fraction such as 1/2 limits a share of the fighters, a whole number a count."""
+        return isinstance(self.limit, Fraction) and self.limit.denominator != 1
+
+
+@dataclass(frozen=True)
+class Army:
+    cost: tuple[str, object] | None      # (parameter name, expression)
+    points: int | None
+    size: tuple[str, int, str | None] | None   # (bound, limit, doc)
+    quotas: tuple[Quota, ...]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    title: str
+    source: str | None
+    version: str | None
+    file: str
+    stats: FrozenDict
+    states: FrozenDict
+    traits: FrozenDict
+    tiers: FrozenDict
+    classes: FrozenDict
+    equipment: FrozenDict
+    enums: FrozenDict          # name -> tuple of (member, doc)
+    tables: FrozenDict         # name -> ast.TableDecl
+    defines: FrozenDict        # name -> ast.DefineDecl
+    outcomes: FrozenDict
+    procedures: FrozenDict     # name -> ast.ProcedureDecl (procedures, actions, phases)
+    decisions: FrozenDict      # name -> (procedure name, ast.Choose)
+    army: Army | None
+    warnings: tuple[Diagnostic, ...] = field(default=())
+
+    def actions(self) -> Iterator[ast.ProcedureDecl]:
+        return (p for p in self.procedures.values() if p.kind == "action")
+
+    def stat_by_key(self, key: str) -> Stat | None:
+        for stat in self.stats.values():
+            if stat.key == key.lower():
+                return stat
+        return None
+
+
+def constant(expr, enums: dict | None = None) -> object:
+    """The value of an expression the checker has shown to be fixed: numbers, texts, names."""
+    match expr:
+        case ast.Int(value=v):
+            return v
+        case ast.Str(value=v):
+            return v
+        case ast.Bool(value=v):
+            return v
+        case ast.Name(name=name):
+            return name          # an enum value, outcome or class: symbols are their names
+        case ast.Neg(operand=x):
+            return -constant(x, enums)
+        case ast.Binary(op=op, left=a, right=b):
+            x, y = constant(a, enums), constant(b, enums)
+            if op == "+":
+                return x + y
+            if op == "-":
+                return x - y
+            if op == "*":
+                return x * y
+            return Fraction(x, y) if y else ZeroDivisionError
+    raise ValueError("not a constant")
+
+
+def _const(expr, diagnostics: list[Diagnostic], what: str):
+    try:
+        value = constant(expr)
+    except (ValueError, TypeError):
+        diagnostics.append(diag("E303", f"{what} must be a fixed value", expr.span,
+                                hint="write a number, such as 10 or 1/2"))
+        return None
+    if value is ZeroDivisionError:
+        diagnostics.append(diag("E502", "division by zero", expr.span))
+        return None
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    return value
+
+
+def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diagnostic]]:
+    """Build the Ruleset from a module the checker found free of errors."""
+    d: list[Diagnostic] = []
+    stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
+    enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
+
+    def ref_value(ref: ast.TraitRef):
+        return True if ref.value is None else _const(ref.value, d, "a trait's value")
+
+    for decl in module.decls:
+        match decl:
+            case ast.StatDecl():
+                low = high = enum = None
+                if isinstance(decl.type, ast.RangeType):
+                    low = _const(decl.type.low, d, "a stat's lower bound")
+                    high = _const(decl.type.high, d, "a stat's upper bound")
+                    if isinstance(low, int) and isinstance(high, int) and low > high:
+                        d.append(diag("E305", f"the range {low}..{high} is empty",
+                                      decl.type.span, hint=f"write it as {high}..{low}"))
+                else:
+                    enum = decl.type.name
+                default = _const(decl.default, d, "a default") if decl.default else None
+                if enum is None and decl.default is not None and None not in (low, high) and \
+                        isinstance(default, (int, Fraction)) and not low <= default <= high:
+                    d.append(diag("E305", f"the default {default} is outside {low}..{high}",
+                                  decl.default.span))
+                stats[decl.name.name] = Stat(decl.name.name, low, high, default, enum, decl.doc,
+                                             decl.span)
+            case ast.StateDecl():
+                initial = _const(decl.initial, d, "a starting value") if decl.initial else (
+                    False if decl.kind == "flag" else 0)
+                states[decl.name.name] = State(decl.name.name, decl.kind, decl.owner, initial,
+                                               decl.doc, decl.span)
+            case ast.TraitDecl():
+                traits[decl.name.name] = Trait(decl.name.name, decl.param is not None,
+                                               decl.combine, decl.doc, decl.span)
+            case ast.TierDecl():
+                tiers[decl.name.name] = Tier(decl.name.name, decl.doc, decl.span)
+            case ast.ClassDecl():
+                class_stats = tuple((n.name, _const(v, d, "a class's stat")) for n, v in decl.stats)
+                classes[decl.name.name] = FighterClass(
+                    decl.name.name, decl.tier.name if decl.tier else None,
+                    tuple((r.name.name, ref_value(r)) for r in decl.traits),
+                    tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span)
+            case ast.EquipmentDecl():
+                equipment[decl.name.name] = Equipment(
+                    decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
+                    decl.doc, decl.span)
+            case ast.EnumDecl():
+                enums[decl.name.name] = tuple((m.name.name, m.doc) for m in decl.members)
+            case ast.TableDecl():
+                tables[decl.name.name] = decl
+            case ast.DefineDecl():
+                defines[decl.name.name] = decl
+            case ast.OutcomesDecl():
+                outcomes[decl.name.name] = Outcomes(
+                    decl.name.name, tuple((m.name.name, m.score) for m in decl.members),
+                    tuple((m.name.name, m.doc) for m in decl.members), decl.doc, decl.span)
+            case ast.ProcedureDecl():
+                procedures[decl.name.name] = decl
+    army = _army(table.army, d) if table.army else None
+    decisions = {name: _owner(sym.decl, procedures) for name, sym in table.decisions.items()}
+    header = module.header
+    ruleset = Ruleset(
+        id=header.id, title=header.title or header.id, source=header.source,
+        version=header.version, file=module.file,
+        stats=FrozenDict(stats), states=FrozenDict(states), traits=FrozenDict(traits),
+        tiers=FrozenDict(tiers), classes=FrozenDict(classes), equipment=FrozenDict(equipment),
+        enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
+        outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
+        decisions=FrozenDict(decisions), army=army)
+    return ruleset, d
+
+
+def _owner(choose: ast.Choose, procedures: dict) -> tuple[str, ast.Choose]:
+    for name, proc in procedures.items():
+        if proc.span.line <= choose.span.line <= proc.span.end_line:
+            return name, choose
+    return "", choose  # pragma: no cover - every decision sits in a procedure
+
+
+def _army(decl: ast.ArmyDecl, d: list[Diagnostic]) -> Army:
+    points = _const(decl.points, d, "the points limit") if decl.points else None
+    size = None
+    if decl.size is not None:
+        bound, doc = decl.size
+        limit = _const(bound.value, d, "the number of fighters")
+        if not isinstance(limit, int) or limit < 0:
+            d.append(diag("E305", "the number of fighters must be a whole number, 0 or more",
+                          bound.value.span))
+        size = (bound.kind, limit, doc)
+    quotas = []
+    for q in decl.quotas:
+        limit = _const(q.bound.value, d, "a quota's limit")
+        if isinstance(limit, Fraction) and not 0 < limit <= 1 or \
+                isinstance(limit, int) and limit < 0:
+            d.append(diag("E305", f"a quota is a count (0 or more) or a share between 0 and 1, "
+                                  f"not {limit}", q.bound.value.span))
+        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind, limit, q.doc, q.span))
+    cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
+    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span)

@@ -1,0 +1,162 @@
+"""`warband rules show`: a ruleset summarised for a person, or as JSON."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from warband.ruleset import Quota, Ruleset
+
+
+def _value(v) -> str:
+    if v is True:
+        return ""
+    if isinstance(v, Fraction):
+        return f"{v.numerator}/{v.denominator}"
+    return str(v)
+
+
+def _trait_list(pairs) -> str:
+    return ", ".join(n if v is True else f"{n}({_value(v)})" for n, v in pairs)
+
+
+def quota_text(q: Quota) -> str:
+    limit = f"{_value(q.limit)} of the fighters" if q.is_share else _value(q.limit)
+    return f"{q.bound} {limit} from {q.kind} {q.target}"
+
+
+def _row_text(row) -> str:
+    from warband.unparse import expr_text
+    values = ", ".join(expr_text(v) for v in row.values)
+    if row.kind == "when":
+        return f"when {expr_text(row.condition)}", values
+    if row.kind == "otherwise":
+        return "otherwise", values
+    key = row.key
+    key = key.name if hasattr(key, "name") else (f"{key[0]}..{key[1]}" if isinstance(key, tuple)
+                                                  else str(key))
+    return key, values
+
+
+def render(ruleset: Ruleset) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(soft_wrap=True)
+    console.print(f"[bold]{ruleset.title}[/bold]  ({ruleset.id})")
+    if ruleset.source:
+        console.print(f"source: {ruleset.source}")
+    console.print(f"file: {ruleset.file}")
+
+    def section(title: str) -> None:
+        console.print()
+        console.print(f"[bold underline]{title}[/bold underline]")
+
+    if ruleset.stats:
+        section("Stats")
+        t = Table("stat", "values", "default", "description", box=None, pad_edge=False)
+        for s in ruleset.stats.values():
+            values = s.enum if s.enum else f"{s.low}..{s.high}"
+            t.add_row(s.name, values, "" if s.default is None else _value(s.default), s.doc or "")
+        console.print(t)
+    if ruleset.enums:
+        section("Enumerations")
+        for name, members in ruleset.enums.items():
+            console.print(f"{name}: " + ", ".join(
+                m + (f" ({doc})" if doc else "") for m, doc in members))
+    if ruleset.classes:
+        section("Classes")
+        t = Table("class", "tier", "traits", "equipment", box=None, pad_edge=False)
+        for c in ruleset.classes.values():
+            t.add_row(c.name, c.tier or "", _trait_list(c.traits), ", ".join(c.equipment))
+        console.print(t)
+        if ruleset.tiers:
+            console.print("tiers: " + "; ".join(
+                f"{t.name}" + (f" ({t.doc})" if t.doc else "") for t in ruleset.tiers.values()))
+    if ruleset.traits:
+        section("Traits")
+        t = Table("trait", "rule", box=None, pad_edge=False)
+        for tr in ruleset.traits.values():
+            name = f"{tr.name}(N)" if tr.numeric else tr.name
+            t.add_row(name, tr.doc or "")
+        console.print(t)
+    if ruleset.equipment:
+        section("Equipment")
+        t = Table("equipment", "grants", "description", box=None, pad_edge=False)
+        for e in ruleset.equipment.values():
+            t.add_row(e.name, _trait_list(e.grants), e.doc or "")
+        console.print(t)
+    if ruleset.states:
+        section("Kept during play")
+        for s in ruleset.states.values():
+            console.print(f"{s.kind} {s.name} on each {s.owner}" + (f": {s.doc}" if s.doc else ""))
+    for table in ruleset.tables.values():
+        section(f"Table {table.name.name}({', '.join(p.name.name for p in table.params)})")
+        if table.doc:
+            console.print(table.doc)
+        t = Table("row", ", ".join(c.name for c in table.columns), "note", box=None,
+                  pad_edge=False)
+        for row in table.rows:
+            key, values = _row_text(row)
+            t.add_row(key, values, row.doc or "")
+        console.print(t)
+    if ruleset.army:
+        army = ruleset.army
+        section("Army construction")
+        if army.cost:
+            from warband.unparse import expr_text
+            console.print(f"cost of a fighter: {expr_text(army.cost[1])}")
+        if army.points is not None:
+            console.print(f"standard game: {army.points} points")
+        if army.size:
+            console.print(f"fighters: {army.size[0]} {army.size[1]}")
+        for q in army.quotas:
+            console.print(f"quota: {quota_text(q)}" + (f" ({q.doc})" if q.doc else ""))
+    actions = [p for p in ruleset.procedures.values() if p.kind in ("action", "phase")]
+    if actions:
+        section("Actions and phases")
+        t = Table("name", "kind", "parameters", "description", box=None, pad_edge=False)
+        for p in actions:
+            params = ", ".join(p.name.name for p in p.params)
+            t.add_row(p.name.name, p.kind, params, p.doc or "")
+        console.print(t)
+    if ruleset.decisions:
+        section("Decisions")
+        t = Table("decision", "in", "options", "description", box=None, pad_edge=False)
+        for name, (owner, choose) in ruleset.decisions.items():
+            t.add_row(name, owner, ", ".join(o.name.name for o in choose.options),
+                      choose.doc or "")
+        console.print(t)
+
+
+def as_json(ruleset: Ruleset) -> dict:
+    from warband.unparse import expr_text
+
+    def jv(v):
+        return _value(v) if isinstance(v, Fraction) else v
+
+    return {
+        "id": ruleset.id, "title": ruleset.title, "source": ruleset.source,
+        "file": ruleset.file,
+        "stats": [{"name": s.name, "low": s.low, "high": s.high, "enum": s.enum,
+                   "default": jv(s.default), "doc": s.doc} for s in ruleset.stats.values()],
+        "tiers": [{"name": t.name, "doc": t.doc} for t in ruleset.tiers.values()],
+        "classes": [{"name": c.name, "tier": c.tier,
+                     "traits": {n: jv(v) for n, v in c.traits},
+                     "equipment": list(c.equipment)} for c in ruleset.classes.values()],
+        "traits": [{"name": t.name, "numeric": t.numeric, "doc": t.doc}
+                   for t in ruleset.traits.values()],
+        "equipment": [{"name": e.name, "grants": {n: jv(v) for n, v in e.grants},
+                       "doc": e.doc} for e in ruleset.equipment.values()],
+        "tables": [{"name": t.name.name, "columns": [c.name for c in t.columns],
+                    "rows": [list(_row_text(r)) for r in t.rows]}
+                   for t in ruleset.tables.values()],
+        "army": None if ruleset.army is None else {
+            "cost": expr_text(ruleset.army.cost[1]) if ruleset.army.cost else None,
+            "points": ruleset.army.points,
+            "size": list(ruleset.army.size[:2]) if ruleset.army.size else None,
+            "quotas": [quota_text(q) for q in ruleset.army.quotas],
+        },
+        "actions": [p.name.name for p in ruleset.procedures.values() if p.kind == "action"],
+        "decisions": {n: [o.name.name for o in c.options]
+                      for n, (_, c) in ruleset.decisions.items()},
+    }

@@ -1,0 +1,149 @@
+"""The global names of a rules file: what each declared name is, and where.
+
+This pass only collects: every declaration, enum member and outcome gets an entry, and a name
+declared twice is reported with both places. The checker resolves references against the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from warband import ast
+from warband.diagnostics import Diagnostic, Related, Span, diag
+
+# What a declaration kind is called in messages.
+KIND_WORDS = {
+    "stat": "a stat", "enum": "an enumeration", "enum member": "an enumeration value",
+    "flag": "a flag", "counter": "a counter", "tier": "a tier", "trait": "a trait",
+    "class": "a class", "equipment": "an equipment piece", "table": "a table",
+    "define": "a definition", "outcomes": "a set of outcomes", "outcome": "an outcome",
+    "procedure": "a procedure", "action": "an action", "phase": "a phase", "decision": "a decision",
+}
+
+BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
+BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1}  # name -> arity
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    kind: str
+    decl: object        # the declaration node (or the member node)
+    span: Span
+    parent: str | None = None   # the enum or outcome set a member belongs to
+
+
+@dataclass
+class SymbolTable:
+    globals: dict[str, Symbol] = field(default_factory=dict)
+    members: dict[str, list[Symbol]] = field(default_factory=dict)  # enum values and outcomes
+    decisions: dict[str, Symbol] = field(default_factory=dict)
+    army: ast.ArmyDecl | None = None
+
+    def of_kind(self, *kinds: str) -> list[Symbol]:
+        return [s for s in self.globals.values() if s.kind in kinds]
+
+    def names_of_kind(self, *kinds: str) -> list[str]:
+        return [s.name for s in self.of_kind(*kinds)]
+
+
+def _decl_kind(decl) -> str:
+    match decl:
+        case ast.StatDecl():
+            return "stat"
+        case ast.EnumDecl():
+            return "enum"
+        case ast.StateDecl(kind=kind):
+            return kind
+        case ast.TierDecl():
+            return "tier"
+        case ast.TraitDecl():
+            return "trait"
+        case ast.ClassDecl():
+            return "class"
+        case ast.EquipmentDecl():
+            return "equipment"
+        case ast.TableDecl():
+            return "table"
+        case ast.DefineDecl():
+            return "define"
+        case ast.OutcomesDecl():
+            return "outcomes"
+        case ast.ProcedureDecl(kind=kind):
+            return kind
+    raise TypeError(f"unknown declaration {decl!r}")
+
+
+def collect(module: ast.Module) -> tuple[SymbolTable, list[Diagnostic]]:
+    table = SymbolTable()
+    diagnostics: list[Diagnostic] = []
+
+    def add(sym: Symbol) -> None:
+        previous = table.globals.get(sym.name)
+        if previous is None and sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
+            diagnostics.append(diag(
+                "E202", f"'{sym.name}' is a built-in name of the language", sym.span,
+                hint="choose another name"))
+            return
+        if previous is not None:
+            diagnostics.append(diag(
+                "E202", f"'{sym.name}' is already defined as {KIND_WORDS[previous.kind]}",
+                sym.span, related=[Related(previous.span, "first defined here")],
+                hint="give each definition its own name"))
+            return
+        table.globals[sym.name] = sym
+
+    for decl in module.decls:
+        if isinstance(decl, ast.ArmyDecl):
+            if table.army is not None:
+                diagnostics.append(diag(
+                    "E202", "a second army section", decl.span,
+                    related=[Related(table.army.span, "the first army section")],
+                    hint="put every army rule in one 'army' section"))
+            else:
+                table.army = decl
+            continue
+        kind = _decl_kind(decl)
+        add(Symbol(decl.name.name, kind, decl, decl.name.span))
+        if isinstance(decl, (ast.EnumDecl, ast.OutcomesDecl)):
+            seen: dict[str, Span] = {}
+            member_kind = "enum member" if isinstance(decl, ast.EnumDecl) else "outcome"
+            for member in decl.members:
+                if member.name.name in seen:
+                    diagnostics.append(diag(
+                        "E202", f"'{member.name.name}' appears twice in '{decl.name.name}'",
+                        member.name.span, related=[Related(seen[member.name.name], "first here")]))
+                    continue
+                seen[member.name.name] = member.name.span
+                table.members.setdefault(member.name.name, []).append(
+                    Symbol(member.name.name, member_kind, member, member.name.span,
+                           decl.name.name))
+        if isinstance(decl, ast.ProcedureDecl):
+            _collect_decisions(decl.body, table, diagnostics)
+    return table, diagnostics
+
+
+def _collect_decisions(block: ast.Block | None, table: SymbolTable, diagnostics) -> None:
+    if block is None:
+        return
+    for stmt in block.stmts:
+        match stmt:
+            case ast.Choose(name=name, options=options):
+                previous = table.decisions.get(name.name)
+                if previous is not None:
+                    diagnostics.append(diag(
+                        "E202", f"a decision named '{name.name}' already exists", name.span,
+                        related=[Related(previous.span, "first defined here")],
+                        hint="policies pick decisions by name, so each needs its own"))
+                else:
+                    table.decisions[name.name] = Symbol(name.name, "decision", stmt, name.span)
+                for option in options:
+                    _collect_decisions(option.body, table, diagnostics)
+            case ast.If(then=then, otherwise=otherwise):
+                _collect_decisions(then, table, diagnostics)
+                if isinstance(otherwise, ast.If):
+                    _collect_decisions(ast.Block((otherwise,), otherwise.span), table, diagnostics)
+                else:
+                    _collect_decisions(otherwise, table, diagnostics)
+            case ast.ForEach(body=body) | ast.Repeat(body=body):
+                _collect_decisions(body, table, diagnostics)

@@ -1,0 +1,92 @@
+"""Expressions back to rules text, for summaries and messages."""
+
+from __future__ import annotations
+
+from warband import ast
+
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6,
+               "neg": 7}
+
+
+def _prec(e) -> int:
+    match e:
+        case ast.Logic(op=op):
+            return _PRECEDENCE[op]
+        case ast.Not():
+            return 3
+        case ast.Compare() | ast.Has() | ast.Is():
+            return 4
+        case ast.Binary(op=op):
+            return _PRECEDENCE[op]
+        case ast.Neg():
+            return 7
+        case ast.IfExpr():
+            return 0
+    return 9
+
+
+def expr_text(e, parent: int = 0) -> str:
+    text = _text(e)
+    return f"({text})" if _prec(e) < parent else text
+
+
+def _pred_text(p) -> str:
+    match p:
+        case ast.PredEven():
+            return "even"
+        case ast.PredOdd():
+            return "odd"
+        case ast.PredCompare(op=op, value=v):
+            return f"{op} {expr_text(v, 9)}"
+        case ast.PredSet(values=vs):
+            return "in {" + ", ".join(map(str, vs)) + "}"
+    raise TypeError(p)  # pragma: no cover
+
+
+def _text(e) -> str:
+    match e:
+        case ast.Int(value=v):
+            return str(v)
+        case ast.Str(value=v):
+            return '"' + v.replace('"', '\\"') + '"'
+        case ast.Bool(value=v):
+            return "true" if v else "false"
+        case ast.Name(name=n):
+            return n
+        case ast.Field(subject=s, field=f):
+            return f"{expr_text(s, 9)}.{f.name}"
+        case ast.Call(callee=c, args=args):
+            return f"{c.name}({', '.join(expr_text(a) for a in args)})"
+        case ast.Binary(op=op, left=a, right=b):
+            p = _PRECEDENCE[op]
+            return f"{expr_text(a, p)} {op} {expr_text(b, p + 1)}"
+        case ast.Compare(op=op, left=a, right=b):
+            return f"{expr_text(a, 5)} {op} {expr_text(b, 5)}"
+        case ast.Logic(op=op, items=items):
+            p = _PRECEDENCE[op]
+            return f" {op} ".join(expr_text(i, p + 1) for i in items)
+        case ast.Not(operand=x):
+            return f"not {expr_text(x, 3)}"
+        case ast.Neg(operand=x):
+            return f"-{expr_text(x, 7)}"
+        case ast.IfExpr(condition=c, then=a, otherwise=b):
+            return f"if {expr_text(c)} then {expr_text(a)} else {expr_text(b)}"
+        case ast.Has(subject=s, name=n):
+            return f"{expr_text(s, 5)} has {n.name}"
+        case ast.Is(subject=s, name=n):
+            return f"{expr_text(s, 5)} is {n.name}"
+        case ast.Dice(count=count, sides=sides, mods=mods, count_in_token=literal):
+            base = f"{count.value}d{sides}" if literal and isinstance(count, ast.Int) else \
+                f"({expr_text(count)})d{sides}"
+            for m in mods:
+                if isinstance(m, ast.KeepMod):
+                    base += (f" {'keep' if m.keep else 'drop'} "
+                             f"{'highest' if m.highest else 'lowest'} {m.count}")
+                else:
+                    base += f" reroll {_pred_text(m.predicate)}"
+            return base
+        case ast.Count(predicate=p, pool=pool):
+            return f"count {_pred_text(p)} in {expr_text(pool, 9)}"
+        case ast.Within(distance=d, of=of):
+            return f"fighters within {expr_text(d, 5)} of {of.name}"
+    raise TypeError(f"unknown expression {e!r}")  # pragma: no cover

@@ -1,0 +1,139 @@
+"""Game state as the interpreter sees it: fighters and sides with their current values.
+
+A World is persistent: a change makes a new World sharing everything else, so the exact
+evaluator can follow many branches of a roll from one state without copying the whole game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from warband.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A fighter or a side, by index into the World."""
+
+    kind: str   # fighter | side
+    index: int
+
+    def __repr__(self) -> str:
+        return f"{self.kind}#{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    name: str
+    side: int
+    fighter_class: str | None
+    tier: str | None
+    values: dict            # stats, flags and counters by their declared names
+    traits: dict            # trait -> combined value (True for a bare trait)
+    equipment: tuple[str, ...]
+    removed: bool = False
+    position: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    name: str
+    values: dict            # side flags and counters
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    fighters: tuple[Fighter, ...]
+    sides: tuple[Side, ...]
+
+    def key(self) -> tuple:
+        """What can change during play, as a hashable value (memoised exact evaluation)."""
+        return (tuple((tuple(f.values.values()), f.removed, f.position) for f in self.fighters),
+                tuple(tuple(s.values.values()) for s in self.sides))
+
+    def fighter(self, ref: Ref) -> Fighter:
+        return self.fighters[ref.index]
+
+    def get(self, ref: Ref, name: str):
+        holder = self.fighters[ref.index] if ref.kind == "fighter" else self.sides[ref.index]
+        return holder.values[name]
+
+    def set(self, ref: Ref, name: str, value) -> "World":
+        if ref.kind == "fighter":
+            f = self.fighters[ref.index]
+            changed = replace(f, values={**f.values, name: value})
+            fighters = self.fighters[:ref.index] + (changed,) + self.fighters[ref.index + 1:]
+            return World(fighters, self.sides)
+        s = self.sides[ref.index]
+        changed = replace(s, values={**s.values, name: value})
+        return World(self.fighters, self.sides[:ref.index] + (changed,) + self.sides[ref.index + 1:])
+
+    def remove(self, ref: Ref) -> "World":
+        f = replace(self.fighters[ref.index], removed=True)
+        return World(self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:], self.sides)
+
+
+@dataclass
+class FighterSpec:
+    """A fighter as a warband file or the command line describes it."""
+
+    name: str
+    side: int = 0
+    fighter_class: str | None = None
+    stats: dict = field(default_factory=dict)       # by declared stat name
+    traits: dict = field(default_factory=dict)      # trait -> value (True when bare)
+    equipment: tuple[str, ...] = ()
+    state: dict = field(default_factory=dict)       # flags and counters set at the start
+    position: tuple[float, float] | None = None
+
+
+def combine(mode: str, values: list):
+    if not values:
+        return 0
+    if any(v is True for v in values):
+        return True
+    if mode == "max":
+        return max(values)
+    if mode == "min":
+        return min(values)
+    return sum(values)
+
+
+def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | None = None,
+               side_names: list[str] | None = None) -> World:
+    """Fighters with their class, traits and equipment folded in; sides with their counters."""
+    n_sides = max([s.side for s in specs] + [len(sides or []) - 1, 1]) + 1
+    sides = list(sides or []) + [{}] * (n_sides - len(sides or []))
+    fighter_states = {n: s for n, s in ruleset.states.items() if s.owner == "fighter"}
+    side_states = {n: s for n, s in ruleset.states.items() if s.owner == "side"}
+    fighters = []
+    for spec in specs:
+        cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
+        values = {name: stat.default for name, stat in ruleset.stats.items()}
+        if cls:
+            values.update(dict(cls.stats))
+        values.update(spec.stats)
+        values.update({n: s.initial for n, s in fighter_states.items()})
+        values.update(spec.state)
+        sources: dict[str, list] = {}
+        equipment = tuple(cls.equipment if cls else ()) + tuple(spec.equipment)
+        granted = [g for e in equipment if e in ruleset.equipment for g in ruleset.equipment[e].grants]
+        for name, value in list(cls.traits if cls else ()) + list(spec.traits.items()) + granted:
+            sources.setdefault(name, []).append(value)
+        traits = {}
+        for name, trait in ruleset.traits.items():
+            value = combine(trait.combine, sources.get(name, []))
+            if value is not True and isinstance(value, Fraction) and value.denominator == 1:
+                value = int(value)
+            traits[name] = value if (value or trait.numeric) else False
+        fighters.append(Fighter(spec.name, spec.side, spec.fighter_class,
+                                cls.tier if cls else None, values, traits, equipment,
+                                position=spec.position))
+    side_objs = []
+    for i, extra in enumerate(sides):
+        values = {n: s.initial for n, s in side_states.items()}
+        values.update(extra)
+        name = side_names[i] if side_names and i < len(side_names) else f"side {i + 1}"
+        side_objs.append(Side(name, values))
+    return World(tuple(fighters), tuple(side_objs))
