@@ -81,6 +81,19 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E502": (Severity.ERROR, "division by zero"),
     "E503": (Severity.ERROR, "procedure ended without a result"),
     "E504": (Severity.ERROR, "state space too large for exact odds"),
+    # YAML warband files
+    "E601": (Severity.ERROR, "YAML syntax error"),
+    "E602": (Severity.ERROR, "tab used for indentation"),
+    "E603": (Severity.ERROR, "duplicate key"),
+    "E604": (Severity.ERROR, "file is not UTF-8 text"),
+    "E605": (Severity.ERROR, "file has no data"),
+    "E606": (Severity.ERROR, "top level is not a mapping"),
+    "E607": (Severity.ERROR, "file too large"),
+    "E608": (Severity.ERROR, "nesting too deep"),
+    "E609": (Severity.ERROR, "alias expansion too large or recursive"),
+    "E610": (Severity.ERROR, "number too large"),
+    "E611": (Severity.ERROR, "invalid value for its type"),
+    "E612": (Severity.ERROR, "YAML file could not be loaded"),
     # command line
     "E901": (Severity.ERROR, "invalid command-line value"),
     "E902": (Severity.ERROR, "unknown action"),
@@ -175,7 +188,7 @@ class Sources:
         text = self.texts.get(name)
         if text is None:
             return None
-        lines = text.splitlines()
+        lines = text.split("\n")  # not splitlines(): U+2028 and friends do not end a line
         return lines[line - 1] if 0 < line <= len(lines) else None
 
 

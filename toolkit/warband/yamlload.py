@@ -242,6 +242,7 @@ def _span(mark, filename: str) -> Span:  # ruamel counts from 0: convert once, h
 
 
 def _decode(raw: bytes, filename: str) -> tuple[str | None, Diagnostic | None]:
+    """The text, or a diagnostic and (for excerpts) a lossy text with U+FFFD for bad bytes."""
     body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw  # a UTF-8 BOM is harmless
     hint = "save the file as UTF-8 (most editors offer it under 'Save as' or 'Encoding')"
     if body.startswith((b"\xff\xfe", b"\xfe\xff")):  # Notepad's "Unicode": name it
@@ -252,8 +253,9 @@ def _decode(raw: bytes, filename: str) -> tuple[str | None, Diagnostic | None]:
     except UnicodeDecodeError as exc:
         good = body[: exc.start].decode("utf-8")  # everything before the bad byte is valid
         line, column = _line_col(good, len(good))
-        return None, diag("E604", f"byte 0x{body[exc.start]:02X} is not valid UTF-8 text",
-                          Span(filename, line, column), hint=hint)
+        return body.decode("utf-8", "replace"), diag(
+            "E604", f"byte 0x{body[exc.start]:02X} is not valid UTF-8 text",
+            Span(filename, line, column), hint=hint)
 
 
 def _from_yaml_error(exc: MarkedYAMLError, text: str, filename: str) -> Diagnostic:
@@ -319,7 +321,7 @@ def load_yaml(raw: bytes, filename: str) -> Loaded:
                       "a warband file is normally a few kB; check that this is the right file")
     text, problem = _decode(raw, filename)
     if problem is not None:
-        return Loaded(None, (problem,), None)
+        return Loaded(None, (problem,), text)
     yaml = YAML(typ="rt", pure=True)
     yaml.Scanner, yaml.Composer, yaml.Constructor = _Scanner, _Composer, _Constructor
     try:
