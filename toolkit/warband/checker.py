@@ -92,6 +92,9 @@ class Checker:
         self.define_types: dict[str, Type] = {}
         self.table_types: dict[str, Type] = {}
         self.expr_types: dict[int, Type] = {}
+        self.ref_types: dict[int, Type] = {}
+        # names declared by declarations the parser could not read (already reported)
+        self.unreadable: frozenset[str] = frozenset()
 
     # ---- reporting ----------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, **kw) -> None:
@@ -107,6 +110,11 @@ class Checker:
     def type_of_ref(self, ref: ast.Ident | None, default: Type = NUMBER) -> Type:
         if ref is None:
             return default
+        if id(ref) not in self.ref_types:  # a type is checked once, however often it is used
+            self.ref_types[id(ref)] = self._type_of_ref(ref)
+        return self.ref_types[id(ref)]
+
+    def _type_of_ref(self, ref: ast.Ident) -> Type:
         if ref.name in BUILTIN_TYPES:
             return DICE if ref.name == "dice" else Type(ref.name)
         sym = self.lookup(ref.name)
@@ -115,13 +123,15 @@ class Checker:
         if sym is not None and sym.kind == "outcomes":
             return Type("outcome", ref.name)
         candidates = list(BUILTIN_TYPES) + self.table.names_of_kind("enum", "outcomes")
+        if sym is None and ref.name in self.unreadable:
+            return ANY
         if sym is not None:
             self.error("E204", f"'{ref.name}' is {KIND_WORDS[sym.kind]}, not a type", ref.span,
                        hint="types are number, bool, text, fighter, side, dice, fighters, "
                             "or the name of an enum or outcomes declaration")
         else:
             self.error("E201", f"unknown type '{ref.name}'", ref.span,
-                       hint=did_you_mean(ref.name, candidates))
+                       hint=self.suggest(ref.name, candidates))
         return ANY
 
     def params_scope(self, params: tuple[ast.Param, ...], default: Type = NUMBER) -> Scope:
@@ -129,7 +139,9 @@ class Checker:
         for p in params:
             if p.name.name in scope.locals:
                 self.error("E202", f"parameter '{p.name.name}' appears twice", p.name.span,
-                           related=[Related(scope.locals[p.name.name][1], "first here")])
+                           related=[Related(scope.locals[p.name.name][1], "first here")],
+                           hint="give each parameter its own name, as in (attacker: fighter, "
+                                "target: fighter)")
                 continue
             t = self.type_of_ref(p.type, default)
             if p.default is not None:
@@ -139,9 +151,46 @@ class Checker:
             scope.locals[p.name.name] = (t, p.name.span)
         return scope
 
-    def expect(self, expected: Type, actual: Type, span: Span, what: str) -> None:
+    def expect(self, expected: Type, actual: Type, span: Span, what: str, node=None) -> None:
         if not _compatible(expected, actual):
-            self.error("E302", f"{what} must be {expected.fixed()}, not {actual}", span)
+            self.error("E302", f"{what} must be {expected.fixed()}, not {actual}", span,
+                       hint=self.number_hint(actual, node) if expected.kind == "number" else None)
+
+    def number_hint(self, actual: Type, node=None) -> str | None:
+        """How to get a number out of a fighter."""
+        stats = self.table.names_of_kind("stat")
+        if actual.kind != "fighter" or not stats:
+            return None
+        who = node.name if isinstance(node, ast.Name) else "f"
+        return f"a fighter is not a number; use one of its stats, as in {who}.{stats[0]}"
+
+    def member(self, e, expected: Type | None, scope: Scope) -> Type | None:
+        """Check a bare name written where a value of an enum or outcome set is expected, so that
+        a misspelt value is reported against that set. None when `e` is something else."""
+        if expected is None or expected.kind not in ("enum", "outcome") or \
+                not isinstance(e, ast.Name) or e.name in scope.locals or \
+                e.name in self.table.globals or expected.name not in self.table.globals:
+            return None
+        self.used.add(expected.name)
+        if any(m.parent == expected.name for m in self.table.members.get(e.name, [])):
+            return expected.fixed()
+        names = [m.name.name for m in self.table.globals[expected.name].decl.members]
+        kind = "an outcome" if expected.kind == "outcome" else "a value"
+        self.error("E307" if expected.kind == "outcome" else "E201",
+                   f"'{e.name}' is not {kind} of '{expected.name}'", e.span,
+                   hint=did_you_mean(e.name, names)
+                   or f"{kind.split()[1]}s of '{expected.name}': {', '.join(names)}")
+        return ANY
+
+    def repeated(self, idents, what: str, owner: str) -> None:
+        """E202 for a name listed twice in one declaration."""
+        seen: dict[str, Span] = {}
+        for ident in idents:
+            if ident.name in seen:
+                self.error("E202", f"{what} '{ident.name}' is listed twice in {owner}",
+                           ident.span, related=[Related(seen[ident.name], "first here")])
+            else:
+                seen[ident.name] = ident.span
 
     def require_fixed(self, t: Type, span: Span, what: str) -> None:
         if t.random:
@@ -150,6 +199,8 @@ class Checker:
 
     # ---- declarations ----------------------------------------------------------------------------
     def check(self, module: ast.Module) -> None:
+        self.unreadable = getattr(module, "unreadable", frozenset())
+        self.header(module.header)
         for decl in module.decls:
             self.current = getattr(getattr(decl, "name", None), "name", None)
             match decl:
@@ -161,6 +212,8 @@ class Checker:
                 case ast.ClassDecl():
                     self.fighter_class(decl)
                 case ast.EquipmentDecl():
+                    self.repeated([ref.name for ref in decl.grants], "trait",
+                                  f"equipment '{decl.name.name}'")
                     for ref in decl.grants:
                         self.trait_ref(ref)
                 case ast.TableDecl():
@@ -173,7 +226,18 @@ class Checker:
                     self.army(decl)
         self.current = None
         self.cycles()
-        self.unused(module)
+        if not getattr(module, "partial", False):  # what an unreadable declaration used is unknown
+            self.unused(module)
+
+    def header(self, header: ast.Header | None) -> None:
+        if header is None or header.extends is None:
+            return
+        from warband.compiler import builtins
+        ids = [b.id for b in builtins()]
+        if header.extends not in ids:
+            self.error("E404", f"unknown ruleset '{header.extends}' after 'extends'", header.span,
+                       hint=did_you_mean(header.extends, ids)
+                       or f"built-in rulesets: {', '.join(ids)}")
 
     def stat(self, decl: ast.StatDecl) -> None:
         if isinstance(decl.type, ast.RangeType):
@@ -185,7 +249,8 @@ class Checker:
         else:
             expected = self.type_of_ref(decl.type)
         if decl.default is not None:
-            t = self.expr(decl.default, Scope({}))
+            t = self.member(decl.default, expected, Scope({})) or self.expr(decl.default,
+                                                                           Scope({}))
             self.expect(expected, t, decl.default.span, "the default")
             self.require_fixed(t, decl.default.span, "a default")
 
@@ -211,6 +276,10 @@ class Checker:
             sym = self.lookup(decl.tier.name)
             if sym is None or sym.kind != "tier":
                 self.unknown(decl.tier, ("tier",))
+        owner = f"class '{decl.name.name}'"
+        self.repeated([ref.name for ref in decl.traits], "trait", owner)
+        self.repeated(decl.equipment, "equipment piece", owner)
+        self.repeated([name for name, _ in decl.stats], "stat", owner)
         for ref in decl.traits:
             self.trait_ref(ref)
         for name in decl.equipment:
@@ -222,7 +291,11 @@ class Checker:
             if sym is None or sym.kind != "stat":
                 self.unknown(name, ("stat",))
                 continue
-            t = self.expr(value, Scope({}))
+            stat_type = sym.decl.type
+            expected = NUMBER if isinstance(stat_type, ast.RangeType) else \
+                self.type_of_ref(stat_type)
+            t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
+            self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
 
     def table_type(self, name: str) -> Type:
@@ -241,7 +314,8 @@ class Checker:
             if seen_default is not None:
                 self.error("W102", "this row can never be used: 'otherwise' above it matches "
                                    "everything", row.span,
-                           related=[Related(seen_default.span, "the 'otherwise' row")])
+                           related=[Related(seen_default.span, "the 'otherwise' row")],
+                           hint="rows are tried from the top; move 'otherwise' to the end")
             if row.kind == "when":
                 t = self.expr(row.condition, scope)
                 self.expect(BOOL, t, row.condition.span, "a row's condition")
@@ -255,7 +329,8 @@ class Checker:
                 self.error("E304", f"this row has {len(row.values)} value"
                                    f"{'s' if len(row.values) != 1 else ''}, but the table has "
                                    f"{len(decl.columns)} column"
-                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span)
+                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span,
+                           hint=f"give one value for each column, in order: {cols}")
             for i, value in enumerate(row.values[:len(decl.columns)]):
                 t = self.expr(value, scope)
                 self.require_fixed(t, value.span, "a table's value")
@@ -318,18 +393,21 @@ class Checker:
             t = self.expr(body, Scope({param.name: (FIGHTER, param.span)}))
             self.expect(NUMBER, t, body.span, "a fighter's cost")
             self.require_fixed(t, body.span, "a fighter's cost")
-        bounds = [decl.points] if decl.points is not None else []
+        bounds = [(decl.points, "the points limit")] if decl.points is not None else []
         if decl.size is not None:
-            bounds.append(decl.size[0].value)
-        bounds += [q.bound.value for q in decl.quotas]
-        for value in bounds:
+            bounds.append((decl.size[0].value, "the number of fighters"))
+        bounds += [(q.bound.value, "a quota's limit") for q in decl.quotas]
+        for value, what in bounds:
             t = self.expr(value, Scope({}))
-            self.expect(NUMBER, t, value.span, "a limit")
-            self.require_fixed(t, value.span, "a limit")
+            self.expect(NUMBER, t, value.span, what)
+            self.require_fixed(t, value.span, what)
         for quota in decl.quotas:
             sym = self.lookup(quota.selector.name)
             if sym is None or sym.kind != quota.selector_kind:
-                self.unknown(quota.selector, (quota.selector_kind,))
+                hint = None
+                if sym is not None and sym.kind in ("tier", "class", "trait", "equipment"):
+                    hint = f"did you mean 'quota {sym.kind} {sym.name}'?"
+                self.unknown(quota.selector, (quota.selector_kind,), hint=hint)
 
     # ---- statements ------------------------------------------------------------------------------
     def block(self, block: ast.Block | None, scope: Scope) -> None:
@@ -362,8 +440,12 @@ class Checker:
             case ast.Choose(decider=decider, options=options):
                 t = self.expr(decider, scope)
                 if t.kind not in ("fighter", "side", "any"):
-                    self.error("E402", f"a decision is made by a fighter or a side, not {t}",
-                               decider.span)
+                    who = next((n for n, (lt, _) in scope.locals.items()
+                                if lt.kind in ("fighter", "side")), "attacker")
+                    self.error("E402", f"a decision is made by a fighter or a side, not "
+                                       f"{t.fixed()}", decider.span,
+                               hint=f"name who decides after 'by', as in "
+                                    f"'choose {stmt.name.name} by {who}'")
                 names: dict[str, Span] = {}
                 for option in options:
                     if option.name.name in names:
@@ -418,7 +500,7 @@ class Checker:
             self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
         for i, part in enumerate(path):
             t = self.field_type(t, part, mutable=(i == len(path) - 1))
-        value = self.expr(stmt.value, scope)
+        value = self.member(stmt.value, t, scope) or self.expr(stmt.value, scope)
         if stmt.op != "=":
             self.expect(NUMBER, t, stmt.span, f"'{stmt.op}'")
         self.expect(t.fixed(), value, stmt.value.span, "the new value")
@@ -432,17 +514,7 @@ class Checker:
                 self.note_call(sym.name, expr.span)
                 self.arguments(expr, sym.decl.params, scope, sym.kind)
                 return self.procedure_result(sym.decl)
-        if isinstance(expr, ast.Name) and expected is not None and expected.kind == "outcome":
-            members = self.table.members.get(expr.name, [])
-            if any(m.parent == expected.name for m in members) and expr.name not in scope.locals:
-                return expected
-            if expr.name not in scope.locals and not self.table.globals.get(expr.name):
-                names = [m.name.name for m in self.table.globals[expected.name].decl.members]
-                self.error("E307", f"'{expr.name}' is not an outcome of '{expected.name}'",
-                           expr.span, hint=did_you_mean(expr.name, names)
-                           or f"the outcomes are {', '.join(names)}")
-                return ANY
-        return self.expr(expr, scope)
+        return self.member(expr, expected, scope) or self.expr(expr, scope)
 
     def note_call(self, callee: str, span: Span) -> None:
         if self.current is not None:
@@ -457,11 +529,12 @@ class Checker:
             names = ", ".join(p.name.name for p in params)
             self.error("E301", f"{_noun(kind)} '{call.callee.name}' takes {want} "
                                f"argument{'s' if len(params) != 1 else ''} ({names}), "
-                               f"not {len(call.args)}", call.span)
+                               f"not {len(call.args)}", call.span,
+                       hint=f"call it as {call.callee.name}({names})")
         for arg, param in zip(call.args, params):
-            t = self.expr(arg, scope)
             pt = self.type_of_ref(param.type, NUMBER)
-            self.expect(pt, t, arg.span, f"argument '{param.name.name}'")
+            t = self.member(arg, pt, scope) or self.expr(arg, scope)
+            self.expect(pt, t, arg.span, f"argument '{param.name.name}'", node=arg)
 
     # ---- expressions --------------------------------------------------------------------------------
     def expr(self, e, scope: Scope) -> Type:
@@ -487,10 +560,12 @@ class Checker:
                 lt, rt = self.expr(left, scope), self.expr(right, scope)
                 for side, t in ((left, lt), (right, rt)):
                     if not _numeric(t):
-                        self.error("E302", f"'{op}' needs numbers, but this is {t}", side.span)
+                        self.error("E302", f"'{op}' needs numbers, but this is {t}", side.span,
+                                   hint=self.number_hint(t, side))
                 return NUMBER.rolled(lt.random or rt.random)
             case ast.Compare(op=op, left=left, right=right):
-                lt, rt = self.expr(left, scope), self.expr(right, scope)
+                lt = self.expr(left, scope)
+                rt = self.member(right, lt, scope) or self.expr(right, scope)
                 if op in ("==", "!="):
                     if not (_compatible(lt, rt) or _compatible(rt, lt)):
                         self.error("E302", f"cannot compare {lt} with {rt}", e.span)
@@ -529,7 +604,10 @@ class Checker:
                 self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
                 sym = self.lookup(name.name)
                 if sym is None or sym.kind not in ("trait", "equipment"):
-                    self.unknown(name, ("trait", "equipment"))
+                    who = subject.name if isinstance(subject, ast.Name) else "f"
+                    self.unknown(name, ("trait", "equipment"), hint=(
+                        f"a {sym.kind} is read as a value: {who}.{name.name}"
+                        if sym is not None and sym.kind in ("flag", "counter", "stat") else None))
                 return BOOL
             case ast.Is(subject=subject, name=name):
                 t = self.expr(subject, scope)
@@ -605,22 +683,40 @@ class Checker:
         self.unknown(e, (), extra=scope.locals)
         return ANY
 
-    def unknown(self, ident, kinds: tuple[str, ...], extra=()) -> None:
+    def unknown(self, ident, kinds: tuple[str, ...], extra=(), hint: str | None = None) -> None:
         name = ident.name
         sym = self.table.globals.get(name)
+        if sym is None and name in self.unreadable:
+            return  # its declaration could not be read, and that is reported already
         if sym is not None and kinds:
-            wanted = " or ".join(KIND_WORDS[k] for k in kinds)
+            wanted = _either([KIND_WORDS[k] for k in kinds])
             self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]}, not {wanted}", ident.span,
-                       hint=did_you_mean(name, self.table.names_of_kind(*kinds)))
+                       hint=hint or self.suggest(name, self.table.names_of_kind(*kinds)))
             return
         if kinds:
             candidates = self.table.names_of_kind(*kinds)
-            what = " or ".join(_noun(k) for k in kinds)
+            what = _either([_noun(k) for k in kinds])
         else:
-            candidates = list(extra) + list(self.table.globals) + list(self.table.members)
+            # only what can stand alone as a value; a stat or a trait is read from a fighter
+            candidates = list(extra) + list(self.table.members) + self.table.names_of_kind(
+                "class", "tier", "table", "define")
             what = "name"
-        self.error("E201", f"unknown {what} '{name}'", ident.span,
-                   hint=did_you_mean(name, candidates))
+        hint = self.suggest(name, candidates)
+        if hint is None and len(kinds) == 1 and kinds[0] in ("stat", "tier", "trait", "class",
+                                                             "equipment"):
+            hint = f"declare it first, as in: {kinds[0]} {name}"
+            if 0 < len(candidates) <= 6:
+                hint = f"declare it first ({kinds[0]} {name}); the {_noun(kinds[0])}s " \
+                       f"declared are {_either(candidates, 'and')}"
+        self.error("E201", f"unknown {what} '{name}'", ident.span, hint=hint)
+
+    def suggest(self, name: str, candidates) -> str | None:
+        """A did-you-mean hint. What it suggests counts as used: the writer meant to use it,
+        and a warning that it is unused would only repeat the mistake."""
+        hint = did_you_mean(name, candidates)
+        if hint is not None:
+            self.used.add(hint.split("'")[1])
+        return hint
 
     def field_type(self, subject: Type, field: ast.Ident, mutable: bool = False) -> Type:
         name = field.name
@@ -643,7 +739,10 @@ class Checker:
             return ANY
         if name in builtins:
             if mutable:
-                self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span)
+                self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span,
+                           hint=f"a {owner}'s {_either(list(builtins), 'and')} "
+                                f"{'are' if len(builtins) > 1 else 'is'} fixed; keep what changes "
+                                f"in a flag or a counter")
             return builtins[name]
         candidates = list(builtins)
         for sym in self.table.globals.values():
@@ -660,16 +759,21 @@ class Checker:
                 if sym.kind == "stat":
                     return (Type("enum", sym.decl.type.name)
                             if isinstance(sym.decl.type, ast.Ident) else NUMBER)
+                if mutable:
+                    kind = "counter" if sym.decl.param else "flag"
+                    self.error("E308", f"trait '{sym.name}' cannot be changed during play",
+                               field.span, hint=f"keep what changes in a {kind}, as in: "
+                                                + ("counter Wounds on fighter" if sym.decl.param
+                                                   else "flag Enraged on fighter"))
+                    return ANY
                 if not sym.decl.param:
                     self.error("E204", f"trait '{sym.name}' carries no number", field.span,
                                hint=f"ask whether a fighter has it: f has {sym.name}")
                     return ANY
-                if mutable:
-                    self.error("E308", f"trait '{sym.name}' cannot be changed during play",
-                               field.span, hint="keep what changes in a counter or a stat")
                 return NUMBER
-        self.error("E203", f"a {owner} has no field '{name}'", field.span,
-                   hint=did_you_mean(name, candidates))
+        if name not in self.unreadable:
+            self.error("E203", f"a {owner} has no field '{name}'", field.span,
+                       hint=self.suggest(name, candidates))
         return ANY
 
     def call(self, e: ast.Call, scope: Scope) -> Type:
@@ -741,8 +845,14 @@ class Checker:
         warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used:
-                self.error("W101", f"{KIND_WORDS[sym.kind]} '{sym.name}' is never used",
+                self.error("W101", f"{_noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
+
+
+def _either(words: list[str], last: str = "or") -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 def _noun(kind: str) -> str:

@@ -27,11 +27,12 @@ ONE = Fraction(1)
 class Dist:
     """An immutable finite distribution: outcome -> Fraction, probabilities summing to 1."""
 
-    __slots__ = ("_p", "_cdf")
+    __slots__ = ("_p", "_cdf", "_hash")
 
     def __init__(self, probabilities: dict) -> None:
         self._p = {k: v for k, v in probabilities.items() if v}
         self._cdf = None
+        self._hash = None
 
     @staticmethod
     def point(value: Hashable) -> "Dist":
@@ -44,13 +45,23 @@ class Dist:
         return Dist({v: Fraction(c, total) for v, c in counts.items()})
 
     @staticmethod
+    def normalised(weights: dict, total: Fraction) -> "Dist":
+        """Weights (summing to total) scaled to probabilities."""
+        if total == 1:
+            return Dist(weights)
+        if len(weights) == 1:
+            return Dist({next(iter(weights)): ONE})
+        return Dist({v: w / total for v, w in weights.items()})
+
+    @staticmethod
     def mixture(weighted: Iterable[tuple[Fraction, "Dist"]]) -> "Dist":
         out: dict = {}
         for w, d in weighted:
             if not w:
                 continue
             for v, p in d._p.items():
-                out[v] = out.get(v, 0) + w * p
+                q = p if w == 1 else w * p
+                out[v] = out[v] + q if v in out else q
         return Dist(out)
 
     def items(self):
@@ -69,7 +80,9 @@ class Dist:
         return isinstance(other, Dist) and self._p == other._p
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._p.items()))
+        if self._hash is None:
+            self._hash = hash(frozenset(self._p.items()))
+        return self._hash
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{k!r}: {v}" for k, v in sorted(self._p.items(), key=_order))
@@ -99,6 +112,11 @@ class Dist:
 
     def mean(self) -> Fraction:
         return sum((v * p for v, p in self._p.items()), Fraction(0))
+
+    def only(self) -> Hashable:
+        """The outcome of a distribution that has exactly one."""
+        (value,) = self._p
+        return value
 
     def mean_of(self, f: Callable) -> Fraction:
         """The expected value of f(outcome)."""

@@ -1,10 +1,11 @@
 """Runs compiled rules, exactly or by sampling, from the very same AST.
 
 Statements run in continuation-passing style: each statement receives "what happens next" as a
-function. In exact mode a roll yields a `Dist`, and the interpreter follows every outcome with its
-probability, mixing the results; in sampling mode a roll yields one seeded value and the same code
-follows a single path. Because the rest of the rule is a function, a decision can look ahead:
-the greedy policy runs each option's future exactly and keeps the best (expectimax).
+function. In sampling mode a roll gives one seeded value and the code follows one path. In exact
+mode a roll gives a distribution, kept whole (a LazyRef) until a rule asks a question of it: an
+`if` then splits it into the outcomes for which the answer is yes and those for which it is no,
+and follows each with its probability. Because the rest of the rule is a function, a decision can
+look ahead: the greedy policy runs each option's future exactly and keeps the best (expectimax).
 
 Rules are total by construction (the checker rejects recursion; loops are bounded), so every
 evaluation ends.
@@ -17,49 +18,20 @@ import random
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import product
 from typing import Callable
 
-from warband import ast, dice
-from warband.diagnostics import Diagnostic, diag
+from warband import ast
+from warband.diagnostics import diag
 from warband.dice import Dist
+from warband.evaluate import (MISSING, Compiler, LazyRef, Record, RulesError, Thunk, as_dist,
+                              lift)
 from warband.ruleset import Ruleset
 from warband.world import Ref, World
 
 POLICIES = ("first", "random", "greedy")
-MAX_BRANCHES = 5_000_000   # exact evaluation refuses beyond this many followed branches
+MAX_BRANCHES = 5_000_000   # exact evaluation refuses beyond this many enumerated outcomes
 
-
-class RulesError(Exception):
-    """A rule failed while running (no table row matched, division by zero, ...)."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
-
-
-class Thunk:
-    """A dice argument: re-evaluated, so re-rolled, each time the callee uses it.
-
-    Two thunks of the same expression in equal environments are equal, so that memoised exact
-    evaluation recognises a call it has already followed.
-    """
-
-    __slots__ = ("expr", "env", "key")
-
-    def __init__(self, expr, env: dict) -> None:
-        self.expr, self.env = expr, env
-        self.key = (id(expr), _freeze(env))
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Thunk) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-
-def _freeze(env: dict) -> tuple:
-    return tuple(env.items())
+__all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
 
 @dataclass
@@ -75,58 +47,18 @@ class Policies:
     def for_decision(self, name: str) -> str:
         return self.by_decision.get(name, self.default)
 
+    def looks_ahead(self) -> bool:
+        return any(p in ("random", "greedy")
+                   for p in (self.default, *self.by_decision.values()))
+
 
 def _bind(value, then: Callable):
     """Continue with a value; when it is a distribution, with each of its outcomes."""
-    if isinstance(value, Dist):
+    if type(value) is Dist:
         if len(value) == 1:
-            return then(next(iter(value)))
-        return Dist.mixture((p, _as_dist(then(v))) for v, p in value.items())
+            return then(value.only())
+        return Dist.mixture((p, as_dist(then(v))) for v, p in value.items())
     return then(value)
-
-
-def _as_dist(x) -> Dist:
-    return x if isinstance(x, Dist) else Dist.point(x)
-
-
-def _lift(op: Callable, *args):
-    """Apply op to values any of which may be distributions (independent of each other)."""
-    if not any(isinstance(a, Dist) for a in args):
-        return op(*args)
-    dists = [_as_dist(a) for a in args]
-    out: dict = {}
-    for combo in product(*(d.items() for d in dists)):
-        p = Fraction(1)
-        for _, q in combo:
-            p *= q
-        result = op(*(v for v, _ in combo))
-        if isinstance(result, Dist):
-            for v, q in result.items():
-                out[v] = out.get(v, 0) + p * q
-        else:
-            out[result] = out.get(result, 0) + p
-    return Dist(out)
-
-
-def _norm(x):
-    if isinstance(x, Fraction) and x.denominator == 1:
-        return int(x)
-    return x
-
-
-_ARITH = {
-    "+": lambda a, b: _norm(a + b),
-    "-": lambda a, b: _norm(a - b),
-    "*": lambda a, b: _norm(a * b),
-}
-_COMPARE = {
-    ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-    "<": lambda a, b: a < b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-}
-_BUILTINS = {
-    "min": min, "max": max, "abs": abs,
-    "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
-}
 
 
 class Interpreter:
@@ -139,10 +71,13 @@ class Interpreter:
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
-        # Exact evaluation memoises block(...) by code position, state and continuation. The
+        self.fn = Compiler(self)
+        # Exact evaluation memoises block(...) by code position, state and continuation; the
         # continuations are interned so that equal futures are the same object (and id).
         self.memo: dict = {}
         self.conts: dict = {}
+        self.synthetic: dict = {}
+        self.tables: dict = {}
         fields: dict[str, tuple[str, str]] = {}
         for name in ruleset.stats:
             fields[name.lower()] = ("value", name)
@@ -159,8 +94,10 @@ class Interpreter:
         """The exact distribution of a procedure's result, decisions filled by the policies."""
         self.exact_mode = True
         self.branches = 0
-        return _as_dist(self._run(procedure, args, world,
-                                  lambda value, world: Dist.point(value)))
+
+        def done(value, world):
+            return world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+        return as_dist(self._run(procedure, args, world, done))
 
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
@@ -168,15 +105,21 @@ class Interpreter:
         return self._run(procedure, args, world, self._top_return)
 
     def _top_return(self, value, world):
-        return Dist.point(value) if self.exact_mode else (value, world)
+        if self.exact_mode:  # a greedy look-ahead inside a sampled run
+            return world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+        return value, world
 
     def allowed(self, procedure: str, args: dict, world: World) -> bool:
+        """Whether an action's 'requires' holds for these arguments."""
         decl = self.ruleset.procedures[procedure]
         if decl.requires is None:
             return True
-        env = self._bind_params(decl, args)
-        result = self.ev(decl.requires, env, world)
-        return bool(result) if not isinstance(result, Dist) else result[True] == 1
+        result = self.fn(decl.requires)(self._bind_params(decl, args), world)
+        return result is True or (type(result) is Dist and result[True] == 1)
+
+    def call(self, name: str, args: list, e=None, world: World | None = None):
+        """The value of a table or definition for plain arguments."""
+        return self.fn.call(e, name, [lambda env, world, v=v: v for v in args])({}, world)
 
     def _run(self, procedure: str, args: dict, world: World, done: Callable):
         decl = self.ruleset.procedures[procedure]
@@ -185,23 +128,25 @@ class Interpreter:
         if isinstance(actor, Ref):
             self.actor_side = world.fighter(actor).side if actor.kind == "fighter" else actor.index
         self.score = self._scorer(decl)
+        self.memoise = self.exact_mode and self.policies.looks_ahead()
         env = self._bind_params(decl, args)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
         self.memo.clear()
         self.conts.clear()
         try:
-            return self.block(decl.body.stmts, 0, env, world,
-                              self._intern(("end", id(decl), id(done)),
-                                           lambda env, world: self._fell_off(decl, world, done)),
-                              done)
+            end = self._intern(("end", id(decl), id(done)),
+                               lambda env, world: self._fell_off(decl, world, done))
+            return self.block(decl.body.stmts, 0, env, world, end, done)
         finally:
             sys.setrecursionlimit(old)
             self.memo.clear()
             self.conts.clear()
 
     def _intern(self, key, make):
-        """One continuation object per distinct future (make is a function, or the object)."""
+        """One continuation object per distinct future (needed only when memoising)."""
+        if not self.memoise:
+            return make
         found = self.conts.get(key)
         if found is None:
             found = self.conts[key] = make
@@ -213,7 +158,7 @@ class Interpreter:
             if p.name.name in args:
                 env[p.name.name] = args[p.name.name]
             elif p.default is not None:
-                env[p.name.name] = self.ev(p.default, {}, None)
+                env[p.name.name] = self.fn(p.default)({}, None)
             else:
                 raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for "
                                               f"'{p.name.name}'", p.span))
@@ -233,14 +178,97 @@ class Interpreter:
         return lambda v: v if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else (
             1 if v is True else 0)
 
+    # ---- lazy rolls ---------------------------------------------------------------------------------
+    def live(self, expr, env: dict, world: World) -> list[int]:
+        """The lazy rolls an expression reads that still have more than one outcome."""
+        if not world.lazies:
+            return []
+        found = []
+        for name in self.fn.names_of(expr):
+            v = env.get(name)
+            if type(v) is LazyRef and len(world.lazies[v.id]) > 1 and v.id not in found:
+                found.append(v.id)
+        return found
+
+    def split(self, ids, world: World, then: Callable):
+        """Follow every outcome of the given lazy rolls: then(world) with each fixed."""
+        if not ids:
+            return then(world)
+        first, rest = ids[0], ids[1:]
+        return Dist.mixture(
+            (p, as_dist(self.split(rest, world.with_lazy(first, Dist.point(v)), then)))
+            for v, p in world.lazies[first].items())
+
+    def evaluate(self, expr, env: dict, world: World, then: Callable):
+        """A statement's value: then(value, world). A roll read by the expression is split first;
+        a new roll stays whole, as a LazyRef, until something asks about it."""
+        if type(expr) is ast.Name and type(env.get(expr.name)) is LazyRef:
+            return then(env[expr.name], world)
+        fn = self.fn(expr)
+        if self.memoise:
+            # Looking ahead re-runs futures from equal states; a roll kept whole would make
+            # states differ by rolls no longer used, so here every roll is split at once.
+            return _bind(fn(env, world), lambda v: then(v, world))
+
+        def go(world2):
+            v = fn(env, world2)
+            if type(v) is Dist:
+                if len(v) == 1:
+                    return then(v.only(), world2)
+                lazy, world3 = world2.add_lazy(v)
+                return then(LazyRef(lazy), world3)
+            return then(v, world2)
+        return self.split(self.live(expr, env, world), world, go)
+
+    def plain(self, expr, env: dict, world: World, then: Callable):
+        """A statement's value as plain values: then(value, world) once per outcome."""
+        fn = self.fn(expr)
+        return self.split(self.live(expr, env, world), world,
+                          lambda w: _bind(fn(env, w), lambda v: then(v, w)))
+
+    def branch(self, cond, env: dict, world: World, yes: Callable, no: Callable):
+        """Follow yes(world) where cond holds and no(world) where it does not."""
+        ids = self.live(cond, env, world)
+        fn = self.fn(cond)
+        if len(ids) != 1:
+            return self.plain(cond, env, world, lambda c, w: (yes if c else no)(w))
+        # One roll decides: split it by the answer, not by its faces. The condition is asked of
+        # each face by putting the face in place of the names that hold the roll.
+        lazy = ids[0]
+        ref = LazyRef(lazy)
+        holders = [n for n in self.fn.names_of(cond) if env.get(n) == ref]
+        trial = dict(env)
+        true_part, false_part = {}, {}
+        for v, p in world.lazies[lazy].items():
+            for n in holders:
+                trial[n] = v
+            c = fn(trial, world)
+            if c is True:
+                true_part[v] = p
+            elif c is False:
+                false_part[v] = p
+            else:
+                t = c[True] if type(c) is Dist else (1 if c else 0)
+                if t:
+                    true_part[v] = p * t
+                if t != 1:
+                    false_part[v] = p * (1 - t)
+        parts = []
+        for weights, follow in ((true_part, yes), (false_part, no)):
+            if weights:
+                total = sum(weights.values())
+                sub = Dist.normalised(weights, total)
+                parts.append((total, as_dist(follow(world.with_lazy(lazy, sub)))))
+        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+
     # ---- statements -------------------------------------------------------------------------------------
     def block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
         """Run stmts[i:], then k(env, world); a 'return' calls ret(value, world) instead."""
         if i == len(stmts):
             return k(env, world)
-        if not self.exact_mode:
+        if not self.memoise:
             return self._block(stmts, i, env, world, k, ret)
-        key = (id(stmts), i, _freeze(env), world.key(), id(k), id(ret))
+        key = (id(stmts), i, tuple(env.items()), world.key(), id(k), id(ret))
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = self._block(stmts, i, env, world, k, ret)
@@ -254,231 +282,184 @@ class Interpreter:
 
         match stmt:
             case ast.Let(name=name, value=value):
-                then = self._intern((id(stmt), id(next_), _freeze(env)),
+                then = self._intern((id(stmt), id(next_), tuple(env.items())),
                                     lambda v, w: next_({**env, name.name: v}, w))
                 return self.value(value, env, world, then)
-            case ast.Set(target=target, op=op, value=value):
-                return _bind(self.ev(value, env, world),
-                             lambda v: next_(*self.assign(target, op, v, env, world)))
+            case ast.Set(target=target, value=value):
+                if len(target) == 1:
+                    return self.evaluate(self._assigned(stmt), env, world,
+                                         lambda v, w: next_({**env, target[0].name: v}, w))
+                return self.plain(self._assigned(stmt), env, world,
+                                  lambda v, w: next_(env, self.assign_field(target, v, env, w)))
             case ast.If(condition=cond, then=then, otherwise=otherwise):
-                def branch(c):
-                    if c:
-                        return self.block(then.stmts, 0, env, world, next_, ret)
+                def no(w):
                     if otherwise is None:
-                        return next_(env, world)
+                        return next_(env, w)
                     stmts2 = (otherwise,) if isinstance(otherwise, ast.If) else otherwise.stmts
-                    return self.block(stmts2, 0, env, world, next_, ret)
-                return _bind(self.ev(cond, env, world), branch)
+                    return self.block(stmts2, 0, env, w, next_, ret)
+                return self.branch(cond, env, world,
+                                   lambda w: self.block(then.stmts, 0, env, w, next_, ret), no)
             case ast.Choose():
                 return self.choose(stmt, env, world, next_, ret)
             case ast.Return(value=value):
                 return self.value(value, env, world, ret)
             case ast.Remove(subject=subject):
-                return _bind(self.ev(subject, env, world),
-                             lambda ref: next_(env, world.remove(ref)))
+                return self.plain(subject, env, world, lambda ref, w: next_(env, w.remove(ref)))
             case ast.ForEach(var=var, items=items, body=body):
-                refs = self.ev(items, env, world)
-
-                def loop(j, env2, world2):
-                    if j == len(refs):
-                        return next_(env2, world2)
-                    after = self._intern(("each", id(stmt), j, refs, id(next_), id(ret)),
-                                         lambda e, w: loop(j + 1, e, w))
-                    return self.block(body.stmts, 0, {**env2, var.name: refs[j]}, world2,
-                                      after, ret)
-                return loop(0, env, world)
+                def each(refs, w0):
+                    def loop(j, env2, world2):
+                        if j == len(refs):
+                            return next_(env2, world2)
+                        after = self._intern(("each", id(stmt), j, refs, id(next_), id(ret)),
+                                             lambda e, w: loop(j + 1, e, w))
+                        return self.block(body.stmts, 0, {**env2, var.name: refs[j]}, world2,
+                                          after, ret)
+                    return loop(0, env, w0)
+                return self.plain(items, env, world, each)
             case ast.Repeat(times=times, body=body):
-                def repeat(n):
+                def repeat(n, w0):
                     def loop(j, env2, world2):
                         if j >= n:
                             return next_(env2, world2)
                         after = self._intern(("repeat", id(stmt), j, n, id(next_), id(ret)),
                                              lambda e, w: loop(j + 1, e, w))
                         return self.block(body.stmts, 0, env2, world2, after, ret)
-                    return loop(0, env, world)
-                return _bind(self.ev(times, env, world), repeat)
+                    return loop(0, env, w0)
+                return self.plain(times, env, world, repeat)
             case ast.CallStmt(call=call):
-                then = self._intern((id(stmt), id(next_), _freeze(env)),
+                then = self._intern((id(stmt), id(next_), tuple(env.items())),
                                     lambda v, w: next_(env, w))
                 return self.value(call, env, world, then)
         raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
 
+    def _assigned(self, stmt: ast.Set):
+        """The expression a `set` stores: its value, or old-value +/- value for += and -=."""
+        if stmt.op == "=":
+            return stmt.value
+        found = self.synthetic.get(id(stmt))
+        if found is None:
+            subject = ast.Name(stmt.target[0].name, stmt.target[0].span)
+            for part in stmt.target[1:]:
+                subject = ast.Field(subject, part, part.span)
+            found = self.synthetic[id(stmt)] = ast.Binary(stmt.op[0], subject, stmt.value,
+                                                          stmt.span)
+        return found
+
     def value(self, expr, env: dict, world: World, then: Callable):
         """Evaluate an expression that may be a procedure call, then continue with its value."""
-        if isinstance(expr, ast.Call) and expr.callee.name in self.ruleset.procedures:
+        if type(expr) is ast.Call and expr.callee.name in self.ruleset.procedures:
             return self.call_procedure(expr, env, world, then)
-        return _bind(self.ev(expr, env, world), lambda v: then(v, world))
+        return self.evaluate(expr, env, world, then)
 
     def call_procedure(self, call: ast.Call, env: dict, world: World, then: Callable):
         decl = self.ruleset.procedures[call.callee.name]
         params = decl.params
-        by_name = [p.type is not None and p.type.name == "dice" for p in params]
-        values = [Thunk(a, env) if by_name[i] else self.ev(a, env, world)
-                  for i, a in enumerate(call.args)]
 
-        def enter(*vals):
-            inner = {p.name.name: v for p, v in zip(params, vals)}
-            for p in params[len(vals):]:
-                inner[p.name.name] = self.ev(p.default, {}, world)
+        def enter(values, w):
+            inner = {p.name.name: v for p, v in zip(params, values)}
+            for p in params[len(values):]:
+                inner[p.name.name] = self.fn(p.default)({}, w)
             end = self._intern(("end", id(decl), id(then)),
-                               lambda e, w: self._fell_off(decl, w, then))
-            return self.block(decl.body.stmts, 0, inner, world, end, then)
+                               lambda e, w2: self._fell_off(decl, w2, then))
+            return self.block(decl.body.stmts, 0, inner, w, end, then)
 
-        return self._bind_all(values, enter)
+        def argument(i, values, w):
+            if i == len(call.args):
+                return enter(values, w)
+            arg = call.args[i]
+            if i < len(params) and params[i].type is not None and params[i].type.name == "dice":
+                # by name: each use in the callee rolls again; rolls it reads are fixed first
+                return self.split(self.live(arg, env, w), w, lambda w2: argument(
+                    i + 1, values + [Thunk(self.fn(arg), arg, env)], w2))
+            return self.evaluate(arg, env, w, lambda v, w2: argument(i + 1, values + [v], w2))
 
-    def _bind_all(self, values: list, then: Callable):
-        def step(i, bound):
-            if i == len(values):
-                return then(*bound)
-            return _bind(values[i], lambda v: step(i + 1, bound + [v]))
-        return step(0, [])
+        return argument(0, [], world)
 
-    def assign(self, target, op: str, value, env: dict, world: World):
-        head, *path = target
-        if not path:
-            old = env[head.name]
-            return {**env, head.name: self._apply(op, old, value)}, world
-        subject = env[head.name]
-        for part in path[:-1]:
+    def assign_field(self, target, value, env: dict, world: World) -> World:
+        subject = env[target[0].name]
+        for part in target[1:-1]:
             subject = self.field(subject, part.name, world)
-        name = self._state_name(subject, path[-1].name)
-        old = world.get(subject, name)
-        return env, world.set(subject, name, self._apply(op, old, value))
-
-    @staticmethod
-    def _apply(op: str, old, value):
-        if op == "+=":
-            return _norm(old + value)
-        if op == "-=":
-            return _norm(old - value)
-        return value
-
-    def _state_name(self, ref: Ref, name: str) -> str:
-        if ref.kind == "side":
-            return self.side_fields[name.lower()]
-        return self.fighter_fields[name.lower()][1]
+        if subject.kind == "side":
+            name = self.side_fields[target[-1].name.lower()]
+        else:
+            name = self.fighter_fields[target[-1].name.lower()][1]
+        return world.set(subject, name, value)
 
     # ---- decisions ---------------------------------------------------------------------------------------
     def choose(self, stmt: ast.Choose, env, world, k, ret):
-        legal = [o for o in stmt.options
-                 if o.when is None or self.ev(o.when, env, world) is True]
         policy = self.policies.for_decision(stmt.name.name)
 
-        def run(option):
+        def run(option, w):
             if option.body is None:
-                return k(env, world)
-            return self.block(option.body.stmts, 0, env, world, k, ret)
+                return k(env, w)
+            return self.block(option.body.stmts, 0, env, w, k, ret)
 
-        scripted = [o for o in legal if o.name.name == policy]
-        if scripted:
-            return run(scripted[0])
+        def is_legal(option) -> bool:
+            return option.when is None or self.fn(option.when)(env, world) is True
+
+        if policy not in ("random", "greedy"):
+            # scripted (an option's name) when that option is legal; otherwise the first legal
+            named = [o for o in stmt.options if o.name.name == policy and is_legal(o)]
+            return run(named[0] if named else next(o for o in stmt.options if is_legal(o)),
+                       world)
+        legal = [o for o in stmt.options if is_legal(o)]
+        if len(legal) == 1:
+            return run(legal[0], world)
+        if self.exact_mode and policy == "greedy":
+            # the decider has seen every roll so far: decide once per outcome of each
+            pending = [i for i, d in world.lazies.items() if len(d) > 1]
+            return self.split(pending, world, lambda w: self._decide(stmt, policy, legal, run,
+                                                                     env, w))
+        return self._decide(stmt, policy, legal, run, env, world)
+
+    def _decide(self, stmt, policy, legal, run, env, world):
         if policy == "random":
             if self.exact_mode:
                 share = Fraction(1, len(legal))
-                return Dist.mixture((share, _as_dist(run(o))) for o in legal)
-            return run(self.rng.choice(legal))
-        if policy == "greedy" and len(legal) > 1:
-            decider = self.ev(stmt.decider, env, world)
-            side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
-            sign = 1 if side == self.actor_side else -1
-            was_exact, self.exact_mode = self.exact_mode, True
-            try:
-                best, best_value, best_dist = None, None, None
-                for option in legal:
-                    outcome = _as_dist(run(option))
-                    expected = outcome.mean_of(self.score) * sign
-                    if best_value is None or expected > best_value:
-                        best, best_value, best_dist = option, expected, outcome
-            finally:
-                self.exact_mode = was_exact
-            # exact mode already has the chosen future; sampling now follows it for real
-            return best_dist if was_exact else run(best)
-        return run(legal[0])
+                return Dist.mixture((share, as_dist(run(o, world))) for o in legal)
+            return run(self.rng.choice(legal), world)
+        decider = self.fn(stmt.decider)(env, world)
+        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+        sign = 1 if side == self.actor_side else -1
+        was_exact, was_memo = self.exact_mode, self.memoise
+        self.exact_mode = self.memoise = True
+        try:
+            best, best_value, best_dist = None, None, None
+            for option in legal:
+                outcome = as_dist(run(option, world))
+                expected = outcome.mean_of(self.score) * sign
+                if best_value is None or expected > best_value:
+                    best, best_value, best_dist = option, expected, outcome
+        finally:
+            self.exact_mode, self.memoise = was_exact, was_memo
+        # exact mode already has the chosen future; sampling now follows it for real
+        return best_dist if was_exact else run(best, world)
 
-    # ---- expressions ---------------------------------------------------------------------------------------
-    def ev(self, e, env: dict, world: World | None):
-        """The value of a pure expression: a plain value, or in exact mode possibly a Dist."""
-        match e:
-            case ast.Int(value=v) | ast.Str(value=v) | ast.Bool(value=v):
-                return v
-            case ast.Name(name=name):
-                if name in env:
-                    v = env[name]
-                    return self.ev(v.expr, v.env, world) if isinstance(v, Thunk) else v
-                return name  # a class, tier, enum value or outcome: symbols are their names
-            case ast.Field(subject=subject, field=f):
-                return _lift(lambda s: self.field(s, f.name, world), self.ev(subject, env, world))
-            case ast.Binary(op=op, left=left, right=right):
-                a, b = self.ev(left, env, world), self.ev(right, env, world)
-                if op == "/":
-                    return _lift(lambda x, y: self._divide(x, y, e), a, b)
-                return _lift(_ARITH[op], a, b)
-            case ast.Compare(op=op, left=left, right=right):
-                return _lift(_COMPARE[op], self.ev(left, env, world), self.ev(right, env, world))
-            case ast.Logic(op=op, items=items):
-                return self.logic(op, items, env, world)
-            case ast.Not(operand=x):
-                return _lift(lambda v: not v, self.ev(x, env, world))
-            case ast.Neg(operand=x):
-                return _lift(lambda v: -v, self.ev(x, env, world))
-            case ast.IfExpr(condition=c, then=a, otherwise=b):
-                return _lift(lambda cv: self.ev(a if cv else b, env, world),
-                             self.ev(c, env, world))
-            case ast.Has(subject=subject, name=name):
-                return _lift(lambda ref: self.has(ref, name.name, world),
-                             self.ev(subject, env, world))
-            case ast.Is(subject=subject, name=name):
-                def is_(ref):
-                    f = world.fighter(ref)
-                    return name.name in (f.fighter_class, f.tier)
-                return _lift(is_, self.ev(subject, env, world))
-            case ast.Call(callee=callee, args=args):
-                return self.call(callee.name, [self.ev(a, env, world) for a in args], e, world)
-            case ast.Dice():
-                return self.roll(e, env, world)
-            case ast.Count(predicate=pred, pool=pool):
-                faces = self.predicate_faces(pred, pool.sides, env, world)
-                single = self.single_die(pool, env, world)
-                return _lift(lambda n: self.draw(dice.pool_count(single, n, faces)),
-                             self.ev(pool.count, env, world))
-            case ast.Within(distance=distance, of=of):
-                centre = self.ev(of, env, world)
-                return self.within(world, centre, self.ev(distance, env, world))
-        raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
-
-    def logic(self, op: str, items, env, world):
-        first = self.ev(items[0], env, world)
-
-        def rest(v):
-            if (op == "and" and not v) or (op == "or" and v):
-                return v
-            if len(items) == 1:
-                return v
-            return self.logic(op, items[1:], env, world)
-        return _lift(rest, first) if len(items) > 1 else first
-
-    def _divide(self, x, y, e):
-        if y == 0:
-            raise RulesError(diag("E502", "division by zero", e.span))
-        return _norm(Fraction(x) / Fraction(y))
-
-    def call(self, name: str, args: list, e, world):
-        if name in _BUILTINS:
-            return _lift(lambda *vs: _norm(_BUILTINS[name](*vs)), *args)
-        if name in self.ruleset.tables:
-            return _lift(lambda *vs: self.lookup(self.ruleset.tables[name], vs, e, world), *args)
-        decl = self.ruleset.defines[name]
-
-        def body(*vs):
-            env = {p.name.name: v for p, v in zip(decl.params, vs)}
-            return self.ev(decl.body, env, world)
-        return _lift(body, *args)
+    # ---- what expressions read -----------------------------------------------------------------------------
+    def draw(self, dist: Dist, node=None):
+        """A roll: the whole distribution in exact mode, one seeded outcome when sampling."""
+        if self.exact_mode:
+            self.branches += len(dist)
+            if self.branches > MAX_BRANCHES:
+                raise RulesError(diag("E504", "too many outcomes to follow exactly (more than "
+                                              f"{MAX_BRANCHES:,})", getattr(node, "span", None),
+                                      hint="use fewer dice, or simulate instead"))
+            return dist
+        return dist.sample(self.rng)
 
     def lookup(self, table: ast.TableDecl, args, call, world):
+        # A table reads only its arguments, so each lookup is computed once per interpreter.
+        key = (id(table), args)
+        found = self.tables.get(key, MISSING)
+        if found is MISSING:
+            found = self.tables[key] = self._lookup(table, args, call, world)
+        return found
+
+    def _lookup(self, table: ast.TableDecl, args, call, world):
         env = {p.name.name: v for p, v in zip(table.params, args)}
         for row in table.rows:
             if row.kind == "when":
-                hit = self.ev(row.condition, env, world)
+                hit = self.fn(row.condition)(env, world)
             elif row.kind == "otherwise":
                 hit = True
             else:
@@ -490,22 +471,22 @@ class Interpreter:
                 else:
                     hit = arg == key
             if hit:
-                values = tuple(self.ev(v, env, world) for v in row.values)
+                values = tuple(self.fn(v)(env, world) for v in row.values)
                 return values[0] if len(values) == 1 else Record(
                     tuple(c.name for c in table.columns), values)
         shown = ", ".join(f"{p.name.name}={a}" for p, a in zip(table.params, args))
         raise RulesError(diag("E501", f"no row of table '{table.name.name}' matches {shown}",
-                              call.span, hint="add an 'otherwise' row"))
+                              getattr(call, "span", None), hint="add an 'otherwise' row"))
 
     def field(self, subject, name: str, world: World):
-        if isinstance(subject, Record):
+        if type(subject) is Record:
             return subject.get(name)
         if subject.kind == "side":
             if name == "fighters":
                 return tuple(Ref("fighter", i) for i, f in enumerate(world.fighters)
                              if f.side == subject.index and not f.removed)
-            return world.get(subject, self.side_fields[name.lower()])
-        f = world.fighter(subject)
+            return world.sides[subject.index].values[self.side_fields[name.lower()]]
+        f = world.fighters[subject.index]
         if name == "side":
             return Ref("side", f.side)
         if name == "class":
@@ -521,7 +502,7 @@ class Interpreter:
         return f.values[canonical]
 
     def has(self, ref: Ref, name: str, world: World) -> bool:
-        f = world.fighter(ref)
+        f = world.fighters[ref.index]
         if name in self.ruleset.equipment:
             return name in f.equipment
         value = f.traits.get(name, False)
@@ -541,63 +522,3 @@ class Interpreter:
                 out.append(Ref("fighter", i))
         return tuple(out)
 
-    # ---- dice -------------------------------------------------------------------------------------------------
-    def single_die(self, e: ast.Dice, env, world) -> Dist:
-        faces = dice.standard_faces(e.sides)
-        for mod in e.mods:
-            if isinstance(mod, ast.RerollMod):
-                reroll = self.predicate_faces(mod.predicate, e.sides, env, world)
-                return dice.reroll_once(faces, reroll)
-        return dice.die(faces)
-
-    def predicate_faces(self, pred, sides: int, env, world) -> frozenset:
-        faces = range(1, sides + 1)
-        match pred:
-            case ast.PredEven():
-                return frozenset(f for f in faces if f % 2 == 0)
-            case ast.PredOdd():
-                return frozenset(f for f in faces if f % 2 == 1)
-            case ast.PredSet(values=values):
-                return frozenset(values)
-            case ast.PredCompare(op=op, value=value):
-                v = self.ev(value, env, world)
-                return frozenset(f for f in faces if _COMPARE[op](f, v))
-        raise TypeError(f"unknown predicate {pred!r}")  # pragma: no cover
-
-    def roll(self, e: ast.Dice, env, world):
-        single = self.single_die(e, env, world)
-        keep = next((m for m in e.mods if isinstance(m, ast.KeepMod)), None)
-
-        def pool(n):
-            if n < 0 or n > dice.MAX_DICE:
-                raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {dice.MAX_DICE})",
-                                      e.span))
-            if keep is None:
-                return self.draw(dice.pool_sum(single, n))
-            kept = keep.count if keep.keep else max(n - keep.count, 0)
-            highest = keep.highest if keep.keep else not keep.highest
-            try:
-                return self.draw(dice.pool_keep(single, n, kept, highest))
-            except OverflowError as error:
-                raise RulesError(diag("E504", str(error), e.span)) from None
-        return _lift(pool, self.ev(e.count, env, world))
-
-    def draw(self, dist: Dist):
-        if self.exact_mode:
-            self.branches += len(dist)
-            if self.branches > MAX_BRANCHES:
-                raise RulesError(diag("E504", "too many outcomes to follow exactly "
-                                              f"(more than {MAX_BRANCHES:,})", None))
-            return dist
-        return dist.sample(self.rng)
-
-
-@dataclass(frozen=True)
-class Record:
-    """One row of a table with several columns."""
-
-    columns: tuple[str, ...]
-    values: tuple
-
-    def get(self, name: str):
-        return self.values[self.columns.index(name)]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import NamedTuple
 
 from warband.ruleset import Ruleset
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """A fighter or a side, by index into the World."""
+class Ref(NamedTuple):
+    """A fighter or a side, by index into the World (a tuple: cheap to hash and compare)."""
 
     kind: str   # fighter | side
     index: int
@@ -46,11 +46,21 @@ class Side:
 class World:
     fighters: tuple[Fighter, ...]
     sides: tuple[Side, ...]
+    # Rolls the exact evaluator keeps whole until a rule asks about them: id -> Dist.
+    lazies: dict = field(default_factory=dict)
 
     def key(self) -> tuple:
         """What can change during play, as a hashable value (memoised exact evaluation)."""
         return (tuple((tuple(f.values.values()), f.removed, f.position) for f in self.fighters),
-                tuple(tuple(s.values.values()) for s in self.sides))
+                tuple(tuple(s.values.values()) for s in self.sides),
+                tuple(self.lazies.items()))
+
+    def with_lazy(self, id: int, dist) -> "World":
+        return World(self.fighters, self.sides, {**self.lazies, id: dist})
+
+    def add_lazy(self, dist) -> tuple[int, "World"]:
+        new = len(self.lazies)
+        return new, World(self.fighters, self.sides, {**self.lazies, new: dist})
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -64,14 +74,16 @@ class World:
             f = self.fighters[ref.index]
             changed = replace(f, values={**f.values, name: value})
             fighters = self.fighters[:ref.index] + (changed,) + self.fighters[ref.index + 1:]
-            return World(fighters, self.sides)
+            return World(fighters, self.sides, self.lazies)
         s = self.sides[ref.index]
         changed = replace(s, values={**s.values, name: value})
-        return World(self.fighters, self.sides[:ref.index] + (changed,) + self.sides[ref.index + 1:])
+        sides = self.sides[:ref.index] + (changed,) + self.sides[ref.index + 1:]
+        return World(self.fighters, sides, self.lazies)
 
     def remove(self, ref: Ref) -> "World":
         f = replace(self.fighters[ref.index], removed=True)
-        return World(self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:], self.sides)
+        fighters = self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:]
+        return World(fighters, self.sides, self.lazies)
 
 
 @dataclass
