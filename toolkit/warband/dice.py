@@ -1,8 +1,10 @@
 """Exact distributions of dice, and sampling from them.
 
-A `Dist` maps outcomes to exact probabilities (Fractions). Pools of dice are computed by
-convolution or by enumerating sorted multisets, never by enumerating every face sequence, and the
-results are memoised: a rule that rolls 3d6 a thousand times computes the table once.
+A `Dist` maps outcomes to exact probabilities. Inside, it keeps whole-number weights over one
+common denominator (3d6 is 216ths), so splitting, summing and combining rolls is integer
+arithmetic; Fractions appear only when someone reads a probability. Pools of dice are computed by
+convolution or by enumerating sorted multisets, never by enumerating every face sequence, and are
+memoised: a rule that rolls 3d6 a thousand times computes the table once.
 """
 
 from __future__ import annotations
@@ -25,116 +27,151 @@ ONE = Fraction(1)
 
 
 class Dist:
-    """An immutable finite distribution: outcome -> Fraction, probabilities summing to 1."""
+    """An immutable finite distribution: outcome -> probability (weight / denominator)."""
 
-    __slots__ = ("_p", "_cdf", "_hash")
+    __slots__ = ("_w", "_den", "_p", "_cdf", "_hash")
 
     def __init__(self, probabilities: dict) -> None:
-        self._p = {k: v for k, v in probabilities.items() if v}
-        self._cdf = None
-        self._hash = None
+        """From probabilities (Fractions or whole numbers) that sum to 1."""
+        den = 1
+        for p in probabilities.values():
+            d = p.denominator
+            if den % d:
+                den = den * d // math.gcd(den, d)
+        self._set({v: int(p * den) for v, p in probabilities.items() if p}, den)
+
+    def _set(self, weights: dict, den: int) -> None:
+        self._w, self._den = weights, den
+        self._p = self._cdf = self._hash = None
+
+    @staticmethod
+    def weighted(weights: dict, den: int) -> "Dist":
+        """From whole-number weights that sum to den (zero weights are dropped)."""
+        d = Dist.__new__(Dist)
+        d._set({v: w for v, w in weights.items() if w}, den)
+        return d
 
     @staticmethod
     def point(value: Hashable) -> "Dist":
-        return Dist({value: ONE})
+        return Dist.weighted({value: 1}, 1)
 
     @staticmethod
     def uniform(values: Iterable[Hashable]) -> "Dist":
         counts = Counter(values)
-        total = sum(counts.values())
-        return Dist({v: Fraction(c, total) for v, c in counts.items()})
-
-    @staticmethod
-    def normalised(weights: dict, total: Fraction) -> "Dist":
-        """Weights (summing to total) scaled to probabilities."""
-        if total == 1:
-            return Dist(weights)
-        if len(weights) == 1:
-            return Dist({next(iter(weights)): ONE})
-        return Dist({v: w / total for v, w in weights.items()})
+        return Dist.weighted(dict(counts), sum(counts.values()))
 
     @staticmethod
     def mixture(weighted: Iterable[tuple[Fraction, "Dist"]]) -> "Dist":
+        """The distribution of: pick a part with its probability, then an outcome of it."""
+        parts = [(Fraction(w), d) for w, d in weighted if w]
+        den = 1
+        for w, d in parts:
+            scale = w.denominator * d._den
+            den = den * scale // math.gcd(den, scale)
         out: dict = {}
-        for w, d in weighted:
-            if not w:
-                continue
-            for v, p in d._p.items():
-                q = p if w == 1 else w * p
-                out[v] = out[v] + q if v in out else q
-        return Dist(out)
+        for w, d in parts:
+            factor = w.numerator * (den // (w.denominator * d._den))
+            for v, x in d._w.items():
+                out[v] = out.get(v, 0) + x * factor
+        return Dist.weighted(out, den)
+
+    def partition(self, test: Callable[[Hashable], bool]) -> tuple:
+        """(P(test), the outcomes that pass, P(not test), those that fail); a part is None
+        when no outcome falls in it."""
+        yes, no = {}, {}
+        for v, w in self._w.items():
+            (yes if test(v) else no)[v] = w
+        out = []
+        for part in (yes, no):
+            total = sum(part.values())
+            out += [Fraction(total, self._den), Dist.weighted(part, total)] if part else \
+                [Fraction(0), None]
+        return tuple(out)
+
+    # ---- reading -------------------------------------------------------------------------
+    def _probs(self) -> dict:
+        if self._p is None:
+            den = self._den
+            self._p = {v: Fraction(w, den) for v, w in self._w.items()}
+        return self._p
 
     def items(self):
-        return self._p.items()
+        return self._probs().items()
 
     def __iter__(self) -> Iterator:
-        return iter(self._p)
+        return iter(self._w)
 
     def __len__(self) -> int:
-        return len(self._p)
+        return len(self._w)
+
+    def __contains__(self, value) -> bool:
+        return value in self._w
 
     def __getitem__(self, value) -> Fraction:
-        return self._p.get(value, Fraction(0))
+        w = self._w.get(value)
+        return Fraction(w, self._den) if w else Fraction(0)
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Dist) and self._p == other._p
+        if not isinstance(other, Dist) or self._w.keys() != other._w.keys():
+            return False
+        a, b = self._den, other._den
+        return all(w * b == other._w[v] * a for v, w in self._w.items())
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(frozenset(self._p.items()))
+            self._hash = hash(frozenset(self._probs().items()))
         return self._hash
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k!r}: {v}" for k, v in sorted(self._p.items(), key=_order))
+        inner = ", ".join(f"{k!r}: {v}" for k, v in sorted(self.items(), key=_order))
         return f"Dist({{{inner}}})"
 
     def total(self) -> Fraction:
-        return sum(self._p.values(), Fraction(0))
+        return Fraction(sum(self._w.values()), self._den)
 
+    def only(self) -> Hashable:
+        """The outcome of a distribution that has exactly one."""
+        (value,) = self._w
+        return value
+
+    def probability(self, predicate: Callable[[Hashable], bool]) -> Fraction:
+        return Fraction(sum(w for v, w in self._w.items() if predicate(v)), self._den)
+
+    def mean(self) -> Fraction:
+        return self.mean_of(lambda v: v)
+
+    def mean_of(self, f: Callable) -> Fraction:
+        """The expected value of f(outcome)."""
+        return sum((Fraction(f(v)) * w for v, w in self._w.items()), Fraction(0)) / self._den
+
+    # ---- building ------------------------------------------------------------------------
     def map(self, f: Callable) -> "Dist":
         out: dict = {}
-        for v, p in self._p.items():
-            w = f(v)
-            out[w] = out.get(w, 0) + p
-        return Dist(out)
+        for v, w in self._w.items():
+            key = f(v)
+            out[key] = out.get(key, 0) + w
+        return Dist.weighted(out, self._den)
 
     def combine(self, other: "Dist", op: Callable) -> "Dist":
         """The distribution of op(a, b) for independent a ~ self, b ~ other."""
         out: dict = {}
-        for a, p in self._p.items():
-            for b, q in other._p.items():
-                w = op(a, b)
-                out[w] = out.get(w, 0) + p * q
-        return Dist(out)
+        for a, x in self._w.items():
+            for b, y in other._w.items():
+                key = op(a, b)
+                out[key] = out.get(key, 0) + x * y
+        return Dist.weighted(out, self._den * other._den)
 
-    def probability(self, predicate: Callable[[Hashable], bool]) -> Fraction:
-        return sum((p for v, p in self._p.items() if predicate(v)), Fraction(0))
-
-    def mean(self) -> Fraction:
-        return sum((v * p for v, p in self._p.items()), Fraction(0))
-
-    def only(self) -> Hashable:
-        """The outcome of a distribution that has exactly one."""
-        (value,) = self._p
-        return value
-
-    def mean_of(self, f: Callable) -> Fraction:
-        """The expected value of f(outcome)."""
-        return sum((f(v) * p for v, p in self._p.items()), Fraction(0))
-
+    # ---- sampling ------------------------------------------------------------------------
     def sample(self, rng: random.Random) -> Hashable:
-        if len(self._p) == 1:
-            return next(iter(self._p))
+        """One outcome, drawn exactly: an integer below the denominator picks it."""
+        if len(self._w) == 1:
+            return next(iter(self._w))
         if self._cdf is None:
-            values = sorted(self._p, key=_order)
-            acc, cdf = 0.0, []
-            for v in values:
-                acc += float(self._p[v])
-                cdf.append(acc)
+            values = sorted(self._w, key=_order)
+            cdf = list(itertools.accumulate(self._w[v] for v in values))
             self._cdf = (values, cdf)
         values, cdf = self._cdf
-        i = bisect.bisect_right(cdf, rng.random() * cdf[-1])
-        return values[min(i, len(values) - 1)]
+        return values[bisect.bisect_right(cdf, rng.randrange(cdf[-1]))]
 
 
 def _order(item):
@@ -159,14 +196,11 @@ def standard_faces(sides: int) -> tuple[int, ...]:
 def reroll_once(faces: tuple[int, ...], reroll: frozenset[int]) -> Dist:
     """One die rerolled once when it shows a face in `reroll`; the second result stands."""
     base = die(faces)
-    out: dict = {}
-    for v, p in base.items():
-        if v in reroll:
-            for w, q in base.items():
-                out[w] = out.get(w, 0) + p * q
-        else:
-            out[v] = out.get(v, 0) + p
-    return Dist(out)
+    den = base._den
+    again = sum(w for v, w in base._w.items() if v in reroll)
+    # P(v) = P(first is v and kept) + P(first is rerolled) * P(second is v)
+    return Dist.weighted({v: (0 if v in reroll else w * den) + again * w
+                          for v, w in base._w.items()}, den * den)
 
 
 # --- pools ---------------------------------------------------------------------------------
@@ -186,9 +220,11 @@ def pool_sum(single: Dist, n: int) -> Dist:
 @lru_cache(maxsize=1024)
 def pool_count(single: Dist, n: int, successes: frozenset) -> Dist:
     """Number of the n dice showing a face in `successes`: a binomial distribution."""
-    p = single.probability(lambda v: v in successes)
-    q = 1 - p
-    return Dist({k: math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)})
+    den = single._den
+    s = sum(w for v, w in single._w.items() if v in successes)
+    f = den - s
+    return Dist.weighted({k: math.comb(n, k) * s**k * f ** (n - k) for k in range(n + 1)},
+                         den**n)
 
 
 @lru_cache(maxsize=1024)
@@ -199,21 +235,23 @@ def pool_keep(single: Dist, n: int, keep: int, highest: bool) -> Dist:
     rather than 1296 sequences.
     """
     keep = max(0, min(keep, n))
-    faces = sorted(single, key=lambda v: v)
-    probs = [single[f] for f in faces]
+    faces = sorted(single._w)
+    weights = [single._w[f] for f in faces]
     if math.comb(n + len(faces) - 1, n) > MAX_KEEP_STATES:
         raise OverflowError(f"{n} dice of {len(faces)} faces is too many to enumerate exactly")
     out: dict = {}
     fact_n = math.factorial(n)
     for combo in itertools.combinations_with_replacement(range(len(faces)), n):
         counts = Counter(combo)
-        weight = Fraction(fact_n)
+        weight = fact_n
         for idx, c in counts.items():
-            weight = weight * probs[idx] ** c / math.factorial(c)
+            weight *= weights[idx] ** c
+        for c in counts.values():   # n!/(c1! c2! ...) is whole, so each division is exact
+            weight //= math.factorial(c)
         chosen = combo[n - keep:] if highest else combo[:keep]
         total = sum(faces[i] for i in chosen)
         out[total] = out.get(total, 0) + weight
-    return Dist(out)
+    return Dist.weighted(out, single._den ** n)
 
 
 def sample_pool(single: Dist, n: int, rng: random.Random) -> list:

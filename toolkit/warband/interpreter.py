@@ -23,8 +23,8 @@ from typing import Callable
 from warband import ast
 from warband.diagnostics import diag
 from warband.dice import Dist
-from warband.evaluate import (MISSING, Compiler, LazyRef, Record, RulesError, Thunk, as_dist,
-                              lift)
+from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, RulesError, Thunk,
+                              as_dist, lift)
 from warband.ruleset import Ruleset
 from warband.world import Ref, World
 
@@ -237,29 +237,63 @@ class Interpreter:
         lazy = ids[0]
         ref = LazyRef(lazy)
         holders = [n for n in self.fn.names_of(cond) if env.get(n) == ref]
-        trial = dict(env)
+        test = self._threshold(cond, holders, env, world)
+        dist = world.lazies[lazy]
+        if test is None:
+            trial = dict(env)
+            answers = {}
+            for v in dist:
+                for n in holders:
+                    trial[n] = v
+                answers[v] = fn(trial, world)
+            if any(type(a) is Dist for a in answers.values()):
+                return self._branch_mixed(lazy, dist, answers, world, yes, no)
+            test = answers.__getitem__
+        p_yes, dist_yes, p_no, dist_no = dist.partition(test)
+        parts = []
+        if dist_yes is not None:
+            parts.append((p_yes, as_dist(yes(world.with_lazy(lazy, dist_yes)))))
+        if dist_no is not None:
+            parts.append((p_no, as_dist(no(world.with_lazy(lazy, dist_no)))))
+        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+
+    @staticmethod
+    def _branch_mixed(lazy, dist, answers, world, yes, no):
+        """A condition that also rolls dice of its own: weigh each face by its chance."""
         true_part, false_part = {}, {}
-        for v, p in world.lazies[lazy].items():
-            for n in holders:
-                trial[n] = v
-            c = fn(trial, world)
-            if c is True:
-                true_part[v] = p
-            elif c is False:
-                false_part[v] = p
-            else:
-                t = c[True] if type(c) is Dist else (1 if c else 0)
-                if t:
-                    true_part[v] = p * t
-                if t != 1:
-                    false_part[v] = p * (1 - t)
+        for v, p in dist.items():
+            a = answers[v]
+            t = a[True] if type(a) is Dist else (1 if a else 0)
+            if t:
+                true_part[v] = p * t
+            if t != 1:
+                false_part[v] = p * (1 - t)
         parts = []
         for weights, follow in ((true_part, yes), (false_part, no)):
             if weights:
                 total = sum(weights.values())
-                sub = Dist.normalised(weights, total)
+                sub = Dist({v: q / total for v, q in weights.items()})
                 parts.append((total, as_dist(follow(world.with_lazy(lazy, sub)))))
         return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+
+    def _threshold(self, cond, holders, env, world):
+        """For the common `roll OP expression`, a test of one face against the expression's
+        value, computed once; None for any other condition."""
+        if type(cond) is not ast.Compare or len(holders) != 1:
+            return None
+        left, right = cond.left, cond.right
+        op = COMPARE[cond.op]
+        if type(left) is ast.Name and left.name == holders[0] and \
+                holders[0] not in self.fn.names_of(right):
+            bound = self.fn(right)(env, world)
+            if type(bound) is not Dist:
+                return lambda v: op(v, bound)
+        if type(right) is ast.Name and right.name == holders[0] and \
+                holders[0] not in self.fn.names_of(left):
+            bound = self.fn(left)(env, world)
+            if type(bound) is not Dist:
+                return lambda v: op(bound, v)
+        return None
 
     # ---- statements -------------------------------------------------------------------------------------
     def block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
