@@ -138,3 +138,11 @@ def test_version_starts_without_heavy_modules(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, timeout=60)
     assert "HEAVY []" in result.stdout, result.stdout + result.stderr
+
+
+def test_odds_refuses_an_action_the_rules_do_not_allow():
+    result = run("odds", "super-simple-skirmish", "--attacker", "class=Warrior might=10",
+                 "--target", "class=Soldier might=10", "--action", "shoot")
+    assert result.exit_code == 2
+    assert "error[E903]" in result.stderr
+    assert "attacker has Ranged" in result.stderr

@@ -228,6 +228,7 @@ class Checker:
         self.cycles()
         if not getattr(module, "partial", False):  # what an unreadable declaration used is unknown
             self.unused(module)
+        self.diagnostics = _merge_repeats(self.diagnostics)
 
     def header(self, header: ast.Header | None) -> None:
         if header is None or header.extends is None:
@@ -706,8 +707,10 @@ class Checker:
                                                              "equipment"):
             hint = f"declare it first, as in: {kinds[0]} {name}"
             if 0 < len(candidates) <= 6:
-                hint = f"declare it first ({kinds[0]} {name}); the {_noun(kinds[0])}s " \
-                       f"declared are {_either(candidates, 'and')}"
+                declared = f"the {_noun(kinds[0])}s declared are {_either(candidates, 'and')}" \
+                    if len(candidates) > 1 else f"the only {_noun(kinds[0])} declared is " \
+                                                f"{candidates[0]}"
+                hint = f"declare it first ({kinds[0]} {name}); {declared}"
         self.error("E201", f"unknown {what} '{name}'", ident.span, hint=hint)
 
     def suggest(self, name: str, candidates) -> str | None:
@@ -847,6 +850,34 @@ class Checker:
             if sym.kind in warn_kinds and sym.name not in self.used:
                 self.error("W101", f"{_noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
+
+
+def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One message for a name that is unknown wherever it is used (a misspelt or unreadable
+    declaration, most often): the first use, with the lines of the others in its hint."""
+    groups: dict[tuple, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.code in ("E201", "E203") and d.span is not None:
+            groups.setdefault((d.code, d.message, d.span.file), []).append(d)
+    merged = []
+    for d in diagnostics:
+        group = groups.get((d.code, d.message, d.span.file)) if d.code in ("E201", "E203") \
+            and d.span is not None else None
+        if group is None:
+            merged.append(d)
+            continue
+        if d is not group[0]:
+            continue
+        group.sort(key=lambda g: (g.span.line, g.span.column))
+        lines = sorted({g.span.line for g in group[1:]} - {group[0].span.line})
+        first = group[0]
+        if lines:
+            shown = [str(n) for n in lines[:8]] + ([f"{len(lines) - 8} more"]
+                                                   if len(lines) > 8 else [])
+            also = f"the same on line{'s' if len(lines) > 1 else ''} {_either(shown, 'and')}"
+            first = replace(first, hint=f"{first.hint} ({also})" if first.hint else also)
+        merged.append(first)
+    return merged
 
 
 def _either(words: list[str], last: str = "or") -> str:

@@ -151,13 +151,14 @@ def odds(
     """Exact outcome probabilities of one action between two fighters."""
     ruleset = _load_or_exit(ruleset_ref)
     from warband import odds as odds_mod
-    from warband.diagnostics import Sources, diag, did_you_mean
+    from warband.diagnostics import Sources, Span, diag, did_you_mean
     diagnostics = []
     sources = Sources({"--attacker": attacker, "--target": target or "",
-                       "--policy": " ".join(policy)})
+                       "--policy": " ".join(policy), "--action": action})
     if action not in ruleset.procedures or ruleset.procedures[action].kind == "procedure":
         runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
-        _emit_diagnostics([diag("E902", f"'{ruleset.id}' has no action '{action}'", None,
+        _emit_diagnostics([diag("E902", f"'{ruleset.id}' has no action '{action}'",
+                                Span("--action", 1, 1, 1, len(action) + 1),
                                 hint=did_you_mean(action, runnable)
                                 or f"actions: {', '.join(runnable)}")], sources)
         raise typer.Exit(UNUSABLE)
@@ -168,25 +169,35 @@ def odds(
     policies = odds_mod.parse_policies(policy, ruleset, diagnostics)
     params = {p.name.name: p for p in decl.params}
     options = {}
-    settings = [f"cover=yes"] if cover else []
-    for text in settings + list(with_):
+    settings = [("--cover", "cover=yes")] if cover else []
+    for origin, text in settings + [("--with", t) for t in with_]:
+        sources.add(origin, text)
         name, _, raw = text.partition("=")
+        where = Span(origin, 1, 1, 1, len(name) + 1)
         if name not in params:
-            diagnostics.append(diag("E901", f"action '{action}' has no parameter '{name}'", None,
-                                    hint=did_you_mean(name, params)
+            diagnostics.append(diag("E901", f"action '{action}' has no parameter '{name}'",
+                                    where, hint=did_you_mean(name, params)
                                     or f"its parameters: {', '.join(params)}"))
             continue
         kind = params[name].type.name if params[name].type else "number"
-        options[name] = _parse_value(raw, kind, diagnostics, name)
+        value_at = Span(origin, 1, len(name) + 2, 1, len(text) + 1)
+        options[name] = _parse_value(raw, kind, ruleset, diagnostics, name, value_at)
     needed = sum(1 for p in decl.params if p.type and p.type.name == "fighter")
     if needed > len(fighters):
         diagnostics.append(diag("E901", f"action '{action}' needs {needed} fighters; "
-                                        "give --target too", None))
+                                        "give --target too",
+                                Span("--attacker", 1, 1, 1, len(attacker) + 1)))
     if diagnostics:
         _emit_diagnostics(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
     try:
         result = odds_mod.compute(ruleset, action, fighters, options, policies)
+    except odds_mod.NotAllowed as refusal:
+        _emit_diagnostics([diag(
+            "E903", f"these fighters may not '{action}': the rules require "
+                    f"'{refusal.requirement}'", Span("--attacker", 1, 1, 1, len(attacker) + 1),
+            hint="choose an action this fighter can take, or another class")], sources)
+        raise typer.Exit(UNUSABLE)
     except odds_mod.RulesError as error:
         from warband.compiler import load
         _emit_diagnostics([error.diagnostic], load(ruleset_ref).sources)
@@ -197,19 +208,34 @@ def odds(
     _print_odds(result, ruleset)
 
 
-def _parse_value(raw: str, kind: str, diagnostics, name: str):
-    from warband.diagnostics import diag
+def _parse_value(raw: str, kind: str, ruleset, diagnostics, name: str, where):
+    """A --with value as the parameter's type wants it: yes/no, a number, a text, a name."""
+    from warband.diagnostics import diag, did_you_mean
     if kind == "bool":
         if raw.lower() in ("yes", "true", "1", "on", ""):
             return True
         if raw.lower() in ("no", "false", "0", "off"):
             return False
-        diagnostics.append(diag("E901", f"'{name}' is yes or no, not '{raw}'", None))
+        diagnostics.append(diag("E901", f"'{name}' is yes or no, not '{raw}'", where))
         return False
+    if kind == "text":
+        return raw
+    if kind in ruleset.enums:
+        members = [m for m, _ in ruleset.enums[kind]]
+    elif kind in ruleset.outcomes:
+        members = [m for m, _ in ruleset.outcomes[kind].scores]
+    else:
+        members = []
+    if members:
+        if raw not in members:
+            diagnostics.append(diag("E901", f"'{name}' is one of {', '.join(members)}", where,
+                                    hint=did_you_mean(raw, members)))
+        return raw
     try:
         return int(raw)
     except ValueError:
-        diagnostics.append(diag("E901", f"'{name}' must be a whole number, not '{raw}'", None))
+        diagnostics.append(diag("E901", f"'{name}' must be a whole number, not '{raw}'",
+                                where))
         return 0
 
 

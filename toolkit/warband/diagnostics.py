@@ -81,6 +81,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E502": (Severity.ERROR, "division by zero"),
     "E503": (Severity.ERROR, "procedure ended without a result"),
     "E504": (Severity.ERROR, "state space too large for exact odds"),
+    "E505": (Severity.ERROR, "a value a rule cannot use"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),
@@ -97,6 +98,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # command line
     "E901": (Severity.ERROR, "invalid command-line value"),
     "E902": (Severity.ERROR, "unknown action"),
+    "E903": (Severity.ERROR, "action not allowed for these fighters"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),

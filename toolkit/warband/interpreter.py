@@ -352,6 +352,10 @@ class Interpreter:
                 return self.plain(items, env, world, each)
             case ast.Repeat(times=times, body=body):
                 def repeat(n, w0):
+                    if type(n) is not int or n < 0:
+                        raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
+                                                      f"(0 or more), not {n}", times.span))
+
                     def loop(j, env2, world2):
                         if j >= n:
                             return next_(env2, world2)

@@ -152,6 +152,14 @@ def parse_policies(values: list[str], ruleset: Ruleset,
     return policies
 
 
+class NotAllowed(Exception):
+    """The action's 'requires' does not hold for the fighters given."""
+
+    def __init__(self, requirement: str) -> None:
+        super().__init__(requirement)
+        self.requirement = requirement
+
+
 @dataclass
 class OddsResult:
     action: str
@@ -180,6 +188,9 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
         if p.name.name in options:
             args[p.name.name] = options[p.name.name]
     interpreter = Interpreter(ruleset, policies)
+    if not interpreter.allowed(action, args, world):
+        from warband.unparse import expr_text
+        raise NotAllowed(expr_text(decl.requires))
     dist = interpreter.exact(action, args, world)
     if decl.result is not None and decl.result.name in ruleset.outcomes:
         order = [name for name, _ in ruleset.outcomes[decl.result.name].scores]
@@ -208,4 +219,4 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
     return out
 
 
-__all__ = ["parse_fighter", "parse_policies", "compute", "as_json", "RulesError"]
+__all__ = ["parse_fighter", "parse_policies", "compute", "as_json", "RulesError", "NotAllowed"]

@@ -220,9 +220,7 @@ def _parse_in_pieces(text: str, file: str) -> tuple[ast.Module | None, list[Diag
                                             next_at=end if end < len(text) else None,
                                             source=text))
             failed = True
-            declared = _DECLARED.match(re.sub(r"#[^\n]*", "", piece))
-            if declared:
-                unreadable.add(declared.group(1))
+            unreadable |= _declared_names(piece)
             continue
         module, found = _build(tree, file)
         diagnostics += found
@@ -273,7 +271,25 @@ def _partial(module: ast.Module, unreadable: set[str]) -> PartialModule:
     return partial
 
 
-_DECLARED = re.compile(r"\s*(?:%s)\s+([A-Za-z_]\w*)" % "|".join(DECLARATION_KEYWORDS[1:]))
+_LINE_START = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_TEXTS_AND_COMMENTS = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*')
+
+
+def _declared_names(piece: str) -> set[str]:
+    """The names an unreadable piece of text seems to declare: the word after each declaration
+    keyword (or a near miss, such as 'tier' written 'iter') that begins a line, and every word
+    from an enum or outcomes declaration on, which may be its members."""
+    piece = _TEXTS_AND_COMMENTS.sub(" ", piece)
+    names = set()
+    for m in _LINE_START.finditer(piece):
+        keyword = difflib.get_close_matches(m.group(1).lower(), DECLARATION_KEYWORDS[1:], n=1,
+                                            cutoff=0.7)
+        if not keyword:
+            continue
+        names.add(m.group(2))
+        if keyword[0] in ("enum", "outcomes"):
+            names.update(re.findall(r"[A-Za-z_]\w*", piece[m.end():]))
+    return names
 
 
 # ---- wording -------------------------------------------------------------------------------------

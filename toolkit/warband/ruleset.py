@@ -112,11 +112,11 @@ class Quota:
     limit: int | Fraction
     doc: str | None
     span: Span
+    share: bool = False   # written as a fraction (1/2, 2/2): a share of the fighters, not a count
 
     @property
     def is_share(self) -> bool:
-        """A fraction such as 1/2 limits a share of the fighters, a whole number a count."""
-        return isinstance(self.limit, Fraction) and self.limit.denominator != 1
+        return self.share
 
 
 @dataclass(frozen=True)
@@ -206,6 +206,7 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
     d: list[Diagnostic] = []
     stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
+    pending: list = []
 
     def ref_value(ref: ast.TraitRef):
         return True if ref.value is None else _const(ref.value, d, "a trait's value")
@@ -241,6 +242,8 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
                 tiers[decl.name.name] = Tier(decl.name.name, decl.doc, decl.span)
             case ast.ClassDecl():
                 class_stats = tuple((n.name, _const(v, d, "a class's stat")) for n, v in decl.stats)
+                pending += [(name, value, expr.span)
+                            for (name, value), (_, expr) in zip(class_stats, decl.stats)]
                 classes[decl.name.name] = FighterClass(
                     decl.name.name, decl.tier.name if decl.tier else None,
                     tuple((r.name.name, ref_value(r)) for r in decl.traits),
@@ -261,6 +264,8 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
                     tuple((m.name.name, m.doc) for m in decl.members), decl.doc, decl.span)
             case ast.ProcedureDecl():
                 procedures[decl.name.name] = decl
+    for name, value, span in pending:   # once every stat is known, whatever the order
+        _check_stat_value(stats.get(name), value, span, d)
     army = _army(table.army, d) if table.army else None
     decisions = {name: _owner(sym.decl, procedures) for name, sym in table.decisions.items()}
     header = module.header
@@ -273,6 +278,15 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
         decisions=FrozenDict(decisions), army=army)
     return ruleset, d
+
+
+def _check_stat_value(stat: "Stat | None", value, span: Span, d: list[Diagnostic]) -> None:
+    """A class's fixed stat must be a value the stat can take."""
+    if stat is None or value is None:
+        return
+    if stat.enum is None and stat.low is not None and stat.high is not None and \
+            isinstance(value, (int, Fraction)) and not stat.low <= value <= stat.high:
+        d.append(diag("E305", f"{stat.name} {value} is outside {stat.low}..{stat.high}", span))
 
 
 def _owner(choose: ast.Choose, procedures: dict) -> tuple[str, ast.Choose]:
@@ -295,10 +309,13 @@ def _army(decl: ast.ArmyDecl, d: list[Diagnostic]) -> Army:
     quotas = []
     for q in decl.quotas:
         limit = _const(q.bound.value, d, "a quota's limit")
-        if isinstance(limit, Fraction) and not 0 < limit <= 1 or \
-                isinstance(limit, int) and limit < 0:
-            d.append(diag("E305", f"a quota is a count (0 or more) or a share between 0 and 1, "
-                                  f"not {limit}", q.bound.value.span))
-        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind, limit, q.doc, q.span))
+        share = isinstance(q.bound.value, ast.Binary) and q.bound.value.op == "/"
+        if limit is not None and (share and not 0 < limit <= 1 or not share and (
+                not isinstance(limit, int) or limit < 0)):
+            d.append(diag("E305", "a quota is a whole number of fighters (0 or more) or a share "
+                                  f"written as a fraction between 0 and 1, not {limit}",
+                          q.bound.value.span, hint="for example: at most 2, or at least 1/2"))
+        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind, limit, q.doc, q.span,
+                            share))
     cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
     return Army(cost, points, size, tuple(quotas), decl.doc, decl.span)
