@@ -89,8 +89,8 @@ class Checker:
         self.used: set[str] = set()
         self.calls: dict[str, list[tuple[str, Span]]] = {}   # caller -> [(callee, where)]
         self.current: str | None = None
-        self.define_types: dict[str, Type] = {}
-        self.table_types: dict[str, Type] = {}
+        self.define_types: dict[int, Type] = {}   # by id of the declaration
+        self.table_types: dict[int, Type] = {}
         self.expr_types: dict[int, Type] = {}
         self.ref_types: dict[int, Type] = {}
         # names declared by declarations the parser could not read (already reported)
@@ -169,7 +169,8 @@ class Checker:
         a misspelt value is reported against that set. None when `e` is something else."""
         if expected is None or expected.kind not in ("enum", "outcome") or \
                 not isinstance(e, ast.Name) or e.name in scope.locals or \
-                e.name in self.table.globals or expected.name not in self.table.globals:
+                e.name in self.table.globals or getattr(self.table.globals.get(
+                    expected.name), "kind", None) not in ("enum", "outcomes"):
             return None
         self.used.add(expected.name)
         if any(m.parent == expected.name for m in self.table.members.get(e.name, [])):
@@ -202,7 +203,7 @@ class Checker:
         self.unreadable = getattr(module, "unreadable", frozenset())
         self.header(module.header)
         for decl in module.decls:
-            self.current = getattr(getattr(decl, "name", None), "name", None)
+            self.current = self.owner(decl)
             match decl:
                 case ast.StatDecl():
                     self.stat(decl)
@@ -217,9 +218,9 @@ class Checker:
                     for ref in decl.grants:
                         self.trait_ref(ref)
                 case ast.TableDecl():
-                    self.table_type(decl.name.name)
+                    self.table_type(decl)
                 case ast.DefineDecl():
-                    self.define_type(decl.name.name)
+                    self.define_type(decl)
                 case ast.ProcedureDecl():
                     self.procedure(decl)
                 case ast.ArmyDecl():
@@ -231,7 +232,8 @@ class Checker:
         self.diagnostics = _merge_repeats(self.diagnostics)
 
     def header(self, header: ast.Header | None) -> None:
-        if header is None or header.extends is None:
+        if header is None or header.extends is None or header.extends.endswith(".rules") or \
+                "/" in header.extends:  # a path: only a built-in id can be checked here
             return
         from warband.compiler import builtins
         ids = [b.id for b in builtins()]
@@ -299,16 +301,22 @@ class Checker:
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
 
-    def table_type(self, name: str) -> Type:
+    def owner(self, decl) -> str | None:
+        """The name calls made inside a declaration are recorded under (for cycles): None for a
+        declaration whose name belongs to another (a duplicate, or a built-in name)."""
+        name = getattr(getattr(decl, "name", None), "name", None)
+        sym = self.table.globals.get(name) if name else None
+        return name if sym is not None and sym.decl is decl else None
+
+    def table_type(self, decl: ast.TableDecl) -> Type:
         """The type a table returns, checking the table the first time it is asked for."""
-        if name in self.table_types:
-            return self.table_types[name]
-        self.table_types[name] = ANY  # stands in while checking, in case of a cycle
-        decl: ast.TableDecl = self.table.globals[name].decl
-        outer, self.current = self.current, name
+        if id(decl) in self.table_types:
+            return self.table_types[id(decl)]
+        self.table_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
+        name = decl.name.name
+        outer, self.current = self.current, self.owner(decl)
         scope = self.params_scope(decl.params)
-        if len({c.name for c in decl.columns}) != len(decl.columns):
-            self.error("E202", "a column name appears twice", decl.span)
+        self.repeated(decl.columns, "column", f"table '{name}'")
         column_types: list[Type | None] = [None] * len(decl.columns)
         seen_default: ast.Row | None = None
         for row in decl.rows:
@@ -345,10 +353,16 @@ class Checker:
             result = column_types[0] or ANY
         else:
             result = Type("record", name, tuple(c.name for c in decl.columns))
-        self.table_types[name] = result.fixed()
-        return self.table_types[name]
+        self.table_types[id(decl)] = result.fixed()
+        return self.table_types[id(decl)]
 
     def key(self, decl: ast.TableDecl, row: ast.Row, scope: Scope) -> None:
+        if isinstance(row.key, ast.Ident) and row.key.name not in self.table.globals and \
+                row.key.name not in self.table.members and \
+                did_you_mean(row.key.name, ["otherwise"]):
+            self.error("E201", f"unknown name '{row.key.name}'", row.key.span,
+                       hint="did you mean 'otherwise'?")
+            return
         if len(decl.params) != 1:
             self.error("E301", "rows with keys need a table of exactly one parameter", row.span,
                        hint="use 'when CONDITION => VALUES' rows for several parameters")
@@ -359,17 +373,16 @@ class Checker:
         elif param_type.kind not in ("number", "any"):
             self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
 
-    def define_type(self, name: str) -> Type:
-        if name in self.define_types:
-            return self.define_types[name]
-        self.define_types[name] = ANY
-        decl: ast.DefineDecl = self.table.globals[name].decl
-        outer, self.current = self.current, name
+    def define_type(self, decl: ast.DefineDecl) -> Type:
+        if id(decl) in self.define_types:
+            return self.define_types[id(decl)]
+        self.define_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
+        outer, self.current = self.current, self.owner(decl)
         scope = self.params_scope(decl.params)
         t = self.expr(decl.body, scope)
         self.current = outer
-        self.define_types[name] = Type("number", random=True) if t.kind == "dice" else t
-        return self.define_types[name]
+        self.define_types[id(decl)] = Type("number", random=True) if t.kind == "dice" else t
+        return self.define_types[id(decl)]
 
     def procedure_result(self, decl: ast.ProcedureDecl) -> Type:
         return self.type_of_ref(decl.result, NOTHING) if decl.result else NOTHING
@@ -500,7 +513,8 @@ class Checker:
         if not path and t.kind in ("fighter", "side", "dice", "fighters"):
             self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
         for i, part in enumerate(path):
-            t = self.field_type(t, part, mutable=(i == len(path) - 1))
+            t = self.field_type(t, part, mutable=(i == len(path) - 1),
+                                who=".".join(p.name for p in stmt.target[:i + 1]))
         value = self.member(stmt.value, t, scope) or self.expr(stmt.value, scope)
         if stmt.op != "=":
             self.expect(NUMBER, t, stmt.span, f"'{stmt.op}'")
@@ -532,6 +546,9 @@ class Checker:
                                f"argument{'s' if len(params) != 1 else ''} ({names}), "
                                f"not {len(call.args)}", call.span,
                        hint=f"call it as {call.callee.name}({names})")
+            for arg in call.args:  # which argument is which is unclear: check names only
+                self.expr(arg, scope)
+            return
         for arg, param in zip(call.args, params):
             pt = self.type_of_ref(param.type, NUMBER)
             t = self.member(arg, pt, scope) or self.expr(arg, scope)
@@ -554,7 +571,8 @@ class Checker:
             case ast.Name(name=name):
                 return self.name(e, scope)
             case ast.Field(subject=subject, field=field):
-                return self.field_type(self.expr(subject, scope), field)
+                return self.field_type(self.expr(subject, scope), field,
+                                       who=subject.name if isinstance(subject, ast.Name) else None)
             case ast.Call():
                 return self.call(e, scope)
             case ast.Binary(op=op, left=left, right=right):
@@ -670,7 +688,7 @@ class Checker:
             if sym.kind == "tier":
                 return Type("tier")
             self.error("E204", f"'{e.name}' is {KIND_WORDS[sym.kind]} and cannot be used as a "
-                               "value here", e.span, hint=_kind_hint(sym))
+                               "value here", e.span, hint=_kind_hint(sym, scope))
             return ANY
         members = self.table.members.get(e.name, [])
         if len(members) == 1:
@@ -721,7 +739,8 @@ class Checker:
             self.used.add(hint.split("'")[1])
         return hint
 
-    def field_type(self, subject: Type, field: ast.Ident, mutable: bool = False) -> Type:
+    def field_type(self, subject: Type, field: ast.Ident, mutable: bool = False,
+                   who: str | None = None) -> Type:
         name = field.name
         if subject.kind == "any":
             return ANY
@@ -775,8 +794,15 @@ class Checker:
                     return ANY
                 return NUMBER
         if name not in self.unreadable:
-            self.error("E203", f"a {owner} has no field '{name}'", field.span,
-                       hint=self.suggest(name, candidates))
+            hint = self.suggest(name, candidates)
+            elsewhere = next((s for s in self.table.globals.values() if s.kind in (
+                "flag", "counter") and s.name.lower() == name.lower()), None)
+            if elsewhere is not None:  # kept on the other owner
+                self.used.add(elsewhere.name)
+                hint = f"'{elsewhere.name}' is kept on each side, not on each fighter: write " \
+                       f"{who or 'f'}.side.{elsewhere.name}" if owner == "fighter" else \
+                    f"'{elsewhere.name}' is kept on each fighter, not on the side"
+            self.error("E203", f"a {owner} has no field '{name}'", field.span, hint=hint)
         return ANY
 
     def call(self, e: ast.Call, scope: Scope) -> Type:
@@ -805,12 +831,12 @@ class Checker:
             return ANY
         if sym.kind not in ("table", "define"):
             self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]} and cannot be called",
-                       e.callee.span, hint=_kind_hint(sym))
+                       e.callee.span, hint=_kind_hint(sym, scope))
             return ANY
         self.note_call(name, e.span)
         self.arguments(e, sym.decl.params, scope, sym.kind)
         random = any(self.expr_types.get(id(a), NUMBER).random for a in e.args)
-        result = self.table_type(name) if sym.kind == "table" else self.define_type(name)
+        result = self.table_type(sym.decl) if sym.kind == "table" else self.define_type(sym.decl)
         return result.rolled(random)
 
     # ---- whole-file checks ----------------------------------------------------------------------------
@@ -847,9 +873,13 @@ class Checker:
     def unused(self, module: ast.Module) -> None:
         warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
         for sym in self.table.globals.values():
-            if sym.kind in warn_kinds and sym.name not in self.used:
+            if sym.kind in warn_kinds and sym.name not in self.used and \
+                    sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
                 self.error("W101", f"{_noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
+
+
+_MERGED = ("E201", "E203", "E204", "E307")
 
 
 def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -857,11 +887,11 @@ def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     declaration, most often): the first use, with the lines of the others in its hint."""
     groups: dict[tuple, list[Diagnostic]] = {}
     for d in diagnostics:
-        if d.code in ("E201", "E203") and d.span is not None:
+        if d.code in _MERGED and d.span is not None:
             groups.setdefault((d.code, d.message, d.span.file), []).append(d)
     merged = []
     for d in diagnostics:
-        group = groups.get((d.code, d.message, d.span.file)) if d.code in ("E201", "E203") \
+        group = groups.get((d.code, d.message, d.span.file)) if d.code in _MERGED \
             and d.span is not None else None
         if group is None:
             merged.append(d)
@@ -890,14 +920,22 @@ def _noun(kind: str) -> str:
     return KIND_WORDS[kind].split(" ", 1)[1]
 
 
-def _kind_hint(sym: Symbol) -> str | None:
+def _kind_hint(sym: Symbol, scope: Scope | None = None) -> str | None:
+    f = next((n for n, (t, _) in scope.locals.items() if t.kind == "fighter"), "f") \
+        if scope is not None else "f"
+    kept_on_side = sym.kind in ("flag", "counter") and sym.decl.owner == "side"
     return {
         "table": f"look it up with arguments: {sym.name}(...)",
         "define": f"call it with arguments: {sym.name}(...)",
-        "trait": f"ask whether a fighter has it: f has {sym.name}",
-        "stat": f"read it from a fighter: f.{sym.name}",
-        "flag": f"read it from a fighter or side: f.{sym.name}",
-        "counter": f"read it from a fighter or side: f.{sym.name}",
+        "trait": f"ask whether a fighter has it: {f} has {sym.name}",
+        "stat": f"read it from a fighter: {f}.{sym.name}",
+        "flag": f"read it from a side: {f}.side.{sym.name}" if kept_on_side
+        else f"read it from a fighter: {f}.{sym.name}",
+        "counter": f"read it from a side: {f}.side.{sym.name}" if kept_on_side
+        else f"read it from a fighter: {f}.{sym.name}",
+        "procedure": f"call it with its arguments: let x = {sym.name}(...)",
+        "action": f"call it with its arguments: let x = {sym.name}(...)",
+        "phase": f"call it with its arguments: {sym.name}(...)",
     }.get(sym.kind)
 
 

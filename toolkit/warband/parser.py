@@ -343,9 +343,9 @@ def _expected_words(expected: set[str], line_start: bool = False) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _unclosed(text: str, file: str) -> list[Related]:
-    """Braces and brackets still open at the end of the text, ignoring strings and comments
-    (at most the three innermost)."""
+def _unclosed(text: str) -> list[tuple[str, int]]:
+    """Braces and brackets still open at the end of the text, with their offsets, ignoring
+    strings and comments."""
     stack: list[tuple[str, int]] = []
     pairs = {"}": "{", ")": "("}
     for m in re.finditer(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}()]', text):
@@ -354,8 +354,7 @@ def _unclosed(text: str, file: str) -> list[Related]:
             stack.append((tok, m.start()))
         elif tok in pairs and stack and stack[-1][0] == pairs[tok]:
             stack.pop()
-    return [Related(_span_at(text, file, pos), f"this '{b}' is never closed")
-            for b, pos in stack[-3:]]
+    return stack
 
 
 def _span_at(text: str, file: str, pos: int, length: int = 1) -> Span:
@@ -471,7 +470,6 @@ _CHARACTER_HINTS = {
     "!": "write 'not', or '!=' for 'is not equal to'",
     "[": "use round brackets: ( and )",
     "]": "use round brackets: ( and )",
-    ":": "only a stat's declaration and a parameter's type use ':'",
 }
 
 
@@ -503,8 +501,8 @@ def syntax_error(error: UnexpectedInput, text: str, file: str, next_at: int | No
     token = getattr(error, "token", None)
     pos = error.pos_in_stream if isinstance(error, UnexpectedCharacters) else \
         getattr(token, "start_pos", None)
-    if pos is not None and token is None or token is not None and token.type != "$END":
-        found = _malformed(text, pos, file) if pos is not None else None
+    if pos is not None and (token is None or token.type != "$END"):
+        found = _malformed(text, pos, file)
         if found is not None:
             return found
     if isinstance(error, UnexpectedCharacters):
@@ -516,12 +514,13 @@ def syntax_error(error: UnexpectedInput, text: str, file: str, next_at: int | No
         accepts = set(getattr(error, "expected", None) or ())
     hint = _token_hint(error, accepts) if isinstance(error, UnexpectedToken) else None
     if at_end:
-        unclosed = _unclosed(text, file)
-        if unclosed:
-            last = unclosed[-1]
-            closing = "}" if "'{'" in last.message else ")"
-            hint = f"add the missing '{closing}' for the '{last.message[6]}' on line " \
-                   f"{last.span.line}"
+        still_open = _unclosed(text)[-3:]  # the innermost: 2000 of them would help no one
+        unclosed = [Related(_span_at(text, file, pos), f"this '{bracket}' is never closed")
+                    for bracket, pos in still_open]
+        if still_open:
+            bracket, pos = still_open[-1]
+            hint = f"add the missing '{'}' if bracket == '{' else ')'}' for the '{bracket}' on " \
+                   f"line {text.count(chr(10), 0, pos) + 1}"
         expected = _expected_words(accepts - {"$END"} if next_at is not None else accepts,
                                    line_start=True)
         if next_at is not None:

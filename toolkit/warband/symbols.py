@@ -81,13 +81,16 @@ def collect(module: ast.Module) -> tuple[SymbolTable, list[Diagnostic]]:
     def add(sym: Symbol) -> None:
         previous = table.globals.get(sym.name)
         if previous is None and sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
+            builtin = sym.name.lower()
+            message = f"'{sym.name}' is a built-in name of the language" if builtin == sym.name \
+                else f"'{sym.name}' differs only in case from the built-in name '{builtin}'"
+            hint = f"the language already has {builtin}(...); use it, or choose another name" \
+                if builtin in BUILTIN_FUNCTIONS else "choose another name"
+            diagnostics.append(diag("E202", message, sym.span, hint=hint))
+            # still entered, so that its uses are not reported as unknown on top of this
+        elif previous is not None:
             diagnostics.append(diag(
-                "E202", f"'{sym.name}' is a built-in name of the language", sym.span,
-                hint="choose another name"))
-            return
-        if previous is not None:
-            diagnostics.append(diag(
-                "E202", f"'{sym.name}' is already defined as {KIND_WORDS[previous.kind]}",
+                "E202", f"'{sym.name}' is already the name of {KIND_WORDS[previous.kind]}",
                 sym.span, related=[Related(previous.span, "first defined here")],
                 hint="give each definition its own name"))
             return
