@@ -170,6 +170,16 @@ def names_in(expr) -> frozenset[str]:
     return frozenset(found)
 
 
+def check_count(n, node) -> None:
+    """A number of dice must be whole and within the limit, whatever expression gave it."""
+    if type(n) is not int and not (type(n) is Fraction and n.denominator == 1):
+        raise RulesError(diag("E505", f"the number of dice must be a whole number, not {n}",
+                              node.span, hint="round it with floor(...) or ceil(...)"))
+    if not 0 <= n <= dice.MAX_DICE:
+        raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {dice.MAX_DICE})",
+                              node.span))
+
+
 class Compiler:
     """Turns expression nodes into closures, once each. `interp` supplies the run's mode."""
 
@@ -293,10 +303,12 @@ class Compiler:
                 single = self.single_die(pool)
 
                 def count_fn(env, world):
-                    chosen = faces(env, world)
-                    die = single(env, world)
-                    return lift(lambda n: interp.draw(dice.pool_count(die, n, chosen), e),
-                                count(env, world))
+                    def counted(n, chosen, reroll):
+                        check_count(n, e)
+                        die = self.die_for(pool.sides, reroll)
+                        return interp.draw(dice.pool_count(die, n, chosen), e)
+                    return lift(counted, count(env, world), faces(env, world),
+                                single(env, world))
                 return count_fn
             case ast.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)
@@ -323,13 +335,17 @@ class Compiler:
         return define_fn
 
     def single_die(self, e: ast.Dice) -> Callable:
-        faces = dice.standard_faces(e.sides)
+        """The faces that are rerolled (or None), evaluated once per roll of the whole pool:
+        a frozenset, or in exact mode a distribution of them when the threshold is rolled."""
         for mod in e.mods:
             if isinstance(mod, ast.RerollMod):
-                reroll = self.predicate(mod.predicate, e.sides)
-                return lambda env, world: dice.reroll_once(faces, reroll(env, world))
-        plain = dice.die(faces)
-        return lambda env, world: plain
+                return self.predicate(mod.predicate, e.sides)
+        return lambda env, world: None
+
+    @staticmethod
+    def die_for(sides: int, reroll: frozenset | None) -> Dist:
+        faces = dice.standard_faces(sides)
+        return dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
 
     def predicate(self, pred, sides: int) -> Callable:
         faces = range(1, sides + 1)
@@ -342,8 +358,8 @@ class Compiler:
                 chosen = frozenset(values)
             case ast.PredCompare(op=op, value=value):
                 f, test = self(value), COMPARE[op]
-                return lambda env, world: frozenset(
-                    x for x in faces if test(x, f(env, world)))
+                return lambda env, world: lift(
+                    lambda bound: frozenset(x for x in faces if test(x, bound)), f(env, world))
             case _:  # pragma: no cover
                 raise TypeError(f"unknown predicate {pred!r}")
         return lambda env, world: chosen
@@ -353,10 +369,9 @@ class Compiler:
         count, single = self(e.count), self.single_die(e)
         keep = next((m for m in e.mods if isinstance(m, ast.KeepMod)), None)
 
-        def pool(die, n):
-            if not 0 <= n <= dice.MAX_DICE:
-                raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {dice.MAX_DICE})",
-                                      e.span))
+        def pool(n, reroll):
+            check_count(n, e)
+            die = self.die_for(e.sides, reroll)
             if keep is None:
                 return interp.draw(dice.pool_sum(die, n), e)
             kept = keep.count if keep.keep else max(n - keep.count, 0)
@@ -367,6 +382,5 @@ class Compiler:
                 raise RulesError(diag("E504", str(error), e.span)) from None
 
         def dice_fn(env, world):
-            die = single(env, world)
-            return lift(lambda n: pool(die, n), count(env, world))
+            return lift(pool, count(env, world), single(env, world))
         return dice_fn

@@ -24,7 +24,7 @@ from warband import ast
 from warband.diagnostics import diag
 from warband.dice import Dist
 from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, RulesError, Thunk,
-                              as_dist, lift)
+                              as_dist)
 from warband.ruleset import Ruleset
 from warband.world import Ref, World
 
@@ -102,6 +102,7 @@ class Interpreter:
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
         self.exact_mode = False
+        self.branches = 0
         return self._run(procedure, args, world, self._top_return)
 
     def _top_return(self, value, world):
@@ -459,8 +460,10 @@ class Interpreter:
         decider = self.fn(stmt.decider)(env, world)
         side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
         sign = 1 if side == self.actor_side else -1
-        was_exact, was_memo = self.exact_mode, self.memoise
+        was_exact, was_memo, was_branches = self.exact_mode, self.memoise, self.branches
         self.exact_mode = self.memoise = True
+        if not was_exact:
+            self.branches = 0   # the limit bounds each look-ahead, not a whole sampling session
         try:
             best, best_value, best_dist = None, None, None
             for option in legal:
@@ -470,6 +473,8 @@ class Interpreter:
                     best, best_value, best_dist = option, expected, outcome
         finally:
             self.exact_mode, self.memoise = was_exact, was_memo
+            if not was_exact:
+                self.branches = was_branches
         # exact mode already has the chosen future; sampling now follows it for real
         return best_dist if was_exact else run(best, world)
 
