@@ -41,7 +41,6 @@ class Compiled:
 
 
 def compile_text(text: str, file: str) -> Compiled:
-    from warband.builder import build  # noqa: F401 - imported by parse; kept for the reader
     from warband.checker import check
     from warband.parser import parse
     from warband.ruleset import assemble

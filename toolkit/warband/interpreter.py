@@ -311,9 +311,12 @@ class Interpreter:
 
     def _block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
         stmt = stmts[i]
-        next_ = self._intern(
-            (id(stmts), i + 1, id(k), id(ret)),
-            lambda env2, world2: self.block(stmts, i + 1, env2, world2, k, ret))
+
+        def next_(env2, world2):
+            return self.block(stmts, i + 1, env2, world2, k, ret)
+
+        if self.memoise:
+            next_ = self._intern((id(stmts), i + 1, id(k), id(ret)), next_)
 
         match stmt:
             case ast.Let(name=name, value=value):

@@ -6,7 +6,7 @@ evaluator can follow many branches of a roll from one state without copying the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -72,16 +72,19 @@ class World:
     def set(self, ref: Ref, name: str, value) -> "World":
         if ref.kind == "fighter":
             f = self.fighters[ref.index]
-            changed = replace(f, values={**f.values, name: value})
+            changed = Fighter(f.name, f.side, f.fighter_class, f.tier, {**f.values, name: value},
+                              f.traits, f.equipment, f.removed, f.position)
             fighters = self.fighters[:ref.index] + (changed,) + self.fighters[ref.index + 1:]
             return World(fighters, self.sides, self.lazies)
         s = self.sides[ref.index]
-        changed = replace(s, values={**s.values, name: value})
+        changed = Side(s.name, {**s.values, name: value})
         sides = self.sides[:ref.index] + (changed,) + self.sides[ref.index + 1:]
         return World(self.fighters, sides, self.lazies)
 
     def remove(self, ref: Ref) -> "World":
-        f = replace(self.fighters[ref.index], removed=True)
+        f = self.fighters[ref.index]
+        f = Fighter(f.name, f.side, f.fighter_class, f.tier, f.values, f.traits, f.equipment,
+                    True, f.position)
         fighters = self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:]
         return World(fighters, self.sides, self.lazies)
 
