@@ -179,8 +179,19 @@ class Within:
     span: Span
 
 
+@node
+class Aggregate:
+    """total/highest/lowest(value for name in group if condition): over a group of fighters."""
+    kind: str               # total | highest | lowest
+    value: "Expr"
+    var: Ident
+    group: "Expr"
+    condition: "Expr | None"
+    span: Span
+
+
 Expr = (Int | Str | Bool | Name | Field | Call | Binary | Compare | Logic | Not | Neg | IfExpr
-        | Has | Is | Dice | Count | Within)
+        | Has | Is | Dice | Count | Within | Aggregate)
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -227,6 +238,18 @@ class Choose:
 
 
 @node
+class ChooseNumber:
+    """A decision among the whole numbers low..high, bound to a name for what follows."""
+    name: Ident
+    decider: Expr
+    low: Expr
+    high: Expr
+    default: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
 class Return:
     value: Expr
     span: Span
@@ -259,7 +282,7 @@ class CallStmt:
     span: Span
 
 
-Stmt = Let | Set | If | Choose | Return | Remove | ForEach | Repeat | CallStmt
+Stmt = Let | Set | If | Choose | ChooseNumber | Return | Remove | ForEach | Repeat | CallStmt
 
 
 @node

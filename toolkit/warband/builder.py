@@ -242,6 +242,18 @@ class Builder(Transformer):
         name, decider, doc, *options = c
         return ast.Choose(self.ident(name), decider, doc, tuple(options), self.span(meta))
 
+    def choose_number_stmt(self, meta, c):
+        name, decider, low, high, default, doc = c
+        return ast.ChooseNumber(self.ident(name), decider, low, high, default, doc,
+                                self.span(meta))
+
+    def aggregate_kind(self, meta, c):
+        return str(c[0])
+
+    def aggregate(self, meta, c):
+        kind, value, var, group, condition = c
+        return ast.Aggregate(kind, value, self.ident(var), group, condition, self.span(meta))
+
     def option(self, meta, c):
         return ast.Option(self.ident(c[0]), c[1], c[2], c[3], self.span(meta))
 

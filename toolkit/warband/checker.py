@@ -388,15 +388,22 @@ class Checker(ExpressionChecker):
                     self.stmt(otherwise, scope)
                 else:
                     self.block(otherwise, scope)
+            case ast.ChooseNumber(name=name, decider=decider):
+                self.decider(stmt, scope)
+                for part, what in ((stmt.low, "the lowest choice"),
+                                   (stmt.high, "the highest choice"),
+                                   (stmt.default, "the default choice")):
+                    if part is not None:
+                        t = self.expr(part, scope)
+                        self.expect(NUMBER, t, part.span, what)
+                        self.require_fixed(t, part.span, what)
+                if name.name in scope.locals:
+                    self.error("E202", f"'{name.name}' is already a name here", name.span,
+                               related=[Related(scope.locals[name.name][1], "first here")],
+                               hint="a decision's number needs a name of its own")
+                scope.locals[name.name] = (NUMBER, name.span)
             case ast.Choose(decider=decider, options=options):
-                t = self.expr(decider, scope)
-                if t.kind not in ("fighter", "side", "any"):
-                    who = next((n for n, (lt, _) in scope.locals.items()
-                                if lt.kind in ("fighter", "side")), "attacker")
-                    self.error("E402", f"a decision is made by a fighter or a side, not "
-                                       f"{t.fixed()}", decider.span,
-                               hint=f"name who decides after 'by', as in "
-                                    f"'choose {stmt.name.name} by {who}'")
+                self.decider(stmt, scope)
                 names: dict[str, Span] = {}
                 for option in options:
                     if option.name.name in names:
@@ -439,6 +446,16 @@ class Checker(ExpressionChecker):
                 self.value(call, scope)
             case _:  # pragma: no cover - the builder makes only the statements above
                 raise TypeError(f"unknown statement {stmt!r}")
+
+    def decider(self, stmt, scope: Scope) -> None:
+        t = self.expr(stmt.decider, scope)
+        if t.kind not in ("fighter", "side", "any"):
+            who = next((n for n, (lt, _) in scope.locals.items()
+                        if lt.kind in ("fighter", "side")), "attacker")
+            self.error("E402", f"a decision is made by a fighter or a side, not "
+                               f"{t.fixed()}", stmt.decider.span,
+                       hint=f"name who decides after 'by', as in "
+                            f"'choose {stmt.name.name} by {who}'")
 
     def assignment(self, stmt: ast.Set, scope: Scope) -> None:
         head, *path = stmt.target

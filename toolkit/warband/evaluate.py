@@ -124,6 +124,12 @@ COMPARE = {
 BUILTINS = {
     "min": min, "max": max, "abs": abs,
     "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
+    "isqrt": lambda x: math.isqrt(max(0, math.floor(x))),   # the whole part of a square root
+}
+AGGREGATES = {
+    "total": lambda values: norm(sum(values)),
+    "highest": lambda values: max(values, default=0),
+    "lowest": lambda values: min(values, default=0),
 }
 
 
@@ -166,6 +172,13 @@ def names_in(expr) -> frozenset[str]:
             case ast.Within(distance=d, of=of):
                 walk(d)
                 walk(of)
+            case ast.Aggregate(value=v, var=var, group=g, condition=c):
+                walk(g)
+                inner: set[str] = set()
+                for part in (v, c):
+                    if part is not None:
+                        inner |= names_in(part)
+                found.update(inner - {var.name})
     walk(expr)
     return frozenset(found)
 
@@ -310,6 +323,26 @@ class Compiler:
                     return lift(counted, count(env, world), faces(env, world),
                                 single(env, world))
                 return count_fn
+            case ast.Aggregate(kind=kind, value=value, var=var, group=group,
+                               condition=condition):
+                fv, fg, combine, name = self(value), self(group), AGGREGATES[kind], var.name
+                fc = self(condition) if condition is not None else None
+
+                def aggregate_fn(env, world):
+                    parts = []
+                    for ref in fg(env, world):
+                        inner = {**env, name: ref}
+                        if fc is not None:
+                            keep = fc(inner, world)
+                            if type(keep) is Dist:   # a rolled condition: 0 when it fails
+                                parts.append(lift(lambda k, inner=inner: fv(inner, world)
+                                                  if k else None, keep))
+                                continue
+                            if not keep:
+                                continue
+                        parts.append(fv(inner, world))
+                    return lift(lambda *vs: combine([v for v in vs if v is not None]), *parts)
+                return aggregate_fn
             case ast.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)
                 return lambda env, world: interp.within(world, fo(env, world), fd(env, world))

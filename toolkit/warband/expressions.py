@@ -108,6 +108,22 @@ class ExpressionChecker:
                                        "dropping some has no effect here", mod.span,
                                hint="count in the dice you mean to keep: (n)d6")
                 return NUMBER.rolled(True)
+            case ast.Aggregate(kind=kind, value=value, var=var, group=group,
+                               condition=condition):
+                self.expect(FIGHTERS, self.expr(group, scope), group.span,
+                            f"what '{kind}' goes over")
+                inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+                inner.locals[var.name] = (FIGHTER, var.span)
+                random = False
+                if condition is not None:
+                    ct = self.expr(condition, inner)
+                    self.expect(BOOL, ct, condition.span, "the condition")
+                    random |= ct.random
+                vt = self.expr(value, inner)
+                if not _numeric(vt):
+                    self.error("E302", f"'{kind}' adds up or compares numbers, not {vt}",
+                               value.span)
+                return NUMBER.rolled(random or vt.random)
             case ast.Within(distance=distance, of=of):
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
                 self.expect(FIGHTER, self.expr(of, scope), of.span, "'of'")

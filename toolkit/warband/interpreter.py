@@ -339,6 +339,8 @@ class Interpreter:
                                    lambda w: self.block(then.stmts, 0, env, w, next_, ret), no)
             case ast.Choose():
                 return self.choose(stmt, env, world, next_, ret)
+            case ast.ChooseNumber():
+                return self.choose_number(stmt, env, world, next_, ret)
             case ast.Return(value=value):
                 return self.value(value, env, world, ret)
             case ast.Remove(subject=subject):
@@ -447,6 +449,34 @@ class Interpreter:
         legal = [o for o in stmt.options if is_legal(o)]
         if len(legal) == 1:
             return run(legal[0], world)
+        return self.decide(stmt, policy, legal, run, env, world)
+
+    def choose_number(self, stmt: ast.ChooseNumber, env, world, k, ret):
+        low, high = (self.fn(stmt.low)(env, world), self.fn(stmt.high)(env, world))
+        for bound in (low, high):
+            if type(bound) is not int:
+                raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
+                                              f"numbers, not up to {bound}", stmt.span))
+        if low > high:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                          f"from: {low}..{high}", stmt.span))
+        values = list(range(low, high + 1))
+        policy = self.policies.for_decision(stmt.name.name)
+
+        def run(value, w):
+            return k({**env, stmt.name.name: value}, w)
+
+        if policy in ("random", "greedy") and len(values) > 1:
+            return self.decide(stmt, policy, values, run, env, world)
+        if policy.lstrip("-").isdigit() and int(policy) in values:
+            return run(int(policy), world)   # scripted
+        default = low
+        if stmt.default is not None:
+            default = min(max(self.fn(stmt.default)(env, world), low), high)
+        return run(default, world)
+
+    def decide(self, stmt, policy, legal, run, env, world):
+        """A random or greedy choice among the legal options (or numbers)."""
         if self.exact_mode and policy == "greedy":
             # the decider has seen every roll so far: decide once per outcome of each
             pending = [i for i, d in world.lazies.items() if len(d) > 1]

@@ -142,7 +142,15 @@ def parse_policies(values: list[str], ruleset: Ruleset,
                                     hint=did_you_mean(name, ruleset.decisions)
                                     or f"decisions: {', '.join(ruleset.decisions) or 'none'}"))
             continue
-        options = [o.name.name for o in ruleset.decisions[name][1].options]
+        decision = ruleset.decisions[name][1]
+        if not hasattr(decision, "options"):   # a choice of a number: a policy or a number
+            if value not in POLICIES and not value.lstrip("-").isdigit():
+                diagnostics.append(diag(
+                    "E901", f"'{value}' is neither a policy nor a number for '{name}'", span,
+                    hint=f"policies: {', '.join(POLICIES)}; or a whole number"))
+            policies.by_decision[name] = value
+            continue
+        options = [o.name.name for o in decision.options]
         if value not in POLICIES and value not in options:
             diagnostics.append(diag(
                 "E901", f"'{value}' is neither a policy nor an option of '{name}'", span,

@@ -37,6 +37,14 @@ def _row_text(row) -> str:
     return key, values
 
 
+def _options_text(choose) -> str:
+    from warband.unparse import expr_text
+    if hasattr(choose, "options"):
+        return ", ".join(o.name.name for o in choose.options)
+    text = f"a number {expr_text(choose.low)}..{expr_text(choose.high)}"
+    return text + (f" (default {expr_text(choose.default)})" if choose.default else "")
+
+
 def render(ruleset: Ruleset) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -123,8 +131,7 @@ def render(ruleset: Ruleset) -> None:
         section("Decisions")
         t = Table("decision", "in", "options", "description", box=None, pad_edge=False)
         for name, (owner, choose) in ruleset.decisions.items():
-            t.add_row(name, owner, ", ".join(o.name.name for o in choose.options),
-                      choose.doc or "")
+            t.add_row(name, owner, _options_text(choose), choose.doc or "")
         console.print(t)
 
 
@@ -157,6 +164,5 @@ def as_json(ruleset: Ruleset) -> dict:
             "quotas": [quota_text(q) for q in ruleset.army.quotas],
         },
         "actions": [p.name.name for p in ruleset.procedures.values() if p.kind == "action"],
-        "decisions": {n: [o.name.name for o in c.options]
-                      for n, (_, c) in ruleset.decisions.items()},
+        "decisions": {n: _options_text(c) for n, (_, c) in ruleset.decisions.items()},
     }

@@ -21,7 +21,8 @@ KIND_WORDS = {
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
-BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1}  # name -> arity
+BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
+                     "isqrt": 1}  # name -> arity
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def _collect_decisions(block: ast.Block | None, table: SymbolTable, diagnostics)
         return
     for stmt in block.stmts:
         match stmt:
-            case ast.Choose(name=name, options=options):
+            case ast.Choose(name=name) | ast.ChooseNumber(name=name):
                 previous = table.decisions.get(name.name)
                 if previous is not None:
                     diagnostics.append(diag(
@@ -140,7 +141,7 @@ def _collect_decisions(block: ast.Block | None, table: SymbolTable, diagnostics)
                         hint="policies pick decisions by name, so each needs its own"))
                 else:
                     table.decisions[name.name] = Symbol(name.name, "decision", stmt, name.span)
-                for option in options:
+                for option in getattr(stmt, "options", ()):
                     _collect_decisions(option.body, table, diagnostics)
             case ast.If(then=then, otherwise=otherwise):
                 _collect_decisions(then, table, diagnostics)
