@@ -182,7 +182,7 @@ class Within:
 @node
 class Aggregate:
     """total/highest/lowest(value for name in group if condition): over a group of fighters."""
-    kind: str               # total | highest | lowest
+    kind: Ident             # total | highest | lowest
     value: "Expr"
     var: Ident
     group: "Expr"

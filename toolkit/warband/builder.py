@@ -247,12 +247,10 @@ class Builder(Transformer):
         return ast.ChooseNumber(self.ident(name), decider, low, high, default, doc,
                                 self.span(meta))
 
-    def aggregate_kind(self, meta, c):
-        return str(c[0])
-
     def aggregate(self, meta, c):
         kind, value, var, group, condition = c
-        return ast.Aggregate(kind, value, self.ident(var), group, condition, self.span(meta))
+        return ast.Aggregate(self.ident(kind), value, self.ident(var), group, condition,
+                             self.span(meta))
 
     def option(self, meta, c):
         return ast.Option(self.ident(c[0]), c[1], c[2], c[3], self.span(meta))

@@ -325,7 +325,8 @@ class Compiler:
                 return count_fn
             case ast.Aggregate(kind=kind, value=value, var=var, group=group,
                                condition=condition):
-                fv, fg, combine, name = self(value), self(group), AGGREGATES[kind], var.name
+                fv, fg, name = self(value), self(group), var.name
+                combine = AGGREGATES[kind.name]
                 fc = self(condition) if condition is not None else None
 
                 def aggregate_fn(env, world):

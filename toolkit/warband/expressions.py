@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from warband import ast
 from warband.diagnostics import did_you_mean
-from warband.symbols import BUILTIN_FUNCTIONS, KIND_WORDS
+from warband.symbols import AGGREGATES, BUILTIN_FUNCTIONS, KIND_WORDS
 from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTER_BUILTINS, FIGHTERS, NUMBER,
                                 SIDE_BUILTINS, TEXT, Scope, Type, _compatible, _either,
                                 _kind_hint, _noun, _numeric, _unify)
@@ -110,6 +110,11 @@ class ExpressionChecker:
                 return NUMBER.rolled(True)
             case ast.Aggregate(kind=kind, value=value, var=var, group=group,
                                condition=condition):
+                if kind.name not in AGGREGATES:
+                    self.error("E201", f"unknown way to combine a group: '{kind.name}'",
+                               kind.span, hint=did_you_mean(kind.name, AGGREGATES)
+                               or "use total(...), highest(...) or lowest(...)")
+                kind = kind.name
                 self.expect(FIGHTERS, self.expr(group, scope), group.span,
                             f"what '{kind}' goes over")
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)

@@ -21,6 +21,7 @@ KIND_WORDS = {
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
+AGGREGATES = ("total", "highest", "lowest")   # total(f.Training for f in group if ...)
 BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
 

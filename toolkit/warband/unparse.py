@@ -91,5 +91,5 @@ def _text(e) -> str:
             return f"fighters within {expr_text(d, 5)} of {of.name}"
         case ast.Aggregate(kind=kind, value=v, var=var, group=g, condition=c):
             where = f" if {expr_text(c)}" if c is not None else ""
-            return f"{kind}({expr_text(v)} for {var.name} in {expr_text(g)}{where})"
+            return f"{kind.name}({expr_text(v)} for {var.name} in {expr_text(g)}{where})"
     raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
