@@ -34,6 +34,13 @@ class Format(str, Enum):
     json = "json"
 
 
+class ReportFormat(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"warband {__version__}")
@@ -132,15 +139,51 @@ def rules_show(
         show.render(ruleset)
 
 
+# ---- warband files ------------------------------------------------------------------------------
+
+@app.command("validate")
+def validate(
+    files: List[str] = typer.Argument(..., metavar="FILE...",
+                                      help="Warband files (YAML); '-' reads standard input."),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format",
+                                     help="text, json, github (annotations) or sarif"),
+    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
+                                          help="The ruleset of files without a 'ruleset:' key."),
+) -> None:
+    """Check warband files against their rulesets: every problem of every file at once."""
+    from warband import reporters
+    from warband.validate import validate as run
+    report = run(files, default_ruleset=ruleset)
+    sys.stdout.write(reporters.render(report, fmt.value))
+    raise typer.Exit(UNUSABLE if report.unusable else FINDINGS if report.failed(strict) else OK)
+
+
+@app.command("schema")
+def schema(
+    ruleset_ref: Optional[str] = typer.Argument(
+        None, metavar="[RULESET]",
+        help="Built-in id or rules file; without it, the schema of any warband file."),
+) -> None:
+    """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
+    from warband import schema as schema_mod
+    if ruleset_ref is None:
+        sys.stdout.write(schema_mod.schema_text(schema_mod.generic_schema()))
+        return
+    ruleset = _load_or_exit(ruleset_ref)
+    sys.stdout.write(schema_mod.schema_text(schema_mod.ruleset_schema(ruleset)))
+
+
 # ---- odds -------------------------------------------------------------------------------------
 
 @app.command("odds")
 def odds(
     ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
     attacker: str = typer.Option(..., "--attacker", "-a",
-                                 help='The acting fighter, e.g. "class=Soldier might=10".'),
+                                 help='The acting fighter, e.g. "class=Soldier might=10", or '
+                                      'one from a warband file: "warbands/x.yaml#Musketeer".'),
     target: Optional[str] = typer.Option(None, "--target", "-t",
-                                         help="The fighter acted upon."),
+                                         help="The fighter acted upon (same forms)."),
     action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
     cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
     policy: List[str] = typer.Option([], "--policy",
@@ -163,9 +206,9 @@ def odds(
                                 or f"actions: {', '.join(runnable)}")], sources)
         raise typer.Exit(UNUSABLE)
     decl = ruleset.procedures[action]
-    fighters = [odds_mod.parse_fighter(attacker, "--attacker", ruleset, 0, diagnostics)]
+    fighters = [_fighter(attacker, "--attacker", ruleset, 0, diagnostics, sources)]
     if target is not None:
-        fighters.append(odds_mod.parse_fighter(target, "--target", ruleset, 1, diagnostics))
+        fighters.append(_fighter(target, "--target", ruleset, 1, diagnostics, sources))
     policies = odds_mod.parse_policies(policy, ruleset, diagnostics)
     params = {p.name.name: p for p in decl.params}
     options = {}
@@ -206,6 +249,19 @@ def odds(
         typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
         return
     _print_odds(result, ruleset)
+
+
+def _fighter(text: str, origin: str, ruleset, side: int, diagnostics, sources):
+    """A fighter written as key=value pairs, or FILE#NAME: a fighter of a warband file."""
+    from warband import odds as odds_mod
+    from warband import warband_file
+    if not warband_file.is_fighter_ref(text):
+        return odds_mod.parse_fighter(text, origin, ruleset, side, diagnostics)
+    from warband.validate import Validation
+    validation = Validation()
+    found = warband_file.find_fighter(text, origin, ruleset, side, diagnostics, validation)
+    sources.texts.update(validation.sources.texts)
+    return found
 
 
 def _parse_value(raw: str, kind: str, ruleset, diagnostics, name: str, where):
@@ -255,6 +311,18 @@ def _print_odds(result, ruleset) -> None:
     if result.expected is not None:
         console.print(f"expected: {fraction_text(result.expected)} "
                       f"({float(result.expected):.3f})")
+    if result.effects:
+        from warband.odds import _key_text
+        console.print()
+        after = Table("after the action", "value", "fraction", "percent", box=None,
+                      pad_edge=False)
+        after.columns[2].justify = after.columns[3].justify = "right"
+        for label, dist in result.effects.items():
+            for i, (v, p) in enumerate(sorted(dist.items(),
+                                              key=lambda kv: (str(type(kv[0])), kv[0]))):
+                after.add_row(label if i == 0 else "", _key_text(v), fraction_text(p),
+                              f"{float(p) * 100:.2f}%")
+        console.print(after)
 
 
 def main() -> None:

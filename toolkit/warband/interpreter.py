@@ -68,6 +68,7 @@ class Interpreter:
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
         self.exact_mode = True
+        self.observing = False
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
@@ -90,14 +91,27 @@ class Interpreter:
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
 
     # ---- entry points ------------------------------------------------------------------------------
-    def exact(self, procedure: str, args: dict, world: World) -> Dist:
-        """The exact distribution of a procedure's result, decisions filled by the policies."""
+    def exact(self, procedure: str, args: dict, world: World,
+              observe: Callable | None = None) -> Dist:
+        """The exact distribution of a procedure's result, decisions filled by the policies.
+
+        With `observe`, the outcomes are pairs (result, observe(world after)): what else the
+        action changed, such as damage taken or tokens spent.
+        """
         self.exact_mode = True
         self.branches = 0
+        self.observing = observe is not None
 
         def done(value, world):
-            return world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
-        return as_dist(self._run(procedure, args, world, done))
+            result = world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+            if observe is None:
+                return result
+            seen = observe(world)
+            return result.map(lambda v: (v, seen))
+        try:
+            return as_dist(self._run(procedure, args, world, done))
+        finally:
+            self.observing = False
 
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
@@ -129,6 +143,9 @@ class Interpreter:
         if isinstance(actor, Ref):
             self.actor_side = world.fighter(actor).side if actor.kind == "fighter" else actor.index
         self.score = self._scorer(decl)
+        if self.observing:
+            result_score = self.score
+            self.score = lambda pair: result_score(pair[0])
         self.memoise = self.exact_mode and self.policies.looks_ahead()
         env = self._bind_params(decl, args)
         old = sys.getrecursionlimit()

@@ -174,6 +174,41 @@ class OddsResult:
     distribution: Dist
     order: list          # outcomes in the order the rules declare them
     expected: Fraction | None
+    effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
+
+
+def _labels(decl, world) -> tuple[dict, dict]:
+    """Names for what an action can change: the fighters by their parameter names."""
+    fighters, sides = {}, {}
+    params = [p.name.name for p in decl.params if p.type and p.type.name == "fighter"]
+    for i, f in enumerate(world.fighters):
+        label = params[i] if i < len(params) else f.name
+        fighters[i] = label
+        sides.setdefault(f.side, f"{label}.side")
+    for i in range(len(world.sides)):
+        sides.setdefault(i, f"side {i + 1}")
+    return fighters, sides
+
+
+def _observer(decl, world):
+    fighters, sides = _labels(decl, world)
+    initial = {}
+    for i, f in enumerate(world.fighters):
+        initial.update({f"{fighters[i]}.{k}": v for k, v in f.values.items()})
+        initial[f"{fighters[i]}.removed"] = False
+    for i, side in enumerate(world.sides):
+        initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
+
+    def changes(after) -> tuple:
+        out = []
+        for i, (f0, f1) in enumerate(zip(world.fighters, after.fighters)):
+            out += [(f"{fighters[i]}.{k}", v) for k, v in f1.values.items() if f0.values[k] != v]
+            if f1.removed:
+                out.append((f"{fighters[i]}.removed", True))
+        for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
+            out += [(f"{sides[i]}.{k}", v) for k, v in s1.values.items() if s0.values[k] != v]
+        return tuple(out)
+    return changes, initial
 
 
 def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,
@@ -199,7 +234,13 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     if not interpreter.allowed(action, args, world):
         from warband.unparse import expr_text
         raise NotAllowed(expr_text(decl.requires))
-    dist = interpreter.exact(action, args, world)
+    observe, initial = _observer(decl, world)
+    joint = interpreter.exact(action, args, world, observe=observe)
+    dist = joint.map(lambda pair: pair[0])
+    changed = sorted({label for pair in joint for label, _ in pair[1]})
+    effects = {label: joint.map(lambda pair, label=label: dict(pair[1]).get(label,
+                                                                         initial[label]))
+               for label in changed}
     if decl.result is not None and decl.result.name in ruleset.outcomes:
         order = [name for name, _ in ruleset.outcomes[decl.result.name].scores]
     else:
@@ -207,7 +248,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     expected = None
     if all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in dist):
         expected = dist.mean()
-    return OddsResult(action, dist, order, expected)
+    return OddsResult(action, dist, order, expected, effects)
 
 
 def fraction_text(p: Fraction) -> str:
@@ -224,7 +265,16 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
     }
     if result.expected is not None:
         out["expected"] = fraction_text(result.expected)
+    out["effects"] = {label: {_key_text(v): fraction_text(p) for v, p in sorted(
+        d.items(), key=lambda item: (str(type(item[0])), item[0]))}
+        for label, d in result.effects.items()}
     return out
+
+
+def _key_text(value) -> str:
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return fraction_text(value) if isinstance(value, Fraction) else str(value)
 
 
 __all__ = ["parse_fighter", "parse_policies", "compute", "as_json", "RulesError", "NotAllowed"]
