@@ -588,6 +588,8 @@ class Interpreter:
             return f.tier
         if name == "name":
             return f.name
+        if name == "removed":
+            return f.removed
         kind, canonical = self.fighter_fields[name.lower()]
         if kind == "trait":
             value = f.traits.get(canonical, 0)

@@ -73,9 +73,13 @@ def render(ruleset: Ruleset) -> None:
                 m + (f" ({doc})" if doc else "") for m, doc in members))
     if ruleset.classes:
         section("Classes")
-        t = Table("class", "tier", "traits", "equipment", box=None, pad_edge=False)
+        with_stats = any(c.stats for c in ruleset.classes.values())
+        columns = ["class", "tier"] + (["stats"] if with_stats else []) + ["traits", "equipment"]
+        t = Table(*columns, box=None, pad_edge=False)
         for c in ruleset.classes.values():
-            t.add_row(c.name, c.tier or "", _trait_list(c.traits), ", ".join(c.equipment))
+            stats = [", ".join(f"{n} {_value(v)}" for n, v in c.stats)] if with_stats else []
+            t.add_row(c.name, c.tier or "", *stats, _trait_list(c.traits),
+                      ", ".join(c.equipment))
         console.print(t)
         if ruleset.tiers:
             console.print("tiers: " + "; ".join(

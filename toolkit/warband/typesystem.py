@@ -43,7 +43,8 @@ FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", rando
     Type("nothing")
 FIGHTERS = Type("fighters")
 
-FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT}
+FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
+                    "removed": BOOL}
 SIDE_BUILTINS = {"fighters": FIGHTERS}
 
 
