@@ -95,6 +95,22 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E610": (Severity.ERROR, "number too large"),
     "E611": (Severity.ERROR, "invalid value for its type"),
     "E612": (Severity.ERROR, "YAML file could not be loaded"),
+    # warband files: shape, as the ruleset's schema says
+    "E620": (Severity.ERROR, "unknown key"),
+    "E621": (Severity.ERROR, "missing key"),
+    "E622": (Severity.ERROR, "value of the wrong type or form"),
+    "E623": (Severity.ERROR, "value out of range"),
+    "E624": (Severity.ERROR, "unknown class"),
+    "E625": (Severity.ERROR, "unknown trait"),
+    "E626": (Severity.ERROR, "unknown equipment"),
+    "E627": (Severity.ERROR, "value not one of the stat's values"),
+    "E628": (Severity.ERROR, "missing stat"),
+    "E629": (Severity.ERROR, "the warband's ruleset has errors"),
+    # warband files: army-construction rules
+    "E701": (Severity.ERROR, "points limit exceeded"),
+    "E702": (Severity.ERROR, "wrong number of fighters"),
+    "E703": (Severity.ERROR, "quota not met"),
+    "E704": (Severity.ERROR, "cost cannot be worked out"),
     # command line
     "E901": (Severity.ERROR, "invalid command-line value"),
     "E902": (Severity.ERROR, "unknown action"),
@@ -102,6 +118,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),
+    "W701": (Severity.WARNING, "fighters share a name"),
 }
 
 
