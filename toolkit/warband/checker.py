@@ -402,7 +402,7 @@ class Checker(ExpressionChecker):
                                related=[Related(scope.locals[name.name][1], "first here")],
                                hint="a decision's number needs a name of its own")
                 scope.locals[name.name] = (NUMBER, name.span)
-            case ast.Choose(decider=decider, options=options):
+            case ast.Choose(options=options):
                 self.decider(stmt, scope)
                 names: dict[str, Span] = {}
                 for option in options:

@@ -83,10 +83,24 @@ def _cache_dir() -> Path | None:
     return (Path(base) if base else Path.home() / ".cache") / "warband"
 
 
+_toolkit: list[bytes] = []
+
+
+def _toolkit_fingerprint() -> bytes:
+    """The grammar and the toolkit's own source: a cached Ruleset is only reused by the exact
+    code that made it (a changed module changes what a Ruleset holds), whatever the version."""
+    if not _toolkit:
+        h = hashlib.sha256(__version__.encode())
+        h.update((BUILTIN_DIR / "warband.lark").read_bytes())
+        for module in sorted(Path(__file__).parent.glob("*.py")):
+            h.update(module.read_bytes())
+        _toolkit.append(h.digest())
+    return _toolkit[0]
+
+
 def _key(text: str, file: str) -> str:
-    from warband.parser import GRAMMAR
-    h = hashlib.sha256()
-    for part in (__version__, GRAMMAR.read_text(encoding="utf-8"), file, text):
+    h = hashlib.sha256(_toolkit_fingerprint())
+    for part in (file, text):
         h.update(part.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()

@@ -12,7 +12,6 @@ import difflib
 import re
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
@@ -20,11 +19,10 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 
 from warband import ast
 from warband.builder import build
+from warband.compiler import BUILTIN_DIR
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 
-GRAMMAR = Path(__file__).with_name("dsl") / "warband.lark"
-if not GRAMMAR.exists():  # running from a source checkout: dsl/ sits at the repository's top
-    GRAMMAR = Path(__file__).resolve().parents[2] / "dsl" / "warband.lark"
+GRAMMAR = BUILTIN_DIR / "warband.lark"
 
 # Nesting levels of the parse tree a declaration may have. The builder and the checker walk the
 # tree recursively, so deeper input would exhaust Python's stack; it is reported instead (E403).
