@@ -388,7 +388,7 @@ class Checker(ExpressionChecker):
                     self.stmt(otherwise, scope)
                 else:
                     self.block(otherwise, scope)
-            case ast.ChooseNumber(name=name, decider=decider):
+            case ast.ChooseNumber(name=name):
                 self.decider(stmt, scope)
                 for part, what in ((stmt.low, "the lowest choice"),
                                    (stmt.high, "the highest choice"),
