@@ -16,11 +16,11 @@ from __future__ import annotations
 import math
 import random
 import sys
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
 from warband import ast
+from warband.decisions import POLICIES, Decisions, Policies
 from warband.diagnostics import diag
 from warband.dice import Dist
 from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, RulesError, Thunk,
@@ -28,28 +28,9 @@ from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, Rules
 from warband.ruleset import Ruleset
 from warband.world import Ref, World
 
-POLICIES = ("first", "random", "greedy")
 MAX_BRANCHES = 5_000_000   # exact evaluation refuses beyond this many enumerated outcomes
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
-
-
-@dataclass
-class Policies:
-    """How decisions are filled: a default policy and per-decision overrides.
-
-    A value is a policy name (first, random, greedy) or, for a scripted choice, an option name.
-    """
-
-    default: str = "first"
-    by_decision: dict[str, str] = field(default_factory=dict)
-
-    def for_decision(self, name: str) -> str:
-        return self.by_decision.get(name, self.default)
-
-    def looks_ahead(self) -> bool:
-        return any(p in ("random", "greedy")
-                   for p in (self.default, *self.by_decision.values()))
 
 
 def _bind(value, then: Callable):
@@ -61,7 +42,7 @@ def _bind(value, then: Callable):
     return then(value)
 
 
-class Interpreter:
+class Interpreter(Decisions):
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
                  rng: random.Random | None = None) -> None:
         self.ruleset = ruleset
@@ -445,88 +426,6 @@ class Interpreter:
         else:
             name = self.fighter_fields[target[-1].name.lower()][1]
         return world.set(subject, name, value)
-
-    # ---- decisions ---------------------------------------------------------------------------------------
-    def choose(self, stmt: ast.Choose, env, world, k, ret):
-        policy = self.policies.for_decision(stmt.name.name)
-
-        def run(option, w):
-            if option.body is None:
-                return k(env, w)
-            return self.block(option.body.stmts, 0, env, w, k, ret)
-
-        def is_legal(option) -> bool:
-            return option.when is None or self.fn(option.when)(env, world) is True
-
-        if policy not in ("random", "greedy"):
-            # scripted (an option's name) when that option is legal; otherwise the first legal
-            named = [o for o in stmt.options if o.name.name == policy and is_legal(o)]
-            return run(named[0] if named else next(o for o in stmt.options if is_legal(o)),
-                       world)
-        legal = [o for o in stmt.options if is_legal(o)]
-        if len(legal) == 1:
-            return run(legal[0], world)
-        return self.decide(stmt, policy, legal, run, env, world)
-
-    def choose_number(self, stmt: ast.ChooseNumber, env, world, k, ret):
-        low, high = (self.fn(stmt.low)(env, world), self.fn(stmt.high)(env, world))
-        for bound in (low, high):
-            if type(bound) is not int:
-                raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
-                                              f"numbers, not up to {bound}", stmt.span))
-        if low > high:
-            raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
-                                          f"from: {low}..{high}", stmt.span))
-        values = list(range(low, high + 1))
-        policy = self.policies.for_decision(stmt.name.name)
-
-        def run(value, w):
-            return k({**env, stmt.name.name: value}, w)
-
-        if policy in ("random", "greedy") and len(values) > 1:
-            return self.decide(stmt, policy, values, run, env, world)
-        if policy.lstrip("-").isdigit() and int(policy) in values:
-            return run(int(policy), world)   # scripted
-        default = low
-        if stmt.default is not None:
-            default = min(max(self.fn(stmt.default)(env, world), low), high)
-        return run(default, world)
-
-    def decide(self, stmt, policy, legal, run, env, world):
-        """A random or greedy choice among the legal options (or numbers)."""
-        if self.exact_mode and policy == "greedy":
-            # the decider has seen every roll so far: decide once per outcome of each
-            pending = [i for i, d in world.lazies.items() if len(d) > 1]
-            return self.split(pending, world, lambda w: self._decide(stmt, policy, legal, run,
-                                                                     env, w))
-        return self._decide(stmt, policy, legal, run, env, world)
-
-    def _decide(self, stmt, policy, legal, run, env, world):
-        if policy == "random":
-            if self.exact_mode:
-                share = Fraction(1, len(legal))
-                return Dist.mixture((share, as_dist(run(o, world))) for o in legal)
-            return run(self.rng.choice(legal), world)
-        decider = self.fn(stmt.decider)(env, world)
-        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
-        sign = 1 if side == self.actor_side else -1
-        was_exact, was_memo, was_branches = self.exact_mode, self.memoise, self.branches
-        self.exact_mode = self.memoise = True
-        if not was_exact:
-            self.branches = 0   # the limit bounds each look-ahead, not a whole sampling session
-        try:
-            best, best_value, best_dist = None, None, None
-            for option in legal:
-                outcome = as_dist(run(option, world))
-                expected = outcome.mean_of(self.score) * sign
-                if best_value is None or expected > best_value:
-                    best, best_value, best_dist = option, expected, outcome
-        finally:
-            self.exact_mode, self.memoise = was_exact, was_memo
-            if not was_exact:
-                self.branches = was_branches
-        # exact mode already has the chosen future; sampling now follows it for real
-        return best_dist if was_exact else run(best, world)
 
     # ---- what expressions read -----------------------------------------------------------------------------
     def draw(self, dist: Dist, node=None):
