@@ -159,6 +159,75 @@ def validate(
     raise typer.Exit(UNUSABLE if report.unusable else FINDINGS if report.failed(strict) else OK)
 
 
+class RosterFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    html = "html"
+    pdf = "pdf"
+
+
+@app.command("roster")
+def roster(
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="A warband file (YAML); '-' reads standard input."),
+    fmt: RosterFormat = typer.Option(RosterFormat.text, "--format",
+                                     help="text (the terminal), markdown, html or pdf"),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="PATH",
+                                           help="Your own Jinja2 template instead of the "
+                                                "built-in one."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
+                                          help="The ruleset of a file without a 'ruleset:' key."),
+) -> None:
+    """Roster cards for the table: fighters, stats, traits, equipment, points, validity, and the
+    text of the rules the list uses."""
+    import os
+    import shutil
+
+    from warband import render_roster
+    from warband.output import OutputError, write_atomic
+    from warband.roster import roster as make_roster
+    found = make_roster(file, default_ruleset=ruleset)
+    if not found.usable:
+        _emit_diagnostics(found.diagnostics, found.sources)
+        if not found.diagnostics:
+            sys.stderr.write(f"error: {file} names no ruleset; add 'ruleset:' or give "
+                             "--ruleset\n")
+        raise typer.Exit(UNUSABLE)
+    if output is not None and not force and os.path.exists(output):
+        sys.stderr.write(f"error: {output} exists; use --force to replace it\n")
+        raise typer.Exit(UNUSABLE)
+    to_terminal = output is None and sys.stdout.isatty()
+    colour = to_terminal and fmt is RosterFormat.text and not os.environ.get("NO_COLOR")
+    width = shutil.get_terminal_size((100, 24)).columns
+    try:
+        rendered = render_roster.render(found.model, fmt.value, template=template, width=width,
+                                        colour=colour)
+    except render_roster.RenderError as error:
+        sys.stderr.write(f"error: {error}\n")
+        raise typer.Exit(UNUSABLE)
+    if output is not None:
+        try:
+            write_atomic(output, rendered, force=force)
+        except OutputError as error:
+            sys.stderr.write(f"error: {error}\n")
+            raise typer.Exit(UNUSABLE)
+    elif isinstance(rendered, bytes):
+        if to_terminal:
+            sys.stderr.write("error: a PDF is not for the terminal; give -o FILE.pdf\n")
+            raise typer.Exit(UNUSABLE)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(rendered)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(rendered)
+    _emit_diagnostics(found.diagnostics, found.sources)
+    raise typer.Exit(OK if found.valid else FINDINGS)
+
+
 @app.command("schema")
 def schema(
     ruleset_ref: Optional[str] = typer.Argument(
@@ -189,6 +258,9 @@ def odds(
     policy: List[str] = typer.Option([], "--policy",
                                      help="first|random|greedy, or DECISION=POLICY|OPTION."),
     with_: List[str] = typer.Option([], "--with", help="Set another parameter: NAME=VALUE."),
+    solve: bool = typer.Option(False, "--solve",
+                               help="Also find the best secret choices for both sides "
+                                    "(decisions made before any roll), exactly."),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
 ) -> None:
     """Exact outcome probabilities of one action between two fighters."""
@@ -234,7 +306,7 @@ def odds(
         _emit_diagnostics(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
     try:
-        result = odds_mod.compute(ruleset, action, fighters, options, policies)
+        result = odds_mod.compute(ruleset, action, fighters, options, policies, solve)
     except odds_mod.NotAllowed as refusal:
         _emit_diagnostics([diag(
             "E903", f"these fighters may not '{action}': the rules require "
@@ -311,6 +383,11 @@ def _print_odds(result, ruleset) -> None:
     if result.expected is not None:
         console.print(f"expected: {fraction_text(result.expected)} "
                       f"({float(result.expected):.3f})")
+    if result.solution is not None:
+        from warband.odds import solution_lines
+        console.print()
+        for line in solution_lines(result.solution):
+            console.print(line, highlight=False)
     if result.effects:
         from warband.odds import _key_text
         console.print()

@@ -38,8 +38,25 @@ class Policies:
                    for p in (self.default, *self.by_decision.values()))
 
 
+class OpenDecision(Exception):
+    """Raised while probing (see strategy.py): a decision made before any roll, not yet fixed."""
+
+    def __init__(self, name: str, options: list, side: int) -> None:
+        super().__init__(name)
+        self.name, self.options, self.side = name, options, side
+
+
 class Decisions:
     """The part of the Interpreter that makes decisions (mixed into it)."""
+
+    probing = False   # set by strategy.py to find the decisions each side makes up front
+
+    def _probe(self, stmt, options, env, world) -> None:
+        if self.probing and self.branches == 0 and stmt.name.name not in \
+                self.policies.by_decision and len(options) > 1:
+            decider = self.fn(stmt.decider)(env, world)
+            side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+            raise OpenDecision(stmt.name.name, options, side)
 
     def choose(self, stmt: ast.Choose, env, world, k, ret):
         policy = self.policies.for_decision(stmt.name.name)
@@ -52,6 +69,8 @@ class Decisions:
         def is_legal(option) -> bool:
             return option.when is None or self.fn(option.when)(env, world) is True
 
+        if self.probing:
+            self._probe(stmt, [o.name.name for o in stmt.options if is_legal(o)], env, world)
         if policy not in ("random", "greedy"):
             # scripted (an option's name) when that option is legal; otherwise the first legal
             named = [o for o in stmt.options if o.name.name == policy and is_legal(o)]
@@ -77,6 +96,8 @@ class Decisions:
         def run(value, w):
             return k({**env, stmt.name.name: value}, w)
 
+        if self.probing:
+            self._probe(stmt, [str(v) for v in values], env, world)
         if policy in ("random", "greedy") and len(values) > 1:
             return self.decide(stmt, policy, values, run, env, world)
         if policy.lstrip("-").isdigit() and int(policy) in values:

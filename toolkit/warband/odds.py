@@ -175,6 +175,7 @@ class OddsResult:
     order: list          # outcomes in the order the rules declare them
     expected: Fraction | None
     effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
+    solution: object = None                        # strategy.Solution, with --solve
 
 
 def _labels(decl, world) -> tuple[dict, dict]:
@@ -212,7 +213,7 @@ def _observer(decl, world):
 
 
 def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,
-            policies: Policies) -> OddsResult:
+            policies: Policies, solve: bool = False) -> OddsResult:
     """Raises RulesError when a rule fails while running."""
     decl = ruleset.procedures[action]
     sides = [dict() for _ in range(max(2, len(fighters)))]
@@ -248,7 +249,56 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     expected = None
     if all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in dist):
         expected = dist.mean()
-    return OddsResult(action, dist, order, expected, effects)
+    solution = None
+    if solve:
+        from warband import strategy
+        try:
+            solution = strategy.solve(ruleset, action, args, world, policies, actor_side=0)
+        except strategy.TooLarge as error:
+            raise RulesError(diag("E403", f"too many secret choices to solve exactly: {error}",
+                                  decl.name.span, hint="fix some choices with --policy "
+                                                       "DECISION=VALUE")) from None
+    return OddsResult(action, dist, order, expected, effects, solution)
+
+
+def _choices(script: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in script.items()) or "(nothing to choose)"
+
+
+def solution_lines(solution) -> list[str]:
+    """The solved game in words, for the text report."""
+    value = fraction_text(solution.value)
+    lines = ["secret choices, both sides playing their best (the action's score, for the "
+             "acting side):"]
+    if solution.pure:
+        lines.append(f"  a saddle point: neither side gains by mixing; expected score {value}")
+        lines.append(f"  acting side:  {_choices(solution.rows[solution.row_mix.index(1)])}")
+        lines.append(f"  other side:   {_choices(solution.columns[solution.column_mix.index(1)])}")
+        return lines
+    lines.append(f"  no saddle point: both sides should mix; expected score {value}")
+    for label, scripts, mix in (("acting side", solution.rows, solution.row_mix),
+                                ("other side", solution.columns, solution.column_mix)):
+        for script, p in zip(scripts, mix):
+            if p:
+                lines.append(f"  {label:12}  {fraction_text(p):>7}  {_choices(script)}")
+    lines.append(f"  best pure choice if the other side could see it: "
+                 f"{_choices(solution.rows[solution.maximin])} "
+                 f"(expected score at least {fraction_text(solution.maximin_value)})")
+    return lines
+
+
+def solution_json(solution) -> dict:
+    def mix(scripts, probabilities):
+        return [{"choices": s, "probability": fraction_text(p)}
+                for s, p in zip(scripts, probabilities) if p]
+    return {
+        "value": fraction_text(solution.value),
+        "saddle_point": solution.pure,
+        "acting_side": mix(solution.rows, solution.row_mix),
+        "other_side": mix(solution.columns, solution.column_mix),
+        "maximin": {"choices": solution.rows[solution.maximin],
+                    "value": fraction_text(solution.maximin_value)},
+    }
 
 
 def fraction_text(p: Fraction) -> str:
@@ -265,6 +315,8 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
     }
     if result.expected is not None:
         out["expected"] = fraction_text(result.expected)
+    if result.solution is not None:
+        out["solution"] = solution_json(result.solution)
     out["effects"] = {label: {_key_text(v): fraction_text(p) for v, p in sorted(
         d.items(), key=lambda item: (str(type(item[0])), item[0]))}
         for label, d in result.effects.items()}
