@@ -92,10 +92,11 @@ def _jsonschema_verdict(schema_path: Path, data) -> bool:
 @pytest.mark.parametrize("path", WARBANDS, ids=lambda p: p.stem)
 def test_shipped_warbands_pass_the_published_schemas(path: Path):
     data = _data(path)
-    assert _jsonschema_verdict(SSS, data)
+    own = SCHEMAS / f"{data['ruleset']}.warband.schema.json"  # the schema of the file's ruleset
+    assert _jsonschema_verdict(own, data)
     assert _jsonschema_verdict(SCHEMAS / "warband.schema.json", data)
     modeline = path.read_text().splitlines()[0]
-    assert (path.parent / modeline.split("$schema=")[1]).resolve() == SSS.resolve()
+    assert (path.parent / modeline.split("$schema=")[1]).resolve() == own.resolve()
 
 
 def _examples_for(ruleset_id: str):

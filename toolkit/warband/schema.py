@@ -29,7 +29,7 @@ DRAFT7 = "http://json-schema.org/draft-07/schema#"
 TOP_KEYS = ("name", "ruleset", "points", FIGHTERS, "notes")
 GENERIC_FILE = "warband.schema.json"
 REGENERATE = "python -m warband.schema schemas/"
-_STAT_KEY = "^[a-z][a-z0-9_]*$"
+_STAT_KEY = "^(?!(?:name|class|count|traits|equipment|notes)$)[a-z][a-z0-9_]*$"  # not a fighter key
 
 
 # ---- making schemas -----------------------------------------------------------------------------

@@ -1,0 +1,426 @@
+"""`warband roster`: roster cards as a player reads them, pinned by golden files; the glossary
+holds only the rules a list uses; totals; safe writing with -o/--force; user templates; exit
+codes 0 (valid) / 1 (printed, with problems) / 2 (unusable input)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from warband import output, render_roster
+from warband.cli import app
+from warband.roster import roster, roster_text
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "roster_golden"
+WARBANDS = sorted(p.name for p in (ROOT / "warbands").glob("*.yaml"))
+PINNED = ["clockwork-empire", "the-family", "greedy-dudes", "narnia-patrol"]
+
+INVALID = """\
+name: Too Many Monsters
+ruleset: super-simple-skirmish
+fighters:
+  - name: Big One
+    class: Monster
+    might: 30
+  - name: Big Two
+    class: Monster
+    might: 30
+    count: 2
+  - name: Spotter
+    class: Sniper
+    might: 15
+"""
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # paths in the output are relative, as a user types them
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, ["roster", *args])
+
+
+def model_of(name: str) -> dict:
+    found = roster(f"warbands/{name}.yaml")
+    assert found.usable, found.diagnostics
+    return found.model
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+# ---- what the player reads --------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", PINNED)
+@pytest.mark.parametrize("fmt,ext", [("markdown", "md"), ("html", "html")])
+def test_roster_golden(golden, name, fmt, ext):
+    result = run(f"warbands/{name}.yaml", "--format", fmt)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    golden(GOLDEN / f"{name}.{ext}", result.stdout)
+
+
+def test_terminal_golden(golden, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    result = run("warbands/the-family.yaml")
+    assert result.exit_code == 0, result.output
+    assert "\x1b[" not in result.stdout
+    golden(GOLDEN / "the-family.txt", result.stdout)
+
+
+def test_terminal_colour_only_when_asked():
+    model = model_of("the-family")
+    assert "\x1b[" in render_roster.terminal(model, width=100, colour=True)
+    assert "\x1b[" not in render_roster.terminal(model, width=100, colour=False)
+
+
+def test_narrow_terminal_lists_fighters_one_by_one():
+    text = render_roster.terminal(model_of("narnia-patrol"), width=50)
+    assert "Archer × 3 · Archer (human)" in text
+    assert "  equipment: Bow, Dagger, Padding" in text
+    assert "…" not in text
+
+
+@pytest.mark.parametrize("warband", WARBANDS)
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+def test_every_example_warband_has_a_roster(warband, fmt):
+    result = run(f"warbands/{warband}", "--format", fmt)
+    assert result.exit_code == 0, result.output
+    assert model_of(warband[:-5])["title"] in result.stdout.replace("&#39;", "'")
+
+
+# ---- the model ----------------------------------------------------------------------------------
+
+def test_glossary_holds_only_the_rules_the_list_uses():
+    model = model_of("the-family")
+    glossary = {s["title"]: [e["name"] for e in s["entries"]] for s in model["glossary"]}
+    assert "Frenzy" in glossary["Traits"]           # Uncle (Berserker), Daddy (Monster)
+    assert "Marksman" not in glossary["Traits"]     # only a Sniper has it
+    assert "Blast" not in glossary["Traits"]
+    assert set(glossary["Classes"]) == {"Gunslinger", "Monster", "Berserker", "Warrior", "Beast"}
+    assert set(glossary["Tiers"]) == {"common", "special", "rare"}
+    used = {t["name"] for f in model["fighters"] for t in f["traits"]}
+    assert set(glossary["Traits"]) == used
+    clockwork = model_of("clockwork-empire")
+    tiers = [s for s in clockwork["glossary"] if s["title"] == "Tiers"][0]
+    assert [e["name"] for e in tiers["entries"]] == ["common", "special"]  # no rare class
+
+
+def test_glossary_carries_the_rules_text():
+    model = model_of("the-family")
+    traits = {e["name"]: e["doc"] for s in model["glossary"] if s["title"] == "Traits"
+              for e in s["entries"]}
+    assert traits["Frenzy"] == "Rolls 4D6 and discards the lowest when making melee attacks"
+
+
+@pytest.mark.parametrize("name", ["clockwork-empire", "the-family"])
+def test_battle_report_forces_total_100_of_100(name):
+    model = model_of(name)
+    totals = {t["name"]: t for t in model["totals"]}
+    assert (totals["points"]["used"], totals["points"]["limit"]) == ("100", "100")
+    assert totals["points"]["text"] == "100 / 100" and totals["points"]["ok"] is True
+    assert totals["fighters"]["limit"] == "16" and totals["fighters"]["ok"] is True
+    assert sum(int(f["points"]) for f in model["fighters"]) == 100
+    assert model["valid"] and model["status"] == "valid"
+
+
+def test_points_are_cost_times_count():
+    uncle = next(f for f in model_of("the-family")["fighters"] if f["name"] == "Uncle")
+    assert (uncle["count"], uncle["cost"], uncle["points"]) == (2, "13", "26")
+    assert uncle["points_text"] == "2 × 13 = 26"
+
+
+def test_rulesets_without_points_show_no_points():
+    for name in ("greedy-dudes", "narnia-patrol"):
+        model = model_of(name)
+        assert not model["has_points"]
+        assert [t["name"] for t in model["totals"]] == ["fighters"]
+        assert all(f["points"] is None for f in model["fighters"])
+
+
+def test_traits_combine_class_fighter_and_equipment():
+    menace = model_of("vaguely-defined-menace")["fighters"][0]
+    assert [t["text"] for t in menace["traits"]] == ["Toughness(1)"]
+    assert {s["name"]: s["value"] for s in menace["stats"]} == {"Training": "4", "Size": "Big"}
+    patrol = {f["name"]: f for f in model_of("narnia-patrol")["fighters"]}
+    # an Archer's class gives it a Bow, which grants Missile; Padding grants Absorption(1)
+    assert [t["text"] for t in patrol["Archer"]["traits"]] == \
+        ["Absorption(1)", "WeaponLength(1)", "Missile"]
+    assert [e["name"] for e in patrol["Archer"]["equipment"]] == ["Bow", "Dagger", "Padding"]
+    # absorption adds up (ChainMail 3 + Shield 2); weapon length is the longest (Lance 4)
+    assert [t["text"] for t in patrol["Sir Edmund"]["traits"]] == \
+        ["Absorption(5)", "WeaponLength(4)"]
+    magician = {f["name"]: f for f in model_of("goblin-warren")["fighters"]}["Old Mother Moss"]
+    assert "Spells(2)" in [t["text"] for t in magician["traits"]]
+
+
+def test_model_is_plain_data():
+    def check(value):
+        if isinstance(value, dict):
+            assert all(isinstance(k, str) for k in value)
+            for v in value.values():
+                check(v)
+        elif isinstance(value, list):
+            for v in value:
+                check(v)
+        else:
+            assert value is None or type(value) in (str, int, bool), repr(value)
+    for name in PINNED:
+        check(model_of(name))
+
+
+# ---- problems and unusable input ----------------------------------------------------------------
+
+def test_invalid_warband_prints_its_roster_with_the_problems(tmp_path):
+    path = tmp_path / "monsters.yaml"
+    path.write_text(INVALID, encoding="utf-8")
+    result = run(str(path), "--format", "markdown")
+    assert result.exit_code == 1
+    assert "| Big Two | 2 | Monster (rare) | 30 |" in result.stdout
+    assert "**Invalid: 3 problems**" in result.stdout
+    assert "3 fighters of rare classes (Big One, Big Two x2); at most 2 allowed" in result.stdout
+    assert "the warband costs 105 points; at most 100 allowed" in result.stdout
+    assert "**Points:** 105 / 100 (over the limit)" in result.stdout
+    # and the compiler-style diagnostics, on standard error
+    assert "error[E703]" in result.stderr and "^^^" in result.stderr
+
+
+def test_warband_with_a_malformed_fighter_still_gets_a_roster():
+    found = roster_text(INVALID.replace("might: 15", "might: lots"), "bad.yaml")
+    assert found.usable and not found.valid
+    assert [f["name"] for f in found.model["fighters"]] == ["Big One", "Big Two"]
+    assert any(p["code"] == "E622" for p in found.model["problems"])
+
+
+def test_missing_file_exits_2_with_diagnostics():
+    result = run("warbands/no-such-file.yaml")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "error[E100]: no such file: warbands/no-such-file.yaml" in result.stderr
+
+
+def test_unknown_ruleset_exits_2(tmp_path):
+    path = tmp_path / "w.yaml"
+    path.write_text("name: W\nruleset: super-simple-skirmsh\nfighters:\n  - {name: A, class: "
+                    "Soldier, might: 5}\n", encoding="utf-8")
+    result = run(str(path))
+    assert result.exit_code == 2
+    assert "did you mean 'super-simple-skirmish'?" in result.stderr
+
+
+def test_yaml_syntax_error_exits_2(tmp_path):
+    path = tmp_path / "w.yaml"
+    path.write_text("name: [unclosed\n", encoding="utf-8")
+    result = run(str(path))
+    assert result.exit_code == 2
+    assert "error[E6" in result.stderr
+
+
+# ---- writing files ------------------------------------------------------------------------------
+
+def test_output_file_is_written(tmp_path):
+    out = tmp_path / "family.md"
+    result = run("warbands/the-family.yaml", "--format", "markdown", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert out.read_text(encoding="utf-8") == (GOLDEN / "the-family.md").read_text(
+        encoding="utf-8")
+    assert leftovers(tmp_path) == []
+
+
+def test_output_refuses_to_overwrite_without_force(tmp_path):
+    out = tmp_path / "roster.html"
+    out.write_text("mine", encoding="utf-8")
+    result = run("warbands/the-family.yaml", "--format", "html", "-o", str(out))
+    assert result.exit_code == 2
+    assert f"{out} exists; use --force to replace it" in result.stderr
+    assert out.read_text(encoding="utf-8") == "mine"
+    assert leftovers(tmp_path) == []
+
+
+def test_force_replaces_the_file(tmp_path):
+    out = tmp_path / "roster.html"
+    out.write_text("mine", encoding="utf-8")
+    out.chmod(0o640)
+    result = run("warbands/the-family.yaml", "--format", "html", "-o", str(out), "--force")
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert (out.stat().st_mode & 0o777) == 0o640  # the file's permissions are kept
+    assert leftovers(tmp_path) == []
+
+
+def test_a_failing_render_leaves_the_original_untouched(tmp_path):
+    out = tmp_path / "roster.md"
+    out.write_text("mine", encoding="utf-8")
+    broken = tmp_path / "broken.md.j2"
+    broken.write_text("# {{ title }}\n{% for f in fighters %}{{ f.nickname }}{% endfor %}\n",
+                      encoding="utf-8")
+    result = run("warbands/the-family.yaml", "--format", "markdown", "--template", str(broken),
+                 "-o", str(out), "--force")
+    assert result.exit_code == 2
+    assert "template error" in result.stderr and "nickname" in result.stderr
+    assert out.read_text(encoding="utf-8") == "mine"
+    assert leftovers(tmp_path) == []
+
+
+def test_a_failing_write_leaves_the_original_and_no_temporary_file(tmp_path, monkeypatch):
+    out = tmp_path / "roster.md"
+    out.write_text("mine", encoding="utf-8")
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(output.OutputError, match="No space left on device"):
+        output.write_atomic(out, "new text", force=True)
+    assert out.read_text(encoding="utf-8") == "mine"
+    assert leftovers(tmp_path) == []
+
+
+def test_write_atomic_never_overwrites_without_force(tmp_path):
+    out = tmp_path / "a.txt"
+    output.write_atomic(out, "one")
+    with pytest.raises(output.OutputExists):
+        output.write_atomic(out, "two")
+    assert out.read_text(encoding="utf-8") == "one"
+    output.write_atomic(out, "three", force=True)
+    assert out.read_text(encoding="utf-8") == "three"
+    assert leftovers(tmp_path) == []
+
+
+# ---- templates ----------------------------------------------------------------------------------
+
+def test_user_template(tmp_path):
+    template = tmp_path / "short.txt.j2"
+    template.write_text(
+        "{{ title }} ({{ ruleset.id }})\n"
+        "{% for f in fighters %}{{ f.name }} x{{ f.count }}: {{ f.points }}\n{% endfor %}"
+        "{% for t in totals %}{{ t.name }} {{ t.text }}\n{% endfor %}", encoding="utf-8")
+    result = run("warbands/clockwork-empire.yaml", "--template", str(template))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("The Clockwork Empire (super-simple-skirmish)\n"
+                             "Lieutenant x1: 20\nMusketeer x4: 40\nGrenadier x2: 40\n"
+                             "points 100 / 100\nfighters 7 / 16\n")
+
+
+def test_user_html_template_can_extend_the_built_in_one(tmp_path):
+    template = tmp_path / "mine.html.j2"
+    template.write_text('{% extends "warband/roster.html.j2" %}'
+                        '{% block glossary %}<p>see the rulebook</p>{% endblock %}',
+                        encoding="utf-8")
+    result = run("warbands/the-family.yaml", "--format", "html", "--template", str(template))
+    assert result.exit_code == 0, result.output
+    assert "<p>see the rulebook</p>" in result.stdout
+    assert "Rules used" not in result.stdout
+    assert '<article class="card">' in result.stdout
+
+
+def test_html_template_escapes_names(tmp_path):
+    path = tmp_path / "w.yaml"
+    path.write_text('name: "<b>Bold</b> & Co"\nruleset: super-simple-skirmish\nfighters:\n'
+                    '  - {name: "A | B <i>", class: Soldier, might: 5}\n', encoding="utf-8")
+    html = run(str(path), "--format", "html").stdout
+    assert "&lt;b&gt;Bold&lt;/b&gt; &amp; Co" in html and "<i>" not in html
+    markdown = run(str(path), "--format", "markdown").stdout
+    assert "| A \\| B <i> |" in markdown
+
+
+def test_missing_template_exits_2():
+    result = run("warbands/the-family.yaml", "--template", "no/such/template.j2")
+    assert result.exit_code == 2
+    assert "no such template: no/such/template.j2" in result.stderr
+
+
+def test_template_syntax_error_names_the_line(tmp_path):
+    template = tmp_path / "bad.md.j2"
+    template.write_text("# {{ title }}\n{% for f in fighters %}\n", encoding="utf-8")
+    result = run("warbands/the-family.yaml", "--template", str(template))
+    assert result.exit_code == 2
+    assert re.search(r"bad\.md\.j2:\d+: template error", result.stderr)
+
+
+# ---- HTML for paper, and PDF -----------------------------------------------------------------
+
+def test_html_is_one_self_contained_file_that_prints():
+    html = render_roster.render(model_of("the-family"), "html")
+    assert "<link" not in html and "<script" not in html and "url(" not in html
+    assert "http" not in html
+    assert html.count('<article class="card">') == 7
+    card_rule = re.search(r"\.card \{[^}]*\}", html).group(0)
+    assert "break-inside: avoid" in card_rule
+    assert re.search(r"@page \{ margin: \d+mm", html)
+
+
+def _pages_of(html: str, css_class: str, size: str) -> dict:
+    import weasyprint
+    doc = weasyprint.HTML(string=html).render(
+        stylesheets=[weasyprint.CSS(string=f"@page {{ size: {size}; }}")])
+    where: dict = {}
+
+    def walk(box, page):
+        element = getattr(box, "element", None)
+        if element is not None and css_class in (element.get("class") or "").split():
+            where.setdefault(id(element), set()).add(page)
+        for child in getattr(box, "children", None) or []:
+            walk(child, page)
+
+    for i, page in enumerate(doc.pages):
+        walk(page._page_box, i)
+    return where
+
+
+@pytest.mark.skipif(not render_roster.pdf_available(), reason="WeasyPrint is not installed")
+@pytest.mark.parametrize("size", ["A4", "letter"])
+def test_printed_cards_never_split_across_pages(size):
+    lines = ["name: A Long List", "ruleset: smart", "fighters:"]
+    for i in range(36):
+        lines += [f"  - name: Unit {i}", "    class: Knight", f"    xp: {6 * i}",
+                  "    equipment: [Lance, Sword, ChainMail, Shield]",
+                  f"    notes: {'a long note about this unit ' * (1 + i % 6)}"]
+    html = render_roster.render(roster_text("\n".join(lines) + "\n", "long.yaml").model, "html")
+    cards = _pages_of(html, "card", size)
+    assert len(cards) == 36
+    assert len(set().union(*cards.values())) > 1  # the list does take several pages
+    assert all(len(pages) == 1 for pages in cards.values())
+    entries = _pages_of(html, "entry", size)
+    assert entries and all(len(pages) == 1 for pages in entries.values())
+
+
+@pytest.mark.skipif(not render_roster.pdf_available(), reason="WeasyPrint is not installed")
+def test_pdf_output(tmp_path):
+    out = tmp_path / "family.pdf"
+    result = run("warbands/the-family.yaml", "--format", "pdf", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF-")
+    assert leftovers(tmp_path) == []
+
+
+def test_pdf_without_weasyprint_says_what_to_do(tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # import fails as if not installed
+    out = tmp_path / "family.pdf"
+    result = run("warbands/the-family.yaml", "--format", "pdf", "-o", str(out))
+    assert result.exit_code == 2
+    assert "warband-toolkit[pdf]" in result.stderr and "browser" in result.stderr
+    assert not out.exists() and leftovers(tmp_path) == []
+
+
+def test_commands_doc_shows_what_roster_prints():
+    import shlex
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    sessions = re.findall(r"^```\n\$ (warband roster [^\n]*)\n(.*?)^```$", text,
+                          re.MULTILINE | re.DOTALL)
+    assert sessions
+    for command, expected in sessions:
+        result = run(*shlex.split(command)[2:])
+        assert result.exit_code == 0, result.output
+        shown = expected.removesuffix("...\n")
+        assert result.stdout.startswith(shown) if shown != expected else \
+            result.stdout == expected, command
