@@ -249,8 +249,9 @@ def schema(
 def odds(
     ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
     attacker: str = typer.Option(..., "--attacker", "-a",
-                                 help='The acting fighter, e.g. "class=Soldier might=10", or '
-                                      'one from a warband file: "warbands/x.yaml#Musketeer".'),
+                                 help='The acting fighter as key=value pairs ("class=NAME '
+                                      'STAT=N ..."), or one from a warband file '
+                                      '("FILE.yaml#NAME").'),
     target: Optional[str] = typer.Option(None, "--target", "-t",
                                          help="The fighter acted upon (same forms)."),
     action: str = typer.Option(..., "--action", help="The action, as the rules name it."),

@@ -1,6 +1,6 @@
 """Exact odds of one action between fighters described on the command line.
 
-A fighter is written as space-separated key=value pairs: `class=Soldier might=10`. Keys are the
+A fighter is written as space-separated key=value pairs: `class=NAME STAT=N`. Keys are the
 ruleset's stats (lower case), its fighter flags and counters, its side counters (they go to the
 fighter's side), trait names (a number, or yes for a bare trait), `equipment=a,b`, `class` and
 `name`. Each problem is reported at its column in the text, as for a file.
@@ -55,7 +55,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
-                hint="write fighters as: class=Soldier might=10")
+                hint="write fighters as key=value pairs: class=NAME STAT=N ...")
             continue
         key, raw = m.group(1), m.group(2).strip('"')
         low = key.lower()

@@ -37,9 +37,9 @@ _EXAMPLES: dict[str, list[str]] = {
     'the ruleset\'s id goes between double quotes, as in: ruleset "my-rules"': [
         'ruleset x',
     ],
-    "a class lists its entries between braces, as in 'class Soldier { tier common }'": [
-        'class Soldier tier common',
-        'class Soldier traits A',
+    "a class lists its entries between braces, as in 'class Scout { tier basic }'": [
+        'class Scout tier basic',
+        'class Scout traits A',
     ],
     "separate the names of a list with commas, as in 'traits Charge, Defend'": [
         'class A { traits B C }',
