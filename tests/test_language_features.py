@@ -105,3 +105,24 @@ def test_number_decision_needs_fixed_bounds():
     compiled = compile_text('ruleset "x"\naction a(f: fighter) -> number {\n'
                             '  choose n by f from 0..d6\n  return n\n}\n', "inline.rules")
     assert [d.code for d in compiled.diagnostics] == ["E303"]
+
+
+def test_long_loops_are_refused_with_a_located_error_not_a_crash():
+    rules = ruleset('ruleset "x"\naction a(f: fighter) -> number {\n  let x = 0\n'
+                    '  repeat 100000 times { set x += 1 }\n  return x\n}\n')
+    world = make_world(rules, [FighterSpec("me")])
+    with pytest.raises(RulesError) as caught:
+        Interpreter(rules).exact("a", {"f": Ref("fighter", 0)}, world)
+    assert caught.value.diagnostic.code == "E403"
+    assert caught.value.diagnostic.span.line == 4
+
+
+def test_exact_work_is_bounded(monkeypatch):
+    import warband.interpreter as interpreter_module
+    monkeypatch.setattr(interpreter_module, "MAX_BRANCHES", 5_000)
+    rules = ruleset('ruleset "x"\naction a(f: fighter) -> number {\n  let x = 0\n'
+                    '  repeat 30 times { set x += d6 }\n  return x\n}\n')
+    world = make_world(rules, [FighterSpec("me")])
+    with pytest.raises(RulesError) as caught:
+        Interpreter(rules).exact("a", {"f": Ref("fighter", 0)}, world)
+    assert caught.value.diagnostic.code == "E504"

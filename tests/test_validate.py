@@ -516,3 +516,11 @@ def test_validation_never_fails_on_any_input(text):
         assert d.code in CODES
         if d.span is not None and d.span.file == "w.yaml":
             assert 1 <= d.span.line <= len(lines) + 1, d
+
+
+def test_a_key_that_is_not_text_is_located_not_a_crash():
+    from warband.validate import validate_text
+    report = validate_text("name: Guard\nruleset: super-simple-skirmish\nfighters:\n"
+                           "  - : Captain\n    class: Soldier\n    might: 10\n")
+    codes = [(d.code, d.span.line, d.span.column) for d in report.diagnostics]
+    assert ("E622", 4, 5) in codes

@@ -52,7 +52,7 @@ class Decisions:
     probing = False   # set by strategy.py to find the decisions each side makes up front
 
     def _probe(self, stmt, options, env, world) -> None:
-        if self.probing and self.branches == 0 and stmt.name.name not in \
+        if self.probing and self.drawn == 0 and stmt.name.name not in \
                 self.policies.by_decision and len(options) > 1:
             decider = self.fn(stmt.decider)(env, world)
             side = world.fighter(decider).side if decider.kind == "fighter" else decider.index

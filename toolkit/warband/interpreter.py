@@ -28,7 +28,9 @@ from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, Rules
 from warband.ruleset import Ruleset
 from warband.world import Ref, World
 
-MAX_BRANCHES = 5_000_000   # exact evaluation refuses beyond this many enumerated outcomes
+MAX_BRANCHES = 1_000_000   # exact evaluation refuses beyond this many outcomes drawn and steps
+#                            run (seconds of work), so no rule can keep it busy for long
+MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
@@ -53,6 +55,7 @@ class Interpreter(Decisions):
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
+        self.drawn = 0   # rolls made in this run (a decision before any is made up front)
         self.fn = Compiler(self)
         # Exact evaluation memoises block(...) by code position, state and continuation; the
         # continuations are interned so that equal futures are the same object (and id).
@@ -80,7 +83,7 @@ class Interpreter(Decisions):
         action changed, such as damage taken or tokens spent.
         """
         self.exact_mode = True
-        self.branches = 0
+        self.branches = self.drawn = 0
         self.observing = observe is not None
 
         def done(value, world):
@@ -97,7 +100,7 @@ class Interpreter(Decisions):
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
         self.exact_mode = False
-        self.branches = 0
+        self.branches = self.drawn = 0
         return self._run(procedure, args, world, self._top_return)
 
     def _top_return(self, value, world):
@@ -137,6 +140,11 @@ class Interpreter(Decisions):
             end = self._intern(("end", id(decl), id(done)),
                                lambda env, world: self._fell_off(decl, world, done))
             return self.block(decl.body.stmts, 0, env, world, end, done)
+        except RecursionError:
+            raise RulesError(diag(
+                "E403", f"'{decl.name.name}' goes too deep to run: too many steps one after "
+                        "another (long loops, or procedures calling procedures)", decl.name.span,
+                hint=f"repeat fewer times (at most {MAX_REPEAT} in one loop)")) from None
         finally:
             sys.setrecursionlimit(old)
             self.memo.clear()
@@ -299,6 +307,13 @@ class Interpreter(Decisions):
         """Run stmts[i:], then k(env, world); a 'return' calls ret(value, world) instead."""
         if i == len(stmts):
             return k(env, world)
+        if self.exact_mode:
+            self.branches += 1   # work done, counted with the outcomes drawn: see draw()
+            if self.branches > MAX_BRANCHES:
+                raise RulesError(diag("E504", "too much to follow exactly (more than "
+                                              f"{MAX_BRANCHES:,} steps and outcomes)",
+                                      stmts[i].span, hint="use fewer dice or decisions, or "
+                                                          "simulate instead"))
         if not self.memoise:
             return self._block(stmts, i, env, world, k, ret)
         key = (id(stmts), i, tuple(env.items()), world.key(), id(k), id(ret))
@@ -359,6 +374,9 @@ class Interpreter(Decisions):
                     if type(n) is not int or n < 0:
                         raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
                                                       f"(0 or more), not {n}", times.span))
+                    if n > MAX_REPEAT:
+                        raise RulesError(diag("E403", f"'repeat' runs at most {MAX_REPEAT} "
+                                                      f"times, not {n}", times.span))
 
                     def loop(j, env2, world2):
                         if j >= n:
@@ -430,6 +448,7 @@ class Interpreter(Decisions):
     # ---- what expressions read -----------------------------------------------------------------------------
     def draw(self, dist: Dist, node=None):
         """A roll: the whole distribution in exact mode, one seeded outcome when sampling."""
+        self.drawn += 1
         if self.exact_mode:
             self.branches += len(dist)
             if self.branches > MAX_BRANCHES:

@@ -545,11 +545,31 @@ def check(validator, data, filename: str, text: str | None, ruleset=None, *,
     """Every schema problem of one file, as diagnostics at their places; a top-level key in
     `missing_ok` may be absent (`ruleset`, when the command line names it)."""
     checker = _Checker(data, filename, text, ruleset, missing_ok)
+    odd = list(_non_text_keys(data, ()))
+    for path, key in odd:
+        checker.add("E622", f"a key must be a name, not {_shown(key)}", path,
+                    checker.span(path, key=True) or checker.span(path[:-1]),
+                    hint="write the key as a word before the colon, e.g. 'name: Guard'")
+    if odd:   # jsonschema cannot look at such a mapping; the rest waits until they are fixed
+        return checker.result
     errors = sorted(validator.iter_errors(data),  # unknown keys first: see `suggested`
                     key=lambda e: e.validator != "additionalProperties")
     for error in errors:
         checker.error(error)
     return checker.result
+
+
+def _non_text_keys(value, path: tuple):
+    """(path, key) of every mapping key that is not text (`: x`, `1: x`, `[a]: x` in YAML)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                yield path + (k,), k
+            else:
+                yield from _non_text_keys(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _non_text_keys(v, path + (i,))
 
 
 # ---- regenerating the published schemas ---------------------------------------------------------
