@@ -45,10 +45,11 @@ class Dist:
         self._p = self._cdf = self._hash = None
 
     @staticmethod
-    def weighted(weights: dict, den: int) -> "Dist":
-        """From whole-number weights that sum to den (zero weights are dropped)."""
+    def weighted(weights: dict, den: int, clean: bool = False) -> "Dist":
+        """From whole-number weights that sum to den (zero weights are dropped, unless the
+        caller knows there are none: clean=True)."""
         d = Dist.__new__(Dist)
-        d._set({v: w for v, w in weights.items() if w}, den)
+        d._set(weights if clean else {v: w for v, w in weights.items() if w}, den)
         return d
 
     @staticmethod
@@ -63,7 +64,7 @@ class Dist:
     @staticmethod
     def mixture(weighted: Iterable[tuple[Fraction, "Dist"]]) -> "Dist":
         """The distribution of: pick a part with its probability, then an outcome of it."""
-        parts = [(Fraction(w), d) for w, d in weighted if w]
+        parts = [(w if type(w) is Fraction else Fraction(w), d) for w, d in weighted if w]
         den = 1
         for w, d in parts:
             scale = w.denominator * d._den
@@ -84,7 +85,7 @@ class Dist:
         out = []
         for part in (yes, no):
             total = sum(part.values())
-            out += [Fraction(total, self._den), Dist.weighted(part, total)] if part else \
+            out += [Fraction(total, self._den), Dist.weighted(part, total, True)] if part else \
                 [Fraction(0), None]
         return tuple(out)
 

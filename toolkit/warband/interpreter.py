@@ -30,6 +30,7 @@ from warband.world import Ref, World
 
 MAX_BRANCHES = 1_000_000   # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run (seconds of work), so no rule can keep it busy for long
+_SIDES = tuple(Ref("side", i) for i in range(16))   # made once: read on every token spent
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
@@ -499,7 +500,7 @@ class Interpreter(Decisions):
             return world.sides[subject.index].values[self.side_fields[name.lower()]]
         f = world.fighters[subject.index]
         if name == "side":
-            return Ref("side", f.side)
+            return _SIDES[f.side] if f.side < len(_SIDES) else Ref("side", f.side)
         if name == "class":
             return f.fighter_class
         if name == "tier":
