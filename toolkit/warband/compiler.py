@@ -162,6 +162,9 @@ def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
     if path.suffix == ".rules" or os.sep in ref or path.exists():
         if path.is_file():
             return path, None
+        if path.is_dir():
+            return None, diag("E100", f"{ref} is a folder, not a rules file", None,
+                              hint=f"name the files: {ref.rstrip(os.sep)}{os.sep}*.rules")
         return None, diag("E100", f"no such rules file: {ref}", None)
     ids = [b.id for b in builtins()]
     return None, diag("E404", f"unknown ruleset '{ref}'", None,
