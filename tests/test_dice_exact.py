@@ -14,6 +14,8 @@ Bugs found while writing these are kept as regression tests at the end of the fi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import itertools
 import math
 from collections import Counter
@@ -777,51 +779,7 @@ def test_opponent_save_reroll(policy):
 
 # ---- Fate: decisions to reroll and to change a result ------------------------------------------------
 
-FATE = '''ruleset "t"
-counter Fate on side
-
-procedure fated(owner: fighter, dice: dice) -> number {
-  let result = dice
-  choose fate_reroll by owner {
-    option keep
-    option reroll when owner.side.Fate >= 1 {
-      set owner.side.Fate -= 1
-      set result = dice
-    }
-  }
-  choose fate_modify by owner {
-    option keep
-    option raise when owner.side.Fate >= 1 {
-      set owner.side.Fate -= 1
-      set result += 1
-    }
-    option lower when owner.side.Fate >= 1 {
-      set owner.side.Fate -= 1
-      set result -= 1
-    }
-  }
-  return result
-}
-
-action total(f: fighter) -> number {
-  let r = fated(f, 2d6)
-  return r
-}
-
-action beat(f: fighter, target: number) -> bool {
-  let r = fated(f, 2d6)
-  return r >= target
-}
-
-action nudge(f: fighter) -> number {
-  let r = 3d6
-  choose bonus by f {
-    option keep
-    option raise { set r += 2 }
-  }
-  return r
-}
-'''
+FATE = (Path(__file__).parent / "fate.rules").read_text(encoding="utf-8")
 TWO_D6 = from_icepool(2 @ icepool.d6)
 
 

@@ -14,6 +14,7 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -163,35 +164,7 @@ action a(f: fighter) -> number {
 }
 '''
 
-FATE = '''ruleset "t"
-counter Fate on side
-procedure fated(owner: fighter, dice: dice) -> number {
-  let result = dice
-  choose fate_reroll by owner {
-    option keep
-    option reroll when owner.side.Fate >= 1 {
-      set owner.side.Fate -= 1
-      set result = dice
-    }
-  }
-  choose fate_modify by owner {
-    option keep
-    option raise when owner.side.Fate >= 1 {
-      set owner.side.Fate -= 1
-      set result += 1
-    }
-    option lower when owner.side.Fate >= 1 {
-      set owner.side.Fate -= 1
-      set result -= 1
-    }
-  }
-  return result
-}
-action total(f: fighter) -> number {
-  let r = fated(f, 2d6)
-  return r
-}
-'''
+FATE = (Path(__file__).parent / "fate.rules").read_text(encoding="utf-8")
 
 
 class Case:
