@@ -121,7 +121,7 @@ class Decisions:
             if self.exact_mode:
                 share = Fraction(1, len(legal))
                 return Dist.mixture((share, as_dist(run(o, world))) for o in legal)
-            return run(self.rng.choice(legal), world)
+            return run(self.choice_rng.choice(legal), world)
         decider = self.fn(stmt.decider)(env, world)
         side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
         sign = 1 if side == self.actor_side else -1

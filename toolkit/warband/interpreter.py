@@ -51,6 +51,9 @@ class Interpreter(Decisions):
         self.ruleset = ruleset
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
+        # Random choices draw from their own stream, so that a replay whose decisions come from
+        # a script sees exactly the same dice as the game it replays.
+        self.choice_rng = random.Random(self.rng.random())
         self.exact_mode = True
         self.observing = False
         self.actor_side = 0
