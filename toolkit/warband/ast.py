@@ -488,3 +488,141 @@ class Module:
     file: str
     header: Header | None
     decls: tuple[Decl, ...]
+
+
+# ---- play on a board ----------------------------------------------------------------------------
+# Statements that only a game gives meaning to (the engine supplies the board and the players),
+# and the declarations of markers and scenarios.
+
+@node
+class ForSorted:
+    """for each x in group by highest|lowest key { ... }: in order of a value."""
+    var: Ident
+    items: Expr
+    highest: bool
+    key: Expr
+    body: Block
+    span: Span
+
+
+@node
+class ChooseAmong:
+    """choose x by side among group: a player picks one member of a group."""
+    name: Ident
+    decider: Expr
+    group: Expr
+    doc: str | None
+    span: Span
+
+
+@node
+class Activate:
+    fighter: Expr
+    using: tuple[Ident, ...]
+    exclude: Expr | None
+    bind: Ident | None
+    span: Span
+
+
+@node
+class Travel:
+    fighter: Expr
+    distance: Expr
+    away: bool
+    span: Span
+
+
+@node
+class Withdraw:
+    fighter: Expr
+    span: Span
+
+
+@node
+class Concede:
+    side: Expr
+    span: Span
+
+
+@node
+class Deploy:
+    side: Expr
+    zone: Expr
+    span: Span
+
+
+@node
+class Point:
+    x: Expr
+    y: Expr
+    span: Span
+
+
+@node
+class Place:
+    """place N kind [by side] [in zone] [apart D] | place kind at (x, y) | from (x, y) to (x, y)"""
+    count: Expr | None
+    kind: Ident
+    by: Expr | None
+    zone: Expr | None
+    apart: Expr | None
+    at: Point | None
+    to: Point | None
+    span: Span
+
+
+@node
+class MarkerDecl:
+    name: Ident
+    doc: str | None
+    properties: tuple[str, ...]      # impassable opaque obscuring
+    entered_by: Ident | None
+    entered: Block | None
+    span: Span
+
+
+@node
+class FighterSpecDecl:
+    name: str
+    count: int
+    fighter_class: Ident | None
+    traits: tuple[TraitRef, ...]
+    equipment: tuple[Ident, ...]
+    stats: tuple[tuple[Ident, Expr], ...]
+    span: Span
+
+
+@node
+class SideDecl:
+    name: Ident
+    doc: str | None
+    file: str | None
+    fighters: tuple[FighterSpecDecl, ...]
+    span: Span
+
+
+@node
+class ZoneDecl:
+    name: Ident
+    doc: str | None
+    shape: str                       # edge corner area everywhere
+    where: tuple[Ident, ...]         # edge or corner names
+    size: Expr | None                # depth or radius
+    corners: tuple[Point, ...]       # an area's two corners
+    span: Span
+
+
+@node
+class ScenarioDecl:
+    name: Ident
+    doc: str | None
+    board: tuple[Expr, Expr, str] | None    # width, height, inches | squares
+    sides: tuple[SideDecl, ...]
+    zones: tuple[ZoneDecl, ...]
+    setup: Block | None
+    round: Block | None
+    rounds: Expr | None
+    scores: tuple[tuple[Ident, Expr, str | None], ...]
+    values: tuple[tuple[Ident, Expr], ...]
+    end_when: tuple[Expr, ...]
+    span: Span

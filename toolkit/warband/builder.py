@@ -403,6 +403,147 @@ class Builder(Transformer):
     def pred_set(self, meta, c):
         return ast.PredSet(tuple(int(t) for t in c), self.span(meta))
 
+    # ---- play on a board --------------------------------------------------------------------------
+    def for_sorted_stmt(self, meta, c):
+        var, items, high_low, key, body = c
+        return ast.ForSorted(self.ident(var), items, high_low == "highest", key, body,
+                             self.span(meta))
+
+    def choose_among_stmt(self, meta, c):
+        name, decider, group, doc = c
+        return ast.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
+
+    def using(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def activate_stmt(self, meta, c):
+        fighter, using, exclude, bind = c
+        return ast.Activate(fighter, using or (), exclude,
+                            self.ident(bind) if bind is not None else None, self.span(meta))
+
+    def travel_stmt(self, meta, c):
+        return ast.Travel(c[0], c[1], False, self.span(meta))
+
+    def travel_away_stmt(self, meta, c):
+        return ast.Travel(c[0], c[1], True, self.span(meta))
+
+    def withdraw_stmt(self, meta, c):
+        return ast.Withdraw(c[0], self.span(meta))
+
+    def concede_stmt(self, meta, c):
+        return ast.Concede(c[0], self.span(meta))
+
+    def deploy_stmt(self, meta, c):
+        return ast.Deploy(c[0], c[1], self.span(meta))
+
+    def point(self, meta, c):
+        return ast.Point(c[0], c[1], self.span(meta))
+
+    def place_stmt(self, meta, c):
+        count, kind, by, zone, apart = c
+        return ast.Place(count, self.ident(kind), by, zone, apart, None, None, self.span(meta))
+
+    def place_at_stmt(self, meta, c):
+        return ast.Place(None, self.ident(c[0]), None, None, None, c[1], None, self.span(meta))
+
+    def place_wall_stmt(self, meta, c):
+        return ast.Place(None, self.ident(c[0]), None, None, None, c[1], c[2], self.span(meta))
+
+    def marker_prop(self, meta, c):
+        return str(c[0])
+
+    def marker_entered(self, meta, c):
+        return self.ident(c[0]), c[1]
+
+    def marker_decl(self, meta, c):
+        name, doc, *rest = c
+        entered = rest.pop() if rest and (rest[-1] is None or isinstance(rest[-1], tuple)) \
+            else None
+        by, body = entered if entered else (None, None)
+        return ast.MarkerDecl(self.ident(name), doc, tuple(rest), by, body, self.span(meta))
+
+    def board_unit(self, meta, c):
+        return str(c[0])
+
+    def board(self, meta, c):
+        return "board", (c[0], c[1], c[2])
+
+    def side_from(self, meta, c):
+        return "side", ast.SideDecl(self.ident(c[0]), c[1], _unquote(c[2]), (), self.span(meta))
+
+    def side_inline(self, meta, c):
+        name, doc, *specs = c
+        return "side", ast.SideDecl(self.ident(name), doc, None, tuple(specs), self.span(meta))
+
+    def spec_class(self, meta, c):
+        return "class", self.ident(c[0])
+
+    def fighter_spec(self, meta, c):
+        name, count, *entries = c
+        cls, traits, equipment, stats = None, [], [], []
+        for entry in entries:
+            kind, value = entry
+            if kind == "class":
+                cls = value
+            elif kind == "traits":
+                traits.extend(value)
+            elif kind == "equipment":
+                equipment.extend(value)
+            elif kind == "stat":
+                stats.append(value)
+        return ast.FighterSpecDecl(_unquote(name), int(count) if count is not None else 1, cls,
+                                   tuple(traits), tuple(equipment), tuple(stats),
+                                   self.span(meta))
+
+    def zone(self, meta, c):
+        name, doc, (shape, where, size, corners) = c
+        return "zone", ast.ZoneDecl(self.ident(name), doc, shape, where, size, corners,
+                                    self.span(meta))
+
+    def zone_edge(self, meta, c):
+        return "edge", tuple(self.ident(t) for t in c[:-1]), c[-1], ()
+
+    def zone_corner(self, meta, c):
+        return "corner", tuple(self.ident(t) for t in c[:-1]), c[-1], ()
+
+    def zone_area(self, meta, c):
+        return "area", (), None, (c[0], c[1])
+
+    def zone_everywhere(self, meta, c):
+        return "everywhere", (), None, ()
+
+    def setup(self, meta, c):
+        return "setup", c[1]
+
+    def round(self, meta, c):
+        return "round", c[1]
+
+    def round_limit(self, meta, c):
+        return "rounds", c[0]
+
+    def score(self, meta, c):
+        return "score", (self.ident(c[0]), c[2], c[1])
+
+    def value(self, meta, c):
+        return "value", (self.ident(c[0]), c[2])
+
+    def end_when(self, meta, c):
+        return "end", c[0]
+
+    def scenario_decl(self, meta, c):
+        name, doc, *entries = c
+        parts: dict = {"board": None, "side": [], "zone": [], "setup": None, "round": None,
+                       "rounds": None, "score": [], "value": [], "end": []}
+        for kind, value in entries:
+            if isinstance(parts[kind], list):
+                parts[kind].append(value)
+            else:
+                parts[kind] = value
+        return ast.ScenarioDecl(self.ident(name), doc, parts["board"], tuple(parts["side"]),
+                                tuple(parts["zone"]), parts["setup"], parts["round"],
+                                parts["rounds"], tuple(parts["score"]), tuple(parts["value"]),
+                                tuple(parts["end"]), self.span(meta))
+
     def __default__(self, data, children, meta):  # pragma: no cover - a grammar rule without a method
         raise NotImplementedError(f"no AST builder for grammar rule {data!r}")
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from warband import ast
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.expressions import ExpressionChecker
+from warband.game_check import GameChecker
 from warband.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
 from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTERS, NOTHING, NUMBER, Scope, Type,
                                 _compatible, _either, _noun)
@@ -19,7 +20,7 @@ from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTERS, NOTHING, NUM
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker):
+class Checker(ExpressionChecker, GameChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -162,6 +163,10 @@ class Checker(ExpressionChecker):
                     self.procedure(decl)
                 case ast.ArmyDecl():
                     self.army(decl)
+                case ast.MarkerDecl():
+                    self.marker(decl)
+                case ast.ScenarioDecl():
+                    self.scenario(decl)
         self.current = None
         self.cycles()
         if not getattr(module, "partial", False):  # what an unreadable declaration used is unknown
@@ -431,9 +436,9 @@ class Checker(ExpressionChecker):
             case ast.Remove(subject=subject):
                 self.expect(FIGHTER, self.expr(subject, scope), subject.span, "what is removed")
             case ast.ForEach(var=var, items=items, body=body):
-                self.expect(FIGHTERS, self.expr(items, scope), items.span, "'for each'")
+                element = self.group_element(items, scope)
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
-                inner.locals[var.name] = (FIGHTER, var.span)
+                inner.locals[var.name] = (element, var.span)
                 self.block(body, inner)
             case ast.Repeat(times=times, body=body):
                 self.expect(NUMBER, self.expr(times, scope), times.span, "the number of times")
@@ -444,8 +449,8 @@ class Checker(ExpressionChecker):
                     self.error("E302", f"calling {KIND_WORDS[sym.kind]} on its own does nothing",
                                call.span, hint=f"use its value: let x = {call.callee.name}(...)")
                 self.value(call, scope)
-            case _:  # pragma: no cover - the builder makes only the statements above
-                raise TypeError(f"unknown statement {stmt!r}")
+            case _:
+                self.game_stmt(stmt, scope)
 
     def decider(self, stmt, scope: Scope) -> None:
         t = self.expr(stmt.decider, scope)

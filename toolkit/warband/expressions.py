@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from warband import ast
 from warband.diagnostics import did_you_mean
-from warband.symbols import AGGREGATES, BUILTIN_FUNCTIONS, KIND_WORDS
+from warband.game_check import game_name_type
+from warband.symbols import AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_GROUPS, GAME_FUNCTIONS, \
+    KIND_WORDS
 from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTER_BUILTINS, FIGHTERS, NUMBER,
-                                SIDE_BUILTINS, TEXT, Scope, Type, _compatible, _either,
+                                SIDE_BUILTINS, SIDES, TEXT, Scope, Type, _compatible, _either,
                                 _kind_hint, _noun, _numeric, _unify)
 
 
@@ -115,10 +117,8 @@ class ExpressionChecker:
                                kind.span, hint=did_you_mean(kind.name, AGGREGATES)
                                or "use total(...), highest(...) or lowest(...)")
                 kind = kind.name
-                self.expect(FIGHTERS, self.expr(group, scope), group.span,
-                            f"what '{kind}' goes over")
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
-                inner.locals[var.name] = (FIGHTER, var.span)
+                inner.locals[var.name] = (self.group_element(group, scope), var.span)
                 random = False
                 if condition is not None:
                     ct = self.expr(condition, inner)
@@ -173,8 +173,12 @@ class ExpressionChecker:
     def name(self, e: ast.Name, scope: Scope) -> Type:
         if e.name in scope.locals:
             return scope.locals[e.name][0]
+        if e.name in BUILTIN_GROUPS:
+            return SIDES
         sym = self.lookup(e.name)
         if sym is not None:
+            if game_name_type(sym) is not None:
+                return game_name_type(sym)
             if sym.kind == "class":
                 return Type("class")
             if sym.kind == "tier":
@@ -299,6 +303,8 @@ class ExpressionChecker:
 
     def call(self, e: ast.Call, scope: Scope) -> Type:
         name = e.callee.name
+        if name in GAME_FUNCTIONS and self.table.globals.get(name) is None:
+            return self.game_call(e, scope)
         if name in BUILTIN_FUNCTIONS:
             arity = BUILTIN_FUNCTIONS[name]
             if (arity is None and len(e.args) < 1) or (arity is not None and len(e.args) != arity):

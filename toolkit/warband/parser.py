@@ -28,9 +28,10 @@ MAX_DEPTH = 150
 
 DECLARATION_KEYWORDS = (
     "ruleset", "stat", "enum", "flag", "counter", "tier", "trait", "class", "equipment",
-    "table", "define", "outcomes", "procedure", "action", "phase", "army",
+    "table", "define", "outcomes", "procedure", "action", "phase", "army", "marker", "scenario",
 )
-STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat")
+STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
+                      "activate", "travel", "withdraw", "concede", "deploy", "place")
 # Declaration keywords that also begin an entry inside a class: inside braces, even at the start
 # of a line, they continue the class rather than start a new declaration.
 _ENTRY_KEYWORDS = ("stat", "tier", "equipment")

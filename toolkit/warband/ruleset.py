@@ -150,6 +150,8 @@ class Ruleset:
     decisions: FrozenDict      # name -> (procedure name, ast.Choose)
     army: Army | None
     warnings: tuple[Diagnostic, ...] = field(default=())
+    markers: FrozenDict = field(default_factory=FrozenDict)   # name -> ast.MarkerDecl
+    scenario: ast.ScenarioDecl | None = None                  # a scenario file's game
 
     def actions(self) -> Iterator[ast.ProcedureDecl]:
         return (p for p in self.procedures.values() if p.kind == "action")
@@ -206,6 +208,7 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
     d: list[Diagnostic] = []
     stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
+    markers: dict = {}
     pending: list = []
 
     def ref_value(ref: ast.TraitRef):
@@ -264,6 +267,8 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
                     tuple((m.name.name, m.doc) for m in decl.members), decl.doc, decl.span)
             case ast.ProcedureDecl():
                 procedures[decl.name.name] = decl
+            case ast.MarkerDecl():
+                markers[decl.name.name] = decl
     for name, value, span in pending:   # once every stat is known, whatever the order
         _check_stat_value(stats.get(name), value, span, d)
     army = _army(table.army, d) if table.army else None
@@ -276,7 +281,8 @@ def assemble(module: ast.Module, table: SymbolTable) -> tuple[Ruleset, list[Diag
         tiers=FrozenDict(tiers), classes=FrozenDict(classes), equipment=FrozenDict(equipment),
         enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
-        decisions=FrozenDict(decisions), army=army)
+        decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
+        scenario=table.scenario)
     return ruleset, d
 
 

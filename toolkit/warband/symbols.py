@@ -18,12 +18,17 @@ KIND_WORDS = {
     "class": "a class", "equipment": "an equipment piece", "table": "a table",
     "define": "a definition", "outcomes": "a set of outcomes", "outcome": "an outcome",
     "procedure": "a procedure", "action": "an action", "phase": "a phase", "decision": "a decision",
+    "marker": "a kind of marker", "scenario": "a scenario", "side name": "a side of the scenario",
+    "zone": "a zone",
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
 AGGREGATES = ("total", "highest", "lowest")   # total(f.Training for f in group if ...)
 BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
+# Questions the board answers during a game (without a board: no distance, clear sight).
+GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engaged": 1}
+BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class SymbolTable:
     members: dict[str, list[Symbol]] = field(default_factory=dict)  # enum values and outcomes
     decisions: dict[str, Symbol] = field(default_factory=dict)
     army: ast.ArmyDecl | None = None
+    scenario: ast.ScenarioDecl | None = None
 
     def of_kind(self, *kinds: str) -> list[Symbol]:
         return [s for s in self.globals.values() if s.kind in kinds]
@@ -73,6 +79,10 @@ def _decl_kind(decl) -> str:
             return "outcomes"
         case ast.ProcedureDecl(kind=kind):
             return kind
+        case ast.MarkerDecl():
+            return "marker"
+        case ast.ScenarioDecl():
+            return "scenario"
     raise TypeError(f"unknown declaration {decl!r}")
 
 
@@ -82,12 +92,14 @@ def collect(module: ast.Module) -> tuple[SymbolTable, list[Diagnostic]]:
 
     def add(sym: Symbol) -> None:
         previous = table.globals.get(sym.name)
-        if previous is None and sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
+        if previous is None and sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) \
+                + tuple(GAME_FUNCTIONS) + BUILTIN_GROUPS:
             builtin = sym.name.lower()
             message = f"'{sym.name}' is a built-in name of the language" if builtin == sym.name \
                 else f"'{sym.name}' differs only in case from the built-in name '{builtin}'"
             hint = f"the language already has {builtin}(...); use it, or choose another name" \
-                if builtin in BUILTIN_FUNCTIONS else "choose another name"
+                if builtin in BUILTIN_FUNCTIONS or builtin in GAME_FUNCTIONS \
+                else "choose another name"
             diagnostics.append(diag("E202", message, sym.span, hint=hint))
             # still entered, so that its uses are not reported as unknown on top of this
         elif previous is not None:
@@ -125,6 +137,22 @@ def collect(module: ast.Module) -> tuple[SymbolTable, list[Diagnostic]]:
                            decl.name.name))
         if isinstance(decl, ast.ProcedureDecl):
             _collect_decisions(decl.body, table, diagnostics)
+        if isinstance(decl, ast.MarkerDecl):
+            _collect_decisions(decl.entered, table, diagnostics)
+        if isinstance(decl, ast.ScenarioDecl):
+            if table.scenario is not None:
+                diagnostics.append(diag(
+                    "E202", "a second scenario in one file", decl.name.span,
+                    related=[Related(table.scenario.name.span, "the first scenario")],
+                    hint="write each scenario in a file of its own"))
+            else:
+                table.scenario = decl
+            for side in decl.sides:
+                add(Symbol(side.name.name, "side name", side, side.name.span))
+            for zone in decl.zones:
+                add(Symbol(zone.name.name, "zone", zone, zone.name.span))
+            _collect_decisions(decl.setup, table, diagnostics)
+            _collect_decisions(decl.round, table, diagnostics)
     return table, diagnostics
 
 
@@ -133,7 +161,7 @@ def _collect_decisions(block: ast.Block | None, table: SymbolTable, diagnostics)
         return
     for stmt in block.stmts:
         match stmt:
-            case ast.Choose(name=name) | ast.ChooseNumber(name=name):
+            case ast.Choose(name=name) | ast.ChooseNumber(name=name) | ast.ChooseAmong(name=name):
                 previous = table.decisions.get(name.name)
                 if previous is not None:
                     diagnostics.append(diag(
@@ -150,5 +178,5 @@ def _collect_decisions(block: ast.Block | None, table: SymbolTable, diagnostics)
                     _collect_decisions(ast.Block((otherwise,), otherwise.span), table, diagnostics)
                 else:
                     _collect_decisions(otherwise, table, diagnostics)
-            case ast.ForEach(body=body) | ast.Repeat(body=body):
+            case ast.ForEach(body=body) | ast.Repeat(body=body) | ast.ForSorted(body=body):
                 _collect_decisions(body, table, diagnostics)

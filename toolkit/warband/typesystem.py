@@ -24,7 +24,8 @@ class Type:
         words = {"number": "a number", "bool": "a yes/no value", "text": "a text",
                  "fighter": "a fighter", "side": "a side", "dice": "dice",
                  "fighters": "a group of fighters", "class": "a class", "tier": "a tier",
-                 "record": "a table row", "nothing": "nothing", "any": "a value"}
+                 "record": "a table row", "nothing": "nothing", "any": "a value",
+                 "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         else:
@@ -42,10 +43,13 @@ NUMBER, BOOL, TEXT, ANY = Type("number"), Type("bool"), Type("text"), Type("any"
 FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", random=True), \
     Type("nothing")
 FIGHTERS = Type("fighters")
+SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
-                    "removed": BOOL}
-SIDE_BUILTINS = {"fighters": FIGHTERS}
+                    "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS, "friends": FIGHTERS}
+# a side's fighters are those in play; casualties were removed, the withdrawn left the table
+SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
+                 "opponents": SIDES, "conceded": BOOL, "name": TEXT}
 
 
 def _numeric(t: Type) -> bool:
