@@ -83,7 +83,8 @@ class Checker(ExpressionChecker, GameChecker):
                 continue
             t = self.type_of_ref(p.type, default)
             if p.default is not None:
-                dt = self.expr(p.default, Scope({}))
+                # a default may read the parameters before it: cover = obscured(a, b)
+                dt = self.expr(p.default, Scope(dict(scope.locals)))
                 self.expect(t, dt, p.default.span, "the default value")
                 self.require_fixed(dt, p.default.span, "a default value")
             scope.locals[p.name.name] = (t, p.name.span)

@@ -29,13 +29,17 @@ class Policies:
 
     default: str = "first"
     by_decision: dict[str, str] = field(default_factory=dict)
+    by_side: dict[str, str] = field(default_factory=dict)   # in a game: each side's player
 
-    def for_decision(self, name: str) -> str:
-        return self.by_decision.get(name, self.default)
+    def for_decision(self, name: str, side: str | None = None) -> str:
+        found = self.by_decision.get(name)
+        if found is not None:
+            return found
+        return self.by_side.get(side, self.default) if side is not None else self.default
 
     def looks_ahead(self) -> bool:
         return any(p in ("random", "greedy")
-                   for p in (self.default, *self.by_decision.values()))
+                   for p in (self.default, *self.by_decision.values(), *self.by_side.values()))
 
 
 class OpenDecision(Exception):
@@ -58,13 +62,63 @@ class Decisions:
             side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
             raise OpenDecision(stmt.name.name, options, side)
 
+    recorder = None   # a game's log (gamelog.GameLog) while a game is recorded or replayed
+
+    def _deciding_side(self, stmt, env, world) -> str:
+        decider = self.fn(stmt.decider)(env, world)
+        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+        return world.sides[side].name
+
+    def _logged(self, stmt, env, world, run, show):
+        """run, noting the choice in the game's record (not the look-ahead's trial runs)."""
+        recorder = self.recorder
+        if recorder is None or not recorder.record:
+            return run
+        side = self._deciding_side(stmt, env, world)
+
+        def logged(choice, w):
+            if not self.exact_mode:
+                recorder.decided(stmt.name.name, side, show(choice))
+            return run(choice, w)
+        return logged
+
+    def policy_for(self, stmt, env, world) -> str:
+        """The policy of a decision: named for it, else that of the side deciding (in a game);
+        in a replay, the recorded choice."""
+        if self.recorder is not None and self.recorder.script is not None and \
+                not self.exact_mode:
+            return str(self.recorder.scripted(stmt.name.name, None))
+        if not self.policies.by_side or stmt.name.name in self.policies.by_decision:
+            return self.policies.for_decision(stmt.name.name)
+        decider = self.fn(stmt.decider)(env, world)
+        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+        return self.policies.for_decision(stmt.name.name, world.sides[side].name)
+
+    def choose_among(self, stmt: ast.ChooseAmong, env, world, k, ret):
+        """choose x by s among group: the policy picks a member; a script names one."""
+        group = self.fn(stmt.group)(env, world)
+        if not group:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                          "from: the group is empty", stmt.group.span))
+        policy = self.policy_for(stmt, env, world)
+
+        def run(ref, w):
+            return k({**env, stmt.name.name: ref}, w)
+        holder = world.fighters if group[0].kind == "fighter" else world.sides
+        run = self._logged(stmt, env, world, run, lambda r: holder[r.index].name)
+        if policy in ("random", "greedy") and len(group) > 1:
+            return self.decide(stmt, policy, list(group), run, env, world)
+        named = [r for r in group if holder[r.index].name == policy]
+        return run(named[0] if named else group[0], world)
+
     def choose(self, stmt: ast.Choose, env, world, k, ret):
-        policy = self.policies.for_decision(stmt.name.name)
+        policy = self.policy_for(stmt, env, world)
 
         def run(option, w):
             if option.body is None:
                 return k(env, w)
             return self.block(option.body.stmts, 0, env, w, k, ret)
+        run = self._logged(stmt, env, world, run, lambda o: o.name.name)
 
         def is_legal(option) -> bool:
             return option.when is None or self.fn(option.when)(env, world) is True
@@ -91,10 +145,11 @@ class Decisions:
             raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
                                           f"from: {low}..{high}", stmt.span))
         values = list(range(low, high + 1))
-        policy = self.policies.for_decision(stmt.name.name)
+        policy = self.policy_for(stmt, env, world)
 
         def run(value, w):
             return k({**env, stmt.name.name: value}, w)
+        run = self._logged(stmt, env, world, run, lambda v: v)
 
         if self.probing:
             self._probe(stmt, [str(v) for v in values], env, world)

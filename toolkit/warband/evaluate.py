@@ -15,6 +15,7 @@ from typing import Callable
 from warband import ast, dice
 from warband.diagnostics import diag
 from warband.dice import Dist
+from warband.symbols import GAME_FUNCTIONS
 
 MISSING = object()
 
@@ -220,10 +221,12 @@ class Compiler:
             case ast.Int(value=v) | ast.Str(value=v) | ast.Bool(value=v):
                 return lambda env, world: v
             case ast.Name(name=name):
+                glob = interp.global_value(name)   # sides, or a side of the scenario
+
                 def name_fn(env, world):
                     v = env.get(name, MISSING)
-                    if v is MISSING:
-                        return name   # a class, tier, enum value or outcome
+                    if v is MISSING:   # a class, tier, enum value, outcome, zone or marker
+                        return name if glob is None else glob(world)
                     t = type(v)
                     if t is LazyRef:
                         d = world.lazies[v.id]
@@ -326,8 +329,13 @@ class Compiler:
             case ast.Aggregate(kind=kind, value=value, var=var, group=group,
                                condition=condition):
                 fv, fg, name = self(value), self(group), var.name
-                combine = AGGREGATES[kind.name]
                 fc = self(condition) if condition is not None else None
+                if kind.name == "all":
+                    def all_fn(env, world):
+                        return tuple(ref for ref in fg(env, world)
+                                     if fc is None or fc({**env, name: ref}, world) is True)
+                    return all_fn
+                combine = AGGREGATES[kind.name]
 
                 def aggregate_fn(env, world):
                     parts = []
@@ -351,6 +359,10 @@ class Compiler:
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:
         interp = self.interp
+        if name in GAME_FUNCTIONS and name not in self.ruleset.tables and \
+                name not in self.ruleset.defines:
+            ask = interp.board_question
+            return lambda env, world: ask(name, [a(env, world) for a in args], world)
         if name in BUILTINS:
             f = BUILTINS[name]
             return lambda env, world: lift(lambda *vs: norm(f(*vs)),

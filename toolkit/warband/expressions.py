@@ -118,7 +118,10 @@ class ExpressionChecker:
                                or "use total(...), highest(...) or lowest(...)")
                 kind = kind.name
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
-                inner.locals[var.name] = (self.group_element(group, scope), var.span)
+                element = self.group_element(group, scope)
+                inner.locals[var.name] = (element, var.span)
+                if kind == "all":
+                    return self.selection(e, inner, element)
                 random = False
                 if condition is not None:
                     ct = self.expr(condition, inner)
@@ -134,6 +137,17 @@ class ExpressionChecker:
                 self.expect(FIGHTER, self.expr(of, scope), of.span, "'of'")
                 return FIGHTERS
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
+
+    def selection(self, e: ast.Aggregate, inner: Scope, element: Type) -> Type:
+        """all(f for f in group if condition): the members for which the condition holds."""
+        if not (isinstance(e.value, ast.Name) and e.value.name == e.var.name):
+            self.error("E302", f"'all' gives members of the group, so it is written "
+                               f"all({e.var.name} for {e.var.name} in ...)", e.value.span)
+        if e.condition is not None:
+            ct = self.expr(e.condition, inner)
+            self.expect(BOOL, ct, e.condition.span, "the condition")
+            self.require_fixed(ct, e.condition.span, "which members belong to a group")
+        return SIDES if element.kind == "side" else FIGHTERS
 
     def dice(self, e: ast.Dice, scope: Scope) -> Type:
         from warband.dice import MAX_DICE, MAX_SIDES

@@ -33,6 +33,17 @@ MAX_BRANCHES = 1_000_000   # exact evaluation refuses beyond this many outcomes 
 _SIDES = tuple(Ref("side", i) for i in range(16))   # made once: read on every token spent
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
 
+# A side's groups other than its fighters in play: who was removed, who left, who it plays.
+_SIDE_GROUPS = {
+    "casualties": lambda w, s: tuple(Ref("fighter", i) for i, f in enumerate(w.fighters)
+                                     if f.side == s and f.removed and not f.withdrawn),
+    "withdrawn": lambda w, s: tuple(Ref("fighter", i) for i, f in enumerate(w.fighters)
+                                    if f.side == s and f.withdrawn),
+    "opponents": lambda w, s: tuple(Ref("side", i) for i in range(len(w.sides)) if i != s),
+}
+# Without a board (odds of one action) fighters are taken to be in reach and in clear sight.
+_NO_BOARD = {"distance": 0, "sees": True, "obscured": False, "contact": True, "engaged": False}
+
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
 
@@ -78,6 +89,26 @@ class Interpreter(Decisions):
         self.fighter_fields = fields
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
 
+    # ---- the game around the rules ------------------------------------------------------------------
+    game = None   # set by the engine (game.py) while a game is played
+
+    def global_value(self, name: str):
+        """A name that means something in play: every side, or a side of the scenario."""
+        if name == "sides":
+            return lambda world: tuple(Ref("side", i) for i in range(len(world.sides)))
+        scenario = self.ruleset.scenario
+        if scenario is not None:
+            for i, side in enumerate(scenario.sides):
+                if side.name.name == name:
+                    ref = Ref("side", i)
+                    return lambda world: ref
+        return None
+
+    def board_question(self, name: str, args: list, world: World):
+        if self.game is None:
+            return _NO_BOARD[name]
+        return self.game.ask(name, args, world)
+
     # ---- entry points ------------------------------------------------------------------------------
     def exact(self, procedure: str, args: dict, world: World,
               observe: Callable | None = None) -> Dist:
@@ -117,15 +148,38 @@ class Interpreter(Decisions):
         decl = self.ruleset.procedures[procedure]
         if decl.requires is None:
             return True
-        result = self.fn(decl.requires)(self._bind_params(decl, args), world)
+        result = self.fn(decl.requires)(self._bind_params(decl, args, world), world)
         return result is True or (type(result) is Dist and result[True] == 1)
 
     def call(self, name: str, args: list, e=None, world: World | None = None):
         """The value of a table or definition for plain arguments."""
         return self.fn.call(e, name, [lambda env, world, v=v: v for v in args])({}, world)
 
-    def _run(self, procedure: str, args: dict, world: World, done: Callable):
-        decl = self.ruleset.procedures[procedure]
+    def run_nested(self, decl, args: dict, world: World, exact: bool = False,
+                   observe: Callable | None = None):
+        """Run a procedure (or a scenario's block) from inside a running game: a sampled run
+        giving (result, world), or the exact distribution; the caller's run then goes on as
+        before, whatever this one changed in the interpreter's own state."""
+        saved = (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
+                 self.drawn, getattr(self, "memoise", False))
+        try:
+            if not exact:
+                self.exact_mode = False
+                self.branches = self.drawn = 0
+                return self._run(decl, args, world, self._top_return)
+            self.exact_mode, self.observing = True, observe is not None
+            self.branches = self.drawn = 0
+
+            def done(value, w):
+                result = w.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+                return result if observe is None else result.map(lambda v: (v, observe(w)))
+            return as_dist(self._run(decl, args, world, done))
+        finally:
+            (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
+             self.drawn, self.memoise) = saved
+
+    def _run(self, procedure, args: dict, world: World, done: Callable):
+        decl = self.ruleset.procedures[procedure] if type(procedure) is str else procedure
         first = decl.params[0].name.name if decl.params else None
         actor = args.get(first)
         if isinstance(actor, Ref):
@@ -135,11 +189,11 @@ class Interpreter(Decisions):
             result_score = self.score
             self.score = lambda pair: result_score(pair[0])
         self.memoise = self.exact_mode and self.policies.looks_ahead()
-        env = self._bind_params(decl, args)
+        env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
-        self.memo.clear()
-        self.conts.clear()
+        memo, conts = self.memo, self.conts
+        self.memo, self.conts = {}, {}
         try:
             end = self._intern(("end", id(decl), id(done)),
                                lambda env, world: self._fell_off(decl, world, done))
@@ -151,8 +205,7 @@ class Interpreter(Decisions):
                 hint=f"repeat fewer times (at most {MAX_REPEAT} in one loop)")) from None
         finally:
             sys.setrecursionlimit(old)
-            self.memo.clear()
-            self.conts.clear()
+            self.memo, self.conts = memo, conts
 
     def _intern(self, key, make):
         """One continuation object per distinct future (needed only when memoising)."""
@@ -163,13 +216,13 @@ class Interpreter(Decisions):
             found = self.conts[key] = make
         return found
 
-    def _bind_params(self, decl, args: dict) -> dict:
+    def _bind_params(self, decl, args: dict, world: World | None = None) -> dict:
         env = {}
         for p in decl.params:
             if p.name.name in args:
                 env[p.name.name] = args[p.name.name]
             elif p.default is not None:
-                env[p.name.name] = self.fn(p.default)({}, None)
+                env[p.name.name] = self.fn(p.default)(dict(env), world)
             else:
                 raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for "
                                               f"'{p.name.name}'", p.span))
@@ -394,7 +447,51 @@ class Interpreter(Decisions):
                 then = self._intern((id(stmt), id(next_), tuple(env.items())),
                                     lambda v, w: next_(env, w))
                 return self.value(call, env, world, then)
-        raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
+            case ast.ForSorted(items=items):
+                return self.plain(items, env, world,
+                                  lambda refs, w: self._sorted(stmt, refs, env, w, next_, ret))
+            case ast.ChooseAmong():
+                return self.choose_among(stmt, env, world, next_, ret)
+            case ast.Withdraw(fighter=fighter):
+                return self.plain(fighter, env, world, lambda ref, w: next_(
+                    env, w.remove(ref, withdrawn=True)))
+        return self._game_statement(stmt, env, world, next_)
+
+    def _sorted(self, stmt: ast.ForSorted, refs, env, world, next_, ret):
+        """for each ... by highest/lowest: the group ordered by a value (ties keep its order)."""
+        key, name = self.fn(stmt.key), stmt.var.name
+        keys = []
+        for ref in refs:
+            k = key({**env, name: ref}, world)
+            if type(k) is Dist:
+                raise RulesError(diag("E505", "the order depends on a roll that is not made yet",
+                                      stmt.key.span, hint="roll first and keep the result in a "
+                                                          "counter, then order by the counter"))
+            keys.append(k)
+        order = sorted(range(len(refs)), key=lambda i: -keys[i] if stmt.highest else keys[i])
+        ordered = tuple(refs[i] for i in order)
+
+        def loop(j, env2, world2):
+            if j == len(ordered):
+                return next_(env2, world2)
+            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2,
+                              lambda e, w: loop(j + 1, e, w), ret)
+        return loop(0, env, world)
+
+    def _game_statement(self, stmt, env, world, next_):
+        """activate, travel, concede, deploy, place: the engine's part; outside a game (the odds
+        of one action) a travel changes nothing and a concession is only recorded."""
+        if self.game is not None and not self.exact_mode:
+            return self.game.statement(stmt, env, world, next_)
+        if type(stmt) is ast.Travel:
+            return next_(env, world)
+        if type(stmt) is ast.Concede:
+            return self.plain(stmt.side, env, world,
+                              lambda ref, w: next_(env, w.concede(ref.index)))
+        word = {ast.Activate: "activate", ast.Deploy: "deploy", ast.Place: "place"}.get(
+            type(stmt), "this")
+        raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
+                              hint="play it in a scenario: warband play SCENARIO"))
 
     def _assigned(self, stmt: ast.Set):
         """The expression a `set` stores: its value, or old-value +/- value for += and -=."""
@@ -422,7 +519,7 @@ class Interpreter(Decisions):
         def enter(values, w):
             inner = {p.name.name: v for p, v in zip(params, values)}
             for p in params[len(values):]:
-                inner[p.name.name] = self.fn(p.default)({}, w)
+                inner[p.name.name] = self.fn(p.default)(dict(inner), w)
             end = self._intern(("end", id(decl), id(then)),
                                lambda e, w2: self._fell_off(decl, w2, then))
             return self.block(decl.body.stmts, 0, inner, w, end, then)
@@ -460,7 +557,11 @@ class Interpreter(Decisions):
                                               f"{MAX_BRANCHES:,})", getattr(node, "span", None),
                                       hint="use fewer dice, or simulate instead"))
             return dist
-        return dist.sample(self.rng)
+        value = dist.sample(self.rng)
+        if self.recorder is not None and self.recorder.record:
+            from warband.unparse import expr_text
+            self.recorder.rolled(expr_text(node) if node is not None else "roll", value)
+        return value
 
     def lookup(self, table: ast.TableDecl, args, call, world):
         # A table reads only its arguments, so each lookup is computed once per interpreter.
@@ -500,6 +601,12 @@ class Interpreter(Decisions):
             if name == "fighters":
                 return tuple(Ref("fighter", i) for i, f in enumerate(world.fighters)
                              if f.side == subject.index and not f.removed)
+            if name in _SIDE_GROUPS:
+                return _SIDE_GROUPS[name](world, subject.index)
+            if name == "conceded":
+                return world.sides[subject.index].conceded
+            if name == "name":
+                return world.sides[subject.index].name
             return world.sides[subject.index].values[self.side_fields[name.lower()]]
         f = world.fighters[subject.index]
         if name == "side":
@@ -512,6 +619,12 @@ class Interpreter(Decisions):
             return f.name
         if name == "removed":
             return f.removed
+        if name == "withdrawn":
+            return f.withdrawn
+        if name == "enemies" or name == "friends":
+            enemy = name == "enemies"
+            return tuple(Ref("fighter", i) for i, g in enumerate(world.fighters)
+                         if not g.removed and i != subject.index and (g.side != f.side) == enemy)
         kind, canonical = self.fighter_fields[name.lower()]
         if kind == "trait":
             value = f.traits.get(canonical, 0)

@@ -41,6 +41,8 @@ def _options_text(choose) -> str:
     from warband.unparse import expr_text
     if hasattr(choose, "options"):
         return ", ".join(o.name.name for o in choose.options)
+    if hasattr(choose, "group"):
+        return f"one of {expr_text(choose.group)}"
     text = f"a number {expr_text(choose.low)}..{expr_text(choose.high)}"
     return text + (f" (default {expr_text(choose.default)})" if choose.default else "")
 

@@ -23,7 +23,8 @@ KIND_WORDS = {
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
-AGGREGATES = ("total", "highest", "lowest")   # total(f.Training for f in group if ...)
+AGGREGATES = ("total", "highest", "lowest", "all")   # total(f.Training for f in group if ...)
+# all(f for f in group if ...) is the group of those members for which the condition holds
 BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
 # Questions the board answers during a game (without a board: no distance, clear sight).

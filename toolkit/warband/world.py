@@ -34,12 +34,14 @@ class Fighter:
     equipment: tuple[str, ...]
     removed: bool = False
     position: tuple[float, float] | None = None
+    withdrawn: bool = False     # left the table (escaped, fled): removed, but not a casualty
 
 
 @dataclass(frozen=True, slots=True)
 class Side:
     name: str
     values: dict            # side flags and counters
+    conceded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +54,7 @@ class World:
     def key(self) -> tuple:
         """What can change during play, as a hashable value (memoised exact evaluation)."""
         return (tuple((tuple(f.values.values()), f.removed, f.position) for f in self.fighters),
-                tuple(tuple(s.values.values()) for s in self.sides),
+                tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
                 tuple(self.lazies.items()))
 
     def with_lazy(self, id: int, dist) -> "World":
@@ -73,20 +75,33 @@ class World:
         if ref.kind == "fighter":
             f = self.fighters[ref.index]
             changed = Fighter(f.name, f.side, f.fighter_class, f.tier, {**f.values, name: value},
-                              f.traits, f.equipment, f.removed, f.position)
+                              f.traits, f.equipment, f.removed, f.position, f.withdrawn)
             fighters = self.fighters[:ref.index] + (changed,) + self.fighters[ref.index + 1:]
             return World(fighters, self.sides, self.lazies)
         s = self.sides[ref.index]
-        changed = Side(s.name, {**s.values, name: value})
+        changed = Side(s.name, {**s.values, name: value}, s.conceded)
         sides = self.sides[:ref.index] + (changed,) + self.sides[ref.index + 1:]
         return World(self.fighters, sides, self.lazies)
 
-    def remove(self, ref: Ref) -> "World":
+    def remove(self, ref: Ref, withdrawn: bool = False) -> "World":
         f = self.fighters[ref.index]
         f = Fighter(f.name, f.side, f.fighter_class, f.tier, f.values, f.traits, f.equipment,
-                    True, f.position)
+                    True, f.position, withdrawn)
         fighters = self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:]
         return World(fighters, self.sides, self.lazies)
+
+    def place(self, ref: Ref, position) -> "World":
+        """The fighter moved to a position on the board."""
+        f = self.fighters[ref.index]
+        f = Fighter(f.name, f.side, f.fighter_class, f.tier, f.values, f.traits, f.equipment,
+                    f.removed, position, f.withdrawn)
+        fighters = self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:]
+        return World(fighters, self.sides, self.lazies)
+
+    def concede(self, side: int) -> "World":
+        s = self.sides[side]
+        sides = self.sides[:side] + (Side(s.name, s.values, True),) + self.sides[side + 1:]
+        return World(self.fighters, sides, self.lazies)
 
 
 @dataclass

@@ -1,0 +1,253 @@
+"""The table a game is played on: its size, the pieces placed on it, zones, sight and movement.
+
+Geometry only; what a piece does (a door that lets fighters escape, a shrine) is written in the
+rules. Two kinds of board:
+- squares: positions are cells (x, y), 1..width and 1..height, row 1 along the south edge;
+  a step goes to any of the eight neighbours, so distance is the number of king's steps, and
+  fighters in neighbouring cells are in contact;
+- inches: positions are points, (0, 0) the south-west corner; a fighter stands on a round base
+  one inch across, distances are measured between the edges of bases, and bases that touch are
+  in contact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+BASE = 1.0          # a fighter's base, in inches across
+_R = BASE / 2
+CONTACT = 0.01      # bases this close are touching
+_NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+@dataclass(frozen=True)
+class Piece:
+    kind: str
+    at: tuple[float, float]
+    to: tuple[float, float] | None = None    # a wall runs from `at` to `to`
+    radius: float = 0.0                      # a piece on an inch board covers this much
+
+
+@dataclass(frozen=True)
+class Zone:
+    shape: str                  # edge corner area everywhere
+    where: tuple[str, ...]
+    size: float = 0
+    corners: tuple = ()
+
+
+def _segment_distance(p, a, b) -> float:
+    """Distance from point p to the segment a-b."""
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    if dx == dy == 0:
+        return math.dist(p, a)
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return math.dist(p, (ax + t * dx, ay + t * dy))
+
+
+def _segments_cross(a, b, c, d) -> bool:
+    def orient(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0)
+
+
+class Board:
+    def __init__(self, width: float, height: float, squares: bool,
+                 properties: dict[str, tuple[str, ...]], entered: frozenset[str] = frozenset()):
+        self.width, self.height, self.squares = width, height, squares
+        self.properties = properties        # marker kind -> impassable / opaque / obscuring
+        self.entered = entered              # marker kinds that do something when entered
+        self.pieces: list[Piece] = []
+        self.zones: dict[str, Zone] = {}
+
+    # ---- pieces ----------------------------------------------------------------------------------
+    def has(self, kind: str, prop: str) -> bool:
+        return prop in self.properties.get(kind, ())
+
+    def add(self, piece: Piece) -> None:
+        self.pieces.append(piece)
+
+    def pieces_at(self, pos) -> list[Piece]:
+        if self.squares:
+            return [p for p in self.pieces if p.to is None and p.at == pos]
+        return [p for p in self.pieces if p.to is None and math.dist(p.at, pos) <= p.radius + _R]
+
+    def inside(self, pos) -> bool:
+        x, y = pos
+        if self.squares:
+            return 1 <= x <= self.width and 1 <= y <= self.height
+        return _R <= x <= self.width - _R and _R <= y <= self.height - _R
+
+    def blocked(self, pos) -> bool:
+        """Whether a fighter cannot stand here (off the board, or on an impassable piece)."""
+        if not self.inside(pos):
+            return True
+        for p in self.pieces:
+            if not self.has(p.kind, "impassable"):
+                continue
+            if p.to is not None:
+                if not self.squares and _segment_distance(pos, p.at, p.to) < _R:
+                    return True
+            elif (p.at == pos) if self.squares else math.dist(p.at, pos) < p.radius + _R:
+                return True
+        return False
+
+    # ---- distance, contact and sight -------------------------------------------------------------
+    def distance(self, a, b) -> float:
+        """Between two fighters: king's steps, or inches between the edges of their bases."""
+        if self.squares:
+            return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+        return max(0.0, math.dist(a, b) - BASE)
+
+    def distance_to_kind(self, a, kind: str) -> float:
+        """From a fighter to the nearest piece of a kind (infinite when there is none)."""
+        best = math.inf
+        for p in self.pieces:
+            if p.kind != kind:
+                continue
+            if self.squares:
+                d = max(abs(a[0] - p.at[0]), abs(a[1] - p.at[1]))
+            elif p.to is not None:
+                d = max(0.0, _segment_distance(a, p.at, p.to) - _R)
+            else:
+                d = max(0.0, math.dist(a, p.at) - _R - p.radius)
+            best = min(best, d)
+        return best
+
+    def contact(self, a, b) -> bool:
+        if self.squares:
+            return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+        return math.dist(a, b) - BASE <= CONTACT
+
+    def _line_hits(self, a, b, prop: str, others=()) -> bool:
+        """Whether the line between two positions passes a piece with `prop` (or, for
+        obscuring, another fighter's base)."""
+        if self.squares:
+            steps = max(abs(b[0] - a[0]), abs(b[1] - a[1])) * 4
+            cells = {(round(a[0] + (b[0] - a[0]) * i / steps),
+                      round(a[1] + (b[1] - a[1]) * i / steps)) for i in range(1, steps)} \
+                if steps else set()
+            cells -= {a, b}
+            if any(p.to is None and p.at in cells and self.has(p.kind, prop)
+                   for p in self.pieces):
+                return True
+            return bool(cells & set(others))
+        for p in self.pieces:
+            if not self.has(p.kind, prop):
+                continue
+            if p.to is not None:
+                if _segments_cross(a, b, p.at, p.to):
+                    return True
+            elif _segment_distance(p.at, a, b) < p.radius and \
+                    math.dist(p.at, a) > p.radius and math.dist(p.at, b) > p.radius:
+                return True
+        return any(_segment_distance(o, a, b) < _R for o in others)
+
+    def sees(self, a, b) -> bool:
+        return not self._line_hits(a, b, "opaque")
+
+    def obscured(self, a, b, others=()) -> bool:
+        """Not completely visible: something that hides part of the target is in the way."""
+        return self._line_hits(a, b, "obscuring", others) or self._line_hits(a, b, "opaque")
+
+    # ---- zones -------------------------------------------------------------------------------------
+    def in_zone(self, pos, zone: Zone) -> bool:
+        x, y = pos
+        if zone.shape == "everywhere":
+            return True
+        if zone.shape == "area":
+            (x1, y1), (x2, y2) = zone.corners
+            return min(x1, x2) <= x <= max(x1, x2) and min(y1, y2) <= y <= max(y1, y2)
+        w, h, d = self.width, self.height, zone.size
+        if zone.shape == "edge":
+            low = 1 if self.squares else 0
+            high_x, high_y = (w, h) if self.squares else (w, h)
+            reach = d - 1 if self.squares else d
+            tests = {"south": y - low <= reach, "north": high_y - y <= reach,
+                     "west": x - low <= reach, "east": high_x - x <= reach}
+            return any(tests[e] for e in zone.where)
+        origin = 1 if self.squares else 0
+        corners = {"southwest": (origin, origin), "southeast": (w, origin),
+                   "northwest": (origin, h), "northeast": (w, h)}
+        return any(math.dist(pos, corners[c]) <= d for c in zone.where)
+
+    def cells(self, zone: Zone) -> list:
+        """Where something may stand in a zone: every cell, or points half an inch apart."""
+        if self.squares:
+            return [(x, y) for y in range(1, int(self.height) + 1)
+                    for x in range(1, int(self.width) + 1) if self.in_zone((x, y), zone)]
+        out = []
+        steps_x, steps_y = int(self.width * 2), int(self.height * 2)
+        for j in range(1, steps_y):
+            for i in range(1, steps_x):
+                pos = (i / 2, j / 2)
+                if self.inside(pos) and self.in_zone(pos, zone):
+                    out.append(pos)
+        return out
+
+    # ---- movement ------------------------------------------------------------------------------------
+    def destinations(self, start, reach: float, occupied: dict, enemies: list,
+                     goals: list) -> list:
+        """Where a fighter may end a move of up to `reach`.
+
+        Squares: every cell a path of at most `reach` steps reaches, through free cells; a cell
+        with a piece that does something when entered ends the path there. Inches: the straight
+        moves towards each enemy (stopping in contact), towards each goal, straight away from
+        the nearest enemy, and staying put; each stops short of impassable pieces, other bases
+        and the board's edge."""
+        if self.squares:
+            return self._reachable(start, int(reach), occupied)
+        out = [start]
+        if reach <= 0:
+            return out
+        targets = [(e, BASE) for e in enemies] + [(g, 0.0) for g in goals]
+        if enemies:
+            near = min(enemies, key=lambda e: math.dist(start, e))
+            d = math.dist(start, near) or 1.0
+            away = (start[0] + (start[0] - near[0]) / d * reach,
+                    start[1] + (start[1] - near[1]) / d * reach)
+            targets.append((away, 0.0))
+        for target, stop in targets:
+            end = self._straight(start, target, reach, stop, occupied)
+            if end is not None and all(math.dist(end, o) > 0.05 for o in out):
+                out.append(end)
+        return out
+
+    def _reachable(self, start, steps: int, occupied: dict) -> list:
+        seen = {start: 0}
+        frontier = [start]
+        for step in range(1, steps + 1):
+            nxt = []
+            for cell in frontier:
+                if cell != start and self.entered and any(
+                        p.kind in self.entered for p in self.pieces_at(cell)):
+                    continue   # entering this piece ends the move
+                for dx, dy in _NEIGHBOURS:
+                    c = (cell[0] + dx, cell[1] + dy)
+                    if c in seen or c in occupied or self.blocked(c):
+                        continue
+                    seen[c] = step
+                    nxt.append(c)
+            frontier = nxt
+        return list(seen)
+
+    def _straight(self, start, target, reach: float, stop: float, occupied: dict):
+        dist = math.dist(start, target) - stop
+        if dist <= 0.05:
+            return None
+        length = min(reach, dist)
+        ux, uy = (target[0] - start[0]) / math.dist(start, target), \
+            (target[1] - start[1]) / math.dist(start, target)
+        # walk the line in quarter inches, stopping before anything in the way
+        end, travelled = start, 0.0
+        while travelled < length - 1e-9:
+            step = min(0.25, length - travelled)
+            pos = (start[0] + ux * (travelled + step), start[1] + uy * (travelled + step))
+            if self.blocked(pos) or any(math.dist(pos, o) < BASE - CONTACT
+                                        for o in occupied):
+                break
+            end, travelled = pos, travelled + step
+        return (round(end[0], 2), round(end[1], 2)) if end != start else None

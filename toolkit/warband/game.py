@@ -1,0 +1,475 @@
+"""The engine: plays one scenario game to its end, with a policy for every player.
+
+The scenario's `setup` runs once, then its `round` block once per round, until an `end when`
+condition holds, a side concedes, fewer than two sides have fighters left, or the round limit is
+reached. Everything a round does is written in the rules; the engine answers the statements that
+need a board or a player (activate, travel, deploy, place) and the board's questions (distance,
+sight, contact), and keeps the game's record.
+
+Randomness: the dice draw from one seeded stream, players' random choices from another, so a
+replay that takes its choices from a log sees exactly the same dice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+from warband import ast
+from warband.board import Board, Piece, Zone
+from warband.decisions import Policies
+from warband.diagnostics import diag
+from warband.evaluate import RulesError
+from warband.gamelog import GameLog
+from warband.results import GameResult, PlayRequest
+from warband.world import Ref, World, make_world
+
+DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
+
+
+class GameOver(Exception):
+    def __init__(self, world: World, reason: str) -> None:
+        super().__init__(reason)
+        self.world, self.reason = world, reason
+
+
+class Game:
+    def __init__(self, scenario, seed: int, policies: Policies | None = None,
+                 max_rounds: int | None = None, script: list | None = None,
+                 record: bool = False) -> None:
+        from warband.interpreter import Interpreter
+        self.scenario = scenario
+        self.ruleset = scenario.ruleset
+        self.decl = scenario.decl
+        self.seed = seed
+        self.policies = policies or Policies("random")
+        self.interp = Interpreter(self.ruleset, self.policies, rng=random.Random(seed))
+        self.interp.choice_rng = random.Random(f"choices {seed}")
+        self.interp.game = self
+        self.choice_rng = self.interp.choice_rng
+        self.log = GameLog(record, script)
+        self.interp.recorder = self.log
+        self.max_rounds = max_rounds
+        self.round = 0
+        self.stuck: str | None = None
+        self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
+        self.board = self._board()
+        self._procs = {name: ast.ProcedureDecl("phase", ast.Ident(name, self.decl.span), (),
+                                               None, None, None, block, self.decl.span)
+                       for name, block in (("setup", self.decl.setup),
+                                           ("round", self.decl.round)) if block is not None}
+        self._fn = self.interp.fn
+
+    # ---- set-up --------------------------------------------------------------------------------------
+    def _board(self) -> Board:
+        width, height, unit = self.decl.board
+        value = self.interp.fn
+        props = {name: m.properties for name, m in self.ruleset.markers.items()}
+        entered = frozenset(n for n, m in self.ruleset.markers.items() if m.entered is not None)
+        board = Board(value(width)({}, None), value(height)({}, None), unit == "squares", props,
+                      entered)
+        for z in self.decl.zones:
+            size = value(z.size)({}, None) if z.size is not None else 0
+            corners = tuple((value(p.x)({}, None), value(p.y)({}, None)) for p in z.corners)
+            board.zones[z.name.name] = Zone(z.shape, tuple(w.name for w in z.where), size,
+                                            corners)
+        return board
+
+    def play(self) -> GameResult:
+        forces = [spec for side in self.scenario.forces for spec in side]
+        world = make_world(self.ruleset, forces, [{} for _ in self.scenario.side_names],
+                           self.scenario.side_names)
+        limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
+                                    if self.decl.rounds is not None else DEFAULT_ROUNDS)
+        reason = "limit"
+        try:
+            if "setup" in self._procs:
+                self.log.event("setup", self.round)
+                _, world = self.interp.run_nested(self._procs["setup"], {}, world)
+            for self.round in range(1, int(limit) + 1):
+                self.log.event("round", self.round)
+                self._acted = {}
+                _, world = self.interp.run_nested(self._procs["round"], {}, world)
+                self._note_stuck(world)
+                self.check_end(world)
+        except GameOver as over:
+            world, reason = over.world, over.reason
+        return self.result(world, reason)
+
+    # ---- the end -------------------------------------------------------------------------------------
+    def check_end(self, world: World) -> None:
+        standing = [i for i, s in enumerate(world.sides) if not s.conceded]
+        if len(standing) < len(world.sides) and len(standing) <= 1:
+            raise GameOver(world, "conceded")
+        for condition in self.decl.end_when:
+            if self._fn(condition)({}, world) is True:
+                raise GameOver(world, "condition")
+        with_fighters = {f.side for f in world.fighters if not f.removed}
+        if len(with_fighters) <= 1:
+            raise GameOver(world, "eliminated")
+
+    def scores(self, world: World) -> dict[str, Fraction | int]:
+        out = {name: 0 for name in self.scenario.side_names}
+        for side, expr, _ in self.decl.scores:
+            out[side.name] = self._fn(expr)({}, world)
+        return out
+
+    def result(self, world: World, reason: str) -> GameResult:
+        scores = self.scores(world)
+        standing = [s.name for s in world.sides if not s.conceded]
+        best = max((scores[n] for n in standing), default=None)
+        leaders = [n for n in standing if scores[n] == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        kills: dict[str, dict[str, int]] = {n: {} for n in self.scenario.side_names}
+        for f in world.fighters:
+            if f.removed and not f.withdrawn:
+                side = kills[world.sides[f.side].name]
+                key = f.fighter_class or f.name
+                side[key] = side.get(key, 0) + 1
+        scored = frozenset(f"score {n}" for n, v in scores.items() if v)
+        self.log.event("end", self.round, reason=reason, winner=winner,
+                       scores={n: _plain(v) for n, v in scores.items()})
+        return GameResult(self.seed, tuple(self.scenario.side_names), winner,
+                          {n: float(v) for n, v in scores.items()}, self.round, reason,
+                          kills, scored, self.stuck)
+
+    def _note_stuck(self, world: World) -> None:
+        for side, (tried, took) in self._acted.items():
+            if tried and not took and self.stuck is None:
+                self.stuck = (f"round {self.round}: {world.sides[side].name} had fighters to "
+                              "activate but no legal action for any of them")
+
+    # ---- what the rules ask of the board -----------------------------------------------------------------
+    def ask(self, name: str, args: list, world: World):
+        a = world.fighters[args[0].index]
+        if a.position is None:
+            return {"distance": 0, "sees": True, "obscured": False, "contact": True,
+                    "engaged": False}[name]
+        if name == "engaged":
+            return any(not g.removed and g.side != a.side and g.position is not None and
+                       self.board.contact(a.position, g.position) for g in world.fighters)
+        other = args[1]
+        if type(other) is str:   # a kind of marker: its nearest piece
+            return _plain_number(self.board.distance_to_kind(a.position, other))
+        b = world.fighters[other.index]
+        if b.position is None:
+            return {"distance": 0, "sees": True, "obscured": False, "contact": True}[name]
+        if name == "distance":
+            return _plain_number(self.board.distance(a.position, b.position))
+        if name == "contact":
+            return self.board.contact(a.position, b.position)
+        if name == "sees":
+            return self.board.sees(a.position, b.position)
+        others = [g.position for i, g in enumerate(world.fighters) if not g.removed and
+                  g.position is not None and i not in (args[0].index, other.index)]
+        return self.board.obscured(a.position, b.position, others)
+
+    # ---- statements that need the engine -------------------------------------------------------------------
+    def statement(self, stmt, env: dict, world: World, next_):
+        match stmt:
+            case ast.Activate():
+                return self.activate(stmt, env, world, next_)
+            case ast.Travel():
+                ref = self._fn(stmt.fighter)(env, world)
+                reach = self._fn(stmt.distance)(env, world)
+                return next_(env, self.travel(ref, reach, stmt.away, world))
+            case ast.Concede(side=side):
+                ref = self._fn(side)(env, world)
+                self.log.event("concede", self.round, side=world.sides[ref.index].name)
+                world = world.concede(ref.index)
+                self.check_end(world)
+                return next_(env, world)
+            case ast.Deploy():
+                return next_(env, self.deploy(stmt, env, world))
+            case ast.Place():
+                self.place(stmt, env, world)
+                return next_(env, world)
+        raise TypeError(f"unknown game statement {stmt!r}")  # pragma: no cover
+
+    # ---- activations ---------------------------------------------------------------------------------------
+    def options(self, ref: Ref, names: list[str], world: World) -> list[tuple[str, dict]]:
+        """Every legal (action, arguments): the fighter first; other fighter parameters take
+        every other fighter in play; parameters with a default keep it."""
+        out = []
+        fighters = [Ref("fighter", i) for i, f in enumerate(world.fighters)
+                    if not f.removed and i != ref.index]
+        for name in names:
+            decl = self.ruleset.procedures[name]
+            params = decl.params
+            if not params:
+                continue
+            choices = [{params[0].name.name: ref}]
+            usable = True
+            for p in params[1:]:
+                if p.default is not None:
+                    continue
+                if p.type is not None and p.type.name == "fighter":
+                    choices = [{**c, p.name.name: f} for c in choices for f in fighters]
+                elif p.type is not None and p.type.name == "side":
+                    choices = [{**c, p.name.name: Ref("side", world.fighters[ref.index].side)}
+                               for c in choices]
+                else:
+                    usable = False   # a number the engine cannot know: not a player's action
+            if not usable:
+                continue
+            for args in choices:
+                if self.interp.allowed(name, args, world):
+                    out.append((name, args))
+        return out
+
+    def activate(self, stmt: ast.Activate, env: dict, world: World, next_):
+        ref = self._fn(stmt.fighter)(env, world)
+        fighter = world.fighters[ref.index]
+        bound = {stmt.bind.name: "none"} if stmt.bind is not None else {}
+        if fighter.removed:
+            return next_({**env, **bound}, world)
+        names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
+        if stmt.exclude is not None:
+            left_out = self._fn(stmt.exclude)(env, world)
+            names = [n for n in names if n != left_out]
+        options = self.options(ref, names, world)
+        acted = self._acted.setdefault(fighter.side, [0, 0])
+        acted[0] += 1
+        if not options:
+            self.log.event("idle", self.round, fighter=fighter.name)
+            return next_({**env, **bound}, world)
+        acted[1] += 1
+        labels = [_label(name, args, world) for name, args in options]
+        index = self.pick(fighter.side, "action", labels, world,
+                          lambda i: self._action_value(options[i], fighter.side, world))
+        name, args = options[index]
+        self.log.event("activate", self.round, fighter=fighter.name,
+                       side=world.sides[fighter.side].name, action=labels[index])
+        result, world = self.interp.run_nested(self.ruleset.procedures[name], args, world)
+        if result is not None:
+            self.log.event("result", self.round, action=name, value=_plain(result))
+        self.check_end(world)
+        if stmt.bind is not None:
+            bound = {stmt.bind.name: name}
+        return next_({**env, **bound}, world)
+
+    def _action_value(self, option, side: int, world: World) -> float:
+        name, args = option
+        dist = self.interp.run_nested(self.ruleset.procedures[name], args, world, exact=True,
+                                      observe=lambda w: self.value(w, side))
+        return float(dist.mean_of(lambda pair: pair[1]))
+
+    def value(self, world: World, side: int) -> Fraction | float:
+        """What a position is worth to a side, for greedy players: the scenario's `value` for
+        it, else its score minus the best other score, with fighters in play as a tie-break."""
+        name = world.sides[side].name
+        for who, expr in self.decl.values:
+            if who.name == name:
+                return self._fn(expr)({}, world)
+        scores = self.scores(world)
+        others = [v for n, v in scores.items() if n != name]
+        alive = [0] * len(world.sides)
+        for f in world.fighters:
+            if not f.removed:
+                alive[f.side] += 1
+        material = alive[side] - max((a for i, a in enumerate(alive) if i != side), default=0)
+        return scores[name] - max(others, default=0) + Fraction(material, 100)
+
+    # ---- decisions the engine makes for a player -----------------------------------------------------------
+    def pick(self, side: int, kind: str, labels: list[str], world: World, value=None) -> int:
+        """One of the labelled options, by the side's policy, a replayed script, or a name."""
+        side_name = world.sides[side].name
+        scripted = self.log.scripted(kind, labels)
+        if scripted is not None:
+            index = scripted
+        else:
+            policy = self.policies.for_decision(kind, side_name)
+            if policy in labels:
+                index = labels.index(policy)
+            elif policy == "greedy" and value is not None and len(labels) > 1:
+                values = [value(i) for i in range(len(labels))]
+                best = max(values)
+                index = values.index(best)
+            elif policy == "first":
+                index = 0
+            else:
+                index = self.choice_rng.randrange(len(labels))
+        self.log.decided(kind, side_name, labels[index])
+        return index
+
+    # ---- movement and placement ------------------------------------------------------------------------------
+    def travel(self, ref: Ref, reach, away: bool, world: World) -> World:
+        fighter = world.fighters[ref.index]
+        if fighter.position is None or fighter.removed:
+            return world
+        others = {g.position: i for i, g in enumerate(world.fighters)
+                  if not g.removed and i != ref.index and g.position is not None}
+        enemies = [g.position for g in world.fighters if not g.removed and g.side != fighter.side
+                   and g.position is not None]
+        goals = [p.at for p in self.board.pieces if p.to is None]
+        spots = self.board.destinations(fighter.position, float(reach), others, enemies, goals)
+        if away:
+            if not enemies:
+                return world
+            spot = max(spots, key=lambda s: min(self.board.distance(s, e) for e in enemies))
+            if self.board.distance(spot, fighter.position) > float(reach) + 1e-9 and \
+                    not self.board.squares:
+                spot = fighter.position
+            index = spots.index(spot)
+        else:
+            labels = [_pos(s) for s in spots]
+            index = self.pick(fighter.side, "destination", labels, world,
+                              lambda i: self._spot_value(ref, spots[i], enemies, world))
+        spot = spots[index]
+        if spot != fighter.position:
+            self.log.event("travel", self.round, fighter=fighter.name,
+                           start=_pos(fighter.position), to=_pos(spot))
+        world = world.place(ref, spot)
+        for piece in self.board.pieces_at(spot):
+            marker = self.ruleset.markers.get(piece.kind)
+            if marker is not None and marker.entered is not None:
+                self.log.event("enter", self.round, fighter=fighter.name, marker=piece.kind)
+                proc = ast.ProcedureDecl("phase", marker.name, (ast.Param(
+                    marker.entered_by, None, None, marker.span),), None, None, None,
+                    marker.entered, marker.span)
+                _, world = self.interp.run_nested(proc, {marker.entered_by.name: ref}, world)
+        return world
+
+    def _spot_value(self, ref: Ref, spot, enemies, world: World) -> float:
+        after = world.place(ref, spot)
+        side = world.fighters[ref.index].side
+        for piece in self.board.pieces_at(spot):
+            marker = self.ruleset.markers.get(piece.kind)
+            if marker is not None and marker.entered is not None:
+                proc = ast.ProcedureDecl("phase", marker.name, (ast.Param(
+                    marker.entered_by, None, None, marker.span),), None, None, None,
+                    marker.entered, marker.span)
+                dist = self.interp.run_nested(proc, {marker.entered_by.name: ref}, after,
+                                              exact=True, observe=lambda w: self.value(w, side))
+                return float(dist.mean_of(lambda pair: pair[1]))
+        closeness = -min((self.board.distance(spot, e) for e in enemies), default=0)
+        return float(self.value(after, side)) + closeness / 1000
+
+    def deploy(self, stmt: ast.Deploy, env: dict, world: World) -> World:
+        side = self._fn(stmt.side)(env, world)
+        zone = self.board.zones[self._fn(stmt.zone)(env, world)]
+        taken = [f.position for f in world.fighters if f.position is not None and not f.removed]
+        free = [c for c in self.board.cells(zone) if not self.board.blocked(c) and
+                not self.board.pieces_at(c)]
+        for i, f in enumerate(world.fighters):
+            if f.side != side.index or f.removed:
+                continue
+            spots = [c for c in free if all(not _too_close(self.board, c, t) for t in taken)]
+            if not spots:
+                raise RulesError(diag("E507", f"no room left in zone '{stmt.zone}' for "
+                                              f"{f.name}", stmt.span,
+                                      hint="make the zone larger or the force smaller"))
+            spot = self._place_spot(side.index, spots, world)
+            world = world.place(Ref("fighter", i), spot)
+            taken.append(spot)
+        self.log.event("deploy", self.round, side=world.sides[side.index].name,
+                       zone=self._fn(stmt.zone)(env, world))
+        return world
+
+    def place(self, stmt: ast.Place, env: dict, world: World) -> None:
+        kind = stmt.kind.name
+        radius = 0.0 if self.board.squares else 0.5
+        if stmt.at is not None:
+            at = (self._fn(stmt.at.x)(env, world), self._fn(stmt.at.y)(env, world))
+            to = (self._fn(stmt.to.x)(env, world), self._fn(stmt.to.y)(env, world)) \
+                if stmt.to is not None else None
+            self.board.add(Piece(kind, at, to, radius))
+            self.log.event("place", self.round, marker=kind, at=_pos(at))
+            return
+        count = self._fn(stmt.count)(env, world)
+        zone = self.board.zones[self._fn(stmt.zone)(env, world)] if stmt.zone is not None \
+            else Zone("everywhere", ())
+        apart = self._fn(stmt.apart)(env, world) if stmt.apart is not None else 0
+        by = self._fn(stmt.by)(env, world).index if stmt.by is not None else 0
+        fighters = {f.position for f in world.fighters if f.position is not None}
+        for _ in range(count):
+            spots = [c for c in self.board.cells(zone) if c not in fighters and
+                     not self.board.blocked(c) and not self.board.pieces_at(c) and
+                     all(_gap(self.board, c, p.at) >= apart for p in self.board.pieces
+                         if p.kind == kind and p.to is None)]
+            if not spots:
+                raise RulesError(diag("E507", f"no room left to place another {kind}",
+                                      stmt.span, hint="place fewer, or closer together"))
+            spot = self._place_spot(by, spots, world)
+            self.board.add(Piece(kind, spot, None, radius))
+            self.log.event("place", self.round, marker=kind, at=_pos(spot),
+                           by=world.sides[by].name)
+
+    def _place_spot(self, side: int, spots: list, world: World):
+        policy = self.policies.for_decision("placement", world.sides[side].name)
+        scripted = self.log.scripted("placement", None)
+        if scripted is not None:
+            spot = tuple(scripted)
+            if spot in spots:
+                return spot
+        spot = spots[0] if policy == "first" else spots[self.choice_rng.randrange(len(spots))]
+        self.log.decided("placement", world.sides[side].name, list(spot))
+        return spot
+
+
+def _too_close(board: Board, a, b) -> bool:
+    return a == b if board.squares else math.dist(a, b) < 1.0
+
+
+def _gap(board: Board, a, b) -> float:
+    if board.squares:
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def _pos(p) -> str:
+    if p is None:
+        return "-"
+    return f"({_num(p[0])}, {_num(p[1])})"
+
+
+def _num(x) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{float(x):.2f}".rstrip("0")
+
+
+def _label(name: str, args: dict, world: World) -> str:
+    """An option as a log and a script write it: 'shoot Musketeer 2'."""
+    parts = [name]
+    for value in list(args.values())[1:]:
+        if isinstance(value, Ref):
+            holder = world.fighters if value.kind == "fighter" else world.sides
+            parts.append(holder[value.index].name)
+    return " ".join(parts)
+
+
+def _plain(v):
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    if isinstance(v, Ref):
+        return repr(v)
+    return v
+
+
+def _plain_number(x: float):
+    """Board distances as the rules' numbers: exact when whole, else a Fraction."""
+    if x == float("inf"):
+        return 10 ** 9
+    return int(x) if float(x).is_integer() else Fraction(x).limit_denominator(100)
+
+
+# ---- what workers run -------------------------------------------------------------------------------------
+_LOADED: dict = {}
+
+
+def policies_of(request: PlayRequest) -> Policies:
+    by_side = dict(request.policies)
+    default = by_side.pop("*", "random")
+    return Policies(default, {}, by_side)
+
+
+def play(request: PlayRequest, seed: int) -> GameResult:
+    """One game of a scenario (loaded once per process): the simulator's worker function."""
+    from warband.scenario import load_scenario
+    scenario = _LOADED.get(request.scenario)
+    if scenario is None:
+        scenario = load_scenario(request.scenario)
+        if isinstance(scenario, list):
+            raise ValueError("; ".join(d.message for d in scenario))
+        _LOADED[request.scenario] = scenario
+    return Game(scenario, seed, policies_of(request), request.max_rounds).play()

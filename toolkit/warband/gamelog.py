@@ -1,0 +1,127 @@
+"""A game's record: what happened, turn by turn, for a person (text) and for tools (JSON).
+
+The same record replays the game: every choice a player made is in it, in order, and a replay
+takes its choices from there instead of from the players' policies. The dice come from the seed,
+so a replay that still matches the rules reproduces the game exactly; where the rules changed
+since, the replay stops at the first choice that no longer fits, and says where.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+
+class ReplayMismatch(Exception):
+    """The recorded game and the rules no longer agree."""
+
+
+class GameLog:
+    def __init__(self, record: bool = False, script: list | None = None) -> None:
+        self.record = record or script is not None
+        self.events: list[dict] = []
+        self.script = deque(script) if script is not None else None
+
+    def event(self, type: str, round: int, **data) -> None:
+        if self.record:
+            self.events.append({"round": round, "type": type, **data})
+
+    # ---- choices -------------------------------------------------------------------------------------
+    def decided(self, kind: str, side: str | None, choice) -> None:
+        if self.record:
+            self.events.append({"type": "decision", "decision": kind, "by": side,
+                                "choice": choice})
+
+    def scripted(self, kind: str, labels: list | None):
+        """In a replay: the recorded choice for this decision (an index into labels, or the raw
+        choice when labels is None); None when not replaying."""
+        if self.script is None:
+            return None
+        while self.script and self.script[0].get("type") != "decision":
+            self.script.popleft()
+        if not self.script:
+            raise ReplayMismatch(f"the log has no more choices, and the game asks for "
+                                 f"'{kind}'")
+        entry = self.script.popleft()
+        if entry.get("decision") != kind:
+            raise ReplayMismatch(f"the log's next choice is '{entry.get('decision')}', and the "
+                                 f"game asks for '{kind}'")
+        if labels is None:
+            return entry["choice"]
+        if entry["choice"] not in labels:
+            raise ReplayMismatch(f"the log chose '{entry['choice']}' for '{kind}', which the "
+                                 f"rules no longer allow (allowed: {', '.join(labels)})")
+        return labels.index(entry["choice"])
+
+    def rolled(self, dice: str, value) -> None:
+        if self.record:
+            self.events.append({"type": "roll", "dice": dice, "value": _plain(value)})
+
+
+def _plain(v):
+    if hasattr(v, "denominator"):
+        return int(v) if v.denominator == 1 else float(v)
+    return v
+
+
+# ---- reading ------------------------------------------------------------------------------------------
+
+def render_text(log: dict) -> str:
+    """The record as a person reads it."""
+    lines = [f"{log['scenario_title']} - seed {log['seed']}"]
+    policies = ", ".join(f"{k}={v}" for k, v in log.get("policies", {}).items())
+    if policies:
+        lines.append(f"players: {policies}")
+    pending_rolls: list[str] = []
+
+    def flush():
+        if pending_rolls:
+            lines.append("      rolls: " + ", ".join(pending_rolls))
+            pending_rolls.clear()
+
+    for e in log["events"]:
+        kind = e["type"]
+        if kind == "roll":
+            pending_rolls.append(f"{e['dice']} = {e['value']}")
+            continue
+        if kind == "decision":
+            if e["decision"] not in ("action", "destination", "placement"):
+                pending_rolls.append(f"{e['by']} chose {e['decision']}: {e['choice']}")
+            continue
+        flush()
+        if kind == "setup":
+            lines.append("")
+            lines.append("Set-up")
+        elif kind == "round":
+            lines.append("")
+            lines.append(f"Round {e['round']}")
+        elif kind == "place":
+            by = f" ({e['by']})" if e.get("by") else ""
+            lines.append(f"  {e['marker']} placed at {e['at']}{by}")
+        elif kind == "deploy":
+            lines.append(f"  {e['side']} deploys in {e['zone']}")
+        elif kind == "activate":
+            lines.append(f"  {e['fighter']} ({e['side']}): {e['action']}")
+        elif kind == "travel":
+            lines.append(f"    moves {e['start']} -> {e['to']}")
+        elif kind == "enter":
+            lines.append(f"    enters a {e['marker']}")
+        elif kind == "result":
+            lines.append(f"    -> {e['value']}")
+        elif kind == "idle":
+            lines.append(f"  {e['fighter']} has nothing it may do")
+        elif kind == "concede":
+            lines.append(f"  {e['side']} concedes")
+        elif kind == "end":
+            lines.append("")
+            scores = ", ".join(f"{k} {v}" for k, v in e["scores"].items())
+            winner = e["winner"] or "nobody (a draw)"
+            lines.append(f"Game over after round {e['round']} ({_why(e['reason'])}): "
+                         f"{winner} wins. Scores: {scores}")
+    flush()
+    return "\n".join(lines) + "\n"
+
+
+def _why(reason: str) -> str:
+    return {"limit": "the last round was played", "condition": "the scenario's end condition",
+            "conceded": "a side conceded", "eliminated": "only one side has fighters left",
+            "stuck": "no side could act"}.get(reason, reason)
