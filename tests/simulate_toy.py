@@ -5,8 +5,8 @@ It has the real engine's interface: `play(request, seed) -> GameResult`, `object
 and a per-process cache of the "compiled" scenario. Scenario names drive its behaviour:
 "skirmish" plays normally; "explodes" raises for seeds divisible by 5; "dies" kills a worker
 process (never the test's own); "nonsense" returns something that is not a GameResult;
-"strangers" names a side the game does not have; "slow" takes 50 ms a game; "unknown" raises an error carrying
-diagnostics, as the engine does for a scenario it cannot load.
+"strangers" names a side the game does not have; "slow" takes 50 ms a game; "unknown" raises
+an error carrying diagnostics, as the engine does for a scenario it cannot load.
 """
 
 from __future__ import annotations

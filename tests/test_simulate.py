@@ -94,7 +94,7 @@ def test_auto_workers_is_every_core():
     assert resolve_workers(3) == 3
 
 
-# ---- the figures ----------------------------------------------------------------------------------
+# ---- the figures --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("successes,trials,low,high", [
     # Newcombe (1998), "Two-sided confidence intervals for the single proportion", method 3
@@ -179,7 +179,7 @@ def test_a_worker_that_dies_is_reported():
         simulate(PlayRequest("dies"), 100, 1, workers=2, play=simulate_toy.play)
 
 
-# ---- Dask -------------------------------------------------------------------------------------------
+# ---- Dask ---------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def cluster():
@@ -256,7 +256,7 @@ def test_an_unreachable_scheduler_is_a_clean_error(toy):
     assert "dask scheduler" in result.stderr and "Traceback" not in result.stderr
 
 
-# ---- the command line ------------------------------------------------------------------------------
+# ---- the command line ---------------------------------------------------------------------------
 
 def test_json_report(golden, toy):
     result = run("skirmish", "--games", "200", "--seed", "7", "--policy", "Red=greedy",

@@ -35,7 +35,7 @@ WATCH_INTERVAL = 10      # seconds without a finished chunk before a cluster is 
 PlayFunction = Callable[[PlayRequest, int], GameResult]
 
 
-# ---- errors: plain data, so that they cross process boundaries ---------------------------------
+# ---- errors: plain data, so that they cross process boundaries ----------------------------------
 
 class SimulationError(Exception):
     """A simulation could not finish; the command line turns these into diagnostics."""

@@ -140,7 +140,8 @@ def load_engine():
         if error.name and name.startswith(error.name):
             raise LookupError(f"the game engine ({name}) is not available in this "
                               "installation") from None
-        raise
+        raise LookupError(f"the game engine ({name}) needs the module '{error.name}', which "
+                          "is not installed") from None
     if not callable(getattr(module, "play", None)):
         raise LookupError(f"the game engine ({name}) has no play function")
     return module
@@ -156,8 +157,10 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
     try:
         engine = load_engine()
     except LookupError as error:
-        return _fail([diag("E912", str(error), hint="the engine ships with a later version "
-                                                   "of the toolkit")], sources, stderr)
+        hint = (f"unset {ENGINE_VARIABLE}, or name a module with a play function"
+                if os.environ.get(ENGINE_VARIABLE) else
+                "reinstall the toolkit: pip install --force-reinstall warband-toolkit")
+        return _fail([diag("E912", str(error), hint=hint)], sources, stderr)
     from warband import simulate_report as report
     from warband.results import PlayRequest
     from warband.simulate import GameFailed, SchedulerError, WorkerLost, simulate
@@ -170,11 +173,9 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
         objectives = engine.objectives(request) if hasattr(engine, "objectives") else None
     except Exception as error:
         from warband.simulate import describe_error, error_sources
-        if getattr(error, "diagnostics", None):
-            return _fail(list(error.diagnostics), Sources({**sources.texts,
-                                                           **error_sources(error)}), stderr)
-        return _fail([diag("E914", "the game engine failed before the first game: "
-                                   f"{describe_error(error)}")], sources, stderr)
+        return _fail(list(getattr(error, "diagnostics", None) or [diag(
+            "E914", f"the game engine failed before the first game: {describe_error(error)}")]),
+            sources, stderr, error_sources(error))
     bar = _progress_bar(options.progress, stderr)
     try:
         with bar:
@@ -187,13 +188,11 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
             summary = simulate(request, parsed.games, parsed.seed, workers=parsed.workers,
                                scheduler=options.scheduler, play=engine.play, progress=advance,
                                chunk_size=parsed.chunk_size, objectives=objectives)
-    except GameFailed as failure:
-        if failure.diagnostics:   # the engine found the scenario or its policies wrong
-            return _fail(list(failure.diagnostics), Sources({**sources.texts,
-                                                             **failure.sources}), stderr)
-        return _fail([diag("E914", str(failure),
-                           hint=f"replay it alone: {_replay_command(options, failure.seed)}")],
-                     sources, stderr)
+    except GameFailed as failure:   # with diagnostics: the engine found the scenario wrong
+        return _fail(list(failure.diagnostics) or [diag(
+            "E914", str(failure),
+            hint=f"replay it alone: {_replay_command(options, failure.seed)}")],
+            sources, stderr, failure.sources)
     except WorkerLost as lost:
         return _fail([diag("E915", str(lost), hint="a worker ran out of memory or crashed; "
                                                    "try fewer --workers")], sources, stderr)
@@ -227,10 +226,9 @@ def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr)
     try:
         result = play_game(engine.play, request, 0, seed)
     except GameFailed as failure:
-        if failure.diagnostics:
-            return _fail(list(failure.diagnostics), Sources(failure.sources), stderr)
-        return _fail([diag("E914", f"the game with seed {seed} failed: {failure.detail}")],
-                     Sources(), stderr)
+        return _fail(list(failure.diagnostics) or [diag(
+            "E914", f"the game with seed {seed} failed: {failure.detail}")],
+            Sources(), stderr, failure.sources)
     stdout.write(json.dumps(report.game_as_json(result), indent=2) + "\n" if json_out
                  else report.render_game_text(result))
     return OK
@@ -246,9 +244,11 @@ def _replay_command(options: SimulateOptions, seed: int) -> str:
     return shlex.join(words + ["--replay", str(seed)])
 
 
-def _fail(diagnostics: list, sources: Sources, stderr) -> int:
+def _fail(diagnostics: list, sources: Sources, stderr,
+          engine_sources: dict | None = None) -> int:
+    """Print the diagnostics (with the texts the engine's own point into) and exit 2."""
     from warband.diagnostics import render_text
-    stderr.write(render_text(diagnostics, sources))
+    stderr.write(render_text(diagnostics, Sources({**sources.texts, **(engine_sources or {})})))
     return UNUSABLE
 
 

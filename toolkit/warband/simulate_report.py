@@ -143,7 +143,7 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
     return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
 
-# ---- one replayed game ----------------------------------------------------------------------------
+# ---- one replayed game --------------------------------------------------------------------------
 
 def game_as_json(result: GameResult) -> dict:
     return {
