@@ -60,9 +60,11 @@ def test_a_seed_means_the_same_games_in_every_version():
 
 
 def test_chunks_depend_on_the_games_and_the_chunk_size_only():
-    assert chunks(120, 50) == [(0, 0, 50), (1, 50, 50), (2, 100, 20)]
-    assert chunks(50, 50) == [(0, 0, 50)]
-    assert chunks(1, 50) == [(0, 0, 1)]
+    assert list(chunks(120, 50)) == [(0, 0, 50), (1, 50, 50), (2, 100, 20)]
+    assert list(chunks(50, 50)) == [(0, 0, 50)]
+    assert list(chunks(1, 50)) == [(0, 0, 1)]
+    assert len(chunks(120, 50)) == 3 and len(chunks(100, 50)) == 2
+    assert len(chunks(10 ** 12, 50)) == 2 * 10 ** 10
 
 
 def test_same_seed_same_games_whatever_the_number_of_workers():

@@ -22,7 +22,7 @@ import concurrent.futures as cf
 import hashlib
 import os
 import random
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from warband.results import GameResult, PlayRequest
 from warband.tally import Summary
@@ -92,10 +92,23 @@ def game_seeds(seed: int, index: int, count: int) -> list[int]:
     return [stream.getrandbits(SEED_BITS) for _ in range(count)]
 
 
-def chunks(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
-    """(index, first game, number of games) of every chunk: never depends on the workers."""
-    return [(i, first, min(chunk_size, games - first))
-            for i, first in enumerate(range(0, games, chunk_size))]
+class ChunkPlan:
+    """(index, first game, number of games) of every chunk: never depends on the workers.
+    Lazy, so that a run of a billion games does not first list twenty million chunks."""
+
+    def __init__(self, games: int, chunk_size: int):
+        self.games, self.size = games, chunk_size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        for i, first in enumerate(range(0, self.games, self.size)):
+            yield i, first, min(self.size, self.games - first)
+
+
+def chunks(games: int, chunk_size: int) -> ChunkPlan:
+    return ChunkPlan(games, chunk_size)
 
 
 # ---- one chunk: the unit of work sent to a worker -----------------------------------------------
