@@ -401,3 +401,31 @@ def test_commands_doc_shows_the_report_as_it_is_printed(toy):
         assert result.exit_code == 0, result.output
         shown = expected.removesuffix("  ...\n")
         assert result.stdout.startswith(shown), command
+
+
+def test_a_slow_first_chunk_does_not_let_the_others_pile_up():
+    import concurrent.futures as cf
+    import threading
+
+    from warband.simulate import _Fold, _run_on
+    first_seed = game_seeds(1, 0, 1)[0]
+    chunk_of = {s: i for i, _, n in chunks(1000, 10) for s in game_seeds(1, i, n)}
+    started, release = set(), threading.Event()
+    seen_when_released = []
+
+    def play(request, seed):
+        started.add(chunk_of[seed])
+        if seed == first_seed:
+            release.wait(timeout=1)      # chunk 0 is slow: the others finish first
+            seen_when_released.append(len(started))
+        return simulate_toy.play(request, seed)
+
+    def finished(index, part):
+        fold.put(index, part)
+        if len(started) >= 40:
+            release.set()
+    fold = _Fold(Summary())
+    with cf.ThreadPoolExecutor(2) as pool:
+        _run_on(pool, chunks(1000, 10), play, SKIRMISH, 1, False, finished, 2)
+    assert fold.result().games == 1000
+    assert seen_when_released[0] <= 8 * 2 + 2   # not all 100 chunks ran ahead of chunk 0

@@ -309,11 +309,20 @@ def _run_on(executor: cf.Executor, plan, play, request, seed, keep, finished,
     called every WATCH_INTERVAL seconds and may raise to give up."""
     todo = iter(plan)
     running: dict[cf.Future, tuple[int, int, int]] = {}
+    ahead: tuple[int, int, int] | None = None
 
     def submit_more() -> None:
+        # at most `in_flight` running, and none too far past the first chunk still running:
+        # finished chunks wait to be folded in order, and that queue must stay short
+        nonlocal ahead
+        oldest = min((step[0] for step in running.values()), default=None)
         while len(running) < in_flight:
-            step = next(todo, None)
+            step = ahead or next(todo, None)
+            ahead = None
             if step is None:
+                return
+            if oldest is not None and step[0] >= oldest + 8 * in_flight:
+                ahead = step
                 return
             index, first, count = step
             running[executor.submit(run_chunk, play, request, seed, index, first, count,
