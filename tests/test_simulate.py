@@ -176,6 +176,11 @@ def test_a_failing_game_in_a_worker_process_names_its_seed():
     assert caught.value.seed % 5 == 0
 
 
+def test_a_play_function_that_cannot_reach_a_process_is_named():
+    with pytest.raises(TypeError, match="play and the request must pickle"):
+        simulate(SKIRMISH, 100, 1, workers=2, play=lambda request, seed: None)
+
+
 def test_a_worker_that_dies_is_reported():
     with pytest.raises(WorkerLost):
         simulate(PlayRequest("dies"), 100, 1, workers=2, play=simulate_toy.play)

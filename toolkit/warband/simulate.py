@@ -252,6 +252,13 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
             finished(*run_chunk(play, request, seed, index, first, count, keep_results))
     elif scheduler is None:
         import multiprocessing
+        import pickle
+        try:   # say so here, not as a dead worker: spawned processes import what they run
+            pickle.dumps((play, request))
+        except Exception as error:
+            raise TypeError("with workers > 1, play and the request must pickle (a top-level "
+                            f"function of an importable module): {describe_error(error)}") \
+                from None
         # spawn everywhere: what works here works on macOS and Windows, and no worker
         # inherits the parent's threads or locks
         pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(plan)),
