@@ -353,11 +353,15 @@ def test_an_engine_that_returns_nonsense_is_named(toy):
     assert "names 'Green', which is not one of its sides (Red, Blue)" in result.stderr
 
 
-def test_the_engines_diagnostics_are_shown_as_they_are(toy):
+def test_the_engines_diagnostics_are_shown_as_they_are(toy, monkeypatch):
     result = run("unknown", "--games", "10")
     assert result.exit_code == 2
     assert result.stderr.startswith("SCENARIO:1:1: error[E404]: unknown scenario 'unknown'")
     assert "did you mean 'skirmish'?" in result.stderr
+    monkeypatch.delattr(simulate_toy, "objectives")   # so the first game finds it, in a worker
+    in_a_worker = run("unknown", "--games", "100", "--workers", "2")
+    assert in_a_worker.exit_code == 2
+    assert in_a_worker.stderr == result.stderr
 
 
 def test_a_missing_engine_is_a_clean_error(monkeypatch):
