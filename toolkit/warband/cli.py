@@ -403,6 +403,44 @@ def _print_odds(result, ruleset) -> None:
         console.print(after)
 
 
+# ---- simulate ---------------------------------------------------------------------------------
+
+@app.command("simulate")
+def simulate(
+    scenario: str = typer.Argument(..., metavar="SCENARIO",
+                                   help="A scenario file, or the id of a built-in scenario."),
+    games: str = typer.Option("1000", "--games", "-n", metavar="N", help="Games to play."),
+    seed: str = typer.Option("1", "--seed", metavar="S",
+                             help="The same seed plays the same games, whatever --workers."),
+    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
+                                     help="How a side (or a decision) plays; repeatable."),
+    workers: Optional[str] = typer.Option(None, "--workers", "-w", metavar="W",
+                                          help="Processes to use (default 1); 0 or 'auto': "
+                                               "every core."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                            help="Play on a Dask cluster (needs the dask "
+                                                 "extra)."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End every game after R rounds at most."),
+    chunk_size: Optional[str] = typer.Option(None, "--chunk-size", metavar="C",
+                                             help="Games per chunk (default 50); part of what "
+                                                  "a seed means."),
+    replay: Optional[str] = typer.Option(None, "--replay", metavar="GAME_SEED",
+                                         help="Play one game, by the seed a report lists, and "
+                                              "show it."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                            help="A progress bar on standard error (default: "
+                                                 "when it is a terminal)."),
+) -> None:
+    """Play a scenario many times with automated players, seeded, and tally the games."""
+    from warband.simulate_command import SimulateOptions, run_simulate_command
+    raise typer.Exit(run_simulate_command(SimulateOptions(
+        scenario, games=games, seed=seed, policies=list(policy), workers=workers,
+        scheduler=scheduler, fmt=fmt.value, max_rounds=max_rounds, chunk_size=chunk_size,
+        replay=replay, progress=progress)))
+
+
 def main() -> None:
     app()
 

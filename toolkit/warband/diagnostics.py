@@ -115,6 +115,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E901": (Severity.ERROR, "invalid command-line value"),
     "E902": (Severity.ERROR, "unknown action"),
     "E903": (Severity.ERROR, "action not allowed for these fighters"),
+    # warband simulate
+    "E910": (Severity.ERROR, "invalid simulation option"),
+    "E911": (Severity.ERROR, "invalid policy assignment"),
+    "E912": (Severity.ERROR, "game engine not available"),
+    "E913": (Severity.ERROR, "scheduler cannot be used"),
+    "E914": (Severity.ERROR, "a game failed"),
+    "E915": (Severity.ERROR, "a worker stopped"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),
