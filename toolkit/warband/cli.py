@@ -403,6 +403,54 @@ def _print_odds(result, ruleset) -> None:
         console.print(after)
 
 
+# ---- fmt ---------------------------------------------------------------------------------------
+
+@app.command("fmt")
+def fmt(
+    files: List[str] = typer.Argument(..., metavar="FILE...",
+                                      help="Warband files (YAML) to rewrite in place; '-' reads "
+                                           "standard input and writes standard output."),
+    check: bool = typer.Option(False, "--check",
+                               help="Write nothing; exit 1 if a file would change."),
+    diff: bool = typer.Option(False, "--diff",
+                              help="Write nothing; print what would change as a diff."),
+) -> None:
+    """Put warband files into the canonical layout (key order, indentation), keeping every
+    comment. Files that do not load are reported and left untouched."""
+    from warband.diagnostics import Sources
+    from warband.fmt import format_source
+    from warband.output import OutputError, write_atomic
+    from warband.warband_file import STDIN, read_source
+    sources, unusable, would_change = Sources(), False, False
+    for arg in files:
+        result = format_source(read_source(arg))
+        if result.original is not None:
+            sources.add(result.name, result.original)
+        if result.text is None:
+            _emit_diagnostics(result.diagnostics, sources)
+            unusable = True
+            continue
+        if diff:
+            sys.stdout.write(result.diff())
+        if result.changed:
+            would_change = True
+            if check:
+                sys.stderr.write(f"would reformat {result.name}\n")
+        if check or diff:
+            continue
+        if arg == STDIN:
+            sys.stdout.write(result.text)
+        elif result.changed:
+            try:
+                write_atomic(arg, result.text, force=True)
+            except OutputError as error:
+                sys.stderr.write(f"error: {error}\n")
+                unusable = True
+                continue
+            sys.stderr.write(f"reformatted {result.name}\n")
+    raise typer.Exit(UNUSABLE if unusable else FINDINGS if check and would_change else OK)
+
+
 def main() -> None:
     app()
 
