@@ -403,6 +403,51 @@ def _print_odds(result, ruleset) -> None:
         console.print(after)
 
 
+# ---- convert ----------------------------------------------------------------------------------
+
+@app.command("convert")
+def convert(
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="A warband file (YAML); '-' reads standard input."),
+    to: str = typer.Option(..., "--to", metavar="RULESET",
+                           help="The ruleset to convert to: a built-in id or a rules file."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    using: List[str] = typer.Option([], "--using", metavar="FILE",
+                                    help="A rules file with your own conversion (looked at "
+                                         "before the built-in ones)."),
+) -> None:
+    """Convert a warband to another ruleset by a declared conversion; the result is validated,
+    and what was dropped or approximated is reported and noted in the file."""
+    import os
+
+    from warband.convert import OUTPUT_NAME
+    from warband.convert import convert as run
+    from warband.diagnostics import diag
+    from warband.output import OutputError, write_atomic
+    if output is not None and not force and os.path.exists(output):
+        _emit_diagnostics([diag("E642", f"{output} exists; use --force to replace it", None)],
+                          None)
+        raise typer.Exit(UNUSABLE)
+    result = run(file, to, using=using, output_name=output or OUTPUT_NAME)
+    if result.text is None:
+        _emit_diagnostics(result.diagnostics, result.sources)
+        raise typer.Exit(UNUSABLE)
+    if output is not None:
+        try:
+            write_atomic(output, result.text, force=force)
+        except OutputError as error:
+            _emit_diagnostics(result.diagnostics, result.sources)
+            _emit_diagnostics([diag("E642", str(error), None)], None)
+            raise typer.Exit(UNUSABLE)
+    else:
+        sys.stdout.write(result.text)
+    _emit_diagnostics(result.diagnostics, result.sources)
+    raise typer.Exit(OK if result.valid else FINDINGS)
+
+
 # ---- fmt ---------------------------------------------------------------------------------------
 
 @app.command("fmt")
