@@ -14,6 +14,7 @@ the two ids in their `conversion ... from "A" to "B"` line without compiling any
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,11 +57,13 @@ def _side(ref: str, span: Span, base: Path, sources: Sources) -> Side | Diagnost
     from warband.parser import parse
     from warband.symbols import collect
     ids = [b.id for b in builtins()]
+    written = ref
     if ref not in ids and (ref.endswith(".rules") or "/" in ref):
-        ref = str(base / ref)  # a rules file next to the conversion
+        ref = os.path.normpath(base / ref)  # a rules file next to the conversion
     path, problem = resolve(ref)
     if problem is not None:
-        return diag("E800", f"unknown ruleset '{ref}'", span,
+        where = f" (relative to {base.as_posix()}/)" if ref != written else ""
+        return diag("E800", f"unknown ruleset '{written}'{where}", span,
                     hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}; or "
                                                    "the path of a .rules file")
     compiled = load(ref)
@@ -108,9 +111,10 @@ class _Check:
         if ident.name in names:
             return False
         which = "source" if side is self.source else "target"
+        plural = {"class": "classes", "equipment": "equipment"}.get(kind, kind + "s")
         self.error(code, f"'{side.ruleset.id}' (the {which}) has no {kind} '{ident.name}'",
                    ident.span, hint=did_you_mean(ident.name, list(names))
-                   or (f"its {kind}s: {', '.join(names)}" if names else f"it has no {kind}s"))
+                   or (f"its {plural}: {', '.join(names)}" if names else f"it has no {plural}"))
         return True
 
     def run(self) -> list[Diagnostic]:
@@ -119,8 +123,7 @@ class _Check:
         seen: dict = {}
         otherwise = None
         for rule in self.decl.classes:
-            if not self.unknown("E802", "class", rule.target, self.target, target.classes):
-                pass
+            self.unknown("E802", "class", rule.target, self.target, target.classes)
             if rule.condition is None:
                 self.twice(seen, "otherwise", rule.span, "the 'otherwise' class")
                 otherwise = rule

@@ -132,11 +132,6 @@ class _Apply:
             if rule.condition is None or self.value(rule.condition, position, f) is True:
                 out.fighter_class = rule.target.name
                 break
-        if self.decl.classes and out.fighter_class is None:
-            raise _Failed(diag("E811", f"no class rule matches fighter '{f.name}'",
-                               self.at(f.index),
-                               related=[Related(self.decl.classes[-1].span, "the last rule")],
-                               hint="add 'class NAME otherwise' after the other rules"))
         for rule in self.decl.stats:
             out.stats[rule.target.name] = self.stat(rule, position, f, out)
         self.mapped(f, position, out, "trait", dict(f.traits))
@@ -193,7 +188,7 @@ class _Apply:
                 new = math.floor(self.value(ref.value, position, f))
             else:
                 new = value if trait.numeric else True
-            _put(out, kind, ref.name.name, new)
+            _put(out, kind, ref.name.name, new, trait.combine)
             if rule.doc:
                 self.warn("W802", f, f"trait {name} becomes {ref.name.name}", rule.span,
                           rule.doc, out)
@@ -208,6 +203,13 @@ class _Apply:
                 self.warn("W800", f, what, rule.span, rule.doc, out)
 
     def run(self) -> list[_Fighter]:
+        army = self.target.army
+        if "points" in self.data and (army is None or army.cost is None):
+            from warband.warband_file import span_at
+            self.diagnostics.append(diag(
+                "W800", f"points is dropped: '{self.target.id}' counts no points",
+                span_at(self.data, ("points",), self.file, self.text, key=True)))
+            del self.data["points"]
         fighters = []
         for position, f in enumerate(self.warband.fighters):
             fighters.append(self.fighter(position, f))
@@ -276,10 +278,13 @@ def _ref(position: int):
     return Ref("fighter", position)
 
 
-def _put(out: _Fighter, kind: str, name: str, value) -> None:
+def _put(out: _Fighter, kind: str, name: str, value, combine: str = "sum") -> None:
+    from warband.world import combine as combined
     if kind == "equipment":
         if name not in out.equipment:
             out.equipment.append(name)
+    elif name in out.traits:  # two source traits became one: they add up as the target says
+        out.traits[name] = combined(combine, [out.traits[name], value])
     else:
         out.traits[name] = value
 

@@ -127,7 +127,6 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E808": (Severity.ERROR, "conversion's class rules incomplete"),
     "E809": (Severity.ERROR, "converted trait value missing or not allowed"),
     "E810": (Severity.ERROR, "'fit' cannot apply"),
-    "E811": (Severity.ERROR, "no class rule matches a fighter"),
     "E812": (Severity.ERROR, "a converted value cannot be used"),
     "E813": (Severity.ERROR, "no conversion between the rulesets"),
     "E814": (Severity.ERROR, "the warband to convert has errors"),
