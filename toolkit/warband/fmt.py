@@ -212,13 +212,69 @@ def _modeline_first(text: str) -> str:
 
 # ---- the whole pass -----------------------------------------------------------------------------
 
+def _shift_end_comments(old, new) -> bool:
+    """Move end-of-line comments left or right as far as their line's key moved, so that a
+    re-indented `might: 20  # note` keeps its two spaces. True if any comment moved."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    moved = False
+    stack = [(old, new)]
+    while stack:
+        a, b = stack.pop()
+        if isinstance(a, CommentedMap) and isinstance(b, CommentedMap):
+            pairs = [(k, a.lc.key(k)[1] - b.lc.key(k)[1], a[k], b[k]) for k in a if k in b]
+        elif isinstance(a, CommentedSeq) and isinstance(b, CommentedSeq):
+            pairs = [(i, a.lc.item(i)[1] - b.lc.item(i)[1], a[i], b[i]) for i in range(len(a))]
+        else:
+            continue
+        for key, delta, x, y in pairs:
+            stack.append((x, y))
+            tokens = a.ca.items.get(key) or []
+            for token in tokens:
+                if delta and token is not None and not isinstance(token, list) and \
+                        token.value.startswith("#") and token.start_mark is not None:
+                    token.start_mark.column = max(token.start_mark.column - delta, 0)
+                    moved = True
+    return moved
+
+
+def _scalar_lines(text: str) -> set[int]:
+    """Lines inside multi-line scalars (0-based): their '#' is text, not a comment."""
+    from ruamel.yaml.events import ScalarEvent
+    inside: set[int] = set()
+    for event in _yaml().parse(text):
+        if isinstance(event, ScalarEvent) and event.end_mark.line > event.start_mark.line:
+            inside.update(range(event.start_mark.line + 1, event.end_mark.line + 1))
+    return inside
+
+
+def _indent_comments(text: str) -> str:
+    """A comment on a line of its own is indented like the line after it (a list item's '- ')."""
+    lines = text.splitlines(keepends=True)
+    protected = _scalar_lines(text)
+    indent = 0
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if i in protected or _is_blank(line):
+            continue
+        if _is_comment(line):
+            lines[i] = " " * indent + line.lstrip(" ")
+        else:
+            indent = _indent(line)
+    return "".join(lines)
+
+
 def format_text(text: str, stats: list[str] | None) -> str:
     """The canonical layout of a warband file's text that loads; `stats` are the keys of the
     ruleset's stats in declaration order (None when the ruleset is not known)."""
-    result = _dump(_load(text))
+    data = _load(text)
+    result = _dump(data)
+    if result != text and _shift_end_comments(data, _load(result)):
+        result = _dump(data)
+    result = _indent_comments(result)
     result = _reorder_fighters(result, stats)
     result = _reorder_top(result)
-    return _modeline_first(result)
+    # a comment that came above a fighter's new first key now sits above its '- ': indent it so
+    return _indent_comments(_modeline_first(result))
 
 
 def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
