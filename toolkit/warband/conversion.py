@@ -148,8 +148,16 @@ class _Check:
                 continue
             given.add(rule.target.name)
             stat = target.stats[rule.target.name]
-            self.expression(rule.value, TEXT if stat.enum else NUMBER,
-                            f"the value of {rule.target.name}")
+            if stat.enum is None:
+                self.expression(rule.value, NUMBER, f"the value of {stat.name}")
+                continue
+            from warband.typesystem import _compatible
+            t = self.exprs.value(rule.value, self.scope, TEXT)
+            if not _compatible(TEXT, t):  # the target's names mean nothing in the source
+                members = [m for m, _ in target.enums[stat.enum]]
+                self.error("E302", f"the value of {stat.name} must be the name of one of its "
+                                   f"values, in quotes, not {t}", rule.value.span,
+                           hint="one of " + ", ".join(f'"{m}"' for m in members))
         fixed_by_every_class = {name for name in target.stats if target.classes and all(
             name in dict(c.stats) for c in target.classes.values())}
         for stat in target.stats.values():
