@@ -9,7 +9,7 @@ and a comment above each fighter says what the conversion dropped or approximate
 converted file explains itself. Lines the conversion does not touch stay byte for byte. Every
 expression runs in the *source* ruleset's interpreter, on the fighter as the source's rules see
 it (its class, traits and equipment folded in), so a conversion may use the source's own
-definitions (SMART's level from XP, say).
+definitions (a level worked out from experience, say).
 """
 
 from __future__ import annotations
