@@ -486,7 +486,7 @@ Decl = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl | Equ
 
 @node
 class ClassRule:
-    """`class Beast when f.Size == Big`: the first rule whose condition holds gives the class."""
+    """`class Runner when f.Speed > 6`: the first rule whose condition holds gives the class."""
     target: Ident
     condition: Expr | None   # None for `otherwise`
     doc: str | None
@@ -495,7 +495,7 @@ class ClassRule:
 
 @node
 class StatRule:
-    """`stat Might = f.Training * 5`: a target stat worked out from the source fighter."""
+    """`stat Power = f.Skill * 5`: a target stat worked out from the source fighter."""
     target: Ident
     value: Expr
     doc: str | None
@@ -504,7 +504,7 @@ class StatRule:
 
 @node
 class MapRule:
-    """`trait Armor => Toughness(1)`, `equipment Spear => Spear`, or a drop (target None);
+    """`trait Hardy => Tough(1)`, `equipment Pike => Polearm`, or a drop (target None);
     source None is `otherwise drop`: everything not named."""
     kind: str                # trait | equipment
     source: Ident | None
@@ -533,7 +533,7 @@ class ConversionDecl:
     stats: tuple[StatRule, ...]
     maps: tuple[MapRule, ...]
     warnings: tuple[WarnRule, ...]
-    fits: tuple[tuple[Ident, str | None], ...]   # `fit Might`: at most one
+    fits: tuple[tuple[Ident, str | None], ...]   # `fit Power`: at most one
     span: Span
 
 
