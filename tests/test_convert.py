@@ -231,6 +231,38 @@ def test_a_result_that_does_not_validate_is_printed_and_exits_1(at_root):
     assert "<converted>:" in result.stderr and "error[E703]" in result.stderr
 
 
+def test_a_missing_conversion_file_is_named(at_root):
+    result = run("convert", "warbands/greedy-dudes.yaml", "--to", SSS, "--using", "nope.rules")
+    assert result.exit_code == 2
+    assert "error[E100]: no such rules file: nope.rules" in result.stderr
+
+
+def test_a_file_without_a_ruleset_cannot_be_converted(tmp_path):
+    source = tmp_path / "plain.yaml"
+    source.write_text("name: Nobody\nfighters:\n  - name: A\n")
+    result = run("convert", str(source), "--to", SSS)
+    assert result.exit_code == 2
+    assert "error[E621]: missing key 'ruleset'" in result.stderr and result.stdout == ""
+
+
+def test_a_target_rules_file_is_named_relative_to_the_output(tmp_path, at_root):
+    house = tmp_path / "rules" / "house.rules"
+    house.parent.mkdir()
+    house.write_text((ROOT / "dsl" / "super-simple-skirmish.rules").read_text().replace(
+        'ruleset "super-simple-skirmish"', 'ruleset "house"'))
+    mine = tmp_path / "mine.rules"
+    mine.write_text((ROOT / "dsl" / "conversions" /
+                     "swords-against-sorcery-to-super-simple-skirmish.rules").read_text()
+                    .replace('to "super-simple-skirmish"', 'to "rules/house.rules"'))
+    out = tmp_path / "lists" / "dudes.yaml"
+    out.parent.mkdir()
+    result = run("convert", "warbands/greedy-dudes.yaml", "--to", str(house), "--using",
+                 str(mine), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "ruleset: ../rules/house.rules\n" in out.read_text()
+    assert run("validate", str(out)).exit_code == 0
+
+
 # ---- properties --------------------------------------------------------------------------------------
 
 _SIZES = ["Small", "Medium", "Big", "BiggerThanBig", "PrettyDangBig"]

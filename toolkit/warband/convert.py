@@ -63,6 +63,11 @@ def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | 
          sources: Sources):
     """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
     from warband.conversion import available, load_file
+    missing = [u for u in using or () if not Path(u).is_file()]
+    if missing:
+        return None, [diag("E100", f"no such rules file: {u}", None,
+                           hint="--using names a rules file that declares a conversion")
+                      for u in missing]
     found = available(using)
     target_ids = {target_ref}
     if target_ref.endswith(".rules") or "/" in target_ref:
@@ -70,8 +75,14 @@ def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | 
         compiled = load(target_ref)
         if compiled.ruleset is not None:
             target_ids.add(compiled.ruleset.id)
+    def same_target(tgt: str, path: Path) -> bool:
+        if tgt in target_ids:
+            return True
+        return (tgt.endswith(".rules") or "/" in tgt) and \
+            (path.parent / tgt).resolve() == Path(target_ref).resolve()
+
     for src, tgt, path in found:
-        if src == source_id and tgt in target_ids:
+        if src == source_id and same_target(tgt, path):
             conversion, diagnostics = load_file(path, src, tgt, sources)
             if conversion is not None or diagnostics:
                 return conversion, diagnostics
@@ -375,6 +386,16 @@ def _retarget_modeline(text: str, source_id: str, target_id: str) -> str:
     return pattern.sub(lambda m: m.group(1) + target_id + m.group(2), text, count=1)
 
 
+def _ruleset_ref(target_ref: str, output_name: str) -> str:
+    """A built-in id as it is; a rules file relative to where the converted file goes (the
+    folder of -o OUT, or the working directory for standard output)."""
+    import os
+    if not (target_ref.endswith(".rules") or "/" in target_ref or os.sep in target_ref):
+        return target_ref
+    folder = Path(output_name).parent if output_name != OUTPUT_NAME else Path(".")
+    return Path(os.path.relpath(Path(target_ref).resolve(), folder.resolve())).as_posix()
+
+
 # ---- the whole command ---------------------------------------------------------------------------
 
 def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
@@ -412,7 +433,7 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
     entries = data["fighters"]
     for f in fighters:
         _write_entry(entries[f.index], f, conversion.source.ruleset, conversion.target.ruleset)
-    data["ruleset"] = target_ref
+    data["ruleset"] = _ruleset_ref(target_ref, output_name)
     out = _dump(data)
     out = _comment_lines(out, fighters, conversion.source.ruleset.id)
     out = _retarget_modeline(out, conversion.source.ruleset.id, conversion.target.ruleset.id)
