@@ -84,7 +84,8 @@ def test_every_warband_code_has_a_failing_example(tmp_path):
     big.write_text("name: Big\n" + "# padding\n" * (MAX_BYTES // 10 + 1))
     generated = {d.code for d in validate([str(big)]).diagnostics}
     assert generated == {"E607"}
-    wanted = {c for c in CODES if re.match(r"E6\d\d|E7\d\d|W7\d\d", c)}
+    # E640-E659 are warband fmt's and convert's: tests/test_fmt.py and tests/test_convert.py
+    wanted = {c for c in CODES if re.match(r"E6[0-3]\d|E7\d\d|W7\d\d", c)}
     missing = sorted(wanted - _codes_shown() - generated - set(EXEMPT))
     assert not missing, (f"codes without a failing example in tests/warband_errors/: {missing}; "
                          "add NAME.yaml there and run pytest --update-goldens")

@@ -482,6 +482,64 @@ Decl = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl | Equ
         | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
 
 
+# ---- conversions between rulesets ----------------------------------------------------------------
+
+@node
+class ClassRule:
+    """`class Runner when f.Speed > 6`: the first rule whose condition holds gives the class."""
+    target: Ident
+    condition: Expr | None   # None for `otherwise`
+    doc: str | None
+    span: Span
+
+
+@node
+class StatRule:
+    """`stat Power = f.Skill * 5`: a target stat worked out from the source fighter."""
+    target: Ident
+    value: Expr
+    doc: str | None
+    span: Span
+
+
+@node
+class MapRule:
+    """`trait Hardy => Tough(1)`, `equipment Pike => Polearm`, or a drop (target None);
+    source None is `otherwise drop`: everything not named."""
+    kind: str                # trait | equipment
+    source: Ident | None
+    target: TraitRef | Ident | None
+    doc: str | None
+    span: Span
+
+
+@node
+class WarnRule:
+    """`warn "..." when cond`: a warning for each fighter the condition holds for."""
+    message: str
+    condition: Expr | None
+    span: Span
+
+
+@node
+class ConversionDecl:
+    fighter: Ident           # the name the rules use for the source fighter
+    source: str              # ruleset ids (or rules-file paths)
+    target: str
+    source_span: Span
+    target_span: Span
+    doc: str | None
+    classes: tuple[ClassRule, ...]
+    stats: tuple[StatRule, ...]
+    maps: tuple[MapRule, ...]
+    warnings: tuple[WarnRule, ...]
+    fits: tuple[tuple[Ident, str | None], ...]   # `fit Power`: at most one
+    span: Span
+
+
+Decl = Decl | ConversionDecl
+
+
 @node
 class Module:
     """One parsed rules file."""

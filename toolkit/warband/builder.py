@@ -271,6 +271,54 @@ class Builder(Transformer):
         call = ast.Call(self.ident(c[0]), c[1] or (), self.span(meta))
         return ast.CallStmt(call, self.span(meta))
 
+    # ---- conversions --------------------------------------------------------------------------------
+    def convert_class(self, meta, c):
+        return ast.ClassRule(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def convert_class_default(self, meta, c):
+        return ast.ClassRule(self.ident(c[0]), None, c[1], self.span(meta))
+
+    def convert_stat(self, meta, c):
+        return ast.StatRule(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def convert_trait(self, meta, c):
+        return ast.MapRule("trait", self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def drop_trait(self, meta, c):
+        return ast.MapRule("trait", self.ident(c[0]), None, c[1], self.span(meta))
+
+    def drop_other_traits(self, meta, c):
+        return ast.MapRule("trait", None, None, c[0], self.span(meta))
+
+    def convert_equipment(self, meta, c):
+        return ast.MapRule("equipment", self.ident(c[0]), self.ident(c[1]), c[2], self.span(meta))
+
+    def drop_equipment(self, meta, c):
+        return ast.MapRule("equipment", self.ident(c[0]), None, c[1], self.span(meta))
+
+    def drop_other_equipment(self, meta, c):
+        return ast.MapRule("equipment", None, None, c[0], self.span(meta))
+
+    def convert_warn(self, meta, c):
+        return ast.WarnRule(_unquote(c[0]), c[1], self.span(meta))
+
+    def convert_fit(self, meta, c):
+        return "fit", (self.ident(c[0]), c[1])
+
+    def conversion_decl(self, meta, c):
+        fighter, source, target, doc, *entries = c
+        parts = {ast.ClassRule: [], ast.StatRule: [], ast.MapRule: [], ast.WarnRule: []}
+        fits = []
+        for entry in entries:
+            if isinstance(entry, tuple):
+                fits.append(entry[1])
+            else:
+                parts[type(entry)].append(entry)
+        return ast.ConversionDecl(
+            self.ident(fighter), _unquote(source), _unquote(target), self.tok_span(source),
+            self.tok_span(target), doc, tuple(parts[ast.ClassRule]), tuple(parts[ast.StatRule]),
+            tuple(parts[ast.MapRule]), tuple(parts[ast.WarnRule]), tuple(fits), self.span(meta))
+
     # ---- army ------------------------------------------------------------------------------------------
     def army_cost(self, meta, c):
         return "cost", (self.ident(c[0]), c[1])

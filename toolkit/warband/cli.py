@@ -441,6 +441,99 @@ def simulate(
         replay=replay, progress=progress)))
 
 
+# ---- convert ----------------------------------------------------------------------------------
+
+@app.command("convert")
+def convert(
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="A warband file (YAML); '-' reads standard input."),
+    to: str = typer.Option(..., "--to", metavar="RULESET",
+                           help="The ruleset to convert to: a built-in id or a rules file."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    using: List[str] = typer.Option([], "--using", metavar="FILE",
+                                    help="A rules file with your own conversion (looked at "
+                                         "before the built-in ones)."),
+) -> None:
+    """Convert a warband to another ruleset by a declared conversion; the result is validated,
+    and what was dropped or approximated is reported and noted in the file."""
+    import os
+
+    from warband.convert import OUTPUT_NAME
+    from warband.convert import convert as run
+    from warband.diagnostics import diag
+    from warband.output import OutputError, write_atomic
+    if output is not None and not force and os.path.exists(output):
+        _emit_diagnostics([diag("E642", f"{output} exists; use --force to replace it", None)],
+                          None)
+        raise typer.Exit(UNUSABLE)
+    result = run(file, to, using=using, output_name=output or OUTPUT_NAME)
+    if result.text is None:
+        _emit_diagnostics(result.diagnostics, result.sources)
+        raise typer.Exit(UNUSABLE)
+    if output is not None:
+        try:
+            write_atomic(output, result.text, force=force)
+        except OutputError as error:
+            _emit_diagnostics(result.diagnostics, result.sources)
+            _emit_diagnostics([diag("E642", str(error), None)], None)
+            raise typer.Exit(UNUSABLE)
+    else:
+        sys.stdout.write(result.text)
+    _emit_diagnostics(result.diagnostics, result.sources)
+    raise typer.Exit(OK if result.valid else FINDINGS)
+
+
+# ---- fmt ---------------------------------------------------------------------------------------
+
+@app.command("fmt")
+def fmt(
+    files: List[str] = typer.Argument(..., metavar="FILE...",
+                                      help="Warband files (YAML) to rewrite in place; '-' reads "
+                                           "standard input and writes standard output."),
+    check: bool = typer.Option(False, "--check",
+                               help="Write nothing; exit 1 if a file would change."),
+    diff: bool = typer.Option(False, "--diff",
+                              help="Write nothing; print what would change as a diff."),
+) -> None:
+    """Put warband files into the canonical layout (key order, indentation), keeping every
+    comment. Files that do not load are reported and left untouched."""
+    from warband.diagnostics import Sources
+    from warband.fmt import format_source
+    from warband.output import OutputError, write_atomic
+    from warband.warband_file import STDIN, read_source
+    sources, unusable, would_change = Sources(), False, False
+    for arg in files:
+        result = format_source(read_source(arg))
+        if result.original is not None:
+            sources.add(result.name, result.original)
+        if result.text is None:
+            _emit_diagnostics(result.diagnostics, sources)
+            unusable = True
+            continue
+        if diff:
+            sys.stdout.write(result.diff())
+        if result.changed:
+            would_change = True
+            if check:
+                sys.stderr.write(f"would reformat {result.name}\n")
+        if check or diff:
+            continue
+        if arg == STDIN:
+            sys.stdout.write(result.text)
+        elif result.changed:
+            try:
+                write_atomic(arg, result.text, force=True)
+            except OutputError as error:
+                sys.stderr.write(f"error: {error}\n")
+                unusable = True
+                continue
+            sys.stderr.write(f"reformatted {result.name}\n")
+    raise typer.Exit(UNUSABLE if unusable else FINDINGS if check and would_change else OK)
+
+
 def main() -> None:
     app()
 

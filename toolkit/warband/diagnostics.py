@@ -111,6 +111,25 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E702": (Severity.ERROR, "wrong number of fighters"),
     "E703": (Severity.ERROR, "quota not met"),
     "E704": (Severity.ERROR, "cost cannot be worked out"),
+    # warband fmt and convert: files
+    "E640": (Severity.ERROR, "file cannot be formatted"),
+    "E641": (Severity.ERROR, "formatting would change the data"),
+    "E642": (Severity.ERROR, "output file exists or cannot be written"),
+    # conversions between rulesets
+    "E800": (Severity.ERROR, "unknown ruleset in a conversion"),
+    "E801": (Severity.ERROR, "a ruleset of a conversion has errors"),
+    "E802": (Severity.ERROR, "unknown class in a conversion"),
+    "E803": (Severity.ERROR, "unknown stat in a conversion"),
+    "E804": (Severity.ERROR, "unknown trait in a conversion"),
+    "E805": (Severity.ERROR, "unknown equipment in a conversion"),
+    "E806": (Severity.ERROR, "conversion rule given twice"),
+    "E807": (Severity.ERROR, "conversion does not give a needed stat"),
+    "E808": (Severity.ERROR, "conversion's class rules incomplete"),
+    "E809": (Severity.ERROR, "converted trait value missing or not allowed"),
+    "E810": (Severity.ERROR, "'fit' cannot apply"),
+    "E812": (Severity.ERROR, "a converted value cannot be used"),
+    "E813": (Severity.ERROR, "no conversion between the rulesets"),
+    "E814": (Severity.ERROR, "the warband to convert has errors"),
     # command line
     "E901": (Severity.ERROR, "invalid command-line value"),
     "E902": (Severity.ERROR, "unknown action"),
@@ -126,6 +145,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),
     "W701": (Severity.WARNING, "fighters share a name"),
+    "W800": (Severity.WARNING, "dropped by the conversion"),
+    "W801": (Severity.WARNING, "dropped: no counterpart in the target ruleset"),
+    "W802": (Severity.WARNING, "approximated by the conversion"),
+    "W803": (Severity.WARNING, "converted value kept inside the stat's range"),
+    "W804": (Severity.WARNING, "converted stats scaled to fit the points limit"),
 }
 
 

@@ -29,6 +29,7 @@ MAX_DEPTH = 150
 DECLARATION_KEYWORDS = (
     "ruleset", "stat", "enum", "flag", "counter", "tier", "trait", "class", "equipment",
     "table", "define", "outcomes", "procedure", "action", "phase", "army", "marker", "scenario",
+    "conversion",
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place")

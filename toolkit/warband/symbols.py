@@ -112,6 +112,8 @@ def collect(module: ast.Module) -> tuple[SymbolTable, list[Diagnostic]]:
         table.globals[sym.name] = sym
 
     for decl in module.decls:
+        if isinstance(decl, ast.ConversionDecl):  # names of two other rulesets: conversion.py
+            continue
         if isinstance(decl, ast.ArmyDecl):
             if table.army is not None:
                 diagnostics.append(diag(
