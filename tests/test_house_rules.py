@@ -178,3 +178,164 @@ def test_a_cycle_through_a_builtin_id_ends(tmp_path, monkeypatch):
     (tmp_path / "me.rules").write_text('ruleset "me"\n  extends "./me.rules"\n')
     compiled = load("me.rules")
     assert [d.code for d in compiled.diagnostics] == ["E438"]
+
+
+# ---- the shipped house rules ------------------------------------------------------------------------
+
+SHIPPED = ["smart-faith", "smart-range-per-inch", "sss-sentinel", "swords-against-sorcery-points"]
+
+
+@pytest.mark.parametrize("ref", SHIPPED)
+def test_shipped_house_rules_compile_cleanly_and_say_why(ref):
+    compiled = load(ref)
+    assert compiled.ruleset is not None and compiled.diagnostics == [], compiled.diagnostics
+    assert len(compiled.ruleset.layers) == 2
+    text = Path(compiled.ruleset.file).read_text(encoding="utf-8")
+    assert text.startswith("# ") and ("WHY" in text or "WHAT" in text)
+
+
+def _exact(ruleset, action, args, specs):
+    from warband.interpreter import Interpreter, Policies
+    from warband.world import make_world
+    world = make_world(ruleset, specs, [{}, {}])
+    return Interpreter(ruleset, Policies("first")).exact(action, args, world)
+
+
+def test_faith_is_on_for_the_good_guys():
+    from fractions import Fraction as F
+
+    from warband.world import FighterSpec, Ref
+    base, faith = load("smart").ruleset, load("smart-faith").ruleset
+    dragon = FighterSpec("d", 0, "Dragon", {"Level": 5})
+    knight = FighterSpec("k", 1, "Knight", {"XP": 54})            # 3rd level
+    goblin = FighterSpec("g", 1, "Goblin", {})
+    args = {"dragon": Ref("fighter", 0), "target": Ref("fighter", 1)}
+    assert _exact(base, "breath", args, [dragon, knight]).only() == "defeated"
+    with_faith = _exact(faith, "breath", args, [dragon, knight])
+    assert with_faith["saved"] == F(13, 20)                         # d20 + 3 >= 11: 8 or more
+    assert with_faith["defeated"] == F(7, 20)
+    # a monster is not one of the good guys: no roll, unless the action says faith=yes
+    assert _exact(faith, "breath", args, [dragon, goblin]).only() == "defeated"
+    assert _exact(faith, "breath", {**args, "faith": True}, [dragon, goblin])["saved"] == F(11, 20)
+
+
+def test_faith_changes_the_odds_of_a_spell():
+    from fractions import Fraction as F
+
+    from warband.world import FighterSpec, Ref
+    magician = FighterSpec("m", 0, "Magician", {})
+    knight = FighterSpec("k", 1, "Knight", {"XP": 24})            # 2nd level
+    args = {"caster": Ref("fighter", 0), "target": Ref("fighter", 1), "distance": 2}
+    assert _exact(load("smart").ruleset, "cast", args, [magician, knight]).only() == "defeated"
+    result = _exact(load("smart-faith").ruleset, "cast", args, [magician, knight])
+    assert result["saved"] == F(3, 5) and result["defeated"] == F(2, 5)
+
+
+@pytest.mark.parametrize("distance, needed_base, needed_per_inch", [
+    (30, 11, 11), (31, 12, 12), (35, 12, 16), (40, 12, 21), (50, 12, 31), (51, 13, 32),
+])
+def test_range_per_inch(distance, needed_base, needed_per_inch):
+    from warband.interpreter import Interpreter
+    base, per_inch = load("smart").ruleset, load("smart-range-per-inch").ruleset
+    assert Interpreter(base).call("needed_to_hit", [distance]) == needed_base
+    assert Interpreter(per_inch).call("needed_to_hit", [distance]) == needed_per_inch
+
+
+def test_sentinel_is_never_stunned():
+    from fractions import Fraction as F
+
+    from warband.world import FighterSpec, Ref
+    rules = load("sss-sentinel").ruleset
+    soldier = FighterSpec("s", 0, "Soldier", {"Might": 10})
+    args = {"attacker": Ref("fighter", 0), "target": Ref("fighter", 1)}
+    against_soldier = _exact(rules, "shoot", args, [soldier, FighterSpec("t", 1, "Soldier",
+                                                                         {"Might": 10})])
+    against_sentinel = _exact(rules, "shoot", args, [soldier, FighterSpec("t", 1, "Sentinel",
+                                                                          {"Might": 10})])
+    assert against_soldier["stun"] == F(1, 6) and against_soldier["kill"] == F(5, 54)
+    assert against_sentinel["stun"] == 0 and against_sentinel["kill"] == F(5, 54)
+    assert rules.classes["Sentinel"].tier == "special"
+
+
+def test_shipped_house_warbands_validate():
+    from warband.validate import validate
+    for name, ruleset in (("gate-wardens.yaml", "sss-sentinel"),
+                          ("narnia-faithful.yaml", "smart-faith")):
+        result = validate([str(ROOT / "warbands" / name)]).files[0]
+        assert result.diagnostics == [] and result.ruleset.id == ruleset
+    wardens = validate([str(ROOT / "warbands" / "gate-wardens.yaml")]).files[0]
+    assert (wardens.total, wardens.limit) == (100, 100)
+
+
+def test_a_warband_names_a_house_file_by_path(tmp_path):
+    from warband.validate import validate
+    house = tmp_path / "rules" / "club.rules"
+    house.parent.mkdir()
+    house.write_text('ruleset "club"\n  extends "super-simple-skirmish"\n'
+                     'trait Lucky "rerolls one die a game"\n'
+                     'class Veteran { tier common traits Charge, Lucky }\n')
+    band = tmp_path / "band.yaml"
+    band.write_text("name: Club\nruleset: rules/club.rules\nfighters:\n"
+                    "  - name: Old Bob\n    class: Veteran\n    might: 10\n")
+    result = validate([str(band)]).files[0]
+    assert result.diagnostics == [] and result.total == 10
+    band.write_text(band.read_text().replace("Veteran", "Vetran"))
+    result = validate([str(band)]).files[0]
+    assert [d.code for d in result.diagnostics] == ["E624"]
+    assert "Veteran" in (result.diagnostics[0].hint or "")
+
+
+# ---- rules diff -------------------------------------------------------------------------------------
+
+DIFFS = [("super-simple-skirmish", "tests/house_rules/three_layers/house.rules", "club"),
+         ("tests/house_rules/three_layers/campaign.rules",
+          "tests/house_rules/three_layers/house.rules", "club_on_campaign"),
+         ("smart", "smart-faith", "smart_faith"),
+         ("smart", "smart-range-per-inch", "smart_range"),
+         ("swords-against-sorcery", "swords-against-sorcery-points", "sas_points"),
+         ("super-simple-skirmish", "sss-sentinel", "sss_sentinel"),
+         ("super-simple-skirmish", "super-simple-skirmish", "same")]
+
+
+@pytest.mark.parametrize("base, house, name", DIFFS, ids=[d[2] for d in DIFFS])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_rules_diff_golden(base, house, name, fmt, golden, monkeypatch):
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(app, ["rules", "diff", base, house, "--format", fmt])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    if fmt == "json":
+        data = json.loads(out)
+        # where a built-in lives depends on the installation
+        for side in ("base", "house"):
+            data[side]["file"] = Path(data[side]["file"]).name
+        out = json.dumps(data, indent=2) + "\n"
+    golden(HOUSE / "diff" / f"{name}.{'json' if fmt == 'json' else 'txt'}", out)
+
+
+def test_rules_diff_of_a_table_row_and_a_class_stat():
+    from warband.compiler import compile_text
+    from warband.diff import diff
+    base = compile_text('ruleset "b"\nstat Might: 1..10\nclass A { stat Might = 1 }\n'
+                        'table t(x) -> y { 1 => 2\n otherwise => 3 }\n', "b.rules").ruleset
+    house = compile_text('ruleset "h"\nstat Might: 1..10\nclass A { stat Might = 2 }\n'
+                         'table t(x) -> y { 1 => 5\n 2 => 4\n otherwise => 3 }\n',
+                         "h.rules").ruleset
+    changes = {(c.kind, c.name): c for c in diff(base, house)}
+    assert changes[("class", "A")].details == ["Might 1 -> 2"]
+    assert changes[("table", "t")].details == ["row 1: 2 -> 5", "new row 2 => 4"]
+    assert len(changes) == 2
+
+
+def test_rules_diff_exits_2_on_broken_rules(tmp_path):
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    broken = tmp_path / "broken.rules"
+    broken.write_text('ruleset "x"\n  extends "super-simple-skirmish"\nremove class Nope\n')
+    result = CliRunner().invoke(app, ["rules", "diff", "super-simple-skirmish", str(broken)])
+    assert result.exit_code == 2
+    assert "E433" in result.output

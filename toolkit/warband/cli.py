@@ -139,6 +139,23 @@ def rules_show(
         show.render(ruleset)
 
 
+@rules_app.command("diff")
+def rules_diff(
+    base_ref: str = typer.Argument(..., metavar="BASE", help="Built-in id or rules file."),
+    house_ref: str = typer.Argument(..., metavar="HOUSE", help="Built-in id or rules file."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """What HOUSE changes compared with BASE: added, changed and removed rules, by kind."""
+    base = _load_or_exit(base_ref)
+    house = _load_or_exit(house_ref)
+    from warband import diff
+    changes = diff.diff(base, house)
+    if fmt is Format.json:
+        typer.echo(json.dumps(diff.as_json(base, house, changes), indent=2))
+    else:
+        typer.echo(diff.as_text(base, house, changes), nl=False)
+
+
 # ---- warband files ------------------------------------------------------------------------------
 
 @app.command("validate")
