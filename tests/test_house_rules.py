@@ -339,3 +339,54 @@ def test_rules_diff_exits_2_on_broken_rules(tmp_path):
     result = CliRunner().invoke(app, ["rules", "diff", "super-simple-skirmish", str(broken)])
     assert result.exit_code == 2
     assert "E433" in result.output
+
+
+def test_every_kind_can_be_overridden_and_removed():
+    text = '''ruleset "sas-giants"
+  extends "swords-against-sorcery"
+
+override stat Training: 1..10 default 2 "up to 10 for giants"
+override enum Sizes "Model sizes, and one more" {
+  Small Medium Big BiggerThanBig PrettyDangBig Colossal "a walking hill"
+}
+override table movement_points(size: Sizes) -> points {
+  Small => 1
+  Medium => 2
+  Big => 3
+  BiggerThanBig => 4
+  PrettyDangBig => 5
+  Colossal => 6
+}
+override equipment Shield "a great shield: one extra defence die, and Armor 1" { grants Armor(1) }
+override trait Armor(N) sum "armour pieces add up"
+override define defence_successes(n) "defence dice are d6 in our games" = count even in (n)d6
+override counter Pockets on fighter from 1 "a head start"
+override flag FillingPockets on fighter "gathering money"
+override outcomes flight_result "How fleeing went" {
+  escaped = 3 "got away unhurt"
+  escaped_hurt = 1 "got away, but hurt"
+  caught = 0 "eliminated"
+}
+override action rank(fighter: fighter) -> text "the Training name" {
+  return training_name(fighter.Training)
+}
+remove equipment Leather
+remove trait Bravery
+'''
+    compiled = compile_text(text, "giants.rules")
+    assert compiled.ruleset is not None, render_text(compiled.diagnostics, compiled.sources)
+    rules = compiled.ruleset
+    assert (rules.stats["Training"].low, rules.stats["Training"].high) == (1, 10)
+    assert [m for m, _ in rules.enums["Sizes"]][-1] == "Colossal"
+    assert dict(rules.equipment["Shield"].grants) == {"Armor": 1}
+    assert rules.traits["Armor"].combine == "sum"
+    assert rules.states["Pockets"].initial == 1
+    assert rules.outcomes["flight_result"].score("escaped") == 3
+    assert "Leather" not in rules.equipment and "Bravery" not in rules.traits
+    assert rules.origin("movement_points").overrides.file.endswith("swords-against-sorcery.rules")
+    from warband.diff import diff
+    changed = {(c.kind, c.name, c.change) for c in diff(load("swords-against-sorcery").ruleset,
+                                                        rules)}
+    assert ("table", "movement_points", "changed") in changed
+    assert ("equipment", "Leather", "removed") in changed
+    assert ("enum", "Sizes", "changed") in changed
