@@ -82,18 +82,18 @@ def _load_or_exit(ref: str):
 
 @rules_app.command("list")
 def rules_list(fmt: Format = typer.Option(Format.text, "--format", help="text or json")) -> None:
-    """List the built-in rulesets: id, name and file."""
+    """List the built-in rulesets: id, name, the ruleset a house-rules file extends, and file."""
     from warband.compiler import builtins, display_path
     found = builtins()
     if fmt is Format.json:
-        typer.echo(json.dumps([{"id": b.id, "name": b.title, "file": str(b.path)}
-                               for b in found], indent=2))
+        typer.echo(json.dumps([{"id": b.id, "name": b.title, "file": str(b.path),
+                                "extends": b.extends} for b in found], indent=2))
         return
     from rich.console import Console
     from rich.table import Table
-    table = Table("id", "name", "file", box=None, pad_edge=False)
+    table = Table("id", "name", "extends", "file", box=None, pad_edge=False)
     for b in found:
-        table.add_row(b.id, b.title, display_path(b.path))
+        table.add_row(b.id, b.title, b.extends or "", display_path(b.path))
     Console(soft_wrap=True).print(table)
 
 

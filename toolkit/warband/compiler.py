@@ -24,7 +24,8 @@ if not BUILTIN_DIR.is_dir():  # a source checkout: the rules live at the reposit
     BUILTIN_DIR = Path(__file__).resolve().parents[2] / "dsl"
 
 MAX_RULES_BYTES = 2_000_000
-_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"([^"\n]*)")?', re.MULTILINE)
+_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"((?:\\.|[^"\\\n])*)")?',
+                     re.MULTILINE)
 
 
 @dataclass
@@ -179,15 +180,19 @@ class BuiltIn:
     id: str
     title: str
     path: Path
+    extends: str | None = None   # the base of a shipped house-rules file
 
 
 def builtins() -> list[BuiltIn]:
     """The shipped rulesets, read from their headers without compiling them."""
     found = []
     for path in sorted(BUILTIN_DIR.glob("*.rules")):
-        m = _HEADER.search(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        m = _HEADER.search(text)
         if m:
-            found.append(BuiltIn(m.group(1), m.group(2) or m.group(1), path))
+            base = _EXTENDS.search(text)
+            title = (m.group(2) or m.group(1)).replace('\\"', '"')
+            found.append(BuiltIn(m.group(1), title, path, base.group(1) if base else None))
     return found
 
 
