@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from warband import ast
 from warband.ruleset import Ruleset
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
@@ -177,8 +178,75 @@ def _procedure(a, b) -> list[str]:
         out.append(f"requires {expr_text(a.requires) if a.requires else 'nothing'} -> "
                    f"{expr_text(b.requires) if b.requires else 'nothing'}")
     if shape(a.body) != shape(b.body):
-        out.append(f"its steps change (were {_at(a.span)}, now {_at(b.span)})")
+        out.append(f"its steps change (were {_at(a.span)}, now {_at(b.span)}):")
+        out += [f"  {line}" for line in _steps(a.body, b.body)]
     return out + _doc(a.doc, b.doc)
+
+
+def _step_text(stmt) -> str:
+    """The first line of a statement, as written in rules (blocks are shown as { ... })."""
+    from warband.unparse import expr_text
+    match stmt:
+        case ast.Let(name=n, value=v):
+            return f"let {n.name} = {expr_text(v)}"
+        case ast.Set(target=t, op=op, value=v):
+            return f"set {'.'.join(i.name for i in t)} {op} {expr_text(v)}"
+        case ast.If(condition=c, otherwise=o):
+            return f"if {expr_text(c)} {{ ... }}" + (" else ..." if o is not None else "")
+        case ast.Choose(name=n, decider=d, options=opts):
+            return f"choose {n.name} by {expr_text(d)}: " + ", ".join(o.name.name for o in opts)
+        case ast.ChooseNumber(name=n, decider=d, low=lo, high=hi):
+            return f"choose {n.name} by {expr_text(d)} from {expr_text(lo)}..{expr_text(hi)}"
+        case ast.Return(value=v):
+            return f"return {expr_text(v)}"
+        case ast.Remove(subject=x):
+            return f"remove {expr_text(x)}"
+        case ast.ForEach(var=v, items=i):
+            return f"for each {v.name} in {expr_text(i)} {{ ... }}"
+        case ast.Repeat(times=t):
+            return f"repeat {expr_text(t)} times {{ ... }}"
+        case ast.CallStmt(call=c):
+            return expr_text(c)
+    return type(stmt).__name__  # pragma: no cover - every statement is named above
+
+
+def _inner(stmt) -> list:
+    """The blocks a statement holds, for comparing step by step."""
+    match stmt:
+        case ast.If(then=t, otherwise=o):
+            return [t.stmts, () if o is None else (o,) if isinstance(o, ast.If) else o.stmts]
+        case ast.ForEach(body=b) | ast.Repeat(body=b):
+            return [b.stmts]
+        case ast.Choose(options=opts):
+            return [o.body.stmts if o.body else () for o in opts]
+    return []
+
+
+def _steps(a: ast.Block, b: ast.Block, depth: int = 0) -> list[str]:
+    """What changed between two blocks of statements: steps added (+), dropped (-) and changed
+    (~, with the changes inside a block shown beneath it)."""
+    import difflib
+    out: list[str] = []
+    pad = "  " * depth
+    old, new = list(a.stmts if hasattr(a, "stmts") else a), list(b.stmts if hasattr(b, "stmts")
+                                                                else b)
+    matcher = difflib.SequenceMatcher(a=[shape(x) for x in old], b=[shape(x) for x in new],
+                                      autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        pairs = list(zip(old[i1:i2], new[j1:j2])) if op == "replace" else []
+        for x, y in pairs:
+            same_kind = type(x) is type(y) and len(_inner(x)) == len(_inner(y)) and _inner(x)
+            if same_kind and _step_text(x) == _step_text(y):
+                out.append(f"{pad}~ {_step_text(y)}")
+                for bx, by in zip(_inner(x), _inner(y)):
+                    out += _steps(bx, by, depth + 1)
+            else:
+                out += [f"{pad}- {_step_text(x)}", f"{pad}+ {_step_text(y)}"]
+        out += [f"{pad}- {_step_text(x)}" for x in old[i1 + len(pairs):i2]]
+        out += [f"{pad}+ {_step_text(y)}" for y in new[j1 + len(pairs):j2]]
+    return out
 
 
 def _at(span) -> str:
