@@ -44,7 +44,7 @@ def error_case(folder: Path):
     return compile_path(folder / "house.rules")
 
 
-# ---- plain extends, stacked layers, provenance ----------------------------------------------------
+# ---- plain extends, stacked layers, provenance --------------------------------------------------
 
 @pytest.fixture(scope="module")
 def club():
@@ -203,7 +203,7 @@ def test_a_cycle_through_a_builtin_id_ends(tmp_path, monkeypatch):
     assert [d.code for d in compiled.diagnostics] == ["E438"]
 
 
-# ---- the shipped house rules ------------------------------------------------------------------------
+# ---- the shipped house rules --------------------------------------------------------------------
 
 SHIPPED = ["smart-faith", "smart-range-per-inch", "sss-sentinel", "swords-against-sorcery-points"]
 
@@ -308,7 +308,7 @@ def test_a_warband_names_a_house_file_by_path(tmp_path):
     assert "Veteran" in (result.diagnostics[0].hint or "")
 
 
-# ---- rules diff -------------------------------------------------------------------------------------
+# ---- rules diff ---------------------------------------------------------------------------------
 
 DIFFS = [("super-simple-skirmish", "tests/house_rules/three_layers/house.rules", "club"),
          ("tests/house_rules/three_layers/campaign.rules",

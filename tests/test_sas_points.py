@@ -80,7 +80,7 @@ def costs_of(path: Path):
     return result
 
 
-# ---- the costs -------------------------------------------------------------------------------------
+# ---- the costs ----------------------------------------------------------------------------------
 
 def test_the_scenario_forces_fit_the_standard_game():
     dudes = costs_of(ROOT / "warbands" / "greedy-dudes-points.yaml")
@@ -105,7 +105,7 @@ def test_a_second_hero_breaks_the_quota(tmp_path):
     assert [d.code for d in result.diagnostics] == ["E703"]
 
 
-# ---- the odds in the header ---------------------------------------------------------------------------
+# ---- the odds in the header ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("a, b, expected", [
     # Training 3 + Toughness 2 (worth 8, 16 points) vs Training 4 (16 points): 55% / 43%

@@ -80,7 +80,7 @@ def _doc(before, after) -> list[str]:
         ["description dropped"] if before != after else [])
 
 
-# ---- one kind at a time ----------------------------------------------------------------------------
+# ---- one kind at a time ---------------------------------------------------------------------
 
 def _stat(a, b) -> list[str]:
     out = []
@@ -283,7 +283,6 @@ def _tier(a, b) -> list[str]:
 
 def _summary(kind: str, item) -> str:
     """A short description of an added item."""
-    from warband.show import quota_text  # noqa: F401 - same wording as rules show
     match kind:
         case "class":
             bits = [item.tier] if item.tier else []

@@ -277,10 +277,12 @@ def _merge(base: ast.Module, house: ast.Module, info: Layering
                 span = decl.span if kind == "army" else decl.name.span
                 what = "an army section" if kind == "army" else \
                     f"'{name}' ({_a(decl_kind(previous))})"
+                hint = f"to replace it, write: override {kind}" + (
+                    "" if kind == "army" else f" {name}")
+                if decl_kind(previous) != kind:   # a different thing that happens to share it
+                    hint = "names are shared by every kind of declaration; choose another name"
                 d.append(diag("E430", f"the base already has {what}", span,
-                              related=[Related(where, "the base defines it here")],
-                              hint=f"to replace it, write: override {kind}"
-                                   + ("" if kind == "army" else f" {name}")))
+                              related=[Related(where, "the base defines it here")], hint=hint))
                 continue
             if isinstance(decl, ast.ArmyDecl) and decl.removals:
                 d.append(diag("E437", "'remove' in an army section needs 'override army'",
