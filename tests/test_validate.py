@@ -401,7 +401,8 @@ def test_a_run_compiles_each_ruleset_once(monkeypatch):
     real = compiler.load
     monkeypatch.setattr(compiler, "load", lambda ref: calls.append(ref) or real(ref))
     Validation().run([str(p) for p in WARBANDS] * 3)
-    assert sorted(calls) == ["smart", "super-simple-skirmish", "swords-against-sorcery"]
+    assert sorted(calls) == ["smart", "smart-faith", "sss-sentinel", "super-simple-skirmish",
+                             "swords-against-sorcery", "swords-against-sorcery-points"]
 
 
 # ---- odds with fighters from warband files ------------------------------------------------------

@@ -309,6 +309,7 @@ class Header:
     version: str | None
     extends: str | None
     span: Span
+    extends_span: Span | None = None   # the `extends "..."` line, for errors about the base
 
 
 @node
@@ -475,6 +476,33 @@ class ArmyDecl:
     points: Expr | None
     size: tuple[Bound, str | None] | None
     quotas: tuple[Quota, ...]
+    span: Span
+    removals: tuple["ArmyRemoval", ...] = ()   # only in `override army`
+
+
+# ---- house rules: layers on an `extends` base ---------------------------------------------------
+
+@node
+class ArmyRemoval:
+    """`remove cost`, `remove points`, `remove size` or `remove quota KIND NAME` in an army."""
+    part: str                # cost | points | size | quota
+    selector_kind: str | None
+    selector: Ident | None
+    span: Span
+
+
+@node
+class OverrideDecl:
+    """`override DECL`: DECL replaces the base's declaration of the same name."""
+    decl: "Decl"
+    span: Span
+
+
+@node
+class RemoveDecl:
+    """`remove KIND NAME` (or `remove army`): the base's declaration is taken out."""
+    kind: str
+    name: Ident | None       # None for the army
     span: Span
 
 

@@ -52,7 +52,11 @@ class Builder(Transformer):
         fields = {"title": None, "source": None, "version": None, "extends": None}
         for kind, value in children[1:]:
             fields[kind] = value
-        return ast.Header(_unquote(children[0]), span=self.span(meta), **fields)
+        extends_span = None
+        if fields["extends"] is not None:
+            fields["extends"], extends_span = fields["extends"]
+        return ast.Header(_unquote(children[0]), span=self.span(meta),
+                          extends_span=extends_span, **fields)
 
     def title(self, meta, c):
         return "title", _unquote(c[0])
@@ -64,7 +68,7 @@ class Builder(Transformer):
         return "version", _unquote(c[0])
 
     def extends(self, meta, c):
-        return "extends", _unquote(c[0])
+        return "extends", (_unquote(c[0]), self.span(meta))
 
     def doc(self, meta, c):
         return _unquote(c[0])
@@ -348,13 +352,42 @@ class Builder(Transformer):
     def army_decl(self, meta, c):
         doc, *entries = c
         fields = {"cost": None, "points": None, "size": None}
-        quotas = []
+        quotas, removals = [], []
         for kind, value in entries:
             if kind == "quota":
                 quotas.append(value)
+            elif kind == "remove":
+                removals.append(value)
             else:
                 fields[kind] = value
-        return ast.ArmyDecl(doc, quotas=tuple(quotas), span=self.span(meta), **fields)
+        return ast.ArmyDecl(doc, quotas=tuple(quotas), span=self.span(meta),
+                            removals=tuple(removals), **fields)
+
+    # ---- house rules ------------------------------------------------------------------------------
+    def override_decl(self, meta, c):
+        return ast.OverrideDecl(c[0], self.span(meta))
+
+    def remove_kind(self, meta, c):
+        return str(c[0])
+
+    def remove_decl(self, meta, c):
+        return ast.RemoveDecl(c[0], self.ident(c[1]), self.span(meta))
+
+    def remove_army(self, meta, c):
+        return ast.RemoveDecl("army", None, self.span(meta))
+
+    def remove_cost(self, meta, c):
+        return "remove", ast.ArmyRemoval("cost", None, None, self.span(meta))
+
+    def remove_points(self, meta, c):
+        return "remove", ast.ArmyRemoval("points", None, None, self.span(meta))
+
+    def remove_size(self, meta, c):
+        return "remove", ast.ArmyRemoval("size", None, None, self.span(meta))
+
+    def remove_quota(self, meta, c):
+        kind, name = c[0]
+        return "remove", ast.ArmyRemoval("quota", kind, name, self.span(meta))
 
     # ---- expressions -----------------------------------------------------------------------------------
     def if_expr(self, meta, c):

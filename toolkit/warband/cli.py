@@ -82,18 +82,18 @@ def _load_or_exit(ref: str):
 
 @rules_app.command("list")
 def rules_list(fmt: Format = typer.Option(Format.text, "--format", help="text or json")) -> None:
-    """List the built-in rulesets: id, name and file."""
+    """List the built-in rulesets: id, name, the ruleset a house-rules file extends, and file."""
     from warband.compiler import builtins, display_path
     found = builtins()
     if fmt is Format.json:
-        typer.echo(json.dumps([{"id": b.id, "name": b.title, "file": str(b.path)}
-                               for b in found], indent=2))
+        typer.echo(json.dumps([{"id": b.id, "name": b.title, "file": str(b.path),
+                                "extends": b.extends} for b in found], indent=2))
         return
     from rich.console import Console
     from rich.table import Table
-    table = Table("id", "name", "file", box=None, pad_edge=False)
+    table = Table("id", "name", "extends", "file", box=None, pad_edge=False)
     for b in found:
-        table.add_row(b.id, b.title, display_path(b.path))
+        table.add_row(b.id, b.title, b.extends or "", display_path(b.path))
     Console(soft_wrap=True).print(table)
 
 
@@ -137,6 +137,23 @@ def rules_show(
         typer.echo(json.dumps(show.as_json(ruleset), indent=2))
     else:
         show.render(ruleset)
+
+
+@rules_app.command("diff")
+def rules_diff(
+    base_ref: str = typer.Argument(..., metavar="BASE", help="Built-in id or rules file."),
+    house_ref: str = typer.Argument(..., metavar="HOUSE", help="Built-in id or rules file."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """What HOUSE changes compared with BASE: added, changed and removed rules, by kind."""
+    base = _load_or_exit(base_ref)
+    house = _load_or_exit(house_ref)
+    from warband import diff
+    changes = diff.diff(base, house)
+    if fmt is Format.json:
+        typer.echo(json.dumps(diff.as_json(base, house, changes), indent=2))
+    else:
+        typer.echo(diff.as_text(base, house, changes), nl=False)
 
 
 # ---- warband files ------------------------------------------------------------------------------

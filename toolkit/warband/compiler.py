@@ -24,7 +24,8 @@ if not BUILTIN_DIR.is_dir():  # a source checkout: the rules live at the reposit
     BUILTIN_DIR = Path(__file__).resolve().parents[2] / "dsl"
 
 MAX_RULES_BYTES = 2_000_000
-_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"([^"\n]*)")?', re.MULTILINE)
+_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"((?:\\.|[^"\\\n])*)")?',
+                     re.MULTILINE)
 
 
 @dataclass
@@ -46,6 +47,8 @@ def compile_text(text: str, file: str) -> Compiled:
     from warband.ruleset import assemble
     from warband.symbols import collect
 
+    from warband.layers import explain_removed, layer
+
     sources = Sources({file: text})
     module, diagnostics = parse(text, file)
     if module is None:
@@ -53,10 +56,16 @@ def compile_text(text: str, file: str) -> Compiled:
     if module.header is None and not any(d.code == "E105" for d in diagnostics):
         diagnostics.append(diag("E105", "the file does not start with a ruleset header",
                                 Span(file, 1, 1), hint='begin the file with: ruleset "my-rules"'))
+    # house rules: the base (and its base...) merged in; every declaration keeps its own file
+    module, found, layering = layer(module, sources)
+    diagnostics += found
+    if layering.failed:
+        diagnostics.sort(key=Diagnostic.sort_key)
+        return Compiled(None, diagnostics, sources)
     table, found = collect(module)
     diagnostics += found
     _, found = check(module, table)
-    diagnostics += found
+    diagnostics += explain_removed(found, layering.removed)
     if any(type(d).__name__ == "ConversionDecl" for d in module.decls):
         from warband.conversion import check_module  # it names two other rulesets: load them
         diagnostics += check_module(module)
@@ -68,7 +77,10 @@ def compile_text(text: str, file: str) -> Compiled:
             ruleset = None
     diagnostics.sort(key=Diagnostic.sort_key)
     if ruleset is not None:
+        from warband.ruleset import provenance
         object.__setattr__(ruleset, "warnings", tuple(diagnostics))
+        object.__setattr__(ruleset, "layers", tuple(layering.layers))
+        object.__setattr__(ruleset, "origins", provenance(module, table, layering.overrides))
     return Compiled(ruleset, diagnostics, sources)
 
 
@@ -103,10 +115,37 @@ def _toolkit_fingerprint() -> bytes:
 
 def _key(text: str, file: str) -> str:
     h = hashlib.sha256(_toolkit_fingerprint())
-    for part in (file, text):
+    for part in (file, text, *_base_texts(text, file)):
         h.update(part.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()
+
+
+_EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]*)"', re.MULTILINE)
+
+
+def _base_texts(text: str, file: str) -> list[str]:
+    """The text of every base a file extends, directly or not: a house file's compiled form
+    changes when any layer under it does, so all of them are part of its cache key. A base that
+    cannot be found or read only ends the list (compiling reports it)."""
+    from warband.layers import MAX_LAYERS
+    out: list[str] = []
+    for _ in range(MAX_LAYERS):
+        m = _EXTENDS.search(text)
+        if m is None:
+            break
+        ref = m.group(1)
+        path = next((b.path for b in builtins() if b.id == ref), None)
+        if path is None:
+            path = Path(ref) if Path(ref).is_absolute() else Path(file).parent / ref
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            out.append(f"<unreadable {path}>")
+            break
+        out += [str(path), text]
+        file = str(path)
+    return out
 
 
 def compile_cached(text: str, file: str) -> Compiled:
@@ -144,15 +183,19 @@ class BuiltIn:
     id: str
     title: str
     path: Path
+    extends: str | None = None   # the base of a shipped house-rules file
 
 
 def builtins() -> list[BuiltIn]:
     """The shipped rulesets, read from their headers without compiling them."""
     found = []
     for path in sorted(BUILTIN_DIR.glob("*.rules")):
-        m = _HEADER.search(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        m = _HEADER.search(text)
         if m:
-            found.append(BuiltIn(m.group(1), m.group(2) or m.group(1), path))
+            base = _EXTENDS.search(text)
+            title = (m.group(2) or m.group(1)).replace('\\"', '"')
+            found.append(BuiltIn(m.group(1), title, path, base.group(1) if base else None))
     return found
 
 

@@ -76,6 +76,17 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E402": (Severity.ERROR, "invalid decision"),
     "E403": (Severity.ERROR, "limit exceeded"),
     "E404": (Severity.ERROR, "unknown ruleset"),
+    # house rules: layers on an `extends` base
+    "E430": (Severity.ERROR, "already defined by the base"),
+    "E431": (Severity.ERROR, "override of something the base does not have"),
+    "E432": (Severity.ERROR, "override or remove of the wrong kind"),
+    "E433": (Severity.ERROR, "remove of something the base does not have"),
+    "E434": (Severity.ERROR, "override or remove without a base"),
+    "E435": (Severity.ERROR, "base rules file not found"),
+    "E436": (Severity.ERROR, "overridden or removed twice"),
+    "E437": (Severity.ERROR, "army removal outside 'override army'"),
+    "E438": (Severity.ERROR, "cycle of extends"),
+    "E439": (Severity.ERROR, "too many layers of extends"),
     # evaluation
     "E501": (Severity.ERROR, "no table row matches"),
     "E502": (Severity.ERROR, "division by zero"),

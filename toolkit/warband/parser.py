@@ -30,12 +30,13 @@ DECLARATION_KEYWORDS = (
     "ruleset", "stat", "enum", "flag", "counter", "tier", "trait", "class", "equipment",
     "table", "define", "outcomes", "procedure", "action", "phase", "army", "marker", "scenario",
     "conversion",
+    "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place")
 # Declaration keywords that also begin an entry inside a class: inside braces, even at the start
 # of a line, they continue the class rather than start a new declaration.
-_ENTRY_KEYWORDS = ("stat", "tier", "equipment")
+_ENTRY_KEYWORDS = ("stat", "tier", "equipment", "remove")
 _SCAN = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]|^(?:%s)\b'
                    % "|".join(DECLARATION_KEYWORDS), re.MULTILINE)
 

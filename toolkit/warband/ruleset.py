@@ -152,6 +152,12 @@ class Ruleset:
     warnings: tuple[Diagnostic, ...] = field(default=())
     markers: FrozenDict = field(default_factory=FrozenDict)   # name -> ast.MarkerDecl
     scenario: ast.ScenarioDecl | None = None                  # a scenario file's game
+    # house rules: (id, file) of each layer, base first; and where each definition comes from
+    layers: tuple[tuple[str, str], ...] = field(default=())
+    origins: FrozenDict = field(default_factory=FrozenDict)   # name -> Origin
+
+    def origin(self, name: str) -> "Origin | None":
+        return self.origins.get(name)
 
     def actions(self) -> Iterator[ast.ProcedureDecl]:
         return (p for p in self.procedures.values() if p.kind == "action")
@@ -161,6 +167,37 @@ class Ruleset:
             if stat.key == key.lower():
                 return stat
         return None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a definition comes from: its file and line, and the base definition it replaces
+    (`override`), if any. Army entries are named army.cost, army.points, army.size."""
+    file: str
+    line: int
+    overrides: Span | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.file}:{self.line}"
+        return text + (f", overrides {self.overrides.file}:{self.overrides.line}"
+                       if self.overrides else "")
+
+
+def provenance(module: ast.Module, table: SymbolTable, overrides: dict) -> FrozenDict:
+    """The Origin of every global definition and army entry of a (merged) module."""
+    origins = {}
+    for name, sym in table.globals.items():
+        span = sym.decl.span
+        origins[name] = Origin(span.file, span.line, overrides.get(name))
+    army = table.army
+    if army is not None:
+        origins["army"] = Origin(army.span.file, army.span.line, overrides.get("army"))
+        for part, node in (("cost", army.cost[1] if army.cost else None),
+                           ("points", army.points),
+                           ("size", army.size[0] if army.size else None)):
+            if node is not None:
+                origins[f"army.{part}"] = Origin(node.span.file, node.span.line)
+    return FrozenDict(origins)
 
 
 def constant(expr, enums: dict | None = None) -> object:
@@ -297,7 +334,8 @@ def _check_stat_value(stat: "Stat | None", value, span: Span, d: list[Diagnostic
 
 def _owner(choose: ast.Choose, procedures: dict) -> tuple[str, ast.Choose]:
     for name, proc in procedures.items():
-        if proc.span.line <= choose.span.line <= proc.span.end_line:
+        if proc.span.file == choose.span.file and \
+                proc.span.line <= choose.span.line <= proc.span.end_line:
             return name, choose
     return "", choose  # pragma: no cover - every decision sits in a procedure
 
