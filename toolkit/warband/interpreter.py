@@ -47,8 +47,12 @@ def _bind(value, then: Callable):
 
 class Interpreter(Decisions):
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, compiled: bool = True) -> None:
         self.ruleset = ruleset
+        # Sampled runs and 'requires' go through rules translated to Python (codegen.py) unless
+        # compiled=False; exact runs, look-ahead and probing always run here.
+        self.compiled = compiled
+        self._program = None
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
         # Random choices draw from their own stream, so that a replay whose decisions come from
@@ -105,6 +109,11 @@ class Interpreter(Decisions):
         """One seeded run: the result and the world after it."""
         self.exact_mode = False
         self.branches = self.drawn = 0
+        if self.compiled:
+            from warband import codegen
+            done = codegen.sample(self, procedure, args, world)
+            if done is not None:
+                return done
         return self._run(procedure, args, world, self._top_return)
 
     def _top_return(self, value, world):
@@ -117,6 +126,11 @@ class Interpreter(Decisions):
         decl = self.ruleset.procedures[procedure]
         if decl.requires is None:
             return True
+        if self.compiled:
+            from warband import codegen
+            done = codegen.allowed(self, procedure, args, world)
+            if done is not None:
+                return done
         result = self.fn(decl.requires)(self._bind_params(decl, args), world)
         return result is True or (type(result) is Dist and result[True] == 1)
 

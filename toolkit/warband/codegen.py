@@ -1,0 +1,668 @@
+"""Rules translated to Python source, for fast sampling.
+
+The interpreter runs statements in continuation-passing style, which exact odds and look-ahead
+need; a sampled run follows one path, and direct-style Python does that many times faster. Each
+procedure, action and phase, define, table and `requires` of a Ruleset becomes one Python
+function, generated here as text, compiled once per Ruleset and cached (`program_for`).
+
+The generated code makes the same draws from the interpreter's random streams in the same order,
+the same decisions and the same errors as `Interpreter.sample`: a roll bound by `let` is drawn at
+the `let` (sampling mode evaluates at once), a `dice` parameter is a Thunk rolled at each read,
+names not bound on a path read as their own name (symbols), table results are cached in the
+interpreter's own cache. Where it cannot match the interpreter it does not try: a procedure with a
+construct this module does not know runs through the interpreter (`Program.fallbacks` names it),
+and so does any run under the greedy policy (look-ahead needs the continuations) or while probing.
+
+Safety: no name from a rules file becomes a Python identifier unescaped (`mangle`), string
+constants are written with repr, and anything else (AST nodes, distributions) is passed in the
+function's namespace, never as source text.
+"""
+
+from __future__ import annotations
+
+import sys
+import weakref
+
+from warband import ast
+from warband import codegen_runtime as rt
+from warband.dice import Dist
+from warband.evaluate import BUILTINS, COMPARE, Record, Thunk, norm
+from warband.world import Ref
+
+__all__ = ["Program", "program_for", "mangle", "sample", "allowed"]
+
+
+class Unsupported(Exception):
+    """A construct this module does not translate: its procedure runs through the interpreter."""
+
+
+def mangle(name: str) -> str:
+    """A rules name as a Python identifier, injectively: letters and digits stay, every other
+    character (the underscore included) becomes _HEX_."""
+    return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}_" for c in name)
+
+
+_OPS = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
+
+
+class Scope:
+    """The locals of one generated function: rules name -> Python name, and which are bound on
+    every path reaching the current point."""
+
+    def __init__(self, names: dict[str, str], bound: set[str], thunks: frozenset = frozenset()):
+        self.names, self.bound, self.thunks = names, bound, thunks
+
+    def with_bound(self, bound: set[str]) -> "Scope":
+        return Scope(self.names, bound, self.thunks)
+
+
+class Writer:
+    """Generates one module: functions as lines of text, constants as namespace entries."""
+
+    def __init__(self, program: "Program") -> None:
+        self.program = program
+        self.ruleset = program.ruleset
+        self.namespace = program.namespace
+        self.consts: dict[int, str] = {}
+        self.temp = 0
+
+    def const(self, value, hint: str = "k") -> str:
+        found = self.consts.get(id(value))
+        if found is None:
+            found = self.consts[id(value)] = f"_{hint}{len(self.consts)}"
+            self.namespace[found] = value
+        return found
+
+    def fresh(self, hint: str) -> str:
+        self.temp += 1
+        return f"_{hint}{self.temp}"
+
+    # ---- expressions ---------------------------------------------------------------------------
+    def literal(self, v) -> str:
+        if type(v) in (int, str, bool):
+            return repr(v)
+        return self.const(v)
+
+    def name(self, n: str, scope: Scope) -> str:
+        py = scope.names.get(n)
+        if py is None:
+            return repr(n)   # a class, tier, enum value or outcome: symbols are their names
+        if n not in scope.bound:
+            return f"({py} if {py} is not _UNB else {n!r})"
+        if n in scope.thunks:
+            return f"_force({py}, world)"
+        return py
+
+    def expr(self, e, scope: Scope) -> str:  # noqa: C901 - one case per node kind
+        t = type(e)
+        if t is ast.Int or t is ast.Str or t is ast.Bool:
+            return self.literal(e.value)
+        if t is ast.Name:
+            return self.name(e.name, scope)
+        if t is ast.Field:
+            getter = self.program.getter("field", e.field.name)
+            return f"{getter}({self.expr(e.subject, scope)}, world)"
+        if t is ast.Binary:
+            a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+            if e.op == "/":
+                return f"_div({a}, {b}, {self.const(e, 'n')})"
+            if e.op not in ("+", "-", "*"):
+                raise Unsupported(f"operator {e.op}")
+            return f"_norm({a} {e.op} {b})"
+        if t is ast.Compare:
+            return f"({self.expr(e.left, scope)} {_OPS[e.op]} {self.expr(e.right, scope)})"
+        if t is ast.Logic:
+            joined = f" {'and' if e.op == 'and' else 'or'} ".join(
+                self.expr(i, scope) for i in e.items)
+            return f"({joined})"
+        if t is ast.Not:
+            return f"(not {self.expr(e.operand, scope)})"
+        if t is ast.Neg:
+            return f"(-{self.expr(e.operand, scope)})"
+        if t is ast.IfExpr:
+            return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
+                    f"else {self.expr(e.otherwise, scope)})")
+        if t is ast.Has:
+            getter = self.program.getter("has", e.name.name)
+            return f"{getter}({self.expr(e.subject, scope)}, world)"
+        if t is ast.Is:
+            return f"_is({self.expr(e.subject, scope)}, {e.name.name!r}, world)"
+        if t is ast.Call:
+            return self.call(e, scope)
+        if t is ast.Dice:
+            return self.dice(e, scope)
+        if t is ast.Count:
+            pool = e.pool
+            if type(pool) is not ast.Dice:
+                raise Unsupported("count of a pool that is not dice")
+            return (f"_count(I, {self.const(e, 'n')}, {self.expr(pool.count, scope)}, "
+                    f"{self.predicate(e.predicate, pool.sides, scope)}, "
+                    f"{self.reroll(pool, scope)})")
+        if t is ast.Aggregate:
+            if e.kind.name not in ("total", "highest", "lowest"):
+                raise Unsupported(f"aggregate {e.kind.name}")
+            var = e.var.name
+            inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
+                          scope.thunks - {var})
+            py = inner.names[var]
+            value = self.expr(e.value, inner)
+            cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
+            return (f"_aggregate({e.kind.name!r}, [{value} for {py} in "
+                    f"{self.expr(e.group, scope)}{cond}])")
+        if t is ast.Within:
+            return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
+        raise Unsupported(f"expression {t.__name__}")
+
+    def call(self, e: ast.Call, scope: Scope) -> str:
+        name = e.callee.name
+        args = ", ".join(self.expr(a, scope) for a in e.args)
+        if name in BUILTINS:
+            return f"_norm({self.const(BUILTINS[name], 'b')}({args}))"
+        if name in self.ruleset.tables:
+            table = self.ruleset.tables[name]
+            packed = f"({args},)" if e.args else "()"
+            return (f"_lookup(I, {self.const(table, 'n')}, {packed}, {self.const(e, 'n')}, "
+                    f"world, t_{mangle(name)})")
+        if name in self.ruleset.defines:
+            return f"d_{mangle(name)}(I, world{', ' if args else ''}{args})"
+        raise Unsupported(f"call of {name} inside an expression")
+
+    def reroll(self, pool: ast.Dice, scope: Scope) -> str:
+        for mod in pool.mods:
+            if type(mod) is ast.RerollMod:
+                return self.predicate(mod.predicate, pool.sides, scope)
+            if type(mod) is not ast.KeepMod:
+                raise Unsupported(f"dice modifier {type(mod).__name__}")
+        return "None"
+
+    def predicate(self, pred, sides: int, scope: Scope) -> str:
+        faces = range(1, sides + 1)
+        t = type(pred)
+        if t is ast.PredEven:
+            return self.const(frozenset(f for f in faces if f % 2 == 0), "s")
+        if t is ast.PredOdd:
+            return self.const(frozenset(f for f in faces if f % 2 == 1), "s")
+        if t is ast.PredSet:
+            return self.const(frozenset(pred.values), "s")
+        if t is ast.PredCompare:
+            return (f"_faces({self.const(COMPARE[pred.op], 'c')}, {sides}, "
+                    f"{self.expr(pred.value, scope)})")
+        raise Unsupported(f"predicate {t.__name__}")
+
+    def dice(self, e: ast.Dice, scope: Scope) -> str:
+        reroll = self.reroll(e, scope)
+        if type(e.count) is ast.Int and reroll == "None":
+            try:
+                dist = rt.pool_dist(e, e.count.value, None)
+            except Exception:   # the error is raised when the roll is made, as the interpreter does
+                dist = None
+            if dist is not None:
+                if len(dist) == 1:
+                    return f"_draw_one(I, {self.literal(dist.only())})"
+                return f"_draw(I, {self.const(dist, 'D')})"
+        return f"_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"
+
+    # ---- statements ------------------------------------------------------------------------------
+    def block(self, stmts, scope: Scope, out: list, pad: str) -> set[str]:
+        """Lines for the statements; returns the names bound on every path through them."""
+        bound = set(scope.bound)
+        start = len(out)
+        for stmt in stmts:
+            bound = self.stmt(stmt, scope.with_bound(bound), out, pad)
+        if len(out) == start:
+            out.append(pad + "pass")
+        return bound
+
+    def procedure_call(self, call: ast.Call, scope: Scope) -> str:
+        decl = self.ruleset.procedures[call.callee.name]
+        args = []
+        for i, arg in enumerate(call.args):
+            p = decl.params[i] if i < len(decl.params) else None
+            if p is not None and p.type is not None and p.type.name == "dice":
+                # by name: each use in the callee rolls again, in the world of that use
+                args.append(f"_thunk(lambda _env, world: {self.expr(arg, scope)}, "
+                            f"{self.const(arg, 'n')})")
+            else:
+                args.append(self.expr(arg, scope))
+        return f"p_{mangle(decl.name.name)}(I, world{''.join(', ' + a for a in args)})"
+
+    def is_procedure_call(self, e) -> bool:
+        return type(e) is ast.Call and e.callee.name in self.ruleset.procedures
+
+    def stmt(self, s, scope: Scope, out: list, pad: str) -> set[str]:  # noqa: C901
+        bound = set(scope.bound)
+        t = type(s)
+        if t is ast.Let:
+            py = scope.names[s.name.name]
+            if self.is_procedure_call(s.value):
+                out.append(f"{pad}{py}, world = {self.procedure_call(s.value, scope)}")
+            else:
+                out.append(f"{pad}{py} = {self.expr(s.value, scope)}")
+            return bound | {s.name.name}
+        if t is ast.Set:
+            value = s.value
+            if s.op != "=":
+                if s.op not in ("+=", "-="):
+                    raise Unsupported(f"assignment {s.op}")
+                subject = ast.Name(s.target[0].name, s.target[0].span)
+                for part in s.target[1:]:
+                    subject = ast.Field(subject, part, part.span)
+                value = ast.Binary(s.op[0], subject, s.value, s.span)
+            code = self.expr(value, scope)
+            if len(s.target) == 1:
+                out.append(f"{pad}{scope.names[s.target[0].name]} = {code}")
+                return bound | {s.target[0].name}
+            tmp = self.fresh("v")
+            out.append(f"{pad}{tmp} = {code}")
+            subject = scope.names.get(s.target[0].name)
+            if subject is None:
+                raise Unsupported("assignment to a field of an unknown name")
+            for part in s.target[1:-1]:
+                subject = f"{self.program.getter('field', part.name)}({subject}, world)"
+            out.append(f"{pad}world = _assign(I, {subject}, {s.target[-1].name!r}, {tmp}, world)")
+            return bound
+        if t is ast.If:
+            out.append(f"{pad}if {self.expr(s.condition, scope)}:")
+            yes = self.block(s.then.stmts, scope, out, pad + "    ")
+            if s.otherwise is None:
+                return bound
+            out.append(f"{pad}else:")
+            stmts = (s.otherwise,) if type(s.otherwise) is ast.If else s.otherwise.stmts
+            no = self.block(stmts, scope, out, pad + "    ")
+            return bound | (yes & no)
+        if t is ast.Choose:
+            return self.choose(s, scope, out, pad)
+        if t is ast.ChooseNumber:
+            py = scope.names[s.name.name]
+            stmt = self.const(s, "n")
+            low, high = self.fresh("lo"), self.fresh("hi")
+            out.append(f"{pad}{low} = {self.expr(s.low, scope)}")
+            out.append(f"{pad}{high} = {self.expr(s.high, scope)}")
+            out.append(f"{pad}{py} = _number_choice(I, {stmt}, {low}, {high})")
+            out.append(f"{pad}if {py} is None:")
+            default = low if s.default is None else \
+                f"_clamp({self.expr(s.default, scope)}, {low}, {high})"
+            out.append(f"{pad}    {py} = {default}")
+            return bound | {s.name.name}
+        if t is ast.Return:
+            if self.is_procedure_call(s.value):
+                out.append(f"{pad}return {self.procedure_call(s.value, scope)}")
+            else:
+                out.append(f"{pad}return ({self.expr(s.value, scope)}, world)")
+            return bound
+        if t is ast.Remove:
+            out.append(f"{pad}world = world.remove({self.expr(s.subject, scope)})")
+            return bound
+        if t is ast.ForEach:
+            py = scope.names[s.var.name]
+            out.append(f"{pad}for {py} in {self.expr(s.items, scope)}:")
+            inner = scope.with_bound(bound | {s.var.name})
+            self.block(s.body.stmts, inner, out, pad + "    ")
+            return bound
+        if t is ast.Repeat:
+            out.append(f"{pad}for _ in _repeat({self.expr(s.times, scope)}, "
+                       f"{self.const(s, 'n')}, _im.MAX_REPEAT):")
+            self.block(s.body.stmts, scope, out, pad + "    ")
+            return bound
+        if t is ast.CallStmt:
+            if self.is_procedure_call(s.call):
+                out.append(f"{pad}world = {self.procedure_call(s.call, scope)}[1]")
+            else:
+                out.append(f"{pad}{self.expr(s.call, scope)}")
+            return bound
+        raise Unsupported(f"statement {t.__name__}")
+
+    def choose(self, s: ast.Choose, scope: Scope, out: list, pad: str) -> set[str]:
+        """Decisions.choose in sampling mode: scripted or first legal option, or a random one."""
+        opt, pol = self.fresh("o"), self.fresh("p")
+        options = s.options
+
+        def legal(o) -> str:
+            return "True" if o.when is None else f"({self.expr(o.when, scope)}) is True"
+        out.append(f"{pad}{pol} = I.policies.for_decision({s.name.name!r})")
+        out.append(f"{pad}if {pol} == 'random':")
+        out.append(f"{pad}    {opt} = []")
+        for i, o in enumerate(options):
+            if o.when is None:
+                out.append(f"{pad}    {opt}.append({i})")
+            else:
+                out.append(f"{pad}    if {legal(o)}:")
+                out.append(f"{pad}        {opt}.append({i})")
+        out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
+                   f"I.choice_rng.choice({opt})")
+        out.append(f"{pad}else:")
+        out.append(f"{pad}    {opt} = -1")
+        for i, o in enumerate(options):
+            out.append(f"{pad}    {'if' if i == 0 else 'elif'} {pol} == {o.name.name!r}:")
+            if o.when is None:
+                out.append(f"{pad}        {opt} = {i}")
+            else:
+                out.append(f"{pad}        if {legal(o)}:")
+                out.append(f"{pad}            {opt} = {i}")
+        out.append(f"{pad}    if {opt} < 0:")
+        for i, o in enumerate(options):
+            out.append(f"{pad}        {'if' if i == 0 else 'elif'} {legal(o)}:")
+            out.append(f"{pad}            {opt} = {i}")
+        out.append(f"{pad}        else:")
+        out.append(f"{pad}            raise StopIteration")   # as next() over no legal option
+        after = None
+        for i, o in enumerate(options):
+            out.append(f"{pad}{'if' if i == 0 else 'elif'} {opt} == {i}:")
+            if o.body is None:
+                out.append(f"{pad}    pass")
+                names = set(scope.bound)
+            else:
+                names = self.block(o.body.stmts, scope, out, pad + "    ")
+            after = names if after is None else after & names
+        return set(scope.bound) | (after or set())
+
+
+def _assigned_names(stmts, found: set[str]) -> None:
+    """Every name a procedure body binds (lets, sets of locals, loops, number decisions)."""
+    for s in stmts:
+        t = type(s)
+        if t is ast.Let:
+            found.add(s.name.name)
+        elif t is ast.Set and len(s.target) == 1:
+            found.add(s.target[0].name)
+        elif t is ast.ChooseNumber:
+            found.add(s.name.name)
+        elif t is ast.ForEach:
+            found.add(s.var.name)
+            _assigned_names(s.body.stmts, found)
+        elif t is ast.Repeat:
+            _assigned_names(s.body.stmts, found)
+        elif t is ast.If:
+            _assigned_names(s.then.stmts, found)
+            other = s.otherwise
+            if other is not None:
+                _assigned_names((other,) if type(other) is ast.If else other.stmts, found)
+        elif t is ast.Choose:
+            for o in s.options:
+                if o.body is not None:
+                    _assigned_names(o.body.stmts, found)
+
+
+def _contains_dice(node) -> bool:
+    """Whether an expression may roll (then `allowed` is left to the interpreter, whose mode
+    decides what a roll gives there)."""
+    if isinstance(node, (ast.Dice, ast.Count)):
+        return True
+    if isinstance(node, (tuple, list)):
+        return any(_contains_dice(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_contains_dice(getattr(node, f)) for f in node.__dataclass_fields__
+                   if f != "span")
+    return False
+
+
+class Program:
+    """The generated functions of one Ruleset, and what fell back to the interpreter."""
+
+    def __init__(self, ruleset, interp) -> None:
+        from warband import interpreter as im
+        self.ruleset = ruleset
+        self.fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
+        self.namespace: dict = {
+            "__builtins__": {"StopIteration": StopIteration, "len": len},
+            "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
+            "_force": rt.force, "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
+            "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_draw": rt.draw,
+            "_draw_one": _draw_one, "_roll": rt.roll, "_count": rt.count_roll,
+            "_faces": rt.faces_where, "_assign": rt.assign, "_repeat": rt.repeat_times,
+            "_number_choice": rt.number_choice, "_clamp": rt.clamp, "_fell_off": rt.fell_off,
+            "_thunk": rt.make_thunk, "_E301": _missing_argument, "_Record": Record, "_im": im,
+        }
+        self._getters: dict[tuple[str, str], str] = {}
+        self._interp = interp
+        self.writer = Writer(self)
+        self.source: list[str] = []
+        self.entries: dict = {}     # procedure name -> fn(I, args, world) -> (value, world)
+        self.requires: dict = {}    # procedure name -> fn(I, args, world) -> bool
+        self._build()
+        self._interp = None
+
+    def getter(self, kind: str, name: str) -> str:
+        found = self._getters.get((kind, name))
+        if found is None:
+            make = rt.field_getter if kind == "field" else rt.has_getter
+            found = self._getters[(kind, name)] = f"_{kind}_{mangle(name)}"
+            self.namespace[found] = make(self._interp, name)
+        return found
+
+    def _emit(self, kind: str, name: str, make) -> bool:
+        """Generate one function's lines; on Unsupported, record the fallback and return False."""
+        self.writer.temp = 0
+        try:
+            lines = make()
+        except Unsupported as why:
+            self.fallbacks[f"{kind} {name}"] = str(why)
+            return False
+        self.source.extend(lines)
+        self.source.append("")
+        return True
+
+    def _build(self) -> None:
+        rs, w = self.ruleset, self.writer
+        for name, table in rs.tables.items():
+            if not self._emit("table", name, lambda: self._table(table)):
+                self.namespace[f"t_{mangle(name)}"] = _interpreted_rows(table)
+        for name, decl in rs.defines.items():
+            if not self._emit("define", name, lambda: self._define(decl)):
+                self.namespace[f"d_{mangle(name)}"] = _interpreted_define(decl)
+        for name, decl in rs.procedures.items():
+            if not self._emit("procedure", name, lambda: self._procedure(decl)):
+                self.namespace[f"p_{mangle(name)}"] = _interpreted_procedure(decl)
+            self._emit("entry", name, lambda: self._entry(decl))
+            if decl.requires is not None and not _contains_dice((decl.requires, decl.params)):
+                self._emit("requires", name, lambda: self._requires(decl))
+        code = compile("\n".join(self.source), f"<warband rules {rs.id!r}>", "exec")
+        exec(code, self.namespace)   # the source is ours; rules names only as mangled or repr
+        for name, decl in rs.procedures.items():
+            if f"e_{mangle(name)}" in self.namespace:
+                self.entries[name] = self.namespace[f"e_{mangle(name)}"]
+            if f"r_{mangle(name)}" in self.namespace:
+                self.requires[name] = self.namespace[f"r_{mangle(name)}"]
+        del w
+
+    def _params(self, params) -> dict[str, str]:
+        return {p.name.name: "v_" + mangle(p.name.name) for p in params}
+
+    def _table(self, table: ast.TableDecl) -> list[str]:
+        w = self.writer
+        names = self._params(table.params)
+        scope = Scope(names, set(names))
+        first = names[table.params[0].name.name] if table.params else None
+        lines = [f"def t_{mangle(table.name.name)}(I, world, _call"
+                 f"{''.join(', ' + n for n in names.values())}):"]
+        for row in table.rows:
+            if row.kind == "when":
+                test = w.expr(row.condition, scope)
+            elif row.kind == "otherwise":
+                test = "True"
+            elif isinstance(row.key, ast.Ident):
+                test = f"{first} == {row.key.name!r}"
+            elif isinstance(row.key, tuple):
+                test = f"{w.literal(row.key[0])} <= {first} <= {w.literal(row.key[1])}"
+            else:
+                test = f"{first} == {w.literal(row.key)}"
+            values = [w.expr(v, scope) for v in row.values]
+            value = values[0] if len(values) == 1 else (
+                f"_Record({w.const(tuple(c.name for c in table.columns), 'k')}, "
+                f"({', '.join(values)},))")
+            lines += [f"    if {test}:", f"        return {value}"]
+        lines.append(f"    _no_row({w.const(table, 'n')}, ({''.join(n + ', ' for n in names.values())}),"
+                     f" _call)")
+        return lines
+
+    def _define(self, decl: ast.DefineDecl) -> list[str]:
+        names = self._params(decl.params)
+        body = self.writer.expr(decl.body, Scope(names, set(names)))
+        return [f"def d_{mangle(decl.name.name)}(I, world{''.join(', ' + n for n in names.values())}):",
+                f"    return {body}"]
+
+    def _procedure(self, decl: ast.ProcedureDecl) -> list[str]:
+        w = self.writer
+        params = self._params(decl.params)
+        assigned: set[str] = set()
+        _assigned_names(decl.body.stmts, assigned)
+        names = {**{n: "v_" + mangle(n) for n in sorted(assigned)}, **params}
+        thunks = frozenset(p.name.name for p in decl.params
+                           if p.type is not None and p.type.name == "dice")
+        scope = Scope(names, set(params), thunks)
+        sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
+                      for p, py in zip(decl.params, params.values()))
+        lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
+        empty = Scope({}, set())
+        for p, py in zip(decl.params, params.values()):
+            if p.default is not None:
+                lines += [f"    if {py} is _NOARG:", f"        {py} = {w.expr(p.default, empty)}"]
+        for n in sorted(assigned - set(params)):
+            lines.append(f"    {names[n]} = _UNB")
+        body: list[str] = []
+        w.block(decl.body.stmts, scope, body, "    ")
+        lines += body
+        if decl.result is not None:
+            lines.append(f"    _fell_off({w.const(decl, 'n')})")
+        else:
+            lines.append("    return (None, world)")
+        return lines
+
+    def _bind(self, decl, lines: list[str]) -> list[str]:
+        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301)."""
+        w, empty = self.writer, Scope({}, set())
+        names = []
+        for i, p in enumerate(decl.params):
+            py, key = "v_" + mangle(p.name.name), repr(p.name.name)
+            if p.default is not None:
+                lines += [f"    if {key} in args:", f"        {py} = args[{key}]", "    else:",
+                          "        world, _w = None, world",
+                          f"        {py} = {w.expr(p.default, empty)}", "        world = _w"]
+            else:
+                lines.append(f"    {py} = args[{key}] if {key} in args else "
+                             f"_E301({w.const(decl, 'n')}, {i})")
+            names.append(py)
+        return names
+
+    def _entry(self, decl) -> list[str]:
+        lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
+        names = self._bind(decl, lines)
+        lines.append(f"    return p_{mangle(decl.name.name)}(I, world"
+                     f"{''.join(', ' + n for n in names)})")
+        return lines
+
+    def _requires(self, decl) -> list[str]:
+        lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
+        names = self._bind(decl, lines)
+        scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
+                      {p.name.name for p in decl.params})
+        lines.append(f"    return ({self.writer.expr(decl.requires, scope)}) is True")
+        del names
+        return lines
+
+
+def _draw_one(interp, value):
+    """A roll with one possible outcome: counted, but no number is drawn (Dist.sample)."""
+    interp.drawn += 1
+    return value
+
+
+def _missing_argument(decl, i: int):
+    from warband.diagnostics import diag
+    from warband.evaluate import RulesError
+    p = decl.params[i]
+    raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
+                          p.span))
+
+
+def _interpreted_rows(table):
+    def rows(I, world, call, *args):
+        return I._lookup(table, args, call, world)
+    return rows
+
+
+def _interpreted_define(decl):
+    params = [p.name.name for p in decl.params]
+
+    def define(I, world, *values):
+        return I.fn(decl.body)(dict(zip(params, values)), world)
+    return define
+
+
+def _interpreted_procedure(decl):
+    def procedure(I, world, *values):
+        return rt.interpreted(I, decl, list(values), world)
+    return procedure
+
+
+# ---- the hook the interpreter calls ------------------------------------------------------------
+
+_PROGRAMS: dict[int, tuple] = {}
+
+
+def program_for(interp) -> Program:
+    """The generated program of the interpreter's Ruleset: made once per Ruleset."""
+    ruleset = interp.ruleset
+    found = _PROGRAMS.get(id(ruleset))
+    if found is not None and found[0]() is ruleset:
+        return found[1]
+    program = Program(ruleset, interp)
+    key = id(ruleset)
+    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r: _PROGRAMS.pop(key, None)), program)
+    return program
+
+
+def usable(interp, procedure: str, args: dict, world) -> bool:
+    """Whether this run can take the generated path with the interpreter's very results."""
+    if interp.probing or world.lazies:
+        return False
+    policies = interp.policies
+    if policies.default == "greedy" or "greedy" in policies.by_decision.values():
+        return False   # look-ahead runs the rest of the action from each decision: CPS only
+    for v in args.values():
+        if type(v) is Dist or type(v) is Thunk:
+            return False
+    return True
+
+
+
+def sample(interp, procedure: str, args: dict, world):
+    """Interpreter.sample through the generated program: (value, world), or None when this run
+    is left to the interpreter. The caller has set sampling mode and reset the counters."""
+    program = interp._program
+    if program is None:
+        program = interp._program = program_for(interp)
+    entry = program.entries.get(procedure)
+    if entry is None or not usable(interp, procedure, args, world):
+        return None
+    decl = program.ruleset.procedures[procedure]
+    if decl.params:
+        actor = args.get(decl.params[0].name.name)
+        if isinstance(actor, Ref):
+            interp.actor_side = world.fighter(actor).side if actor.kind == "fighter" \
+                else actor.index
+    interp.memoise = False
+    if program.fallbacks:   # interpreted procedures run in CPS: give them the interpreter's room
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+    try:
+        return entry(interp, args, world)
+    except RecursionError:
+        raise rt.too_deep(decl) from None
+    finally:
+        if program.fallbacks:
+            sys.setrecursionlimit(old)
+
+
+def allowed(interp, procedure: str, args: dict, world):
+    """Interpreter.allowed through the generated program: a bool, or None when left to it."""
+    program = interp._program
+    if program is None:
+        program = interp._program = program_for(interp)
+    check = program.requires.get(procedure)
+    if check is None or world.lazies:
+        return None
+    for v in args.values():
+        if type(v) is Dist or type(v) is Thunk:
+            return None
+    return check(interp, args, world)

@@ -1,0 +1,244 @@
+"""What generated rules call at run time, and how a Ruleset's generated program is run.
+
+`codegen.py` translates rules into Python source; the functions here are the few things that
+source does not spell out inline: rolling pools whose size is known only at run time, reading
+fields, running a procedure through the interpreter when codegen left it out, and the errors the
+interpreter raises, with the very same diagnostics. Everything mirrors `interpreter.py`,
+`evaluate.py` and `decisions.py` in sampling mode, draw for draw.
+"""
+
+from __future__ import annotations
+
+import math
+
+from warband import dice
+from warband.diagnostics import diag
+from warband.dice import Dist
+from warband.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
+                              norm)
+from warband.world import Ref
+
+UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
+#                      the interpreter, where a name missing from the environment is a symbol
+
+
+class Interpret(Exception):
+    """Raised by generated code for what it leaves to the interpreter (never reaches a user)."""
+
+
+# ---- rolls -----------------------------------------------------------------------------------
+
+def draw(interp, dist: Dist):
+    """One seeded outcome: Interpreter.draw in sampling mode."""
+    interp.drawn += 1
+    return dist.sample(interp.rng)
+
+
+def pool_dist(node, n, reroll) -> Dist:
+    """The distribution of a dice expression for n dice: Compiler.dice's `pool`."""
+    check_count(n, node)
+    faces = dice.standard_faces(node.sides)
+    die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
+    keep = next((m for m in node.mods if type(m).__name__ == "KeepMod"), None)
+    if keep is None:
+        return dice.pool_sum(die, n)
+    kept = keep.count if keep.keep else max(n - keep.count, 0)
+    highest = keep.highest if keep.keep else not keep.highest
+    try:
+        return dice.pool_keep(die, n, kept, highest)
+    except OverflowError as error:
+        raise RulesError(diag("E504", str(error), node.span)) from None
+
+
+def roll(interp, node, n, reroll):
+    return draw(interp, pool_dist(node, n, reroll))
+
+
+def count_roll(interp, node, n, chosen, reroll):
+    """`count PRED in (n)dS`: Compiler's count_fn in sampling mode."""
+    check_count(n, node)
+    sides = node.pool.sides
+    faces = dice.standard_faces(sides)
+    die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
+    return draw(interp, dice.pool_count(die, n, chosen))
+
+
+def faces_where(test, sides: int, bound) -> frozenset:
+    return frozenset(x for x in range(1, sides + 1) if test(x, bound))
+
+
+# ---- values ----------------------------------------------------------------------------------
+
+def divide(x, y, node):
+    if y == 0:
+        raise RulesError(diag("E502", "division by zero", node.span))
+    from fractions import Fraction
+    return norm(Fraction(x) / Fraction(y))
+
+
+def aggregate(kind: str, values: list):
+    return AGGREGATES[kind]([v for v in values if v is not None])
+
+
+def force(value, world):
+    """A dice parameter read: a Thunk rolls again each time it is read."""
+    return value.fn(value.env, world) if type(value) is Thunk else value
+
+
+_SPECIAL = ("side", "class", "tier", "name", "removed")
+
+
+def field_getter(interp, name: str):
+    """Interpreter.field for one field name, with the name's meaning looked up once."""
+    lower = name.lower()
+    side_name = interp.side_fields.get(lower)
+    kind, canonical = interp.fighter_fields.get(lower, (None, None))
+    sides_refs = tuple(Ref("side", i) for i in range(16))
+
+    def side_part(s, world):
+        if name == "fighters":
+            return tuple(Ref("fighter", i) for i, f in enumerate(world.fighters)
+                         if f.side == s.index and not f.removed)
+        if side_name is None:
+            raise KeyError(lower)
+        return world.sides[s.index].values[side_name]
+
+    if name in _SPECIAL:
+        attr = {"class": "fighter_class"}.get(name, name)
+
+        def get(s, world):
+            if type(s) is Record:
+                return s.get(name)
+            if s.kind == "side":
+                return side_part(s, world)
+            if attr == "side":
+                side = world.fighters[s.index].side
+                return sides_refs[side] if side < 16 else Ref("side", side)
+            return getattr(world.fighters[s.index], attr)
+        return get
+    if kind == "trait":
+        def get(s, world):
+            if type(s) is Record:
+                return s.get(name)
+            if s.kind == "side":
+                return side_part(s, world)
+            value = world.fighters[s.index].traits.get(canonical, 0)
+            return 0 if value is False else value
+        return get
+    if kind == "value":
+        def get(s, world):
+            if type(s) is Record:
+                return s.get(name)
+            if s.kind == "side":
+                return side_part(s, world)
+            return world.fighters[s.index].values[canonical]
+        return get
+
+    def get(s, world):
+        if type(s) is Record:
+            return s.get(name)
+        if s.kind == "side":
+            return side_part(s, world)
+        raise KeyError(lower)
+    return get
+
+
+def has_getter(interp, name: str):
+    if name in interp.ruleset.equipment:
+        return lambda ref, world: name in world.fighters[ref.index].equipment
+
+    def has(ref, world):
+        value = world.fighters[ref.index].traits.get(name, False)
+        return value is True or (value is not False and value != 0)
+    return has
+
+
+def is_a(ref, name: str, world) -> bool:
+    f = world.fighter(ref)
+    return name in (f.fighter_class, f.tier)
+
+
+def assign(interp, subject, name: str, value, world):
+    """The last step of Interpreter.assign_field, once the subject is known."""
+    if subject.kind == "side":
+        return world.set(subject, interp.side_fields[name.lower()], value)
+    return world.set(subject, interp.fighter_fields[name.lower()][1], value)
+
+
+def lookup(interp, table, args, call, world, rows):
+    """Interpreter.lookup: the interpreter's own per-run cache, shared with it."""
+    key = (id(table), args)
+    found = interp.tables.get(key, MISSING)
+    if found is MISSING:
+        found = interp.tables[key] = rows(interp, world, call, *args)
+    return found
+
+
+def no_row(table, args, call):
+    shown = ", ".join(f"{p.name.name}={a}" for p, a in zip(table.params, args))
+    raise RulesError(diag("E501", f"no row of table '{table.name.name}' matches {shown}",
+                          getattr(call, "span", None), hint="add an 'otherwise' row"))
+
+
+# ---- statements --------------------------------------------------------------------------------
+
+def repeat_times(n, node, limit: int):
+    if type(n) is not int or n < 0:
+        raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
+                                      f"(0 or more), not {n}", node.times.span))
+    if n > limit:
+        raise RulesError(diag("E403", f"'repeat' runs at most {limit} "
+                                      f"times, not {n}", node.times.span))
+    return range(n)
+
+
+def number_choice(interp, stmt, low, high):
+    """Decisions.choose_number up to the default: the chosen number, or None for the default."""
+    for bound in (low, high):
+        if type(bound) is not int:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
+                                          f"numbers, not up to {bound}", stmt.span))
+    if low > high:
+        raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                      f"from: {low}..{high}", stmt.span))
+    policy = interp.policies.for_decision(stmt.name.name)
+    if policy in ("random", "greedy") and high > low:
+        if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter
+            raise Interpret(stmt.name.name)
+        return interp.choice_rng.choice(list(range(low, high + 1)))
+    if policy.lstrip("-").isdigit() and low <= int(policy) <= high:
+        return int(policy)
+    return None
+
+
+def clamp(value, low, high):
+    return min(max(value, low), high)
+
+
+def fell_off(decl):
+    raise RulesError(diag("E503", f"'{decl.name.name}' ended without a result", decl.name.span))
+
+
+def interpreted(interp, decl, values: list, world):
+    """Run one procedure through the interpreter from generated code: its result and world."""
+    params = decl.params
+    inner = {p.name.name: v for p, v in zip(params, values)}
+    for p in params[len(values):]:
+        inner[p.name.name] = interp.fn(p.default)({}, world)
+
+    def done(value, w):
+        return value, w
+    return interp.block(decl.body.stmts, 0, inner, world,
+                        lambda e, w: interp._fell_off(decl, w, done), done)
+
+
+def make_thunk(fn, node):
+    """A dice argument: fn(env, world) rolls it again; env is unused (the closure has it)."""
+    return Thunk(fn, node, {})
+
+
+def too_deep(decl):
+    return RulesError(diag(
+        "E403", f"'{decl.name.name}' goes too deep to run: too many steps one after "
+                "another (long loops, or procedures calling procedures)", decl.name.span,
+        hint="repeat fewer times (at most 1000 in one loop)"))
