@@ -10,6 +10,7 @@ interpreter raises, with the very same diagnostics. Everything mirrors `interpre
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from warband import dice
 from warband.diagnostics import diag
@@ -70,9 +71,13 @@ def faces_where(test, sides: int, bound) -> frozenset:
 # ---- values ----------------------------------------------------------------------------------
 
 def divide(x, y, node):
+    """Exact division, as evaluate's: a whole number when it divides, else a Fraction (the
+    same value Fraction(x) / Fraction(y) gives, made without the general arithmetic)."""
     if y == 0:
         raise RulesError(diag("E502", "division by zero", node.span))
-    from fractions import Fraction
+    if type(x) is int and type(y) is int:
+        q, r = divmod(x, y)
+        return q if r == 0 else Fraction(x, y)
     return norm(Fraction(x) / Fraction(y))
 
 

@@ -2,6 +2,11 @@
 
 A World is persistent: a change makes a new World sharing everything else, so the exact
 evaluator can follow many branches of a roll from one state without copying the whole game.
+
+Worlds, fighters and sides are never changed in place (treat them as frozen). They are plain
+slotted dataclasses rather than frozen ones because a frozen dataclass is built attribute by
+attribute through object.__setattr__, which made every change of a sampled game cost several
+microseconds (see docs/performance.md, "Sampling").
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ class Ref(NamedTuple):
         return f"{self.kind}#{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Fighter:
     name: str
     side: int
@@ -36,13 +41,13 @@ class Fighter:
     position: tuple[float, float] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Side:
     name: str
     values: dict            # side flags and counters
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class World:
     fighters: tuple[Fighter, ...]
     sides: tuple[Side, ...]
@@ -85,6 +90,14 @@ class World:
         f = self.fighters[ref.index]
         f = Fighter(f.name, f.side, f.fighter_class, f.tier, f.values, f.traits, f.equipment,
                     True, f.position)
+        fighters = self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:]
+        return World(fighters, self.sides, self.lazies)
+
+    def place(self, ref: Ref, position: tuple[float, float] | None) -> "World":
+        """The world with that fighter moved to `position` (None: off the table)."""
+        f = self.fighters[ref.index]
+        f = Fighter(f.name, f.side, f.fighter_class, f.tier, f.values, f.traits, f.equipment,
+                    f.removed, None if position is None else tuple(position))
         fighters = self.fighters[:ref.index] + (f,) + self.fighters[ref.index + 1:]
         return World(fighters, self.sides, self.lazies)
 
