@@ -113,7 +113,7 @@ def outcome(interp: Interpreter, run):
         result = ("error", d.code, d.message, d.span, d.hint)
     except Exception as error:   # a crash must at least be the same crash
         result = ("crash", type(error).__name__, str(error))
-    return result, interp.rng.getstate(), interp.choice_rng.getstate(), interp.drawn
+    return result, interp.rng.getstate(), interp.choice_rng.getstate()
 
 
 def both_ways(ruleset, seed: int, calls) -> None:
@@ -376,10 +376,10 @@ action outer(f: fighter, n: number) -> number {
 def test_an_unknown_expression_in_a_define_or_table_falls_back(monkeypatch):
     original = codegen.Writer.expr
 
-    def refuse_dice(self, e, scope):
+    def refuse_dice(self, e, scope, raw=False):
         if type(e) is ast.Dice:
             raise codegen.Unsupported("expression Dice")
-        return original(self, e, scope)
+        return original(self, e, scope, raw)
     monkeypatch.setattr(codegen.Writer, "expr", refuse_dice)
     ruleset = compiled(CORNERS)
     program = codegen.program_for(Interpreter(ruleset))
@@ -398,8 +398,16 @@ def test_look_ahead_and_unusual_arguments_take_the_interpreter():
             fast = Interpreter(ruleset, policies, rng=random.Random(seed))
             slow = Interpreter(ruleset, policies, rng=random.Random(seed), compiled=False)
             assert fast.sample("shoot", args, world) == slow.sample("shoot", args, world)
-    interp = Interpreter(ruleset)
-    assert not codegen.usable(interp, "shoot", {**args, "cover": Dist.point(True)}, world)
+    fast = Interpreter(ruleset, rng=random.Random(3))
+    slow = Interpreter(ruleset, rng=random.Random(3), compiled=False)
+    odd = {**args, "cover": Dist.point(True)}
+    assert fast.sample("shoot", odd, world) == slow.sample("shoot", odd, world)
+    side = {**args, "target": Ref("side", 1)}   # not a fighter: the interpreter's own failure
+    with pytest.raises(Exception) as one:
+        fast.sample("shoot", side, world)
+    with pytest.raises(Exception) as other:
+        slow.sample("shoot", side, world)
+    assert type(one.value) is type(other.value) and str(one.value) == str(other.value)
 
 
 # ---- safety ---------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ function's namespace, never as source text.
 
 from __future__ import annotations
 
+import bisect
 import sys
 import weakref
 
@@ -49,18 +50,26 @@ class Scope:
     """The locals of one generated function: rules name -> Python name, and which are bound on
     every path reaching the current point."""
 
-    def __init__(self, names: dict[str, str], bound: set[str], thunks: frozenset = frozenset()):
+    def __init__(self, names: dict[str, str], bound: set[str], thunks: frozenset = frozenset(),
+                 kinds: dict | None = None):
         self.names, self.bound, self.thunks = names, bound, thunks
+        # What a name surely holds, for names bound once: "fighter" or "side" (a Ref of that
+        # kind), or ("record", table). Arguments are checked on entry (see Program._bind) and
+        # between rules the checker's types hold, so a field can be read without asking.
+        self.kinds = {} if kinds is None else kinds
 
     def with_bound(self, bound: set[str]) -> "Scope":
-        return Scope(self.names, bound, self.thunks)
+        return Scope(self.names, bound, self.thunks, self.kinds)
 
 
 class Writer:
     """Generates one module: functions as lines of text, constants as namespace entries."""
 
-    def __init__(self, program: "Program") -> None:
+    def __init__(self, program: "Program", interpreted: frozenset) -> None:
         self.program = program
+        self.interpreted = interpreted   # procedures the interpreter runs
+        self.stable: set[str] = set()    # names bound in one place only, in this function
+        self.depth = 0                   # definitions being inlined
         self.ruleset = program.ruleset
         self.namespace = program.namespace
         self.consts: dict[int, str] = {}
@@ -89,28 +98,67 @@ class Writer:
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
             return f"({py} if {py} is not _UNB else {n!r})"
-        if n in scope.thunks:
-            return f"_force({py}, world)"
+        if n in scope.thunks:   # a dice parameter: a closure that rolls, or a plain value
+            return f"({py}(world) if type({py}) is _Fn else {py})"
         return py
 
-    def expr(self, e, scope: Scope) -> str:  # noqa: C901 - one case per node kind
+    def kind(self, e, scope: Scope):
+        """What an expression surely gives: "fighter", "side", ("record", table) or None."""
+        t = type(e)
+        if t is ast.Name:
+            return scope.kinds.get(e.name) if e.name in scope.names else None
+        if t is ast.Field and e.field.name == "side" and self.kind(e.subject, scope) == "fighter":
+            return "side"
+        if t is ast.Call and e.callee.name in self.ruleset.tables and \
+                e.callee.name not in BUILTINS:
+            table = self.ruleset.tables[e.callee.name]
+            if len(table.columns) > 1:
+                return ("record", table)
+        return None
+
+    def field(self, e: ast.Field, scope: Scope) -> str:
+        """A field read, straight from the World when the subject's kind is known."""
+        name, sub = e.field.name, self.expr(e.subject, scope)
+        kind, lower = self.kind(e.subject, scope), e.field.name.lower()
+        program = self.program
+        if kind == "fighter":
+            f = f"world.fighters[{sub}[1]]"
+            if name == "side":
+                return f"_SIDE_REFS[{f}.side]"
+            if name in ("class", "tier", "name", "removed"):
+                return f"{f}.{'fighter_class' if name == 'class' else name}"
+            found = program.fighter_fields.get(lower)
+            if found is not None and found[0] == "value":
+                return f"{f}.values[{found[1]!r}]"
+        elif kind == "side" and lower in program.side_fields and name != "fighters":
+            return f"world.sides[{sub}[1]].values[{program.side_fields[lower]!r}]"
+        elif type(kind) is tuple:
+            columns = [c.name for c in kind[1].columns]
+            if name in columns:
+                return f"{sub}.values[{columns.index(name)}]"
+        return f"{program.getter('field', name)}({sub}, world)"
+
+    def expr(self, e, scope: Scope, raw: bool = False) -> str:  # noqa: C901 - one per kind
+        """Python for an expression. raw: the caller only compares the value or does more
+        arithmetic on it, so a whole Fraction need not be made an int here (norm)."""
         t = type(e)
         if t is ast.Int or t is ast.Str or t is ast.Bool:
             return self.literal(e.value)
         if t is ast.Name:
             return self.name(e.name, scope)
         if t is ast.Field:
-            getter = self.program.getter("field", e.field.name)
-            return f"{getter}({self.expr(e.subject, scope)}, world)"
+            return self.field(e, scope)
         if t is ast.Binary:
-            a, b = self.expr(e.left, scope), self.expr(e.right, scope)
             if e.op == "/":
+                a, b = self.expr(e.left, scope), self.expr(e.right, scope)
                 return f"_div({a}, {b}, {self.const(e, 'n')})"
             if e.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {e.op}")
-            return f"_norm({a} {e.op} {b})"
+            a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
+            return f"({a} {e.op} {b})" if raw else f"_norm({a} {e.op} {b})"
         if t is ast.Compare:
-            return f"({self.expr(e.left, scope)} {_OPS[e.op]} {self.expr(e.right, scope)})"
+            return (f"({self.expr(e.left, scope, True)} {_OPS[e.op]} "
+                    f"{self.expr(e.right, scope, True)})")
         if t is ast.Logic:
             joined = f" {'and' if e.op == 'and' else 'or'} ".join(
                 self.expr(i, scope) for i in e.items)
@@ -123,8 +171,13 @@ class Writer:
             return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
                     f"else {self.expr(e.otherwise, scope)})")
         if t is ast.Has:
-            getter = self.program.getter("has", e.name.name)
-            return f"{getter}({self.expr(e.subject, scope)}, world)"
+            sub = self.expr(e.subject, scope)
+            if self.kind(e.subject, scope) == "fighter":
+                if e.name.name in self.ruleset.equipment:
+                    return f"({e.name.name!r} in world.fighters[{sub}[1]].equipment)"
+                # Interpreter.has: `v is True or (v is not False and v != 0)`, which is v != False
+                return f"(world.fighters[{sub}[1]].traits.get({e.name.name!r}, False) != False)"
+            return f"{self.program.getter('has', e.name.name)}({sub}, world)"
         if t is ast.Is:
             return f"_is({self.expr(e.subject, scope)}, {e.name.name!r}, world)"
         if t is ast.Call:
@@ -142,8 +195,11 @@ class Writer:
             if e.kind.name not in ("total", "highest", "lowest"):
                 raise Unsupported(f"aggregate {e.kind.name}")
             var = e.var.name
+            kinds = {k: v for k, v in scope.kinds.items() if k != var}
+            if self.fighters_in(e.group, scope):
+                kinds[var] = "fighter"
             inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
-                          scope.thunks - {var})
+                          scope.thunks - {var}, kinds)
             py = inner.names[var]
             value = self.expr(e.value, inner)
             cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
@@ -153,6 +209,12 @@ class Writer:
             return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
         raise Unsupported(f"expression {t.__name__}")
 
+    def fighters_in(self, group, scope: Scope) -> bool:
+        """Whether a group surely holds fighters' Refs (fighters within, a side's fighters)."""
+        return type(group) is ast.Within or (
+            type(group) is ast.Field and group.field.name == "fighters"
+            and self.kind(group.subject, scope) == "side")
+
     def call(self, e: ast.Call, scope: Scope) -> str:
         name = e.callee.name
         args = ", ".join(self.expr(a, scope) for a in e.args)
@@ -160,12 +222,44 @@ class Writer:
             return f"_norm({self.const(BUILTINS[name], 'b')}({args}))"
         if name in self.ruleset.tables:
             table = self.ruleset.tables[name]
+            if self.program.pure(table):
+                # its rows read only their arguments and roll nothing: the interpreter's cache
+                # of looked-up rows cannot be told from looking up again
+                return f"t_{mangle(name)}(I, world, {self.const(e, 'n')}{', ' if args else ''}{args})"
             packed = f"({args},)" if e.args else "()"
             return (f"_lookup(I, {self.const(table, 'n')}, {packed}, {self.const(e, 'n')}, "
                     f"world, t_{mangle(name)})")
         if name in self.ruleset.defines:
+            inline = self.inline(self.ruleset.defines[name], e.args, scope)
+            if inline is not None:
+                return inline
             return f"d_{mangle(name)}(I, world{', ' if args else ''}{args})"
         raise Unsupported(f"call of {name} inside an expression")
+
+    def inline(self, decl: ast.DefineDecl, args, scope: Scope) -> str | None:
+        """A definition's body in place of the call, when every argument is a bound name or a
+        constant: nothing is evaluated twice or in another order, and a call is saved."""
+        if self.depth >= 4 or len(args) != len(decl.params) or _has_aggregate(decl.body):
+            return None
+        names = {}
+        for p, a in zip(decl.params, args):
+            t = type(a)
+            if t in (ast.Int, ast.Str, ast.Bool):
+                names[p.name.name] = self.literal(a.value)
+            elif t is ast.Name and a.name not in scope.names:
+                names[p.name.name] = repr(a.name)
+            elif t is ast.Name and a.name in scope.bound and a.name not in scope.thunks:
+                names[p.name.name] = scope.names[a.name]
+            else:
+                return None
+        inner = Scope(names, set(names), kinds=Program._kinds(decl.params))
+        self.depth += 1
+        try:
+            return self.expr(decl.body, inner)
+        except Unsupported:
+            return None
+        finally:
+            self.depth -= 1
 
     def reroll(self, pool: ast.Dice, scope: Scope) -> str:
         for mod in pool.mods:
@@ -198,8 +292,13 @@ class Writer:
                 dist = None
             if dist is not None:
                 if len(dist) == 1:
-                    return f"_draw_one(I, {self.literal(dist.only())})"
-                return f"_draw(I, {self.const(dist, 'D')})"
+                    return self.literal(dist.only())   # Dist.sample draws no number for it
+                # Dist.sample inlined: one randrange below the total weight, found in the
+                # cumulative weights of the outcomes in order
+                dist.sample(_Probe())
+                values, cdf = dist._cdf
+                return (f"{self.const(values, 'V')}[_bisect({self.const(cdf, 'C')}, "
+                        f"I.rng.randrange({cdf[-1]}))]")
         return f"_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"
 
     # ---- statements ------------------------------------------------------------------------------
@@ -219,9 +318,13 @@ class Writer:
         for i, arg in enumerate(call.args):
             p = decl.params[i] if i < len(decl.params) else None
             if p is not None and p.type is not None and p.type.name == "dice":
-                # by name: each use in the callee rolls again, in the world of that use
-                args.append(f"_thunk(lambda _env, world: {self.expr(arg, scope)}, "
-                            f"{self.const(arg, 'n')})")
+                # by name: each use in the callee rolls again, in the world of that use; a
+                # generated callee takes a closure, an interpreted one the interpreter's Thunk
+                if decl.name.name in self.interpreted:
+                    args.append(f"_thunk(lambda _env, world: {self.expr(arg, scope)}, "
+                                f"{self.const(arg, 'n')})")
+                else:
+                    args.append(f"(lambda world: {self.expr(arg, scope)})")
             else:
                 args.append(self.expr(arg, scope))
         return f"p_{mangle(decl.name.name)}(I, world{''.join(', ' + a for a in args)})"
@@ -238,6 +341,9 @@ class Writer:
                 out.append(f"{pad}{py}, world = {self.procedure_call(s.value, scope)}")
             else:
                 out.append(f"{pad}{py} = {self.expr(s.value, scope)}")
+                kind = self.kind(s.value, scope)
+                if kind is not None and s.name.name in self.stable:
+                    scope.kinds[s.name.name] = kind
             return bound | {s.name.name}
         if t is ast.Set:
             value = s.value
@@ -254,12 +360,22 @@ class Writer:
                 return bound | {s.target[0].name}
             tmp = self.fresh("v")
             out.append(f"{pad}{tmp} = {code}")
-            subject = scope.names.get(s.target[0].name)
-            if subject is None:
+            if s.target[0].name not in scope.names:
                 raise Unsupported("assignment to a field of an unknown name")
+            node = ast.Name(s.target[0].name, s.target[0].span)
             for part in s.target[1:-1]:
-                subject = f"{self.program.getter('field', part.name)}({subject}, world)"
-            out.append(f"{pad}world = _assign(I, {subject}, {s.target[-1].name!r}, {tmp}, world)")
+                node = ast.Field(node, part, part.span)
+            subject, kind = self.expr(node, scope), self.kind(node, scope)
+            lower = s.target[-1].name.lower()
+            if kind == "fighter" and self.program.fighter_fields.get(lower, ("",))[0] == "value":
+                canonical = self.program.fighter_fields[lower][1]
+                out.append(f"{pad}world = world.set({subject}, {canonical!r}, {tmp})")
+            elif kind == "side" and lower in self.program.side_fields:
+                canonical = self.program.side_fields[lower]
+                out.append(f"{pad}world = world.set({subject}, {canonical!r}, {tmp})")
+            else:
+                out.append(f"{pad}world = _assign(I, {subject}, {s.target[-1].name!r}, {tmp}, "
+                           f"world)")
             return bound
         if t is ast.If:
             out.append(f"{pad}if {self.expr(s.condition, scope)}:")
@@ -296,6 +412,8 @@ class Writer:
         if t is ast.ForEach:
             py = scope.names[s.var.name]
             out.append(f"{pad}for {py} in {self.expr(s.items, scope)}:")
+            if s.var.name in self.stable and self.fighters_in(s.items, scope):
+                scope.kinds[s.var.name] = "fighter"
             inner = scope.with_bound(bound | {s.var.name})
             self.block(s.body.stmts, inner, out, pad + "    ")
             return bound
@@ -357,18 +475,19 @@ class Writer:
         return set(scope.bound) | (after or set())
 
 
-def _assigned_names(stmts, found: set[str]) -> None:
-    """Every name a procedure body binds (lets, sets of locals, loops, number decisions)."""
+def _assigned_names(stmts, found: list[str]) -> None:
+    """Every binding of a name in a procedure body (lets, sets of locals, loops, number
+    decisions), once per place: a name found once is bound in one place only."""
     for s in stmts:
         t = type(s)
         if t is ast.Let:
-            found.add(s.name.name)
+            found.append(s.name.name)
         elif t is ast.Set and len(s.target) == 1:
-            found.add(s.target[0].name)
+            found.append(s.target[0].name)
         elif t is ast.ChooseNumber:
-            found.add(s.name.name)
+            found.append(s.name.name)
         elif t is ast.ForEach:
-            found.add(s.var.name)
+            found.append(s.var.name)
             _assigned_names(s.body.stmts, found)
         elif t is ast.Repeat:
             _assigned_names(s.body.stmts, found)
@@ -381,6 +500,44 @@ def _assigned_names(stmts, found: set[str]) -> None:
             for o in s.options:
                 if o.body is not None:
                     _assigned_names(o.body.stmts, found)
+
+
+_PURE = (ast.Int, ast.Str, ast.Bool, ast.Name, ast.Binary, ast.Compare, ast.Logic, ast.Not,
+         ast.Neg, ast.IfExpr)
+
+
+def _reads_only_arguments(node, ruleset, seen: set) -> bool:
+    """Whether an expression depends on nothing but its names: no World, no dice."""
+    t = type(node)
+    if t is ast.Call:
+        name = node.callee.name
+        if name in BUILTINS:
+            pass
+        elif name in ruleset.defines and name not in seen:
+            seen.add(name)
+            if not _reads_only_arguments(ruleset.defines[name].body, ruleset, seen):
+                return False
+        elif name in ruleset.tables and name not in seen:
+            seen.add(name)
+            for row in ruleset.tables[name].rows:
+                for part in (row.condition, *row.values):
+                    if part is not None and not _reads_only_arguments(part, ruleset, seen):
+                        return False
+        elif name not in seen:
+            return False
+        return all(_reads_only_arguments(a, ruleset, seen) for a in node.args)
+    if t not in _PURE:
+        return False
+    for f in node.__dataclass_fields__:
+        if f in ("span", "name", "op"):
+            continue
+        value = getattr(node, f)
+        parts = value if isinstance(value, tuple) else (value,)
+        for part in parts:
+            if hasattr(part, "__dataclass_fields__") and \
+                    not _reads_only_arguments(part, ruleset, seen):
+                return False
+    return True
 
 
 def _contains_dice(node) -> bool:
@@ -403,19 +560,22 @@ class Program:
         from warband import interpreter as im
         self.ruleset = ruleset
         self.fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
+        self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
         self.namespace: dict = {
-            "__builtins__": {"StopIteration": StopIteration, "len": len},
+            "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
-            "_force": rt.force, "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
-            "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_draw": rt.draw,
-            "_draw_one": _draw_one, "_roll": rt.roll, "_count": rt.count_roll,
-            "_faces": rt.faces_where, "_assign": rt.assign, "_repeat": rt.repeat_times,
-            "_number_choice": rt.number_choice, "_clamp": rt.clamp, "_fell_off": rt.fell_off,
-            "_thunk": rt.make_thunk, "_E301": _missing_argument, "_Record": Record, "_im": im,
+            "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
+            "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_roll": rt.roll,
+            "_count": rt.count_roll, "_faces": rt.faces_where, "_assign": rt.assign,
+            "_repeat": rt.repeat_times, "_number_choice": rt.number_choice, "_clamp": rt.clamp,
+            "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
+            "_Record": Record, "_im": im, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
+            "_SIDE_REFS": rt.SideRefs(), "_has_value": rt.has_value, "_Ref": Ref,
+            "_Interpret": rt.Interpret, "_Dist": Dist, "_Thunk": Thunk,
         }
         self._getters: dict[tuple[str, str], str] = {}
+        self._pure: dict[int, bool] = {}
         self._interp = interp
-        self.writer = Writer(self)
         self.source: list[str] = []
         self.entries: dict = {}     # procedure name -> fn(I, args, world) -> (value, world)
         self.requires: dict = {}    # procedure name -> fn(I, args, world) -> bool
@@ -428,6 +588,13 @@ class Program:
             make = rt.field_getter if kind == "field" else rt.has_getter
             found = self._getters[(kind, name)] = f"_{kind}_{mangle(name)}"
             self.namespace[found] = make(self._interp, name)
+        return found
+
+    def pure(self, table) -> bool:
+        found = self._pure.get(id(table))
+        if found is None:
+            call = ast.Call(table.name, (), table.span)
+            found = self._pure[id(table)] = _reads_only_arguments(call, self.ruleset, set())
         return found
 
     def _emit(self, kind: str, name: str, make) -> bool:
@@ -443,7 +610,16 @@ class Program:
         return True
 
     def _build(self) -> None:
-        rs, w = self.ruleset, self.writer
+        rs = self.ruleset
+        # A first pass finds the procedures left to the interpreter: a dice argument passed to
+        # one of them must be the interpreter's Thunk, to a generated one a plain closure.
+        self.writer = Writer(self, frozenset())
+        for name, decl in rs.procedures.items():
+            self._emit("procedure", name, lambda: self._procedure(decl))
+        interpreted = frozenset(n for n in rs.procedures if f"procedure {n}" in self.fallbacks)
+        self.fallbacks.clear()
+        self.source.clear()
+        self.writer = Writer(self, interpreted)
         for name, table in rs.tables.items():
             if not self._emit("table", name, lambda: self._table(table)):
                 self.namespace[f"t_{mangle(name)}"] = _interpreted_rows(table)
@@ -458,21 +634,29 @@ class Program:
                 self._emit("requires", name, lambda: self._requires(decl))
         code = compile("\n".join(self.source), f"<warband rules {rs.id!r}>", "exec")
         exec(code, self.namespace)   # the source is ours; rules names only as mangled or repr
-        for name, decl in rs.procedures.items():
+        for name in rs.procedures:
             if f"e_{mangle(name)}" in self.namespace:
                 self.entries[name] = self.namespace[f"e_{mangle(name)}"]
             if f"r_{mangle(name)}" in self.namespace:
                 self.requires[name] = self.namespace[f"r_{mangle(name)}"]
-        del w
+        self.writer = None
 
-    def _params(self, params) -> dict[str, str]:
+    @staticmethod
+    def _params(params) -> dict[str, str]:
         return {p.name.name: "v_" + mangle(p.name.name) for p in params}
+
+    @staticmethod
+    def _kinds(params) -> dict:
+        return {p.name.name: p.type.name for p in params
+                if p.type is not None and p.type.name in ("fighter", "side")}
 
     def _table(self, table: ast.TableDecl) -> list[str]:
         w = self.writer
         names = self._params(table.params)
-        scope = Scope(names, set(names))
+        scope = Scope(names, set(names), kinds=self._kinds(table.params))
+        w.stable = set(names)
         first = names[table.params[0].name.name] if table.params else None
+        columns = tuple(c.name for c in table.columns)
         lines = [f"def t_{mangle(table.name.name)}(I, world, _call"
                  f"{''.join(', ' + n for n in names.values())}):"]
         for row in table.rows:
@@ -486,30 +670,42 @@ class Program:
                 test = f"{w.literal(row.key[0])} <= {first} <= {w.literal(row.key[1])}"
             else:
                 test = f"{first} == {w.literal(row.key)}"
-            values = [w.expr(v, scope) for v in row.values]
-            value = values[0] if len(values) == 1 else (
-                f"_Record({w.const(tuple(c.name for c in table.columns), 'k')}, "
-                f"({', '.join(values)},))")
+            fixed = [_fixed(v, names) for v in row.values]
+            if len(row.values) > 1 and all(v is not _NOT_FIXED for v in fixed):
+                value = w.const(Record(columns, tuple(fixed)), "r")   # made once
+            else:
+                values = [w.expr(v, scope) for v in row.values]
+                value = values[0] if len(values) == 1 else (
+                    f"_Record({w.const(columns, 'k')}, ({', '.join(values)},))")
+            if test == "True":
+                lines.append(f"    return {value}")
+                break
             lines += [f"    if {test}:", f"        return {value}"]
-        lines.append(f"    _no_row({w.const(table, 'n')}, ({''.join(n + ', ' for n in names.values())}),"
-                     f" _call)")
+        else:
+            lines.append(f"    _no_row({w.const(table, 'n')}, "
+                         f"({''.join(n + ', ' for n in names.values())}), _call)")
         return lines
 
     def _define(self, decl: ast.DefineDecl) -> list[str]:
         names = self._params(decl.params)
-        body = self.writer.expr(decl.body, Scope(names, set(names)))
-        return [f"def d_{mangle(decl.name.name)}(I, world{''.join(', ' + n for n in names.values())}):",
-                f"    return {body}"]
+        self.writer.stable = set(names)
+        body = self.writer.expr(decl.body, Scope(names, set(names),
+                                                 kinds=self._kinds(decl.params)))
+        return [f"def d_{mangle(decl.name.name)}(I, world"
+                f"{''.join(', ' + n for n in names.values())}):", f"    return {body}"]
 
     def _procedure(self, decl: ast.ProcedureDecl) -> list[str]:
         w = self.writer
         params = self._params(decl.params)
-        assigned: set[str] = set()
-        _assigned_names(decl.body.stmts, assigned)
+        bindings: list[str] = list(params)
+        _assigned_names(decl.body.stmts, bindings)
+        assigned = set(bindings)
+        w.stable = {n for n in assigned if bindings.count(n) == 1}
         names = {**{n: "v_" + mangle(n) for n in sorted(assigned)}, **params}
         thunks = frozenset(p.name.name for p in decl.params
                            if p.type is not None and p.type.name == "dice")
-        scope = Scope(names, set(params), thunks)
+        kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
+        scope = Scope(names, set(params), thunks, kinds)
         sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
                       for p, py in zip(decl.params, params.values()))
         lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
@@ -529,23 +725,36 @@ class Program:
         return lines
 
     def _bind(self, decl, lines: list[str]) -> list[str]:
-        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301)."""
+        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301).
+
+        First every given argument is checked for what generated code takes for granted: a
+        fighter or side parameter holds a Ref of that kind, no argument is a distribution.
+        Anything else is left to the interpreter (raise _Interpret) before anything is drawn."""
         w, empty = self.writer, Scope({}, set())
         names = []
-        for i, p in enumerate(decl.params):
+        for p in decl.params:
             py, key = "v_" + mangle(p.name.name), repr(p.name.name)
+            lines.append(f"    {py} = args.get({key}, _UNB)")
+            kind = p.type.name if p.type is not None else None
+            if kind in ("fighter", "side"):
+                lines.append(f"    if (type({py}) is not _Ref or {py}[0] != {kind!r}) and "
+                             f"{py} is not _UNB:")
+            else:
+                lines.append(f"    if type({py}) is _Dist or type({py}) is _Thunk:")
+            lines.append("        raise _Interpret")
+            names.append(py)
+        for i, (p, py) in enumerate(zip(decl.params, names)):
+            lines.append(f"    if {py} is _UNB:")
             if p.default is not None:
-                lines += [f"    if {key} in args:", f"        {py} = args[{key}]", "    else:",
-                          "        world, _w = None, world",
+                lines += ["        world, _w = None, world",   # as _bind_params: no World
                           f"        {py} = {w.expr(p.default, empty)}", "        world = _w"]
             else:
-                lines.append(f"    {py} = args[{key}] if {key} in args else "
-                             f"_E301({w.const(decl, 'n')}, {i})")
-            names.append(py)
+                lines.append(f"        _E301({w.const(decl, 'n')}, {i})")
         return names
 
     def _entry(self, decl) -> list[str]:
         lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
+        self.writer.stable = set()
         names = self._bind(decl, lines)
         lines.append(f"    return p_{mangle(decl.name.name)}(I, world"
                      f"{''.join(', ' + n for n in names)})")
@@ -553,18 +762,43 @@ class Program:
 
     def _requires(self, decl) -> list[str]:
         lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
+        self.writer.stable = {p.name.name for p in decl.params}
         names = self._bind(decl, lines)
         scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
-                      {p.name.name for p in decl.params})
+                      {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
         lines.append(f"    return ({self.writer.expr(decl.requires, scope)}) is True")
-        del names
         return lines
 
 
-def _draw_one(interp, value):
-    """A roll with one possible outcome: counted, but no number is drawn (Dist.sample)."""
-    interp.drawn += 1
-    return value
+def _has_aggregate(node) -> bool:
+    if type(node) is ast.Aggregate:
+        return True
+    if isinstance(node, tuple):
+        return any(_has_aggregate(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_has_aggregate(getattr(node, f)) for f in node.__dataclass_fields__
+                   if f != "span")
+    return False
+
+
+_NOT_FIXED = object()
+
+
+def _fixed(expr, params: dict):
+    """The value of a table cell that is a constant (a number, text, truth value or symbol)."""
+    if type(expr) in (ast.Int, ast.Str, ast.Bool):
+        return expr.value
+    if type(expr) is ast.Name and expr.name not in params:
+        return expr.name
+    return _NOT_FIXED
+
+
+class _Probe:
+    """Stands for a random stream while a distribution's sampling table is built."""
+
+    @staticmethod
+    def randrange(n: int) -> int:
+        return 0
 
 
 def _missing_argument(decl, i: int):
@@ -612,18 +846,13 @@ def program_for(interp) -> Program:
     return program
 
 
-def usable(interp, procedure: str, args: dict, world) -> bool:
-    """Whether this run can take the generated path with the interpreter's very results."""
+def usable(interp, world) -> bool:
+    """Whether a run can take the generated path and give the interpreter's very results."""
     if interp.probing or world.lazies:
         return False
     policies = interp.policies
-    if policies.default == "greedy" or "greedy" in policies.by_decision.values():
-        return False   # look-ahead runs the rest of the action from each decision: CPS only
-    for v in args.values():
-        if type(v) is Dist or type(v) is Thunk:
-            return False
-    return True
-
+    # look-ahead (greedy) runs the rest of the action from each decision: CPS only
+    return policies.default != "greedy" and "greedy" not in policies.by_decision.values()
 
 
 def sample(interp, procedure: str, args: dict, world):
@@ -633,25 +862,26 @@ def sample(interp, procedure: str, args: dict, world):
     if program is None:
         program = interp._program = program_for(interp)
     entry = program.entries.get(procedure)
-    if entry is None or not usable(interp, procedure, args, world):
+    if entry is None or not usable(interp, world):
         return None
-    decl = program.ruleset.procedures[procedure]
-    if decl.params:
-        actor = args.get(decl.params[0].name.name)
-        if isinstance(actor, Ref):
-            interp.actor_side = world.fighter(actor).side if actor.kind == "fighter" \
-                else actor.index
     interp.memoise = False
-    if program.fallbacks:   # interpreted procedures run in CPS: give them the interpreter's room
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 20_000))
+    if not program.fallbacks:
+        try:
+            return entry(interp, args, world)
+        except rt.Interpret:
+            return None
+        except RecursionError:
+            raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+    old = sys.getrecursionlimit()   # interpreted procedures run in CPS: give them its room
+    sys.setrecursionlimit(max(old, 20_000))
     try:
         return entry(interp, args, world)
+    except rt.Interpret:
+        return None
     except RecursionError:
-        raise rt.too_deep(decl) from None
+        raise rt.too_deep(program.ruleset.procedures[procedure]) from None
     finally:
-        if program.fallbacks:
-            sys.setrecursionlimit(old)
+        sys.setrecursionlimit(old)
 
 
 def allowed(interp, procedure: str, args: dict, world):
@@ -662,7 +892,7 @@ def allowed(interp, procedure: str, args: dict, world):
     check = program.requires.get(procedure)
     if check is None or world.lazies:
         return None
-    for v in args.values():
-        if type(v) is Dist or type(v) is Thunk:
-            return None
-    return check(interp, args, world)
+    try:
+        return check(interp, args, world)
+    except rt.Interpret:
+        return None

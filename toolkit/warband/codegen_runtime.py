@@ -30,8 +30,8 @@ class Interpret(Exception):
 # ---- rolls -----------------------------------------------------------------------------------
 
 def draw(interp, dist: Dist):
-    """One seeded outcome: Interpreter.draw in sampling mode."""
-    interp.drawn += 1
+    """One seeded outcome: Interpreter.draw in sampling mode (generated code does not keep
+    the count of rolls, `drawn`, which only probing in exact mode reads)."""
     return dist.sample(interp.rng)
 
 
@@ -85,9 +85,17 @@ def aggregate(kind: str, values: list):
     return AGGREGATES[kind]([v for v in values if v is not None])
 
 
-def force(value, world):
-    """A dice parameter read: a Thunk rolls again each time it is read."""
-    return value.fn(value.env, world) if type(value) is Thunk else value
+class SideRefs(dict):
+    """Side index -> Ref("side", index), each made once."""
+
+    def __missing__(self, index: int) -> Ref:
+        found = self[index] = Ref("side", index)
+        return found
+
+
+def has_value(value) -> bool:
+    """Whether a trait's combined value means the fighter has it (Interpreter.has)."""
+    return value is True or (value is not False and value != 0)
 
 
 _SPECIAL = ("side", "class", "tier", "name", "removed")

@@ -19,7 +19,7 @@ import sys
 from fractions import Fraction
 from typing import Callable
 
-from warband import ast
+from warband import ast, codegen
 from warband.decisions import POLICIES, Decisions, Policies
 from warband.diagnostics import diag
 from warband.dice import Dist
@@ -110,7 +110,6 @@ class Interpreter(Decisions):
         self.exact_mode = False
         self.branches = self.drawn = 0
         if self.compiled:
-            from warband import codegen
             done = codegen.sample(self, procedure, args, world)
             if done is not None:
                 return done
@@ -127,7 +126,6 @@ class Interpreter(Decisions):
         if decl.requires is None:
             return True
         if self.compiled:
-            from warband import codegen
             done = codegen.allowed(self, procedure, args, world)
             if done is not None:
                 return done
