@@ -70,6 +70,11 @@ class Writer:
         self.interpreted = interpreted   # procedures the interpreter runs
         self.stable: set[str] = set()    # names bound in one place only, in this function
         self.depth = 0                   # definitions being inlined
+        self.inlines = 0                 # procedures inlined in this module (for their names)
+        self.unbound_reads: set[str] = set()   # locals read where they may be unbound
+        # Where a `return` goes: None in a procedure's own function (return value, world); the
+        # name of the result variable inside a procedure inlined for its value (then `break`).
+        self.ret: str | None = None
         self.ruleset = program.ruleset
         self.namespace = program.namespace
         self.consts: dict[int, str] = {}
@@ -97,6 +102,7 @@ class Writer:
         if py is None:
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
+            self.unbound_reads.add(py)
             return f"({py} if {py} is not _UNB else {n!r})"
         if n in scope.thunks:   # a dice parameter: a closure that rolls, or a plain value
             return f"({py}(world) if type({py}) is _Fn else {py})"
@@ -116,6 +122,12 @@ class Writer:
                 return ("record", table)
         return None
 
+    def side_index(self, e, scope: Scope) -> str:
+        """The index of the side an expression of kind "side" gives."""
+        if type(e) is ast.Field and e.field.name == "side":   # a fighter's side, by its number
+            return f"world.fighters[{self.expr(e.subject, scope)}[1]].side"
+        return f"{self.expr(e, scope)}[1]"
+
     def field(self, e: ast.Field, scope: Scope) -> str:
         """A field read, straight from the World when the subject's kind is known."""
         name, sub = e.field.name, self.expr(e.subject, scope)
@@ -131,7 +143,8 @@ class Writer:
             if found is not None and found[0] == "value":
                 return f"{f}.values[{found[1]!r}]"
         elif kind == "side" and lower in program.side_fields and name != "fighters":
-            return f"world.sides[{sub}[1]].values[{program.side_fields[lower]!r}]"
+            return f"world.sides[{self.side_index(e.subject, scope)}].values" \
+                   f"[{program.side_fields[lower]!r}]"
         elif type(kind) is tuple:
             columns = [c.name for c in kind[1].columns]
             if name in columns:
@@ -329,6 +342,99 @@ class Writer:
                 args.append(self.expr(arg, scope))
         return f"p_{mangle(decl.name.name)}(I, world{''.join(', ' + a for a in args)})"
 
+    def emit_return(self, out: list, pad: str, value: str | None = None,
+                    call: str | None = None) -> None:
+        """A `return` of a value (Python for it) or of a procedure call's (value, world)."""
+        if self.ret is None:
+            out.append(f"{pad}return {call}" if call else f"{pad}return ({value}, world)")
+        else:
+            out.append(f"{pad}{self.ret}, world = {call}" if call else f"{pad}{self.ret} = {value}")
+            out.append(f"{pad}break")
+
+    def call_site(self, call: ast.Call, scope: Scope, out: list, pad: str, mode: str,
+                  target: str | None = None) -> None:
+        """A procedure called by a statement: mode "let" (into target), "return" or "stmt".
+        Small generated procedures are inlined (see inline_procedure); others are called."""
+        decl = self.ruleset.procedures[call.callee.name]
+        if self.can_inline(decl, call, mode):
+            self.inline_procedure(decl, call, scope, out, pad, mode, target)
+            return
+        code = self.procedure_call(call, scope)
+        if mode == "return":
+            self.emit_return(out, pad, call=code)
+        elif mode == "let":
+            out.append(f"{pad}{target}, world = {code}")
+        else:
+            out.append(f"{pad}world = {code}[1]")
+
+    def can_inline(self, decl, call: ast.Call, mode: str) -> bool:
+        if decl.name.name in self.interpreted or self.depth >= 4 or \
+                len(call.args) > len(decl.params) or _size(decl.body.stmts) > 60:
+            return False
+        bindings: list[str] = []
+        _assigned_names(decl.body.stmts, bindings)
+        if any(p.name.name in bindings for p in decl.params
+               if p.type is not None and p.type.name == "dice"):
+            return False   # a dice parameter set in the body: keep it a variable
+        # inlined for its value, a `return` leaves the inlined body with `break`: not possible
+        # from inside one of its loops
+        return mode == "return" or not _returns_in_loop(decl.body.stmts, False)
+
+    def inline_procedure(self, decl, call: ast.Call, scope: Scope, out: list, pad: str,
+                         mode: str, target: str | None) -> None:
+        """The callee's body in place of the call, its locals renamed. Arguments are evaluated
+        in order as the interpreter does; a dice argument is put in place of each read of its
+        parameter (read by name: it rolls again at each read, in the World of that read)."""
+        self.inlines += 1
+        prefix = f"_i{self.inlines}_"
+        bindings = [p.name.name for p in decl.params]
+        _assigned_names(decl.body.stmts, bindings)
+        stable = {n for n in bindings if bindings.count(n) == 1}
+        names = {n: prefix + mangle(n) for n in bindings}
+        empty = Scope({}, set())
+        for i, p in enumerate(decl.params):
+            n = p.name.name
+            if i >= len(call.args):
+                out.append(f"{pad}{names[n]} = {self.expr(p.default, empty)}")
+                continue
+            arg = call.args[i]
+            if p.type is not None and p.type.name == "dice":
+                names[n] = f"({self.expr(arg, scope)})"
+            elif n in stable and _simple(arg, scope):
+                names[n] = self.expr(arg, scope)
+            else:
+                out.append(f"{pad}{names[n]} = {self.expr(arg, scope)}")
+        kinds = {n: k for n, k in Program._kinds(decl.params).items() if n in stable}
+        inner = Scope(names, {p.name.name for p in decl.params}, frozenset(), kinds)
+        saved = self.stable, self.ret
+        self.stable = stable
+        self.depth += 1
+        body: list[str] = []
+        try:
+            if mode == "return":
+                self.block(decl.body.stmts, inner, body, pad)
+                if decl.result is not None:
+                    body.append(f"{pad}_fell_off({self.const(decl, 'n')})")
+                else:
+                    self.emit_return(body, pad, value="None")
+            else:
+                result = self.ret = prefix + "result"
+                body.append(f"{pad}while True:   # {mangle(decl.name.name)}")
+                self.block(decl.body.stmts, inner, body, pad + "    ")
+                if decl.result is not None:
+                    body.append(f"{pad}    _fell_off({self.const(decl, 'n')})")
+                else:
+                    body += [f"{pad}    {result} = None", f"{pad}    break"]
+                if mode == "let":
+                    body.append(f"{pad}{target} = {result}")
+        finally:
+            self.stable, self.ret = saved
+            self.depth -= 1
+        for n in sorted(set(bindings) - {p.name.name for p in decl.params}):
+            if names[n] in self.unbound_reads:
+                out.append(f"{pad}{names[n]} = _UNB")
+        out.extend(body)
+
     def is_procedure_call(self, e) -> bool:
         return type(e) is ast.Call and e.callee.name in self.ruleset.procedures
 
@@ -338,7 +444,7 @@ class Writer:
         if t is ast.Let:
             py = scope.names[s.name.name]
             if self.is_procedure_call(s.value):
-                out.append(f"{pad}{py}, world = {self.procedure_call(s.value, scope)}")
+                self.call_site(s.value, scope, out, pad, "let", py)
             else:
                 out.append(f"{pad}{py} = {self.expr(s.value, scope)}")
                 kind = self.kind(s.value, scope)
@@ -402,9 +508,9 @@ class Writer:
             return bound | {s.name.name}
         if t is ast.Return:
             if self.is_procedure_call(s.value):
-                out.append(f"{pad}return {self.procedure_call(s.value, scope)}")
+                self.call_site(s.value, scope, out, pad, "return")
             else:
-                out.append(f"{pad}return ({self.expr(s.value, scope)}, world)")
+                self.emit_return(out, pad, value=self.expr(s.value, scope))
             return bound
         if t is ast.Remove:
             out.append(f"{pad}world = world.remove({self.expr(s.subject, scope)})")
@@ -424,7 +530,7 @@ class Writer:
             return bound
         if t is ast.CallStmt:
             if self.is_procedure_call(s.call):
-                out.append(f"{pad}world = {self.procedure_call(s.call, scope)}[1]")
+                self.call_site(s.call, scope, out, pad, "stmt")
             else:
                 out.append(f"{pad}{self.expr(s.call, scope)}")
             return bound
@@ -437,8 +543,15 @@ class Writer:
 
         def legal(o) -> str:
             return "True" if o.when is None else f"({self.expr(o.when, scope)}) is True"
-        out.append(f"{pad}{pol} = I.policies.for_decision({s.name.name!r})")
-        out.append(f"{pad}if {pol} == 'random':")
+        if options[0].when is None:
+            # every decision by the first policy (set per run by `sample`): the first option
+            out.append(f"{pad}if I._all_first:")
+            out.append(f"{pad}    {opt} = 0")
+            out.append(f"{pad}elif ({pol} := I.policies.for_decision({s.name.name!r})) "
+                       f"== 'random':")
+        else:
+            out.append(f"{pad}{pol} = I.policies.for_decision({s.name.name!r})")
+            out.append(f"{pad}if {pol} == 'random':")
         out.append(f"{pad}    {opt} = []")
         for i, o in enumerate(options):
             if o.when is None:
@@ -627,9 +740,10 @@ class Program:
             if not self._emit("define", name, lambda: self._define(decl)):
                 self.namespace[f"d_{mangle(name)}"] = _interpreted_define(decl)
         for name, decl in rs.procedures.items():
-            if not self._emit("procedure", name, lambda: self._procedure(decl)):
+            if self._emit("procedure", name, lambda: self._procedure(decl)):
+                self._emit("entry", name, lambda: self._entry(decl))
+            else:   # run through the interpreter, from generated callers and from sample()
                 self.namespace[f"p_{mangle(name)}"] = _interpreted_procedure(decl)
-            self._emit("entry", name, lambda: self._entry(decl))
             if decl.requires is not None and not _contains_dice((decl.requires, decl.params)):
                 self._emit("requires", name, lambda: self._requires(decl))
         code = compile("\n".join(self.source), f"<warband rules {rs.id!r}>", "exec")
@@ -694,29 +808,38 @@ class Program:
         return [f"def d_{mangle(decl.name.name)}(I, world"
                 f"{''.join(', ' + n for n in names.values())}):", f"    return {body}"]
 
-    def _procedure(self, decl: ast.ProcedureDecl) -> list[str]:
+    def _procedure(self, decl: ast.ProcedureDecl, entry: bool = False) -> list[str]:
+        """p_NAME(I, world, *arguments) -> (value, world); with entry=True, e_NAME(I, args,
+        world), which takes the caller's dict of arguments (see _bind)."""
         w = self.writer
         params = self._params(decl.params)
         bindings: list[str] = list(params)
         _assigned_names(decl.body.stmts, bindings)
         assigned = set(bindings)
         w.stable = {n for n in assigned if bindings.count(n) == 1}
+        w.unbound_reads = set()
         names = {**{n: "v_" + mangle(n) for n in sorted(assigned)}, **params}
         thunks = frozenset(p.name.name for p in decl.params
                            if p.type is not None and p.type.name == "dice")
         kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
         scope = Scope(names, set(params), thunks, kinds)
-        sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
-                      for p, py in zip(decl.params, params.values()))
-        lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
-        empty = Scope({}, set())
-        for p, py in zip(decl.params, params.values()):
-            if p.default is not None:
-                lines += [f"    if {py} is _NOARG:", f"        {py} = {w.expr(p.default, empty)}"]
-        for n in sorted(assigned - set(params)):
-            lines.append(f"    {names[n]} = _UNB")
+        if entry:
+            lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
+            self._bind(decl, lines)
+        else:
+            sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
+                          for p, py in zip(decl.params, params.values()))
+            lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
+            empty = Scope({}, set())
+            for p, py in zip(decl.params, params.values()):
+                if p.default is not None:
+                    lines += [f"    if {py} is _NOARG:",
+                              f"        {py} = {w.expr(p.default, empty)}"]
         body: list[str] = []
         w.block(decl.body.stmts, scope, body, "    ")
+        for n in sorted(assigned - set(params)):
+            if names[n] in w.unbound_reads:
+                lines.append(f"    {names[n]} = _UNB")
         lines += body
         if decl.result is not None:
             lines.append(f"    _fell_off({w.const(decl, 'n')})")
@@ -753,12 +876,7 @@ class Program:
         return names
 
     def _entry(self, decl) -> list[str]:
-        lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
-        self.writer.stable = set()
-        names = self._bind(decl, lines)
-        lines.append(f"    return p_{mangle(decl.name.name)}(I, world"
-                     f"{''.join(', ' + n for n in names)})")
-        return lines
+        return self._procedure(decl, entry=True)
 
     def _requires(self, decl) -> list[str]:
         lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
@@ -768,6 +886,51 @@ class Program:
                       {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
         lines.append(f"    return ({self.writer.expr(decl.requires, scope)}) is True")
         return lines
+
+
+def _size(stmts) -> int:
+    """Statements in a body, nested ones included."""
+    n = 0
+    for s in stmts:
+        n += 1
+        for f in ("then", "body"):
+            inner = getattr(s, f, None)
+            if isinstance(inner, ast.Block):
+                n += _size(inner.stmts)
+        other = getattr(s, "otherwise", None)
+        if other is not None:
+            n += _size((other,) if type(other) is ast.If else other.stmts)
+        for o in getattr(s, "options", ()) or ():
+            if o.body is not None:
+                n += _size(o.body.stmts)
+    return n
+
+
+def _returns_in_loop(stmts, in_loop: bool) -> bool:
+    for s in stmts:
+        t = type(s)
+        if t is ast.Return and in_loop:
+            return True
+        if t in (ast.ForEach, ast.Repeat) and _returns_in_loop(s.body.stmts, True):
+            return True
+        if t is ast.If:
+            other = s.otherwise
+            if _returns_in_loop(s.then.stmts, in_loop) or (other is not None and _returns_in_loop(
+                    (other,) if type(other) is ast.If else other.stmts, in_loop)):
+                return True
+        if t is ast.Choose and any(o.body is not None and _returns_in_loop(o.body.stmts, in_loop)
+                                   for o in s.options):
+            return True
+    return False
+
+
+def _simple(arg, scope: Scope) -> bool:
+    """An argument that can stand for its parameter: a constant or a bound plain local."""
+    t = type(arg)
+    if t in (ast.Int, ast.Str, ast.Bool):
+        return True
+    return t is ast.Name and (arg.name not in scope.names or (
+        arg.name in scope.bound and arg.name not in scope.thunks))
 
 
 def _has_aggregate(node) -> bool:
@@ -862,8 +1025,21 @@ def sample(interp, procedure: str, args: dict, world):
     if program is None:
         program = interp._program = program_for(interp)
     entry = program.entries.get(procedure)
-    if entry is None or not usable(interp, world):
+    if entry is None or interp.probing or world.lazies:
         return None
+    policies = interp.policies
+    scripted = policies.by_decision
+    if scripted:
+        # look-ahead (greedy) runs the rest of the action from each decision: CPS only
+        if policies.default == "greedy" or "greedy" in scripted.values():
+            return None
+        interp._all_first = False
+    elif policies.default == "first":
+        interp._all_first = True
+    elif policies.default == "greedy":
+        return None
+    else:
+        interp._all_first = False
     interp.memoise = False
     if not program.fallbacks:
         try:
