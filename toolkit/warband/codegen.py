@@ -162,8 +162,8 @@ class Writer:
         if t is ast.Field:
             return self.field(e, scope)
         if t is ast.Binary:
-            if e.op == "/":
-                a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+            if e.op == "/":   # _div gives the same value for a whole Fraction as for an int
+                a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
                 return f"_div({a}, {b}, {self.const(e, 'n')})"
             if e.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {e.op}")
@@ -750,7 +750,8 @@ class Program:
         exec(code, self.namespace)   # the source is ours; rules names only as mangled or repr
         for name in rs.procedures:
             if f"e_{mangle(name)}" in self.namespace:
-                self.entries[name] = self.namespace[f"e_{mangle(name)}"]
+                entry = self.namespace[f"e_{mangle(name)}"]
+                self.entries[name] = _with_interpreter_room(entry) if self.fallbacks else entry
             if f"r_{mangle(name)}" in self.namespace:
                 self.requires[name] = self.namespace[f"r_{mangle(name)}"]
         self.writer = None
@@ -1009,55 +1010,46 @@ def program_for(interp) -> Program:
     return program
 
 
-def usable(interp, world) -> bool:
-    """Whether a run can take the generated path and give the interpreter's very results."""
-    if interp.probing or world.lazies:
-        return False
-    policies = interp.policies
-    # look-ahead (greedy) runs the rest of the action from each decision: CPS only
-    return policies.default != "greedy" and "greedy" not in policies.by_decision.values()
-
-
 def sample(interp, procedure: str, args: dict, world):
     """Interpreter.sample through the generated program: (value, world), or None when this run
-    is left to the interpreter. The caller has set sampling mode and reset the counters."""
+    is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
+    does not take). The caller has set sampling mode and reset the counters."""
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
     entry = program.entries.get(procedure)
-    if entry is None or interp.probing or world.lazies:
+    if entry is None or world.lazies or interp.probing:
         return None
     policies = interp.policies
-    scripted = policies.by_decision
-    if scripted:
+    if policies.by_decision:
         # look-ahead (greedy) runs the rest of the action from each decision: CPS only
-        if policies.default == "greedy" or "greedy" in scripted.values():
+        if policies.default == "greedy" or "greedy" in policies.by_decision.values():
             return None
         interp._all_first = False
-    elif policies.default == "first":
-        interp._all_first = True
-    elif policies.default == "greedy":
-        return None
     else:
-        interp._all_first = False
-    interp.memoise = False
-    if not program.fallbacks:
-        try:
-            return entry(interp, args, world)
-        except rt.Interpret:
+        if policies.default == "greedy":
             return None
-        except RecursionError:
-            raise rt.too_deep(program.ruleset.procedures[procedure]) from None
-    old = sys.getrecursionlimit()   # interpreted procedures run in CPS: give them its room
-    sys.setrecursionlimit(max(old, 20_000))
+        interp._all_first = policies.default == "first"
     try:
         return entry(interp, args, world)
     except rt.Interpret:
         return None
     except RecursionError:
         raise rt.too_deep(program.ruleset.procedures[procedure]) from None
-    finally:
-        sys.setrecursionlimit(old)
+
+
+def _with_interpreter_room(entry):
+    """An entry of a program with procedures left to the interpreter: those run in CPS and
+    need its settings (no memo, the deeper stack it allows itself)."""
+    def run(interp, args, world):
+        interp.memoise = False
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+        try:
+            return entry(interp, args, world)
+        finally:
+            sys.setrecursionlimit(old)
+    return run
 
 
 def allowed(interp, procedure: str, args: dict, world):
