@@ -170,6 +170,33 @@ def time_case(ruleset, match, cover, policy, attacks: int, repeat: int) -> dict:
     return best
 
 
+def time_other_calls(ruleset, repeat: int, calls: int = 2000) -> None:
+    """What a game engine calls besides attacks: requires checks, moves, phases."""
+    from warband.interpreter import Interpreter
+    from warband.world import Ref
+    world = rules_world(ruleset, MATCHES[0])
+    me, them, side = Ref("fighter", 0), Ref("fighter", 1), Ref("side", 0)
+    cases = [("allowed", "shoot", {"attacker": me, "target": them}),
+             ("allowed", "defend", {"fighter": me}),
+             ("sample", "move", {"mover": me}),
+             ("sample", "morale", {"side": side, "lost": 2, "in_play": 3}),
+             ("sample", "restock", {"side": side, "near_shrines": 2})]
+    print(f"\nother calls, best of {repeat} runs of {calls}")
+    print(f"{'call':34} {'compiled':>9} {'interpreter':>12} {'speed-up':>9}")
+    for kind, name, args in cases:
+        fast = getattr(Interpreter(ruleset, rng=random.Random(1)), kind)
+        slow = getattr(Interpreter(ruleset, rng=random.Random(1), compiled=False), kind)
+        best = [float("inf"), float("inf")]
+        for _ in range(repeat):
+            for i, fn in enumerate((fast, slow)):
+                start = time.process_time()
+                for _ in range(calls):
+                    fn(name, args, world)
+                best[i] = min(best[i], (time.process_time() - start) / calls)
+        print(f"{kind + ' ' + name:34} {best[0] * 1e6:7.2f}us {best[1] * 1e6:10.2f}us "
+              f"{best[1] / best[0]:8.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -197,6 +224,7 @@ def main() -> None:
     print(f"\nratio compiled / hand-written: {min(ratios):.2f} to {max(ratios):.2f} "
           f"(target: at most 2.0)")
     print(f"speed-up over the interpreter: {min(speedups):.0f}x to {max(speedups):.0f}x")
+    time_other_calls(ruleset, args.repeat)
     print(f"python {sys.version.split()[0]}")
 
 

@@ -423,3 +423,25 @@ def test_names_are_mangled_and_texts_quoted():
         '"); raise SystemExit #'
     source = "\n".join(codegen.program_for(Interpreter(ruleset)).source)
     assert "v_import" in source and "'\"); raise SystemExit #'" in source
+
+
+# ---- the World --------------------------------------------------------------------------------------
+
+def test_place_moves_one_fighter_and_leaves_the_old_world_as_it_was():
+    ruleset = load("super-simple-skirmish").ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0, "Gunner", {"Might": 10}, position=(0, 0)),
+                                 FighterSpec("b", 1, "Soldier", {"Might": 10}, position=(9, 9)),
+                                 FighterSpec("c", 1, "Soldier", {"Might": 10}, position=(1, 1))])
+    moved = world.place(Ref("fighter", 1), (1, 0))
+    assert moved.fighters[1].position == (1, 0) and world.fighters[1].position == (9, 9)
+    assert moved.fighters[0] is world.fighters[0] and moved.sides is world.sides
+    assert Interpreter.within(world, Ref("fighter", 0), 2) == (Ref("fighter", 2),)
+    assert Interpreter.within(moved, Ref("fighter", 0), 2) == (Ref("fighter", 1),
+                                                                Ref("fighter", 2))
+    assert world.place(Ref("fighter", 0), None).fighters[0].position is None
+    # a blast now catches the moved fighter too: the same through both paths
+    args = {"attacker": Ref("fighter", 0), "target": Ref("fighter", 2)}
+    for seed in range(20):
+        fast = Interpreter(ruleset, Policies("random"), rng=random.Random(seed))
+        slow = Interpreter(ruleset, Policies("random"), rng=random.Random(seed), compiled=False)
+        assert fast.sample("blast", args, moved) == slow.sample("blast", args, moved)

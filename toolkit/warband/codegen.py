@@ -1006,7 +1006,8 @@ def program_for(interp) -> Program:
         return found[1]
     program = Program(ruleset, interp)
     key = id(ruleset)
-    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r: _PROGRAMS.pop(key, None)), program)
+    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),
+                      program)
     return program
 
 
