@@ -290,6 +290,14 @@ action removing(f: fighter) -> bool
   set f.Hurt = true
   return f.removed
 }
+action named(f: fighter) -> number {
+  choose which by f {
+    option plain { return 1 }
+    option first { return 2 }
+    option random { return 3 }
+  }
+  return 0
+}
 action quiet(f: fighter, steps: number = 2) {
   repeat steps times { set f.Wounds += 1 }
 }
@@ -445,3 +453,11 @@ def test_place_moves_one_fighter_and_leaves_the_old_world_as_it_was():
         fast = Interpreter(ruleset, Policies("random"), rng=random.Random(seed))
         slow = Interpreter(ruleset, Policies("random"), rng=random.Random(seed), compiled=False)
         assert fast.sample("blast", args, moved) == slow.sample("blast", args, moved)
+
+
+def test_an_option_called_first_is_scripted_by_the_first_policy():
+    ruleset = compiled(CORNERS)
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Training": 2})])
+    for flag in (True, False):
+        interp = Interpreter(ruleset, Policies("first"), compiled=flag)
+        assert interp.sample("named", {"f": Ref("fighter", 0)}, world)[0] == 2

@@ -543,17 +543,17 @@ class Writer:
 
         def legal(o) -> str:
             return "True" if o.when is None else f"({self.expr(o.when, scope)}) is True"
-        if options[0].when is None:
-            # every decision by the first policy (set per run by `sample`): the first option
-            out.append(f"{pad}if I._all_first:")
-            out.append(f"{pad}    {opt} = 0")
-            out.append(f"{pad}elif ({pol} := I.policies.for_decision({s.name.name!r})) "
-                       f"== 'random':")
-        else:
-            out.append(f"{pad}{pol} = I.policies.for_decision({s.name.name!r})")
-            out.append(f"{pad}if {pol} == 'random':")
-        out.append(f"{pad}    {opt} = []")
+        # `_uniform` is the policy of every decision when none is scripted (set per run by
+        # `sample`); asking the policies by name is needed only otherwise
+        out.append(f"{pad}{pol} = I._uniform or I.policies.for_decision({s.name.name!r})")
+        out.append(f"{pad}if {pol} == 'random':")
+        unconditional = []
         for i, o in enumerate(options):
+            if o.when is not None:
+                break
+            unconditional.append(i)
+        out.append(f"{pad}    {opt} = {unconditional!r}")
+        for i, o in enumerate(options[len(unconditional):], len(unconditional)):
             if o.when is None:
                 out.append(f"{pad}    {opt}.append({i})")
             else:
@@ -561,6 +561,11 @@ class Writer:
                 out.append(f"{pad}        {opt}.append({i})")
         out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
                    f"I.choice_rng.choice({opt})")
+        if options[0].when is None and all(o.name.name != "first" for o in options):
+            # the first policy takes the first legal option (unless an option is called
+            # `first`: the policy's name then scripts it)
+            out.append(f"{pad}elif {pol} == 'first':")
+            out.append(f"{pad}    {opt} = 0")
         out.append(f"{pad}else:")
         out.append(f"{pad}    {opt} = -1")
         for i, o in enumerate(options):
@@ -1026,11 +1031,11 @@ def sample(interp, procedure: str, args: dict, world):
         # look-ahead (greedy) runs the rest of the action from each decision: CPS only
         if policies.default == "greedy" or "greedy" in policies.by_decision.values():
             return None
-        interp._all_first = False
+        interp._uniform = None
     else:
         if policies.default == "greedy":
             return None
-        interp._all_first = policies.default == "first"
+        interp._uniform = policies.default
     try:
         return entry(interp, args, world)
     except rt.Interpret:
