@@ -10,6 +10,7 @@ positions), under the first, random and scripted policies; each run is made twic
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -122,9 +123,13 @@ def both_ways(ruleset, seed: int, calls) -> None:
     fast = Interpreter(ruleset, policies, rng=random.Random(seed))
     slow = Interpreter(ruleset, policies, rng=random.Random(seed), compiled=False)
     for kind, procedure, args, world in calls:
+        before = copy.deepcopy(world)
         got = outcome(fast, lambda: getattr(fast, kind)(procedure, args, world))
+        assert world == before, "a run changed the World it started from"
         want = outcome(slow, lambda: getattr(slow, kind)(procedure, args, world))
         assert got == want, (procedure, kind, args, policies, seed)
+        if got[0][0] == "ok" and kind == "sample":
+            assert type(got[0][1][1]) is World
 
 
 def check_everything(ruleset, seeds: int = SEEDS) -> int:

@@ -33,6 +33,10 @@ from warband.world import Ref
 __all__ = ["Program", "program_for", "mangle", "sample", "allowed"]
 
 
+# A run's changes go to a Draft of the World, made at the first change (see codegen_runtime).
+_DRAFT = "(world if type(world) is _Draft else _Draft(world))"
+
+
 class Unsupported(Exception):
     """A construct this module does not translate: its procedure runs through the interpreter."""
 
@@ -475,10 +479,10 @@ class Writer:
             lower = s.target[-1].name.lower()
             if kind == "fighter" and self.program.fighter_fields.get(lower, ("",))[0] == "value":
                 canonical = self.program.fighter_fields[lower][1]
-                out.append(f"{pad}world = world.set({subject}, {canonical!r}, {tmp})")
+                out.append(f"{pad}world = {_DRAFT}.set({subject}, {canonical!r}, {tmp})")
             elif kind == "side" and lower in self.program.side_fields:
                 canonical = self.program.side_fields[lower]
-                out.append(f"{pad}world = world.set({subject}, {canonical!r}, {tmp})")
+                out.append(f"{pad}world = {_DRAFT}.set({subject}, {canonical!r}, {tmp})")
             else:
                 out.append(f"{pad}world = _assign(I, {subject}, {s.target[-1].name!r}, {tmp}, "
                            f"world)")
@@ -513,7 +517,8 @@ class Writer:
                 self.emit_return(out, pad, value=self.expr(s.value, scope))
             return bound
         if t is ast.Remove:
-            out.append(f"{pad}world = world.remove({self.expr(s.subject, scope)})")
+            subject = self.expr(s.subject, scope)
+            out.append(f"{pad}world = {_DRAFT}.remove({subject})")
             return bound
         if t is ast.ForEach:
             py = scope.names[s.var.name]
@@ -689,7 +694,7 @@ class Program:
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_im": im, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": rt.SideRefs(), "_has_value": rt.has_value, "_Ref": Ref,
-            "_Interpret": rt.Interpret, "_Dist": Dist, "_Thunk": Thunk,
+            "_Interpret": rt.Interpret, "_Dist": Dist, "_Thunk": Thunk, "_Draft": rt.Draft,
         }
         self._getters: dict[tuple[str, str], str] = {}
         self._pure: dict[int, bool] = {}
@@ -1037,11 +1042,12 @@ def sample(interp, procedure: str, args: dict, world):
             return None
         interp._uniform = policies.default
     try:
-        return entry(interp, args, world)
+        value, after = entry(interp, args, world)
     except rt.Interpret:
         return None
     except RecursionError:
         raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+    return value, (after.freeze() if type(after) is rt.Draft else after)
 
 
 def _with_interpreter_room(entry):
