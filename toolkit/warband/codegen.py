@@ -557,12 +557,19 @@ class Writer:
             if o.when is not None:
                 break
             unconditional.append(i)
+        # Every condition is asked here, in order, as Decisions.choose does; one asked twice
+        # (the same text) is asked once: conditions of options neither roll nor change anything
+        asked: dict[str, str] = {}
+        for o in options[len(unconditional):]:
+            if o.when is not None and legal(o) not in asked:
+                asked[legal(o)] = self.fresh("c")
+                out.append(f"{pad}    {asked[legal(o)]} = {legal(o)}")
         out.append(f"{pad}    {opt} = {unconditional!r}")
         for i, o in enumerate(options[len(unconditional):], len(unconditional)):
             if o.when is None:
                 out.append(f"{pad}    {opt}.append({i})")
             else:
-                out.append(f"{pad}    if {legal(o)}:")
+                out.append(f"{pad}    if {asked[legal(o)]}:")
                 out.append(f"{pad}        {opt}.append({i})")
         out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
                    f"I.choice_rng.choice({opt})")
