@@ -33,7 +33,7 @@ def compiled(text: str, name: str = "inline.rules"):
     return result.ruleset
 
 
-# ---- worlds and arguments from a ruleset's declarations ------------------------------------------
+# ---- worlds and arguments from a ruleset's declarations -----------------------------------------
 
 def random_value(rng: random.Random, low, high):
     low = 0 if low is None else low
@@ -104,7 +104,7 @@ def random_policies(ruleset, rng: random.Random) -> Policies:
     return Policies(default, scripted)
 
 
-# ---- one run, both ways ------------------------------------------------------------------------------
+# ---- one run, both ways -------------------------------------------------------------------------
 
 def outcome(interp: Interpreter, run):
     try:
@@ -354,7 +354,7 @@ def test_the_attack_runs_compiled():
     assert interp.allowed("shoot", args, world) is True
 
 
-# ---- fallback --------------------------------------------------------------------------------------
+# ---- fallback -----------------------------------------------------------------------------------
 
 def test_an_unknown_statement_makes_its_procedure_fall_back(monkeypatch):
     """Statements codegen does not know (say, added to the language after it) run through the
@@ -423,7 +423,7 @@ def test_look_ahead_and_unusual_arguments_take_the_interpreter():
     assert type(one.value) is type(other.value) and str(one.value) == str(other.value)
 
 
-# ---- safety ---------------------------------------------------------------------------------------
+# ---- safety -------------------------------------------------------------------------------------
 
 def test_names_are_mangled_and_texts_quoted():
     assert codegen.mangle("a_b") != codegen.mangle("a__b")
@@ -438,7 +438,7 @@ def test_names_are_mangled_and_texts_quoted():
     assert "v_import" in source and "'\"); raise SystemExit #'" in source
 
 
-# ---- the World --------------------------------------------------------------------------------------
+# ---- the World ----------------------------------------------------------------------------------
 
 def test_place_moves_one_fighter_and_leaves_the_old_world_as_it_was():
     ruleset = load("super-simple-skirmish").ruleset
@@ -466,3 +466,43 @@ def test_an_option_called_first_is_scripted_by_the_first_policy():
     for flag in (True, False):
         interp = Interpreter(ruleset, Policies("first"), compiled=flag)
         assert interp.sample("named", {"f": Ref("fighter", 0)}, world)[0] == 2
+
+
+def test_a_node_type_nobody_knows_falls_back_without_crashing():
+    """The language grows (new statements and expressions come from other work): a node type
+    the generator has never seen costs speed, never a crash at generation."""
+    import dataclasses
+
+    from warband.ruleset import FrozenDict
+
+    @dataclasses.dataclass(frozen=True, eq=False)
+    class Teleport:        # a statement from the future
+        subject: object
+        span: object
+
+    @dataclasses.dataclass(frozen=True, eq=False)
+    class Luck:            # an expression from the future
+        span: object
+
+    ruleset = compiled(CORNERS)
+    decls = dict(ruleset.procedures)
+    quiet = decls["quiet"]
+    span = quiet.body.span
+    decls["quiet"] = dataclasses.replace(quiet, body=ast.Block(
+        (Teleport(ast.Name("f", span), span),) + quiet.body.stmts, span))
+    scopes = decls["scopes"]
+    decls["scopes"] = dataclasses.replace(scopes, body=ast.Block(
+        (ast.Let(ast.Ident("x", span), Luck(span), span),) + scopes.body.stmts, span))
+    odd = dataclasses.replace(ruleset, procedures=FrozenDict(decls))
+    program = codegen.program_for(Interpreter(odd))
+    assert set(program.fallbacks) == {"procedure quiet", "procedure scopes"}
+    assert "quiet" not in program.entries and "thunks" in program.entries
+    world = make_world(odd, [FighterSpec("a", 0, None, {"Training": 2})])
+    for name in ("quiet", "scopes"):   # both paths fail alike (the interpreter knows neither)
+        args = {"f": Ref("fighter", 0), "flag": True}
+        args = {k: v for k, v in args.items() if k in {p.name.name for p in decls[name].params}}
+        with pytest.raises(TypeError) as one:
+            Interpreter(odd).sample(name, args, world)
+        with pytest.raises(TypeError) as other:
+            Interpreter(odd, compiled=False).sample(name, args, world)
+        assert str(one.value) == str(other.value)

@@ -9,7 +9,6 @@ interpreter raises, with the very same diagnostics. Everything mirrors `interpre
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from warband import dice
