@@ -1,21 +1,27 @@
-"""Rules translated to Python source, for fast sampling.
+"""Rules translated to Python source, for fast sampling: the program of one Ruleset.
 
 The interpreter runs statements in continuation-passing style, which exact odds and look-ahead
 need; a sampled run follows one path, and direct-style Python does that many times faster. Each
 procedure, action and phase, define, table and `requires` of a Ruleset becomes one Python
-function, generated here as text, compiled once per Ruleset and cached (`program_for`).
+function, generated as text (codegen_expr.py for expressions, codegen_stmt.py for statements),
+compiled once per Ruleset and cached (`program_for`). `Interpreter.sample` and
+`Interpreter.allowed` call `sample` and `allowed` below.
 
 The generated code makes the same draws from the interpreter's random streams in the same order,
-the same decisions and the same errors as `Interpreter.sample`: a roll bound by `let` is drawn at
-the `let` (sampling mode evaluates at once), a `dice` parameter is a Thunk rolled at each read,
-names not bound on a path read as their own name (symbols), table results are cached in the
-interpreter's own cache. Where it cannot match the interpreter it does not try: a procedure with a
-construct this module does not know runs through the interpreter (`Program.fallbacks` names it),
-and so does any run under the greedy policy (look-ahead needs the continuations) or while probing.
+the same decisions and the same errors as the interpreter sampling: a roll bound by `let` is
+drawn at the `let` (sampling mode evaluates at once), a `dice` argument rolls again at each read
+of its parameter (a closure for a generated callee, the interpreter's Thunk for an interpreted
+one), names not bound on a path read as their own name (symbols), a table that reads more than
+its arguments shares the interpreter's cache of looked-up rows. Where it cannot match the
+interpreter it does not try: a procedure with a construct the generator does not know runs
+through the interpreter (`Program.fallbacks` names it), and so does any run under the greedy
+policy (look-ahead needs the continuations), while probing, or with arguments generated code
+does not take (a distribution, a side where a fighter is declared).
 
 Safety: no name from a rules file becomes a Python identifier unescaped (`mangle`), string
-constants are written with repr, and anything else (AST nodes, distributions) is passed in the
-function's namespace, never as source text.
+constants are written with repr, and anything else (AST nodes, distributions, tables of rolls) is
+passed in the function's namespace, never as source text. The namespace's builtins are only
+`len`, `type` and `StopIteration`.
 """
 
 from __future__ import annotations
