@@ -43,12 +43,17 @@ __all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for
 
 
 class Program:
-    """The generated functions of one Ruleset, and what fell back to the interpreter."""
+    """The generated functions of one Ruleset, and what fell back to the interpreter.
+
+    Functions are generated and compiled when first needed (a stub stands for each until then),
+    so a run pays only for the rules it uses: `warband odds` checking one `requires` compiles
+    that check alone. `fallbacks`, `entries` and `requires` generate everything first.
+    """
 
     def __init__(self, ruleset, interp) -> None:
         from warband import interpreter as im
         self.ruleset = ruleset
-        self.fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
+        self._fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
         self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
         self.namespace: dict = {
             "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type},
@@ -62,21 +67,27 @@ class Program:
             "_SIDE_REFS": rt.SideRefs(), "_has_value": rt.has_value, "_Ref": Ref,
             "_Interpret": rt.Interpret, "_Dist": Dist, "_Thunk": Thunk, "_Draft": rt.Draft,
         }
+        self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
+        self.inlines = 0                      # procedures inlined so far (for unique names)
         self._getters: dict[tuple[str, str], str] = {}
         self._pure: dict[int, bool] = {}
-        self._interp = interp
-        self.source: list[str] = []
-        self.entries: dict = {}     # procedure name -> fn(I, args, world) -> (value, world)
-        self.requires: dict = {}    # procedure name -> fn(I, args, world) -> bool
-        self._build()
-        self._interp = None
+        self._generated: dict[str, list[str] | None] = {}   # procedure -> p_ lines, or None
+        self.source: list[str] = []           # what has been compiled, for reading
+        self._entries: dict = {}   # procedure name -> fn(I, args, world) -> (value, world)
+        self._requires: dict = {}  # procedure name -> fn(I, args, world) -> bool
+        self._missing: set = set()
+        for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
+                            ("p", self.ruleset.procedures)):
+            for name in decls:
+                self.namespace[f"{kind}_{mangle(name)}"] = self._stub(kind, name)
 
+    # ---- what the writers ask -----------------------------------------------------------------
     def getter(self, kind: str, name: str) -> str:
         found = self._getters.get((kind, name))
         if found is None:
             make = rt.field_getter if kind == "field" else rt.has_getter
             found = self._getters[(kind, name)] = f"_{kind}_{mangle(name)}"
-            self.namespace[found] = make(self._interp, name)
+            self.namespace[found] = make(self, name)
         return found
 
     def pure(self, table) -> bool:
@@ -86,51 +97,113 @@ class Program:
             found = self._pure[id(table)] = _reads_only_arguments(call, self.ruleset, set())
         return found
 
-    def _emit(self, kind: str, name: str, make) -> bool:
-        """Generate one function's lines; on Unsupported, record the fallback and return False."""
-        self.writer.temp = 0
-        try:
-            lines = make()
-        except Unsupported as why:
-            self.fallbacks[f"{kind} {name}"] = str(why)
-            return False
-        self.source.extend(lines)
-        self.source.append("")
-        return True
+    def generates(self, procedure: str) -> bool:
+        """Whether a procedure is generated (False: the interpreter runs it). A dice argument
+        passed to a generated procedure is a closure, to an interpreted one a Thunk."""
+        if procedure not in self._generated:
+            decl = self.ruleset.procedures[procedure]
+            self._generated[procedure] = self._lines(
+                "procedure", procedure, lambda w: self._procedure(w, decl))
+        return self._generated[procedure] is not None
 
-    def _build(self) -> None:
-        rs = self.ruleset
-        # A first pass finds the procedures left to the interpreter: a dice argument passed to
-        # one of them must be the interpreter's Thunk, to a generated one a plain closure.
-        self.writer = Writer(self, frozenset())
-        for name, decl in rs.procedures.items():
-            self._emit("procedure", name, lambda: self._procedure(decl))
-        interpreted = frozenset(n for n in rs.procedures if f"procedure {n}" in self.fallbacks)
-        self.fallbacks.clear()
-        self.source.clear()
-        self.writer = Writer(self, interpreted)
-        for name, table in rs.tables.items():
-            if not self._emit("table", name, lambda: self._table(table)):
-                self.namespace[f"t_{mangle(name)}"] = _interpreted_rows(table)
-        for name, decl in rs.defines.items():
-            if not self._emit("define", name, lambda: self._define(decl)):
-                self.namespace[f"d_{mangle(name)}"] = _interpreted_define(decl)
-        for name, decl in rs.procedures.items():
-            if self._emit("procedure", name, lambda: self._procedure(decl)):
-                self._emit("entry", name, lambda: self._entry(decl))
-            else:   # run through the interpreter, from generated callers and from sample()
-                self.namespace[f"p_{mangle(name)}"] = _interpreted_procedure(decl)
-            if decl.requires is not None and not _contains_dice((decl.requires, decl.params)):
-                self._emit("requires", name, lambda: self._requires(decl))
-        code = compile("\n".join(self.source), f"<warband rules {rs.id!r}>", "exec")
+    # ---- generating, compiling ----------------------------------------------------------------
+    def _lines(self, kind: str, name: str, make) -> list[str] | None:
+        """One function's lines from a fresh writer; None (and a fallback) on Unsupported."""
+        try:
+            return make(Writer(self))
+        except Unsupported as why:
+            self._fallbacks[f"{kind} {name}"] = str(why)
+            return None
+
+    def _compile(self, fname: str, lines: list[str]):
+        text = "\n".join(lines)
+        code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
         exec(code, self.namespace)   # the source is ours; rules names only as mangled or repr
-        for name in rs.procedures:
-            if f"e_{mangle(name)}" in self.namespace:
-                entry = self.namespace[f"e_{mangle(name)}"]
-                self.entries[name] = _with_interpreter_room(entry) if self.fallbacks else entry
-            if f"r_{mangle(name)}" in self.namespace:
-                self.requires[name] = self.namespace[f"r_{mangle(name)}"]
-        self.writer = None
+        self.source.extend(lines + [""])
+        return self.namespace[fname]
+
+    def _stub(self, kind: str, name: str):
+        def stub(*args):
+            return self._materialise(kind, name)(*args)
+        return stub
+
+    def _materialise(self, kind: str, name: str):
+        """Generate and compile t_, d_ or p_NAME in place of its stub (or put the interpreter's
+        version there), and return it."""
+        fname = f"{kind}_{mangle(name)}"
+        if kind == "p":
+            decl = self.ruleset.procedures[name]
+            lines = self._generated[name] if self.generates(name) else None
+            fallback = _interpreted_procedure(decl)
+        elif kind == "d":
+            decl = self.ruleset.defines[name]
+            lines = self._lines("define", name, lambda w: self._define(w, decl))
+            fallback = _interpreted_define(decl)
+        else:
+            table = self.ruleset.tables[name]
+            lines = self._lines("table", name, lambda w: self._table(w, table))
+            fallback = _interpreted_rows(table)
+        if lines is None:
+            self.namespace[fname] = fallback
+            return fallback
+        return self._compile(fname, lines)
+
+    def entry(self, procedure: str):
+        """e_NAME(I, args, world) -> (value, world), or None when the interpreter runs it."""
+        found = self._entries.get(procedure)
+        if found is None and procedure not in self._missing:
+            decl = self.ruleset.procedures.get(procedure)
+            lines = None
+            if decl is not None and self.generates(procedure):
+                lines = self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
+            if lines is None:
+                self._missing.add(procedure)
+                return None
+            found = self._entries[procedure] = self._compile(f"e_{mangle(procedure)}", lines)
+        return found
+
+    def requirement(self, procedure: str):
+        """r_NAME(I, args, world) -> bool for a `requires`, or None when the interpreter asks."""
+        key = ("requires", procedure)
+        found = self._requires.get(procedure)
+        if found is None and key not in self._missing:
+            decl = self.ruleset.procedures.get(procedure)
+            lines = None
+            if decl is not None and decl.requires is not None and \
+                    not _contains_dice((decl.requires, decl.params)):
+                lines = self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
+            if lines is None:
+                self._missing.add(key)
+                return None
+            found = self._requires[procedure] = self._compile(f"r_{mangle(procedure)}", lines)
+        return found
+
+    def complete(self) -> None:
+        """Generate everything (for reading the source, or asking what fell back)."""
+        for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
+                            ("p", self.ruleset.procedures)):
+            for name in decls:
+                fname = f"{kind}_{mangle(name)}"
+                if getattr(self.namespace[fname], "__name__", "") == "stub":
+                    self._materialise(kind, name)
+        for name in self.ruleset.procedures:
+            self.entry(name)
+            self.requirement(name)
+
+    @property
+    def fallbacks(self) -> dict[str, str]:
+        self.complete()
+        return self._fallbacks
+
+    @property
+    def entries(self) -> dict:
+        self.complete()
+        return self._entries
+
+    @property
+    def requires(self) -> dict:
+        self.complete()
+        return self._requires
 
     @staticmethod
     def _params(params) -> dict[str, str]:
@@ -138,8 +211,7 @@ class Program:
 
     _kinds = staticmethod(param_kinds)
 
-    def _table(self, table: ast.TableDecl) -> list[str]:
-        w = self.writer
+    def _table(self, w: Writer, table: ast.TableDecl) -> list[str]:
         names = self._params(table.params)
         scope = Scope(names, set(names), kinds=self._kinds(table.params))
         w.stable = set(names)
@@ -174,18 +246,17 @@ class Program:
                          f"({''.join(n + ', ' for n in names.values())}), _call)")
         return lines
 
-    def _define(self, decl: ast.DefineDecl) -> list[str]:
+    def _define(self, w: Writer, decl: ast.DefineDecl) -> list[str]:
         names = self._params(decl.params)
-        self.writer.stable = set(names)
-        body = self.writer.expr(decl.body, Scope(names, set(names),
+        w.stable = set(names)
+        body = w.expr(decl.body, Scope(names, set(names),
                                                  kinds=self._kinds(decl.params)))
         return [f"def d_{mangle(decl.name.name)}(I, world"
                 f"{''.join(', ' + n for n in names.values())}):", f"    return {body}"]
 
-    def _procedure(self, decl: ast.ProcedureDecl, entry: bool = False) -> list[str]:
+    def _procedure(self, w: Writer, decl: ast.ProcedureDecl, entry: bool = False) -> list[str]:
         """p_NAME(I, world, *arguments) -> (value, world); with entry=True, e_NAME(I, args,
         world), which takes the caller's dict of arguments (see _bind)."""
-        w = self.writer
         params = self._params(decl.params)
         bindings: list[str] = list(params)
         _assigned_names(decl.body.stmts, bindings)
@@ -199,7 +270,7 @@ class Program:
         scope = Scope(names, set(params), thunks, kinds)
         if entry:
             lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
-            self._bind(decl, lines)
+            self._bind(w, decl, lines)
         else:
             sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
                           for p, py in zip(decl.params, params.values()))
@@ -221,13 +292,13 @@ class Program:
             lines.append("    return (None, world)")
         return lines
 
-    def _bind(self, decl, lines: list[str]) -> list[str]:
+    def _bind(self, w: Writer, decl, lines: list[str]) -> list[str]:
         """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301).
 
         First every given argument is checked for what generated code takes for granted: a
         fighter or side parameter holds a Ref of that kind, no argument is a distribution.
         Anything else is left to the interpreter (raise _Interpret) before anything is drawn."""
-        w, empty = self.writer, Scope({}, set())
+        empty = Scope({}, set())
         names = []
         for p in decl.params:
             py, key = "v_" + mangle(p.name.name), repr(p.name.name)
@@ -249,16 +320,13 @@ class Program:
                 lines.append(f"        _E301({w.const(decl, 'n')}, {i})")
         return names
 
-    def _entry(self, decl) -> list[str]:
-        return self._procedure(decl, entry=True)
-
-    def _requires(self, decl) -> list[str]:
+    def _requires_fn(self, w: Writer, decl) -> list[str]:
         lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
-        self.writer.stable = {p.name.name for p in decl.params}
-        names = self._bind(decl, lines)
+        w.stable = {p.name.name for p in decl.params}
+        names = self._bind(w, decl, lines)
         scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
                       {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
-        lines.append(f"    return ({self.writer.expr(decl.requires, scope)}) is True")
+        lines.append(f"    return ({w.expr(decl.requires, scope)}) is True")
         return lines
 
 
@@ -327,7 +395,7 @@ def sample(interp, procedure: str, args: dict, world):
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
-    entry = program.entries.get(procedure)
+    entry = program._entries.get(procedure) or program.entry(procedure)
     if entry is None or world.lazies or interp.probing:
         return None
     policies = interp.policies
@@ -341,7 +409,10 @@ def sample(interp, procedure: str, args: dict, world):
             return None
         interp._uniform = policies.default
     try:
-        value, after = entry(interp, args, world)
+        if program._fallbacks:
+            value, after = _with_interpreter_room(entry, interp, args, world)
+        else:
+            value, after = entry(interp, args, world)
     except rt.Interpret:
         return None
     except RecursionError:
@@ -349,18 +420,16 @@ def sample(interp, procedure: str, args: dict, world):
     return value, (after.freeze() if type(after) is rt.Draft else after)
 
 
-def _with_interpreter_room(entry):
-    """An entry of a program with procedures left to the interpreter: those run in CPS and
-    need its settings (no memo, the deeper stack it allows itself)."""
-    def run(interp, args, world):
-        interp.memoise = False
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 20_000))
-        try:
-            return entry(interp, args, world)
-        finally:
-            sys.setrecursionlimit(old)
-    return run
+def _with_interpreter_room(entry, interp, args, world):
+    """A run that may call procedures left to the interpreter: those run in CPS and need its
+    settings (no memo, the deeper stack it allows itself)."""
+    interp.memoise = False
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        return entry(interp, args, world)
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def allowed(interp, procedure: str, args: dict, world):
@@ -368,7 +437,7 @@ def allowed(interp, procedure: str, args: dict, world):
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
-    check = program.requires.get(procedure)
+    check = program._requires.get(procedure) or program.requirement(procedure)
     if check is None or world.lazies:
         return None
     try:

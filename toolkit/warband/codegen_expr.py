@@ -48,19 +48,18 @@ class Scope:
 class ExpressionWriter:
     """Generates one module: functions as lines of text, constants as namespace entries."""
 
-    def __init__(self, program, interpreted: frozenset) -> None:   # program: codegen.Program
+    def __init__(self, program) -> None:   # program: codegen.Program
         self.program = program
-        self.interpreted = interpreted   # procedures the interpreter runs
         self.stable: set[str] = set()    # names bound in one place only, in this function
         self.depth = 0                   # definitions being inlined
-        self.inlines = 0                 # procedures inlined in this module (for their names)
+        self.budget = 80                 # statements of procedures it may still inline
         self.unbound_reads: set[str] = set()   # locals read where they may be unbound
         # Where a `return` goes: None in a procedure's own function (return value, world); the
         # name of the result variable inside a procedure inlined for its value (then `break`).
         self.ret: str | None = None
         self.ruleset = program.ruleset
         self.namespace = program.namespace
-        self.consts: dict[int, str] = {}
+        self.consts = program.consts     # shared by all the program's functions
         self.temp = 0
 
     def const(self, value, hint: str = "k") -> str:

@@ -34,7 +34,7 @@ class Writer(ExpressionWriter):
             if p is not None and p.type is not None and p.type.name == "dice":
                 # by name: each use in the callee rolls again, in the world of that use; a
                 # generated callee takes a closure, an interpreted one the interpreter's Thunk
-                if decl.name.name in self.interpreted:
+                if not self.program.generates(decl.name.name):
                     args.append(f"_thunk(lambda _env, world: {self.expr(arg, scope)}, "
                                 f"{self.const(arg, 'n')})")
                 else:
@@ -69,8 +69,9 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}world = {code}[1]")
 
     def can_inline(self, decl, call: ast.Call, mode: str) -> bool:
-        if decl.name.name in self.interpreted or self.depth >= 4 or \
-                len(call.args) > len(decl.params) or _size(decl.body.stmts) > 60:
+        size = _size(decl.body.stmts)
+        if not self.program.generates(decl.name.name) or self.depth >= 4 or \
+                len(call.args) > len(decl.params) or size > 60 or size > self.budget:
             return False
         bindings: list[str] = []
         _assigned_names(decl.body.stmts, bindings)
@@ -86,8 +87,9 @@ class Writer(ExpressionWriter):
         """The callee's body in place of the call, its locals renamed. Arguments are evaluated
         in order as the interpreter does; a dice argument is put in place of each read of its
         parameter (read by name: it rolls again at each read, in the World of that read)."""
-        self.inlines += 1
-        prefix = f"_i{self.inlines}_"
+        self.program.inlines += 1
+        self.budget -= _size(decl.body.stmts)   # a function's source grows only so much
+        prefix = f"_i{self.program.inlines}_"
         bindings = [p.name.name for p in decl.params]
         _assigned_names(decl.body.stmts, bindings)
         stable = {n for n in bindings if bindings.count(n) == 1}
