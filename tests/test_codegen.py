@@ -506,3 +506,20 @@ def test_a_node_type_nobody_knows_falls_back_without_crashing():
         with pytest.raises(TypeError) as other:
             Interpreter(odd, compiled=False).sample(name, args, world)
         assert str(one.value) == str(other.value)
+
+
+def test_a_draft_changes_in_place_and_freezes_into_a_new_world():
+    from warband.codegen_runtime import Draft
+    ruleset = load("super-simple-skirmish").ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0, "Soldier", {"Might": 10}, position=(0, 0)),
+                                 FighterSpec("b", 1, "Soldier", {"Might": 12})],
+                       sides=[{"Fate": 2}, {"Fate": 1}])
+    before = copy.deepcopy(world)
+    draft = Draft(world).set(Ref("fighter", 1), "Stunned", True).set(Ref("side", 0), "Fate", 1)
+    draft = draft.set(Ref("side", 0), "Fate", 0).remove(Ref("fighter", 1))
+    draft = draft.place(Ref("fighter", 0), (3, 4))
+    after = draft.freeze()
+    assert world == before
+    assert after == world.set(Ref("fighter", 1), "Stunned", True).set(
+        Ref("side", 0), "Fate", 0).remove(Ref("fighter", 1)).place(Ref("fighter", 0), (3, 4))
+    assert after.sides[1] is world.sides[1]   # what did not change is shared

@@ -73,6 +73,10 @@ class Draft:
         self._fighter(ref.index).removed = True
         return self
 
+    def place(self, ref: Ref, position) -> "Draft":
+        self._fighter(ref.index).position = None if position is None else tuple(position)
+        return self
+
     def freeze(self) -> World:
         return World(tuple(self.fighters), tuple(self.sides), self.lazies)
 
