@@ -6,7 +6,7 @@ The `shoot` action of dsl/super-simple-skirmish.rules, sampled through `Interpre
 (rules translated to Python by warband.codegen), against `hand_written_shoot` below: the same
 attack written directly in Python for this one game (the band from both Mights, 3D6 or 4D6
 dropping the lowest, the cover save, kill or stun, the Fate decisions), measured in the same run,
-interleaved. The old interpreter path (`Interpreter(..., compiled=False)`) is timed too.
+interleaved, in CPU time of this process (the fastest of many short runs of each). The old interpreter path (`Interpreter(..., compiled=False)`) is timed too.
 
 The hand-written function rolls exactly as the toolkit does (one `randrange` over the roll's
 whole table of outcomes, choices from a second stream), so before timing the script checks that
