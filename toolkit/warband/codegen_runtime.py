@@ -26,7 +26,7 @@ class Draft:
     """A World being changed by one generated run, in place.
 
     A World is persistent, and a change makes a new one: a new Fighter or Side, a new tuple, a
-    new World, several microseconds, which dominated a sampled attack that spends Fate tokens.
+    new World, several microseconds, which dominated a sampled action that spends tokens.
     A generated run changes a Draft instead, made at its first change: the lists of fighters
     and sides are copied once, and a fighter or side once, the first time it changes; further
     changes are a dict store. The run's World is made (`freeze`) when it ends, or before the
