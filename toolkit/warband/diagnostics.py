@@ -93,6 +93,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E503": (Severity.ERROR, "procedure ended without a result"),
     "E504": (Severity.ERROR, "state space too large for exact odds"),
     "E505": (Severity.ERROR, "a value a rule cannot use"),
+    "E506": (Severity.ERROR, "a game statement outside a game"),
+    "E507": (Severity.ERROR, "no room on the board"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

@@ -19,7 +19,7 @@ import sys
 from fractions import Fraction
 from typing import Callable
 
-from warband import ast
+from warband import ast, codegen
 from warband.decisions import POLICIES, Decisions, Policies
 from warband.diagnostics import diag
 from warband.dice import Dist
@@ -41,6 +41,7 @@ _SIDE_GROUPS = {
                                     if f.side == s and f.withdrawn),
     "opponents": lambda w, s: tuple(Ref("side", i) for i in range(len(w.sides)) if i != s),
 }
+_GAME_STATEMENTS = (ast.Activate, ast.Travel, ast.Concede, ast.Deploy, ast.Place)
 # Without a board (odds of one action) fighters are taken to be in reach and in clear sight.
 _NO_BOARD = {"distance": 0, "sees": True, "obscured": False, "contact": True, "engaged": False}
 
@@ -58,8 +59,12 @@ def _bind(value, then: Callable):
 
 class Interpreter(Decisions):
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, compiled: bool = True) -> None:
         self.ruleset = ruleset
+        # Sampled runs and 'requires' go through rules translated to Python (codegen.py) unless
+        # compiled=False; exact runs, look-ahead and probing always run here.
+        self.compiled = compiled
+        self._program = None
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
         # Random choices draw from their own stream, so that a replay whose decisions come from
@@ -136,6 +141,10 @@ class Interpreter(Decisions):
         """One seeded run: the result and the world after it."""
         self.exact_mode = False
         self.branches = self.drawn = 0
+        if self.compiled:
+            done = codegen.sample(self, procedure, args, world)
+            if done is not None:
+                return done
         return self._run(procedure, args, world, self._top_return)
 
     def _top_return(self, value, world):
@@ -148,6 +157,10 @@ class Interpreter(Decisions):
         decl = self.ruleset.procedures[procedure]
         if decl.requires is None:
             return True
+        if self.compiled:
+            done = codegen.allowed(self, procedure, args, world)
+            if done is not None:
+                return done
         result = self.fn(decl.requires)(self._bind_params(decl, args, world), world)
         return result is True or (type(result) is Dist and result[True] == 1)
 
@@ -481,6 +494,8 @@ class Interpreter(Decisions):
     def _game_statement(self, stmt, env, world, next_):
         """activate, travel, concede, deploy, place: the engine's part; outside a game (the odds
         of one action) a travel changes nothing and a concession is only recorded."""
+        if type(stmt) not in _GAME_STATEMENTS:
+            raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
         if self.game is not None and not self.exact_mode:
             return self.game.statement(stmt, env, world, next_)
         if type(stmt) is ast.Travel:

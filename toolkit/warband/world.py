@@ -2,6 +2,11 @@
 
 A World is persistent: a change makes a new World sharing everything else, so the exact
 evaluator can follow many branches of a roll from one state without copying the whole game.
+
+Worlds, fighters and sides are never changed in place (treat them as frozen). They are plain
+slotted dataclasses rather than frozen ones because a frozen dataclass is built attribute by
+attribute through object.__setattr__, which made every change of a sampled game cost several
+microseconds (see docs/performance.md, "Sampling").
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ class Ref(NamedTuple):
         return f"{self.kind}#{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Fighter:
     name: str
     side: int
@@ -37,14 +42,14 @@ class Fighter:
     withdrawn: bool = False     # left the table (escaped, fled): removed, but not a casualty
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Side:
     name: str
     values: dict            # side flags and counters
     conceded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class World:
     fighters: tuple[Fighter, ...]
     sides: tuple[Side, ...]

@@ -1,0 +1,449 @@
+"""Rules translated to Python source, for fast sampling: the program of one Ruleset.
+
+The interpreter runs statements in continuation-passing style, which exact odds and look-ahead
+need; a sampled run follows one path, and direct-style Python does that many times faster. Each
+procedure, action and phase, define, table and `requires` of a Ruleset becomes one Python
+function, generated as text (codegen_expr.py for expressions, codegen_stmt.py for statements),
+compiled once per Ruleset and cached (`program_for`). `Interpreter.sample` and
+`Interpreter.allowed` call `sample` and `allowed` below.
+
+The generated code makes the same draws from the interpreter's random streams in the same order,
+the same decisions and the same errors as the interpreter sampling: a roll bound by `let` is
+drawn at the `let` (sampling mode evaluates at once), a `dice` argument rolls again at each read
+of its parameter (a closure for a generated callee, the interpreter's Thunk for an interpreted
+one), names not bound on a path read as their own name (symbols), a table that reads more than
+its arguments shares the interpreter's cache of looked-up rows. Where it cannot match the
+interpreter it does not try: a procedure with a construct the generator does not know runs
+through the interpreter (`Program.fallbacks` names it), and so does any run under the greedy
+policy (look-ahead needs the continuations), while probing, or with arguments generated code
+does not take (a distribution, a side where a fighter is declared).
+
+Safety: no name from a rules file becomes a Python identifier unescaped (`mangle`), string
+constants are written with repr, and anything else (AST nodes, distributions, tables of rolls) is
+passed in the function's namespace, never as source text. The namespace's builtins are only
+`len`, `type` and `StopIteration`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import sys
+import weakref
+
+from warband import ast
+from warband import codegen_runtime as rt
+from warband.codegen_expr import (Scope, Unsupported, _reads_only_arguments, mangle,
+                                  param_kinds)
+from warband.codegen_stmt import Writer, _assigned_names, _contains_dice
+from warband.dice import Dist
+from warband.evaluate import Record, Thunk, norm
+from warband.world import Ref
+
+__all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "sample"]
+
+
+class Program:
+    """The generated functions of one Ruleset, and what fell back to the interpreter.
+
+    Functions are generated and compiled when first needed (a stub stands for each until then),
+    so a run pays only for the rules it uses: `warband odds` checking one `requires` compiles
+    that check alone. `fallbacks`, `entries` and `requires` generate everything first.
+    """
+
+    def __init__(self, ruleset, interp) -> None:
+        from warband import interpreter as im
+        self.ruleset = ruleset
+        self._fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
+        self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
+        # names that stand for sides in play: every side, and a scenario's named sides
+        self.global_names = {"sides"} | {s.name.name for s in (
+            ruleset.scenario.sides if getattr(ruleset, "scenario", None) else ())}
+        self.namespace: dict = {
+            "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type},
+            "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
+            "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
+            "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_roll": rt.roll,
+            "_count": rt.count_roll, "_faces": rt.faces_where, "_assign": rt.assign,
+            "_repeat": rt.repeat_times, "_number_choice": rt.number_choice, "_clamp": rt.clamp,
+            "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
+            "_Record": Record, "_im": im, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
+            "_SIDE_REFS": rt.SideRefs(), "_has_value": rt.has_value, "_Ref": Ref,
+            "_Interpret": rt.Interpret, "_travel": rt.travel, "_Dist": Dist, "_Thunk": Thunk, "_Draft": rt.Draft,
+        }
+        self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
+        self.inlines = 0                      # procedures inlined so far (for unique names)
+        self._getters: dict[tuple[str, str], str] = {}
+        self._pure: dict[int, bool] = {}
+        self._generated: dict[str, list[str] | None] = {}   # procedure -> p_ lines, or None
+        self.source: list[str] = []           # what has been compiled, for reading
+        self._entries: dict = {}   # procedure name -> fn(I, args, world) -> (value, world)
+        self._requires: dict = {}  # procedure name -> fn(I, args, world) -> bool
+        self._missing: set = set()
+        for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
+                            ("p", self.ruleset.procedures)):
+            for name in decls:
+                self.namespace[f"{kind}_{mangle(name)}"] = self._stub(kind, name)
+
+    # ---- what the writers ask -----------------------------------------------------------------
+    def getter(self, kind: str, name: str) -> str:
+        found = self._getters.get((kind, name))
+        if found is None:
+            make = rt.field_getter if kind == "field" else rt.has_getter
+            found = self._getters[(kind, name)] = f"_{kind}_{mangle(name)}"
+            self.namespace[found] = make(self, name)
+        return found
+
+    def pure(self, table) -> bool:
+        found = self._pure.get(id(table))
+        if found is None:
+            call = ast.Call(table.name, (), table.span)
+            found = self._pure[id(table)] = _reads_only_arguments(call, self.ruleset, set())
+        return found
+
+    def generates(self, procedure: str) -> bool:
+        """Whether a procedure is generated (False: the interpreter runs it). A dice argument
+        passed to a generated procedure is a closure, to an interpreted one a Thunk."""
+        if procedure not in self._generated:
+            decl = self.ruleset.procedures[procedure]
+            self._generated[procedure] = self._lines(
+                "procedure", procedure, lambda w: self._procedure(w, decl))
+        return self._generated[procedure] is not None
+
+    # ---- generating, compiling ----------------------------------------------------------------
+    def _lines(self, kind: str, name: str, make) -> list[str] | None:
+        """One function's lines from a fresh writer; None (and a fallback) on Unsupported."""
+        try:
+            return make(Writer(self))
+        except Unsupported as why:
+            self._fallbacks[f"{kind} {name}"] = str(why)
+            return None
+
+    def _compile(self, fname: str, lines: list[str]):
+        text = "\n".join(lines)
+        code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
+        exec(code, self.namespace)   # the source is ours; rules names only as mangled or repr
+        self.source.extend(lines + [""])
+        return self.namespace[fname]
+
+    def _stub(self, kind: str, name: str):
+        def stub(*args):
+            return self._materialise(kind, name)(*args)
+        return stub
+
+    def _materialise(self, kind: str, name: str):
+        """Generate and compile t_, d_ or p_NAME in place of its stub (or put the interpreter's
+        version there), and return it."""
+        fname = f"{kind}_{mangle(name)}"
+        if kind == "p":
+            decl = self.ruleset.procedures[name]
+            lines = self._generated[name] if self.generates(name) else None
+            fallback = _interpreted_procedure(decl)
+        elif kind == "d":
+            decl = self.ruleset.defines[name]
+            lines = self._lines("define", name, lambda w: self._define(w, decl))
+            fallback = _interpreted_define(decl)
+        else:
+            table = self.ruleset.tables[name]
+            lines = self._lines("table", name, lambda w: self._table(w, table))
+            fallback = _interpreted_rows(table)
+        if lines is None:
+            self.namespace[fname] = fallback
+            return fallback
+        return self._compile(fname, lines)
+
+    def entry(self, procedure: str):
+        """e_NAME(I, args, world) -> (value, world), or None when the interpreter runs it."""
+        found = self._entries.get(procedure)
+        if found is None and procedure not in self._missing:
+            decl = self.ruleset.procedures.get(procedure)
+            lines = None
+            if decl is not None and self.generates(procedure):
+                lines = self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
+            if lines is None:
+                self._missing.add(procedure)
+                return None
+            found = self._entries[procedure] = self._compile(f"e_{mangle(procedure)}", lines)
+        return found
+
+    def requirement(self, procedure: str):
+        """r_NAME(I, args, world) -> bool for a `requires`, or None when the interpreter asks."""
+        key = ("requires", procedure)
+        found = self._requires.get(procedure)
+        if found is None and key not in self._missing:
+            decl = self.ruleset.procedures.get(procedure)
+            lines = None
+            if decl is not None and decl.requires is not None and \
+                    not _contains_dice((decl.requires, decl.params)):
+                lines = self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
+            if lines is None:
+                self._missing.add(key)
+                return None
+            found = self._requires[procedure] = self._compile(f"r_{mangle(procedure)}", lines)
+        return found
+
+    def complete(self) -> None:
+        """Generate everything (for reading the source, or asking what fell back)."""
+        for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
+                            ("p", self.ruleset.procedures)):
+            for name in decls:
+                fname = f"{kind}_{mangle(name)}"
+                if getattr(self.namespace[fname], "__name__", "") == "stub":
+                    self._materialise(kind, name)
+        for name in self.ruleset.procedures:
+            self.entry(name)
+            self.requirement(name)
+
+    @property
+    def fallbacks(self) -> dict[str, str]:
+        self.complete()
+        return self._fallbacks
+
+    @property
+    def entries(self) -> dict:
+        self.complete()
+        return self._entries
+
+    @property
+    def requires(self) -> dict:
+        self.complete()
+        return self._requires
+
+    @staticmethod
+    def _params(params) -> dict[str, str]:
+        return {p.name.name: "v_" + mangle(p.name.name) for p in params}
+
+    _kinds = staticmethod(param_kinds)
+
+    def _table(self, w: Writer, table: ast.TableDecl) -> list[str]:
+        names = self._params(table.params)
+        scope = Scope(names, set(names), kinds=self._kinds(table.params))
+        w.stable = set(names)
+        first = names[table.params[0].name.name] if table.params else None
+        columns = tuple(c.name for c in table.columns)
+        lines = [f"def t_{mangle(table.name.name)}(I, world, _call"
+                 f"{''.join(', ' + n for n in names.values())}):"]
+        for row in table.rows:
+            if row.kind == "when":
+                test = w.expr(row.condition, scope)
+            elif row.kind == "otherwise":
+                test = "True"
+            elif isinstance(row.key, ast.Ident):
+                test = f"{first} == {row.key.name!r}"
+            elif isinstance(row.key, tuple):
+                test = f"{w.literal(row.key[0])} <= {first} <= {w.literal(row.key[1])}"
+            else:
+                test = f"{first} == {w.literal(row.key)}"
+            fixed = [_fixed(v, names) for v in row.values]
+            if len(row.values) > 1 and all(v is not _NOT_FIXED for v in fixed):
+                value = w.const(Record(columns, tuple(fixed)), "r")   # made once
+            else:
+                values = [w.expr(v, scope) for v in row.values]
+                value = values[0] if len(values) == 1 else (
+                    f"_Record({w.const(columns, 'k')}, ({', '.join(values)},))")
+            if test == "True":
+                lines.append(f"    return {value}")
+                break
+            lines += [f"    if {test}:", f"        return {value}"]
+        else:
+            lines.append(f"    _no_row({w.const(table, 'n')}, "
+                         f"({''.join(n + ', ' for n in names.values())}), _call)")
+        return lines
+
+    def _define(self, w: Writer, decl: ast.DefineDecl) -> list[str]:
+        names = self._params(decl.params)
+        w.stable = set(names)
+        body = w.expr(decl.body, Scope(names, set(names),
+                                                 kinds=self._kinds(decl.params)))
+        return [f"def d_{mangle(decl.name.name)}(I, world"
+                f"{''.join(', ' + n for n in names.values())}):", f"    return {body}"]
+
+    def _procedure(self, w: Writer, decl: ast.ProcedureDecl, entry: bool = False) -> list[str]:
+        """p_NAME(I, world, *arguments) -> (value, world); with entry=True, e_NAME(I, args,
+        world), which takes the caller's dict of arguments (see _bind)."""
+        params = self._params(decl.params)
+        bindings: list[str] = list(params)
+        _assigned_names(decl.body.stmts, bindings)
+        assigned = set(bindings)
+        w.stable = {n for n in assigned if bindings.count(n) == 1}
+        w.unbound_reads = set()
+        names = {**{n: "v_" + mangle(n) for n in sorted(assigned)}, **params}
+        thunks = frozenset(p.name.name for p in decl.params
+                           if p.type is not None and p.type.name == "dice")
+        kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
+        scope = Scope(names, set(params), thunks, kinds)
+        if entry:
+            lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
+            self._bind(w, decl, lines)
+        else:
+            sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
+                          for p, py in zip(decl.params, params.values()))
+            lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
+            empty = Scope({}, set())
+            for p, py in zip(decl.params, params.values()):
+                if p.default is not None:
+                    lines += [f"    if {py} is _NOARG:",
+                              f"        {py} = {w.expr(p.default, empty)}"]
+        body: list[str] = []
+        w.block(decl.body.stmts, scope, body, "    ")
+        for n in sorted(assigned - set(params)):
+            if names[n] in w.unbound_reads:
+                lines.append(f"    {names[n]} = _UNB")
+        lines += body
+        if decl.result is not None:
+            lines.append(f"    _fell_off({w.const(decl, 'n')})")
+        else:
+            lines.append("    return (None, world)")
+        return lines
+
+    def _bind(self, w: Writer, decl, lines: list[str]) -> list[str]:
+        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301).
+
+        First every given argument is checked for what generated code takes for granted: a
+        fighter or side parameter holds a Ref of that kind, no argument is a distribution.
+        Anything else is left to the interpreter (raise _Interpret) before anything is drawn."""
+        empty = Scope({}, set())
+        names = []
+        for p in decl.params:
+            py, key = "v_" + mangle(p.name.name), repr(p.name.name)
+            lines.append(f"    {py} = args.get({key}, _UNB)")
+            kind = p.type.name if p.type is not None else None
+            if kind in ("fighter", "side"):
+                lines.append(f"    if (type({py}) is not _Ref or {py}[0] != {kind!r}) and "
+                             f"{py} is not _UNB:")
+            else:
+                lines.append(f"    if type({py}) is _Dist or type({py}) is _Thunk:")
+            lines.append("        raise _Interpret")
+            names.append(py)
+        for i, (p, py) in enumerate(zip(decl.params, names)):
+            lines.append(f"    if {py} is _UNB:")
+            if p.default is not None:
+                lines += ["        world, _w = None, world",   # as _bind_params: no World
+                          f"        {py} = {w.expr(p.default, empty)}", "        world = _w"]
+            else:
+                lines.append(f"        _E301({w.const(decl, 'n')}, {i})")
+        return names
+
+    def _requires_fn(self, w: Writer, decl) -> list[str]:
+        lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
+        w.stable = {p.name.name for p in decl.params}
+        names = self._bind(w, decl, lines)
+        scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
+                      {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
+        lines.append(f"    return ({w.expr(decl.requires, scope)}) is True")
+        return lines
+
+
+_NOT_FIXED = object()
+
+
+def _fixed(expr, params: dict):
+    """The value of a table cell that is a constant (a number, text, truth value or symbol)."""
+    if type(expr) in (ast.Int, ast.Str, ast.Bool):
+        return expr.value
+    if type(expr) is ast.Name and expr.name not in params:
+        return expr.name
+    return _NOT_FIXED
+
+
+def _missing_argument(decl, i: int):
+    from warband.diagnostics import diag
+    from warband.evaluate import RulesError
+    p = decl.params[i]
+    raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
+                          p.span))
+
+
+def _interpreted_rows(table):
+    def rows(I, world, call, *args):
+        return I._lookup(table, args, call, world)
+    return rows
+
+
+def _interpreted_define(decl):
+    params = [p.name.name for p in decl.params]
+
+    def define(I, world, *values):
+        return I.fn(decl.body)(dict(zip(params, values)), world)
+    return define
+
+
+def _interpreted_procedure(decl):
+    def procedure(I, world, *values):
+        return rt.interpreted(I, decl, list(values), world)
+    return procedure
+
+
+# ---- the hook the interpreter calls ------------------------------------------------------------
+
+_PROGRAMS: dict[int, tuple] = {}
+
+
+def program_for(interp) -> Program:
+    """The generated program of the interpreter's Ruleset: made once per Ruleset."""
+    ruleset = interp.ruleset
+    found = _PROGRAMS.get(id(ruleset))
+    if found is not None and found[0]() is ruleset:
+        return found[1]
+    program = Program(ruleset, interp)
+    key = id(ruleset)
+    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),
+                      program)
+    return program
+
+
+def sample(interp, procedure: str, args: dict, world):
+    """Interpreter.sample through the generated program: (value, world), or None when this run
+    is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
+    does not take). The caller has set sampling mode and reset the counters."""
+    program = interp._program
+    if program is None:
+        program = interp._program = program_for(interp)
+    entry = program._entries.get(procedure) or program.entry(procedure)
+    if entry is None or world.lazies or interp.probing:
+        return None
+    policies = interp.policies
+    if policies.by_decision:
+        # look-ahead (greedy) runs the rest of the action from each decision: CPS only
+        if policies.default == "greedy" or "greedy" in policies.by_decision.values():
+            return None
+        interp._uniform = None
+    else:
+        if policies.default == "greedy":
+            return None
+        interp._uniform = policies.default
+    try:
+        if program._fallbacks:
+            value, after = _with_interpreter_room(entry, interp, args, world)
+        else:
+            value, after = entry(interp, args, world)
+    except rt.Interpret:
+        return None
+    except RecursionError:
+        raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+    return value, (after.freeze() if type(after) is rt.Draft else after)
+
+
+def _with_interpreter_room(entry, interp, args, world):
+    """A run that may call procedures left to the interpreter: those run in CPS and need its
+    settings (no memo, the deeper stack it allows itself)."""
+    interp.memoise = False
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        return entry(interp, args, world)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def allowed(interp, procedure: str, args: dict, world):
+    """Interpreter.allowed through the generated program: a bool, or None when left to it."""
+    program = interp._program
+    if program is None:
+        program = interp._program = program_for(interp)
+    check = program._requires.get(procedure) or program.requirement(procedure)
+    if check is None or world.lazies:
+        return None
+    try:
+        return check(interp, args, world)
+    except rt.Interpret:
+        return None

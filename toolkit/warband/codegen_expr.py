@@ -1,0 +1,377 @@
+"""Rules expressions as Python source: the first half of the generator (codegen.py).
+
+An expression becomes a Python expression over the generated function's locals, the World in
+`world` and the interpreter in `I`. What the generator knows about a name (a fighter, a side, a
+row of a table) lets a field be read straight from the World; definitions whose arguments are
+names or constants are put in place of their calls.
+"""
+
+from __future__ import annotations
+
+from warband import ast
+from warband import codegen_runtime as rt
+from warband.evaluate import BUILTINS, COMPARE
+from warband.symbols import GAME_FUNCTIONS
+
+_OPS = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
+
+
+# A run's changes go to a Draft of the World, made at the first change (see codegen_runtime).
+_DRAFT = "(world if type(world) is _Draft else _Draft(world))"
+
+
+class Unsupported(Exception):
+    """A construct this module does not translate: its procedure runs through the interpreter."""
+
+
+def mangle(name: str) -> str:
+    """A rules name as a Python identifier, injectively: letters and digits stay, every other
+    character (the underscore included) becomes _HEX_."""
+    return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}_" for c in name)
+
+
+class Scope:
+    """The locals of one generated function: rules name -> Python name, and which are bound on
+    every path reaching the current point."""
+
+    def __init__(self, names: dict[str, str], bound: set[str], thunks: frozenset = frozenset(),
+                 kinds: dict | None = None):
+        self.names, self.bound, self.thunks = names, bound, thunks
+        # What a name surely holds, for names bound once: "fighter" or "side" (a Ref of that
+        # kind), or ("record", table). Arguments are checked on entry (see Program._bind) and
+        # between rules the checker's types hold, so a field can be read without asking.
+        self.kinds = {} if kinds is None else kinds
+
+    def with_bound(self, bound: set[str]) -> "Scope":
+        return Scope(self.names, bound, self.thunks, self.kinds)
+
+
+class ExpressionWriter:
+    """Generates one module: functions as lines of text, constants as namespace entries."""
+
+    def __init__(self, program) -> None:   # program: codegen.Program
+        self.program = program
+        self.stable: set[str] = set()    # names bound in one place only, in this function
+        self.depth = 0                   # definitions being inlined
+        self.budget = 80                 # statements of procedures it may still inline
+        self.unbound_reads: set[str] = set()   # locals read where they may be unbound
+        # Where a `return` goes: None in a procedure's own function (return value, world); the
+        # name of the result variable inside a procedure inlined for its value (then `break`).
+        self.ret: str | None = None
+        self.ruleset = program.ruleset
+        self.namespace = program.namespace
+        self.consts = program.consts     # shared by all the program's functions
+        self.temp = 0
+
+    def const(self, value, hint: str = "k") -> str:
+        found = self.consts.get(id(value))
+        if found is None:
+            found = self.consts[id(value)] = f"_{hint}{len(self.consts)}"
+            self.namespace[found] = value
+        return found
+
+    def fresh(self, hint: str) -> str:
+        self.temp += 1
+        return f"_{hint}{self.temp}"
+
+    # ---- expressions ---------------------------------------------------------------------------
+    def literal(self, v) -> str:
+        if type(v) in (int, str, bool):
+            return repr(v)
+        return self.const(v)
+
+    def name(self, n: str, scope: Scope) -> str:
+        py = scope.names.get(n)
+        if py is None:
+            if n in self.program.global_names:   # sides, a scenario's side
+                return f"I.global_value({n!r})(world)"
+            return repr(n)   # a class, tier, enum value or outcome: symbols are their names
+        if n not in scope.bound:
+            self.unbound_reads.add(py)
+            return f"({py} if {py} is not _UNB else {n!r})"
+        if n in scope.thunks:   # a dice parameter: a closure that rolls, or a plain value
+            return f"({py}(world) if type({py}) is _Fn else {py})"
+        return py
+
+    def kind(self, e, scope: Scope):
+        """What an expression surely gives: "fighter", "side", ("record", table) or None."""
+        t = type(e)
+        if t is ast.Name:
+            return scope.kinds.get(e.name) if e.name in scope.names else None
+        if t is ast.Field and e.field.name == "side" and self.kind(e.subject, scope) == "fighter":
+            return "side"
+        if t is ast.Call and e.callee.name in self.ruleset.tables and \
+                e.callee.name not in BUILTINS:
+            table = self.ruleset.tables[e.callee.name]
+            if len(table.columns) > 1:
+                return ("record", table)
+        return None
+
+    def side_index(self, e, scope: Scope) -> str:
+        """The index of the side an expression of kind "side" gives."""
+        if type(e) is ast.Field and e.field.name == "side":   # a fighter's side, by its number
+            return f"world.fighters[{self.expr(e.subject, scope)}[1]].side"
+        return f"{self.expr(e, scope)}[1]"
+
+    def field(self, e: ast.Field, scope: Scope) -> str:
+        """A field read, straight from the World when the subject's kind is known."""
+        name, sub = e.field.name, self.expr(e.subject, scope)
+        kind, lower = self.kind(e.subject, scope), e.field.name.lower()
+        program = self.program
+        if kind == "fighter":
+            f = f"world.fighters[{sub}[1]]"
+            if name == "side":
+                return f"_SIDE_REFS[{f}.side]"
+            if name in ("class", "tier", "name", "removed"):
+                return f"{f}.{'fighter_class' if name == 'class' else name}"
+            found = program.fighter_fields.get(lower)
+            if found is not None and found[0] == "value":
+                return f"{f}.values[{found[1]!r}]"
+        elif kind == "side" and lower in program.side_fields and name != "fighters":
+            return f"world.sides[{self.side_index(e.subject, scope)}].values" \
+                   f"[{program.side_fields[lower]!r}]"
+        elif type(kind) is tuple:
+            columns = [c.name for c in kind[1].columns]
+            if name in columns:
+                return f"{sub}.values[{columns.index(name)}]"
+        return f"{program.getter('field', name)}({sub}, world)"
+
+    def expr(self, e, scope: Scope, raw: bool = False) -> str:  # noqa: C901 - one per kind
+        """Python for an expression. raw: the caller only compares the value or does more
+        arithmetic on it, so a whole Fraction need not be made an int here (norm)."""
+        t = type(e)
+        if t is ast.Int or t is ast.Str or t is ast.Bool:
+            return self.literal(e.value)
+        if t is ast.Name:
+            return self.name(e.name, scope)
+        if t is ast.Field:
+            return self.field(e, scope)
+        if t is ast.Binary:
+            if e.op == "/":   # _div gives the same value for a whole Fraction as for an int
+                a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
+                return f"_div({a}, {b}, {self.const(e, 'n')})"
+            if e.op not in ("+", "-", "*"):
+                raise Unsupported(f"operator {e.op}")
+            a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
+            return f"({a} {e.op} {b})" if raw else f"_norm({a} {e.op} {b})"
+        if t is ast.Compare:
+            return (f"({self.expr(e.left, scope, True)} {_OPS[e.op]} "
+                    f"{self.expr(e.right, scope, True)})")
+        if t is ast.Logic:
+            joined = f" {'and' if e.op == 'and' else 'or'} ".join(
+                self.expr(i, scope) for i in e.items)
+            return f"({joined})"
+        if t is ast.Not:
+            return f"(not {self.expr(e.operand, scope)})"
+        if t is ast.Neg:
+            return f"(-{self.expr(e.operand, scope)})"
+        if t is ast.IfExpr:
+            return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
+                    f"else {self.expr(e.otherwise, scope)})")
+        if t is ast.Has:
+            sub = self.expr(e.subject, scope)
+            if self.kind(e.subject, scope) == "fighter":
+                if e.name.name in self.ruleset.equipment:
+                    return f"({e.name.name!r} in world.fighters[{sub}[1]].equipment)"
+                # Interpreter.has: `v is True or (v is not False and v != 0)`, which is v != False
+                return f"(world.fighters[{sub}[1]].traits.get({e.name.name!r}, False) != False)"
+            return f"{self.program.getter('has', e.name.name)}({sub}, world)"
+        if t is ast.Is:
+            return f"_is({self.expr(e.subject, scope)}, {e.name.name!r}, world)"
+        if t is ast.Call:
+            return self.call(e, scope)
+        if t is ast.Dice:
+            return self.dice(e, scope)
+        if t is ast.Count:
+            pool = e.pool
+            if type(pool) is not ast.Dice:
+                raise Unsupported("count of a pool that is not dice")
+            return (f"_count(I, {self.const(e, 'n')}, {self.expr(pool.count, scope)}, "
+                    f"{self.predicate(e.predicate, pool.sides, scope)}, "
+                    f"{self.reroll(pool, scope)})")
+        if t is ast.Aggregate and e.kind.name == "all" and e.value.name == e.var.name:
+            var = e.var.name
+            inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
+                          scope.thunks - {var}, {k: v for k, v in scope.kinds.items() if k != var})
+            py = inner.names[var]
+            cond = f" if ({self.expr(e.condition, inner)}) is True" \
+                if e.condition is not None else ""
+            return f"tuple({py} for {py} in {self.expr(e.group, scope)}{cond})"
+        if t is ast.Aggregate:
+            if e.kind.name not in ("total", "highest", "lowest"):
+                raise Unsupported(f"aggregate {e.kind.name}")
+            var = e.var.name
+            kinds = {k: v for k, v in scope.kinds.items() if k != var}
+            if self.fighters_in(e.group, scope):
+                kinds[var] = "fighter"
+            inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
+                          scope.thunks - {var}, kinds)
+            py = inner.names[var]
+            value = self.expr(e.value, inner)
+            cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
+            return (f"_aggregate({e.kind.name!r}, [{value} for {py} in "
+                    f"{self.expr(e.group, scope)}{cond}])")
+        if t is ast.Within:
+            return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
+        raise Unsupported(f"expression {t.__name__}")
+
+    def fighters_in(self, group, scope: Scope) -> bool:
+        """Whether a group surely holds fighters' Refs (fighters within, a side's fighters)."""
+        return type(group) is ast.Within or (
+            type(group) is ast.Field and group.field.name == "fighters"
+            and self.kind(group.subject, scope) == "side")
+
+    def call(self, e: ast.Call, scope: Scope) -> str:
+        name = e.callee.name
+        args = ", ".join(self.expr(a, scope) for a in e.args)
+        if name in GAME_FUNCTIONS and name not in self.ruleset.tables and \
+                name not in self.ruleset.defines:
+            return f"I.board_question({name!r}, [{args}], world)"
+        if name in BUILTINS:
+            return f"_norm({self.const(BUILTINS[name], 'b')}({args}))"
+        if name in self.ruleset.tables:
+            table = self.ruleset.tables[name]
+            if self.program.pure(table):
+                # its rows read only their arguments and roll nothing: the interpreter's cache
+                # of looked-up rows cannot be told from looking up again
+                rest = f", {args}" if args else ""
+                return f"t_{mangle(name)}(I, world, {self.const(e, 'n')}{rest})"
+            packed = f"({args},)" if e.args else "()"
+            return (f"_lookup(I, {self.const(table, 'n')}, {packed}, {self.const(e, 'n')}, "
+                    f"world, t_{mangle(name)})")
+        if name in self.ruleset.defines:
+            inline = self.inline(self.ruleset.defines[name], e.args, scope)
+            if inline is not None:
+                return inline
+            return f"d_{mangle(name)}(I, world{', ' if args else ''}{args})"
+        raise Unsupported(f"call of {name} inside an expression")
+
+    def inline(self, decl: ast.DefineDecl, args, scope: Scope) -> str | None:
+        """A definition's body in place of the call, when every argument is a bound name or a
+        constant: nothing is evaluated twice or in another order, and a call is saved."""
+        if self.depth >= 4 or len(args) != len(decl.params) or _has_aggregate(decl.body):
+            return None
+        names = {}
+        for p, a in zip(decl.params, args):
+            t = type(a)
+            if t in (ast.Int, ast.Str, ast.Bool):
+                names[p.name.name] = self.literal(a.value)
+            elif t is ast.Name and a.name not in scope.names:
+                names[p.name.name] = repr(a.name)
+            elif t is ast.Name and a.name in scope.bound and a.name not in scope.thunks:
+                names[p.name.name] = scope.names[a.name]
+            else:
+                return None
+        inner = Scope(names, set(names), kinds=param_kinds(decl.params))
+        self.depth += 1
+        try:
+            return self.expr(decl.body, inner)
+        except Unsupported:
+            return None
+        finally:
+            self.depth -= 1
+
+    def reroll(self, pool: ast.Dice, scope: Scope) -> str:
+        for mod in pool.mods:
+            if type(mod) is ast.RerollMod:
+                return self.predicate(mod.predicate, pool.sides, scope)
+            if type(mod) is not ast.KeepMod:
+                raise Unsupported(f"dice modifier {type(mod).__name__}")
+        return "None"
+
+    def predicate(self, pred, sides: int, scope: Scope) -> str:
+        faces = range(1, sides + 1)
+        t = type(pred)
+        if t is ast.PredEven:
+            return self.const(frozenset(f for f in faces if f % 2 == 0), "s")
+        if t is ast.PredOdd:
+            return self.const(frozenset(f for f in faces if f % 2 == 1), "s")
+        if t is ast.PredSet:
+            return self.const(frozenset(pred.values), "s")
+        if t is ast.PredCompare:
+            return (f"_faces({self.const(COMPARE[pred.op], 'c')}, {sides}, "
+                    f"{self.expr(pred.value, scope)})")
+        raise Unsupported(f"predicate {t.__name__}")
+
+    def dice(self, e: ast.Dice, scope: Scope) -> str:
+        reroll = self.reroll(e, scope)
+        if type(e.count) is ast.Int and reroll == "None":
+            try:
+                dist = rt.pool_dist(e, e.count.value, None)
+            except Exception:   # the error is raised when the roll is made, as the interpreter does
+                dist = None
+            if dist is not None:
+                if len(dist) == 1:
+                    return self.literal(dist.only())   # Dist.sample draws no number for it
+                # Dist.sample inlined: one randrange below the total weight, found in the
+                # cumulative weights of the outcomes in order
+                dist.sample(_Probe())
+                values, cdf = dist._cdf
+                return (f"{self.const(values, 'V')}[_bisect({self.const(cdf, 'C')}, "
+                        f"I.rng.randrange({cdf[-1]}))]")
+        return f"_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"
+
+    # ---- statements ------------------------------------------------------------------------------
+
+
+_PURE = (ast.Int, ast.Str, ast.Bool, ast.Name, ast.Binary, ast.Compare, ast.Logic, ast.Not,
+         ast.Neg, ast.IfExpr)
+
+
+def _reads_only_arguments(node, ruleset, seen: set) -> bool:
+    """Whether an expression depends on nothing but its names: no World, no dice."""
+    t = type(node)
+    if t is ast.Call:
+        name = node.callee.name
+        if name in BUILTINS:
+            pass
+        elif name in ruleset.defines and name not in seen:
+            seen.add(name)
+            if not _reads_only_arguments(ruleset.defines[name].body, ruleset, seen):
+                return False
+        elif name in ruleset.tables and name not in seen:
+            seen.add(name)
+            for row in ruleset.tables[name].rows:
+                for part in (row.condition, *row.values):
+                    if part is not None and not _reads_only_arguments(part, ruleset, seen):
+                        return False
+        elif name not in seen:
+            return False
+        return all(_reads_only_arguments(a, ruleset, seen) for a in node.args)
+    if t not in _PURE:
+        return False
+    for f in node.__dataclass_fields__:
+        if f in ("span", "name", "op"):
+            continue
+        value = getattr(node, f)
+        parts = value if isinstance(value, tuple) else (value,)
+        for part in parts:
+            if hasattr(part, "__dataclass_fields__") and \
+                    not _reads_only_arguments(part, ruleset, seen):
+                return False
+    return True
+
+
+def _has_aggregate(node) -> bool:
+    if type(node) is ast.Aggregate:
+        return True
+    if isinstance(node, tuple):
+        return any(_has_aggregate(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_has_aggregate(getattr(node, f)) for f in node.__dataclass_fields__
+                   if f != "span")
+    return False
+
+
+class _Probe:
+    """Stands for a random stream while a distribution's sampling table is built."""
+
+    @staticmethod
+    def randrange(n: int) -> int:
+        return 0
+
+
+def param_kinds(params) -> dict:
+    """Parameters declared `fighter` or `side`: their kind, for Scope.kinds."""
+    return {p.name.name: p.type.name for p in params
+            if p.type is not None and p.type.name in ("fighter", "side")}

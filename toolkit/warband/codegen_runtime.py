@@ -1,0 +1,340 @@
+"""What generated rules call at run time, and how a Ruleset's generated program is run.
+
+`codegen.py` translates rules into Python source; the functions here are the few things that
+source does not spell out inline: rolling pools whose size is known only at run time, reading
+fields, running a procedure through the interpreter when codegen left it out, and the errors the
+interpreter raises, with the very same diagnostics. Everything mirrors `interpreter.py`,
+`evaluate.py` and `decisions.py` in sampling mode, draw for draw.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from warband import dice
+from warband.diagnostics import diag
+from warband.dice import Dist
+from warband.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
+                              norm)
+from warband.world import Fighter, Ref, Side, World
+
+UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
+#                      the interpreter, where a name missing from the environment is a symbol
+
+
+class Draft:
+    """A World being changed by one generated run, in place.
+
+    A World is persistent, and a change makes a new one: a new Fighter or Side, a new tuple, a
+    new World, several microseconds, which dominated a sampled action that spends tokens.
+    A generated run changes a Draft instead, made at its first change: the lists of fighters
+    and sides are copied once, and a fighter or side once, the first time it changes; further
+    changes are a dict store. The run's World is made (`freeze`) when it ends, or before the
+    interpreter runs a procedure for it. The World the run started from is never touched. A
+    Draft reads like a World (fighters, sides, lazies, fighter, get).
+    """
+
+    __slots__ = ("fighters", "sides", "lazies", "_own")
+
+    def __init__(self, world: World) -> None:
+        self.fighters, self.sides = list(world.fighters), list(world.sides)
+        self.lazies = world.lazies
+        self._own: set = set()   # ("fighter" | "side", index) copied by this draft
+
+    def fighter(self, ref: Ref) -> Fighter:
+        return self.fighters[ref.index]
+
+    def get(self, ref: Ref, name: str):
+        holder = self.fighters[ref.index] if ref.kind == "fighter" else self.sides[ref.index]
+        return holder.values[name]
+
+    def _fighter(self, i: int) -> Fighter:
+        if ("fighter", i) in self._own:
+            return self.fighters[i]
+        f = self.fighters[i]
+        f = self.fighters[i] = Fighter(f.name, f.side, f.fighter_class, f.tier, dict(f.values),
+                                       f.traits, f.equipment, f.removed, f.position,
+                                       f.withdrawn)
+        self._own.add(("fighter", i))
+        return f
+
+    def set(self, ref: Ref, name: str, value) -> "Draft":
+        if ref.kind == "fighter":
+            self._fighter(ref.index).values[name] = value
+            return self
+        i = ref.index
+        if ("side", i) not in self._own:
+            s = self.sides[i]
+            self.sides[i] = Side(s.name, dict(s.values), s.conceded)
+            self._own.add(("side", i))
+        self.sides[i].values[name] = value
+        return self
+
+    def remove(self, ref: Ref) -> "Draft":
+        self._fighter(ref.index).removed = True
+        return self
+
+    def place(self, ref: Ref, position) -> "Draft":
+        self._fighter(ref.index).position = None if position is None else tuple(position)
+        return self
+
+    def freeze(self) -> World:
+        return World(tuple(self.fighters), tuple(self.sides), self.lazies)
+
+
+class Interpret(Exception):
+    """Raised by generated code for what it leaves to the interpreter (never reaches a user)."""
+
+
+# ---- rolls -----------------------------------------------------------------------------------
+
+def draw(interp, dist: Dist):
+    """One seeded outcome: Interpreter.draw in sampling mode (generated code does not keep
+    the count of rolls, `drawn`, which only probing in exact mode reads)."""
+    return dist.sample(interp.rng)
+
+
+def pool_dist(node, n, reroll) -> Dist:
+    """The distribution of a dice expression for n dice: Compiler.dice's `pool`."""
+    check_count(n, node)
+    faces = dice.standard_faces(node.sides)
+    die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
+    keep = next((m for m in node.mods if type(m).__name__ == "KeepMod"), None)
+    if keep is None:
+        return dice.pool_sum(die, n)
+    kept = keep.count if keep.keep else max(n - keep.count, 0)
+    highest = keep.highest if keep.keep else not keep.highest
+    try:
+        return dice.pool_keep(die, n, kept, highest)
+    except OverflowError as error:
+        raise RulesError(diag("E504", str(error), node.span)) from None
+
+
+def roll(interp, node, n, reroll):
+    return draw(interp, pool_dist(node, n, reroll))
+
+
+def count_roll(interp, node, n, chosen, reroll):
+    """`count PRED in (n)dS`: Compiler's count_fn in sampling mode."""
+    check_count(n, node)
+    sides = node.pool.sides
+    faces = dice.standard_faces(sides)
+    die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
+    return draw(interp, dice.pool_count(die, n, chosen))
+
+
+def faces_where(test, sides: int, bound) -> frozenset:
+    return frozenset(x for x in range(1, sides + 1) if test(x, bound))
+
+
+# ---- values ----------------------------------------------------------------------------------
+
+def divide(x, y, node):
+    """Exact division, as evaluate's: a whole number when it divides, else a Fraction (the
+    same value Fraction(x) / Fraction(y) gives, made without the general arithmetic)."""
+    if y == 0:
+        raise RulesError(diag("E502", "division by zero", node.span))
+    if type(x) is int and type(y) is int:
+        q, r = divmod(x, y)
+        return q if r == 0 else Fraction(x, y)
+    return norm(Fraction(x) / Fraction(y))
+
+
+def aggregate(kind: str, values: list):
+    return AGGREGATES[kind]([v for v in values if v is not None])
+
+
+class SideRefs(dict):
+    """Side index -> Ref("side", index), each made once."""
+
+    def __missing__(self, index: int) -> Ref:
+        found = self[index] = Ref("side", index)
+        return found
+
+
+def has_value(value) -> bool:
+    """Whether a trait's combined value means the fighter has it (Interpreter.has)."""
+    return value is True or (value is not False and value != 0)
+
+
+_SPECIAL = ("side", "class", "tier", "name", "removed")
+
+
+# fields of the board game (groups, who left, who conceded): read through the interpreter
+_GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded")
+
+
+def field_getter(interp, name: str):
+    """Interpreter.field for one field name, with the name's meaning looked up once."""
+    lower = name.lower()
+    if name in _GAME_FIELDS:
+        from warband.interpreter import Interpreter
+        field = Interpreter.field   # it needs only the field tables, which `interp` has too
+
+        def get_game(s, world):
+            return s.get(name) if type(s) is Record else field(interp, s, name, world)
+        return get_game
+    side_name = interp.side_fields.get(lower)
+    kind, canonical = interp.fighter_fields.get(lower, (None, None))
+    sides_refs = tuple(Ref("side", i) for i in range(16))
+
+    def side_part(s, world):
+        if name == "fighters":
+            return tuple(Ref("fighter", i) for i, f in enumerate(world.fighters)
+                         if f.side == s.index and not f.removed)
+        if name == "name":
+            return world.sides[s.index].name
+        if side_name is None:
+            raise KeyError(lower)
+        return world.sides[s.index].values[side_name]
+
+    if name in _SPECIAL:
+        attr = {"class": "fighter_class"}.get(name, name)
+
+        def get(s, world):
+            if type(s) is Record:
+                return s.get(name)
+            if s.kind == "side":
+                return side_part(s, world)
+            if attr == "side":
+                side = world.fighters[s.index].side
+                return sides_refs[side] if side < 16 else Ref("side", side)
+            return getattr(world.fighters[s.index], attr)
+        return get
+    if kind == "trait":
+        def get(s, world):
+            if type(s) is Record:
+                return s.get(name)
+            if s.kind == "side":
+                return side_part(s, world)
+            value = world.fighters[s.index].traits.get(canonical, 0)
+            return 0 if value is False else value
+        return get
+    if kind == "value":
+        def get(s, world):
+            if type(s) is Record:
+                return s.get(name)
+            if s.kind == "side":
+                return side_part(s, world)
+            return world.fighters[s.index].values[canonical]
+        return get
+
+    def get(s, world):
+        if type(s) is Record:
+            return s.get(name)
+        if s.kind == "side":
+            return side_part(s, world)
+        raise KeyError(lower)
+    return get
+
+
+def has_getter(interp, name: str):
+    if name in interp.ruleset.equipment:
+        return lambda ref, world: name in world.fighters[ref.index].equipment
+
+    def has(ref, world):
+        value = world.fighters[ref.index].traits.get(name, False)
+        return value is True or (value is not False and value != 0)
+    return has
+
+
+def is_a(ref, name: str, world) -> bool:
+    f = world.fighter(ref)
+    return name in (f.fighter_class, f.tier)
+
+
+def assign(interp, subject, name: str, value, world):
+    """The last step of Interpreter.assign_field, once the subject is known."""
+    draft = world if type(world) is Draft else Draft(world)
+    if subject.kind == "side":
+        return draft.set(subject, interp.side_fields[name.lower()], value)
+    return draft.set(subject, interp.fighter_fields[name.lower()][1], value)
+
+
+def lookup(interp, table, args, call, world, rows):
+    """Interpreter.lookup: the interpreter's own per-run cache, shared with it."""
+    key = (id(table), args)
+    found = interp.tables.get(key, MISSING)
+    if found is MISSING:
+        found = interp.tables[key] = rows(interp, world, call, *args)
+    return found
+
+
+def no_row(table, args, call):
+    shown = ", ".join(f"{p.name.name}={a}" for p, a in zip(table.params, args))
+    raise RulesError(diag("E501", f"no row of table '{table.name.name}' matches {shown}",
+                          getattr(call, "span", None), hint="add an 'otherwise' row"))
+
+
+# ---- statements --------------------------------------------------------------------------------
+
+def repeat_times(n, node, limit: int):
+    if type(n) is not int or n < 0:
+        raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
+                                      f"(0 or more), not {n}", node.times.span))
+    if n > limit:
+        raise RulesError(diag("E403", f"'repeat' runs at most {limit} "
+                                      f"times, not {n}", node.times.span))
+    return range(n)
+
+
+def number_choice(interp, stmt, low, high):
+    """Decisions.choose_number up to the default: the chosen number, or None for the default."""
+    for bound in (low, high):
+        if type(bound) is not int:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
+                                          f"numbers, not up to {bound}", stmt.span))
+    if low > high:
+        raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                      f"from: {low}..{high}", stmt.span))
+    policy = interp.policies.for_decision(stmt.name.name)
+    if policy in ("random", "greedy") and high > low:
+        if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter
+            raise Interpret(stmt.name.name)
+        return interp.choice_rng.choice(list(range(low, high + 1)))
+    if policy.lstrip("-").isdigit() and low <= int(policy) <= high:
+        return int(policy)
+    return None
+
+
+def clamp(value, low, high):
+    return min(max(value, low), high)
+
+
+def fell_off(decl):
+    raise RulesError(diag("E503", f"'{decl.name.name}' ended without a result", decl.name.span))
+
+
+def interpreted(interp, decl, values: list, world):
+    """Run one procedure through the interpreter from generated code: its result and world."""
+    if type(world) is Draft:
+        world = world.freeze()
+    params = decl.params
+    inner = {p.name.name: v for p, v in zip(params, values)}
+    for p in params[len(values):]:
+        inner[p.name.name] = interp.fn(p.default)({}, world)
+
+    def done(value, w):
+        return value, w
+    return interp.block(decl.body.stmts, 0, inner, world,
+                        lambda e, w: interp._fell_off(decl, w, done), done)
+
+
+def make_thunk(fn, node):
+    """A dice argument: fn(env, world) rolls it again; env is unused (the closure has it)."""
+    return Thunk(fn, node, {})
+
+
+def too_deep(decl):
+    return RulesError(diag(
+        "E403", f"'{decl.name.name}' goes too deep to run: too many steps one after "
+                "another (long loops, or procedures calling procedures)", decl.name.span,
+        hint="repeat fewer times (at most 1000 in one loop)"))
+
+
+def travel(interp, stmt, ref, reach, world):
+    """`travel`: the game moves the fighter (outside a game nothing moves)."""
+    game = interp.game
+    if game is None or interp.exact_mode:
+        return world
+    return game.travel(ref, reach, stmt.away, world.freeze() if type(world) is Draft else world)
