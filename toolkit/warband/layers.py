@@ -35,11 +35,24 @@ def decl_kind(decl) -> str:
     if isinstance(decl, ast.ArmyDecl):
         return "army"
     from warband.symbols import _decl_kind
-    return _decl_kind(decl)
+    try:
+        return _decl_kind(decl)
+    except TypeError:  # a kind of declaration layering does not know: added like any other
+        return type(decl).__name__
+
+
+def _name_span(decl) -> Span:
+    name = getattr(decl, "name", None)
+    return name.span if isinstance(name, ast.Ident) else decl.span
 
 
 def decl_name(decl) -> str:
-    return "army" if isinstance(decl, ast.ArmyDecl) else decl.name.name
+    """The name a declaration is layered by; a declaration without a name (the army section)
+    is one of a kind, named by its kind."""
+    if isinstance(decl, ast.ArmyDecl):
+        return "army"
+    name = getattr(decl, "name", None)
+    return name.name if isinstance(name, ast.Ident) else f"<{decl_kind(decl)}>"
 
 
 @dataclass
@@ -235,7 +248,7 @@ def _merge(base: ast.Module, house: ast.Module, info: Layering
         if isinstance(decl, ast.OverrideDecl):
             inner = decl.decl
             kind, name = decl_kind(inner), decl_name(inner)
-            span = inner.span if kind == "army" else inner.name.span
+            span = _name_span(inner)
             if name not in base_names:
                 hint = suggest(name, kind)
                 d.append(diag("E431", f"the base has no {kind} '{name}' to override"
@@ -250,7 +263,7 @@ def _merge(base: ast.Module, house: ast.Module, info: Layering
                 decls.append(_plain(inner))
                 continue
             previous = decls[i]
-            info.overrides[name] = previous.span if kind == "army" else previous.name.span
+            info.overrides[name] = _name_span(previous)
             decls[i] = _merge_army(previous, inner, d) if kind == "army" else inner
         elif isinstance(decl, ast.RemoveDecl):
             kind = decl.kind
@@ -273,8 +286,8 @@ def _merge(base: ast.Module, house: ast.Module, info: Layering
             i = index(name) if name in base_names else None
             if i is not None and name not in touched:
                 previous = decls[i]
-                where = previous.span if kind == "army" else previous.name.span
-                span = decl.span if kind == "army" else decl.name.span
+                where = _name_span(previous)
+                span = _name_span(decl)
                 what = "an army section" if kind == "army" else \
                     f"'{name}' ({_a(decl_kind(previous))})"
                 hint = f"to replace it, write: override {kind}" + (
