@@ -18,6 +18,7 @@ from dataclasses import dataclass
 BASE = 1.0          # a fighter's base, in inches across
 _R = BASE / 2
 CONTACT = 0.01      # bases this close are touching
+_CELLS: dict = {}   # (board size, zone) -> its cells: the same for every game on such a board
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
@@ -176,6 +177,13 @@ class Board:
 
     def cells(self, zone: Zone) -> list:
         """Where something may stand in a zone: every cell, or points half an inch apart."""
+        key = (self.width, self.height, self.squares, zone)
+        found = _CELLS.get(key)
+        if found is None:
+            found = _CELLS[key] = self._zone_cells(zone)
+        return found
+
+    def _zone_cells(self, zone: Zone) -> list:
         if self.squares:
             return [(x, y) for y in range(1, int(self.height) + 1)
                     for x in range(1, int(self.width) + 1) if self.in_zone((x, y), zone)]
@@ -189,34 +197,9 @@ class Board:
         return out
 
     # ---- movement ------------------------------------------------------------------------------------
-    def destinations(self, start, reach: float, occupied: dict, enemies: list,
-                     goals: list) -> list:
-        """Where a fighter may end a move of up to `reach`.
-
-        Squares: every cell a path of at most `reach` steps reaches, through free cells; a cell
-        with a piece that does something when entered ends the path there. Inches: the straight
-        moves towards each enemy (stopping in contact), towards each goal, straight away from
-        the nearest enemy, and staying put; each stops short of impassable pieces, other bases
-        and the board's edge."""
-        if self.squares:
-            return self._reachable(start, int(reach), occupied)
-        out = [start]
-        if reach <= 0:
-            return out
-        targets = [(e, BASE) for e in enemies] + [(g, 0.0) for g in goals]
-        if enemies:
-            near = min(enemies, key=lambda e: math.dist(start, e))
-            d = math.dist(start, near) or 1.0
-            away = (start[0] + (start[0] - near[0]) / d * reach,
-                    start[1] + (start[1] - near[1]) / d * reach)
-            targets.append((away, 0.0))
-        for target, stop in targets:
-            end = self._straight(start, target, reach, stop, occupied)
-            if end is not None and all(math.dist(end, o) > 0.05 for o in out):
-                out.append(end)
-        return out
-
-    def _reachable(self, start, steps: int, occupied: dict) -> list:
+    def reachable(self, start, steps: int, occupied) -> list:
+        """Squares: every cell a path of at most `steps` steps reaches through free cells; a
+        cell with a piece that does something when entered ends the path there."""
         seen = {start: 0}
         frontier = [start]
         for step in range(1, steps + 1):
@@ -234,20 +217,58 @@ class Board:
             frontier = nxt
         return list(seen)
 
-    def _straight(self, start, target, reach: float, stop: float, occupied: dict):
-        dist = math.dist(start, target) - stop
-        if dist <= 0.05:
+    def straight(self, start, target, reach: float, stop: float, occupied):
+        """Inches: where a straight move from `start` towards `target` ends, going at most
+        `reach` and stopping `stop` short of the target, before the board's edge, impassable
+        pieces and other bases (None when it cannot move that way at all)."""
+        dist = math.dist(start, target)
+        length = min(reach, dist - stop)
+        if length <= 0.05:
             return None
-        length = min(reach, dist)
-        ux, uy = (target[0] - start[0]) / math.dist(start, target), \
-            (target[1] - start[1]) / math.dist(start, target)
-        # walk the line in quarter inches, stopping before anything in the way
-        end, travelled = start, 0.0
-        while travelled < length - 1e-9:
-            step = min(0.25, length - travelled)
-            pos = (start[0] + ux * (travelled + step), start[1] + uy * (travelled + step))
-            if self.blocked(pos) or any(math.dist(pos, o) < BASE - CONTACT
-                                        for o in occupied):
-                break
-            end, travelled = pos, travelled + step
-        return (round(end[0], 2), round(end[1], 2)) if end != start else None
+        ux, uy = (target[0] - start[0]) / dist, (target[1] - start[1]) / dist
+        limit = length
+        sx, sy = start
+        for s, u, high in ((sx, ux, self.width), (sy, uy, self.height)):
+            if u > 1e-12:
+                limit = min(limit, (high - _R - s) / u)
+            elif u < -1e-12:
+                limit = min(limit, (s - _R) / -u)
+        circles = [(o, BASE - CONTACT) for o in occupied]
+        walls = []
+        for p in self.pieces:
+            if self.has(p.kind, "impassable"):
+                if p.to is None:
+                    circles.append((p.at, p.radius + _R))
+                else:
+                    walls.append(p)
+        for centre, r in circles:
+            t = _ray_entry(start, ux, uy, centre, r)
+            if t is not None:
+                limit = min(limit, t)
+        for wall in walls:   # walk the line where a wall might be in the way
+            t = 0.0
+            while t < limit:
+                pos = (sx + ux * t, sy + uy * t)
+                if _segment_distance(pos, wall.at, wall.to) < _R:
+                    limit = max(0.0, t - 0.25)
+                    break
+                t += 0.25
+        limit = math.floor(limit * 100) / 100
+        if limit <= 0.05:
+            return None
+        return (round(sx + ux * limit, 2), round(sy + uy * limit, 2))
+
+
+def _ray_entry(start, ux, uy, centre, r):
+    """How far along the ray from start (unit direction) it first enters the circle; None when
+    it never does, or starts inside it (moving out of an overlap is allowed)."""
+    fx, fy = start[0] - centre[0], start[1] - centre[1]
+    b = fx * ux + fy * uy
+    c = fx * fx + fy * fy - r * r
+    if c <= 0:
+        return None
+    disc = b * b - c
+    if disc < 0:
+        return None
+    t = -b - math.sqrt(disc)
+    return t if t >= 0 else None

@@ -295,13 +295,12 @@ class Program:
             lines.append("    return (None, world)")
         return lines
 
-    def _bind(self, w: Writer, decl, lines: list[str]) -> list[str]:
+    def _bind(self, w: Writer, decl, lines: list[str], needed=None) -> list[str]:
         """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301).
 
         First every given argument is checked for what generated code takes for granted: a
         fighter or side parameter holds a Ref of that kind, no argument is a distribution.
         Anything else is left to the interpreter (raise _Interpret) before anything is drawn."""
-        empty = Scope({}, set())
         names = []
         for p in decl.params:
             py, key = "v_" + mangle(p.name.name), repr(p.name.name)
@@ -315,10 +314,15 @@ class Program:
             lines.append("        raise _Interpret")
             names.append(py)
         for i, (p, py) in enumerate(zip(decl.params, names)):
+            if needed is not None and p.default is not None and p.name.name not in needed:
+                continue   # a 'requires' that does not read it: its default is not worked out
             lines.append(f"    if {py} is _UNB:")
             if p.default is not None:
-                lines += ["        world, _w = None, world",   # as _bind_params: no World
-                          f"        {py} = {w.expr(p.default, empty)}", "        world = _w"]
+                # a default may read the parameters before it: cover = obscured(a, b)
+                earlier = [q.name.name for q in decl.params[:i]]
+                scope = Scope(dict(zip(earlier, names[:i])), set(earlier),
+                              kinds=self._kinds(decl.params[:i]))
+                lines.append(f"        {py} = {w.expr(p.default, scope)}")
             else:
                 lines.append(f"        _E301({w.const(decl, 'n')}, {i})")
         return names
@@ -326,7 +330,8 @@ class Program:
     def _requires_fn(self, w: Writer, decl) -> list[str]:
         lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
         w.stable = {p.name.name for p in decl.params}
-        names = self._bind(w, decl, lines)
+        from warband.evaluate import names_in
+        names = self._bind(w, decl, lines, needed=names_in(decl.requires))
         scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
                       {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
         lines.append(f"    return ({w.expr(decl.requires, scope)}) is True")

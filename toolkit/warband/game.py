@@ -17,7 +17,7 @@ import random
 from fractions import Fraction
 
 from warband import ast
-from warband.board import Board, Piece, Zone
+from warband.board import BASE, Board, Piece, Zone
 from warband.decisions import Policies
 from warband.diagnostics import diag
 from warband.evaluate import RulesError
@@ -49,7 +49,7 @@ class Game:
         self.interp.game = self
         self.choice_rng = self.interp.choice_rng
         self.log = GameLog(record, script)
-        self.interp.recorder = self.log
+        self.interp.recorder = self.log if self.log.record else None
         self.max_rounds = max_rounds
         self.round = 0
         self.stuck: str | None = None
@@ -60,6 +60,8 @@ class Game:
                        for name, block in (("setup", self.decl.setup),
                                            ("round", self.decl.round)) if block is not None}
         self._fn = self.interp.fn
+        self._hooks: dict = {}
+        self._asked_of, self._answers = None, {}
 
     # ---- set-up --------------------------------------------------------------------------------------
     def _board(self) -> Board:
@@ -142,6 +144,17 @@ class Game:
 
     # ---- what the rules ask of the board -----------------------------------------------------------------
     def ask(self, name: str, args: list, world: World):
+        # one activation asks the same questions of one world many times (every target of
+        # every action): answers are kept while the world stays the same object
+        if world is not self._asked_of:
+            self._asked_of, self._answers = world, {}
+        key = (name, *args)
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = self._ask(name, args, world)
+        return found
+
+    def _ask(self, name: str, args: list, world: World):
         a = world.fighters[args[0].index]
         if a.position is None:
             return {"distance": 0, "sees": True, "obscured": False, "contact": True,
@@ -296,40 +309,75 @@ class Game:
     # ---- movement and placement ------------------------------------------------------------------------------
     def travel(self, ref: Ref, reach, away: bool, world: World) -> World:
         fighter = world.fighters[ref.index]
-        if fighter.position is None or fighter.removed:
+        start = fighter.position
+        if start is None or fighter.removed:
             return world
-        others = {g.position: i for i, g in enumerate(world.fighters)
-                  if not g.removed and i != ref.index and g.position is not None}
-        enemies = [g.position for g in world.fighters if not g.removed and g.side != fighter.side
-                   and g.position is not None]
-        goals = [p.at for p in self.board.pieces if p.to is None]
-        spots = self.board.destinations(fighter.position, float(reach), others, enemies, goals)
-        if away:
-            if not enemies:
-                return world
-            spot = max(spots, key=lambda s: min(self.board.distance(s, e) for e in enemies))
-            if self.board.distance(spot, fighter.position) > float(reach) + 1e-9 and \
-                    not self.board.squares:
-                spot = fighter.position
-            index = spots.index(spot)
+        reach = float(reach)
+        others = [g.position for i, g in enumerate(world.fighters)
+                  if not g.removed and i != ref.index and g.position is not None]
+        enemies = [(g.name, g.position) for g in world.fighters
+                   if not g.removed and g.side != fighter.side and g.position is not None]
+        board = self.board
+        if board.squares:
+            spots = board.reachable(start, int(reach), set(others))
+            if away:
+                if not enemies:
+                    return world
+                spot = max(spots, key=lambda s: min(board.distance(s, e) for _, e in enemies))
+            else:
+                labels = [_pos(s) for s in spots]
+                spot = spots[self.pick(fighter.side, "destination", labels, world,
+                                       lambda i: self._spot_value(ref, spots[i], enemies,
+                                                                  world))]
         else:
-            labels = [_pos(s) for s in spots]
-            index = self.pick(fighter.side, "destination", labels, world,
-                              lambda i: self._spot_value(ref, spots[i], enemies, world))
-        spot = spots[index]
-        if spot != fighter.position:
-            self.log.event("travel", self.round, fighter=fighter.name,
-                           start=_pos(fighter.position), to=_pos(spot))
+            # the ways a fighter may go: towards an enemy (into contact), onto a piece, straight
+            # away from the nearest enemy, or nowhere; only the chosen way is measured out
+            routes = [("stay", None, 0.0)]
+            routes += [(f"towards {name}", pos, BASE) for name, pos in enemies]
+            routes += [(f"to the {p.kind} at {_pos(p.at)}", p.at, 0.0)
+                       for p in board.pieces if p.to is None]
+            if enemies:
+                near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
+                d = math.dist(start, near) or 1.0
+                routes.append(("away", (start[0] + (start[0] - near[0]) / d * reach,
+                                        start[1] + (start[1] - near[1]) / d * reach), 0.0))
+            if away:
+                if len(routes) == 1 or routes[-1][0] != "away":
+                    return world
+                route = routes[-1]
+            else:
+                labels = [r[0] for r in routes]
+
+                def end(i):
+                    _, target, stop = routes[i]
+                    return (board.straight(start, target, reach, stop, others)
+                            if target is not None else None) or start
+                route = routes[self.pick(fighter.side, "destination", labels, world,
+                                         lambda i: self._spot_value(ref, end(i), enemies,
+                                                                    world))]
+            _, target, stop = route
+            spot = (board.straight(start, target, reach, stop, others)
+                    if target is not None else None) or start
+        if spot != start:
+            self.log.event("travel", self.round, fighter=fighter.name, start=_pos(start),
+                           to=_pos(spot))
         world = world.place(ref, spot)
-        for piece in self.board.pieces_at(spot):
+        for piece in board.pieces_at(spot):
             marker = self.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
                 self.log.event("enter", self.round, fighter=fighter.name, marker=piece.kind)
-                proc = ast.ProcedureDecl("phase", marker.name, (ast.Param(
-                    marker.entered_by, None, None, marker.span),), None, None, None,
-                    marker.entered, marker.span)
-                _, world = self.interp.run_nested(proc, {marker.entered_by.name: ref}, world)
+                _, world = self.interp.run_nested(self._entered(marker),
+                                                  {marker.entered_by.name: ref}, world)
         return world
+
+    def _entered(self, marker) -> ast.ProcedureDecl:
+        """A marker's `when entered by f { ... }` as a procedure of one parameter."""
+        found = self._hooks.get(marker.name.name)
+        if found is None:
+            found = self._hooks[marker.name.name] = ast.ProcedureDecl(
+                "phase", marker.name, (ast.Param(marker.entered_by, None, None, marker.span),),
+                None, None, None, marker.entered, marker.span)
+        return found
 
     def _spot_value(self, ref: Ref, spot, enemies, world: World) -> float:
         after = world.place(ref, spot)
@@ -337,25 +385,26 @@ class Game:
         for piece in self.board.pieces_at(spot):
             marker = self.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
-                proc = ast.ProcedureDecl("phase", marker.name, (ast.Param(
-                    marker.entered_by, None, None, marker.span),), None, None, None,
-                    marker.entered, marker.span)
-                dist = self.interp.run_nested(proc, {marker.entered_by.name: ref}, after,
-                                              exact=True, observe=lambda w: self.value(w, side))
+                dist = self.interp.run_nested(self._entered(marker),
+                                              {marker.entered_by.name: ref}, after, exact=True,
+                                              observe=lambda w: self.value(w, side))
                 return float(dist.mean_of(lambda pair: pair[1]))
-        closeness = -min((self.board.distance(spot, e) for e in enemies), default=0)
+        closeness = -min((self.board.distance(spot, e) for _, e in enemies), default=0)
         return float(self.value(after, side)) + closeness / 1000
 
     def deploy(self, stmt: ast.Deploy, env: dict, world: World) -> World:
         side = self._fn(stmt.side)(env, world)
         zone = self.board.zones[self._fn(stmt.zone)(env, world)]
         taken = [f.position for f in world.fighters if f.position is not None and not f.removed]
-        free = [c for c in self.board.cells(zone) if not self.board.blocked(c) and
-                not self.board.pieces_at(c)]
+        board = self.board
+
+        def fits(c) -> bool:
+            return not board.blocked(c) and not board.pieces_at(c) and \
+                all(not _too_close(board, c, t) for t in taken)
         for i, f in enumerate(world.fighters):
             if f.side != side.index or f.removed:
                 continue
-            spots = [c for c in free if all(not _too_close(self.board, c, t) for t in taken)]
+            spots = self._spots(board.cells(zone), fits)
             if not spots:
                 raise RulesError(diag("E507", f"no room left in zone '{stmt.zone}' for "
                                               f"{f.name}", stmt.span,
@@ -366,6 +415,17 @@ class Game:
         self.log.event("deploy", self.round, side=world.sides[side.index].name,
                        zone=self._fn(stmt.zone)(env, world))
         return world
+
+    def _spots(self, cells: list, fits) -> list:
+        """The cells where something fits; a random player needs only one, so a few random
+        tries come first, and the whole zone is searched only when they all fail."""
+        policy_random = self.policies.default == "random" and not self.policies.by_side
+        if policy_random and self.log.script is None and cells:
+            for _ in range(30):
+                c = cells[self.choice_rng.randrange(len(cells))]
+                if fits(c):
+                    return [c]
+        return [c for c in cells if fits(c)]
 
     def place(self, stmt: ast.Place, env: dict, world: World) -> None:
         kind = stmt.kind.name
@@ -383,11 +443,14 @@ class Game:
         apart = self._fn(stmt.apart)(env, world) if stmt.apart is not None else 0
         by = self._fn(stmt.by)(env, world).index if stmt.by is not None else 0
         fighters = {f.position for f in world.fighters if f.position is not None}
+        board = self.board
+
+        def fits(c) -> bool:
+            return c not in fighters and not board.blocked(c) and not board.pieces_at(c) and \
+                all(_gap(board, c, p.at) >= apart for p in board.pieces
+                    if p.kind == kind and p.to is None)
         for _ in range(count):
-            spots = [c for c in self.board.cells(zone) if c not in fighters and
-                     not self.board.blocked(c) and not self.board.pieces_at(c) and
-                     all(_gap(self.board, c, p.at) >= apart for p in self.board.pieces
-                         if p.kind == kind and p.to is None)]
+            spots = self._spots(board.cells(zone), fits)
             if not spots:
                 raise RulesError(diag("E507", f"no room left to place another {kind}",
                                       stmt.span, hint="place fewer, or closer together"))
@@ -460,7 +523,15 @@ _LOADED: dict = {}
 def policies_of(request: PlayRequest) -> Policies:
     by_side = dict(request.policies)
     default = by_side.pop("*", "random")
+    if by_side and len(set(by_side.values())) == 1 and \
+            set(by_side) >= _side_names(request):   # every side plays alike: one policy
+        default, by_side = next(iter(by_side.values())), {}
     return Policies(default, {}, by_side)
+
+
+def _side_names(request: PlayRequest) -> set:
+    scenario = _LOADED.get(request.scenario)
+    return set(scenario.side_names) if scenario is not None else set()
 
 
 def play(request: PlayRequest, seed: int) -> GameResult:

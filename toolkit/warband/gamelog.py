@@ -71,23 +71,15 @@ def render_text(log: dict) -> str:
     policies = ", ".join(f"{k}={v}" for k, v in log.get("policies", {}).items())
     if policies:
         lines.append(f"players: {policies}")
-    pending_rolls: list[str] = []
-
-    def flush():
-        if pending_rolls:
-            lines.append("      rolls: " + ", ".join(pending_rolls))
-            pending_rolls.clear()
-
     for e in log["events"]:
         kind = e["type"]
         if kind == "roll":
-            pending_rolls.append(f"{e['dice']} = {e['value']}")
+            lines.append(f"      {e['dice']} rolled {e['value']}")
             continue
         if kind == "decision":
             if e["decision"] not in ("action", "destination", "placement"):
-                pending_rolls.append(f"{e['by']} chose {e['decision']}: {e['choice']}")
+                lines.append(f"      {e['by']} decides {e['decision']}: {e['choice']}")
             continue
-        flush()
         if kind == "setup":
             lines.append("")
             lines.append("Set-up")
@@ -102,11 +94,11 @@ def render_text(log: dict) -> str:
         elif kind == "activate":
             lines.append(f"  {e['fighter']} ({e['side']}): {e['action']}")
         elif kind == "travel":
-            lines.append(f"    moves {e['start']} -> {e['to']}")
+            lines.append(f"      moves {e['start']} -> {e['to']}")
         elif kind == "enter":
-            lines.append(f"    enters a {e['marker']}")
+            lines.append(f"      enters a {e['marker']}")
         elif kind == "result":
-            lines.append(f"    -> {e['value']}")
+            lines.append(f"      result: {e['value']}")
         elif kind == "idle":
             lines.append(f"  {e['fighter']} has nothing it may do")
         elif kind == "concede":
@@ -117,7 +109,6 @@ def render_text(log: dict) -> str:
             winner = e["winner"] or "nobody (a draw)"
             lines.append(f"Game over after round {e['round']} ({_why(e['reason'])}): "
                          f"{winner} wins. Scores: {scores}")
-    flush()
     return "\n".join(lines) + "\n"
 
 

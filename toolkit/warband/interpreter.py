@@ -179,6 +179,13 @@ class Interpreter(Decisions):
             if not exact:
                 self.exact_mode = False
                 self.branches = self.drawn = 0
+                name = decl.name.name
+                if self.compiled and self.ruleset.procedures.get(name) is decl and \
+                        not self.policies.by_side and (
+                            self.recorder is None or not self.recorder.record):
+                    done = codegen.sample(self, name, args, world)   # the fast way, when it can
+                    if done is not None:
+                        return done
                 return self._run(decl, args, world, self._top_return)
             self.exact_mode, self.observing = True, observe is not None
             self.branches = self.drawn = 0

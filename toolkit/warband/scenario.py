@@ -130,5 +130,5 @@ def _constant(expr):
 
 def _compatible(ruleset, warband_ruleset: str) -> bool:
     """A warband fits a scenario whose rules are its ruleset, or extend it."""
-    chain = [ruleset.id, *getattr(ruleset, "extends_chain", ())]
+    chain = [ruleset.id, *(layer_id for layer_id, _ in ruleset.layers)]
     return warband_ruleset in chain
