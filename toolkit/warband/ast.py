@@ -712,3 +712,4 @@ class ScenarioDecl:
     values: tuple[tuple[Ident, Expr], ...]
     end_when: tuple[Expr, ...]
     span: Span
+    aftermath: Block | None = None   # after the last round: awards, experience

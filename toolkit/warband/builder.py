@@ -599,6 +599,9 @@ class Builder(Transformer):
     def round(self, meta, c):
         return "round", c[1]
 
+    def aftermath(self, meta, c):
+        return "aftermath", c[1]
+
     def round_limit(self, meta, c):
         return "rounds", c[0]
 
@@ -614,7 +617,7 @@ class Builder(Transformer):
     def scenario_decl(self, meta, c):
         name, doc, *entries = c
         parts: dict = {"board": None, "side": [], "zone": [], "setup": None, "round": None,
-                       "rounds": None, "score": [], "value": [], "end": []}
+                       "aftermath": None, "rounds": None, "score": [], "value": [], "end": []}
         for kind, value in entries:
             if isinstance(parts[kind], list):
                 parts[kind].append(value)
@@ -623,7 +626,7 @@ class Builder(Transformer):
         return ast.ScenarioDecl(self.ident(name), doc, parts["board"], tuple(parts["side"]),
                                 tuple(parts["zone"]), parts["setup"], parts["round"],
                                 parts["rounds"], tuple(parts["score"]), tuple(parts["value"]),
-                                tuple(parts["end"]), self.span(meta))
+                                tuple(parts["end"]), self.span(meta), parts["aftermath"])
 
     def __default__(self, data, children, meta):  # pragma: no cover - a grammar rule without a method
         raise NotImplementedError(f"no AST builder for grammar rule {data!r}")

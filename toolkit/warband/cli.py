@@ -458,6 +458,50 @@ def simulate(
         replay=replay, progress=progress)))
 
 
+# ---- play -----------------------------------------------------------------------------------------
+
+@app.command("play")
+def play(
+    scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
+                                             help="A scenario file, or the id of a built-in "
+                                                  "scenario (not needed with --replay)."),
+    seed: str = typer.Option("1", "--seed", metavar="S", help="The same seed plays the same "
+                                                              "game."),
+    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
+                                     help="How a side plays: random, greedy or first; "
+                                          "repeatable."),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End the game after R rounds at most."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text (a log to read) or json "
+                                                             "(the record)"),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="LOG",
+                                         help="Also save the game's record (JSON) here."),
+    force: bool = typer.Option(False, "--force", help="Replace LOG if it exists."),
+    replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
+                                         help="Play a recorded game again, exactly, and check "
+                                              "it."),
+) -> None:
+    """Play one game of a scenario and print what happened, turn by turn."""
+    from warband.play_command import run_play
+    from warband.diagnostics import Sources, diag
+    from warband.simulate_command import _fail, _policies, _whole
+    sources, problems = Sources(), []
+    pairs = _policies(list(policy), sources, problems)
+    sources.add("--seed", seed)
+    seed_value = _whole(seed, "--seed", 0, "a seed", problems)
+    if max_rounds is not None:
+        sources.add("--max-rounds", max_rounds)
+    rounds = _whole(max_rounds, "--max-rounds", 1, "a number of rounds", problems) \
+        if max_rounds is not None else None
+    if scenario is None and replay is None:
+        problems.append(diag("E902", "name a scenario to play (or a record to --replay)", None,
+                             hint="warband play sss-standard-game --seed 1"))
+    if problems:
+        raise typer.Exit(_fail(problems, sources, sys.stderr))
+    raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
+                              force, replay))
+
+
 # ---- convert ----------------------------------------------------------------------------------
 
 @app.command("convert")

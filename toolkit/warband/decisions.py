@@ -162,8 +162,14 @@ class Decisions:
             default = min(max(self.fn(stmt.default)(env, world), low), high)
         return run(default, world)
 
+    in_action = 0   # in a game: how deep in actions the run is (look-ahead stays inside one)
+
     def decide(self, stmt, policy, legal, run, env, world):
         """A random or greedy choice among the legal options (or numbers)."""
+        if policy == "greedy" and self.game is not None and not self.in_action:
+            # between actions the rest of the game cannot be looked ahead exactly: the engine
+            # plays greedily where it can weigh the outcome (actions, targets, moves)
+            policy = "random"
         if self.exact_mode and policy == "greedy":
             # the decider has seen every roll so far: decide once per outcome of each
             pending = [i for i, d in world.lazies.items() if len(d) > 1]

@@ -154,6 +154,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E913": (Severity.ERROR, "scheduler cannot be used"),
     "E914": (Severity.ERROR, "a game failed"),
     "E915": (Severity.ERROR, "a worker stopped"),
+    "E916": (Severity.ERROR, "not a game record"),
+    "E917": (Severity.ERROR, "a replay that no longer fits the rules"),
+    "E918": (Severity.ERROR, "cannot write the game record"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),

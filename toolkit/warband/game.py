@@ -58,7 +58,9 @@ class Game:
         self._procs = {name: ast.ProcedureDecl("phase", ast.Ident(name, self.decl.span), (),
                                                None, None, None, block, self.decl.span)
                        for name, block in (("setup", self.decl.setup),
-                                           ("round", self.decl.round)) if block is not None}
+                                           ("round", self.decl.round),
+                                           ("aftermath", self.decl.aftermath))
+                       if block is not None}
         self._fn = self.interp.fn
         self._hooks: dict = {}
         self._asked_of, self._answers = None, {}
@@ -97,7 +99,20 @@ class Game:
                 self.check_end(world)
         except GameOver as over:
             world, reason = over.world, over.reason
+        if "aftermath" in self._procs:
+            self.log.event("aftermath", self.round)
+            before = world
+            _, world = self.interp.run_nested(self._procs["aftermath"], {}, world)
+            self._log_changes(before, world)
         return self.result(world, reason)
+
+    def _log_changes(self, before: World, after: World) -> None:
+        """What the aftermath changed, fighter by fighter (experience, awards)."""
+        for f0, f1 in zip(before.fighters, after.fighters):
+            for name, value in f1.values.items():
+                if f0.values.get(name) != value:
+                    self.log.event("change", self.round, fighter=f1.name, field=name,
+                                   old=_plain(f0.values.get(name)), new=_plain(value))
 
     # ---- the end -------------------------------------------------------------------------------------
     def check_end(self, world: World) -> None:
@@ -254,7 +269,11 @@ class Game:
         name, args = options[index]
         self.log.event("activate", self.round, fighter=fighter.name,
                        side=world.sides[fighter.side].name, action=labels[index])
-        result, world = self.interp.run_nested(self.ruleset.procedures[name], args, world)
+        self.interp.in_action += 1
+        try:
+            result, world = self.interp.run_nested(self.ruleset.procedures[name], args, world)
+        finally:
+            self.interp.in_action -= 1
         if result is not None:
             self.log.event("result", self.round, action=name, value=_plain(result))
         self.check_end(world)
@@ -264,8 +283,12 @@ class Game:
 
     def _action_value(self, option, side: int, world: World) -> float:
         name, args = option
-        dist = self.interp.run_nested(self.ruleset.procedures[name], args, world, exact=True,
-                                      observe=lambda w: self.value(w, side))
+        self.interp.in_action += 1
+        try:
+            dist = self.interp.run_nested(self.ruleset.procedures[name], args, world,
+                                          exact=True, observe=lambda w: self.value(w, side))
+        finally:
+            self.interp.in_action -= 1
         return float(dist.mean_of(lambda pair: pair[1]))
 
     def value(self, world: World, side: int) -> Fraction | float:
@@ -465,6 +488,7 @@ class Game:
         if scripted is not None:
             spot = tuple(scripted)
             if spot in spots:
+                self.log.decided("placement", world.sides[side].name, list(spot))
                 return spot
         spot = spots[0] if policy == "first" else spots[self.choice_rng.randrange(len(spots))]
         self.log.decided("placement", world.sides[side].name, list(spot))
@@ -520,6 +544,44 @@ def _plain_number(x: float):
 _LOADED: dict = {}
 
 
+class ScenarioProblem(Exception):
+    """The scenario cannot be played: its diagnostics, and the texts they point into."""
+
+    def __init__(self, diagnostics: list, sources=None) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+        self.sources = dict(getattr(sources, "texts", None) or {}) if sources else {}
+
+
+def loaded(request: PlayRequest):
+    """The scenario of a request, loaded once per process; its policies checked."""
+    from warband.scenario import load_scenario
+    scenario = _LOADED.get(request.scenario)
+    if scenario is None:
+        scenario = load_scenario(request.scenario)
+        if isinstance(scenario, list):
+            raise ScenarioProblem(scenario)
+        _LOADED[request.scenario] = scenario
+    problems = []
+    for who, policy in request.policies:
+        if who != "*" and who not in scenario.side_names:
+            from warband.diagnostics import did_you_mean
+            problems.append(diag("E911", f"the scenario has no side '{who}'", None,
+                                 hint=did_you_mean(who, scenario.side_names)
+                                 or f"its sides: {', '.join(scenario.side_names)}"))
+        if policy not in ("random", "greedy", "first"):
+            problems.append(diag("E911", f"unknown policy '{policy}'", None,
+                                 hint="a side plays random, greedy or first"))
+    if problems:
+        raise ScenarioProblem(problems)
+    return scenario
+
+
+def objectives(request: PlayRequest) -> tuple[str, ...]:
+    """The scenario's score terms, as GameResult.scored names them."""
+    return tuple(f"score {side.name}" for side, _, _ in loaded(request).decl.scores)
+
+
 def policies_of(request: PlayRequest) -> Policies:
     by_side = dict(request.policies)
     default = by_side.pop("*", "random")
@@ -536,11 +598,8 @@ def _side_names(request: PlayRequest) -> set:
 
 def play(request: PlayRequest, seed: int) -> GameResult:
     """One game of a scenario (loaded once per process): the simulator's worker function."""
-    from warband.scenario import load_scenario
-    scenario = _LOADED.get(request.scenario)
-    if scenario is None:
-        scenario = load_scenario(request.scenario)
-        if isinstance(scenario, list):
-            raise ValueError("; ".join(d.message for d in scenario))
-        _LOADED[request.scenario] = scenario
-    return Game(scenario, seed, policies_of(request), request.max_rounds).play()
+    scenario = loaded(request)
+    try:
+        return Game(scenario, seed, policies_of(request), request.max_rounds).play()
+    except RulesError as error:
+        raise ScenarioProblem([error.diagnostic], scenario.sources) from None

@@ -157,7 +157,7 @@ class GameChecker:
         if decl.round is None:
             self.error("E402", f"scenario '{decl.name.name}' has no round", decl.name.span,
                        hint="say what happens in each round, as in: round { ... }")
-        for block in (decl.setup, decl.round):
+        for block in (decl.setup, decl.round, decl.aftermath):
             self.block(block, Scope({}))
         if decl.rounds is not None:
             t = self.expr(decl.rounds, empty)

@@ -101,6 +101,11 @@ def render_text(log: dict) -> str:
             lines.append(f"      result: {e['value']}")
         elif kind == "idle":
             lines.append(f"  {e['fighter']} has nothing it may do")
+        elif kind == "aftermath":
+            lines.append("")
+            lines.append("After the game")
+        elif kind == "change":
+            lines.append(f"  {e['fighter']}: {e['field']} {e['old']} -> {e['new']}")
         elif kind == "concede":
             lines.append(f"  {e['side']} concedes")
         elif kind == "end":

@@ -156,6 +156,7 @@ def collect(module: ast.Module) -> tuple[SymbolTable, list[Diagnostic]]:
                 add(Symbol(zone.name.name, "zone", zone, zone.name.span))
             _collect_decisions(decl.setup, table, diagnostics)
             _collect_decisions(decl.round, table, diagnostics)
+            _collect_decisions(decl.aftermath, table, diagnostics)
     return table, diagnostics
 
 

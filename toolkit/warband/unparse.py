@@ -76,8 +76,10 @@ def _text(e) -> str:
         case ast.Is(subject=s, name=n):
             return f"{expr_text(s, 5)} is {n.name}"
         case ast.Dice(count=count, sides=sides, mods=mods, count_in_token=literal):
-            base = f"{count.value}d{sides}" if literal and isinstance(count, ast.Int) else \
-                f"({expr_text(count)})d{sides}"
+            if isinstance(count, ast.Int) and (literal or count.value == 1):
+                base = f"{count.value}d{sides}" if literal else f"d{sides}"
+            else:
+                base = f"({expr_text(count)})d{sides}"
             for m in mods:
                 if isinstance(m, ast.KeepMod):
                     base += (f" {'keep' if m.keep else 'drop'} "
