@@ -103,6 +103,10 @@ def rules_check(
                                      help="Rules files, or ids of built-in rulesets."),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    playouts: int = typer.Option(0, "--playouts", metavar="N", min=0, max=100_000,
+                                 help="Also play N random games of each scenario and report "
+                                      "games that never end, sides left without a legal "
+                                      "action and objectives never scored."),
 ) -> None:
     """Compile rules files and report every problem in them."""
     from warband.compiler import load
@@ -111,6 +115,12 @@ def rules_check(
     for ref in refs:
         compiled = load(ref)
         sources.texts.update(compiled.sources.texts)
+        if playouts and not compiled.errors and compiled.ruleset is not None and \
+                compiled.ruleset.scenario is not None:
+            from warband.playouts import playouts as play_out
+            from warband.scenario import resolve
+            path, _ = resolve(ref)
+            compiled.diagnostics.extend(play_out(str(path or ref), compiled, playouts))
         everything += compiled.diagnostics
         if any(d.code in ("E100", "E404") for d in compiled.diagnostics):
             unusable = True

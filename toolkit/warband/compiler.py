@@ -212,6 +212,10 @@ def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
             return None, diag("E100", f"{ref} is a folder, not a rules file", None,
                               hint=f"name the files: {ref.rstrip(os.sep)}{os.sep}*.rules")
         return None, diag("E100", f"no such rules file: {ref}", None)
+    from warband.scenario import shipped   # a shipped scenario is a rules file too
+    for sid, _, scenario_path in shipped():
+        if sid == ref:
+            return scenario_path, None
     ids = [b.id for b in builtins()]
     return None, diag("E404", f"unknown ruleset '{ref}'", None,
                       hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}")

@@ -133,6 +133,7 @@ class Game:
         return out
 
     def result(self, world: World, reason: str) -> GameResult:
+        self.final = world   # for whoever wants to look at the end of the game
         scores = self.scores(world)
         standing = [s.name for s in world.sides if not s.conceded]
         best = max((scores[n] for n in standing), default=None)
