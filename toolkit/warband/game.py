@@ -63,6 +63,7 @@ class Game:
                        if block is not None}
         self._fn = self.interp.fn
         self._hooks: dict = {}
+        self._checks: dict = {}
         self._asked_of, self._answers = None, {}
 
     # ---- set-up --------------------------------------------------------------------------------------
@@ -242,10 +243,38 @@ class Game:
                     usable = False   # a number the engine cannot know: not a player's action
             if not usable:
                 continue
+            check = self._check(name)
             for args in choices:
-                if self.interp.allowed(name, args, world):
+                if check(args, world):
                     out.append((name, args))
         return out
+
+    def _check(self, name: str):
+        """An action's `requires` as one function of (args, world): the generated code's own
+        when there is one (it is asked for every target of every action of every activation)."""
+        found = self._checks.get(name)
+        if found is None:
+            from warband import codegen
+            interp = self.interp
+            decl = self.ruleset.procedures[name]
+            fast = None
+            if decl.requires is None:
+                found = lambda args, world: True   # noqa: E731
+            else:
+                if interp.compiled:
+                    program = interp._program or codegen.program_for(interp)
+                    interp._program = program
+                    fast = program._requires.get(name) or program.requirement(name)
+
+                def found(args, world, fast=fast, name=name):
+                    if fast is not None and not world.lazies:
+                        try:
+                            return fast(interp, args, world)
+                        except codegen.rt.Interpret:
+                            pass
+                    return interp.allowed(name, args, world)
+            self._checks[name] = found
+        return found
 
     def activate(self, stmt: ast.Activate, env: dict, world: World, next_):
         ref = self._fn(stmt.fighter)(env, world)
@@ -264,12 +293,15 @@ class Game:
             self.log.event("idle", self.round, fighter=fighter.name)
             return next_({**env, **bound}, world)
         acted[1] += 1
-        labels = [_label(name, args, world) for name, args in options]
-        index = self.pick(fighter.side, "action", labels, world,
-                          lambda i: self._action_value(options[i], fighter.side, world))
+        index = self.pick(fighter.side, "action",
+                          lambda: [_label(name, args, world) for name, args in options], world,
+                          lambda i: self._action_value(options[i], fighter.side, world),
+                          count=len(options))
         name, args = options[index]
-        self.log.event("activate", self.round, fighter=fighter.name,
-                       side=world.sides[fighter.side].name, action=labels[index])
+        if self.log.record:
+            self.log.event("activate", self.round, fighter=fighter.name,
+                           side=world.sides[fighter.side].name,
+                           action=_label(name, args, world))
         self.interp.in_action += 1
         try:
             result, world = self.interp.run_nested(self.ruleset.procedures[name], args, world)
@@ -309,9 +341,17 @@ class Game:
         return scores[name] - max(others, default=0) + Fraction(material, 100)
 
     # ---- decisions the engine makes for a player -----------------------------------------------------------
-    def pick(self, side: int, kind: str, labels: list[str], world: World, value=None) -> int:
-        """One of the labelled options, by the side's policy, a replayed script, or a name."""
+    def pick(self, side: int, kind: str, labels, world: World, value=None,
+             count: int | None = None) -> int:
+        """One of the labelled options, by the side's policy, a replayed script, or a name.
+        `labels` may be a function that makes them: a random player not being recorded needs
+        only how many there are."""
         side_name = world.sides[side].name
+        if callable(labels):
+            policy = self.policies.for_decision(kind, side_name)
+            if policy == "random" and not self.log.record and self.log.script is None:
+                return self.choice_rng.randrange(count) if count > 1 else 0
+            labels = labels()
         scripted = self.log.scripted(kind, labels)
         if scripted is not None:
             index = scripted
