@@ -14,8 +14,8 @@ from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.expressions import ExpressionChecker
 from warband.game_check import GameChecker
 from warband.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
-from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTERS, NOTHING, NUMBER, Scope, Type,
-                                _compatible, _either, _noun)
+from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTERS, NOTHING, NUMBER, SIDE, Scope,
+                                Type, _compatible, _either, _noun)
 
 __all__ = ["Checker", "check", "Type"]
 
@@ -465,11 +465,17 @@ class Checker(ExpressionChecker, GameChecker):
 
     def assignment(self, stmt: ast.Set, scope: Scope) -> None:
         head, *path = stmt.target
-        if head.name not in scope.locals:
+        sym = self.table.globals.get(head.name)
+        if head.name not in scope.locals and path and sym is not None and \
+                sym.kind == "side name":   # a scenario's side: set empire.Order = 1
+            self.used.add(head.name)
+            t = SIDE
+        elif head.name not in scope.locals:
             self.unknown(head, (), extra=scope.locals)
             self.expr(stmt.value, scope)
             return
-        t = scope.locals[head.name][0]
+        else:
+            t = scope.locals[head.name][0]
         if not path and t.kind in ("fighter", "side", "dice", "fighters"):
             self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
         for i, part in enumerate(path):

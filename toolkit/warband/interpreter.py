@@ -559,7 +559,9 @@ class Interpreter(Decisions):
         return argument(0, [], world)
 
     def assign_field(self, target, value, env: dict, world: World) -> World:
-        subject = env[target[0].name]
+        subject = env.get(target[0].name)
+        if subject is None:   # a scenario's side, by its name
+            subject = self.global_value(target[0].name)(world)
         for part in target[1:-1]:
             subject = self.field(subject, part.name, world)
         if subject.kind == "side":
