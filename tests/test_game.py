@@ -326,3 +326,11 @@ scenario oops {
 
 def test_the_standard_game_is_found_by_id():
     assert load("sss-standard-game").ruleset.scenario is not None
+
+
+def test_the_log_a_player_reads(golden):
+    """The whole log of one game, as `warband play` prints it (pinned: regenerate with
+    pytest --update-goldens when the rules or the engine change on purpose)."""
+    result = warband("play", "sss-standard-game", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    golden(ROOT / "tests" / "cli_golden" / "play_sss_seed4.txt", result.stdout)
