@@ -368,7 +368,7 @@ def test_stdin(at_root):
     bad = text.replace(b"class: Soldier", b"class: Soldir")
     result = run("validate", "-", input=bad)
     assert result.exit_code == 1
-    assert result.stdout.startswith("<stdin>:12:12: error[E624]: unknown class 'Soldir'")
+    assert result.stdout.startswith("<stdin>:14:12: error[E624]: unknown class 'Soldir'")
 
 
 def test_ruleset_option_for_files_without_one(tmp_path):
