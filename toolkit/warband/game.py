@@ -64,6 +64,8 @@ class Game:
         self._fn = self.interp.fn
         self._hooks: dict = {}
         self._checks: dict = {}
+        self._actor_tests: dict = {}
+        self._kept: list = []
         self._asked_of, self._answers = None, {}
 
     # ---- set-up --------------------------------------------------------------------------------------
@@ -229,6 +231,9 @@ class Game:
             params = decl.params
             if not params:
                 continue
+            actor = self._actor_test(decl)
+            if actor is not None and actor({params[0].name.name: ref}, world) is not True:
+                continue   # what the action asks of the actor alone fails: no target helps
             choices = [{params[0].name.name: ref}]
             usable = True
             for p in params[1:]:
@@ -248,6 +253,25 @@ class Game:
                 if check(args, world):
                     out.append((name, args))
         return out
+
+    def _actor_test(self, decl):
+        """The part of an action's `requires` that reads only its first parameter (the actor),
+        as one test: asked once per activation instead of once per target."""
+        if decl.name.name in self._actor_tests:
+            return self._actor_tests[decl.name.name]
+        test = None
+        if decl.requires is not None:
+            first = decl.params[0].name.name
+            parts = decl.requires.items if type(decl.requires) is ast.Logic and \
+                decl.requires.op == "and" else (decl.requires,)
+            alone = [p for p in parts if _names(p) <= {first}]
+            if alone:
+                node = alone[0] if len(alone) == 1 else \
+                    ast.Logic("and", tuple(alone), decl.requires.span)
+                self._kept.append(node)   # compiled closures are cached by the node's id
+                test = self._fn(node)
+        self._actor_tests[decl.name.name] = test
+        return test
 
     def _check(self, name: str):
         """An action's `requires` as one function of (args, world): the generated code's own
@@ -534,6 +558,21 @@ class Game:
         spot = spots[0] if policy == "first" else spots[self.choice_rng.randrange(len(spots))]
         self.log.decided("placement", world.sides[side].name, list(spot))
         return spot
+
+
+def _names(node) -> set[str]:
+    """Every name read anywhere inside an expression (loop variables included: conservative)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is ast.Name:
+            found.add(n.name)
+        elif isinstance(n, tuple):
+            stack.extend(n)
+        elif hasattr(n, "__dataclass_fields__") and type(n) is not ast.Ident:
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "span")
+    return found
 
 
 def _too_close(board: Board, a, b) -> bool:
