@@ -596,7 +596,7 @@ def _num(x) -> str:
 
 
 def _label(name: str, args: dict, world: World) -> str:
-    """An option as a log and a script write it: 'shoot Musketeer 2'."""
+    """An option as a log and a script write it: an action and its targets, 'shoot Archer 2'."""
     parts = [name]
     for value in list(args.values())[1:]:
         if isinstance(value, Ref):
