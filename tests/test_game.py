@@ -334,3 +334,14 @@ def test_the_log_a_player_reads(golden):
     result = warband("play", "sss-standard-game", "--seed", "4")
     assert result.returncode == 0, result.stderr
     golden(ROOT / "tests" / "cli_golden" / "play_sss_seed4.txt", result.stdout)
+
+
+@pytest.mark.parametrize("seed", range(1, 16))
+def test_a_game_is_the_same_played_fast_recorded_or_interpreted(standard, seed):
+    """Simulations run the rules as generated Python and record nothing; `warband play` records
+    every event; the interpreter runs the same rules step by step. One seed, one game."""
+    fast = Game(standard, seed).play()
+    recorded = Game(standard, seed, record=True).play()
+    slow = Game(standard, seed)
+    slow.interp.compiled = False
+    assert fast == recorded == slow.play()

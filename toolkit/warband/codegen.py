@@ -59,7 +59,8 @@ class Program:
         self.global_names = {"sides"} | {s.name.name for s in (
             ruleset.scenario.sides if getattr(ruleset, "scenario", None) else ())}
         self.namespace: dict = {
-            "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type},
+            "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type,
+                             "tuple": tuple},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
             "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
             "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_roll": rt.roll,
@@ -68,7 +69,8 @@ class Program:
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_im": im, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": rt.SideRefs(), "_has_value": rt.has_value, "_Ref": Ref,
-            "_Interpret": rt.Interpret, "_travel": rt.travel, "_Dist": Dist, "_Thunk": Thunk, "_Draft": rt.Draft,
+            "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
+            "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede, "_Dist": Dist, "_Thunk": Thunk, "_Draft": rt.Draft,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)

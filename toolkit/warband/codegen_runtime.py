@@ -338,3 +338,52 @@ def travel(interp, stmt, ref, reach, world):
     if game is None or interp.exact_mode:
         return world
     return game.travel(ref, reach, stmt.away, world.freeze() if type(world) is Draft else world)
+
+
+def in_order(items, keys, highest: bool):
+    """`for each ... by highest/lowest`: the group in order of its keys, ties as they were."""
+    order = sorted(range(len(items)), key=lambda i: -keys[i] if highest else keys[i])
+    return [items[i] for i in order]
+
+
+def choose_among(interp, stmt, group, world):
+    """Decisions.choose_among in sampling mode, for the first, random and scripted policies."""
+    if not group:
+        raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                      f"from: the group is empty", stmt.group.span))
+    policy = interp._uniform or interp.policies.for_decision(stmt.name.name)
+    if policy == "greedy" and len(group) > 1:
+        raise Interpret(stmt.name.name)
+    if policy == "random" and len(group) > 1:
+        return interp.choice_rng.choice(list(group))
+    holder = world.fighters if group[0].kind == "fighter" else world.sides
+    for ref in group:
+        if holder[ref.index].name == policy:
+            return ref
+    return group[0]
+
+
+def _game(interp, stmt, world):
+    game = interp.game
+    if game is None or interp.exact_mode:
+        word = {"Activate": "activate", "Concede": "concede"}.get(type(stmt).__name__, "this")
+        if word == "concede":
+            return None
+        raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
+                              hint="play it in a scenario: warband play SCENARIO"))
+    return game
+
+
+def activate(interp, stmt, ref, exclude, world):
+    """`activate`: the game's player picks an action and it runs; (its name, the world)."""
+    game = _game(interp, stmt, world)
+    return game.activate_now(stmt, ref, exclude,
+                             world.freeze() if type(world) is Draft else world)
+
+
+def concede(interp, stmt, ref, world):
+    game = _game(interp, stmt, world)
+    world = world.freeze() if type(world) is Draft else world
+    if game is None:
+        return world.concede(ref.index)
+    return game.concede_now(ref, world)

@@ -215,6 +215,32 @@ class Writer(ExpressionWriter):
             else:
                 self.emit_return(out, pad, value=self.expr(s.value, scope))
             return bound
+        if t is ast.ForSorted:
+            py, keys = scope.names[s.var.name], self.fresh("k")
+            items = self.fresh("g")
+            out.append(f"{pad}{items} = {self.expr(s.items, scope)}")
+            inner = scope.with_bound(bound | {s.var.name})
+            out.append(f"{pad}{keys} = []")
+            out.append(f"{pad}for {py} in {items}:")
+            out.append(f"{pad}    {keys}.append({self.expr(s.key, inner)})")
+            out.append(f"{pad}for {py} in _in_order({items}, {keys}, {s.highest!r}):")
+            self.block(s.body.stmts, inner, out, pad + "    ")
+            return bound
+        if t is ast.ChooseAmong:
+            py = scope.names[s.name.name]
+            out.append(f"{pad}{py} = _choose_among(I, {self.const(s, 'n')}, "
+                       f"{self.expr(s.group, scope)}, world)")
+            return bound | {s.name.name}
+        if t is ast.Activate:
+            exclude = self.expr(s.exclude, scope) if s.exclude is not None else "None"
+            name = scope.names[s.bind.name] if s.bind is not None else "_"
+            out.append(f"{pad}{name}, world = _activate(I, {self.const(s, 'n')}, "
+                       f"{self.expr(s.fighter, scope)}, {exclude}, world)")
+            return bound | ({s.bind.name} if s.bind is not None else set())
+        if t is ast.Concede:
+            out.append(f"{pad}world = _concede(I, {self.const(s, 'n')}, "
+                       f"{self.expr(s.side, scope)}, world)")
+            return bound
         if t is ast.Travel:
             out.append(f"{pad}world = _travel(I, {self.const(s, 'n')}, "
                        f"{self.expr(s.fighter, scope)}, {self.expr(s.distance, scope)}, world)")
@@ -319,9 +345,13 @@ def _assigned_names(stmts, found: list[str]) -> None:
             found.append(s.target[0].name)
         elif t is ast.ChooseNumber:
             found.append(s.name.name)
-        elif t is ast.ForEach:
+        elif t is ast.ForEach or t is ast.ForSorted:
             found.append(s.var.name)
             _assigned_names(s.body.stmts, found)
+        elif t is ast.ChooseAmong:
+            found.append(s.name.name)
+        elif t is ast.Activate and s.bind is not None:
+            found.append(s.bind.name)
         elif t is ast.Repeat:
             _assigned_names(s.body.stmts, found)
         elif t is ast.If:

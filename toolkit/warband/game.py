@@ -164,7 +164,10 @@ class Game:
     # ---- what the rules ask of the board -----------------------------------------------------------------
     def ask(self, name: str, args: list, world: World):
         # one activation asks the same questions of one world many times (every target of
-        # every action): answers are kept while the world stays the same object
+        # every action): answers are kept while the world stays the same object (a World never
+        # changes; the generated code's working copies do, and are not kept)
+        if type(world) is not World:
+            return self._ask(name, args, world)
         if world is not self._asked_of:
             self._asked_of, self._answers = world, {}
         key = (name, *args)
@@ -207,11 +210,7 @@ class Game:
                 reach = self._fn(stmt.distance)(env, world)
                 return next_(env, self.travel(ref, reach, stmt.away, world))
             case ast.Concede(side=side):
-                ref = self._fn(side)(env, world)
-                self.log.event("concede", self.round, side=world.sides[ref.index].name)
-                world = world.concede(ref.index)
-                self.check_end(world)
-                return next_(env, world)
+                return next_(env, self.concede_now(self._fn(side)(env, world), world))
             case ast.Deploy():
                 return next_(env, self.deploy(stmt, env, world))
             case ast.Place():
@@ -302,20 +301,31 @@ class Game:
 
     def activate(self, stmt: ast.Activate, env: dict, world: World, next_):
         ref = self._fn(stmt.fighter)(env, world)
+        exclude = self._fn(stmt.exclude)(env, world) if stmt.exclude is not None else None
+        name, world = self.activate_now(stmt, ref, exclude, world)
+        bound = {stmt.bind.name: name} if stmt.bind is not None else {}
+        return next_({**env, **bound}, world)
+
+    def concede_now(self, ref: Ref, world: World) -> World:
+        self.log.event("concede", self.round, side=world.sides[ref.index].name)
+        world = world.concede(ref.index)
+        self.check_end(world)
+        return world
+
+    def activate_now(self, stmt: ast.Activate, ref: Ref, exclude, world: World):
+        """One activation: (the name of the action taken, or "none"; the world after it)."""
         fighter = world.fighters[ref.index]
-        bound = {stmt.bind.name: "none"} if stmt.bind is not None else {}
         if fighter.removed:
-            return next_({**env, **bound}, world)
+            return "none", world
         names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
-        if stmt.exclude is not None:
-            left_out = self._fn(stmt.exclude)(env, world)
-            names = [n for n in names if n != left_out]
+        if exclude is not None:
+            names = [n for n in names if n != exclude]
         options = self.options(ref, names, world)
         acted = self._acted.setdefault(fighter.side, [0, 0])
         acted[0] += 1
         if not options:
             self.log.event("idle", self.round, fighter=fighter.name)
-            return next_({**env, **bound}, world)
+            return "none", world
         acted[1] += 1
         index = self.pick(fighter.side, "action",
                           lambda: [_label(name, args, world) for name, args in options], world,
@@ -334,9 +344,7 @@ class Game:
         if result is not None:
             self.log.event("result", self.round, action=name, value=_plain(result))
         self.check_end(world)
-        if stmt.bind is not None:
-            bound = {stmt.bind.name: name}
-        return next_({**env, **bound}, world)
+        return name, world
 
     def _action_value(self, option, side: int, world: World) -> float:
         name, args = option
@@ -387,8 +395,8 @@ class Game:
                 values = [value(i) for i in range(len(labels))]
                 best = max(values)
                 index = values.index(best)
-            elif policy == "first":
-                index = 0
+            elif policy == "first" or len(labels) == 1:
+                index = 0   # (one option: nothing drawn, recorded or not)
             else:
                 index = self.choice_rng.randrange(len(labels))
         self.log.decided(kind, side_name, labels[index])

@@ -505,8 +505,8 @@ class Interpreter(Decisions):
             raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
         if self.game is not None and not self.exact_mode:
             return self.game.statement(stmt, env, world, next_)
-        if type(stmt) is ast.Travel:
-            return next_(env, world)
+        if type(stmt) is ast.Travel:   # the distance is still rolled, as it is in a game
+            return self.plain(stmt.distance, env, world, lambda v, w: next_(env, w))
         if type(stmt) is ast.Concede:
             return self.plain(stmt.side, env, world,
                               lambda ref, w: next_(env, w.concede(ref.index)))
@@ -537,6 +537,16 @@ class Interpreter(Decisions):
     def call_procedure(self, call: ast.Call, env: dict, world: World, then: Callable):
         decl = self.ruleset.procedures[call.callee.name]
         params = decl.params
+        if self.game is not None and not self.exact_mode and self.compiled and \
+                not self.policies.by_side and (self.recorder is None or not self.recorder.record) \
+                and all(type(a) is not ast.Dice for a in call.args):
+            # a game's phases, called from a scenario's blocks: run through the generated code
+            values = [self.fn(a)(env, world) for a in call.args]
+            if not any(type(v) is Dist for v in values):
+                done = codegen.sample(self, call.callee.name,
+                                      {p.name.name: v for p, v in zip(params, values)}, world)
+                if done is not None:
+                    return then(*done)
 
         def enter(values, w):
             inner = {p.name.name: v for p, v in zip(params, values)}
