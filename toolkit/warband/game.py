@@ -222,6 +222,27 @@ class Game:
     def options(self, ref: Ref, names: list[str], world: World) -> list[tuple[str, dict]]:
         """Every legal (action, arguments): the fighter first; other fighter parameters take
         every other fighter in play; parameters with a default keep it."""
+        return [(name, args) for name, args, check in self.candidates(ref, names, world)
+                if check(args, world)]
+
+    def random_option(self, ref: Ref, names: list[str], world: World):
+        """A legal (action, arguments), each equally likely, or None: candidates are drawn at
+        random and tested until one is legal (which picks uniformly among the legal ones
+        without testing them all); after as many failures as twice the candidates, the legal
+        ones are listed and one is drawn from them."""
+        candidates = self.candidates(ref, names, world)
+        rng = self.choice_rng
+        for _ in range(2 * len(candidates)):
+            name, args, check = candidates[rng.randrange(len(candidates))]
+            if check(args, world):
+                return name, args
+        legal = [(n, a) for n, a, check in candidates if check(a, world)]
+        if not legal:
+            return None
+        return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+
+    def candidates(self, ref: Ref, names: list[str], world: World) -> list:
+        """Every (action, arguments, its test) whose actor-only part of `requires` holds."""
         out = []
         fighters = [Ref("fighter", i) for i, f in enumerate(world.fighters)
                     if not f.removed and i != ref.index]
@@ -248,9 +269,7 @@ class Game:
             if not usable:
                 continue
             check = self._check(name)
-            for args in choices:
-                if check(args, world):
-                    out.append((name, args))
+            out += [(name, args, check) for args in choices]
         return out
 
     def _actor_test(self, decl):
@@ -261,9 +280,7 @@ class Game:
         test = None
         if decl.requires is not None:
             first = decl.params[0].name.name
-            parts = decl.requires.items if type(decl.requires) is ast.Logic and \
-                decl.requires.op == "and" else (decl.requires,)
-            alone = [p for p in parts if _names(p) <= {first}]
+            alone = [p for p in _conjuncts(decl.requires) if _names(p) <= {first}]
             if alone:
                 node = alone[0] if len(alone) == 1 else \
                     ast.Logic("and", tuple(alone), decl.requires.span)
@@ -320,17 +337,30 @@ class Game:
         names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
         if exclude is not None:
             names = [n for n in names if n != exclude]
-        options = self.options(ref, names, world)
+        side_name = world.sides[fighter.side].name
+        randomly = self.log.script is None and \
+            self.policies.for_decision("action", side_name) == "random"
+        if randomly:   # a random player: one legal option, found without testing them all
+            chosen = self.random_option(ref, names, world)
+            options = [chosen] if chosen is not None else []
+        else:
+            options = self.options(ref, names, world)
         acted = self._acted.setdefault(fighter.side, [0, 0])
         acted[0] += 1
         if not options:
             self.log.event("idle", self.round, fighter=fighter.name)
             return "none", world
         acted[1] += 1
-        index = self.pick(fighter.side, "action",
-                          lambda: [_label(name, args, world) for name, args in options], world,
-                          lambda i: self._action_value(options[i], fighter.side, world),
-                          count=len(options))
+        if randomly:
+            index = 0
+            if self.log.record:
+                self.log.decided("action", side_name, _label(*options[0], world))
+        else:
+            index = self.pick(fighter.side, "action",
+                              lambda: [_label(name, args, world) for name, args in options],
+                              world, lambda i: self._action_value(options[i], fighter.side,
+                                                                  world),
+                              count=len(options))
         name, args = options[index]
         if self.log.record:
             self.log.event("activate", self.round, fighter=fighter.name,
@@ -421,10 +451,10 @@ class Game:
                     return world
                 spot = max(spots, key=lambda s: min(board.distance(s, e) for _, e in enemies))
             else:
-                labels = [_pos(s) for s in spots]
-                spot = spots[self.pick(fighter.side, "destination", labels, world,
+                spot = spots[self.pick(fighter.side, "destination",
+                                       lambda: [_pos(s) for s in spots], world,
                                        lambda i: self._spot_value(ref, spots[i], enemies,
-                                                                  world))]
+                                                                  world), count=len(spots))]
         else:
             # the ways a fighter may go: towards an enemy (into contact), onto a piece, straight
             # away from the nearest enemy, or nowhere; only the chosen way is measured out
@@ -442,15 +472,14 @@ class Game:
                     return world
                 route = routes[-1]
             else:
-                labels = [r[0] for r in routes]
-
                 def end(i):
                     _, target, stop = routes[i]
                     return (board.straight(start, target, reach, stop, others)
                             if target is not None else None) or start
-                route = routes[self.pick(fighter.side, "destination", labels, world,
+                route = routes[self.pick(fighter.side, "destination",
+                                         lambda: [r[0] for r in routes], world,
                                          lambda i: self._spot_value(ref, end(i), enemies,
-                                                                    world))]
+                                                                    world), count=len(routes))]
             _, target, stop = route
             spot = (board.straight(start, target, reach, stop, others)
                     if target is not None else None) or start
@@ -566,6 +595,13 @@ class Game:
         spot = spots[0] if policy == "first" else spots[self.choice_rng.randrange(len(spots))]
         self.log.decided("placement", world.sides[side].name, list(spot))
         return spot
+
+
+def _conjuncts(e) -> list:
+    """a and b and c, however the parser nested it: [a, b, c]."""
+    if type(e) is ast.Logic and e.op == "and":
+        return [part for item in e.items for part in _conjuncts(item)]
+    return [e]
 
 
 def _names(node) -> set[str]:
