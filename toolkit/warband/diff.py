@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from warband import ast
 from warband.ruleset import Ruleset
+from warband.show import _trait_list
+from warband.show import _value as _v   # a trait's number as `rules show` writes it
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
 SECTIONS = (
@@ -47,16 +48,8 @@ def shape(node) -> object:
     return node
 
 
-def _v(value) -> str:
-    if value is True:
-        return ""
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    return str(value)
-
-
 def _traits(pairs) -> str:
-    return ", ".join(n if v is True else f"{n}({_v(v)})" for n, v in pairs) or "none"
+    return _trait_list(pairs) or "none"
 
 
 def _pairs_changes(before, after, noun: str) -> list[str]:
