@@ -14,7 +14,7 @@ from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.expressions import ExpressionChecker
 from warband.game_check import GameChecker
 from warband.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
-from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTERS, NOTHING, NUMBER, SIDE, Scope,
+from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, NOTHING, NUMBER, SIDE, Scope,
                                 Type, _compatible, _either, _noun)
 
 __all__ = ["Checker", "check", "Type"]

@@ -14,7 +14,6 @@ definitions (a level worked out from experience, say).
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from dataclasses import dataclass, field

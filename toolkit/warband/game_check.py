@@ -9,7 +9,7 @@ from __future__ import annotations
 from warband import ast
 from warband.diagnostics import Related, did_you_mean
 from warband.symbols import GAME_FUNCTIONS
-from warband.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SIDE, SIDES,
+from warband.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SIDE,
                                 TEXT, ZONE, Scope, Type, _numeric)
 
 EDGES = ("north", "south", "east", "west")
