@@ -12,7 +12,7 @@ from dataclasses import replace
 from warband import ast
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.expressions import ExpressionChecker
-from warband.game_check import GameChecker
+from warband.game_check import GameChecker, game_name_type
 from warband.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
 from warband.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTERS, NOTHING, NUMBER, Scope, Type,
                                 _compatible, _either, _noun)
@@ -466,10 +466,16 @@ class Checker(ExpressionChecker, GameChecker):
     def assignment(self, stmt: ast.Set, scope: Scope) -> None:
         head, *path = stmt.target
         if head.name not in scope.locals:
-            self.unknown(head, (), extra=scope.locals)
-            self.expr(stmt.value, scope)
-            return
-        t = scope.locals[head.name][0]
+            # a scenario's side is a value anywhere: `set dudes.Order = 1` changes that side
+            sym = self.table.globals.get(head.name)
+            if sym is None or sym.kind != "side name" or not path:
+                self.unknown(head, (), extra=scope.locals)
+                self.expr(stmt.value, scope)
+                return
+            self.used.add(sym.name)
+            t = game_name_type(sym)
+        else:
+            t = scope.locals[head.name][0]
         if not path and t.kind in ("fighter", "side", "dice", "fighters"):
             self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
         for i, part in enumerate(path):

@@ -71,6 +71,7 @@ class Interpreter(Decisions):
         # a script sees exactly the same dice as the game it replays.
         self.choice_rng = random.Random(self.rng.random())
         self.exact_mode = True
+        self.max_branches = MAX_BRANCHES   # a game's look-ahead may set a smaller budget
         self.observing = False
         self.actor_side = 0
         self.score: Callable = lambda v: 0
@@ -386,9 +387,9 @@ class Interpreter(Decisions):
             return k(env, world)
         if self.exact_mode:
             self.branches += 1   # work done, counted with the outcomes drawn: see draw()
-            if self.branches > MAX_BRANCHES:
+            if self.branches > self.max_branches:
                 raise RulesError(diag("E504", "too much to follow exactly (more than "
-                                              f"{MAX_BRANCHES:,} steps and outcomes)",
+                                              f"{self.max_branches:,} steps and outcomes)",
                                       stmts[i].span, hint="use fewer dice or decisions, or "
                                                           "simulate instead"))
         if not self.memoise:
@@ -559,7 +560,9 @@ class Interpreter(Decisions):
         return argument(0, [], world)
 
     def assign_field(self, target, value, env: dict, world: World) -> World:
-        subject = env[target[0].name]
+        subject = env.get(target[0].name)
+        if subject is None:   # a scenario's side named directly: `set dudes.Order = 1`
+            subject = self.global_value(target[0].name)(world)
         for part in target[1:-1]:
             subject = self.field(subject, part.name, world)
         if subject.kind == "side":
@@ -574,9 +577,9 @@ class Interpreter(Decisions):
         self.drawn += 1
         if self.exact_mode:
             self.branches += len(dist)
-            if self.branches > MAX_BRANCHES:
+            if self.branches > self.max_branches:
                 raise RulesError(diag("E504", "too many outcomes to follow exactly (more than "
-                                              f"{MAX_BRANCHES:,})", getattr(node, "span", None),
+                                              f"{self.max_branches:,})", getattr(node, "span", None),
                                       hint="use fewer dice, or simulate instead"))
             return dist
         value = dist.sample(self.rng)
