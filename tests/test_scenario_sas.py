@@ -226,4 +226,4 @@ def test_greedy_players_value_an_action_too_big_to_follow_as_the_position_now(sc
     import warband.game as engine
     monkeypatch.setattr(engine, "LOOK_AHEAD", 20)
     game, result = played(scenario, 3, policies=Policies("greedy"), max_rounds=2)
-    assert result.rounds >= 1 and game.interp.max_branches > 20
+    assert result.rounds >= 1 and game.interp.max_branches is None
