@@ -26,6 +26,7 @@ from warband.results import GameResult, PlayRequest
 from warband.world import Ref, World, make_world
 
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
+LOOK_AHEAD = 100_000  # steps and outcomes a greedy player follows to value one action
 
 
 class GameOver(Exception):
@@ -379,11 +380,19 @@ class Game:
     def _action_value(self, option, side: int, world: World) -> float:
         name, args = option
         self.interp.in_action += 1
+        budget, self.interp.max_branches = self.interp.max_branches, LOOK_AHEAD
         try:
             dist = self.interp.run_nested(self.ruleset.procedures[name], args, world,
                                           exact=True, observe=lambda w: self.value(w, side))
+        except RulesError as error:
+            if error.diagnostic.code != "E504":
+                raise
+            # too much to follow exactly (big hands, many decisions): a greedy player cannot
+            # see through this action, and values it as the position as it stands
+            return float(self.value(world, side))
         finally:
             self.interp.in_action -= 1
+            self.interp.max_branches = budget
         return float(dist.mean_of(lambda pair: pair[1]))
 
     def value(self, world: World, side: int) -> Fraction | float:

@@ -71,6 +71,7 @@ class Interpreter(Decisions):
         # a script sees exactly the same dice as the game it replays.
         self.choice_rng = random.Random(self.rng.random())
         self.exact_mode = True
+        self.max_branches = None   # MAX_BRANCHES; a game's look-ahead sets a smaller budget
         self.observing = False
         self.actor_side = 0
         self.score: Callable = lambda v: 0
@@ -386,9 +387,10 @@ class Interpreter(Decisions):
             return k(env, world)
         if self.exact_mode:
             self.branches += 1   # work done, counted with the outcomes drawn: see draw()
-            if self.branches > MAX_BRANCHES:
+            limit = self.max_branches or MAX_BRANCHES
+            if self.branches > limit:
                 raise RulesError(diag("E504", "too much to follow exactly (more than "
-                                              f"{MAX_BRANCHES:,} steps and outcomes)",
+                                              f"{limit:,} steps and outcomes)",
                                       stmts[i].span, hint="use fewer dice or decisions, or "
                                                           "simulate instead"))
         if not self.memoise:
@@ -586,9 +588,10 @@ class Interpreter(Decisions):
         self.drawn += 1
         if self.exact_mode:
             self.branches += len(dist)
-            if self.branches > MAX_BRANCHES:
+            limit = self.max_branches or MAX_BRANCHES
+            if self.branches > limit:
                 raise RulesError(diag("E504", "too many outcomes to follow exactly (more than "
-                                              f"{MAX_BRANCHES:,})", getattr(node, "span", None),
+                                              f"{limit:,})", getattr(node, "span", None),
                                       hint="use fewer dice, or simulate instead"))
             return dist
         value = dist.sample(self.rng)
