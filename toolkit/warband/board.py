@@ -258,6 +258,78 @@ class Board:
             return None
         return (round(sx + ux * limit, 2), round(sy + uy * limit, 2))
 
+    # ---- moving round walls ------------------------------------------------------------------------
+    def towards(self, start, target, reach: float, stop: float, occupied):
+        """Inches: a move towards `target` as `straight` makes it, except that when an
+        impassable piece stands in the straight way, the move follows the shortest way round
+        it (over points half an inch apart, where a base fits), so that a fighter can walk
+        through a dungeon's doors and corridors instead of stopping at the first wall."""
+        want = min(reach, math.dist(start, target) - stop)
+        if want <= 0.05:
+            return None
+        clear = self.straight(start, target, reach, stop, ())
+        if clear is not None and math.dist(start, clear) >= want - 0.3:
+            return self.straight(start, target, reach, stop, occupied)
+        path = self._path(start, target, stop, occupied)
+        if not path:
+            return self.straight(start, target, reach, stop, occupied)
+        end, walked, here = start, 0.0, start
+        for point in path:
+            walked += math.dist(here, point)
+            if walked > reach + 1e-9:
+                break
+            end = here = point
+        return end if end != start else None
+
+    def _free(self) -> set:
+        """The half-inch points where a base fits among the board's pieces (kept per board:
+        the pieces are placed at set-up)."""
+        key = (len(self.pieces), id(self))
+        if getattr(self, "_free_key", None) != key:
+            self._free_key = key
+            self._free_points = {(i / 2, j / 2) for i in range(1, int(self.width * 2))
+                                 for j in range(1, int(self.height * 2))
+                                 if not self.blocked((i / 2, j / 2))}
+        return self._free_points
+
+    def _path(self, start, target, stop: float, occupied) -> list:
+        """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
+        point within `stop` (+ half an inch) of `target`, not through other bases; [] when there
+        is none."""
+        import heapq
+        free = self._free()
+        near = BASE - CONTACT
+        others = [o for o in occupied if math.dist(o, start) > 1e-9]
+
+        def open_(p) -> bool:
+            return p in free and all(math.dist(p, o) >= near for o in others)
+        first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
+        goal_reach = stop + 0.5
+        best = {first: 0.0}
+        came: dict = {}
+        queue = [(math.dist(first, target), 0.0, first)]
+        steps = [(dx / 2, dy / 2, math.hypot(dx, dy) / 2)
+                 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        while queue:
+            _, cost, p = heapq.heappop(queue)
+            if cost > best.get(p, math.inf):
+                continue
+            if math.dist(p, target) <= goal_reach and p != first:
+                out = [p]
+                while out[-1] in came:
+                    out.append(came[out[-1]])
+                out.reverse()
+                return [q for q in out if q != first]
+            for dx, dy, length in steps:
+                q = (p[0] + dx, p[1] + dy)
+                c = cost + length
+                if c < best.get(q, math.inf) and open_(q):
+                    best[q] = c
+                    came[q] = p
+                    heapq.heappush(queue, (c + max(0.0, math.dist(q, target) - goal_reach),
+                                           c, q))
+        return []
+
 
 def _ray_entry(start, ux, uy, centre, r):
     """How far along the ray from start (unit direction) it first enters the circle; None when

@@ -373,13 +373,13 @@ class Game:
 
                 def end(i):
                     _, target, stop = routes[i]
-                    return (board.straight(start, target, reach, stop, others)
+                    return (_way(board, routes[i][0])(start, target, reach, stop, others)
                             if target is not None else None) or start
                 route = routes[self.pick(fighter.side, "destination", labels, world,
                                          lambda i: self._spot_value(ref, end(i), enemies,
                                                                     world))]
-            _, target, stop = route
-            spot = (board.straight(start, target, reach, stop, others)
+            label, target, stop = route
+            spot = (_way(board, label)(start, target, reach, stop, others)
                     if target is not None else None) or start
         if spot != start:
             self.log.event("travel", self.round, fighter=fighter.name, start=_pos(start),
@@ -458,7 +458,10 @@ class Game:
             to = (self._fn(stmt.to.x)(env, world), self._fn(stmt.to.y)(env, world)) \
                 if stmt.to is not None else None
             self.board.add(Piece(kind, at, to, radius))
-            self.log.event("place", self.round, marker=kind, at=_pos(at))
+            if to is not None:   # a wall: where it runs
+                self.log.event("place", self.round, marker=kind, at=_pos(at), to=_pos(to))
+            else:
+                self.log.event("place", self.round, marker=kind, at=_pos(at))
             return
         count = self._fn(stmt.count)(env, world)
         zone = self.board.zones[self._fn(stmt.zone)(env, world)] if stmt.zone is not None \
@@ -493,6 +496,11 @@ class Game:
         spot = spots[0] if policy == "first" else spots[self.choice_rng.randrange(len(spots))]
         self.log.decided("placement", world.sides[side].name, list(spot))
         return spot
+
+
+def _way(board: Board, label: str):
+    """How a chosen route is measured: straight away, else round any walls in the way."""
+    return board.straight if label == "away" else board.towards
 
 
 def _too_close(board: Board, a, b) -> bool:
