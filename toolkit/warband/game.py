@@ -358,7 +358,8 @@ class Game:
             routes = [("stay", None, 0.0)]
             routes += [(f"towards {name}", pos, BASE) for name, pos in enemies]
             routes += [(f"to the {p.kind} at {_pos(p.at)}", p.at, 0.0)
-                       for p in board.pieces if p.to is None]
+                       for p in board.pieces
+                       if p.to is None and not board.has(p.kind, "impassable")]
             if enemies:
                 near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
                 d = math.dist(start, near) or 1.0
