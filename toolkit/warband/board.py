@@ -245,14 +245,16 @@ class Board:
             t = _ray_entry(start, ux, uy, centre, r)
             if t is not None:
                 limit = min(limit, t)
-        for wall in walls:   # walk the line where a wall might be in the way
-            t = 0.0
-            while t < limit:
+        for wall in walls:   # walk the line where a wall might be in the way, to its end
+            t, good = 0.0, 0.0
+            while True:
                 pos = (sx + ux * t, sy + uy * t)
                 if _segment_distance(pos, wall.at, wall.to) < _R:
-                    limit = max(0.0, t - 0.25)
+                    limit = good
                     break
-                t += 0.25
+                if t >= limit:
+                    break
+                good, t = t, min(t + 0.25, limit)
         limit = math.floor(limit * 100) / 100
         if limit <= 0.05:
             return None
