@@ -19,6 +19,7 @@ BASE = 1.0          # a fighter's base, in inches across
 _R = BASE / 2
 CONTACT = 0.01      # bases this close are touching
 _CELLS: dict = {}   # (board size, zone) -> its cells: the same for every game on such a board
+_FREE: dict = {}    # (board size, pieces) -> where a base fits: the same for every such game
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
@@ -284,15 +285,16 @@ class Board:
         return end if end != start else None
 
     def _free(self) -> set:
-        """The half-inch points where a base fits among the board's pieces (kept per board:
-        the pieces are placed at set-up)."""
-        key = (len(self.pieces), id(self))
-        if getattr(self, "_free_key", None) != key:
-            self._free_key = key
-            self._free_points = {(i / 2, j / 2) for i in range(1, int(self.width * 2))
-                                 for j in range(1, int(self.height * 2))
-                                 if not self.blocked((i / 2, j / 2))}
-        return self._free_points
+        """The half-inch points where a base fits among the board's pieces (the same for every
+        game on a board with the same pieces: kept for them all)."""
+        key = (self.width, self.height, tuple(self.pieces),
+               tuple(sorted(self.properties.items())))
+        found = _FREE.get(key)
+        if found is None:
+            found = _FREE[key] = frozenset(
+                (i / 2, j / 2) for i in range(1, int(self.width * 2))
+                for j in range(1, int(self.height * 2)) if not self.blocked((i / 2, j / 2)))
+        return found
 
     def _path(self, start, target, stop: float, occupied) -> list:
         """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
@@ -301,10 +303,18 @@ class Board:
         import heapq
         free = self._free()
         near = BASE - CONTACT
-        others = [o for o in occupied if math.dist(o, start) > 1e-9]
+        taken = set()   # the half-inch points too close to another base
+        for o in occupied:
+            if math.dist(o, start) <= 1e-9:
+                continue
+            cx, cy = round(o[0] * 2), round(o[1] * 2)
+            for i in range(cx - 3, cx + 4):
+                for j in range(cy - 3, cy + 4):
+                    if math.dist((i / 2, j / 2), o) < near:
+                        taken.add((i / 2, j / 2))
 
         def open_(p) -> bool:
-            return p in free and all(math.dist(p, o) >= near for o in others)
+            return p in free and p not in taken
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
         goal_reach = stop + 0.5
         best = {first: 0.0}
