@@ -19,6 +19,7 @@ BASE = 1.0          # a fighter's base, in inches across
 _R = BASE / 2
 CONTACT = 0.01      # bases this close are touching
 _CELLS: dict = {}   # (board size, zone) -> its cells: the same for every game on such a board
+_FREE: dict = {}    # (board size, pieces) -> where a base fits: the same for every such game
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
@@ -245,18 +246,101 @@ class Board:
             t = _ray_entry(start, ux, uy, centre, r)
             if t is not None:
                 limit = min(limit, t)
-        for wall in walls:   # walk the line where a wall might be in the way
-            t = 0.0
-            while t < limit:
+        for wall in walls:   # walk the line where a wall might be in the way, to its end
+            t, good = 0.0, 0.0
+            while True:
                 pos = (sx + ux * t, sy + uy * t)
                 if _segment_distance(pos, wall.at, wall.to) < _R:
-                    limit = max(0.0, t - 0.25)
+                    limit = good
                     break
-                t += 0.25
+                if t >= limit:
+                    break
+                good, t = t, min(t + 0.25, limit)
         limit = math.floor(limit * 100) / 100
         if limit <= 0.05:
             return None
         return (round(sx + ux * limit, 2), round(sy + uy * limit, 2))
+
+    # ---- moving round walls ------------------------------------------------------------------------
+    def towards(self, start, target, reach: float, stop: float, occupied):
+        """Inches: a move towards `target` as `straight` makes it, except that when an
+        impassable piece stands in the straight way, the move follows the shortest way round
+        it (over points half an inch apart, where a base fits), so that a fighter can walk
+        through a dungeon's doors and corridors instead of stopping at the first wall."""
+        want = min(reach, math.dist(start, target) - stop)
+        if want <= 0.05:
+            return None
+        clear = self.straight(start, target, reach, stop, ())
+        if clear is not None and math.dist(start, clear) >= want - 0.3:
+            return self.straight(start, target, reach, stop, occupied)
+        path = self._path(start, target, stop, occupied)
+        if not path:
+            return self.straight(start, target, reach, stop, occupied)
+        end, walked, here = start, 0.0, start
+        for point in path:
+            walked += math.dist(here, point)
+            if walked > reach + 1e-9:
+                break
+            end = here = point
+        return end if end != start else None
+
+    def _free(self) -> set:
+        """The half-inch points where a base fits among the board's pieces (the same for every
+        game on a board with the same pieces: kept for them all)."""
+        key = (self.width, self.height, tuple(self.pieces),
+               tuple(sorted(self.properties.items())))
+        found = _FREE.get(key)
+        if found is None:
+            found = _FREE[key] = frozenset(
+                (i / 2, j / 2) for i in range(1, int(self.width * 2))
+                for j in range(1, int(self.height * 2)) if not self.blocked((i / 2, j / 2)))
+        return found
+
+    def _path(self, start, target, stop: float, occupied) -> list:
+        """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
+        point within `stop` (+ half an inch) of `target`, not through other bases; [] when there
+        is none."""
+        import heapq
+        free = self._free()
+        near = BASE - CONTACT
+        taken = set()   # the half-inch points too close to another base
+        for o in occupied:
+            if math.dist(o, start) <= 1e-9:
+                continue
+            cx, cy = round(o[0] * 2), round(o[1] * 2)
+            for i in range(cx - 3, cx + 4):
+                for j in range(cy - 3, cy + 4):
+                    if math.dist((i / 2, j / 2), o) < near:
+                        taken.add((i / 2, j / 2))
+
+        def open_(p) -> bool:
+            return p in free and p not in taken
+        first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
+        goal_reach = stop + 0.5
+        best = {first: 0.0}
+        came: dict = {}
+        queue = [(math.dist(first, target), 0.0, first)]
+        steps = [(dx / 2, dy / 2, math.hypot(dx, dy) / 2)
+                 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        while queue:
+            _, cost, p = heapq.heappop(queue)
+            if cost > best.get(p, math.inf):
+                continue
+            if math.dist(p, target) <= goal_reach and p != first:
+                out = [p]
+                while out[-1] in came:
+                    out.append(came[out[-1]])
+                out.reverse()
+                return [q for q in out if q != first]
+            for dx, dy, length in steps:
+                q = (p[0] + dx, p[1] + dy)
+                c = cost + length
+                if c < best.get(q, math.inf) and open_(q):
+                    best[q] = c
+                    came[q] = p
+                    heapq.heappush(queue, (c + max(0.0, math.dist(q, target) - goal_reach),
+                                           c, q))
+        return []
 
 
 def _ray_entry(start, ux, uy, centre, r):

@@ -470,7 +470,8 @@ class Game:
             routes = [("stay", None, 0.0)]
             routes += [(f"towards {name}", pos, BASE) for name, pos in enemies]
             routes += [(f"to the {p.kind} at {_pos(p.at)}", p.at, 0.0)
-                       for p in board.pieces if p.to is None]
+                       for p in board.pieces
+                       if p.to is None and not board.has(p.kind, "impassable")]
             if enemies:
                 near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
                 d = math.dist(start, near) or 1.0
@@ -483,14 +484,14 @@ class Game:
             else:
                 def end(i):
                     _, target, stop = routes[i]
-                    return (board.straight(start, target, reach, stop, others)
+                    return (_way(board, routes[i][0])(start, target, reach, stop, others)
                             if target is not None else None) or start
                 route = routes[self.pick(fighter.side, "destination",
                                          lambda: [r[0] for r in routes], world,
                                          lambda i: self._spot_value(ref, end(i), enemies,
                                                                     world), count=len(routes))]
-            _, target, stop = route
-            spot = (board.straight(start, target, reach, stop, others)
+            label, target, stop = route
+            spot = (_way(board, label)(start, target, reach, stop, others)
                     if target is not None else None) or start
         if spot != start:
             self.log.event("travel", self.round, fighter=fighter.name, start=_pos(start),
@@ -569,7 +570,10 @@ class Game:
             to = (self._fn(stmt.to.x)(env, world), self._fn(stmt.to.y)(env, world)) \
                 if stmt.to is not None else None
             self.board.add(Piece(kind, at, to, radius))
-            self.log.event("place", self.round, marker=kind, at=_pos(at))
+            if to is not None:   # a wall: where it runs
+                self.log.event("place", self.round, marker=kind, at=_pos(at), to=_pos(to))
+            else:
+                self.log.event("place", self.round, marker=kind, at=_pos(at))
             return
         count = self._fn(stmt.count)(env, world)
         zone = self.board.zones[self._fn(stmt.zone)(env, world)] if stmt.zone is not None \
@@ -626,6 +630,11 @@ def _names(node) -> set[str]:
         elif hasattr(n, "__dataclass_fields__") and type(n) is not ast.Ident:
             stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "span")
     return found
+
+
+def _way(board: Board, label: str):
+    """How a chosen route is measured: straight away, else round any walls in the way."""
+    return board.straight if label == "away" else board.towards
 
 
 def _too_close(board: Board, a, b) -> bool:

@@ -88,7 +88,8 @@ def render_text(log: dict) -> str:
             lines.append(f"Round {e['round']}")
         elif kind == "place":
             by = f" ({e['by']})" if e.get("by") else ""
-            lines.append(f"  {e['marker']} placed at {e['at']}{by}")
+            where = f"from {e['at']} to {e['to']}" if e.get("to") else f"at {e['at']}"
+            lines.append(f"  {e['marker']} placed {where}{by}")
         elif kind == "deploy":
             lines.append(f"  {e['side']} deploys in {e['zone']}")
         elif kind == "activate":
