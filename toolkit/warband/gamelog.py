@@ -112,9 +112,9 @@ def render_text(log: dict) -> str:
         elif kind == "end":
             lines.append("")
             scores = ", ".join(f"{k} {v}" for k, v in e["scores"].items())
-            winner = e["winner"] or "nobody (a draw)"
-            lines.append(f"Game over after round {e['round']} ({_why(e['reason'])}): "
-                         f"{winner} wins. Scores: {scores}")
+            winner = e["winner"] or "none (a draw)"
+            lines.append(f"Game over after round {e['round']} ({_why(e['reason'])}). "
+                         f"Winner: {winner}. Scores: {scores}")
     return "\n".join(lines) + "\n"
 
 
