@@ -66,6 +66,22 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, force: bool = Fa
         raise
 
 
+def check_target(path: str | os.PathLike, *, force: bool = False) -> None:
+    """Before any work: raise OutputError (a message for the user) if `path` cannot be the
+    output: empty, a folder, in a folder that does not exist, or an existing file without
+    force. write_atomic checks again when it writes."""
+    if not str(path).strip():
+        raise OutputError("the output path is empty; give a file name")
+    target = Path(path)
+    if target.is_dir():
+        raise OutputError(f"{target} is a folder; give a file name (e.g. {target}/out.txt)")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {target}: there is no folder {folder}")
+    if target.exists() and not force:
+        raise OutputExists(f"{target} exists; use --force to replace it")
+
+
 def _place_new(tmp: str, target: Path) -> None:
     """Move the temporary file to a target that must not exist (checked again, atomically)."""
     try:
@@ -80,4 +96,4 @@ def _place_new(tmp: str, target: Path) -> None:
     os.unlink(tmp)
 
 
-__all__ = ["OutputError", "OutputExists", "write_atomic"]
+__all__ = ["OutputError", "OutputExists", "check_target", "write_atomic"]
