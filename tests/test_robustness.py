@@ -308,3 +308,27 @@ def test_a_lone_cr_ends_a_line_for_the_excerpt_too():
     [d] = result.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("E601", 3, 12)
     assert " 3 | fighters: [" in render_text([d], validation.sources)
+
+
+def test_names_too_long_for_the_file_system_are_diagnostics():
+    """Found by tests/test_strange_command_lines.py: Path.is_file() raises for a name longer
+    than the system allows (ENAMETOOLONG); `rules check 999...9` was a traceback. The same name
+    in a rules file's `extends` or a warband's `ruleset:` was a crash too."""
+    long = "x" * 5000 + ".rules"
+    compiled = compile_checked(f'ruleset "house"\n  extends "{long}"\n', "house.rules")
+    assert [d.code for d in compiled.diagnostics] == ["E435"]
+    result, _ = validate_checked(f"name: X\nruleset: {long}\nfighters: []\n".encode(),
+                                 ROOT / "warbands" / "long.yaml")
+    assert "E100" in [d.code for d in result.diagnostics]
+
+
+def test_a_binary_file_given_as_a_conversion(tmp_path):
+    """Found by tests/test_strange_command_lines.py: `convert --using BINARY` was a
+    UnicodeDecodeError traceback."""
+    from warband.convert import convert
+    (tmp_path / "binary.rules").write_bytes(bytes(range(256)))
+    result = convert(str(ROOT / "warbands" / "greedy-dudes.yaml"), "super-simple-skirmish",
+                     using=[str(tmp_path / "binary.rules")])
+    assert result.text is None
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("E100", f"{tmp_path / 'binary.rules'} is not UTF-8 text")]

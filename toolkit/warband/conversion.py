@@ -259,7 +259,7 @@ def available(using: list[str] | None = None) -> list[tuple[str, str, Path]]:
     for path in candidates(using):
         try:
             text = path.read_text(encoding="utf-8-sig")
-        except OSError:
+        except (OSError, UnicodeDecodeError):   # reported by convert.find for --using files
             continue
         out += [(m.group(1), m.group(2), path) for m in _DECLARED.finditer(text)]
     return out
@@ -275,6 +275,9 @@ def load_file(path: Path, source_id: str, target_id: str,
         text = path.read_text(encoding="utf-8-sig")
     except OSError as error:
         return None, [diag("E100", f"cannot read {name}: {error.strerror}", None)]
+    except UnicodeDecodeError:
+        return None, [diag("E100", f"{name} is not UTF-8 text", None,
+                           hint="save the file as UTF-8")]
     sources.add(name, text)
     module, diagnostics = parse(text, name)
     if module is None or any(d.is_error for d in diagnostics):
