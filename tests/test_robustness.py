@@ -332,3 +332,13 @@ def test_a_binary_file_given_as_a_conversion(tmp_path):
     assert result.text is None
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("E100", f"{tmp_path / 'binary.rules'} is not UTF-8 text")]
+
+
+def test_errors_in_a_ruleset_a_conversion_names_show_their_lines():
+    """Found by the large run of test_mutated_rules_files_give_only_well_placed_diagnostics
+    (tests/conversion_errors/broken_source.rules unchanged): the errors of the broken source
+    ruleset were related to a file whose text `rules check` did not hold: no excerpt."""
+    compiled = compile_checked((ROOT / "tests/conversion_errors/broken_source.rules").read_text(),
+                               "tests/conversion_errors/broken_source.rules")
+    [d] = compiled.diagnostics
+    assert d.code == "E801" and d.related[0].span.file in compiled.sources.texts

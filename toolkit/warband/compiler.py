@@ -68,7 +68,7 @@ def compile_text(text: str, file: str) -> Compiled:
     diagnostics += explain_removed(found, layering.removed)
     if any(type(d).__name__ == "ConversionDecl" for d in module.decls):
         from warband.conversion import check_module  # it names two other rulesets: load them
-        diagnostics += check_module(module)
+        diagnostics += check_module(module, sources)
     ruleset = None
     if module.header is not None and not any(d.is_error for d in diagnostics):
         ruleset, found = assemble(module, table)

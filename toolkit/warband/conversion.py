@@ -236,12 +236,13 @@ def check(decl: ast.ConversionDecl, file: str,
     return Conversion(decl, file, source, target), diagnostics
 
 
-def check_module(module: ast.Module) -> list[Diagnostic]:
-    """The diagnostics of every conversion in a rules file (for `warband rules check`)."""
+def check_module(module: ast.Module, sources: Sources | None = None) -> list[Diagnostic]:
+    """The diagnostics of every conversion in a rules file (for `warband rules check`); the
+    texts of the rulesets it names go into `sources`, for the excerpts of their errors."""
     out: list[Diagnostic] = []
     for decl in module.decls:
         if isinstance(decl, ast.ConversionDecl):
-            out += check(decl, module.file)[1]
+            out += check(decl, module.file, sources)[1]
     return out
 
 
