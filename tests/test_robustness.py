@@ -142,7 +142,7 @@ def assert_inside(d: Diagnostic, texts: dict[str, str]) -> None:
     lines = texts[d.span.file].split("\n")
     assert 1 <= d.span.line <= len(lines), (d, len(lines))
     assert 1 <= d.span.column <= len(lines[d.span.line - 1]) + 1, (d, lines[d.span.line - 1])
-    assert d.message and not d.message[0].isupper() or not d.message[0].isalpha(), d.message
+    assert d.message.strip(), d   # (it may begin with a name: "Might -1 is outside 1..100")
     for r in d.related:
         assert r.span.file in texts, r
 
@@ -236,7 +236,9 @@ def test_fmt_keeps_a_file_valid_and_its_meaning(case):
     from warband.warband_file import Source
     path, text = case
     result = format_source(Source(str(path), text.encode("utf-8"), path.parent))
-    assert not [d for d in result.diagnostics if d.code in ("E640", "E641")], result.diagnostics
+    # E640/E641 are toolkit bugs, but for the explicit-key form ruamel cannot write back
+    assert not [d for d in result.diagnostics if d.code in ("E640", "E641")
+                and "explicit key" not in d.message], result.diagnostics
     if result.text is None:
         return
     assert plain(_load(result.text)) == plain(_load(text))
@@ -342,3 +344,18 @@ def test_errors_in_a_ruleset_a_conversion_names_show_their_lines():
                                "tests/conversion_errors/broken_source.rules")
     [d] = compiled.diagnostics
     assert d.code == "E801" and d.related[0].span.file in compiled.sources.texts
+
+
+def test_fmt_refuses_an_explicit_key_it_cannot_write_back():
+    """Found by the large run of test_fmt_keeps_a_file_valid_and_its_meaning: ruamel writes
+    '? key' followed by a comment as YAML that does not load. fmt left the file alone already
+    (E640, "this may be a toolkit bug"); now it says why, and where."""
+    from warband.fmt import format_source
+    from warband.warband_file import Source
+    text = ("name: X\nruleset: super-simple-skirmish\nfighters:\n  - name: M\n    ?  Soldier\n"
+            "    # muskets\n    might: 10\n")
+    result = format_source(Source("w.yaml", text.encode(), ROOT / "warbands"))
+    assert result.text is None
+    [d] = result.diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("E640", 5, 5)
+    assert "explicit key" in d.message
