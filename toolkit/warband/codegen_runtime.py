@@ -269,7 +269,7 @@ def no_row(table, args, call):
 
 # ---- statements --------------------------------------------------------------------------------
 
-def repeat_times(n, node, limit: int, interp=None):
+def repeat_times(n, node, limit: int, interp=None, budget: int = 0):
     if type(n) is not int or n < 0:
         raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
                                       f"(0 or more), not {n}", node.times.span))
@@ -277,13 +277,13 @@ def repeat_times(n, node, limit: int, interp=None):
         raise RulesError(diag("E403", f"'repeat' runs at most {limit} "
                                       f"times, not {n}", node.times.span))
     if interp is not None:
-        # Each loop is bounded, but nested loops multiply (1000 x 1000 x 1000 turns would run
-        # for hours): one sampled run may take MAX_SAMPLED_STEPS turns of loops in all.
-        from warband.interpreter import MAX_SAMPLED_STEPS
+        # Each loop is bounded, but nested loops multiply (1000 x 1000 x 1000 turns run for
+        # minutes, four deep for days): a sampled run may take `budget` turns of loops in all
+        # (interpreter.MAX_SAMPLED_STEPS).
         interp.steps += n
-        if interp.steps > MAX_SAMPLED_STEPS:
+        if interp.steps > budget:
             raise RulesError(diag(
-                "E403", f"this run takes more than {MAX_SAMPLED_STEPS:,} turns of 'repeat' "
+                "E403", f"this run takes more than {budget:,} turns of 'repeat' "
                         "loops in all", node.times.span,
                 hint="nested loops multiply: repeat fewer times, or loop less deeply"))
     return range(n)
