@@ -359,3 +359,15 @@ def test_fmt_refuses_an_explicit_key_it_cannot_write_back():
     [d] = result.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("E640", 5, 5)
     assert "explicit key" in d.message
+
+
+def test_fmt_formats_a_tagged_value():
+    """Found by run 3 of test_fmt_keeps_a_file_valid_and_its_meaning: `name: !!str House Guard`
+    loads as a ruamel TaggedScalar, which compares by identity, so fmt thought formatting changed
+    the data (E641, "a toolkit bug") and refused."""
+    from warband.fmt import format_source
+    from warband.warband_file import Source
+    text = "ruleset: super-simple-skirmish\nname: !!str House Guard\nfighters: []\n"
+    result = format_source(Source("w.yaml", text.encode(), ROOT / "warbands"))
+    assert result.diagnostics == []
+    assert result.text == "name: !!str House Guard\nruleset: super-simple-skirmish\nfighters: []\n"

@@ -90,6 +90,8 @@ def plain(data):
         return int(data)
     if isinstance(data, float):
         return float(data)
+    if type(data).__name__ == "TaggedScalar":   # '!!str x': compared by tag and text, not identity
+        return ("tagged", str(data.tag), data.value)
     return str(data) if isinstance(data, str) else data
 
 
