@@ -17,6 +17,31 @@ ROOT = Path(__file__).resolve().parents[1]
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true", default=False,
                      help="rewrite golden files instead of comparing against them")
+    parser.addoption("--budget", choices=("default", "large"), default=None,
+                     help="examples per property test in tests/test_robustness.py: 'default' "
+                          "(seconds) or 'large' (WARBAND_FUZZ_EXAMPLES each, 100,000 unless "
+                          "set); also HYPOTHESIS_PROFILE=large")
+
+
+# ---- property-test budgets --------------------------------------------------------------------
+# The default run gives each robustness property a modest number of examples (the whole suite
+# stays around two minutes). The large budget is for a long fuzzing run: see docs/robustness.md.
+
+def _register_profiles() -> None:
+    from hypothesis import HealthCheck, settings
+    large = int(os.environ.get("WARBAND_FUZZ_EXAMPLES", "100000"))
+    settings.register_profile("large", max_examples=large, deadline=None,
+                              suppress_health_check=list(HealthCheck))
+
+
+_register_profiles()
+
+
+def pytest_configure(config):
+    from hypothesis import settings
+    profile = config.getoption("--budget") or os.environ.get("HYPOTHESIS_PROFILE")
+    if profile:
+        settings.load_profile(profile)
 
 
 @pytest.fixture(autouse=True)

@@ -215,7 +215,7 @@ def roster(
     import shutil
 
     from warband import render_roster
-    from warband.output import OutputError, write_atomic
+    from warband.output import OutputError, check_target, write_atomic
     from warband.roster import roster as make_roster
     found = make_roster(file, default_ruleset=ruleset)
     if not found.usable:
@@ -224,9 +224,12 @@ def roster(
             sys.stderr.write(f"error: {file} names no ruleset; add 'ruleset:' or give "
                              "--ruleset\n")
         raise typer.Exit(UNUSABLE)
-    if output is not None and not force and os.path.exists(output):
-        sys.stderr.write(f"error: {output} exists; use --force to replace it\n")
-        raise typer.Exit(UNUSABLE)
+    if output is not None:
+        try:
+            check_target(output, force=force)   # before any work: a folder, no folder, exists
+        except OutputError as error:
+            sys.stderr.write(f"error: {error}\n")
+            raise typer.Exit(UNUSABLE)
     to_terminal = output is None and sys.stdout.isatty()
     colour = to_terminal and fmt is RosterFormat.text and not os.environ.get("NO_COLOR")
     width = shutil.get_terminal_size((100, 24)).columns
@@ -530,16 +533,16 @@ def convert(
 ) -> None:
     """Convert a warband to another ruleset by a declared conversion; the result is validated,
     and what was dropped or approximated is reported and noted in the file."""
-    import os
-
     from warband.convert import OUTPUT_NAME
     from warband.convert import convert as run
     from warband.diagnostics import diag
-    from warband.output import OutputError, write_atomic
-    if output is not None and not force and os.path.exists(output):
-        _emit_diagnostics([diag("E642", f"{output} exists; use --force to replace it", None)],
-                          None)
-        raise typer.Exit(UNUSABLE)
+    from warband.output import OutputError, check_target, write_atomic
+    if output is not None:
+        try:
+            check_target(output, force=force)   # before any work: a folder, no folder, exists
+        except OutputError as error:
+            _emit_diagnostics([diag("E642", str(error), None)], None)
+            raise typer.Exit(UNUSABLE)
     result = run(file, to, using=using, output_name=output or OUTPUT_NAME)
     if result.text is None:
         _emit_diagnostics(result.diagnostics, result.sources)

@@ -121,8 +121,15 @@ class Program:
             return None
 
     def _compile(self, fname: str, lines: list[str]):
+        """The compiled function, or None when Python refuses the generated text: it allows 20
+        nested blocks and ~200 nested brackets, fewer than the rules language (the interpreter
+        then runs it)."""
         text = "\n".join(lines)
-        code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
+        try:
+            code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError) as why:
+            self._fallbacks[fname] = f"Python cannot compile it ({getattr(why, 'msg', why)})"
+            return None
         exec(code, self.namespace)   # the source is ours; rules names only as mangled or repr
         self.source.extend(lines + [""])
         return self.namespace[fname]
@@ -148,10 +155,11 @@ class Program:
             table = self.ruleset.tables[name]
             lines = self._lines("table", name, lambda w: self._table(w, table))
             fallback = _interpreted_rows(table)
-        if lines is None:
+        compiled = self._compile(fname, lines) if lines is not None else None
+        if compiled is None:
             self.namespace[fname] = fallback
             return fallback
-        return self._compile(fname, lines)
+        return compiled
 
     def entry(self, procedure: str):
         """e_NAME(I, args, world) -> (value, world), or None when the interpreter runs it."""
@@ -161,10 +169,11 @@ class Program:
             lines = None
             if decl is not None and self.generates(procedure):
                 lines = self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
-            if lines is None:
+            found = self._compile(f"e_{mangle(procedure)}", lines) if lines else None
+            if found is None:
                 self._missing.add(procedure)
                 return None
-            found = self._entries[procedure] = self._compile(f"e_{mangle(procedure)}", lines)
+            self._entries[procedure] = found
         return found
 
     def requirement(self, procedure: str):
@@ -177,10 +186,11 @@ class Program:
             if decl is not None and decl.requires is not None and \
                     not _contains_dice((decl.requires, decl.params)):
                 lines = self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
-            if lines is None:
+            found = self._compile(f"r_{mangle(procedure)}", lines) if lines else None
+            if found is None:
                 self._missing.add(key)
                 return None
-            found = self._requires[procedure] = self._compile(f"r_{mangle(procedure)}", lines)
+            self._requires[procedure] = found
         return found
 
     def complete(self) -> None:
@@ -418,6 +428,9 @@ def sample(interp, procedure: str, args: dict, world):
         if policies.default == "greedy":
             return None
         interp._uniform = policies.default
+    outermost = not getattr(interp, "_in_sampled_run", False)
+    if outermost:   # one budget of loop turns for the whole run, nested runs included
+        interp.steps, interp._in_sampled_run = 0, True
     try:
         if program._fallbacks:
             value, after = _with_interpreter_room(entry, interp, args, world)
@@ -427,6 +440,9 @@ def sample(interp, procedure: str, args: dict, world):
         return None
     except RecursionError:
         raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+    finally:
+        if outermost:
+            interp._in_sampled_run = False
     return value, (after.freeze() if type(after) is rt.Draft else after)
 
 

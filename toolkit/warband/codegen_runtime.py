@@ -107,7 +107,8 @@ def pool_dist(node, n, reroll) -> Dist:
     try:
         return dice.pool_keep(die, n, kept, highest)
     except OverflowError as error:
-        raise RulesError(diag("E504", str(error), node.span)) from None
+        raise RulesError(diag("E504", str(error), node.span,
+                              hint=dice.KEEP_HINT)) from None
 
 
 def roll(interp, node, n, reroll):
@@ -268,13 +269,23 @@ def no_row(table, args, call):
 
 # ---- statements --------------------------------------------------------------------------------
 
-def repeat_times(n, node, limit: int):
+def repeat_times(n, node, limit: int, interp=None, budget: int = 0):
     if type(n) is not int or n < 0:
         raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
                                       f"(0 or more), not {n}", node.times.span))
     if n > limit:
         raise RulesError(diag("E403", f"'repeat' runs at most {limit} "
                                       f"times, not {n}", node.times.span))
+    if interp is not None:
+        # Each loop is bounded, but nested loops multiply (1000 x 1000 x 1000 turns run for
+        # minutes, four deep for days): a sampled run may take `budget` turns of loops in all
+        # (interpreter.MAX_SAMPLED_STEPS).
+        interp.steps += n
+        if interp.steps > budget:
+            raise RulesError(diag(
+                "E403", f"this run takes more than {budget:,} turns of 'repeat' "
+                        "loops in all", node.times.span,
+                hint="nested loops multiply: repeat fewer times, or loop less deeply"))
     return range(n)
 
 

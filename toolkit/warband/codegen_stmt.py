@@ -259,7 +259,7 @@ class Writer(ExpressionWriter):
             return bound
         if t is ast.Repeat:
             out.append(f"{pad}for _ in _repeat({self.expr(s.times, scope)}, "
-                       f"{self.const(s, 'n')}, _im.MAX_REPEAT):")
+                       f"{self.const(s, 'n')}, _im.MAX_REPEAT, I, _im.MAX_SAMPLED_STEPS):")
             self.block(s.body.stmts, scope, out, pad + "    ")
             return bound
         if t is ast.CallStmt:

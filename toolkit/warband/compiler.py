@@ -68,7 +68,7 @@ def compile_text(text: str, file: str) -> Compiled:
     diagnostics += explain_removed(found, layering.removed)
     if any(type(d).__name__ == "ConversionDecl" for d in module.decls):
         from warband.conversion import check_module  # it names two other rulesets: load them
-        diagnostics += check_module(module)
+        diagnostics += check_module(module, sources)
     ruleset = None
     if module.header is not None and not any(d.is_error for d in diagnostics):
         ruleset, found = assemble(module, table)
@@ -205,10 +205,11 @@ def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
         if b.id == ref:
             return b.path, None
     path = Path(ref)
-    if path.suffix == ".rules" or os.sep in ref or path.exists():
-        if path.is_file():
+    # os.path's tests, not Path's: they answer False for a name the system refuses (too long)
+    if path.suffix == ".rules" or os.sep in ref or os.path.exists(path):
+        if os.path.isfile(path):
             return path, None
-        if path.is_dir():
+        if os.path.isdir(path):
             return None, diag("E100", f"{ref} is a folder, not a rules file", None,
                               hint=f"name the files: {ref.rstrip(os.sep)}{os.sep}*.rules")
         return None, diag("E100", f"no such rules file: {ref}", None)

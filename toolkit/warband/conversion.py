@@ -236,12 +236,13 @@ def check(decl: ast.ConversionDecl, file: str,
     return Conversion(decl, file, source, target), diagnostics
 
 
-def check_module(module: ast.Module) -> list[Diagnostic]:
-    """The diagnostics of every conversion in a rules file (for `warband rules check`)."""
+def check_module(module: ast.Module, sources: Sources | None = None) -> list[Diagnostic]:
+    """The diagnostics of every conversion in a rules file (for `warband rules check`); the
+    texts of the rulesets it names go into `sources`, for the excerpts of their errors."""
     out: list[Diagnostic] = []
     for decl in module.decls:
         if isinstance(decl, ast.ConversionDecl):
-            out += check(decl, module.file)[1]
+            out += check(decl, module.file, sources)[1]
     return out
 
 
@@ -259,7 +260,7 @@ def available(using: list[str] | None = None) -> list[tuple[str, str, Path]]:
     for path in candidates(using):
         try:
             text = path.read_text(encoding="utf-8-sig")
-        except OSError:
+        except (OSError, UnicodeDecodeError):   # reported by convert.find for --using files
             continue
         out += [(m.group(1), m.group(2), path) for m in _DECLARED.finditer(text)]
     return out
@@ -275,6 +276,9 @@ def load_file(path: Path, source_id: str, target_id: str,
         text = path.read_text(encoding="utf-8-sig")
     except OSError as error:
         return None, [diag("E100", f"cannot read {name}: {error.strerror}", None)]
+    except UnicodeDecodeError:
+        return None, [diag("E100", f"{name} is not UTF-8 text", None,
+                           hint="save the file as UTF-8")]
     sources.add(name, text)
     module, diagnostics = parse(text, name)
     if module is None or any(d.is_error for d in diagnostics):

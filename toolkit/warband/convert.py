@@ -15,6 +15,7 @@ definitions (a level worked out from experience, say).
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -62,11 +63,20 @@ def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | 
          sources: Sources):
     """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
     from warband.conversion import available, load_file
-    missing = [u for u in using or () if not Path(u).is_file()]
-    if missing:
-        return None, [diag("E100", f"no such rules file: {u}", None,
-                           hint="--using names a rules file that declares a conversion")
-                      for u in missing]
+    problems = []
+    for u in using or ():
+        hint = "--using names a rules file that declares a conversion"
+        if not os.path.isfile(u):   # not Path.is_file: it raises for a name too long
+            problems.append(diag("E100", f"no such rules file: {u}", None, hint=hint))
+            continue
+        try:
+            Path(u).read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError:   # e.g. a binary file given by mistake
+            problems.append(diag("E100", f"{u} is not UTF-8 text", None, hint=hint))
+        except OSError as error:
+            problems.append(diag("E100", f"cannot read {u}: {error.strerror}", None))
+    if problems:
+        return None, problems
     found = available(using)
     target_ids = {target_ref}
     if target_ref.endswith(".rules") or "/" in target_ref:

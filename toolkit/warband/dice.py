@@ -22,6 +22,8 @@ from typing import Callable, Hashable, Iterable, Iterator
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_KEEP_STATES = 2_000_000
+KEEP_HINT = ("roll fewer dice, or dice with fewer sides, where some are kept or dropped: such a "
+             "roll is worked out exactly, by listing the ways the dice can fall")
 
 ONE = Fraction(1)
 

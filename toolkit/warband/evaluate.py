@@ -425,7 +425,8 @@ class Compiler:
             try:
                 return interp.draw(dice.pool_keep(die, n, kept, highest), e)
             except OverflowError as error:
-                raise RulesError(diag("E504", str(error), e.span)) from None
+                raise RulesError(diag("E504", str(error), e.span,
+                                      hint=dice.KEEP_HINT)) from None
 
         def dice_fn(env, world):
             return lift(pool, count(env, world), single(env, world))

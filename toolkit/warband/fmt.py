@@ -34,6 +34,7 @@ from warband.diagnostics import Diagnostic, Span, diag
 
 TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
 MODELINE = re.compile(r"^#\s*yaml-language-server:")
+_EXPLICIT_KEY = re.compile(r"^([ -]*\?)(?:\s|$)", re.MULTILINE)  # YAML's '? key' form
 _COMMENT = re.compile(r"^(\s*)#")
 
 
@@ -89,6 +90,8 @@ def plain(data):
         return int(data)
     if isinstance(data, float):
         return float(data)
+    if type(data).__name__ == "TaggedScalar":   # '!!str x': compared by tag and text, not identity
+        return ("tagged", str(data.tag), data.value)
     return str(data) if isinstance(data, str) else data
 
 
@@ -304,6 +307,14 @@ def format_source(source) -> Formatted:
         formatted = format_text(text, stats)
         same = plain(_load(formatted)) == plain(_load(text))
     except Exception as error:  # noqa: BLE001 -- a file that loads but cannot be laid out
+        explicit = _EXPLICIT_KEY.search(text)
+        if explicit is not None:   # ruamel writes '? key' + a comment as YAML that won't load
+            line = text.count("\n", 0, explicit.start()) + 1
+            result.diagnostics.append(diag(
+                "E640", "the file cannot be formatted: it has an explicit key ('? key')",
+                Span(source.name, line, explicit.group(1).find("?") + 1),
+                hint="it was left as it is; write the key as 'key:' and run fmt again"))
+            return result
         result.diagnostics.append(diag(
             "E640", f"the file cannot be formatted ({type(error).__name__})",
             Span(source.name, 1, 1), hint="it was left as it is; this may be a toolkit bug"))

@@ -28,10 +28,13 @@ from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, Rules
 from warband.ruleset import Ruleset
 from warband.world import Ref, World
 
-MAX_BRANCHES = 1_000_000   # exact evaluation refuses beyond this many outcomes drawn and steps
-#                            run (seconds of work), so no rule can keep it busy for long
+MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
+#                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
+#                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
 _SIDES = tuple(Ref("side", i) for i in range(16))   # made once: read on every token spent
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
+MAX_SAMPLED_STEPS = 2_000_000    # turns of 'repeat' loops in one sampled run (generated code
+#                                  has no stack to bound it: nested loops multiply), < 1 s
 
 # A side's groups other than its fighters in play: who was removed, who left, who it plays.
 _SIDE_GROUPS = {
@@ -76,6 +79,7 @@ class Interpreter(Decisions):
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
+        self.steps = 0               # turns of loops in a sampled run of generated code
         self.drawn = 0   # rolls made in this run (a decision before any is made up front)
         self.fn = Compiler(self)
         # Exact evaluation memoises block(...) by code position, state and continuation; the

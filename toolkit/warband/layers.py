@@ -138,7 +138,7 @@ def _resolve_base(ref: str, file: str, where: Span) -> tuple[Path | None, Diagno
     if path.suffix == ".rules" or "/" in ref or os.sep in ref:
         if not path.is_absolute():
             path = Path(file).parent / path
-        if path.is_file():
+        if os.path.isfile(path):   # not Path.is_file: it raises for a name too long
             return path, None
         return None, diag("E435", f"no rules file '{ref}' to extend", where,
                           hint=f"looked for {display(path)}; a path is read relative to the "

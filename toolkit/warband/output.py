@@ -32,9 +32,9 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, force: bool = Fa
     """Write `data` (text is UTF-8) to `path` in one step. An existing file is replaced only with
     force=True (keeping its permissions); otherwise OutputExists is raised and nothing changes."""
     target = Path(path)
-    if target.is_dir():
+    if os.path.isdir(target):   # os.path, not Path: no exception for a name too long
         raise OutputError(f"{target} is a directory")
-    if target.exists() and not force:
+    if os.path.exists(target) and not force:
         raise OutputExists(f"{target} exists; use --force to replace it")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     folder = target.parent if str(target.parent) else Path(".")
@@ -66,6 +66,22 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, force: bool = Fa
         raise
 
 
+def check_target(path: str | os.PathLike, *, force: bool = False) -> None:
+    """Before any work: raise OutputError (a message for the user) if `path` cannot be the
+    output: empty, a folder, in a folder that does not exist, or an existing file without
+    force. write_atomic checks again when it writes."""
+    if not str(path).strip():
+        raise OutputError("the output path is empty; give a file name")
+    target = Path(path)
+    if os.path.isdir(target):
+        raise OutputError(f"{target} is a folder; give a file name (e.g. {target}/out.txt)")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not os.path.isdir(folder):
+        raise OutputError(f"cannot write {target}: there is no folder {folder}")
+    if os.path.exists(target) and not force:
+        raise OutputExists(f"{target} exists; use --force to replace it")
+
+
 def _place_new(tmp: str, target: Path) -> None:
     """Move the temporary file to a target that must not exist (checked again, atomically)."""
     try:
@@ -73,11 +89,11 @@ def _place_new(tmp: str, target: Path) -> None:
     except FileExistsError:
         raise OutputExists(f"{target} exists; use --force to replace it") from None
     except OSError:            # a file system without hard links
-        if target.exists():
+        if os.path.exists(target):
             raise OutputExists(f"{target} exists; use --force to replace it") from None
         os.replace(tmp, target)
         return
     os.unlink(tmp)
 
 
-__all__ = ["OutputError", "OutputExists", "write_atomic"]
+__all__ = ["OutputError", "OutputExists", "check_target", "write_atomic"]

@@ -11,6 +11,7 @@ extra). Every function returns the output; nothing here prints or writes files.
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 FORMATS = ("text", "markdown", "html", "pdf")
@@ -66,7 +67,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     import jinja2
     if template is not None:
         path = Path(template)
-        if not path.is_file():
+        if not os.path.isfile(path):   # not Path.is_file: it raises for a name too long
             raise RenderError(f"no such template: {template}")
         env = _environment(fmt, path.parent, path.name)
         name, shown = path.name, template

@@ -49,18 +49,35 @@ class Parsed:
     policies: tuple[tuple[str, str], ...] = ()
 
 
+# The largest value of each numeric option: a bigger one is a typing mistake, and would run for
+# ever (a billion games is days of work), start more processes than any machine has, or be a
+# seed no report lists. Refused with E910 before anything starts.
+MOST = {"--games": 1_000_000_000, "--seed": 2 ** 63 - 1, "--workers": 1024,
+        "--max-rounds": 1_000_000, "--chunk-size": 1_000_000, "--replay": 2 ** 53 - 1}
+
+
 def _whole(text: str, option: str, least: int, what: str, diagnostics: list,
            hint: str | None = None) -> int | None:
     where = Span(option, 1, 1, 1, len(text) + 1)
+    digits = text.strip().replace("_", "")
     try:
-        value = int(text.strip().replace("_", ""))
+        value = int(digits) if len(digits.lstrip("+-")) <= 30 else None
     except ValueError:
-        diagnostics.append(diag("E910", f"{option} takes a whole number, not '{text}'", where,
+        value = None
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if value is None and digits.lstrip("+-").isdigit():   # thirty digits or more
+        value = (1 if not digits.startswith("-") else -1) * (MOST.get(option, 0) + 1)
+    if value is None:
+        diagnostics.append(diag("E910", f"{option} takes a whole number, not '{shown}'", where,
                                 hint=hint or f"{what}, e.g. {option} {max(least, 1) * 100}"))
         return None
     if value < least:
-        diagnostics.append(diag("E910", f"{option} must be at least {least}, not {value}",
+        diagnostics.append(diag("E910", f"{option} must be at least {least}, not {shown}",
                                 where, hint=hint or what))
+        return None
+    if option in MOST and value > MOST[option]:
+        diagnostics.append(diag("E910", f"{option} must be at most {MOST[option]:,}, not "
+                                        f"{shown}", where, hint=hint or what))
         return None
     return value
 

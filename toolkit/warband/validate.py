@@ -10,6 +10,7 @@ thousand files cost a thousand loads, not a thousand compilations.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO, Iterable
@@ -175,7 +176,7 @@ class Validation:
             key = ref
         elif ref.endswith(".rules") or "/" in ref or "\\" in ref:
             path = base / ref
-            if not path.is_file():
+            if not os.path.isfile(path):   # not Path.is_file: it raises for a name too long
                 where = "" if base == Path(".") else f" (relative to {base.as_posix()}/)"
                 return diag("E100", f"no such rules file: {ref}{where}", span,
                             hint="a path in 'ruleset:' is relative to the warband file")

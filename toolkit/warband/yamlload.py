@@ -228,6 +228,7 @@ def _tidy(message: str) -> str:
 
 
 _BREAK = re.compile(r"\r\n|\r|\n")  # YAML 1.2 line breaks, as ruamel counts them
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -249,11 +250,13 @@ def _decode(raw: bytes, filename: str) -> tuple[str | None, Diagnostic | None]:
         return None, diag("E604", "the file is UTF-16 text, not UTF-8", Span(filename, 1, 1),
                           hint=hint)
     try:
-        return body.decode("utf-8"), None
+        # A lone CR (old Mac line ends) breaks a line for YAML but not for the excerpts, which
+        # split on LF: made an LF here, so positions and excerpts agree (YAML reads it the same).
+        return _LONE_CR.sub("\n", body.decode("utf-8")), None
     except UnicodeDecodeError as exc:
         good = body[: exc.start].decode("utf-8")  # everything before the bad byte is valid
         line, column = _line_col(good, len(good))
-        return body.decode("utf-8", "replace"), diag(
+        return _LONE_CR.sub("\n", body.decode("utf-8", "replace")), diag(
             "E604", f"byte 0x{body[exc.start]:02X} is not valid UTF-8 text",
             Span(filename, line, column), hint=hint)
 

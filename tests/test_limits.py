@@ -1,0 +1,275 @@
+"""Every limit of the toolkit, one test each: the input just past it is refused with its code and
+a message that says what to do, quickly (no hang, no memory blow-up, no traceback).
+
+docs/robustness.md lists them all (value, code, where enforced)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from warband import dice, interpreter, layers, parser, strategy, yamlload
+from warband.cli import app
+from warband.compiler import MAX_RULES_BYTES, compile_text
+from warband.interpreter import Interpreter, RulesError
+from warband.world import FighterSpec, Ref, make_world
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def action(body: str, params: str = "f: fighter", head: str = "") -> str:
+    return f'ruleset "limits"\n{head}action a({params}) -> number {{\n{body}\n}}\n'
+
+
+def codes(text: str) -> list[str]:
+    return [d.code for d in compile_text(text, "limits.rules").diagnostics]
+
+
+def run_action(text: str, mode: str, args: dict | None = None, compiled: bool = True):
+    ruleset = compile_text(text, "limits.rules").ruleset
+    assert ruleset is not None
+    interp = Interpreter(ruleset, rng=random.Random(1))
+    interp.compiled = compiled
+    world = make_world(ruleset, [FighterSpec("me")])
+    return getattr(interp, mode)("a", {"f": Ref("fighter", 0), **(args or {})}, world)
+
+
+class Quick:
+    """Asserts that the block took at most `seconds` (generous: CI machines are slow)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        took = time.perf_counter() - self.start
+        assert took < self.seconds, f"took {took:.1f} s"
+        return False
+
+
+# ---- dice ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("roll, message", [
+    (f"d{dice.MAX_SIDES + 1}", f"a die needs 1 to {dice.MAX_SIDES} sides"),
+    ("d0", f"a die needs 1 to {dice.MAX_SIDES} sides"),
+    (f"{dice.MAX_DICE + 1}d6", f"at most {dice.MAX_DICE} dice in one roll"),
+])
+def test_dice_sides_and_counts_written_in_the_rules(roll, message):
+    compiled = compile_text(action(f"  return {roll}"), "limits.rules")
+    assert [d.code for d in compiled.diagnostics] == ["E306"]
+    assert message in compiled.diagnostics[0].message
+
+
+def test_the_limits_themselves_are_fine():
+    assert codes(action(f"  return {dice.MAX_DICE}d{dice.MAX_SIDES}")) == []
+
+
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True),
+                                             ("sample", False)])
+def test_a_number_of_dice_worked_out_while_running(mode, compiled):
+    text = action("  return (n)d6", "f: fighter, n: number")
+    with pytest.raises(RulesError) as caught:
+        run_action(text, mode, {"n": dice.MAX_DICE + 1}, compiled)
+    assert caught.value.diagnostic.code == "E403"
+    assert f"0 to {dice.MAX_DICE}" in caught.value.diagnostic.message
+
+
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True)])
+def test_kept_dice_too_many_to_list_are_refused_at_once(mode, compiled):
+    with Quick(3), pytest.raises(RulesError) as caught:
+        run_action(action("  return 60d1000 keep highest 3"), mode, compiled=compiled)
+    d = caught.value.diagnostic
+    assert d.code == "E504" and "too many to enumerate" in d.message
+    assert "fewer dice" in d.hint
+
+
+# ---- exact odds: the state space ---------------------------------------------------------------
+
+BIG = action("  let x = 0\n  repeat 12 times { set x += d20 }\n  return x")
+
+
+def test_exact_odds_refuse_a_state_space_too_large_and_say_simulate(tmp_path, monkeypatch):
+    monkeypatch.setattr(interpreter, "MAX_BRANCHES", 20_000)   # the same path, faster
+    (tmp_path / "big.rules").write_text(BIG)
+    result = run("odds", str(tmp_path / "big.rules"), "--attacker", "", "--action", "a")
+    assert result.exit_code == 2
+    assert "error[E504]: too many outcomes to follow exactly (more than 20,000)" in result.stderr
+    assert "simulate instead" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_the_real_exact_limit_is_reached_in_seconds():
+    with Quick(30), pytest.raises(RulesError) as caught:   # ~5 s on a laptop
+        run_action(BIG, "exact")
+    assert caught.value.diagnostic.code == "E504"
+    assert f"{interpreter.MAX_BRANCHES:,}" in caught.value.diagnostic.message
+
+
+def test_secret_choices_too_many_to_solve(monkeypatch):
+    monkeypatch.setattr(strategy, "MAX_CELLS", 3)
+    result = run("odds", "swords-against-sorcery", "--attacker", "training=1 size=Medium",
+                 "--target", "training=1 size=Medium", "--action", "exchange", "--solve")
+    assert result.exit_code == 2
+    assert "error[E403]: too many secret choices to solve exactly: more than 3" in result.stderr
+    assert "--policy" in result.stderr
+
+
+# ---- loops --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True),
+                                             ("sample", False)])
+def test_one_loop_runs_at_most_max_repeat_times(mode, compiled):
+    text = action("  let x = 0\n  repeat n times { set x += 1 }\n  return x",
+                  "f: fighter, n: number")
+    with pytest.raises(RulesError) as caught:
+        run_action(text, mode, {"n": interpreter.MAX_REPEAT + 1}, compiled)
+    assert caught.value.diagnostic.code == "E403"
+
+
+def nested(depth: int, times: int = 1000) -> str:
+    body = "set x += 1"
+    for _ in range(depth):
+        body = f"repeat {times} times {{ {body} }}"
+    return action(f"  let x = 0\n  {body}\n  return x")
+
+
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True),
+                                             ("sample", False)])
+def test_nested_loops_are_bounded_in_all(mode, compiled):
+    """1000 x 1000 x 1000 turns: every mode refuses within seconds (sampling through the
+    generated code counted MAX_SAMPLED_STEPS turns; before, it ran for hours)."""
+    with Quick(10), pytest.raises(RulesError) as caught:
+        run_action(nested(3), mode, compiled=compiled)
+    d = caught.value.diagnostic
+    assert d.code == "E403"
+    assert "repeat" in d.message + (d.hint or "")
+
+
+def test_nested_loops_within_the_budget_run():
+    value, _ = run_action(nested(2), "sample")
+    assert value == 1_000_000
+
+
+def test_loops_nested_deeper_than_python_allows_run_in_the_interpreter():
+    """Found while testing the limits: 21 nested loops made Python refuse the generated code
+    (SyntaxError: too many statically nested blocks), a crash; now that procedure is run by the
+    interpreter."""
+    value, _ = run_action(nested(25, times=1), "sample")
+    assert value == 1
+
+
+def test_a_hundred_nested_loops_are_refused_by_the_compiler_at_once():
+    with Quick(10):
+        found = codes(nested(100))
+    assert found == ["E403"]
+
+
+# ---- rules files --------------------------------------------------------------------------------
+
+def test_expression_depth():
+    deep = "(1 + " * parser.MAX_DEPTH + "1" + ")" * parser.MAX_DEPTH   # brackets alone vanish
+    compiled = compile_text(action(f"  return {deep}"), "limits.rules")
+    assert [d.code for d in compiled.diagnostics] == ["E403"]
+    assert f"at most {parser.MAX_DEPTH} levels" in compiled.diagnostics[0].message
+
+
+@pytest.mark.parametrize("opening", ["(", "{", "[", "-", "if x { "])
+def test_absurd_nesting_is_refused_quickly(opening):
+    with Quick(10):
+        found = codes(action("  return " + opening * 50_000))
+    assert set(found) & {"E403", "E101", "E102", "E103"}, found
+
+
+def test_a_rules_file_too_large(tmp_path):
+    path = tmp_path / "huge.rules"
+    path.write_text('ruleset "huge"\n' + "# padding\n" * (MAX_RULES_BYTES // 10 + 1))
+    with Quick(5):
+        result = run("rules", "check", str(path))
+    assert result.exit_code == 1
+    assert f"error[E403]: {path} is larger than {MAX_RULES_BYTES:,} bytes" in result.stdout
+
+
+def test_a_base_rules_file_too_large(tmp_path):
+    (tmp_path / "huge.rules").write_text('ruleset "huge"\n' + "#\n" * (MAX_RULES_BYTES // 2 + 1))
+    (tmp_path / "house.rules").write_text('ruleset "house"\n  extends "huge.rules"\n')
+    result = run("rules", "check", str(tmp_path / "house.rules"))
+    assert result.exit_code == 1
+    assert "error[E403]" in result.stdout and "larger than" in result.stdout
+
+
+def test_extends_depth(tmp_path):
+    count = layers.MAX_LAYERS + 5
+    for i in range(count):
+        base = f"layer{i + 1}.rules" if i + 1 < count else "super-simple-skirmish"
+        (tmp_path / f"layer{i}.rules").write_text(f'ruleset "layer-{i}"\n  extends "{base}"\n')
+    with Quick(10):
+        result = run("rules", "check", str(tmp_path / "layer0.rules"))
+    assert result.exit_code == 1
+    assert f"error[E439]: more than {layers.MAX_LAYERS} layers of 'extends'" in result.stdout
+
+
+# ---- warband files (YAML) -----------------------------------------------------------------------
+
+YAML_LIMITS = {
+    "E607": b"name: X\nnotes: " + b"x" * (yamlload.MAX_BYTES + 1) + b"\n",
+    "E608": b"name: X\nnotes: " + b"[" * (yamlload.MAX_DEPTH + 1) + b"\n",
+    "E609": (b"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+             + b"".join(b"%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n"
+                        % ((ord("b") + i, ord("b") + i) + (ord("a") + i,) * 10)
+                        for i in range(8))),
+    "E610": b"name: X\npoints: " + b"9" * (yamlload.MAX_INT_DIGITS + 1) + b"\n",
+}
+
+
+@pytest.mark.parametrize("code", sorted(YAML_LIMITS))
+def test_yaml_limits_through_validate(code, tmp_path):
+    path = tmp_path / "w.yaml"
+    path.write_bytes(YAML_LIMITS[code])
+    with Quick(5):
+        result = run("validate", str(path))
+    assert result.exit_code == 1, result.output
+    assert f"error[{code}]" in result.stdout
+    assert "Traceback" not in result.output
+
+
+# ---- command-line numbers -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--games", "1000000001", "--games must be at most 1,000,000,000"),
+    ("--games", "9" * 5000, "--games must be at most 1,000,000,000"),
+    ("--games", "0", "--games must be at least 1"),
+    ("--games", "-3", "--games must be at least 1"),
+    ("--games", "1e9", "--games takes a whole number"),
+    ("--seed", str(2 ** 63), "--seed must be at most"),
+    ("--seed", "-1", "--seed must be at least 0"),
+    ("--workers", "100000", "--workers must be at most 1,024"),
+    ("--max-rounds", "10000000", "--max-rounds must be at most 1,000,000"),
+    ("--chunk-size", "10000000", "--chunk-size must be at most 1,000,000"),
+    ("--replay", str(2 ** 53), "--replay must be at most"),
+])
+def test_simulate_numbers_out_of_bounds_are_refused_before_anything_runs(option, value,
+                                                                         message):
+    with Quick(5):
+        result = run("simulate", "no-such-scenario", option, value)
+    assert result.exit_code == 2
+    assert "error[E910]: " + message in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("value", ["might=" + "9" * 5000, "might=99999999999999999999",
+                                   "might=-99999999999999999999"])
+def test_odds_with_absurd_numbers(value):
+    with Quick(10):
+        result = run("odds", "super-simple-skirmish", "--attacker", f"class=Soldier {value}",
+                     "--target", "class=Soldier might=10", "--action", "shoot")
+    assert result.exit_code == 2
+    assert "error[E9" in result.stderr
+    assert "Traceback" not in result.output
