@@ -345,3 +345,69 @@ def test_a_game_is_the_same_played_fast_recorded_or_interpreted(standard, seed):
     slow = Game(standard, seed)
     slow.interp.compiled = False
     assert fast == recorded == slow.play()
+
+
+# ---- the engine's limits ----------------------------------------------------------------------------------
+
+def _arena(tmp_path, board="24 by 24 inches", rounds="rounds 6", count=1):
+    (tmp_path / "warbands").mkdir(exist_ok=True)
+    (tmp_path / "warbands" / "crowd.yaml").write_text(
+        "name: Crowd\nruleset: super-simple-skirmish\nfighters:\n"
+        f"  - name: Grunt\n    class: Soldier\n    might: 1\n    count: {count}\n")
+    (tmp_path / "scenarios").mkdir(exist_ok=True)
+    path = tmp_path / "scenarios" / "arena.rules"
+    path.write_text(f'''
+ruleset "arena"
+  extends "super-simple-skirmish"
+scenario arena {{
+  board {board}
+  side red from "../warbands/crowd.yaml"
+  side blue from "../warbands/crowd.yaml"
+  zone west = edge west depth 6
+  zone east = edge east depth 6
+  setup {{ deploy red in west  deploy blue in east }}
+  round {{ game_round() }}
+  {rounds}
+}}
+''')
+    return path
+
+
+def test_a_board_has_a_size_limit(tmp_path):
+    result = warband("rules", "check", str(_arena(tmp_path, board="100000 by 24 inches")))
+    assert result.returncode == 1
+    assert "error[E403]: a board is 1 to 200 inches a side, not 100000" in result.stdout
+
+
+def test_a_game_has_a_round_limit(tmp_path):
+    result = warband("play", str(_arena(tmp_path, rounds="rounds 1000000")))
+    assert result.returncode == 2 and "error[E403]: a game lasts 1 to 10,000 rounds" \
+        in result.stderr and "Traceback" not in result.stderr
+    result = warband("play", str(_arena(tmp_path)), "--max-rounds", "20000")
+    assert result.returncode == 2 and "error[E403]" in result.stderr
+
+
+def test_a_game_has_a_fighter_limit(tmp_path):
+    """Warband files are held to their ruleset's size; fighters written in a scenario are not."""
+    path = _arena(tmp_path)
+    text = path.read_text()
+    for side in ("red", "blue"):
+        text = text.replace(f'side {side} from "../warbands/crowd.yaml"',
+                            f'side {side} {{ fighter "Grunt" count 300 {{ class Soldier '
+                            f'stat Might = 1 }} }}')
+    path.write_text(text)
+    result = warband("play", str(path))
+    assert result.returncode == 2
+    assert "error[E403]: a game holds at most 500 fighters, not 600" in result.stderr
+    path.write_text(text.replace("count 300", "count 100000000", 1))
+    result = warband("rules", "check", str(path))
+    assert "error[E403]: a game holds at most 500 fighters, not 100000000 'Grunt'" \
+        in result.stdout
+
+
+def test_every_game_ends_within_its_limit_even_when_nobody_can_win(tmp_path):
+    """Two sides that cannot hurt each other (Might 1 soldiers far apart) still stop."""
+    result = warband("simulate", str(_arena(tmp_path, rounds="rounds 3")), "--games", "5",
+                     "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["rounds"]["max"] <= 3

@@ -26,6 +26,8 @@ from warband.results import GameResult, PlayRequest
 from warband.world import Ref, World, make_world
 
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
+MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
+MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
 LOOK_AHEAD = 100_000  # steps and outcomes a greedy player follows to value one action
 
 
@@ -86,10 +88,18 @@ class Game:
 
     def play(self) -> GameResult:
         forces = [spec for side in self.scenario.forces for spec in side]
+        if len(forces) > MAX_FIGHTERS:
+            raise RulesError(diag("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not "
+                                          f"{len(forces)}", self.decl.span,
+                                  hint="play with smaller warbands"))
         world = make_world(self.ruleset, forces, [{} for _ in self.scenario.side_names],
                            self.scenario.side_names)
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
+        if not isinstance(limit, int) or not 1 <= limit <= MAX_ROUNDS:
+            where = self.decl.rounds.span if self.decl.rounds is not None else self.decl.span
+            raise RulesError(diag("E403", f"a game lasts 1 to {MAX_ROUNDS:,} rounds, not "
+                                          f"{limit}", where, hint="lower the scenario's 'rounds'"))
         reason = "limit"
         try:
             if "setup" in self._procs:

@@ -13,6 +13,7 @@ from warband.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SI
                                 TEXT, ZONE, Scope, Type, _numeric)
 
 EDGES = ("north", "south", "east", "west")
+MAX_BOARD = 200      # squares or inches a side: the engine lists a zone's places (half inches)
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
 
 # the argument types of the board's built-in questions; a marker kind stands for its nearest one
@@ -135,6 +136,12 @@ class GameChecker:
                 t = self.expr(part, empty)
                 self.expect(NUMBER, t, part.span, "the board's size")
                 self.require_fixed(t, part.span, "the board's size")
+                size = part.value if isinstance(part, ast.Int) else None
+                if size is not None and not 1 <= size <= MAX_BOARD:
+                    self.error("E403", f"a board is 1 to {MAX_BOARD} {decl.board[2]} a side, "
+                                       f"not {size}", part.span,
+                               hint="a skirmish table is a few feet across: 24 by 24 inches, "
+                                    "or 8 by 8 squares")
         if len(decl.sides) < 2:
             self.error("E402", f"scenario '{decl.name.name}' needs at least two sides",
                        decl.name.span, hint="add them, as in: side red from \"red.yaml\"")
@@ -177,6 +184,10 @@ class GameChecker:
             self.require_fixed(t, condition.span, "the end condition")
 
     def fighter_spec(self, spec: ast.FighterSpecDecl) -> None:
+        from warband.game import MAX_FIGHTERS
+        if spec.count > MAX_FIGHTERS:
+            self.error("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not {spec.count} "
+                               f"'{spec.name}'", spec.span, hint="write a smaller count")
         if spec.fighter_class is not None:
             sym = self.lookup(spec.fighter_class.name)
             if sym is None or sym.kind != "class":

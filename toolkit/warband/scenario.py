@@ -83,6 +83,8 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     validation = Validation()
     forces: list[list[FighterSpec]] = []
+    from warband.game import MAX_FIGHTERS
+    total = 0
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
         if side.file is not None:
@@ -99,6 +101,12 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
                     "E901", f"side '{side.name.name}': {side.file} is a warband for "
                             f"'{result.ruleset.id}', and this scenario plays '{ruleset.id}'",
                     side.span, hint="use a warband of the ruleset the scenario extends"))
+                continue
+            total += sum(f.count for f in result.warband.fighters)
+            if total > MAX_FIGHTERS:   # before a count of millions is made into fighters
+                diagnostics.append(diag("E403", f"a game holds at most {MAX_FIGHTERS} fighters; "
+                                                f"side '{side.name.name}' brings it to {total}",
+                                        side.span, hint="play with smaller warbands"))
                 continue
             for fighter in result.warband.fighters:
                 for n in range(fighter.count):
