@@ -52,6 +52,18 @@ def _no_disk_cache(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("COLUMNS", "120")
 
 
+def _as_in_a_checkout(text: str) -> str:
+    """Installed (as CI installs it), the built-in rules live in site-packages and messages name
+    them there; goldens name them as a checkout does, dsl/."""
+    from warband.compiler import BUILTIN_DIR
+    if BUILTIN_DIR.resolve() == (ROOT / "dsl").resolve():
+        return text
+    for prefix in {os.path.relpath(BUILTIN_DIR), os.path.relpath(BUILTIN_DIR, ROOT),
+                   str(BUILTIN_DIR.resolve())}:
+        text = text.replace(prefix.replace("\\", "/") + "/", "dsl/")
+    return text
+
+
 @pytest.fixture
 def golden(request):
     """golden(path, text): assert text equals the file's content, or rewrite it when asked."""
@@ -60,6 +72,7 @@ def golden(request):
 
     def check(path: Path, text: str) -> None:
         path = Path(path)
+        text = _as_in_a_checkout(text)
         if update or not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
