@@ -479,8 +479,8 @@ class Game:
             # away from the nearest enemy, or nowhere; only the chosen way is measured out
             routes = [("stay", None, 0.0)]
             routes += [(f"towards {name}", pos, BASE) for name, pos in enemies]
-            routes += [(f"to the {p.kind} at {_pos(p.at)}", p.at, 0.0)
-                       for p in board.pieces
+            # a piece's label is made only when asked for (a random player's moves need none)
+            routes += [(p, p.at, 0.0) for p in board.pieces
                        if p.to is None and not board.has(p.kind, "impassable")]
             if enemies:
                 near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
@@ -497,7 +497,7 @@ class Game:
                     return (_way(board, routes[i][0])(start, target, reach, stop, others)
                             if target is not None else None) or start
                 route = routes[self.pick(fighter.side, "destination",
-                                         lambda: [r[0] for r in routes], world,
+                                         lambda: [_route_label(r[0]) for r in routes], world,
                                          lambda i: self._spot_value(ref, end(i), enemies,
                                                                     world), count=len(routes))]
             label, target, stop = route
@@ -642,7 +642,11 @@ def _names(node) -> set[str]:
     return found
 
 
-def _way(board: Board, label: str):
+def _route_label(way) -> str:
+    return way if type(way) is str else f"to the {way.kind} at {_pos(way.at)}"
+
+
+def _way(board: Board, label):
     """How a chosen route is measured: straight away, else round any walls in the way."""
     return board.straight if label == "away" else board.towards
 
@@ -689,7 +693,10 @@ def _plain_number(x: float):
     """Board distances as the rules' numbers: exact when whole, else a Fraction."""
     if x == float("inf"):
         return 10 ** 9
-    return int(x) if float(x).is_integer() else Fraction(x).limit_denominator(100)
+    if float(x).is_integer():
+        return int(x)
+    hundredths = round(x * 100)   # to the hundredth of an inch: exact, and cheap to make
+    return hundredths // 100 if hundredths % 100 == 0 else Fraction(hundredths, 100)
 
 
 # ---- what workers run -------------------------------------------------------------------------------------
