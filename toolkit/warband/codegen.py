@@ -193,6 +193,21 @@ class Program:
             self._requires[procedure] = found
         return found
 
+    def requirement_of(self, decl, key: str):
+        """r_KEY(I, args, world) -> bool for a `requires` of a declaration made elsewhere (the
+        engine's actor-only part of an action's requires), or None for the interpreter."""
+        found = self._requires.get(key)
+        if found is None and ("requires", key) not in self._missing:
+            lines = None
+            if not _contains_dice((decl.requires, decl.params)):
+                lines = self._lines("requires", key, lambda w: self._requires_fn(w, decl))
+            found = self._compile(f"r_{mangle(decl.name.name)}", lines) if lines else None
+            if found is None:
+                self._missing.add(("requires", key))
+                return None
+            self._requires[key] = found
+        return found
+
     def complete(self) -> None:
         """Generate everything (for reading the source, or asking what fell back)."""
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),

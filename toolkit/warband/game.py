@@ -296,8 +296,35 @@ class Game:
                 node = alone[0] if len(alone) == 1 else \
                     ast.Logic("and", tuple(alone), decl.requires.span)
                 self._kept.append(node)   # compiled closures are cached by the node's id
-                test = self._fn(node)
+                slow = self._fn(node)
+                test = self._generated_actor_test(decl, node) or \
+                    (lambda env, world, slow=slow: slow(env, world))
         self._actor_tests[decl.name.name] = test
+        return test
+
+    def _generated_actor_test(self, decl, node):
+        """The actor-only test as generated Python, when the generator takes it."""
+        interp = self.interp
+        if not interp.compiled:
+            return None
+        from warband import codegen
+        program = interp._program or codegen.program_for(interp)
+        interp._program = program
+        synthetic = ast.ProcedureDecl("action", ast.Ident(f"{decl.name.name} actor", decl.span),
+                                      decl.params[:1], None, None, node, ast.Block((), decl.span),
+                                      decl.span)
+        self._kept.append(synthetic)
+        fast = program.requirement_of(synthetic, f"{decl.name.name} actor")
+        if fast is None:
+            return None
+
+        def test(env, world):
+            if world.lazies:
+                return self._fn(node)(env, world)
+            try:
+                return fast(interp, env, world)
+            except codegen.rt.Interpret:
+                return self._fn(node)(env, world)
         return test
 
     def _check(self, name: str):
