@@ -25,6 +25,7 @@ from warband.gamelog import GameLog
 from warband.results import GameResult, PlayRequest
 from warband.world import Ref, World, make_world
 
+_FIGHTER_REFS = tuple(Ref("fighter", i) for i in range(500))   # as many as MAX_FIGHTERS, made once
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
@@ -255,7 +256,7 @@ class Game:
     def candidates(self, ref: Ref, names: list[str], world: World) -> list:
         """Every (action, arguments, its test) whose actor-only part of `requires` holds."""
         out = []
-        fighters = [Ref("fighter", i) for i, f in enumerate(world.fighters)
+        fighters = [_FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
                     if not f.removed and i != ref.index]
         for name in names:
             decl = self.ruleset.procedures[name]
