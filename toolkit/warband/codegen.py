@@ -178,24 +178,15 @@ class Program:
 
     def requirement(self, procedure: str):
         """r_NAME(I, args, world) -> bool for a `requires`, or None when the interpreter asks."""
-        key = ("requires", procedure)
-        found = self._requires.get(procedure)
-        if found is None and key not in self._missing:
-            decl = self.ruleset.procedures.get(procedure)
-            lines = None
-            if decl is not None and decl.requires is not None and \
-                    not _contains_dice((decl.requires, decl.params)):
-                lines = self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
-            found = self._compile(f"r_{mangle(procedure)}", lines) if lines else None
-            if found is None:
-                self._missing.add(key)
-                return None
-            self._requires[procedure] = found
-        return found
+        decl = self.ruleset.procedures.get(procedure)
+        if decl is None or decl.requires is None:
+            return None
+        return self.requirement_of(decl, procedure)
 
     def requirement_of(self, decl, key: str):
-        """r_KEY(I, args, world) -> bool for a `requires` of a declaration made elsewhere (the
-        engine's actor-only part of an action's requires), or None for the interpreter."""
+        """r_NAME(I, args, world) -> bool for the `requires` of a declaration, kept under `key`
+        (an action's name, or the engine's actor-only part of one), or None for the
+        interpreter."""
         found = self._requires.get(key)
         if found is None and ("requires", key) not in self._missing:
             lines = None

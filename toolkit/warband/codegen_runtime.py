@@ -291,13 +291,8 @@ def repeat_times(n, node, limit: int, interp=None, budget: int = 0):
 
 def number_choice(interp, stmt, low, high):
     """Decisions.choose_number up to the default: the chosen number, or None for the default."""
-    for bound in (low, high):
-        if type(bound) is not int:
-            raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
-                                          f"numbers, not up to {bound}", stmt.span))
-    if low > high:
-        raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
-                                      f"from: {low}..{high}", stmt.span))
+    from warband.decisions import check_number_range
+    check_number_range(stmt, low, high)
     policy = interp.policies.for_decision(stmt.name.name)
     if policy in ("random", "greedy") and high > low:
         if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter

@@ -42,6 +42,17 @@ class Policies:
                    for p in (self.default, *self.by_decision.values(), *self.by_side.values()))
 
 
+def check_number_range(stmt: ast.ChooseNumber, low, high) -> None:
+    """A decision among whole numbers needs whole bounds and something between them (E505)."""
+    for bound in (low, high):
+        if type(bound) is not int:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
+                                          f"numbers, not up to {bound}", stmt.span))
+    if low > high:
+        raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                      f"from: {low}..{high}", stmt.span))
+
+
 class OpenDecision(Exception):
     """Raised while probing (see strategy.py): a decision made before any roll, not yet fixed."""
 
@@ -137,13 +148,7 @@ class Decisions:
 
     def choose_number(self, stmt: ast.ChooseNumber, env, world, k, ret):
         low, high = (self.fn(stmt.low)(env, world), self.fn(stmt.high)(env, world))
-        for bound in (low, high):
-            if type(bound) is not int:
-                raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
-                                              f"numbers, not up to {bound}", stmt.span))
-        if low > high:
-            raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
-                                          f"from: {low}..{high}", stmt.span))
+        check_number_range(stmt, low, high)
         values = list(range(low, high + 1))
         policy = self.policy_for(stmt, env, world)
 
