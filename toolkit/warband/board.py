@@ -64,13 +64,15 @@ class Board:
         self.entered = entered              # marker kinds that do something when entered
         self.pieces: list[Piece] = []
         self.zones: dict[str, Zone] = {}
+        self._sight: dict = {}   # (a, b) -> whether a sees b: pieces alone decide it
+
+    def add(self, piece: Piece) -> None:
+        self.pieces.append(piece)
+        self._sight.clear()
 
     # ---- pieces ----------------------------------------------------------------------------------
     def has(self, kind: str, prop: str) -> bool:
         return prop in self.properties.get(kind, ())
-
-    def add(self, piece: Piece) -> None:
-        self.pieces.append(piece)
 
     def pieces_at(self, pos) -> list[Piece]:
         if self.squares:
@@ -149,7 +151,10 @@ class Board:
         return any(_segment_distance(o, a, b) < _R for o in others)
 
     def sees(self, a, b) -> bool:
-        return not self._line_hits(a, b, "opaque")
+        found = self._sight.get((a, b))
+        if found is None:
+            found = self._sight[(a, b)] = not self._line_hits(a, b, "opaque")
+        return found
 
     def obscured(self, a, b, others=()) -> bool:
         """Not completely visible: something that hides part of the target is in the way."""

@@ -199,6 +199,27 @@ class Program:
             self._requires[key] = found
         return found
 
+    def engine_test(self, decl, key: str):
+        """q_NAME(I, world, *refs) -> bool: the `requires` of a declaration (an action, or a
+        part of one the engine asks apart) with the parameters that have no default passed in
+        order, as the engine's own fighter and side Refs, so nothing is checked on entry: the
+        engine asks it for every target of every action of every activation. None when the
+        generator does not take it."""
+        found = self._requires.get(("engine", key))
+        if found is None and ("engine", key) not in self._missing:
+            lines = None
+            plain = all(p.default is not None or (p.type is not None and
+                                                  p.type.name in ("fighter", "side"))
+                        for p in decl.params)
+            if plain and not _contains_dice((decl.requires, decl.params)):
+                lines = self._lines("requires", key, lambda w: self._engine_test(w, decl))
+            found = self._compile(f"q_{mangle(key)}", lines) if lines else None
+            if found is None:
+                self._missing.add(("engine", key))
+                return None
+            self._requires[("engine", key)] = found
+        return found
+
     def complete(self) -> None:
         """Generate everything (for reading the source, or asking what fell back)."""
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
@@ -344,6 +365,26 @@ class Program:
             else:
                 lines.append(f"        _E301({w.const(decl, 'n')}, {i})")
         return names
+
+    def _engine_test(self, w: Writer, decl) -> list[str]:
+        from warband.evaluate import names_in
+        names = self._params(decl.params)
+        given = [py for p, py in zip(decl.params, names.values()) if p.default is None]
+        lines = [f"def q_{mangle(decl.name.name)}(I, world{''.join(', ' + n for n in given)}):"]
+        w.stable = set(names)
+        needed = set(names_in(decl.requires))
+        for p in reversed(decl.params):   # a default may read an earlier default
+            if p.default is not None and p.name.name in needed:
+                needed |= names_in(p.default)
+        for i, (p, py) in enumerate(zip(decl.params, names.values())):
+            if p.default is not None and p.name.name in needed:
+                earlier = [q.name.name for q in decl.params[:i]]
+                scope = Scope({n: names[n] for n in earlier}, set(earlier),
+                              kinds=self._kinds(decl.params[:i]))
+                lines.append(f"    {py} = {w.expr(p.default, scope)}")
+        scope = Scope(names, set(names), kinds=self._kinds(decl.params))
+        lines.append(f"    return ({w.expr(decl.requires, scope)}) is True")
+        return lines
 
     def _requires_fn(self, w: Writer, decl) -> list[str]:
         lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]

@@ -22,10 +22,11 @@ from warband.decisions import Policies
 from warband.diagnostics import diag
 from warband.evaluate import RulesError
 from warband.gamelog import GameLog
+from warband.options import options_for
+from warband.questions import Questions
 from warband.results import GameResult, PlayRequest
 from warband.world import Ref, World, make_world
 
-_FIGHTER_REFS = tuple(Ref("fighter", i) for i in range(500))   # as many as MAX_FIGHTERS, made once
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
@@ -59,6 +60,8 @@ class Game:
         self.stuck: str | None = None
         self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
         self.board = self._board()
+        self.questions = Questions(self.board)
+        self.questions.install(self.interp)
         self._procs = {name: ast.ProcedureDecl("phase", ast.Ident(name, self.decl.span), (),
                                                None, None, None, block, self.decl.span)
                        for name, block in (("setup", self.decl.setup),
@@ -67,10 +70,8 @@ class Game:
                        if block is not None}
         self._fn = self.interp.fn
         self._hooks: dict = {}
-        self._checks: dict = {}
-        self._actor_tests: dict = {}
+        self._options = options_for(self.ruleset, self.interp.compiled)
         self._kept: list = []
-        self._asked_of, self._answers = None, {}
 
     # ---- set-up --------------------------------------------------------------------------------------
     def _board(self) -> Board:
@@ -175,42 +176,7 @@ class Game:
 
     # ---- what the rules ask of the board -----------------------------------------------------------------
     def ask(self, name: str, args: list, world: World):
-        # one activation asks the same questions of one world many times (every target of
-        # every action): answers are kept while the world stays the same object (a World never
-        # changes; the generated code's working copies do, and are not kept)
-        if type(world) is not World:
-            return self._ask(name, args, world)
-        if world is not self._asked_of:
-            self._asked_of, self._answers = world, {}
-        key = (name, *args)
-        found = self._answers.get(key)
-        if found is None:
-            found = self._answers[key] = self._ask(name, args, world)
-        return found
-
-    def _ask(self, name: str, args: list, world: World):
-        a = world.fighters[args[0].index]
-        if a.position is None:
-            return {"distance": 0, "sees": True, "obscured": False, "contact": True,
-                    "engaged": False}[name]
-        if name == "engaged":
-            return any(not g.removed and g.side != a.side and g.position is not None and
-                       self.board.contact(a.position, g.position) for g in world.fighters)
-        other = args[1]
-        if type(other) is str:   # a kind of marker: its nearest piece
-            return _plain_number(self.board.distance_to_kind(a.position, other))
-        b = world.fighters[other.index]
-        if b.position is None:
-            return {"distance": 0, "sees": True, "obscured": False, "contact": True}[name]
-        if name == "distance":
-            return _plain_number(self.board.distance(a.position, b.position))
-        if name == "contact":
-            return self.board.contact(a.position, b.position)
-        if name == "sees":
-            return self.board.sees(a.position, b.position)
-        others = [g.position for i, g in enumerate(world.fighters) if not g.removed and
-                  g.position is not None and i not in (args[0].index, other.index)]
-        return self.board.obscured(a.position, b.position, others)
+        return getattr(self.questions, name)(*args, world)
 
     # ---- statements that need the engine -------------------------------------------------------------------
     def statement(self, stmt, env: dict, world: World, next_):
@@ -234,126 +200,27 @@ class Game:
     def options(self, ref: Ref, names: list[str], world: World) -> list[tuple[str, dict]]:
         """Every legal (action, arguments): the fighter first; other fighter parameters take
         every other fighter in play; parameters with a default keep it."""
-        return [(name, args) for name, args, check in self.candidates(ref, names, world)
-                if check(args, world)]
+        interp, legal = self.interp, self._options.legal
+        return [option[:2] for option in self._options.candidates(interp, ref, names, world)
+                if legal(interp, option, world)]
 
     def random_option(self, ref: Ref, names: list[str], world: World):
         """A legal (action, arguments), each equally likely, or None: candidates are drawn at
         random and tested until one is legal (which picks uniformly among the legal ones
         without testing them all); after as many failures as twice the candidates, the legal
         ones are listed and one is drawn from them."""
-        candidates = self.candidates(ref, names, world)
-        rng = self.choice_rng
-        for _ in range(2 * len(candidates)):
-            name, args, check = candidates[rng.randrange(len(candidates))]
-            if check(args, world):
-                return name, args
-        legal = [(n, a) for n, a, check in candidates if check(a, world)]
+        interp, options = self.interp, self._options
+        candidates = options.candidates(interp, ref, names, world)
+        count = len(candidates)
+        draw, passes = self.choice_rng.randrange, options.passes
+        for _ in range(2 * count):
+            option = candidates[draw(count)]
+            if option[2] is None or passes(interp, option[2], world, option[3]):
+                return option[:2]
+        legal = [option[:2] for option in candidates if options.legal(interp, option, world)]
         if not legal:
             return None
-        return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
-
-    def candidates(self, ref: Ref, names: list[str], world: World) -> list:
-        """Every (action, arguments, its test) whose actor-only part of `requires` holds."""
-        out = []
-        fighters = [_FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
-                    if not f.removed and i != ref.index]
-        for name in names:
-            decl = self.ruleset.procedures[name]
-            params = decl.params
-            if not params:
-                continue
-            actor = self._actor_test(decl)
-            if actor is not None and actor({params[0].name.name: ref}, world) is not True:
-                continue   # what the action asks of the actor alone fails: no target helps
-            choices = [{params[0].name.name: ref}]
-            usable = True
-            for p in params[1:]:
-                if p.default is not None:
-                    continue
-                if p.type is not None and p.type.name == "fighter":
-                    choices = [{**c, p.name.name: f} for c in choices for f in fighters]
-                elif p.type is not None and p.type.name == "side":
-                    choices = [{**c, p.name.name: Ref("side", world.fighters[ref.index].side)}
-                               for c in choices]
-                else:
-                    usable = False   # a number the engine cannot know: not a player's action
-            if not usable:
-                continue
-            check = self._check(name)
-            out += [(name, args, check) for args in choices]
-        return out
-
-    def _actor_test(self, decl):
-        """The part of an action's `requires` that reads only its first parameter (the actor),
-        as one test: asked once per activation instead of once per target."""
-        if decl.name.name in self._actor_tests:
-            return self._actor_tests[decl.name.name]
-        test = None
-        if decl.requires is not None:
-            first = decl.params[0].name.name
-            alone = [p for p in _conjuncts(decl.requires) if _names(p) <= {first}]
-            if alone:
-                node = alone[0] if len(alone) == 1 else \
-                    ast.Logic("and", tuple(alone), decl.requires.span)
-                self._kept.append(node)   # compiled closures are cached by the node's id
-                slow = self._fn(node)
-                test = self._generated_actor_test(decl, node) or \
-                    (lambda env, world, slow=slow: slow(env, world))
-        self._actor_tests[decl.name.name] = test
-        return test
-
-    def _generated_actor_test(self, decl, node):
-        """The actor-only test as generated Python, when the generator takes it."""
-        interp = self.interp
-        if not interp.compiled:
-            return None
-        from warband import codegen
-        program = interp._program or codegen.program_for(interp)
-        interp._program = program
-        synthetic = ast.ProcedureDecl("action", ast.Ident(f"{decl.name.name} actor", decl.span),
-                                      decl.params[:1], None, None, node, ast.Block((), decl.span),
-                                      decl.span)
-        self._kept.append(synthetic)
-        fast = program.requirement_of(synthetic, f"{decl.name.name} actor")
-        if fast is None:
-            return None
-
-        def test(env, world):
-            if world.lazies:
-                return self._fn(node)(env, world)
-            try:
-                return fast(interp, env, world)
-            except codegen.rt.Interpret:
-                return self._fn(node)(env, world)
-        return test
-
-    def _check(self, name: str):
-        """An action's `requires` as one function of (args, world): the generated code's own
-        when there is one (it is asked for every target of every action of every activation)."""
-        found = self._checks.get(name)
-        if found is None:
-            from warband import codegen
-            interp = self.interp
-            decl = self.ruleset.procedures[name]
-            fast = None
-            if decl.requires is None:
-                found = lambda args, world: True   # noqa: E731
-            else:
-                if interp.compiled:
-                    program = interp._program or codegen.program_for(interp)
-                    interp._program = program
-                    fast = program._requires.get(name) or program.requirement(name)
-
-                def found(args, world, fast=fast, name=name):
-                    if fast is not None and not world.lazies:
-                        try:
-                            return fast(interp, args, world)
-                        except codegen.rt.Interpret:
-                            pass
-                    return interp.allowed(name, args, world)
-            self._checks[name] = found
-        return found
+        return legal[draw(len(legal))] if len(legal) > 1 else legal[0]
 
     def activate(self, stmt: ast.Activate, env: dict, world: World, next_):
         ref = self._fn(stmt.fighter)(env, world)
@@ -648,28 +515,6 @@ class Game:
         return spot
 
 
-def _conjuncts(e) -> list:
-    """a and b and c, however the parser nested it: [a, b, c]."""
-    if type(e) is ast.Logic and e.op == "and":
-        return [part for item in e.items for part in _conjuncts(item)]
-    return [e]
-
-
-def _names(node) -> set[str]:
-    """Every name read anywhere inside an expression (loop variables included: conservative)."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if type(n) is ast.Name:
-            found.add(n.name)
-        elif isinstance(n, tuple):
-            stack.extend(n)
-        elif hasattr(n, "__dataclass_fields__") and type(n) is not ast.Ident:
-            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "span")
-    return found
-
-
 def _route_label(way) -> str:
     return way if type(way) is str else f"to the {way.kind} at {_pos(way.at)}"
 
@@ -715,16 +560,6 @@ def _plain(v):
     if isinstance(v, Ref):
         return repr(v)
     return v
-
-
-def _plain_number(x: float):
-    """Board distances as the rules' numbers: exact when whole, else a Fraction."""
-    if x == float("inf"):
-        return 10 ** 9
-    if float(x).is_integer():
-        return int(x)
-    hundredths = round(x * 100)   # to the hundredth of an inch: exact, and cheap to make
-    return hundredths // 100 if hundredths % 100 == 0 else Fraction(hundredths, 100)
 
 
 # ---- what workers run -------------------------------------------------------------------------------------

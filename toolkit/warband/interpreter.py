@@ -46,7 +46,6 @@ _SIDE_GROUPS = {
 }
 _GAME_STATEMENTS = (ast.Activate, ast.Travel, ast.Concede, ast.Deploy, ast.Place)
 # Without a board (odds of one action) fighters are taken to be in reach and in clear sight.
-_NO_BOARD = {"distance": 0, "sees": True, "obscured": False, "contact": True, "engaged": False}
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
@@ -115,9 +114,24 @@ class Interpreter(Decisions):
         return None
 
     def board_question(self, name: str, args: list, world: World):
-        if self.game is None:
-            return _NO_BOARD[name]
-        return self.game.ask(name, args, world)
+        return getattr(self, "q_" + name)(*args, world)
+
+    # The board's answers without a board: in reach, in sight, so that odds keep working. A
+    # game puts its own (questions.Questions) in their place on its interpreter.
+    def q_distance(self, a, b, world):
+        return 0
+
+    def q_sees(self, a, b, world):
+        return True
+
+    def q_obscured(self, a, b, world):
+        return False
+
+    def q_contact(self, a, b, world):
+        return True
+
+    def q_engaged(self, a, world):
+        return False
 
     # ---- entry points ------------------------------------------------------------------------------
     def exact(self, procedure: str, args: dict, world: World,
@@ -166,6 +180,10 @@ class Interpreter(Decisions):
             done = codegen.allowed(self, procedure, args, world)
             if done is not None:
                 return done
+        return self.holds(decl, args, world)
+
+    def holds(self, decl, args: dict, world: World) -> bool:
+        """Whether a declaration's `requires` holds, asked of the interpreter."""
         result = self.fn(decl.requires)(self._bind_params(decl, args, world), world)
         return result is True or (type(result) is Dist and result[True] == 1)
 

@@ -1,0 +1,163 @@
+"""What a fighter may do when activated: the legal actions and their targets.
+
+An activation weighs every action against every other fighter in play, and a game has about a
+hundred activations, so this is the engine's inner loop. Each action's `requires` is asked in two
+parts: what it says of the actor alone (`not attacker.Stunned`), once per activation, and the
+rest (`contact(attacker, target)`), once per target. The list of targets for an actor and an
+action is made once and kept while the same fighters are in play. Both parts run as generated
+Python taking the engine's own Refs (codegen.Program.engine_test); the interpreter answers what
+the generator does not take, with the same results.
+"""
+
+from __future__ import annotations
+
+import weakref
+from itertools import compress
+from operator import attrgetter
+
+from warband import ast
+from warband.codegen_runtime import Interpret
+from warband.world import Ref, World
+
+FIGHTER_REFS = tuple(Ref("fighter", i) for i in range(500))   # as many as MAX_FIGHTERS, made once
+_REMOVED = attrgetter("removed")
+_SHARED: dict = {}   # (id of a ruleset, compiled) -> (weak reference to it, its Options)
+
+
+def options_for(ruleset, compiled: bool) -> "Options":
+    """The Options of a ruleset, made once and shared by its games."""
+    key = (id(ruleset), compiled)
+    found = _SHARED.get(key)
+    if found is not None and found[0]() is ruleset:
+        return found[1]
+    made = Options(ruleset, compiled)
+    _SHARED[key] = (weakref.ref(ruleset, lambda _r, known=_SHARED: known.pop(key, None)), made)
+    return made
+
+
+class Options:
+    """The options of one ruleset's actions, kept for every game of it (the tests take the
+    game's interpreter as an argument; what is kept depends only on the rules and on which
+    fighters are in play)."""
+
+    def __init__(self, ruleset, compiled: bool) -> None:
+        self.ruleset, self.compiled = ruleset, compiled
+        self._plans: dict = {}     # action -> (actor test, rest test) or None
+        self._targets: dict = {}   # (action, actor, its side, fighters, those out of play) -> options
+        self._kept: list = []      # synthetic AST nodes: compiled closures are cached by id
+        self._slow: dict = {}      # generated test -> the interpreter's, for what it leaves
+
+    def candidates(self, interp, ref: Ref, names: list[str], world: World) -> list:
+        """Every (action, arguments, test, refs) whose actor-only part of `requires` holds; the
+        option is legal when test is None or test(interp, world, *refs) is True."""
+        fighters = world.fighters
+        gone = tuple(compress(range(len(fighters)), map(_REMOVED, fighters)))
+        side = fighters[ref.index].side
+        out: list = []
+        for name in names:
+            plan = self._plans.get(name, False)
+            if plan is False:
+                plan = self._plans[name] = self._plan(name, interp)
+            if plan is None:
+                continue   # not a player's action (a number the engine cannot know)
+            actor, rest = plan
+            if actor is not None and not self.passes(interp, actor, world, (ref,)):
+                continue   # what the action asks of the actor alone fails: no target helps
+            key = (name, ref.index, side, len(fighters), gone)
+            found = self._targets.get(key)
+            if found is None:
+                found = self._targets[key] = self._target_list(name, rest, ref, world)
+            out += found
+        return out
+
+    def legal(self, interp, option, world: World) -> bool:
+        return option[2] is None or self.passes(interp, option[2], world, option[3])
+
+    def passes(self, interp, test, world: World, refs: tuple) -> bool:
+        """A test's answer; the interpreter's where generated code cannot answer (rolls kept
+        whole in the world, or a value it leaves to the interpreter)."""
+        if not world.lazies:
+            try:
+                return test(interp, world, *refs) is True
+            except Interpret:
+                pass
+        return self._slow.get(test, test)(interp, world, *refs) is True
+
+    # ---- made once per action ---------------------------------------------------------------------
+    def _plan(self, name: str, interp):
+        decl = self.ruleset.procedures[name]
+        params = decl.params
+        if not params:
+            return None
+        for p in params[1:]:
+            if p.default is None and (p.type is None or p.type.name not in ("fighter", "side")):
+                return None
+        if decl.requires is None:
+            return None, None
+        first = params[0].name.name
+        alone, rest = [], []
+        for part in conjuncts(decl.requires):
+            (alone if names_read(part) <= {first} else rest).append(part)
+        actor = self._test(interp, decl, f"{name} actor", alone, params[:1]) if alone else None
+        return actor, self._test(interp, decl, f"{name} rest", rest, params) if rest else None
+
+    def _test(self, interp, decl, key: str, parts: list, params) -> object:
+        """test(interp, world, *refs) for the conjunction of `parts`: generated Python, or the
+        interpreter's closure with the arguments made from the refs."""
+        node = parts[0] if len(parts) == 1 else ast.Logic("and", tuple(parts), decl.requires.span)
+        synthetic = ast.ProcedureDecl("action", ast.Ident(key, decl.span), params, None, None,
+                                      node, ast.Block((), decl.span), decl.span)
+        self._kept += [node, synthetic]
+        given = [p.name.name for p in params if p.default is None]
+
+        def slow(interp, world, *refs):
+            return interp.holds(synthetic, dict(zip(given, refs)), world)
+        if self.compiled:
+            from warband import codegen
+            program = interp._program or codegen.program_for(interp)
+            interp._program = program
+            fast = program.engine_test(synthetic, key)
+            if fast is not None:
+                self._slow[fast] = slow
+                return fast
+        return slow
+
+    def _target_list(self, name: str, rest, ref: Ref, world: World) -> list:
+        """Every choice of the action's other fighter and side parameters, in the order of the
+        fighters: (name, args, rest test, the refs it takes)."""
+        decl = self.ruleset.procedures[name]
+        params = decl.params
+        fighters = [FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
+                    if not f.removed and i != ref.index]
+        choices = [[(params[0].name.name, ref)]]
+        for p in params[1:]:
+            if p.default is not None:
+                continue
+            if p.type.name == "fighter":
+                choices = [c + [(p.name.name, f)] for c in choices for f in fighters]
+            else:
+                side = Ref("side", world.fighters[ref.index].side)
+                choices = [c + [(p.name.name, side)] for c in choices]
+        return [(name, dict(c), rest, tuple(r for _, r in c)) for c in choices]
+
+
+def conjuncts(e) -> list:
+    """a and b and c, however the parser nested it: [a, b, c]."""
+    if type(e) is ast.Logic and e.op == "and":
+        return [part for item in e.items for part in conjuncts(item)]
+    return [e]
+
+
+def names_read(node) -> set[str]:
+    """Every name read anywhere inside an expression (loop variables included: conservative)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is ast.Name:
+            found.add(n.name)
+        elif isinstance(n, tuple):
+            stack.extend(n)
+        elif hasattr(n, "__dataclass_fields__") and type(n) is not ast.Ident:
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "span")
+    return found

@@ -1,0 +1,89 @@
+"""The board's answers to the questions rules ask of it: distance, sees, obscured, contact,
+engaged.
+
+The rules ask them for every target of every action an activated fighter might take, several
+hundred times a game, so each is one method taking the fighters' Refs and the world, called
+straight from generated code (`I.q_contact(a, b, world)`): the interpreter has the answers
+for a game without a board (in reach, in sight), and a game puts these in their place. Sight
+depends only on two positions and the pieces on the board, and is kept by the Board.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from warband.board import BASE, CONTACT, Board
+
+NAMES = ("distance", "sees", "obscured", "contact", "engaged")
+
+
+class Questions:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def install(self, interp) -> None:
+        """Answer the interpreter's (and its generated code's) questions from this board."""
+        for name in NAMES:
+            setattr(interp, "q_" + name, getattr(self, name))
+
+    def distance(self, a, b, world):
+        pa = world.fighters[a[1]].position
+        if pa is None:
+            return 0
+        if type(b) is str:   # a kind of marker: its nearest piece
+            return plain_number(self.board.distance_to_kind(pa, b))
+        pb = world.fighters[b[1]].position
+        if pb is None:
+            return 0
+        return plain_number(self.board.distance(pa, pb))
+
+    def contact(self, a, b, world) -> bool:
+        pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
+        if pa is None or pb is None:
+            return True
+        if self.board.squares:
+            return max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) == 1
+        return math.dist(pa, pb) - BASE <= CONTACT
+
+    def sees(self, a, b, world) -> bool:
+        pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
+        if pa is None or pb is None:
+            return True
+        return self.board.sees(pa, pb)
+
+    def obscured(self, a, b, world) -> bool:
+        fighters = world.fighters
+        pa, pb = fighters[a[1]].position, fighters[b[1]].position
+        if pa is None or pb is None:
+            return False
+        others = [g.position for i, g in enumerate(fighters) if not g.removed and
+                  g.position is not None and i != a[1] and i != b[1]]
+        return self.board.obscured(pa, pb, others)
+
+    def engaged(self, a, world) -> bool:
+        """In contact with an enemy in play."""
+        me = world.fighters[a[1]]
+        pa, side = me.position, me.side
+        if pa is None:
+            return False
+        if self.board.squares:
+            return any(not g.removed and g.side != side and g.position is not None and
+                       max(abs(pa[0] - g.position[0]), abs(pa[1] - g.position[1])) == 1
+                       for g in world.fighters)
+        dist = math.dist
+        for g in world.fighters:
+            if g.side != side and not g.removed and g.position is not None and \
+                    dist(pa, g.position) - BASE <= CONTACT:
+                return True
+        return False
+
+
+def plain_number(x: float):
+    """Board distances as the rules' numbers: exact when whole, else a Fraction."""
+    if x == float("inf"):
+        return 10 ** 9
+    if float(x).is_integer():
+        return int(x)
+    hundredths = round(x * 100)   # to the hundredth of an inch: exact, and cheap to make
+    return hundredths // 100 if hundredths % 100 == 0 else Fraction(hundredths, 100)
