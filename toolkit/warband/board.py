@@ -65,10 +65,31 @@ class Board:
         self.pieces: list[Piece] = []
         self.zones: dict[str, Zone] = {}
         self._sight: dict = {}   # (a, b) -> whether a sees b: pieces alone decide it
+        self._kept: dict = {}    # what is worked out from the pieces, until one is added
 
     def add(self, piece: Piece) -> None:
         self.pieces.append(piece)
         self._sight.clear()
+        self._kept.clear()
+
+    def destinations(self) -> list:
+        """Inches: the routes onto pieces a fighter may stand on, (piece, where, 0.0)."""
+        found = self._kept.get("destinations")
+        if found is None:
+            found = self._kept["destinations"] = [
+                (p, p.at, 0.0) for p in self.pieces
+                if p.to is None and not self.has(p.kind, "impassable")]
+        return found
+
+    def _obstacles(self) -> tuple[list, list]:
+        """Impassable pieces: (circles (centre, radius a base may not enter), walls)."""
+        found = self._kept.get("obstacles")
+        if found is None:
+            circles = [(p.at, p.radius + _R) for p in self.pieces
+                       if p.to is None and self.has(p.kind, "impassable")]
+            walls = [p for p in self.pieces if p.to is not None and self.has(p.kind, "impassable")]
+            found = self._kept["obstacles"] = (circles, walls)
+        return found
 
     # ---- pieces ----------------------------------------------------------------------------------
     def has(self, kind: str, prop: str) -> bool:
@@ -239,14 +260,8 @@ class Board:
                 limit = min(limit, (high - _R - s) / u)
             elif u < -1e-12:
                 limit = min(limit, (s - _R) / -u)
-        circles = [(o, BASE - CONTACT) for o in occupied]
-        walls = []
-        for p in self.pieces:
-            if self.has(p.kind, "impassable"):
-                if p.to is None:
-                    circles.append((p.at, p.radius + _R))
-                else:
-                    walls.append(p)
+        fixed, walls = self._obstacles()
+        circles = [(o, BASE - CONTACT) for o in occupied] + fixed
         for centre, r in circles:
             t = _ray_entry(start, ux, uy, centre, r)
             if t is not None:

@@ -37,7 +37,7 @@ from warband.codegen_expr import (Scope, Unsupported, _reads_only_arguments, man
 from warband.codegen_stmt import Writer, _assigned_names, _contains_dice
 from warband.dice import Dist
 from warband.evaluate import Record, Thunk, norm
-from warband.world import Ref
+from warband.world import SIDE_REFS, Ref
 
 __all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "sample"]
 
@@ -68,9 +68,11 @@ class Program:
             "_repeat": rt.repeat_times, "_number_choice": rt.number_choice, "_clamp": rt.clamp,
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_im": im, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
-            "_SIDE_REFS": rt.SideRefs(), "_has_value": rt.has_value, "_Ref": Ref,
+            "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
-            "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede, "_Dist": Dist, "_Thunk": Thunk, "_Draft": rt.Draft,
+            "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
+            "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
+            "_Draft": rt.Draft,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)
@@ -161,13 +163,15 @@ class Program:
             return fallback
         return compiled
 
-    def entry(self, procedure: str):
-        """e_NAME(I, args, world) -> (value, world), or None when the interpreter runs it."""
+    def entry(self, procedure: str, block=None):
+        """e_NAME(I, args, world) -> (value, world), or None when the interpreter runs it.
+        `block`: a scenario's setup, round or aftermath, as a procedure named `procedure`
+        (a name with a space, which no procedure of the rules can have)."""
         found = self._entries.get(procedure)
         if found is None and procedure not in self._missing:
-            decl = self.ruleset.procedures.get(procedure)
+            decl = block or self.ruleset.procedures.get(procedure)
             lines = None
-            if decl is not None and self.generates(procedure):
+            if decl is not None and (block is not None or self.generates(procedure)):
                 lines = self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
             found = self._compile(f"e_{mangle(procedure)}", lines) if lines else None
             if found is None:
@@ -455,14 +459,14 @@ def program_for(interp) -> Program:
     return program
 
 
-def sample(interp, procedure: str, args: dict, world):
+def sample(interp, procedure: str, args: dict, world, block=None):
     """Interpreter.sample through the generated program: (value, world), or None when this run
     is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
     does not take). The caller has set sampling mode and reset the counters."""
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
-    entry = program._entries.get(procedure) or program.entry(procedure)
+    entry = program._entries.get(procedure) or program.entry(procedure, block)
     if entry is None or world.lazies or interp.probing:
         return None
     policies = interp.policies
@@ -486,7 +490,7 @@ def sample(interp, procedure: str, args: dict, world):
     except rt.Interpret:
         return None
     except RecursionError:
-        raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+        raise rt.too_deep(block or program.ruleset.procedures[procedure]) from None
     finally:
         if outermost:
             interp._in_sampled_run = False

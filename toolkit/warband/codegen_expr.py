@@ -155,6 +155,10 @@ class ExpressionWriter:
             a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
             return f"({a} {e.op} {b})" if raw else f"_norm({a} {e.op} {b})"
         if t is ast.Compare:
+            if e.op in ("==", "!=") and self.kind(e.left, scope) == "side" == \
+                    self.kind(e.right, scope):   # two sides: their numbers are enough
+                return (f"({self.side_index(e.left, scope)} {_OPS[e.op]} "
+                        f"{self.side_index(e.right, scope)})")
             return (f"({self.expr(e.left, scope, True)} {_OPS[e.op]} "
                     f"{self.expr(e.right, scope, True)})")
         if t is ast.Logic:

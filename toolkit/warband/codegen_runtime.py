@@ -16,7 +16,7 @@ from warband.diagnostics import diag
 from warband.dice import Dist
 from warband.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
                               norm)
-from warband.world import Fighter, Ref, Side, World
+from warband.world import FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World
 
 UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
 #                      the interpreter, where a name missing from the environment is a symbol
@@ -145,14 +145,6 @@ def aggregate(kind: str, values: list):
     return AGGREGATES[kind]([v for v in values if v is not None])
 
 
-class SideRefs(dict):
-    """Side index -> Ref("side", index), each made once."""
-
-    def __missing__(self, index: int) -> Ref:
-        found = self[index] = Ref("side", index)
-        return found
-
-
 def has_value(value) -> bool:
     """Whether a trait's combined value means the fighter has it (Interpreter.has)."""
     return value is True or (value is not False and value != 0)
@@ -177,11 +169,10 @@ def field_getter(interp, name: str):
         return get_game
     side_name = interp.side_fields.get(lower)
     kind, canonical = interp.fighter_fields.get(lower, (None, None))
-    sides_refs = tuple(Ref("side", i) for i in range(16))
 
     def side_part(s, world):
         if name == "fighters":
-            return tuple(Ref("fighter", i) for i, f in enumerate(world.fighters)
+            return tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
                          if f.side == s.index and not f.removed)
         if name == "name":
             return world.sides[s.index].name
@@ -199,7 +190,7 @@ def field_getter(interp, name: str):
                 return side_part(s, world)
             if attr == "side":
                 side = world.fighters[s.index].side
-                return sides_refs[side] if side < 16 else Ref("side", side)
+                return SIDE_REFS[side]
             return getattr(world.fighters[s.index], attr)
         return get
     if kind == "trait":
@@ -372,7 +363,8 @@ def choose_among(interp, stmt, group, world):
 def _game(interp, stmt, world):
     game = interp.game
     if game is None or interp.exact_mode:
-        word = {"Activate": "activate", "Concede": "concede"}.get(type(stmt).__name__, "this")
+        word = {"Activate": "activate", "Concede": "concede", "Deploy": "deploy",
+                "Place": "place"}.get(type(stmt).__name__, "this")
         if word == "concede":
             return None
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
@@ -385,6 +377,17 @@ def activate(interp, stmt, ref, exclude, world):
     game = _game(interp, stmt, world)
     return game.activate_now(stmt, ref, exclude,
                              world.freeze() if type(world) is Draft else world)
+
+
+def deploy(interp, stmt, side, zone, world):
+    game = _game(interp, stmt, world)
+    return game.deploy_now(stmt, side, zone, world.freeze() if type(world) is Draft else world)
+
+
+def place(interp, stmt, at, to, count, zone, apart, by, world):
+    game = _game(interp, stmt, world)
+    game.place_now(stmt, at, to, count, zone, apart, by,
+                   world.freeze() if type(world) is Draft else world)
 
 
 def concede(interp, stmt, ref, world):

@@ -241,6 +241,20 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}world = _concede(I, {self.const(s, 'n')}, "
                        f"{self.expr(s.side, scope)}, world)")
             return bound
+        if t is ast.Deploy:
+            out.append(f"{pad}world = _deploy(I, {self.const(s, 'n')}, "
+                       f"{self.expr(s.side, scope)}, {self.expr(s.zone, scope)}, world)")
+            return bound
+        if t is ast.Place:
+            def value(e):
+                return self.expr(e, scope) if e is not None else "None"
+
+            def point(p):
+                return f"({value(p.x)}, {value(p.y)})" if p is not None else "None"
+            out.append(f"{pad}_place(I, {self.const(s, 'n')}, {point(s.at)}, {point(s.to)}, "
+                       f"{value(s.count)}, {value(s.zone)}, {value(s.apart)}, {value(s.by)}, "
+                       "world)")
+            return bound
         if t is ast.Travel:
             out.append(f"{pad}world = _travel(I, {self.const(s, 'n')}, "
                        f"{self.expr(s.fighter, scope)}, {self.expr(s.distance, scope)}, world)")

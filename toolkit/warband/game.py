@@ -25,7 +25,7 @@ from warband.gamelog import GameLog
 from warband.options import options_for
 from warband.questions import Questions
 from warband.results import GameResult, PlayRequest
-from warband.world import Ref, World, make_world
+from warband.world import FIGHTER_REFS, Ref, World, make_world
 
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
@@ -62,14 +62,18 @@ class Game:
         self.board = self._board()
         self.questions = Questions(self.board)
         self.questions.install(self.interp)
-        self._procs = {name: ast.ProcedureDecl("phase", ast.Ident(name, self.decl.span), (),
-                                               None, None, None, block, self.decl.span)
+        # the scenario's blocks as procedures; "scenario setup" is no name a rules file can give
+        span = self.decl.span
+        self._procs = {name: ast.ProcedureDecl("phase", ast.Ident(f"scenario {name}", span), (),
+                                               None, None, None, block, span)
                        for name, block in (("setup", self.decl.setup),
                                            ("round", self.decl.round),
                                            ("aftermath", self.decl.aftermath))
                        if block is not None}
+        self.interp.blocks = {p.name.name: p for p in self._procs.values()}
         self._fn = self.interp.fn
         self._hooks: dict = {}
+        self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
         self._kept: list = []
 
@@ -240,9 +244,10 @@ class Game:
         fighter = world.fighters[ref.index]
         if fighter.removed:
             return "none", world
-        names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
-        if exclude is not None:
-            names = [n for n in names if n != exclude]
+        names = self._names.get((id(stmt), exclude))
+        if names is None:
+            names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
+            names = self._names[(id(stmt), exclude)] = [n for n in names if n != exclude]
         side_name = world.sides[fighter.side].name
         randomly = self.log.script is None and \
             self.policies.for_decision("action", side_name) == "random"
@@ -277,7 +282,7 @@ class Game:
             result, world = self.interp.run_nested(self.ruleset.procedures[name], args, world)
         finally:
             self.interp.in_action -= 1
-        if result is not None:
+        if result is not None and self.log.record:
             self.log.event("result", self.round, action=name, value=_plain(result))
         self.check_end(world)
         return name, world
@@ -375,8 +380,7 @@ class Game:
             routes = [("stay", None, 0.0)]
             routes += [(f"towards {name}", pos, BASE) for name, pos in enemies]
             # a piece's label is made only when asked for (a random player's moves need none)
-            routes += [(p, p.at, 0.0) for p in board.pieces
-                       if p.to is None and not board.has(p.kind, "impassable")]
+            routes += board.destinations()
             if enemies:
                 near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
                 d = math.dist(start, near) or 1.0
@@ -398,11 +402,11 @@ class Game:
             label, target, stop = route
             spot = (_way(board, label)(start, target, reach, stop, others)
                     if target is not None else None) or start
-        if spot != start:
+        if spot != start and self.log.record:
             self.log.event("travel", self.round, fighter=fighter.name, start=_pos(start),
                            to=_pos(spot))
         world = world.place(ref, spot)
-        for piece in board.pieces_at(spot):
+        for piece in board.pieces_at(spot) if board.entered else ():
             marker = self.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
                 self.log.event("enter", self.round, fighter=fighter.name, marker=piece.kind)
@@ -433,8 +437,11 @@ class Game:
         return float(self.value(after, side)) + closeness / 1000
 
     def deploy(self, stmt: ast.Deploy, env: dict, world: World) -> World:
-        side = self._fn(stmt.side)(env, world)
-        zone = self.board.zones[self._fn(stmt.zone)(env, world)]
+        return self.deploy_now(stmt, self._fn(stmt.side)(env, world),
+                               self._fn(stmt.zone)(env, world), world)
+
+    def deploy_now(self, stmt: ast.Deploy, side: Ref, zone_name: str, world: World) -> World:
+        zone = self.board.zones[zone_name]
         taken = [f.position for f in world.fighters if f.position is not None and not f.removed]
         board = self.board
 
@@ -450,10 +457,9 @@ class Game:
                                               f"{f.name}", stmt.span,
                                       hint="make the zone larger or the force smaller"))
             spot = self._place_spot(side.index, spots, world)
-            world = world.place(Ref("fighter", i), spot)
+            world = world.place(FIGHTER_REFS[i], spot)
             taken.append(spot)
-        self.log.event("deploy", self.round, side=world.sides[side.index].name,
-                       zone=self._fn(stmt.zone)(env, world))
+        self.log.event("deploy", self.round, side=world.sides[side.index].name, zone=zone_name)
         return world
 
     def _spots(self, cells: list, fits) -> list:
@@ -468,23 +474,30 @@ class Game:
         return [c for c in cells if fits(c)]
 
     def place(self, stmt: ast.Place, env: dict, world: World) -> None:
+        def value(e):
+            return self._fn(e)(env, world) if e is not None else None
+
+        def point(p):
+            return (value(p.x), value(p.y)) if p is not None else None
+        self.place_now(stmt, point(stmt.at), point(stmt.to), value(stmt.count),
+                       value(stmt.zone), value(stmt.apart), value(stmt.by), world)
+
+    def place_now(self, stmt: ast.Place, at, to, count, zone_name, apart, by,
+                  world: World) -> None:
+        """`place`: a piece at a point (a wall from `at` to `to`), or `count` pieces where the
+        side `by` (else the first side) puts them, in a zone, `apart` from each other."""
         kind = stmt.kind.name
         radius = 0.0 if self.board.squares else 0.5
-        if stmt.at is not None:
-            at = (self._fn(stmt.at.x)(env, world), self._fn(stmt.at.y)(env, world))
-            to = (self._fn(stmt.to.x)(env, world), self._fn(stmt.to.y)(env, world)) \
-                if stmt.to is not None else None
+        if at is not None:
             self.board.add(Piece(kind, at, to, radius))
             if to is not None:   # a wall: where it runs
                 self.log.event("place", self.round, marker=kind, at=_pos(at), to=_pos(to))
             else:
                 self.log.event("place", self.round, marker=kind, at=_pos(at))
             return
-        count = self._fn(stmt.count)(env, world)
-        zone = self.board.zones[self._fn(stmt.zone)(env, world)] if stmt.zone is not None \
-            else Zone("everywhere", ())
-        apart = self._fn(stmt.apart)(env, world) if stmt.apart is not None else 0
-        by = self._fn(stmt.by)(env, world).index if stmt.by is not None else 0
+        zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
+        apart = apart if apart is not None else 0
+        by = by.index if by is not None else 0
         fighters = {f.position for f in world.fighters if f.position is not None}
         board = self.board
 

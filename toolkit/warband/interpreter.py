@@ -26,23 +26,22 @@ from warband.dice import Dist
 from warband.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, RulesError, Thunk,
                               as_dist)
 from warband.ruleset import Ruleset
-from warband.world import Ref, World
+from warband.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
 MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
 #                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
-_SIDES = tuple(Ref("side", i) for i in range(16))   # made once: read on every token spent
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
 MAX_SAMPLED_STEPS = 2_000_000    # turns of 'repeat' loops in one sampled run (generated code
 #                                  has no stack to bound it: nested loops multiply), < 1 s
 
 # A side's groups other than its fighters in play: who was removed, who left, who it plays.
 _SIDE_GROUPS = {
-    "casualties": lambda w, s: tuple(Ref("fighter", i) for i, f in enumerate(w.fighters)
+    "casualties": lambda w, s: tuple(FIGHTER_REFS[i] for i, f in enumerate(w.fighters)
                                      if f.side == s and f.removed and not f.withdrawn),
-    "withdrawn": lambda w, s: tuple(Ref("fighter", i) for i, f in enumerate(w.fighters)
+    "withdrawn": lambda w, s: tuple(FIGHTER_REFS[i] for i, f in enumerate(w.fighters)
                                     if f.side == s and f.withdrawn),
-    "opponents": lambda w, s: tuple(Ref("side", i) for i in range(len(w.sides)) if i != s),
+    "opponents": lambda w, s: tuple(SIDE_REFS[i] for i in range(len(w.sides)) if i != s),
 }
 _GAME_STATEMENTS = (ast.Activate, ast.Travel, ast.Concede, ast.Deploy, ast.Place)
 # Without a board (odds of one action) fighters are taken to be in reach and in clear sight.
@@ -100,11 +99,12 @@ class Interpreter(Decisions):
 
     # ---- the game around the rules ------------------------------------------------------------------
     game = None   # set by the engine (game.py) while a game is played
+    blocks: dict = {}   # a game's setup, round and aftermath, by their names (game.py)
 
     def global_value(self, name: str):
         """A name that means something in play: every side, or a side of the scenario."""
         if name == "sides":
-            return lambda world: tuple(Ref("side", i) for i in range(len(world.sides)))
+            return lambda world: tuple(SIDE_REFS[i] for i in range(len(world.sides)))
         scenario = self.ruleset.scenario
         if scenario is not None:
             for i, side in enumerate(scenario.sides):
@@ -203,10 +203,12 @@ class Interpreter(Decisions):
                 self.exact_mode = False
                 self.branches = self.drawn = 0
                 name = decl.name.name
-                if self.compiled and self.ruleset.procedures.get(name) is decl and \
-                        not self.policies.by_side and (
+                block = self.blocks.get(name)
+                if self.compiled and (self.ruleset.procedures.get(name) is decl or
+                                      block is decl) and not self.policies.by_side and (
                             self.recorder is None or not self.recorder.record):
-                    done = codegen.sample(self, name, args, world)   # the fast way, when it can
+                    # the fast way, when it can
+                    done = codegen.sample(self, name, args, world, block)
                     if done is not None:
                         return done
                 return self._run(decl, args, world, self._top_return)
@@ -658,7 +660,7 @@ class Interpreter(Decisions):
             return subject.get(name)
         if subject.kind == "side":
             if name == "fighters":
-                return tuple(Ref("fighter", i) for i, f in enumerate(world.fighters)
+                return tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
                              if f.side == subject.index and not f.removed)
             if name in _SIDE_GROUPS:
                 return _SIDE_GROUPS[name](world, subject.index)
@@ -669,7 +671,7 @@ class Interpreter(Decisions):
             return world.sides[subject.index].values[self.side_fields[name.lower()]]
         f = world.fighters[subject.index]
         if name == "side":
-            return _SIDES[f.side] if f.side < len(_SIDES) else Ref("side", f.side)
+            return SIDE_REFS[f.side]
         if name == "class":
             return f.fighter_class
         if name == "tier":
@@ -682,7 +684,7 @@ class Interpreter(Decisions):
             return f.withdrawn
         if name == "enemies" or name == "friends":
             enemy = name == "enemies"
-            return tuple(Ref("fighter", i) for i, g in enumerate(world.fighters)
+            return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
                          if not g.removed and i != subject.index and (g.side != f.side) == enemy)
         kind, canonical = self.fighter_fields[name.lower()]
         if kind == "trait":
@@ -708,6 +710,6 @@ class Interpreter(Decisions):
             if i == centre.index or f.removed or f.position is None:
                 continue
             if math.dist(c, f.position) <= distance:
-                out.append(Ref("fighter", i))
+                out.append(FIGHTER_REFS[i])
         return tuple(out)
 

@@ -17,9 +17,8 @@ from operator import attrgetter
 
 from warband import ast
 from warband.codegen_runtime import Interpret
-from warband.world import Ref, World
+from warband.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
-FIGHTER_REFS = tuple(Ref("fighter", i) for i in range(500))   # as many as MAX_FIGHTERS, made once
 _REMOVED = attrgetter("removed")
 _SHARED: dict = {}   # (id of a ruleset, compiled) -> (weak reference to it, its Options)
 
@@ -136,7 +135,7 @@ class Options:
             if p.type.name == "fighter":
                 choices = [c + [(p.name.name, f)] for c in choices for f in fighters]
             else:
-                side = Ref("side", world.fighters[ref.index].side)
+                side = SIDE_REFS[world.fighters[ref.index].side]
                 choices = [c + [(p.name.name, side)] for c in choices]
         return [(name, dict(c), rest, tuple(r for _, r in c)) for c in choices]
 

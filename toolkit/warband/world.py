@@ -28,6 +28,22 @@ class Ref(NamedTuple):
         return f"{self.kind}#{self.index}"
 
 
+class Refs(dict):
+    """Index -> Ref of one kind, each made once: a NamedTuple is slow to make (a third of a
+    microsecond) and the rules ask for groups of fighters all the time."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, index: int) -> Ref:
+        found = self[index] = Ref(self.kind, index)
+        return found
+
+
+FIGHTER_REFS, SIDE_REFS = Refs("fighter"), Refs("side")
+
+
 @dataclass(slots=True)
 class Fighter:
     name: str
