@@ -73,6 +73,7 @@ class Game:
         self.interp.blocks = {p.name.name: p for p in self._procs.values()}
         self._fn = self.interp.fn
         self._hooks: dict = {}
+        self._forces: int | None = None
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
         self._kept: list = []
@@ -100,6 +101,7 @@ class Game:
                                   hint="play with smaller warbands"))
         world = make_world(self.ruleset, forces, [{} for _ in self.scenario.side_names],
                            self.scenario.side_names)
+        self._forces = self._options.forces(world)   # the same in every world of this game
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
         if not isinstance(limit, int) or not 1 <= limit <= MAX_ROUNDS:
@@ -201,20 +203,24 @@ class Game:
         raise TypeError(f"unknown game statement {stmt!r}")  # pragma: no cover
 
     # ---- activations ---------------------------------------------------------------------------------------
-    def options(self, ref: Ref, names: list[str], world: World) -> list[tuple[str, dict]]:
+    def options(self, ref: Ref, names: list[str], world: World,
+                forces: int | None = None) -> list[tuple[str, dict]]:
         """Every legal (action, arguments): the fighter first; other fighter parameters take
-        every other fighter in play; parameters with a default keep it."""
+        every other fighter in play; parameters with a default keep it. `forces`: the number
+        Options gives the game's fighters (worked out from the world when not given)."""
         interp, legal = self.interp, self._options.legal
-        return [option[:2] for option in self._options.candidates(interp, ref, names, world)
+        return [option[:2] for option in self._options.candidates(interp, ref, names, world,
+                                                                  forces)
                 if legal(interp, option, world)]
 
-    def random_option(self, ref: Ref, names: list[str], world: World):
+    def random_option(self, ref: Ref, names: list[str], world: World,
+                      forces: int | None = None):
         """A legal (action, arguments), each equally likely, or None: candidates are drawn at
         random and tested until one is legal (which picks uniformly among the legal ones
         without testing them all); after as many failures as twice the candidates, the legal
         ones are listed and one is drawn from them."""
         interp, options = self.interp, self._options
-        candidates = options.candidates(interp, ref, names, world)
+        candidates = options.candidates(interp, ref, names, world, forces)
         count = len(candidates)
         draw, passes = self.choice_rng.randrange, options.passes
         for _ in range(2 * count):
@@ -252,10 +258,10 @@ class Game:
         randomly = self.log.script is None and \
             self.policies.for_decision("action", side_name) == "random"
         if randomly:   # a random player: one legal option, found without testing them all
-            chosen = self.random_option(ref, names, world)
+            chosen = self.random_option(ref, names, world, self._forces)
             options = [chosen] if chosen is not None else []
         else:
-            options = self.options(ref, names, world)
+            options = self.options(ref, names, world, self._forces)
         acted = self._acted.setdefault(fighter.side, [0, 0])
         acted[0] += 1
         if not options:

@@ -41,17 +41,30 @@ class Options:
 
     def __init__(self, ruleset, compiled: bool) -> None:
         self.ruleset, self.compiled = ruleset, compiled
-        self._plans: dict = {}     # action -> (actor test, rest test) or None
-        self._targets: dict = {}   # (action, actor, its side, fighters, those out of play) -> options
+        self._plans: dict = {}     # action -> (actor test, rest test, fixed test) or None
+        # (action, actor, the fighters as they came, those out of play) -> options
+        self._targets: dict = {}
+        self._forces: dict = {}    # what never changes of a world's fighters -> a number
         self._kept: list = []      # synthetic AST nodes: compiled closures are cached by id
         self._slow: dict = {}      # generated test -> the interpreter's, for what it leaves
 
-    def candidates(self, interp, ref: Ref, names: list[str], world: World) -> list:
-        """Every (action, arguments, test, refs) whose actor-only part of `requires` holds; the
-        option is legal when test is None or test(interp, world, *refs) is True."""
+    def forces(self, world: World) -> int:
+        """A number for what never changes of a world's fighters in a game (sides, classes,
+        names, traits, equipment): worlds with the same number share their lists of targets.
+        A game asks once, for the world it starts from."""
+        fixed = tuple((f.side, f.fighter_class, f.tier, f.name, tuple(f.traits.items()),
+                       f.equipment) for f in world.fighters)
+        return self._forces.setdefault(fixed, len(self._forces))
+
+    def candidates(self, interp, ref: Ref, names: list[str], world: World,
+                   forces: int | None = None) -> list:
+        """Every (action, arguments, test, refs) whose actor-only part of `requires` holds and
+        whose parts that read only what never changes hold; the option is legal when test is
+        None or test(interp, world, *refs) is True. `forces`: the world's number (forces)."""
         fighters = world.fighters
         gone = tuple(compress(range(len(fighters)), map(_REMOVED, fighters)))
-        side = fighters[ref.index].side
+        if forces is None:
+            forces = self.forces(world)
         out: list = []
         for name in names:
             plan = self._plans.get(name, False)
@@ -59,14 +72,14 @@ class Options:
                 plan = self._plans[name] = self._plan(name, interp)
             if plan is None:
                 continue   # not a player's action (a number the engine cannot know)
-            actor, rest = plan
-            if actor is not None and not self.passes(interp, actor, world, (ref,)):
-                continue   # what the action asks of the actor alone fails: no target helps
-            key = (name, ref.index, side, len(fighters), gone)
+            actor, rest, fixed = plan
+            key = (name, ref.index, forces, gone)
             found = self._targets.get(key)
             if found is None:
-                found = self._targets[key] = self._target_list(name, rest, ref, world)
-            out += found
+                found = self._targets[key] = self._target_list(interp, name, rest, fixed, ref,
+                                                               world)
+            if found and (actor is None or self.passes(interp, actor, world, (ref,))):
+                out += found   # (what the action asks of the actor alone: once, not per target)
         return out
 
     def legal(self, interp, option, world: World) -> bool:
@@ -92,13 +105,19 @@ class Options:
             if p.default is None and (p.type is None or p.type.name not in ("fighter", "side")):
                 return None
         if decl.requires is None:
-            return None, None
+            return None, None, None
         first = params[0].name.name
-        alone, rest = [], []
+        alone, rest, fixed = [], [], []
+        values = {p.name.name for p in params if p.type is None or
+                  p.type.name not in ("fighter", "side") or p.default is not None}
         for part in conjuncts(decl.requires):
-            (alone if names_read(part) <= {first} else rest).append(part)
+            if _fixed(part, values):
+                fixed.append(part)
+            else:
+                (alone if names_read(part) <= {first} else rest).append(part)
         actor = self._test(interp, decl, f"{name} actor", alone, params[:1]) if alone else None
-        return actor, self._test(interp, decl, f"{name} rest", rest, params) if rest else None
+        return (actor, self._test(interp, decl, f"{name} rest", rest, params) if rest else None,
+                self._test(interp, decl, f"{name} fixed", fixed, params) if fixed else None)
 
     def _test(self, interp, decl, key: str, parts: list, params) -> object:
         """test(interp, world, *refs) for the conjunction of `parts`: generated Python, or the
@@ -121,9 +140,10 @@ class Options:
                 return fast
         return slow
 
-    def _target_list(self, name: str, rest, ref: Ref, world: World) -> list:
+    def _target_list(self, interp, name: str, rest, fixed, ref: Ref, world: World) -> list:
         """Every choice of the action's other fighter and side parameters, in the order of the
-        fighters: (name, args, rest test, the refs it takes)."""
+        fighters, for which the parts of `requires` that never change hold: (name, args, rest
+        test, the refs it takes)."""
         decl = self.ruleset.procedures[name]
         params = decl.params
         fighters = [FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
@@ -137,7 +157,35 @@ class Options:
             else:
                 side = SIDE_REFS[world.fighters[ref.index].side]
                 choices = [c + [(p.name.name, side)] for c in choices]
-        return [(name, dict(c), rest, tuple(r for _, r in c)) for c in choices]
+        out = [(name, dict(c), rest, tuple(r for _, r in c)) for c in choices]
+        return [o for o in out if fixed is None or self.passes(interp, fixed, world, o[3])]
+
+
+_FIXED_FIELDS = ("side", "class", "tier", "name")
+
+
+def _fixed(e, values: set) -> bool:
+    """Whether an expression reads only what never changes during a game: fighters' sides,
+    classes, names, traits and equipment, and constants (no value, no board question).
+    `values`: the parameters that are not the engine's fighters and sides (a default may ask
+    the board)."""
+    t = type(e)
+    if t is ast.Int or t is ast.Str or t is ast.Bool:
+        return True
+    if t is ast.Name:
+        return e.name not in values
+    if t is ast.Field:
+        return e.field.name in _FIXED_FIELDS and _fixed(e.subject, values) and \
+            type(e.subject) is ast.Name
+    if t is ast.Has or t is ast.Is:
+        return type(e.subject) is ast.Name and _fixed(e.subject, values)
+    if t is ast.Compare:
+        return _fixed(e.left, values) and _fixed(e.right, values)
+    if t is ast.Logic:
+        return all(_fixed(i, values) for i in e.items)
+    if t is ast.Not:
+        return _fixed(e.operand, values)
+    return False
 
 
 def conjuncts(e) -> list:
