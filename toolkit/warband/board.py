@@ -49,6 +49,28 @@ def _segment_distance(p, a, b) -> float:
     return math.dist(p, (ax + t * dx, ay + t * dy))
 
 
+def _near_segment(points, a, b, reach: float) -> bool:
+    """Whether any of the points is closer than `reach` to the segment a-b (_segment_distance
+    written out: it is asked for every other base on every line of sight)."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    low_x, high_x = min(ax, bx) - reach, max(ax, bx) + reach
+    low_y, high_y = min(ay, by) - reach, max(ay, by) + reach
+    for p in points:
+        px, py = p
+        if px < low_x or px > high_x or py < low_y or py > high_y:
+            continue   # outside the segment's box, widened by the reach: too far
+        if length2 == 0:
+            if math.dist(p, a) < reach:
+                return True
+            continue
+        t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+        if math.dist(p, (ax + t * dx, ay + t * dy)) < reach:
+            return True
+    return False
+
+
 def _segments_cross(a, b, c, d) -> bool:
     def orient(p, q, r):
         return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
@@ -169,7 +191,7 @@ class Board:
             elif _segment_distance(p.at, a, b) < p.radius and \
                     math.dist(p.at, a) > p.radius and math.dist(p.at, b) > p.radius:
                 return True
-        return any(_segment_distance(o, a, b) < _R for o in others)
+        return _near_segment(others, a, b, _R)
 
     def sees(self, a, b) -> bool:
         found = self._sight.get((a, b))
@@ -290,6 +312,8 @@ class Board:
         want = min(reach, math.dist(start, target) - stop)
         if want <= 0.05:
             return None
+        if self._obstacles() == ([], []):   # nothing to walk round (targets are on the board)
+            return self.straight(start, target, reach, stop, occupied)
         clear = self.straight(start, target, reach, stop, ())
         if clear is not None and math.dist(start, clear) >= want - 0.3:
             return self.straight(start, target, reach, stop, occupied)

@@ -35,7 +35,7 @@ from warband import codegen_runtime as rt
 from warband.codegen_expr import (Scope, Unsupported, _reads_only_arguments, mangle,
                                   param_kinds)
 from warband.codegen_stmt import Writer, _assigned_names, _contains_dice
-from warband.dice import Dist
+from warband.dice import Dist, random_below
 from warband.evaluate import Record, Thunk, norm
 from warband.world import SIDE_REFS, Ref
 
@@ -72,7 +72,7 @@ class Program:
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
-            "_Draft": rt.Draft,
+            "_Draft": rt.Draft, "_below": random_below,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)

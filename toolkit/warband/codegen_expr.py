@@ -307,12 +307,12 @@ class ExpressionWriter:
             if dist is not None:
                 if len(dist) == 1:
                     return self.literal(dist.only())   # Dist.sample draws no number for it
-                # Dist.sample inlined: one randrange below the total weight, found in the
+                # Dist.sample inlined: one number below the total weight, found in the
                 # cumulative weights of the outcomes in order
                 dist.sample(_Probe())
                 values, cdf = dist._cdf
                 return (f"{self.const(values, 'V')}[_bisect({self.const(cdf, 'C')}, "
-                        f"I.rng.randrange({cdf[-1]}))]")
+                        f"_below(I.rng, {cdf[-1]}))]")
         return f"_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"
 
     # ---- statements ------------------------------------------------------------------------------

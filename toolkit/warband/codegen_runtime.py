@@ -22,6 +22,9 @@ UNBOUND = object()   # a local not (yet) bound on this path: reading it gives it
 #                      the interpreter, where a name missing from the environment is a symbol
 
 
+_NOTHING = object()
+
+
 class Draft:
     """A World being changed by one generated run, in place.
 
@@ -60,6 +63,9 @@ class Draft:
 
     def set(self, ref: Ref, name: str, value) -> "Draft":
         if ref.kind == "fighter":
+            old = self.fighters[ref.index].values.get(name, _NOTHING)
+            if old is value or (type(old) is type(value) and old == value):
+                return self   # no change (a turn clears every fighter's flags): no copy
             self._fighter(ref.index).values[name] = value
             return self
         i = ref.index
@@ -237,10 +243,14 @@ def is_a(ref, name: str, world) -> bool:
 
 def assign(interp, subject, name: str, value, world):
     """The last step of Interpreter.assign_field, once the subject is known."""
-    draft = world if type(world) is Draft else Draft(world)
     if subject.kind == "side":
-        return draft.set(subject, interp.side_fields[name.lower()], value)
-    return draft.set(subject, interp.fighter_fields[name.lower()][1], value)
+        field, holder = interp.side_fields[name.lower()], world.sides[subject.index]
+    else:
+        field, holder = interp.fighter_fields[name.lower()][1], world.fighters[subject.index]
+    old = holder.values.get(field, _NOTHING)
+    if old is value or (type(old) is type(value) and old == value):
+        return world   # no change: no copy of the world
+    return (world if type(world) is Draft else Draft(world)).set(subject, field, value)
 
 
 def lookup(interp, table, args, call, world, rows):

@@ -20,6 +20,22 @@ from typing import Callable, Hashable, Iterable, Iterator
 
 # Beyond these, exact enumeration of kept dice or the number of dice in one pool is refused.
 MAX_DICE = 100
+# rng.randrange(n) for n > 0 is rng._randbelow(n), the very same draw; randrange spends most of
+# its time checking its arguments, and the toolkit draws several hundred numbers a game.
+_RANDBELOW = getattr(random.Random, "_randbelow", None)
+
+
+def below(rng, n: int) -> int:
+    """A whole number 0 <= x < n from the stream, as rng.randrange(n) draws it."""
+    if _RANDBELOW is not None and type(rng) is random.Random:
+        return _RANDBELOW(rng, n)
+    return rng.randrange(n)
+
+
+# the same for a caller that surely holds a random.Random: below(rng, n) without the checks
+random_below = _RANDBELOW or (lambda rng, n: rng.randrange(n))
+
+
 MAX_SIDES = 1000
 MAX_KEEP_STATES = 2_000_000
 KEEP_HINT = ("roll fewer dice, or dice with fewer sides, where some are kept or dropped: such a "
@@ -174,7 +190,7 @@ class Dist:
             cdf = list(itertools.accumulate(self._w[v] for v in values))
             self._cdf = (values, cdf)
         values, cdf = self._cdf
-        return values[bisect.bisect_right(cdf, rng.randrange(cdf[-1]))]
+        return values[bisect.bisect_right(cdf, below(rng, cdf[-1]))]
 
 
 def _order(item):

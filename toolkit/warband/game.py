@@ -20,9 +20,10 @@ from warband import ast
 from warband.board import BASE, Board, Piece, Zone
 from warband.decisions import Policies
 from warband.diagnostics import diag
+from warband.dice import random_below
 from warband.evaluate import RulesError
 from warband.gamelog import GameLog
-from warband.options import options_for
+from warband.options import in_play, options_for
 from warband.questions import Questions
 from warband.results import GameResult, PlayRequest
 from warband.world import FIGHTER_REFS, Ref, World, make_world
@@ -222,15 +223,17 @@ class Game:
         interp, options = self.interp, self._options
         candidates = options.candidates(interp, ref, names, world, forces)
         count = len(candidates)
-        draw, passes = self.choice_rng.randrange, options.passes
+        rng, passes, fighters = self.choice_rng, options.passes, world.fighters
         for _ in range(2 * count):
-            option = candidates[draw(count)]
+            option = candidates[random_below(rng, count)]
+            if option[4] and not in_play(option, fighters):
+                continue   # a target no longer in play
             if option[2] is None or passes(interp, option[2], world, option[3]):
                 return option[:2]
         legal = [option[:2] for option in candidates if options.legal(interp, option, world)]
         if not legal:
             return None
-        return legal[draw(len(legal))] if len(legal) > 1 else legal[0]
+        return legal[random_below(rng, len(legal))] if len(legal) > 1 else legal[0]
 
     def activate(self, stmt: ast.Activate, env: dict, world: World, next_):
         ref = self._fn(stmt.fighter)(env, world)
@@ -253,7 +256,7 @@ class Game:
         names = self._names.get((id(stmt), exclude))
         if names is None:
             names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
-            names = self._names[(id(stmt), exclude)] = [n for n in names if n != exclude]
+            names = self._names[(id(stmt), exclude)] = tuple(n for n in names if n != exclude)
         side_name = world.sides[fighter.side].name
         randomly = self.log.script is None and \
             self.policies.for_decision("action", side_name) == "random"
@@ -337,7 +340,7 @@ class Game:
         if callable(labels):
             policy = self.policies.for_decision(kind, side_name)
             if policy == "random" and not self.log.record and self.log.script is None:
-                return self.choice_rng.randrange(count) if count > 1 else 0
+                return random_below(self.choice_rng, count) if count > 1 else 0
             labels = labels()
         scripted = self.log.scripted(kind, labels)
         if scripted is not None:
@@ -353,7 +356,7 @@ class Game:
             elif policy == "first" or len(labels) == 1:
                 index = 0   # (one option: nothing drawn, recorded or not)
             else:
-                index = self.choice_rng.randrange(len(labels))
+                index = random_below(self.choice_rng, len(labels))
         self.log.decided(kind, side_name, labels[index])
         return index
 
@@ -384,7 +387,7 @@ class Game:
             # the ways a fighter may go: towards an enemy (into contact), onto a piece, straight
             # away from the nearest enemy, or nowhere; only the chosen way is measured out
             routes = [("stay", None, 0.0)]
-            routes += [(f"towards {name}", pos, BASE) for name, pos in enemies]
+            routes += [(("towards", name), pos, BASE) for name, pos in enemies]
             # a piece's label is made only when asked for (a random player's moves need none)
             routes += board.destinations()
             if enemies:
@@ -474,7 +477,7 @@ class Game:
         policy_random = self.policies.default == "random" and not self.policies.by_side
         if policy_random and self.log.script is None and cells:
             for _ in range(30):
-                c = cells[self.choice_rng.randrange(len(cells))]
+                c = cells[random_below(self.choice_rng, len(cells))]
                 if fits(c):
                     return [c]
         return [c for c in cells if fits(c)]
@@ -529,13 +532,18 @@ class Game:
             if spot in spots:
                 self.log.decided("placement", world.sides[side].name, list(spot))
                 return spot
-        spot = spots[0] if policy == "first" else spots[self.choice_rng.randrange(len(spots))]
+        spot = spots[0] if policy == "first" else spots[random_below(self.choice_rng, len(spots))]
         self.log.decided("placement", world.sides[side].name, list(spot))
         return spot
 
 
 def _route_label(way) -> str:
-    return way if type(way) is str else f"to the {way.kind} at {_pos(way.at)}"
+    """A route as a player reads it: stay, away, towards NAME, to the KIND at (x, y)."""
+    if type(way) is str:
+        return way
+    if type(way) is tuple:
+        return f"{way[0]} {way[1]}"
+    return f"to the {way.kind} at {_pos(way.at)}"
 
 
 def _way(board: Board, label):

@@ -12,14 +12,12 @@ the generator does not take, with the same results.
 from __future__ import annotations
 
 import weakref
-from itertools import compress
-from operator import attrgetter
 
 from warband import ast
 from warband.codegen_runtime import Interpret
 from warband.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
-_REMOVED = attrgetter("removed")
+KEPT = 50_000   # lists of options kept (each a few dozen shared tuples)
 _SHARED: dict = {}   # (id of a ruleset, compiled) -> (weak reference to it, its Options)
 
 
@@ -42,8 +40,10 @@ class Options:
     def __init__(self, ruleset, compiled: bool) -> None:
         self.ruleset, self.compiled = ruleset, compiled
         self._plans: dict = {}     # action -> (actor test, rest test, fixed test) or None
-        # (action, actor, the fighters as they came, those out of play) -> options
-        self._targets: dict = {}
+        # (actions, actor, the fighters as they came, those out of play) -> for each action
+        # with options: (its actor test, its options); with which actor tests held -> options
+        self._usable: dict = {}
+        self._lists: dict = {}
         self._forces: dict = {}    # what never changes of a world's fighters -> a number
         self._kept: list = []      # synthetic AST nodes: compiled closures are cached by id
         self._slow: dict = {}      # generated test -> the interpreter's, for what it leaves
@@ -56,16 +56,37 @@ class Options:
                        f.equipment) for f in world.fighters)
         return self._forces.setdefault(fixed, len(self._forces))
 
-    def candidates(self, interp, ref: Ref, names: list[str], world: World,
+    def candidates(self, interp, ref: Ref, names: tuple[str, ...], world: World,
                    forces: int | None = None) -> list:
-        """Every (action, arguments, test, refs) whose actor-only part of `requires` holds and
-        whose parts that read only what never changes hold; the option is legal when test is
-        None or test(interp, world, *refs) is True. `forces`: the world's number (forces)."""
-        fighters = world.fighters
-        gone = tuple(compress(range(len(fighters)), map(_REMOVED, fighters)))
+        """Every (action, arguments, test, refs, targets) whose actor-only part of `requires`
+        holds and whose parts that read only what never changes hold, for every fighter as a
+        target, in play or not (so that the lists are the same all game long); the option is
+        legal (`legal`) when none of its target fighters is removed and test is None or
+        test(interp, world, *refs) is True. `forces`: the world's number (`forces`)."""
         if forces is None:
             forces = self.forces(world)
-        out: list = []
+        if type(names) is not tuple:
+            names = tuple(names)
+        key = (names, ref.index, forces)
+        usable = self._usable.get(key)
+        if usable is None:
+            if len(self._usable) > KEPT:   # many kinds of forces: start again
+                self._usable.clear()
+                self._lists.clear()
+            usable = self._usable[key] = self._usable_actions(interp, names, ref, world)
+        # what each action asks of the actor alone: once per activation, not once per target
+        passes = self.passes
+        held = tuple(actor is None or passes(interp, actor, world, (ref,))
+                     for actor, _ in usable)
+        found = self._lists.get((key, held))
+        if found is None:
+            found = self._lists[(key, held)] = [
+                option for ok, (_, targets) in zip(held, usable) if ok for option in targets]
+        return found
+
+    def _usable_actions(self, interp, names, ref: Ref, world: World) -> list:
+        """(actor test, options) of each action with an option whose fixed parts hold."""
+        out = []
         for name in names:
             plan = self._plans.get(name, False)
             if plan is False:
@@ -73,17 +94,14 @@ class Options:
             if plan is None:
                 continue   # not a player's action (a number the engine cannot know)
             actor, rest, fixed = plan
-            key = (name, ref.index, forces, gone)
-            found = self._targets.get(key)
-            if found is None:
-                found = self._targets[key] = self._target_list(interp, name, rest, fixed, ref,
-                                                               world)
-            if found and (actor is None or self.passes(interp, actor, world, (ref,))):
-                out += found   # (what the action asks of the actor alone: once, not per target)
+            targets = self._target_list(interp, name, rest, fixed, ref, world)
+            if targets:
+                out.append((actor, targets))
         return out
 
     def legal(self, interp, option, world: World) -> bool:
-        return option[2] is None or self.passes(interp, option[2], world, option[3])
+        return in_play(option, world.fighters) and (
+            option[2] is None or self.passes(interp, option[2], world, option[3]))
 
     def passes(self, interp, test, world: World, refs: tuple) -> bool:
         """A test's answer; the interpreter's where generated code cannot answer (rolls kept
@@ -146,8 +164,7 @@ class Options:
         test, the refs it takes)."""
         decl = self.ruleset.procedures[name]
         params = decl.params
-        fighters = [FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
-                    if not f.removed and i != ref.index]
+        fighters = [FIGHTER_REFS[i] for i in range(len(world.fighters)) if i != ref.index]
         choices = [[(params[0].name.name, ref)]]
         for p in params[1:]:
             if p.default is not None:
@@ -157,7 +174,8 @@ class Options:
             else:
                 side = SIDE_REFS[world.fighters[ref.index].side]
                 choices = [c + [(p.name.name, side)] for c in choices]
-        out = [(name, dict(c), rest, tuple(r for _, r in c)) for c in choices]
+        out = [(name, dict(c), rest, tuple(r for _, r in c),
+                tuple(r.index for _, r in c[1:] if r.kind == "fighter")) for c in choices]
         return [o for o in out if fixed is None or self.passes(interp, fixed, world, o[3])]
 
 
@@ -186,6 +204,16 @@ def _fixed(e, values: set) -> bool:
     if t is ast.Not:
         return _fixed(e.operand, values)
     return False
+
+
+def in_play(option, fighters) -> bool:
+    """Whether none of an option's target fighters is removed."""
+    targets = option[4]
+    if not targets:
+        return True
+    if len(targets) == 1:
+        return not fighters[targets[0]].removed
+    return not any(fighters[i].removed for i in targets)
 
 
 def conjuncts(e) -> list:
