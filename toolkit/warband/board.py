@@ -151,6 +151,12 @@ class Board:
 
     def distance_to_kind(self, a, kind: str) -> float:
         """From a fighter to the nearest piece of a kind (infinite when there is none)."""
+        found = self._sight.get((a, kind))   # (pieces alone decide it, as sight)
+        if found is None:
+            found = self._sight[(a, kind)] = self._distance_to_kind(a, kind)
+        return found
+
+    def _distance_to_kind(self, a, kind: str) -> float:
         best = math.inf
         for p in self.pieces:
             if p.kind != kind:
@@ -283,8 +289,19 @@ class Board:
             elif u < -1e-12:
                 limit = min(limit, (s - _R) / -u)
         fixed, walls = self._obstacles()
-        circles = [(o, BASE - CONTACT) for o in occupied] + fixed
-        for centre, r in circles:
+        near = BASE - CONTACT
+        for o in occupied:   # _ray_entry written out: every move tests every other base
+            fx, fy = sx - o[0], sy - o[1]
+            b = fx * ux + fy * uy
+            c = fx * fx + fy * fy - near * near
+            if c <= 0 or b >= 0:
+                continue   # inside it already, or going away from it
+            disc = b * b - c
+            if disc >= 0:
+                t = -b - math.sqrt(disc)
+                if 0 <= t < limit:
+                    limit = t
+        for centre, r in fixed:
             t = _ray_entry(start, ux, uy, centre, r)
             if t is not None:
                 limit = min(limit, t)
