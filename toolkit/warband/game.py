@@ -183,6 +183,8 @@ class Game:
 
     # ---- what the rules ask of the board -----------------------------------------------------------------
     def ask(self, name: str, args: list, world: World):
+        """The board's answer to one of the rules' questions (distance, sees, ...); the rules
+        themselves ask through the interpreter's q_NAME methods (questions.py)."""
         return getattr(self.questions, name)(*args, world)
 
     # ---- statements that need the engine -------------------------------------------------------------------

@@ -113,7 +113,7 @@ class Options:
                 pass
         return self._slow.get(test, test)(interp, world, *refs) is True
 
-    # ---- made once per action ---------------------------------------------------------------------
+    # ---- made once per action ------------------------------------------------------------------
     def _plan(self, name: str, interp):
         decl = self.ruleset.procedures[name]
         params = decl.params
