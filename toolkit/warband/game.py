@@ -75,6 +75,8 @@ class Game:
         self._fn = self.interp.fn
         self._hooks: dict = {}
         self._forces: int | None = None
+        self._end_when = [self._fn(condition) for condition in self.decl.end_when]
+        self._random: dict = {}   # side -> whether its player picks actions at random
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
         self._kept: list = []
@@ -139,15 +141,23 @@ class Game:
 
     # ---- the end -------------------------------------------------------------------------------------
     def check_end(self, world: World) -> None:
-        standing = [i for i, s in enumerate(world.sides) if not s.conceded]
-        if len(standing) < len(world.sides) and len(standing) <= 1:
-            raise GameOver(world, "conceded")
-        for condition in self.decl.end_when:
-            if self._fn(condition)({}, world) is True:
+        """Raise GameOver when the game is over (asked after every action)."""
+        sides = world.sides
+        if any(s.conceded for s in sides):
+            standing = [i for i, s in enumerate(sides) if not s.conceded]
+            if len(standing) <= 1:
+                raise GameOver(world, "conceded")
+        for condition in self._end_when:
+            if condition({}, world) is True:
                 raise GameOver(world, "condition")
-        with_fighters = {f.side for f in world.fighters if not f.removed}
-        if len(with_fighters) <= 1:
-            raise GameOver(world, "eliminated")
+        first = None   # the side of the first fighter in play: is any other side in play?
+        for f in world.fighters:
+            if not f.removed:
+                if first is None:
+                    first = f.side
+                elif f.side != first:
+                    return
+        raise GameOver(world, "eliminated")
 
     def scores(self, world: World) -> dict[str, Fraction | int]:
         out = {name: 0 for name in self.scenario.side_names}
@@ -260,8 +270,10 @@ class Game:
             names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
             names = self._names[(id(stmt), exclude)] = tuple(n for n in names if n != exclude)
         side_name = world.sides[fighter.side].name
-        randomly = self.log.script is None and \
-            self.policies.for_decision("action", side_name) == "random"
+        randomly = self._random.get(side_name)
+        if randomly is None:
+            randomly = self._random[side_name] = self.log.script is None and \
+                self.policies.for_decision("action", side_name) == "random"
         if randomly:   # a random player: one legal option, found without testing them all
             chosen = self.random_option(ref, names, world, self._forces)
             options = [chosen] if chosen is not None else []
@@ -392,25 +404,26 @@ class Game:
             routes += [(("towards", name), pos, BASE) for name, pos in enemies]
             # a piece's label is made only when asked for (a random player's moves need none)
             routes += board.destinations()
-            if enemies:
-                near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
-                d = math.dist(start, near) or 1.0
-                routes.append(("away", (start[0] + (start[0] - near[0]) / d * reach,
-                                        start[1] + (start[1] - near[1]) / d * reach), 0.0))
+            if enemies:   # where "away" goes is worked out only when it is taken
+                routes.append(("away", _AWAY, 0.0))
             if away:
                 if len(routes) == 1 or routes[-1][0] != "away":
                     return world
                 route = routes[-1]
             else:
                 def end(i):
-                    _, target, stop = routes[i]
-                    return (_way(board, routes[i][0])(start, target, reach, stop, others)
+                    way, target, stop = routes[i]
+                    if target is _AWAY:
+                        target = _away(start, enemies, reach)
+                    return (_way(board, way)(start, target, reach, stop, others)
                             if target is not None else None) or start
                 route = routes[self.pick(fighter.side, "destination",
                                          lambda: [_route_label(r[0]) for r in routes], world,
                                          lambda i: self._spot_value(ref, end(i), enemies,
                                                                     world), count=len(routes))]
             label, target, stop = route
+            if target is _AWAY:
+                target = _away(start, enemies, reach)
             spot = (_way(board, label)(start, target, reach, stop, others)
                     if target is not None else None) or start
         if spot != start and self.log.record:
@@ -537,6 +550,17 @@ class Game:
         spot = spots[0] if policy == "first" else spots[random_below(self.choice_rng, len(spots))]
         self.log.decided("placement", world.sides[side].name, list(spot))
         return spot
+
+
+_AWAY = object()   # the target of the route away from the enemy, until it is taken
+
+
+def _away(start, enemies, reach: float):
+    """The point `reach` inches straight away from the nearest enemy."""
+    near = min(enemies, key=lambda e: math.dist(start, e[1]))[1]
+    d = math.dist(start, near) or 1.0
+    return (start[0] + (start[0] - near[0]) / d * reach,
+            start[1] + (start[1] - near[1]) / d * reach)
 
 
 def _route_label(way) -> str:
