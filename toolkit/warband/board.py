@@ -103,6 +103,14 @@ class Board:
                 if p.to is None and not self.has(p.kind, "impassable")]
         return found
 
+    def having(self, prop: str) -> list[Piece]:
+        """The pieces whose kind has a property (impassable, opaque, obscuring)."""
+        found = self._kept.get(("having", prop))
+        if found is None:
+            found = self._kept[("having", prop)] = [p for p in self.pieces
+                                                    if self.has(p.kind, prop)]
+        return found
+
     def _obstacles(self) -> tuple[list, list]:
         """Impassable pieces: (circles (centre, radius a base may not enter), walls)."""
         found = self._kept.get("obstacles")
@@ -188,9 +196,7 @@ class Board:
                    for p in self.pieces):
                 return True
             return bool(cells & set(others))
-        for p in self.pieces:
-            if not self.has(p.kind, prop):
-                continue
+        for p in self.having(prop):
             if p.to is not None:
                 if _segments_cross(a, b, p.at, p.to):
                     return True
@@ -207,7 +213,7 @@ class Board:
 
     def obscured(self, a, b, others=()) -> bool:
         """Not completely visible: something that hides part of the target is in the way."""
-        return self._line_hits(a, b, "obscuring", others) or self._line_hits(a, b, "opaque")
+        return self._line_hits(a, b, "obscuring", others) or not self.sees(a, b)
 
     # ---- zones -------------------------------------------------------------------------------------
     def in_zone(self, pos, zone: Zone) -> bool:

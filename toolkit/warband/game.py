@@ -16,7 +16,7 @@ import math
 import random
 from fractions import Fraction
 
-from warband import ast
+from warband import ast, codegen
 from warband.board import BASE, Board, Piece, Zone
 from warband.decisions import Policies
 from warband.diagnostics import diag
@@ -77,6 +77,7 @@ class Game:
         self._forces: int | None = None
         self._end_when = [self._fn(condition) for condition in self.decl.end_when]
         self._random: dict = {}   # side -> whether its player picks actions at random
+        self._direct = self.interp.compiled and not self.policies.by_side and not record
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
         self._kept: list = []
@@ -300,11 +301,16 @@ class Game:
             self.log.event("activate", self.round, fighter=fighter.name,
                            side=world.sides[fighter.side].name,
                            action=_label(name, args, world))
-        self.interp.in_action += 1
+        interp = self.interp
+        interp.in_action += 1
         try:
-            result, world = self.interp.run_nested(self.ruleset.procedures[name], args, world)
+            # an action of a sampled game: straight to its generated code when it can (what
+            # run_nested keeps aside, an exact run's state, a sampled game does not use)
+            done = self._direct and codegen.sample(interp, name, args, world)
+            result, world = done or interp.run_nested(self.ruleset.procedures[name], args,
+                                                      world)
         finally:
-            self.interp.in_action -= 1
+            interp.in_action -= 1
         if result is not None and self.log.record:
             self.log.event("result", self.round, action=name, value=_plain(result))
         self.check_end(world)
