@@ -1,0 +1,133 @@
+"""What the engine offers an activated fighter (warband/options.py) and the board's geometry
+written out for speed (warband/board.py): each checked against the plain way of doing it."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warband import ast
+from warband.board import BASE, CONTACT, Board, _near_segment, _ray_entry, _segment_distance
+from warband.game import Game
+from warband.options import _fixed, conjuncts
+from warband.scenario import load_scenario
+from warband.world import Ref
+
+ACTIONS = ("shoot", "melee", "blast", "defend", "move", "charge")
+
+
+@pytest.fixture(scope="module")
+def standard():
+    found = load_scenario("sss-standard-game")
+    assert not isinstance(found, list), [d.message for d in found]
+    return found
+
+
+def mid_game(standard, seed: int, rounds: int = 3):
+    """A standard game played for a few rounds: fighters moved, stunned, some out of play."""
+    game = Game(standard, seed, max_rounds=rounds)
+    game.play()
+    return game, game.final
+
+
+def every_legal_option(game, ref, world):
+    """The plain way: every action against every other fighter, asked of the interpreter."""
+    out = []
+    for name in ACTIONS:
+        decl = game.ruleset.procedures[name]
+        targets = [None] if len(decl.params) == 1 or decl.params[1].default is not None else [
+            Ref("fighter", i) for i, f in enumerate(world.fighters)
+            if i != ref.index and not f.removed]
+        for t in targets:
+            args = {decl.params[0].name.name: ref}
+            if t is not None:
+                args[decl.params[1].name.name] = t
+            if game.interp.allowed(name, args, world):
+                out.append((name, tuple(sorted((k, v) for k, v in args.items()))))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_the_options_are_the_legal_actions_and_targets(standard, seed):
+    game, world = mid_game(standard, seed)
+    for i, f in enumerate(world.fighters):
+        if f.removed:
+            continue
+        ref = Ref("fighter", i)
+        offered = sorted((n, tuple(sorted(a.items()))) for n, a in
+                         game.options(ref, list(ACTIONS), world))
+        assert offered == every_legal_option(game, ref, world), f.name
+
+
+def test_a_random_player_picks_every_legal_option_about_equally(standard):
+    game, world = mid_game(standard, 2)
+    for i, f in enumerate(world.fighters):
+        if f.removed:
+            continue
+        ref = Ref("fighter", i)
+        legal = game.options(ref, list(ACTIONS), world)
+        if len(legal) < 3:
+            continue
+        game.choice_rng = random.Random(11)
+        picks = Counter(str(game.random_option(ref, list(ACTIONS), world)) for _ in range(3000))
+        assert set(picks) == {str(o) for o in legal}
+        expected = 3000 / len(legal)
+        assert all(abs(n - expected) < 6 * math.sqrt(expected) for n in picks.values())
+        return
+    pytest.skip("no fighter with three legal options in this game")
+
+
+def test_what_never_changes_in_a_game_is_told_apart(standard):
+    shoot = standard.ruleset.procedures["shoot"]
+    fixed = [p for p in conjuncts(shoot.requires) if _fixed(p, {"cover"})]
+    assert [type(p).__name__ for p in fixed] == ["Has", "Compare"]   # has Ranged; the sides
+    # a value, a board question, or a parameter with a default is not fixed
+    span = shoot.span
+    assert not _fixed(ast.Field(ast.Name("attacker", span), ast.Ident("Stunned", span), span),
+                      set())
+    assert not _fixed(ast.Name("cover", span), {"cover"})
+
+
+# ---- geometry written out, against the plain formulas ---------------------------------------------
+
+points = st.tuples(st.floats(0, 24, allow_nan=False), st.floats(0, 24, allow_nan=False))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(points, max_size=12), points, points, st.floats(0.1, 2.0))
+def test_bases_near_a_line_of_sight(others, a, b, reach):
+    assert _near_segment(others, a, b, reach) == any(
+        _segment_distance(o, a, b) < reach for o in others)
+
+
+@settings(max_examples=400, deadline=None)
+@given(points, points, st.floats(0.5, 18.0), st.lists(points, max_size=8))
+def test_a_straight_move_stops_where_the_ray_meets_another_base(start, target, reach, others):
+    board = Board(24, 24, False, {})
+    got = board.straight(start, target, reach, BASE, others)
+    # the plain way: the edge of the board, then the first base the ray enters
+    dist = math.dist(start, target)
+    length = min(reach, dist - BASE)
+    if length <= 0.05:
+        assert got is None
+        return
+    ux, uy = (target[0] - start[0]) / dist, (target[1] - start[1]) / dist
+    limit = length
+    for s, u in ((start[0], ux), (start[1], uy)):
+        if u > 1e-12:
+            limit = min(limit, (24 - 0.5 - s) / u)
+        elif u < -1e-12:
+            limit = min(limit, (s - 0.5) / -u)
+    for o in others:
+        t = _ray_entry(start, ux, uy, o, BASE - CONTACT)
+        if t is not None:
+            limit = min(limit, t)
+    limit = math.floor(limit * 100) / 100
+    expected = None if limit <= 0.05 else (round(start[0] + ux * limit, 2),
+                                           round(start[1] + uy * limit, 2))
+    assert got == expected
