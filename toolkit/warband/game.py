@@ -80,7 +80,6 @@ class Game:
         self._direct = self.interp.compiled and not self.policies.by_side and not record
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
-        self._kept: list = []
 
     # ---- set-up --------------------------------------------------------------------------------------
     def _board(self) -> Board:

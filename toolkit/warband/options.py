@@ -1,12 +1,15 @@
 """What a fighter may do when activated: the legal actions and their targets.
 
-An activation weighs every action against every other fighter in play, and a game has about a
-hundred activations, so this is the engine's inner loop. Each action's `requires` is asked in two
-parts: what it says of the actor alone (`not attacker.Stunned`), once per activation, and the
-rest (`contact(attacker, target)`), once per target. The list of targets for an actor and an
-action is made once and kept while the same fighters are in play. Both parts run as generated
-Python taking the engine's own Refs (codegen.Program.engine_test); the interpreter answers what
-the generator does not take, with the same results.
+An activation weighs every action against every other fighter, and a game has about a hundred
+activations, so this is the engine's inner loop. Each action's `requires` is asked in three
+parts: what reads only what never changes in a game (`attacker has Ranged`, `target.side !=
+attacker.side`: sides, classes, names, traits, equipment), once, when an actor's list of options
+is made; what reads only the actor (`not attacker.Stunned`), once per activation; the rest
+(`contact(attacker, target)`), once per target drawn. An actor's list is made once and shared
+by every game of the ruleset with the same fighters; targets out of play stay in it and are
+skipped (`in_play`). The parts run as generated Python taking the engine's own Refs
+(codegen.Program.engine_test); the interpreter answers what the generator does not take, with
+the same results.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ class Options:
     def __init__(self, ruleset, compiled: bool) -> None:
         self.ruleset, self.compiled = ruleset, compiled
         self._plans: dict = {}     # action -> (actor test, rest test, fixed test) or None
-        # (actions, actor, the fighters as they came, those out of play) -> for each action
-        # with options: (its actor test, its options); with which actor tests held -> options
+        # (actions, actor, the fighters' number) -> for each action with options: (its actor
+        # test, its options); that key with which actor tests held -> the options together
         self._usable: dict = {}
         self._lists: dict = {}
         self._forces: dict = {}    # what never changes of a world's fighters -> a number
