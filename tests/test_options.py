@@ -131,3 +131,47 @@ def test_a_straight_move_stops_where_the_ray_meets_another_base(start, target, r
     expected = None if limit <= 0.05 else (round(start[0] + ux * limit, 2),
                                            round(start[1] + uy * limit, 2))
     assert got == expected
+
+
+def test_requires_of_every_shape_give_the_same_games_generated_or_interpreted(tmp_path):
+    # an action whose requires reads a parameter with a default (a board question), a side
+    # parameter, a class and the sides: split into its parts, generated or not, the same games
+    (tmp_path / "crowd.yaml").write_text(
+        "name: Crowd\nruleset: super-simple-skirmish\nfighters:\n"
+        "  - name: Grunt\n    class: Soldier\n    might: 10\n    count: 3\n"
+        "  - name: Shot\n    class: Sniper\n    might: 20\n")
+    path = tmp_path / "arena.rules"
+    path.write_text('''
+ruleset "arena"
+  extends "super-simple-skirmish"
+action volley(shooter: fighter, mark: fighter, own: side, covered: bool = obscured(shooter, mark))
+  -> attack_result
+  requires shooter is Sniper and mark.side != shooter.side and not covered
+    and own.Fate >= 0 and not shooter.Stunned and distance(shooter, mark) <= 30
+{
+  return attack(shooter, mark, true, covered)
+}
+scenario arena {
+  board 24 by 24 inches
+  side red from "crowd.yaml"
+  side blue from "crowd.yaml"
+  zone west = edge west depth 6
+  zone east = edge east depth 6
+  setup { deploy red in west  deploy blue in east }
+  round { game_round() }
+  rounds 6
+}
+''')
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), [d.message for d in scenario]
+    volleys = 0
+    for seed in range(1, 9):
+        fast = Game(scenario, seed, record=True)
+        result = fast.play()
+        slow = Game(scenario, seed, record=True)
+        slow.interp.compiled = False
+        assert slow.play() == result
+        assert slow.log.events == fast.log.events
+        volleys += sum(1 for e in fast.log.events
+                       if e.get("type") == "activate" and e["action"].startswith("volley"))
+    assert volleys > 0   # the action was legal, and taken

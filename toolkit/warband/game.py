@@ -104,6 +104,9 @@ class Game:
                                   hint="play with smaller warbands"))
         world = make_world(self.ruleset, forces, [{} for _ in self.scenario.side_names],
                            self.scenario.side_names)
+        # (again here: a caller may have turned the generated code off since __init__)
+        self._options = options_for(self.ruleset, self.interp.compiled)
+        self._direct = self.interp.compiled and not self.policies.by_side and not self.log.record
         self._forces = self._options.forces(world)   # the same in every world of this game
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
