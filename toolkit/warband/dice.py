@@ -20,6 +20,11 @@ from typing import Callable, Hashable, Iterable, Iterator
 
 # Beyond these, exact enumeration of kept dice or the number of dice in one pool is refused.
 MAX_DICE = 100
+MAX_SIDES = 1000
+MAX_KEEP_STATES = 2_000_000
+KEEP_HINT = ("roll fewer dice, or dice with fewer sides, where some are kept or dropped: such a "
+             "roll is worked out exactly, by listing the ways the dice can fall")
+
 # rng.randrange(n) for n > 0 is rng._randbelow(n), the very same draw; randrange spends most of
 # its time checking its arguments, and the toolkit draws several hundred numbers a game.
 _RANDBELOW = getattr(random.Random, "_randbelow", None)
@@ -34,12 +39,6 @@ def below(rng, n: int) -> int:
 
 # the same for a caller that surely holds a random.Random: below(rng, n) without the checks
 random_below = _RANDBELOW or (lambda rng, n: rng.randrange(n))
-
-
-MAX_SIDES = 1000
-MAX_KEEP_STATES = 2_000_000
-KEEP_HINT = ("roll fewer dice, or dice with fewer sides, where some are kept or dropped: such a "
-             "roll is worked out exactly, by listing the ways the dice can fall")
 
 ONE = Fraction(1)
 

@@ -44,7 +44,6 @@ _SIDE_GROUPS = {
     "opponents": lambda w, s: tuple(SIDE_REFS[i] for i in range(len(w.sides)) if i != s),
 }
 _GAME_STATEMENTS = (ast.Activate, ast.Travel, ast.Concede, ast.Deploy, ast.Place)
-# Without a board (odds of one action) fighters are taken to be in reach and in clear sight.
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
