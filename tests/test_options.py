@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from warband import ast
@@ -100,6 +100,7 @@ points = st.tuples(st.floats(0, 24, allow_nan=False), st.floats(0, 24, allow_nan
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(points, max_size=12), points, points, st.floats(0.1, 2.0))
+@example([(0.0, 0.0)], (0.0, 0.0), (0.0, 1.8e-192), 1.0)   # a line whose square underflows
 def test_bases_near_a_line_of_sight(others, a, b, reach):
     assert _near_segment(others, a, b, reach) == any(
         _segment_distance(o, a, b) < reach for o in others)

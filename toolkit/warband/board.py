@@ -43,9 +43,10 @@ def _segment_distance(p, a, b) -> float:
     """Distance from point p to the segment a-b."""
     (px, py), (ax, ay), (bx, by) = p, a, b
     dx, dy = bx - ax, by - ay
-    if dx == dy == 0:
+    length2 = dx * dx + dy * dy
+    if length2 == 0:   # a point (or a segment so short its square is nothing)
         return math.dist(p, a)
-    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
     return math.dist(p, (ax + t * dx, ay + t * dy))
 
 
