@@ -12,6 +12,12 @@ from warband import ast
 from warband.codegen_expr import (_DRAFT, ExpressionWriter, Scope, Unsupported, mangle,
                                   param_kinds)
 
+# statements the engine answers, called with their values: statement -> (runtime function,
+# the statement's fields in the order the function takes them)
+_ENGINE_CALLS = {ast.Concede: ("_concede", ("side",)),
+                 ast.Deploy: ("_deploy", ("side", "zone")),
+                 ast.Travel: ("_travel", ("fighter", "distance"))}
+
 
 class Writer(ExpressionWriter):
     """Generates a function's statements (expressions: see ExpressionWriter)."""
@@ -237,13 +243,10 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}{name}, world = _activate(I, {self.const(s, 'n')}, "
                        f"{self.expr(s.fighter, scope)}, {exclude}, world)")
             return bound | ({s.bind.name} if s.bind is not None else set())
-        if t is ast.Concede:
-            out.append(f"{pad}world = _concede(I, {self.const(s, 'n')}, "
-                       f"{self.expr(s.side, scope)}, world)")
-            return bound
-        if t is ast.Deploy:
-            out.append(f"{pad}world = _deploy(I, {self.const(s, 'n')}, "
-                       f"{self.expr(s.side, scope)}, {self.expr(s.zone, scope)}, world)")
+        if t in _ENGINE_CALLS:   # world = _concede(I, stmt, side, world) and the like
+            fn, fields = _ENGINE_CALLS[t]
+            values = "".join(f"{self.expr(getattr(s, f), scope)}, " for f in fields)
+            out.append(f"{pad}world = {fn}(I, {self.const(s, 'n')}, {values}world)")
             return bound
         if t is ast.Place:
             def value(e):
@@ -254,10 +257,6 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}_place(I, {self.const(s, 'n')}, {point(s.at)}, {point(s.to)}, "
                        f"{value(s.count)}, {value(s.zone)}, {value(s.apart)}, {value(s.by)}, "
                        "world)")
-            return bound
-        if t is ast.Travel:
-            out.append(f"{pad}world = _travel(I, {self.const(s, 'n')}, "
-                       f"{self.expr(s.fighter, scope)}, {self.expr(s.distance, scope)}, world)")
             return bound
         if t is ast.Remove:
             subject = self.expr(s.subject, scope)
