@@ -82,6 +82,7 @@ class Program:
         self.source: list[str] = []           # what has been compiled, for reading
         self._entries: dict = {}   # procedure name -> fn(I, args, world) -> (value, world)
         self._requires: dict = {}  # procedure name -> fn(I, args, world) -> bool
+        self._engine_tests: dict = {}   # a part of a requires -> fn(I, world, *refs) -> bool
         self._missing: set = set()
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
                             ("p", self.ruleset.procedures)):
@@ -185,22 +186,16 @@ class Program:
         decl = self.ruleset.procedures.get(procedure)
         if decl is None or decl.requires is None:
             return None
-        return self.requirement_of(decl, procedure)
-
-    def requirement_of(self, decl, key: str):
-        """r_NAME(I, args, world) -> bool for the `requires` of a declaration, kept under `key`
-        (an action's name, or the engine's actor-only part of one), or None for the
-        interpreter."""
-        found = self._requires.get(key)
-        if found is None and ("requires", key) not in self._missing:
+        found = self._requires.get(procedure)
+        if found is None and ("requires", procedure) not in self._missing:
             lines = None
             if not _contains_dice((decl.requires, decl.params)):
-                lines = self._lines("requires", key, lambda w: self._requires_fn(w, decl))
-            found = self._compile(f"r_{mangle(decl.name.name)}", lines) if lines else None
+                lines = self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
+            found = self._compile(f"r_{mangle(procedure)}", lines) if lines else None
             if found is None:
-                self._missing.add(("requires", key))
+                self._missing.add(("requires", procedure))
                 return None
-            self._requires[key] = found
+            self._requires[procedure] = found
         return found
 
     def engine_test(self, decl, key: str):
@@ -209,7 +204,7 @@ class Program:
         order, as the engine's own fighter and side Refs, so nothing is checked on entry: the
         engine asks it for every target of every action of every activation. None when the
         generator does not take it."""
-        found = self._requires.get(("engine", key))
+        found = self._engine_tests.get(key)
         if found is None and ("engine", key) not in self._missing:
             lines = None
             plain = all(p.default is not None or (p.type is not None and
@@ -221,7 +216,7 @@ class Program:
             if found is None:
                 self._missing.add(("engine", key))
                 return None
-            self._requires[("engine", key)] = found
+            self._engine_tests[key] = found
         return found
 
     def complete(self) -> None:
