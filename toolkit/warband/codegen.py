@@ -168,35 +168,24 @@ class Program:
         """e_NAME(I, args, world) -> (value, world), or None when the interpreter runs it.
         `block`: a scenario's setup, round or aftermath, as a procedure named `procedure`
         (a name with a space, which no procedure of the rules can have)."""
-        found = self._entries.get(procedure)
-        if found is None and procedure not in self._missing:
+        def lines():
             decl = block or self.ruleset.procedures.get(procedure)
-            lines = None
-            if decl is not None and (block is not None or self.generates(procedure)):
-                lines = self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
-            found = self._compile(f"e_{mangle(procedure)}", lines) if lines else None
-            if found is None:
-                self._missing.add(procedure)
+            if decl is None or (block is None and not self.generates(procedure)):
                 return None
-            self._entries[procedure] = found
-        return found
+            return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
+        return self._kept(self._entries, procedure, procedure, f"e_{mangle(procedure)}", lines)
 
     def requirement(self, procedure: str):
         """r_NAME(I, args, world) -> bool for a `requires`, or None when the interpreter asks."""
         decl = self.ruleset.procedures.get(procedure)
         if decl is None or decl.requires is None:
             return None
-        found = self._requires.get(procedure)
-        if found is None and ("requires", procedure) not in self._missing:
-            lines = None
-            if not _contains_dice((decl.requires, decl.params)):
-                lines = self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
-            found = self._compile(f"r_{mangle(procedure)}", lines) if lines else None
-            if found is None:
-                self._missing.add(("requires", procedure))
+        def lines():
+            if _contains_dice((decl.requires, decl.params)):
                 return None
-            self._requires[procedure] = found
-        return found
+            return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
+        return self._kept(self._requires, procedure, ("requires", procedure),
+                          f"r_{mangle(procedure)}", lines)
 
     def engine_test(self, decl, key: str):
         """q_NAME(I, world, *refs) -> bool: the `requires` of a declaration (an action, or a
@@ -204,19 +193,27 @@ class Program:
         order, as the engine's own fighter and side Refs, so nothing is checked on entry: the
         engine asks it for every target of every action of every activation. None when the
         generator does not take it."""
-        found = self._engine_tests.get(key)
-        if found is None and ("engine", key) not in self._missing:
-            lines = None
+        def lines():
             plain = all(p.default is not None or (p.type is not None and
                                                   p.type.name in ("fighter", "side"))
                         for p in decl.params)
-            if plain and not _contains_dice((decl.requires, decl.params)):
-                lines = self._lines("requires", key, lambda w: self._engine_test(w, decl))
-            found = self._compile(f"q_{mangle(key)}", lines) if lines else None
-            if found is None:
-                self._missing.add(("engine", key))
+            if not plain or _contains_dice((decl.requires, decl.params)):
                 return None
-            self._engine_tests[key] = found
+            return self._lines("requires", key, lambda w: self._engine_test(w, decl))
+        return self._kept(self._engine_tests, key, ("engine", key), f"q_{mangle(key)}", lines)
+
+    def _kept(self, store: dict, key, missing, fname: str, lines):
+        """The function kept in `store` under `key`, generated (`lines()`, None when the
+        generator does not take it) and compiled as `fname` the first time; None, remembered
+        under `missing`, when the interpreter is to run it."""
+        found = store.get(key)
+        if found is None and missing not in self._missing:
+            text = lines()
+            found = self._compile(fname, text) if text else None
+            if found is None:
+                self._missing.add(missing)
+                return None
+            store[key] = found
         return found
 
     def complete(self) -> None:

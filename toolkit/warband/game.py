@@ -77,7 +77,7 @@ class Game:
         self._forces: int | None = None
         self._end_when = [self._fn(condition) for condition in self.decl.end_when]
         self._random: dict = {}   # side -> whether its player picks actions at random
-        self._direct = self.interp.compiled and not self.policies.by_side and not record
+        self._direct = False   # whether actions go straight to generated code: set by play
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
 
