@@ -194,6 +194,12 @@ class Checker(ExpressionChecker, GameChecker):
             expected = NUMBER
         else:
             expected = self.type_of_ref(decl.type)
+            if expected.kind != "enum" and expected is not ANY:
+                # what a warband file gives a fighter: a number in a range, or a named value
+                self.error("E204", f"a stat is a range of numbers or an enum, not "
+                                   f"'{decl.type.name}'", decl.type.span,
+                           hint="write a range such as 1..10, or declare an enum and name it")
+                return
         if decl.default is not None:
             t = self.member(decl.default, expected, Scope({})) or self.expr(decl.default,
                                                                            Scope({}))
