@@ -56,8 +56,9 @@ class Program:
         self._fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
         self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
         # names that stand for sides in play: every side, and a scenario's named sides
-        self.global_names = {"sides"} | {s.name.name for s in (
-            ruleset.scenario.sides if getattr(ruleset, "scenario", None) else ())}
+        scenario_sides = ruleset.scenario.sides if getattr(ruleset, "scenario", None) else ()
+        self.named_sides = {s.name.name: SIDE_REFS[i] for i, s in enumerate(scenario_sides)}
+        self.global_names = {"sides"} | set(self.named_sides)
         self.namespace: dict = {
             "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type,
                              "tuple": tuple},
@@ -72,7 +73,9 @@ class Program:
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
-            "_Draft": rt.Draft, "_below": random_below,
+            "_Draft": rt.Draft, "_below": random_below, "_all_sides": rt.all_sides,
+            "_side_fighters": rt.side_fighters, "_side_groups": im._SIDE_GROUPS,
+            "_around": rt.around,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)

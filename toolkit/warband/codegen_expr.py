@@ -83,8 +83,10 @@ class ExpressionWriter:
     def name(self, n: str, scope: Scope) -> str:
         py = scope.names.get(n)
         if py is None:
-            if n in self.program.global_names:   # sides, a scenario's side
-                return f"I.global_value({n!r})(world)"
+            if n == "sides":
+                return "_all_sides(world)"
+            if n in self.program.global_names:   # a scenario's side: one Ref all game long
+                return self.const(self.program.named_sides[n], "s")
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
             self.unbound_reads.add(py)
@@ -97,9 +99,15 @@ class ExpressionWriter:
         """What an expression surely gives: "fighter", "side", ("record", table) or None."""
         t = type(e)
         if t is ast.Name:
-            return scope.kinds.get(e.name) if e.name in scope.names else None
+            if e.name in scope.names:
+                return scope.kinds.get(e.name)
+            return "side" if e.name in self.program.global_names and e.name != "sides" else None
         if t is ast.Field and e.field.name == "side" and self.kind(e.subject, scope) == "fighter":
             return "side"
+        if t is ast.IfExpr:
+            then = self.kind(e.then, scope)
+            same = then in ("fighter", "side") and then == self.kind(e.otherwise, scope)
+            return then if same else None
         if t is ast.Call and e.callee.name in self.ruleset.tables and \
                 e.callee.name not in BUILTINS:
             table = self.ruleset.tables[e.callee.name]
@@ -127,9 +135,16 @@ class ExpressionWriter:
             found = program.fighter_fields.get(lower)
             if found is not None and found[0] == "value":
                 return f"{f}.values[{found[1]!r}]"
-        elif kind == "side" and lower in program.side_fields and name != "fighters":
-            return f"world.sides[{self.side_index(e.subject, scope)}].values" \
-                   f"[{program.side_fields[lower]!r}]"
+            if name in ("enemies", "friends"):
+                return f"_around(world, {sub}[1], {name == 'enemies'})"
+        elif kind == "side":
+            side = self.side_index(e.subject, scope)
+            if name == "fighters":
+                return f"_side_fighters(world, {side})"
+            if name in ("casualties", "withdrawn", "opponents"):
+                return f"_side_groups[{name!r}](world, {side})"
+            if lower in program.side_fields:
+                return f"world.sides[{side}].values[{program.side_fields[lower]!r}]"
         elif type(kind) is tuple:
             columns = [c.name for c in kind[1].columns]
             if name in columns:
@@ -206,8 +221,9 @@ class ExpressionWriter:
                 raise Unsupported(f"aggregate {e.kind.name}")
             var = e.var.name
             kinds = {k: v for k, v in scope.kinds.items() if k != var}
-            if self.fighters_in(e.group, scope):
-                kinds[var] = "fighter"
+            member = self.members(e.group, scope)
+            if member is not None:
+                kinds[var] = member
             inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
                           scope.thunks - {var}, kinds)
             py = inner.names[var]
@@ -219,11 +235,23 @@ class ExpressionWriter:
             return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
         raise Unsupported(f"expression {t.__name__}")
 
-    def fighters_in(self, group, scope: Scope) -> bool:
-        """Whether a group surely holds fighters' Refs (fighters within, a side's fighters)."""
-        return type(group) is ast.Within or (
-            type(group) is ast.Field and group.field.name == "fighters"
-            and self.kind(group.subject, scope) == "side")
+    def members(self, group, scope: Scope) -> str | None:
+        """What a group surely holds: "fighter" or "side" Refs (fighters within, a side's
+        fighters, every side, a side's opponents...), or None when that is not known."""
+        t = type(group)
+        if t is ast.Within:
+            return "fighter"
+        if t is ast.Name:
+            return "side" if group.name == "sides" and group.name not in scope.names else None
+        if t is ast.Field:
+            name, kind = group.field.name, self.kind(group.subject, scope)
+            if kind == "side":
+                if name in ("fighters", "casualties", "withdrawn"):
+                    return "fighter"
+                return "side" if name == "opponents" else None
+            if kind == "fighter" and name in ("enemies", "friends"):
+                return "fighter"
+        return None
 
     def call(self, e: ast.Call, scope: Scope) -> str:
         name = e.callee.name

@@ -226,6 +226,23 @@ def field_getter(interp, name: str):
     return get
 
 
+def all_sides(world) -> tuple:
+    return tuple([SIDE_REFS[i] for i in range(len(world.sides))])
+
+
+def side_fighters(world, side: int) -> tuple:
+    """A side's fighters in play, as Interpreter.field gives them."""
+    return tuple([FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
+                  if f.side == side and not f.removed])
+
+
+def around(world, index: int, enemies: bool) -> tuple:
+    """A fighter's enemies (or friends) in play, as Interpreter.field gives them."""
+    side = world.fighters[index].side
+    return tuple([FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
+                  if not g.removed and i != index and (g.side != side) == enemies])
+
+
 def has_getter(interp, name: str):
     if name in interp.ruleset.equipment:
         return lambda ref, world: name in world.fighters[ref.index].equipment

@@ -225,7 +225,7 @@ class Writer(ExpressionWriter):
             py, keys = scope.names[s.var.name], self.fresh("k")
             items = self.fresh("g")
             out.append(f"{pad}{items} = {self.expr(s.items, scope)}")
-            inner = scope.with_bound(bound | {s.var.name})
+            inner = self.loop_scope(s, scope, bound)
             out.append(f"{pad}{keys} = []")
             out.append(f"{pad}for {py} in {items}:")
             out.append(f"{pad}    {keys}.append({self.expr(s.key, inner)})")
@@ -265,9 +265,7 @@ class Writer(ExpressionWriter):
         if t is ast.ForEach:
             py = scope.names[s.var.name]
             out.append(f"{pad}for {py} in {self.expr(s.items, scope)}:")
-            if s.var.name in self.stable and self.fighters_in(s.items, scope):
-                scope.kinds[s.var.name] = "fighter"
-            inner = scope.with_bound(bound | {s.var.name})
+            inner = self.loop_scope(s, scope, bound)
             self.block(s.body.stmts, inner, out, pad + "    ")
             return bound
         if t is ast.Repeat:
@@ -282,6 +280,16 @@ class Writer(ExpressionWriter):
                 out.append(f"{pad}{self.expr(s.call, scope)}")
             return bound
         raise Unsupported(f"statement {t.__name__}")
+
+    def loop_scope(self, s, scope: Scope, bound: set[str]) -> Scope:
+        """The scope of a `for each` body: the variable bound, and its kind known (a fighter, a
+        side) where the group says, unless the body binds the name again."""
+        var, member, again = s.var.name, self.members(s.items, scope), []
+        _assigned_names(s.body.stmts, again)
+        kinds = {k: v for k, v in scope.kinds.items() if k != var}
+        if member is not None and var not in again:
+            kinds[var] = member
+        return Scope(scope.names, bound | {var}, scope.thunks, kinds)
 
     def choose(self, s: ast.Choose, scope: Scope, out: list, pad: str) -> set[str]:
         """Decisions.choose in sampling mode: scripted or first legal option, or a random one."""
