@@ -89,11 +89,15 @@ class Board:
         self.zones: dict[str, Zone] = {}
         self._sight: dict = {}   # (a, b) -> whether a sees b: pieces alone decide it
         self._kept: dict = {}    # what is worked out from the pieces, until one is added
+        # answers the pieces alone decide, kept by whoever asks (the rules' distances to
+        # markers, by position): emptied when a piece is added
+        self.by_pieces: dict = {}
 
     def add(self, piece: Piece) -> None:
         self.pieces.append(piece)
         self._sight.clear()
         self._kept.clear()
+        self.by_pieces.clear()
 
     def destinations(self) -> list:
         """Inches: the routes onto pieces a fighter may stand on, (piece, where, 0.0)."""

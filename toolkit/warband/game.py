@@ -23,7 +23,7 @@ from warband.diagnostics import diag
 from warband.dice import random_below
 from warband.evaluate import RulesError
 from warband.gamelog import GameLog
-from warband.options import in_play, options_for
+from warband.options import options_for
 from warband.questions import Questions
 from warband.results import GameResult, PlayRequest
 from warband.world import FIGHTER_REFS, Ref, World, make_world
@@ -146,13 +146,16 @@ class Game:
     def check_end(self, world: World) -> None:
         """Raise GameOver when the game is over (asked after every action)."""
         sides = world.sides
-        if any(s.conceded for s in sides):
-            standing = [i for i, s in enumerate(sides) if not s.conceded]
-            if len(standing) <= 1:
-                raise GameOver(world, "conceded")
-        for condition in self._end_when:
-            if condition({}, world) is True:
-                raise GameOver(world, "condition")
+        for s in sides:
+            if s.conceded:
+                standing = [i for i, s in enumerate(sides) if not s.conceded]
+                if len(standing) <= 1:
+                    raise GameOver(world, "conceded")
+                break
+        if self._end_when:
+            for condition in self._end_when:
+                if condition({}, world) is True:
+                    raise GameOver(world, "condition")
         first = None   # the side of the first fighter in play: is any other side in play?
         for f in world.fighters:
             if not f.removed:
@@ -225,8 +228,8 @@ class Game:
         every other fighter in play; parameters with a default keep it. `forces`: the number
         Options gives the game's fighters (worked out from the world when not given)."""
         interp, legal = self.interp, self._options.legal
-        return [option[:2] for option in self._options.candidates(interp, ref, names, world,
-                                                                  forces)
+        return [option[5] for option in self._options.candidates(interp, ref, names, world,
+                                                                 forces)
                 if legal(interp, option, world)]
 
     def random_option(self, ref: Ref, names: list[str], world: World,
@@ -240,12 +243,13 @@ class Game:
         count = len(candidates)
         rng, passes, fighters = self.choice_rng, options.passes, world.fighters
         for _ in range(2 * count):
-            option = candidates[random_below(rng, count)]
-            if option[4] and not in_play(option, fighters):
+            _, _, test, refs, targets, pair = candidates[random_below(rng, count)]
+            if targets and (fighters[targets[0]].removed if len(targets) == 1 else
+                            any(fighters[i].removed for i in targets)):
                 continue   # a target no longer in play
-            if option[2] is None or passes(interp, option[2], world, option[3]):
-                return option[:2]
-        legal = [option[:2] for option in candidates if options.legal(interp, option, world)]
+            if test is None or passes(interp, test, world, refs):
+                return pair
+        legal = [option[5] for option in candidates if options.legal(interp, option, world)]
         if not legal:
             return None
         return legal[random_below(rng, len(legal))] if len(legal) > 1 else legal[0]

@@ -61,11 +61,12 @@ class Options:
 
     def candidates(self, interp, ref: Ref, names: tuple[str, ...], world: World,
                    forces: int | None = None) -> list:
-        """Every (action, arguments, test, refs, targets) whose actor-only part of `requires`
-        holds and whose parts that read only what never changes hold, for every fighter as a
-        target, in play or not (so that the lists are the same all game long); the option is
-        legal (`legal`) when none of its target fighters is removed and test is None or
-        test(interp, world, *refs) is True. `forces`: the world's number (`forces`)."""
+        """Every (action, arguments, test, refs, targets, (action, arguments)) whose actor-only
+        part of `requires` holds and whose parts that read only what never changes hold, for
+        every fighter as a target, in play or not (so that the lists are the same all game
+        long); the option is legal (`legal`) when none of its target fighters is removed
+        and test is None or test(interp, world, *refs) is True. `forces`: the world's number
+        (`forces`)."""
         if forces is None:
             forces = self.forces(world)
         if type(names) is not tuple:
@@ -79,8 +80,8 @@ class Options:
             usable = self._usable[key] = self._usable_actions(interp, names, ref, world)
         # what each action asks of the actor alone: once per activation, not once per target
         passes = self.passes
-        held = tuple(actor is None or passes(interp, actor, world, (ref,))
-                     for actor, _ in usable)
+        held = tuple([actor is None or passes(interp, actor, world, (ref,))
+                      for actor, _ in usable])
         found = self._lists.get((key, held))
         if found is None:
             found = self._lists[(key, held)] = [
@@ -177,8 +178,11 @@ class Options:
             else:
                 side = SIDE_REFS[world.fighters[ref.index].side]
                 choices = [c + [(p.name.name, side)] for c in choices]
-        out = [(name, dict(c), rest, tuple(r for _, r in c),
-                tuple(r.index for _, r in c[1:] if r.kind == "fighter")) for c in choices]
+        out = []
+        for c in choices:
+            args = dict(c)
+            out.append((name, args, rest, tuple(r for _, r in c),
+                        tuple(r.index for _, r in c[1:] if r.kind == "fighter"), (name, args)))
         return [o for o in out if fixed is None or self.passes(interp, fixed, world, o[3])]
 
 

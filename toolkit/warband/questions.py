@@ -16,6 +16,7 @@ from fractions import Fraction
 from warband.board import BASE, CONTACT, Board
 
 NAMES = ("distance", "sees", "obscured", "contact", "engaged")
+KEPT = 100_000   # distances to markers kept, by position
 
 
 class Questions:
@@ -32,7 +33,15 @@ class Questions:
         if pa is None:
             return 0
         if type(b) is str:   # a kind of marker: its nearest piece
-            return plain_number(self.board.distance_to_kind(pa, b))
+            # kept by position: a fighter that stays put asks again every turn, and a
+            # Fraction is slow to make
+            kept = self.board.by_pieces
+            found = kept.get((pa, b))
+            if found is None:
+                if len(kept) > KEPT:
+                    kept.clear()
+                found = kept[(pa, b)] = plain_number(self.board.distance_to_kind(pa, b))
+            return found
         pb = world.fighters[b[1]].position
         if pb is None:
             return 0
