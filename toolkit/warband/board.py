@@ -294,11 +294,15 @@ class Board:
         ux, uy = (target[0] - start[0]) / dist, (target[1] - start[1]) / dist
         limit = length
         sx, sy = start
-        for s, u, high in ((sx, ux, self.width), (sy, uy, self.height)):
-            if u > 1e-12:
-                limit = min(limit, (high - _R - s) / u)
-            elif u < -1e-12:
-                limit = min(limit, (s - _R) / -u)
+        # the board's edges (written out: every move asks)
+        if ux > 1e-12:
+            limit = min(limit, (self.width - _R - sx) / ux)
+        elif ux < -1e-12:
+            limit = min(limit, (sx - _R) / -ux)
+        if uy > 1e-12:
+            limit = min(limit, (self.height - _R - sy) / uy)
+        elif uy < -1e-12:
+            limit = min(limit, (sy - _R) / -uy)
         fixed, walls = self._obstacles()
         near = BASE - CONTACT
         for o in occupied:   # _ray_entry written out: every move tests every other base

@@ -86,6 +86,7 @@ class Program:
         self._entries: dict = {}   # procedure name -> fn(I, args, world) -> (value, world)
         self._requires: dict = {}  # procedure name -> fn(I, args, world) -> bool
         self._engine_tests: dict = {}   # a part of a requires -> fn(I, world, *refs) -> bool
+        self._values: dict = {}    # a scenario's expression -> fn(I, world)
         self._missing: set = set()
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
                             ("p", self.ruleset.procedures)):
@@ -204,6 +205,18 @@ class Program:
                 return None
             return self._lines("requires", key, lambda w: self._engine_test(w, decl))
         return self._kept(self._engine_tests, key, ("engine", key), f"q_{mangle(key)}", lines)
+
+    def value(self, node, key: str):
+        """x_KEY(I, world): an expression a scenario asks of a whole game (a score, an end
+        condition), with no names of its own; None when the generator does not take it.
+        `key` names it, once in the ruleset."""
+        def lines():
+            if _contains_dice(node):
+                return None
+            return self._lines("value", key, lambda w: [
+                f"def x_{mangle(key)}(I, world):",
+                f"    return {w.expr(node, Scope({}, set()))}"])
+        return self._kept(self._values, key, ("value", key), f"x_{mangle(key)}", lines)
 
     def _kept(self, store: dict, key, missing, fname: str, lines):
         """The function kept in `store` under `key`, generated (`lines()`, None when the

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from warband import ast, codegen
 from warband.board import BASE, Board, Piece, Zone
+from warband.codegen_runtime import Interpret
 from warband.decisions import Policies
 from warband.diagnostics import diag
 from warband.dice import random_below
@@ -26,7 +27,7 @@ from warband.gamelog import GameLog
 from warband.options import options_for
 from warband.questions import Questions
 from warband.results import GameResult, PlayRequest
-from warband.world import FIGHTER_REFS, Ref, World, make_world
+from warband.world import FIGHTER_REFS, Ref, World
 
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
@@ -75,11 +76,36 @@ class Game:
         self._fn = self.interp.fn
         self._hooks: dict = {}
         self._forces: int | None = None
-        self._end_when = [self._fn(condition) for condition in self.decl.end_when]
+        self._values()
         self._random: dict = {}   # side -> whether its player picks actions at random
         self._direct = False   # whether actions go straight to generated code: set by play
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
+
+    def _values(self) -> None:
+        """The end conditions and the scores, asked of a world."""
+        self._end_when = [self._value(condition, f"end {i}")
+                          for i, condition in enumerate(self.decl.end_when)]
+        self._scores = [(side.name, self._value(expr, f"score {side.name}"))
+                        for side, expr, _ in self.decl.scores]
+
+    def _value(self, node, key: str):
+        """fn(world): one of the scenario's expressions, asked every game (after every action,
+        for an end condition): generated code where it can, else the interpreter's closure."""
+        interp = self.interp
+        fn = None
+        if interp.compiled:
+            program = interp._program = interp._program or codegen.program_for(interp)
+            fn = program.value(node, key)
+        if fn is None:
+            return lambda world: self._fn(node)({}, world)
+
+        def value(world):
+            try:
+                return fn(interp, world)
+            except Interpret:   # a value generated code leaves to the interpreter
+                return self._fn(node)({}, world)
+        return value
 
     # ---- set-up --------------------------------------------------------------------------------------
     def _board(self) -> Board:
@@ -102,11 +128,11 @@ class Game:
             raise RulesError(diag("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not "
                                           f"{len(forces)}", self.decl.span,
                                   hint="play with smaller warbands"))
-        world = make_world(self.ruleset, forces, [{} for _ in self.scenario.side_names],
-                           self.scenario.side_names)
+        world = self.scenario.start()
         # (again here: a caller may have turned the generated code off since __init__)
         self._options = options_for(self.ruleset, self.interp.compiled)
         self._direct = self.interp.compiled and not self.policies.by_side and not self.log.record
+        self._values()
         self._forces = self._options.forces(world)   # the same in every world of this game
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
@@ -154,7 +180,7 @@ class Game:
                 break
         if self._end_when:
             for condition in self._end_when:
-                if condition({}, world) is True:
+                if condition(world) is True:
                     raise GameOver(world, "condition")
         first = None   # the side of the first fighter in play: is any other side in play?
         for f in world.fighters:
@@ -167,8 +193,8 @@ class Game:
 
     def scores(self, world: World) -> dict[str, Fraction | int]:
         out = {name: 0 for name in self.scenario.side_names}
-        for side, expr, _ in self.decl.scores:
-            out[side.name] = self._fn(expr)({}, world)
+        for side, score in self._scores:
+            out[side] = score(world)
         return out
 
     def result(self, world: World, reason: str) -> GameResult:
@@ -393,55 +419,53 @@ class Game:
         if start is None or fighter.removed:
             return world
         reach = float(reach)
-        others = [g.position for i, g in enumerate(world.fighters)
-                  if not g.removed and i != ref.index and g.position is not None]
+        index, side = ref.index, fighter.side
         enemies = [(g.name, g.position) for g in world.fighters
-                   if not g.removed and g.side != fighter.side and g.position is not None]
+                   if not g.removed and g.side != side and g.position is not None]
         board = self.board
+
+        def others():
+            return [g.position for i, g in enumerate(world.fighters)
+                    if not g.removed and i != index and g.position is not None]
         if board.squares:
-            spots = board.reachable(start, int(reach), set(others))
+            spots = board.reachable(start, int(reach), set(others()))
             if away:
                 if not enemies:
                     return world
                 spot = max(spots, key=lambda s: min(board.distance(s, e) for _, e in enemies))
             else:
-                spot = spots[self.pick(fighter.side, "destination",
-                                       lambda: [_pos(s) for s in spots], world,
-                                       lambda i: self._spot_value(ref, spots[i], enemies,
-                                                                  world), count=len(spots))]
+                spot = spots[self.pick(side, "destination", lambda: [_pos(s) for s in spots],
+                                       world, lambda i: self._spot_value(ref, spots[i], enemies,
+                                                                         world),
+                                       count=len(spots))]
         else:
-            # the ways a fighter may go: towards an enemy (into contact), onto a piece, straight
-            # away from the nearest enemy, or nowhere; only the chosen way is measured out
-            routes = [("stay", None, 0.0)]
-            routes += [(("towards", name), pos, BASE) for name, pos in enemies]
-            # a piece's label is made only when asked for (a random player's moves need none)
-            routes += board.destinations()
-            if enemies:   # where "away" goes is worked out only when it is taken
-                routes.append(("away", _AWAY, 0.0))
+            # the ways a fighter may go: nowhere, towards an enemy (into contact), onto a
+            # piece, straight away from the nearest enemy; only the chosen way is made and
+            # measured out (a random player's move needs only how many ways there are)
+            pieces = board.destinations()
+            count = 1 + len(enemies) + len(pieces) + (1 if enemies else 0)
             if away:
-                if len(routes) == 1 or routes[-1][0] != "away":
+                if not enemies:
                     return world
-                route = routes[-1]
+                chosen = count - 1
             else:
+                def routes():
+                    return [_route(i, enemies, pieces) for i in range(count)]
+
                 def end(i):
-                    way, target, stop = routes[i]
-                    if target is _AWAY:
-                        target = _away(start, enemies, reach)
-                    return (_way(board, way)(start, target, reach, stop, others)
-                            if target is not None else None) or start
-                route = routes[self.pick(fighter.side, "destination",
-                                         lambda: [_route_label(r[0]) for r in routes], world,
-                                         lambda i: self._spot_value(ref, end(i), enemies,
-                                                                    world), count=len(routes))]
-            label, target, stop = route
-            if target is _AWAY:
-                target = _away(start, enemies, reach)
-            spot = (_way(board, label)(start, target, reach, stop, others)
-                    if target is not None else None) or start
+                    return self._route_end(_route(i, enemies, pieces), start, enemies, reach,
+                                           others)
+                chosen = self.pick(side, "destination",
+                                   lambda: [_route_label(r[0]) for r in routes()], world,
+                                   lambda i: self._spot_value(ref, end(i), enemies, world),
+                                   count=count)
+            spot = self._route_end(_route(chosen, enemies, pieces), start, enemies, reach,
+                                   others)
         if spot != start and self.log.record:
             self.log.event("travel", self.round, fighter=fighter.name, start=_pos(start),
                            to=_pos(spot))
-        world = world.place(ref, spot)
+        if spot != start:
+            world = world.place(ref, spot)
         for piece in board.pieces_at(spot) if board.entered else ():
             marker = self.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
@@ -449,6 +473,17 @@ class Game:
                 _, world = self.interp.run_nested(self._entered(marker),
                                                   {marker.entered_by.name: ref}, world)
         return world
+
+    def _route_end(self, route, start, enemies, reach: float, others):
+        """Where a route ends: straight away, else round any walls in the way. `others`
+        gives the other bases in play, asked only for a move."""
+        _, target, stop = route
+        if target is None:
+            return start
+        if target is _AWAY:
+            target = _away(start, enemies, reach)
+            return self.board.straight(start, target, reach, stop, others()) or start
+        return self.board.towards(start, target, reach, stop, others()) or start
 
     def _entered(self, marker) -> ast.ProcedureDecl:
         """A marker's `when entered by f { ... }` as a procedure of one parameter."""
@@ -584,9 +619,16 @@ def _route_label(way) -> str:
     return f"to the {way.kind} at {_pos(way.at)}"
 
 
-def _way(board: Board, label):
-    """How a chosen route is measured: straight away, else round any walls in the way."""
-    return board.straight if label == "away" else board.towards
+def _route(i: int, enemies: list, pieces: list) -> tuple:
+    """The i-th way a fighter may go, (label, target, how far short of it to stop): staying
+    put, towards each enemy, onto each piece, then away (when there are enemies)."""
+    if i == 0:
+        return ("stay", None, 0.0)
+    if i <= len(enemies):
+        name, pos = enemies[i - 1]
+        return (("towards", name), pos, BASE)
+    i -= len(enemies) + 1
+    return pieces[i] if i < len(pieces) else ("away", _AWAY, 0.0)
 
 
 def _too_close(board: Board, a, b) -> bool:

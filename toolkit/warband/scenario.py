@@ -30,6 +30,8 @@ class Scenario:
     forces: list[list[FighterSpec]]     # per side, in the scenario's order
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: object = None
+    # the World every game starts from, made once (Worlds are never changed in place)
+    _start: object = field(default=None, repr=False, compare=False)
 
     @property
     def decl(self):
@@ -38,6 +40,14 @@ class Scenario:
     @property
     def title(self) -> str:
         return self.ruleset.title
+
+    def start(self):
+        """The World before set-up: every side's fighters, off the board."""
+        if self._start is None:
+            from warband.world import make_world
+            self._start = make_world(self.ruleset, [s for side in self.forces for s in side],
+                                     [{} for _ in self.side_names], self.side_names)
+        return self._start
 
 
 def shipped() -> list[tuple[str, str, Path]]:
