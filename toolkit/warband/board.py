@@ -333,7 +333,8 @@ class Board:
         limit = math.floor(limit * 100) / 100
         if limit <= 0.05:
             return None
-        return (round(sx + ux * limit, 2), round(sy + uy * limit, 2))
+        # to the hundredth of an inch (round(x * 100) / 100: round(x, 2) is four times slower)
+        return (round((sx + ux * limit) * 100) / 100, round((sy + uy * limit) * 100) / 100)
 
     # ---- moving round walls ------------------------------------------------------------------------
     def towards(self, start, target, reach: float, stop: float, occupied):

@@ -267,18 +267,31 @@ class Game:
         interp, options = self.interp, self._options
         candidates = options.candidates(interp, ref, names, world, forces)
         count = len(candidates)
-        rng, passes, fighters = self.choice_rng, options.passes, world.fighters
+        passes, fighters, lazies = options.passes, world.fighters, world.lazies
+        # random_below written out (the same draws): this is the engine's inner loop
+        getrandbits, bits = self.choice_rng.getrandbits, count.bit_length()
         for _ in range(2 * count):
-            _, _, test, refs, targets, pair = candidates[random_below(rng, count)]
+            r = getrandbits(bits)
+            while r >= count:
+                r = getrandbits(bits)
+            _, _, test, refs, targets, pair = candidates[r]
             if targets and (fighters[targets[0]].removed if len(targets) == 1 else
                             any(fighters[i].removed for i in targets)):
                 continue   # a target no longer in play
-            if test is None or passes(interp, test, world, refs):
+            if test is None:
                 return pair
+            try:
+                if lazies:
+                    raise Interpret
+                if test(interp, world, *refs) is True:
+                    return pair
+            except Interpret:   # the interpreter answers what generated code leaves to it
+                if passes(interp, test, world, refs):
+                    return pair
         legal = [option[5] for option in candidates if options.legal(interp, option, world)]
         if not legal:
             return None
-        return legal[random_below(rng, len(legal))] if len(legal) > 1 else legal[0]
+        return legal[random_below(self.choice_rng, len(legal))] if len(legal) > 1 else legal[0]
 
     def activate(self, stmt: ast.Activate, env: dict, world: World, next_):
         ref = self._fn(stmt.fighter)(env, world)

@@ -79,9 +79,15 @@ class Options:
                 self._lists.clear()
             usable = self._usable[key] = self._usable_actions(interp, names, ref, world)
         # what each action asks of the actor alone: once per activation, not once per target
-        passes = self.passes
-        held = tuple([actor is None or passes(interp, actor, world, (ref,))
-                      for actor, _ in usable])
+        try:
+            if world.lazies:
+                raise Interpret
+            held = tuple([actor is None or actor(interp, world, ref) is True
+                          for actor, _ in usable])
+        except Interpret:   # the interpreter answers what generated code leaves to it
+            passes = self.passes
+            held = tuple([actor is None or passes(interp, actor, world, (ref,))
+                          for actor, _ in usable])
         found = self._lists.get((key, held))
         if found is None:
             found = self._lists[(key, held)] = [
