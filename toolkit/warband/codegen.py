@@ -467,10 +467,11 @@ def program_for(interp) -> Program:
     return program
 
 
-def sample(interp, procedure: str, args: dict, world, block=None):
+def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = False):
     """Interpreter.sample through the generated program: (value, world), or None when this run
     is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
-    does not take). The caller has set sampling mode and reset the counters."""
+    does not take). The caller has set sampling mode and reset the counters. `keep`: give back
+    the run's Draft as it is, not a World made of it (for a caller that goes on changing it)."""
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
@@ -502,7 +503,7 @@ def sample(interp, procedure: str, args: dict, world, block=None):
     finally:
         if outermost:
             interp._in_sampled_run = False
-    return value, (after.freeze() if type(after) is rt.Draft else after)
+    return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
 
 
 def _with_interpreter_room(entry, interp, args, world):

@@ -85,6 +85,9 @@ class Draft:
         return self
 
     def freeze(self) -> World:
+        """The World as it stands. The World shares the fighters and sides the draft has
+        copied, so from here on the draft copies again before changing one."""
+        self._own.clear()
         return World(tuple(self.fighters), tuple(self.sides), self.lazies)
 
 
@@ -361,7 +364,9 @@ def travel(interp, stmt, ref, reach, world):
     game = interp.game
     if game is None or interp.exact_mode:
         return world
-    return game.travel(ref, reach, stmt.away, world.freeze() if type(world) is Draft else world)
+    if type(world) is Draft and not game.direct:
+        world = world.freeze()
+    return game.travel(ref, reach, stmt.away, world)
 
 
 def in_order(items, keys, highest: bool):
@@ -400,10 +405,13 @@ def _game(interp, stmt, world):
 
 
 def activate(interp, stmt, ref, exclude, world):
-    """`activate`: the game's player picks an action and it runs; (its name, the world)."""
+    """`activate`: the game's player picks an action and it runs; (its name, the world).
+    A game whose actions run straight through generated code (Game.direct) takes the draft
+    as it is, and its action goes on changing it: no World is made between actions."""
     game = _game(interp, stmt, world)
-    return game.activate_now(stmt, ref, exclude,
-                             world.freeze() if type(world) is Draft else world)
+    if type(world) is Draft and not game.direct:
+        world = world.freeze()
+    return game.activate_now(stmt, ref, exclude, world)
 
 
 def deploy(interp, stmt, side, zone, world):

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from warband import ast, codegen
 from warband.board import BASE, Board, Piece, Zone
-from warband.codegen_runtime import Interpret
+from warband.codegen_runtime import Draft, Interpret
 from warband.decisions import Policies
 from warband.diagnostics import diag
 from warband.dice import random_below
@@ -78,7 +78,9 @@ class Game:
         self._forces: int | None = None
         self._values()
         self._random: dict = {}   # side -> whether its player picks actions at random
-        self._direct = False   # whether actions go straight to generated code: set by play
+        # whether actions go straight to generated code (set by play): then a turn's Draft
+        # passes through its activations and moves, changed in place (codegen_runtime)
+        self.direct = False
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
 
@@ -131,7 +133,7 @@ class Game:
         world = self.scenario.start()
         # (again here: a caller may have turned the generated code off since __init__)
         self._options = options_for(self.ruleset, self.interp.compiled)
-        self._direct = self.interp.compiled and not self.policies.by_side and not self.log.record
+        self.direct = self.interp.compiled and not self.policies.by_side and not self.log.record
         self._values()
         self._forces = self._options.forces(world)   # the same in every world of this game
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
@@ -153,6 +155,8 @@ class Game:
                 self.check_end(world)
         except GameOver as over:
             world, reason = over.world, over.reason
+            if type(world) is Draft:   # (it ended in the middle of a turn)
+                world = world.freeze()
         if "aftermath" in self._procs:
             self.log.event("aftermath", self.round)
             before = world
@@ -324,6 +328,8 @@ class Game:
             chosen = self.random_option(ref, names, world, self._forces)
             options = [chosen] if chosen is not None else []
         else:
+            if type(world) is Draft:   # a player who may look ahead needs a World
+                world = world.freeze()
             options = self.options(ref, names, world, self._forces)
         acted = self._acted.setdefault(fighter.side, [0, 0])
         acted[0] += 1
@@ -351,7 +357,10 @@ class Game:
         try:
             # an action of a sampled game: straight to its generated code when it can (what
             # run_nested keeps aside, an exact run's state, a sampled game does not use)
-            done = self._direct and codegen.sample(interp, name, args, world)
+            # (a draft the turn is changing goes on being changed in place by the action)
+            done = self.direct and codegen.sample(interp, name, args, world, keep=True)
+            if not done and type(world) is Draft:   # (left before anything was changed)
+                world = world.freeze()
             result, world = done or interp.run_nested(self.ruleset.procedures[name], args,
                                                       world)
         finally:
@@ -483,6 +492,8 @@ class Game:
             marker = self.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
                 self.log.event("enter", self.round, fighter=fighter.name, marker=piece.kind)
+                if type(world) is Draft:
+                    world = world.freeze()
                 _, world = self.interp.run_nested(self._entered(marker),
                                                   {marker.entered_by.name: ref}, world)
         return world
