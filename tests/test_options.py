@@ -186,3 +186,21 @@ def test_numbers_below_n_are_drawn_as_randrange_draws_them():
         a, b, c = random.Random(n), random.Random(n), random.Random(n)
         assert [random_below(a, n) for _ in range(50)] == [b.randrange(n) for _ in range(50)] \
             == [below(c, n) for _ in range(50)]
+
+
+def test_a_random_pick_draws_as_random_choice_draws():
+    # generated decisions and the engine's draws pick seq[random_below(rng, len(seq))], and
+    # random_option writes random_below out with getrandbits: the same picks as choice()
+    from warband.dice import random_below
+    for n in (1, 2, 3, 5, 17, 64, 1000):
+        seq = list(range(n))
+        a, b, c = random.Random(n), random.Random(n), random.Random(n)
+        picks = [seq[random_below(a, n)] for _ in range(200)]
+        assert picks == [b.choice(seq) for _ in range(200)]
+        written_out = []
+        for _ in range(200):
+            r = c.getrandbits(n.bit_length())
+            while r >= n:
+                r = c.getrandbits(n.bit_length())
+            written_out.append(seq[r])
+        assert written_out == picks

@@ -227,8 +227,11 @@ class ExpressionWriter:
             inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
                           scope.thunks - {var}, kinds)
             py = inner.names[var]
-            value = self.expr(e.value, inner)
             cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
+            if e.kind.name == "total" and type(e.value) is ast.Int and e.value.value == 1:
+                # a count (`total(1 for f in side.fighters)`, asked every turn)
+                return f"len([1 for {py} in {self.expr(e.group, scope)}{cond}])"
+            value = self.expr(e.value, inner)
             return (f"_aggregate({e.kind.name!r}, [{value} for {py} in "
                     f"{self.expr(e.group, scope)}{cond}])")
         if t is ast.Within:

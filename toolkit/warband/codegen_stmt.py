@@ -321,8 +321,9 @@ class Writer(ExpressionWriter):
             else:
                 out.append(f"{pad}    if {asked[legal(o)]}:")
                 out.append(f"{pad}        {opt}.append({i})")
+        # (random.choice(seq) is seq[_randbelow(len(seq))]: the same draw, one call less)
         out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
-                   f"I.choice_rng.choice({opt})")
+                   f"{opt}[_below(I.choice_rng, len({opt}))]")
         if options[0].when is None and all(o.name.name != "first" for o in options):
             # the first policy takes the first legal option (unless an option is called
             # `first`: the policy's name then scripts it)
