@@ -506,6 +506,24 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
     return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
 
 
+def nested(interp, procedure: str, args: dict, world):
+    """A run of an action that the engine starts from inside a generated sampled run (an
+    activation of the turn), which has set the policies and the loop budget: (value, world
+    or draft), or None when it is left to the interpreter (before anything is drawn)."""
+    program = interp._program
+    entry = program._entries.get(procedure) or program.entry(procedure)
+    if entry is None or world.lazies:
+        return None
+    try:
+        if program._fallbacks:
+            return _with_interpreter_room(entry, interp, args, world)
+        return entry(interp, args, world)
+    except rt.Interpret:
+        return None
+    except RecursionError:
+        raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+
+
 def _with_interpreter_room(entry, interp, args, world):
     """A run that may call procedures left to the interpreter: those run in CPS and need its
     settings (no memo, the deeper stack it allows itself)."""

@@ -411,7 +411,7 @@ def activate(interp, stmt, ref, exclude, world):
     game = _game(interp, stmt, world)
     if type(world) is Draft and not game.direct:
         world = world.freeze()
-    return game.activate_now(stmt, ref, exclude, world)
+    return game.activate_now(stmt, ref, exclude, world, generated=True)
 
 
 def deploy(interp, stmt, side, zone, world):

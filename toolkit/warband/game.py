@@ -310,8 +310,11 @@ class Game:
         self.check_end(world)
         return world
 
-    def activate_now(self, stmt: ast.Activate, ref: Ref, exclude, world: World):
-        """One activation: (the name of the action taken, or "none"; the world after it)."""
+    def activate_now(self, stmt: ast.Activate, ref: Ref, exclude, world: World,
+                     generated: bool = False):
+        """One activation: (the name of the action taken, or "none"; the world after it).
+        `generated`: asked by a generated sampled run (the turn), whose policies and budget
+        the action's own generated run shares."""
         fighter = world.fighters[ref.index]
         if fighter.removed:
             return "none", world
@@ -358,7 +361,9 @@ class Game:
             # an action of a sampled game: straight to its generated code when it can (what
             # run_nested keeps aside, an exact run's state, a sampled game does not use)
             # (a draft the turn is changing goes on being changed in place by the action)
-            done = self.direct and codegen.sample(interp, name, args, world, keep=True)
+            done = self.direct and (
+                codegen.nested(interp, name, args, world) if generated else
+                codegen.sample(interp, name, args, world, keep=True))
             if not done and type(world) is Draft:   # (left before anything was changed)
                 world = world.freeze()
             result, world = done or interp.run_nested(self.ruleset.procedures[name], args,
