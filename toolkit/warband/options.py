@@ -43,10 +43,9 @@ class Options:
     def __init__(self, ruleset, compiled: bool) -> None:
         self.ruleset, self.compiled = ruleset, compiled
         self._plans: dict = {}     # action -> (actor test, rest test, fixed test) or None
-        # (actions, actor, the fighters' number) -> for each action with options: (its actor
-        # test, its options); that key with which actor tests held -> the options together
+        # (actions, actor, the fighters' number) -> (each action's actor test, each action's
+        # options, {which actor tests held: those actions' options together})
         self._usable: dict = {}
-        self._lists: dict = {}
         self._forces: dict = {}    # what never changes of a world's fighters -> a number
         self._kept: list = []      # synthetic AST nodes: compiled closures are cached by id
         self._slow: dict = {}      # generated test -> the interpreter's, for what it leaves
@@ -72,26 +71,29 @@ class Options:
         if type(names) is not tuple:
             names = tuple(names)
         key = (names, ref.index, forces)
-        usable = self._usable.get(key)
-        if usable is None:
+        kept = self._usable.get(key)
+        if kept is None:
             if len(self._usable) > KEPT:   # many kinds of forces: start again
                 self._usable.clear()
-                self._lists.clear()
-            usable = self._usable[key] = self._usable_actions(interp, names, ref, world)
+            usable = self._usable_actions(interp, names, ref, world)
+            # (the actions' actor tests, their options, which tests held -> the options)
+            kept = self._usable[key] = ([actor for actor, _ in usable],
+                                        [targets for _, targets in usable], {})
+        actors, targets, lists = kept
         # what each action asks of the actor alone: once per activation, not once per target
         try:
             if world.lazies:
                 raise Interpret
             held = tuple([actor is None or actor(interp, world, ref) is True
-                          for actor, _ in usable])
+                          for actor in actors])
         except Interpret:   # the interpreter answers what generated code leaves to it
             passes = self.passes
             held = tuple([actor is None or passes(interp, actor, world, (ref,))
-                          for actor, _ in usable])
-        found = self._lists.get((key, held))
+                          for actor in actors])
+        found = lists.get(held)
         if found is None:
-            found = self._lists[(key, held)] = [
-                option for ok, (_, targets) in zip(held, usable) if ok for option in targets]
+            found = lists[held] = [option for ok, options in zip(held, targets) if ok
+                                   for option in options]
         return found
 
     def _usable_actions(self, interp, names, ref: Ref, world: World) -> list:
