@@ -27,6 +27,7 @@ passed in the function's namespace, never as source text. The namespace's builti
 from __future__ import annotations
 
 import bisect
+import re
 import sys
 import weakref
 
@@ -75,7 +76,7 @@ class Program:
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
             "_Draft": rt.Draft, "_below": random_below, "_all_sides": rt.all_sides,
             "_side_fighters": rt.side_fighters, "_side_groups": im._SIDE_GROUPS,
-            "_around": rt.around,
+            "_around": rt.around, "_div_whole": rt.divide_whole,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)
@@ -131,6 +132,7 @@ class Program:
         """The compiled function, or None when Python refuses the generated text: it allows 20
         nested blocks and ~200 nested brackets, fewer than the rules language (the interpreter
         then runs it)."""
+        lines = _hoisted(lines)
         text = "\n".join(lines)
         try:
             code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
@@ -412,6 +414,30 @@ class Program:
 _NOT_FIXED = object()
 
 
+# A fighter read from the World by a local holding its Ref: `world.fighters[v_attacker[1]]`.
+_FIGHTER_READ = re.compile(r"world\.fighters\[((?:v|_i\d+)_\w+)\[1\]\]")
+# Lines before which a statement may go: the expression on them is evaluated once, there.
+_HOISTABLE = re.compile(r"\s*(?:return |if |[A-Za-z_]\w*(?:, [A-Za-z_]\w*)* = )")
+
+
+def _hoisted(lines: list[str]) -> list[str]:
+    """The lines with a fighter that one line reads from the World several times read once,
+    into a local, just before it (effective_might reads Might, Defending and Stunned of each
+    fighter). An expression never changes the World, and these locals hold Refs checked on
+    entry or given by a group, so the fighter read earlier is the same one."""
+    out: list[str] = []
+    for line in lines:
+        reads = _FIGHTER_READ.findall(line)
+        if len(reads) > len(set(reads)) and _HOISTABLE.match(line):
+            pad = line[:len(line) - len(line.lstrip())]
+            for ref in sorted({r for r in reads if reads.count(r) > 1}):
+                local = f"_f_{ref}"
+                out.append(f"{pad}{local} = world.fighters[{ref}[1]]")
+                line = line.replace(f"world.fighters[{ref}[1]]", local)
+        out.append(line)
+    return out
+
+
 def _fixed(expr, params: dict):
     """The value of a table cell that is a constant (a number, text, truth value or symbol)."""
     if type(expr) in (ast.Int, ast.Str, ast.Bool):
@@ -488,7 +514,7 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
         if policies.default == "greedy":
             return None
         interp._uniform = policies.default
-    outermost = not getattr(interp, "_in_sampled_run", False)
+    outermost = not interp._in_sampled_run
     if outermost:   # one budget of loop turns for the whole run, nested runs included
         interp.steps, interp._in_sampled_run = 0, True
     try:

@@ -164,6 +164,8 @@ class ExpressionWriter:
         if t is ast.Binary:
             if e.op == "/":   # _div gives the same value for a whole Fraction as for an int
                 a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
+                if _whole_not_zero(e.right):   # (effective_might: `/ (if stunned 2 else 1)`)
+                    return f"_div_whole({a}, {b})"
                 return f"_div({a}, {b}, {self.const(e, 'n')})"
             if e.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {e.op}")
@@ -177,11 +179,12 @@ class ExpressionWriter:
             return (f"({self.expr(e.left, scope, True)} {_OPS[e.op]} "
                     f"{self.expr(e.right, scope, True)})")
         if t is ast.Logic:
-            joined = f" {'and' if e.op == 'and' else 'or'} ".join(
-                self.expr(i, scope) for i in e.items)
-            return f"({joined})"
+            return _logic(e.op, [self.expr(i, scope) for i in e.items])
         if t is ast.Not:
-            return f"(not {self.expr(e.operand, scope)})"
+            operand = self.expr(e.operand, scope)
+            if operand in ("True", "False"):   # a constant argument put in place
+                return "False" if operand == "True" else "True"
+            return f"(not {operand})"
         if t is ast.Neg:
             return f"(-{self.expr(e.operand, scope)})"
         if t is ast.IfExpr:
@@ -351,6 +354,35 @@ class ExpressionWriter:
 
 _PURE = (ast.Int, ast.Str, ast.Bool, ast.Name, ast.Binary, ast.Compare, ast.Logic, ast.Not,
          ast.Neg, ast.IfExpr)
+
+
+def _logic(op: str, items: list[str]) -> str:
+    """`a and b ...` / `a or b ...` of generated operands, with the constants that a
+    procedure's arguments put in place folded away: `True and x` is x, `False and x` is
+    False; the last operand stays (it is the value when the others let it through)."""
+    stop, skip = ("False", "True") if op == "and" else ("True", "False")
+    kept = []
+    for i, item in enumerate(items):
+        if item == stop:
+            if not kept:
+                return stop
+            kept.append(item)
+            break
+        if item != skip or i == len(items) - 1:
+            kept.append(item)
+    if len(kept) == 1:
+        return kept[0]
+    return "(" + f" {op} ".join(kept) + ")"
+
+
+def _whole_not_zero(e) -> bool:
+    """Whether an expression is surely a whole number other than 0 (a divisor that needs no
+    check)."""
+    if type(e) is ast.Int:
+        return e.value != 0
+    if type(e) is ast.IfExpr:
+        return _whole_not_zero(e.then) and _whole_not_zero(e.otherwise)
+    return False
 
 
 def _reads_only_arguments(node, ruleset, seen: set) -> bool:

@@ -150,6 +150,16 @@ def divide(x, y, node):
     return norm(Fraction(x) / Fraction(y))
 
 
+def divide_whole(x, y: int):
+    """divide(x, y, node) for a divisor that is surely a whole number other than 0."""
+    if type(x) is int:
+        q, r = divmod(x, y)
+        if not r:
+            return q
+        return Fraction(x, y)
+    return norm(Fraction(x) / y)
+
+
 def aggregate(kind: str, values: list):
     return AGGREGATES[kind]([v for v in values if v is not None])
 

@@ -77,6 +77,8 @@ class Interpreter(Decisions):
         self.score: Callable = lambda v: 0
         self.branches = 0
         self.steps = 0               # turns of loops in a sampled run of generated code
+        self._in_sampled_run = False   # inside one (a nested run shares its budget)
+        self._uniform = None         # the policy of every decision of that run, if one is
         self.drawn = 0   # rolls made in this run (a decision before any is made up front)
         self.fn = Compiler(self)
         # Exact evaluation memoises block(...) by code position, state and continuation; the
