@@ -535,3 +535,31 @@ ENGINE_ONLY = {"statement Activate", "statement ForSorted", "statement ChooseAmo
 
 def _not_engine_only(fallbacks: dict) -> dict:
     return {k: v for k, v in fallbacks.items() if v not in ENGINE_ONLY}
+
+
+def test_constant_arguments_fold_out_of_logic_as_python_would_evaluate_them():
+    from warband.codegen_expr import _logic
+    for op in ("and", "or"):
+        for items in (["True", "x"], ["x", "True"], ["False", "x"], ["x", "False", "y"],
+                      ["x", "y"], ["True", "False"], ["x", "True", "y"], ["False"]):
+            folded = _logic(op, items)
+            for x in (0, 1, "", "a"):
+                for y in (0, 2):
+                    env = {"x": x, "y": y}
+                    whole = eval(f" {op} ".join(items), {}, dict(env))
+                    assert eval(folded, {}, dict(env)) == whole, (op, items, folded)
+
+
+def test_a_fighter_read_twice_on_a_line_is_read_once_before_it():
+    lines = ["def f(I, world, v_a):",
+             "    x = (world.fighters[v_a[1]].values['A'] + world.fighters[v_a[1]].values['B'])",
+             "    if x:",
+             "        pass",
+             "    elif world.fighters[v_a[1]].removed or world.fighters[v_a[1]].name:",
+             "        pass",
+             "    while world.fighters[v_a[1]].removed and world.fighters[v_a[1]].name:",
+             "        pass"]
+    out = codegen._hoisted(lines)
+    assert out[1] == "    _f_v_a = world.fighters[v_a[1]]"
+    assert out[2] == "    x = (_f_v_a.values['A'] + _f_v_a.values['B'])"
+    assert out[3:] == lines[2:]   # an elif or a loop's test is evaluated elsewhere: left alone
