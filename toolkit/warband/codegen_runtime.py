@@ -42,7 +42,7 @@ class Draft:
     def __init__(self, world: World) -> None:
         self.fighters, self.sides = list(world.fighters), list(world.sides)
         self.lazies = world.lazies
-        self._own: set = set()   # ("fighter" | "side", index) copied by this draft
+        self._own: set = set()   # copied by this draft: fighter i as i, side i as -1 - i
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -52,27 +52,31 @@ class Draft:
         return holder.values[name]
 
     def _fighter(self, i: int) -> Fighter:
-        if ("fighter", i) in self._own:
+        if i in self._own:
             return self.fighters[i]
         f = self.fighters[i]
         f = self.fighters[i] = Fighter(f.name, f.side, f.fighter_class, f.tier, dict(f.values),
                                        f.traits, f.equipment, f.removed, f.position,
                                        f.withdrawn)
-        self._own.add(("fighter", i))
+        self._own.add(i)
         return f
 
     def set(self, ref: Ref, name: str, value) -> "Draft":
         if ref.kind == "fighter":
-            old = self.fighters[ref.index].values.get(name, _NOTHING)
+            i = ref.index
+            f = self.fighters[i]
+            old = f.values.get(name, _NOTHING)
             if old is value or (type(old) is type(value) and old == value):
                 return self   # no change (a turn clears every fighter's flags): no copy
-            self._fighter(ref.index).values[name] = value
+            if i not in self._own:
+                f = self._fighter(i)
+            f.values[name] = value
             return self
         i = ref.index
-        if ("side", i) not in self._own:
+        if -1 - i not in self._own:
             s = self.sides[i]
             self.sides[i] = Side(s.name, dict(s.values), s.conceded)
-            self._own.add(("side", i))
+            self._own.add(-1 - i)
         self.sides[i].values[name] = value
         return self
 
