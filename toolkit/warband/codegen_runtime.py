@@ -247,17 +247,29 @@ def all_sides(world) -> tuple:
     return tuple([SIDE_REFS[i] for i in range(len(world.sides))])
 
 
+_REF_LIST: list = []   # FIGHTER_REFS[0], [1], ... as a list, to zip with a world's fighters
+
+
+def _refs(n: int) -> list:
+    while len(_REF_LIST) < n:
+        _REF_LIST.append(FIGHTER_REFS[len(_REF_LIST)])
+    return _REF_LIST
+
+
 def side_fighters(world, side: int) -> tuple:
-    """A side's fighters in play, as Interpreter.field gives them."""
-    return tuple([FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
-                  if f.side == side and not f.removed])
+    """A side's fighters in play, as Interpreter.field gives them (every turn asks)."""
+    fighters = world.fighters
+    refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
+    return tuple([r for r, f in zip(refs, fighters) if f.side == side and not f.removed])
 
 
 def around(world, index: int, enemies: bool) -> tuple:
     """A fighter's enemies (or friends) in play, as Interpreter.field gives them."""
-    side = world.fighters[index].side
-    return tuple([FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
-                  if not g.removed and i != index and (g.side != side) == enemies])
+    fighters = world.fighters
+    side = fighters[index].side
+    refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
+    return tuple([r for r, g in zip(refs, fighters)
+                  if not g.removed and r[1] != index and (g.side != side) == enemies])
 
 
 def has_getter(interp, name: str):
