@@ -171,17 +171,20 @@ class Board:
 
     def _distance_to_kind(self, a, kind: str) -> float:
         best = math.inf
-        for p in self.pieces:
-            if p.kind != kind:
-                continue
-            if self.squares:
-                d = max(abs(a[0] - p.at[0]), abs(a[1] - p.at[1]))
-            elif p.to is not None:
-                d = max(0.0, _segment_distance(a, p.at, p.to) - _R)
-            else:
-                d = max(0.0, math.dist(a, p.at) - _R - p.radius)
-            best = min(best, d)
-        return best
+        pieces = self._kept.get(("kind", kind))
+        if pieces is None:
+            pieces = self._kept[("kind", kind)] = [p for p in self.pieces if p.kind == kind]
+        if self.squares:
+            for p in pieces:
+                best = min(best, max(abs(a[0] - p.at[0]), abs(a[1] - p.at[1])))
+            return best
+        dist = math.dist
+        for p in pieces:   # (the nearest edge; none is nearer than touching)
+            d = dist(a, p.at) - _R - p.radius if p.to is None else \
+                _segment_distance(a, p.at, p.to) - _R
+            if d < best:
+                best = d
+        return max(0.0, best)
 
     def contact(self, a, b) -> bool:
         if self.squares:
