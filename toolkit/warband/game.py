@@ -76,7 +76,7 @@ class Game:
         self._fn = self.interp.fn
         self._hooks: dict = {}
         self._forces: int | None = None
-        self._values()
+        self._end_when = self._scores = None   # (made by _values when first asked)
         self._random: dict = {}   # side -> whether its player picks actions at random
         # whether actions go straight to generated code (set by play): then a turn's Draft
         # passes through its activations and moves, changed in place (codegen_runtime)
@@ -111,17 +111,24 @@ class Game:
 
     # ---- set-up --------------------------------------------------------------------------------------
     def _board(self) -> Board:
-        width, height, unit = self.decl.board
-        value = self.interp.fn
-        props = {name: m.properties for name, m in self.ruleset.markers.items()}
-        entered = frozenset(n for n, m in self.ruleset.markers.items() if m.entered is not None)
-        board = Board(value(width)({}, None), value(height)({}, None), unit == "squares", props,
-                      entered)
-        for z in self.decl.zones:
-            size = value(z.size)({}, None) if z.size is not None else 0
-            corners = tuple((value(p.x)({}, None), value(p.y)({}, None)) for p in z.corners)
-            board.zones[z.name.name] = Zone(z.shape, tuple(w.name for w in z.where), size,
-                                            corners)
+        """A board of the scenario's size and zones, with nothing on it yet."""
+        plan = self.scenario.kept.get("board")
+        if plan is None:   # the same for every game: worked out once
+            width, height, unit = self.decl.board
+            value = self.interp.fn
+            props = {name: m.properties for name, m in self.ruleset.markers.items()}
+            entered = frozenset(n for n, m in self.ruleset.markers.items()
+                                if m.entered is not None)
+            zones = {}
+            for z in self.decl.zones:
+                size = value(z.size)({}, None) if z.size is not None else 0
+                corners = tuple((value(p.x)({}, None), value(p.y)({}, None)) for p in z.corners)
+                zones[z.name.name] = Zone(z.shape, tuple(w.name for w in z.where), size, corners)
+            plan = self.scenario.kept["board"] = (
+                (value(width)({}, None), value(height)({}, None), unit == "squares", props,
+                 entered), zones)
+        board = Board(*plan[0])
+        board.zones.update(plan[1])
         return board
 
     def play(self) -> GameResult:
@@ -135,7 +142,11 @@ class Game:
         self._options = options_for(self.ruleset, self.interp.compiled)
         self.direct = self.interp.compiled and not self.policies.by_side and not self.log.record
         self._values()
-        self._forces = self._options.forces(world)   # the same in every world of this game
+        # the number of what never changes in this game's worlds: the same for every game
+        kept = self.scenario.kept.get("forces")
+        if kept is None or kept[0] is not self._options:
+            kept = self.scenario.kept["forces"] = (self._options, self._options.forces(world))
+        self._forces = kept[1]
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
         if not isinstance(limit, int) or not 1 <= limit <= MAX_ROUNDS:
@@ -182,6 +193,8 @@ class Game:
                 if len(standing) <= 1:
                     raise GameOver(world, "conceded")
                 break
+        if self._end_when is None:
+            self._values()
         if self._end_when:
             for condition in self._end_when:
                 if condition(world) is True:
@@ -197,6 +210,8 @@ class Game:
 
     def scores(self, world: World) -> dict[str, Fraction | int]:
         out = {name: 0 for name in self.scenario.side_names}
+        if self._scores is None:
+            self._values()
         for side, score in self._scores:
             out[side] = score(world)
         return out

@@ -30,8 +30,9 @@ class Scenario:
     forces: list[list[FighterSpec]]     # per side, in the scenario's order
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: object = None
-    # the World every game starts from, made once (Worlds are never changed in place)
-    _start: object = field(default=None, repr=False, compare=False)
+    # what every game of the scenario works out alike, made once: the World it starts from
+    # (Worlds are never changed in place), the board's size and zones, ...
+    kept: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def decl(self):
@@ -43,11 +44,13 @@ class Scenario:
 
     def start(self):
         """The World before set-up: every side's fighters, off the board."""
-        if self._start is None:
+        found = self.kept.get("start")
+        if found is None:
             from warband.world import make_world
-            self._start = make_world(self.ruleset, [s for side in self.forces for s in side],
-                                     [{} for _ in self.side_names], self.side_names)
-        return self._start
+            found = self.kept["start"] = make_world(
+                self.ruleset, [s for side in self.forces for s in side],
+                [{} for _ in self.side_names], self.side_names)
+        return found
 
 
 def shipped() -> list[tuple[str, str, Path]]:
