@@ -88,11 +88,20 @@ class Questions:
         return False
 
 
+_EXACT: dict = {}   # hundredths of an inch -> the rules' number: a Fraction is slow to make
+
+
 def plain_number(x: float):
     """Board distances as the rules' numbers: exact when whole, else a Fraction."""
     if x == float("inf"):
         return 10 ** 9
     if float(x).is_integer():
         return int(x)
-    hundredths = round(x * 100)   # to the hundredth of an inch: exact, and cheap to make
-    return hundredths // 100 if hundredths % 100 == 0 else Fraction(hundredths, 100)
+    hundredths = round(x * 100)   # to the hundredth of an inch: exact
+    found = _EXACT.get(hundredths)
+    if found is None:   # (a few thousand at most on a board of a few feet)
+        if len(_EXACT) > KEPT:
+            _EXACT.clear()
+        found = _EXACT[hundredths] = (hundredths // 100 if hundredths % 100 == 0 else
+                                      Fraction(hundredths, 100))
+    return found
