@@ -77,7 +77,9 @@ class Game:
         self._hooks: dict = {}
         self._forces: int | None = None
         self._end_when = self._scores = None   # (made by _values when first asked)
-        self._random: dict = {}   # side -> whether its player picks actions at random
+        # side -> whether its player picks actions at random; (kind of decision, side) ->
+        # whether pick draws that decision at random with nothing recorded or replayed
+        self._random: dict = {}
         # whether actions go straight to generated code (set by play): then a turn's Draft
         # passes through its activations and moves, changed in place (codegen_runtime)
         self.direct = False
@@ -432,8 +434,12 @@ class Game:
         only how many there are."""
         side_name = world.sides[side].name
         if callable(labels):
-            policy = self.policies.for_decision(kind, side_name)
-            if policy == "random" and not self.log.record and self.log.script is None:
+            randomly = self._random.get((kind, side_name))
+            if randomly is None:   # (asked for every move of a game)
+                randomly = self._random[(kind, side_name)] = \
+                    self.policies.for_decision(kind, side_name) == "random" and \
+                    not self.log.record and self.log.script is None
+            if randomly:
                 return random_below(self.choice_rng, count) if count > 1 else 0
             labels = labels()
         scripted = self.log.scripted(kind, labels)
