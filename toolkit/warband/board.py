@@ -308,15 +308,18 @@ class Board:
             limit = min(limit, (sy - _R) / -uy)
         fixed, walls = self._obstacles()
         near = BASE - CONTACT
-        for o in occupied:   # _ray_entry written out: every move tests every other base
-            fx, fy = sx - o[0], sy - o[1]
+        near2, sqrt = near * near, math.sqrt
+        for ox, oy in occupied:   # _ray_entry written out: every move tests every other base
+            fx, fy = sx - ox, sy - oy
             b = fx * ux + fy * uy
-            c = fx * fx + fy * fy - near * near
-            if c <= 0 or b >= 0:
-                continue   # inside it already, or going away from it
+            if b >= 0:
+                continue   # going away from it
+            c = fx * fx + fy * fy - near2
+            if c <= 0:
+                continue   # inside it already
             disc = b * b - c
             if disc >= 0:
-                t = -b - math.sqrt(disc)
+                t = -b - sqrt(disc)
                 if 0 <= t < limit:
                     limit = t
         for centre, r in fixed:
