@@ -6,13 +6,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from unittest import mock
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from warband import ast
-from warband.board import BASE, CONTACT, Board, _near_segment, _ray_entry, _segment_distance
+from warband.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entry,
+                           _segment_distance)
 from warband.game import Game
 from warband.options import _fixed, conjuncts
 from warband.scenario import load_scenario
@@ -129,9 +131,31 @@ def test_a_straight_move_stops_where_the_ray_meets_another_base(start, target, r
         if t is not None:
             limit = min(limit, t)
     limit = math.floor(limit * 100) / 100
-    expected = None if limit <= 0.05 else (round(start[0] + ux * limit, 2),
-                                           round(start[1] + uy * limit, 2))
+    # (to the hundredth as the board rounds: round(x * 100) / 100)
+    expected = None if limit <= 0.05 else (round((start[0] + ux * limit) * 100) / 100,
+                                           round((start[1] + uy * limit) * 100) / 100)
     assert got == expected
+
+
+walls = st.lists(st.tuples(points, points), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(points, points, st.floats(0.5, 18.0), walls, st.lists(points, max_size=4))
+@example((1.0, 1.0), (20.0, 1.0), 18.0, [((5.0, 1.4), (9.0, 1.4))], [])   # a wall along it
+@example((1.0, 1.0), (20.0, 20.0), 18.0, [((10.0, 9.0), (10.0, 11.0))], [])   # across it
+def test_walls_far_from_a_move_are_not_walked_and_change_nothing(start, target, reach, lines,
+                                                                 others):
+    # Board.straight walks the line a quarter inch at a time near each wall; walls that no
+    # point of the line comes near are left out (_apart): the same stops as walking them all
+    from warband import board as board_module
+    board = Board(24, 24, False, {"wall": ("impassable",)})
+    for at, to in lines:
+        if at != to:
+            board.add(Piece("wall", at, to, 0.0))
+    got = board.straight(start, target, reach, BASE, others)
+    with mock.patch.object(board_module, "_apart", lambda *args: False):
+        assert board.straight(start, target, reach, BASE, others) == got
 
 
 def test_requires_of_every_shape_give_the_same_games_generated_or_interpreted(tmp_path):

@@ -79,6 +79,21 @@ def _segments_cross(a, b, c, d) -> bool:
     return (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0)
 
 
+def _apart(a, b, c, d, reach: float) -> bool:
+    """Whether the segments a-b and c-d are surely more than `reach` apart (a millionth of an
+    inch to spare, so that no point worked out on a-b can come nearer)."""
+    reach += 1e-6
+    if min(a[0], b[0]) - reach > max(c[0], d[0]) or min(c[0], d[0]) - reach > max(a[0], b[0]) \
+            or min(a[1], b[1]) - reach > max(c[1], d[1]) \
+            or min(c[1], d[1]) - reach > max(a[1], b[1]):
+        return True   # their boxes, widened by the reach, do not meet
+    if _segments_cross(a, b, c, d):
+        return False
+    # segments that do not cross are as near as the nearest end of one is to the other
+    return min(_segment_distance(a, c, d), _segment_distance(b, c, d),
+               _segment_distance(c, a, b), _segment_distance(d, a, b)) > reach
+
+
 class Board:
     def __init__(self, width: float, height: float, squares: bool,
                  properties: dict[str, tuple[str, ...]], entered: frozenset[str] = frozenset()):
@@ -327,6 +342,8 @@ class Board:
             if t is not None:
                 limit = min(limit, t)
         for wall in walls:   # walk the line where a wall might be in the way, to its end
+            if _apart(start, (sx + ux * limit, sy + uy * limit), wall.at, wall.to, _R):
+                continue   # (no point of the line comes near it: nothing to walk)
             t, good = 0.0, 0.0
             while True:
                 pos = (sx + ux * t, sy + uy * t)
