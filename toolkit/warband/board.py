@@ -413,8 +413,6 @@ class Board:
                     if math.dist((i / 2, j / 2), o) < near:
                         taken.add((i / 2, j / 2))
 
-        def open_(p) -> bool:
-            return p in free and p not in taken
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
         goal_reach = stop + 0.5
         best = {first: 0.0}
@@ -422,24 +420,25 @@ class Board:
         queue = [(math.dist(first, target), 0.0, first)]
         steps = [(dx / 2, dy / 2, math.hypot(dx, dy) / 2)
                  for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
-        while queue:
-            _, cost, p = heapq.heappop(queue)
-            if cost > best.get(p, math.inf):
+        dist, inf, pop, push = math.dist, math.inf, heapq.heappop, heapq.heappush
+        while queue:   # (every move of a dungeon searches: names bound to locals)
+            _, cost, p = pop(queue)
+            if cost > best.get(p, inf):
                 continue
-            if math.dist(p, target) <= goal_reach and p != first:
+            if dist(p, target) <= goal_reach and p != first:
                 out = [p]
                 while out[-1] in came:
                     out.append(came[out[-1]])
                 out.reverse()
                 return [q for q in out if q != first]
+            px, py = p
             for dx, dy, length in steps:
-                q = (p[0] + dx, p[1] + dy)
+                q = (px + dx, py + dy)
                 c = cost + length
-                if c < best.get(q, math.inf) and open_(q):
+                if c < best.get(q, inf) and q in free and q not in taken:
                     best[q] = c
                     came[q] = p
-                    heapq.heappush(queue, (c + max(0.0, math.dist(q, target) - goal_reach),
-                                           c, q))
+                    push(queue, (c + max(0.0, dist(q, target) - goal_reach), c, q))
         return []
 
 
