@@ -132,11 +132,11 @@ class ExpressionWriter:
                 return f"_SIDE_REFS[{f}.side]"
             if name in ("class", "tier", "name", "removed"):
                 return f"{f}.{'fighter_class' if name == 'class' else name}"
+            if name in ("enemies", "friends"):   # (before declared fields, as the interpreter)
+                return f"_around(world, {sub}[1], {name == 'enemies'})"
             found = program.fighter_fields.get(lower)
             if found is not None and found[0] == "value":
                 return f"{f}.values[{found[1]!r}]"
-            if name in ("enemies", "friends"):
-                return f"_around(world, {sub}[1], {name == 'enemies'})"
         elif kind == "side":
             side = self.side_index(e.subject, scope)
             if name == "fighters":

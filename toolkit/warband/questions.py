@@ -16,7 +16,7 @@ from fractions import Fraction
 from warband.board import BASE, CONTACT, Board
 
 NAMES = ("distance", "sees", "obscured", "contact", "engaged")
-KEPT = 100_000   # distances to markers kept, by position
+KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
 
 
 class Questions:
