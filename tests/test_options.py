@@ -228,3 +228,20 @@ def test_a_random_pick_draws_as_random_choice_draws():
                 r = c.getrandbits(n.bit_length())
             written_out.append(seq[r])
         assert written_out == picks
+
+
+cells = st.tuples(st.integers(0, 13), st.integers(0, 13))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["rock", "shrine", "door"]), cells), max_size=10),
+       st.lists(cells, min_size=1, max_size=20))
+def test_a_square_boards_kept_cells_answer_as_its_pieces_do(pieces, asked):
+    board = Board(12, 12, True, {"rock": ("impassable",), "door": ("opaque",)})
+    for kind, at in pieces:
+        board.add(Piece(kind, at))
+    for pos in asked:
+        on = [p for p in board.pieces if p.to is None and p.at == pos]
+        assert board.pieces_at(pos) == on
+        assert board.blocked(pos) == (not (1 <= pos[0] <= 12 and 1 <= pos[1] <= 12) or any(
+            board.has(p.kind, "impassable") for p in on))

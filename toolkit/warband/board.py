@@ -146,8 +146,14 @@ class Board:
         return prop in self.properties.get(kind, ())
 
     def pieces_at(self, pos) -> list[Piece]:
-        if self.squares:
-            return [p for p in self.pieces if p.to is None and p.at == pos]
+        if self.squares:   # (every step of every move asks: the pieces by cell, kept)
+            by_cell = self._kept.get("pieces by cell")
+            if by_cell is None:
+                by_cell = self._kept["pieces by cell"] = {}
+                for p in self.pieces:
+                    if p.to is None:
+                        by_cell.setdefault(p.at, []).append(p)
+            return list(by_cell.get(pos, ()))
         return [p for p in self.pieces if p.to is None and math.dist(p.at, pos) <= p.radius + _R]
 
     def inside(self, pos) -> bool:
@@ -160,6 +166,12 @@ class Board:
         """Whether a fighter cannot stand here (off the board, or on an impassable piece)."""
         if not self.inside(pos):
             return True
+        if self.squares:   # (walls stop only moves in inches: the impassable cells, kept)
+            cells = self._kept.get("impassable cells")
+            if cells is None:
+                cells = self._kept["impassable cells"] = {
+                    p.at for p in self.pieces if p.to is None and self.has(p.kind, "impassable")}
+            return pos in cells
         for p in self.pieces:
             if not self.has(p.kind, "impassable"):
                 continue
