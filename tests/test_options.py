@@ -245,3 +245,29 @@ def test_a_square_boards_kept_cells_answer_as_its_pieces_do(pieces, asked):
         assert board.pieces_at(pos) == on
         assert board.blocked(pos) == (not (1 <= pos[0] <= 12 and 1 <= pos[1] <= 12) or any(
             board.has(p.kind, "impassable") for p in on))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["rock", "trap", "shrine"]), cells), max_size=12),
+       cells, st.integers(0, 6), st.lists(cells, max_size=6))
+def test_a_square_boards_reach_is_a_walk_through_free_cells(pieces, start, steps, occupied):
+    # Board.reachable keeps the free cells and the cells that end a move: the same cells as
+    # a walk that asks the board about every step
+    board = Board(12, 12, True, {"rock": ("impassable",)}, frozenset({"trap"}))
+    for kind, at in pieces:
+        board.add(Piece(kind, at))
+    seen, frontier = {start: 0}, [start]
+    for step in range(1, steps + 1):
+        nxt = []
+        for cell in frontier:
+            if cell != start and any(p.kind == "trap" for p in board.pieces_at(cell)):
+                continue
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    c = (cell[0] + dx, cell[1] + dy)
+                    if (dx or dy) and c not in seen and c not in set(occupied) and \
+                            not board.blocked(c):
+                        seen[c] = step
+                        nxt.append(c)
+        frontier = nxt
+    assert board.reachable(start, steps, set(occupied)) == list(seen)   # (in the same order)

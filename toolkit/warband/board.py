@@ -296,17 +296,26 @@ class Board:
     def reachable(self, start, steps: int, occupied) -> list:
         """Squares: every cell a path of at most `steps` steps reaches through free cells; a
         cell with a piece that does something when entered ends the path there."""
+        free, ending = self._kept.get("free cells"), self._kept.get("ending cells")
+        if free is None:   # where a fighter may stand, and the cells that end a move: kept
+            free = self._kept["free cells"] = {
+                (x, y) for x in range(1, int(self.width) + 1)
+                for y in range(1, int(self.height) + 1) if not self.blocked((x, y))}
+            ending = self._kept["ending cells"] = {
+                p.at for p in self.pieces if p.to is None and p.kind in self.entered}
+        whole = type(start[0]) is int and type(start[1]) is int   # (else ask blocked())
         seen = {start: 0}
         frontier = [start]
         for step in range(1, steps + 1):
             nxt = []
             for cell in frontier:
-                if cell != start and self.entered and any(
-                        p.kind in self.entered for p in self.pieces_at(cell)):
+                if cell != start and cell in ending:
                     continue   # entering this piece ends the move
+                x, y = cell
                 for dx, dy in _NEIGHBOURS:
-                    c = (cell[0] + dx, cell[1] + dy)
-                    if c in seen or c in occupied or self.blocked(c):
+                    c = (x + dx, y + dy)
+                    if c in seen or c in occupied or \
+                            (c not in free if whole else self.blocked(c)):
                         continue
                     seen[c] = step
                     nxt.append(c)
