@@ -351,7 +351,9 @@ class Game:
             if type(world) is Draft:   # a player who may look ahead needs a World
                 world = world.freeze()
             options = self.options(ref, names, world, self._forces)
-        acted = self._acted.setdefault(fighter.side, [0, 0])
+        acted = self._acted.get(fighter.side)
+        if acted is None:
+            acted = self._acted[fighter.side] = [0, 0]
         acted[0] += 1
         if not options:
             self.log.event("idle", self.round, fighter=fighter.name)

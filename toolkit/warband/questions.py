@@ -77,13 +77,18 @@ class Questions:
         if pa is None:
             return False
         if self.board.squares:
-            return any(not g.removed and g.side != side and g.position is not None and
-                       max(abs(pa[0] - g.position[0]), abs(pa[1] - g.position[1])) == 1
-                       for g in world.fighters)
+            ax, ay = pa
+            for g in world.fighters:
+                p = g.position
+                if p is not None and g.side != side and not g.removed and \
+                        max(abs(ax - p[0]), abs(ay - p[1])) == 1:
+                    return True
+            return False
         dist = math.dist
         for g in world.fighters:
-            if g.side != side and not g.removed and g.position is not None and \
-                    dist(pa, g.position) - BASE <= CONTACT:
+            p = g.position
+            if p is not None and g.side != side and not g.removed and \
+                    dist(pa, p) - BASE <= CONTACT:
                 return True
         return False
 
