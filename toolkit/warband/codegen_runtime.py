@@ -251,8 +251,12 @@ _REF_LIST: list = []   # FIGHTER_REFS[0], [1], ... as a list, to zip with a worl
 
 
 def _refs(n: int) -> list:
-    while len(_REF_LIST) < n:
-        _REF_LIST.append(FIGHTER_REFS[len(_REF_LIST)])
+    """_REF_LIST at least n long: a new list put in its place whole, never one appended to,
+    so that a game on another thread (a Dask worker's) sees a shorter list or a longer one,
+    both right."""
+    global _REF_LIST
+    if len(_REF_LIST) < n:
+        _REF_LIST = [FIGHTER_REFS[i] for i in range(max(n, 2 * len(_REF_LIST), 64))]
     return _REF_LIST
 
 
