@@ -271,3 +271,54 @@ def test_a_square_boards_reach_is_a_walk_through_free_cells(pieces, start, steps
                         nxt.append(c)
         frontier = nxt
     assert board.reachable(start, steps, set(occupied)) == list(seen)   # (in the same order)
+
+
+def _plain_path(board, start, target, stop, occupied):
+    """Board._path as first written: A* over half-inch points, every step asking the points."""
+    import heapq
+    free, near, taken = board._free(), BASE - CONTACT, set()
+    for o in occupied:
+        if math.dist(o, start) <= 1e-9:
+            continue
+        cx, cy = round(o[0] * 2), round(o[1] * 2)
+        for i in range(cx - 3, cx + 4):
+            for j in range(cy - 3, cy + 4):
+                if math.dist((i / 2, j / 2), o) < near:
+                    taken.add((i / 2, j / 2))
+    first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
+    goal, best, came = stop + 0.5, {first: 0.0}, {}
+    queue = [(math.dist(first, target), 0.0, first)]
+    steps = [(dx / 2, dy / 2, math.hypot(dx, dy) / 2)
+             for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+    while queue:
+        _, cost, p = heapq.heappop(queue)
+        if cost > best.get(p, math.inf):
+            continue
+        if math.dist(p, target) <= goal and p != first:
+            out = [p]
+            while out[-1] in came:
+                out.append(came[out[-1]])
+            return [q for q in reversed(out) if q != first]
+        for dx, dy, length in steps:
+            q = (p[0] + dx, p[1] + dy)
+            c = cost + length
+            if c < best.get(q, math.inf) and q in free and q not in taken:
+                best[q], came[q] = c, p
+                heapq.heappush(queue, (c + max(0.0, math.dist(q, target) - goal), c, q))
+    return []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.tuples(st.integers(0, 12), st.integers(0, 12)),
+                          st.tuples(st.integers(0, 12), st.integers(0, 12))), max_size=5),
+       st.tuples(st.floats(0.5, 11.5), st.floats(0.5, 11.5)),
+       st.tuples(st.floats(0.5, 11.5), st.floats(0.5, 11.5)),
+       st.lists(st.tuples(st.floats(0.5, 11.5), st.floats(0.5, 11.5)), max_size=3))
+def test_the_way_round_walls_is_the_search_as_first_written(lines, start, target, others):
+    # the search keeps each free point's free neighbours (Board._graph): the same way found
+    board = Board(12, 12, False, {"wall": ("impassable",)})
+    for at, to in lines:
+        if at != to:
+            board.add(Piece("wall", at, to, 0.0))
+    assert board._path(start, target, BASE, others) == \
+        _plain_path(board, start, target, BASE, others)

@@ -20,6 +20,7 @@ _R = BASE / 2
 CONTACT = 0.01      # bases this close are touching
 _CELLS: dict = {}   # (board size, zone) -> its cells: the same for every game on such a board
 _FREE: dict = {}    # (board size, pieces) -> where a base fits: the same for every such game
+KEPT_BOARDS = 32    # boards whose free points are kept
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
@@ -405,16 +406,27 @@ class Board:
             end = here = point
         return end if end != start else None
 
-    def _free(self) -> set:
-        """The half-inch points where a base fits among the board's pieces (the same for every
-        game on a board with the same pieces: kept for them all)."""
-        key = (self.width, self.height, tuple(self.pieces),
-               tuple(sorted(self.properties.items())))
-        found = _FREE.get(key)
+    def _free(self) -> frozenset:
+        """The half-inch points where a base fits among the board's pieces."""
+        return self._graph()[0]
+
+    def _graph(self) -> tuple:
+        """(the half-inch points where a base fits, each one's neighbours among them in the
+        search's order with the step's length): the same for every game on a board with the
+        same pieces, so kept for them all."""
+        found = self._kept.get("graph")
         if found is None:
-            found = _FREE[key] = frozenset(
-                (i / 2, j / 2) for i in range(1, int(self.width * 2))
-                for j in range(1, int(self.height * 2)) if not self.blocked((i / 2, j / 2)))
+            key = (self.width, self.height, tuple(self.pieces),
+                   tuple(sorted(self.properties.items())))
+            found = _FREE.get(key)
+            if found is None:
+                if len(_FREE) > KEPT_BOARDS:   # many boards (pieces placed at random)
+                    _FREE.clear()
+                free = frozenset(
+                    (i / 2, j / 2) for i in range(1, int(self.width * 2))
+                    for j in range(1, int(self.height * 2)) if not self.blocked((i / 2, j / 2)))
+                found = _FREE[key] = (free, {p: _free_steps(p, free) for p in free})
+            self._kept["graph"] = found
         return found
 
     def _path(self, start, target, stop: float, occupied) -> list:
@@ -422,7 +434,7 @@ class Board:
         point within `stop` (+ half an inch) of `target`, not through other bases; [] when there
         is none."""
         import heapq
-        free = self._free()
+        free, neighbours = self._graph()
         near = BASE - CONTACT
         taken = set()   # the half-inch points too close to another base
         for o in occupied:
@@ -439,8 +451,6 @@ class Board:
         best = {first: 0.0}
         came: dict = {}
         queue = [(math.dist(first, target), 0.0, first)]
-        steps = [(dx / 2, dy / 2, math.hypot(dx, dy) / 2)
-                 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
         dist, inf, pop, push = math.dist, math.inf, heapq.heappop, heapq.heappush
         while queue:   # (every move of a dungeon searches: names bound to locals)
             _, cost, p = pop(queue)
@@ -452,15 +462,28 @@ class Board:
                     out.append(came[out[-1]])
                 out.reverse()
                 return [q for q in out if q != first]
-            px, py = p
-            for dx, dy, length in steps:
-                q = (px + dx, py + dy)
+            steps = neighbours.get(p)
+            if steps is None:   # the start, off the free points
+                steps = _free_steps(p, free)
+            for q, length in steps:
                 c = cost + length
-                if c < best.get(q, inf) and q in free and q not in taken:
+                if c < best.get(q, inf) and q not in taken:
                     best[q] = c
                     came[q] = p
                     push(queue, (c + max(0.0, dist(q, target) - goal_reach), c, q))
         return []
+
+
+# the eight steps of the search over half-inch points, in its order, with their lengths
+_STEPS = tuple((dx / 2, dy / 2, math.hypot(dx, dy) / 2)
+               for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+def _free_steps(p, free) -> tuple:
+    """The steps from a point onto free points: (the point stepped onto, the step's length)."""
+    px, py = p
+    return tuple(((px + dx, py + dy), length) for dx, dy, length in _STEPS
+                 if (px + dx, py + dy) in free)
 
 
 def _ray_entry(start, ux, uy, centre, r):
