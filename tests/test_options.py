@@ -274,17 +274,11 @@ def test_a_square_boards_reach_is_a_walk_through_free_cells(pieces, start, steps
 
 
 def _plain_path(board, start, target, stop, occupied):
-    """Board._path as first written: A* over half-inch points, every step asking the points."""
+    """Board._path's search as first written: A* over half-inch points, every step asking the
+    points (the points near other bases are the board's own: they are not what changed)."""
     import heapq
-    free, near, taken = board._free(), BASE - CONTACT, set()
-    for o in occupied:
-        if math.dist(o, start) <= 1e-9:
-            continue
-        cx, cy = round(o[0] * 2), round(o[1] * 2)
-        for i in range(cx - 3, cx + 4):
-            for j in range(cy - 3, cy + 4):
-                if math.dist((i / 2, j / 2), o) < near:
-                    taken.add((i / 2, j / 2))
+    from warband.board import _taken
+    free, taken = board._free(), _taken(start, occupied)
     first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
     goal, best, came = stop + 0.5, {first: 0.0}, {}
     queue = [(math.dist(first, target), 0.0, first)]

@@ -435,17 +435,7 @@ class Board:
         is none."""
         import heapq
         free, neighbours = self._graph()
-        near = BASE - CONTACT
-        taken = set()   # the half-inch points too close to another base
-        for o in occupied:
-            if math.dist(o, start) <= 1e-9:
-                continue
-            cx, cy = round(o[0] * 2), round(o[1] * 2)
-            for i in range(cx - 3, cx + 4):
-                for j in range(cy - 3, cy + 4):
-                    if math.dist((i / 2, j / 2), o) < near:
-                        taken.add((i / 2, j / 2))
-
+        taken = _taken(start, occupied)
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
         goal_reach = stop + 0.5
         best = {first: 0.0}
@@ -477,6 +467,20 @@ class Board:
 # the eight steps of the search over half-inch points, in its order, with their lengths
 _STEPS = tuple((dx / 2, dy / 2, math.hypot(dx, dy) / 2)
                for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+def _taken(start, occupied) -> set:
+    """The half-inch points too close to another base (the mover's own left out)."""
+    near, taken = BASE - CONTACT, set()
+    for o in occupied:
+        if math.dist(o, start) <= 1e-9:
+            continue
+        cx, cy = round(o[0] * 2), round(o[1] * 2)
+        for i in range(cx - 3, cx + 4):
+            for j in range(cy - 3, cy + 4):
+                if math.dist((i / 2, j / 2), o) < near:
+                    taken.add((i / 2, j / 2))
+    return taken
 
 
 def _free_steps(p, free) -> tuple:
