@@ -117,14 +117,29 @@ def outcome(interp: Interpreter, run):
     return result, interp.rng.getstate(), interp.choice_rng.getstate()
 
 
+def in_order(decl, args: dict) -> list | None:
+    """The arguments as a sampler takes them (in declared order), or None when one is left
+    out before one that is given (a sampler can only leave out the last ones)."""
+    given = [p.name.name in args for p in decl.params]
+    if any(later and not earlier for earlier, later in zip(given, given[1:])):
+        return None
+    return [args[p.name.name] for p in decl.params if p.name.name in args]
+
+
 def both_ways(ruleset, seed: int, calls) -> None:
-    """calls: [(kind, procedure, args, world)] made in turn on one interpreter of each kind."""
+    """calls: [(kind, procedure, args, world)] made in turn on one interpreter of each kind;
+    kind "sampler" is Interpreter.sampler against the interpreter's sample."""
     policies = random_policies(ruleset, random.Random(seed))
     fast = Interpreter(ruleset, policies, rng=random.Random(seed))
     slow = Interpreter(ruleset, policies, rng=random.Random(seed), compiled=False)
     for kind, procedure, args, world in calls:
         before = copy.deepcopy(world)
-        got = outcome(fast, lambda: getattr(fast, kind)(procedure, args, world))
+        if kind == "sampler":
+            run, kind = fast.sampler(procedure), "sample"
+            ordered = in_order(ruleset.procedures[procedure], args)
+            got = outcome(fast, lambda: run(world, *ordered))
+        else:
+            got = outcome(fast, lambda: getattr(fast, kind)(procedure, args, world))
         assert world == before, "a run changed the World it started from"
         want = outcome(slow, lambda: getattr(slow, kind)(procedure, args, world))
         assert got == want, (procedure, kind, args, policies, seed)
@@ -142,6 +157,8 @@ def check_everything(ruleset, seeds: int = SEEDS) -> int:
                 world = random_world(ruleset, rng)
                 args = random_args(decl, world, rng)
                 calls.append(("sample", name, args, world))
+                if in_order(decl, args) is not None:
+                    calls.append(("sampler", name, args, world))
                 if decl.requires is not None:
                     calls.append(("allowed", name, args, world))
             both_ways(ruleset, seed, calls)
@@ -354,6 +371,31 @@ def test_the_attack_runs_compiled():
         value, _world = interp.sample("shoot", args, world)
         assert value in ("kill", "stun", "none")
     assert interp.allowed("shoot", args, world) is True
+
+
+def test_a_sampler_runs_the_attack_compiled_and_gives_what_sample_gives():
+    ruleset = load("super-simple-skirmish").ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0, "Sniper", {"Might": 20}),
+                                 FighterSpec("b", 1, "Soldier", {"Might": 20})],
+                       sides=[{"Fate": 2}, {"Fate": 1}])
+    a, b = Ref("fighter", 0), Ref("fighter", 1)
+    for policy in ("first", "random", "greedy"):
+        fast = Interpreter(ruleset, Policies(policy), rng=random.Random(3))
+        slow = Interpreter(ruleset, Policies(policy), rng=random.Random(3), compiled=False)
+        if policy != "greedy":
+            fast.block = None   # generated all the way: the statement runner would fail
+        shoot = fast.sampler("shoot")
+        for cover in (False, True, None):   # None: left out, worked out by its default
+            args = {"attacker": a, "target": b, **({} if cover is None else {"cover": cover})}
+            given = (a, b) if cover is None else (a, b, cover)
+            for _ in range(30 if policy != "greedy" else 3):
+                got, want = shoot(world, *given), slow.sample("shoot", args, world)
+                assert got == want and type(got[1]) is World
+    with pytest.raises(TypeError):
+        shoot(world, a, b, True, 4)
+    with pytest.raises(RulesError) as caught:
+        shoot(world)
+    assert caught.value.diagnostic.code == "E301"
 
 
 # ---- fallback -----------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ class Program:
         self.global_names = {"sides"} | set(self.named_sides)
         self.namespace: dict = {
             "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type,
-                             "tuple": tuple},
+                             "tuple": tuple, "RecursionError": RecursionError},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
             "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
             "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_roll": rt.roll,
@@ -74,9 +74,10 @@ class Program:
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
-            "_Draft": rt.Draft, "_below": random_below, "_all_sides": rt.all_sides,
-            "_side_fighters": rt.side_fighters, "_side_groups": im._SIDE_GROUPS,
-            "_around": rt.around, "_div_whole": rt.divide_whole,
+            "_Draft": rt.Draft, "_draft": rt.draft, "_below": random_below,
+            "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters, "_side_groups": im._SIDE_GROUPS,
+            "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
+            "_given": rt.given, "_too_deep": rt.too_deep,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)
@@ -132,7 +133,7 @@ class Program:
         """The compiled function, or None when Python refuses the generated text: it allows 20
         nested blocks and ~200 nested brackets, fewer than the rules language (the interpreter
         then runs it)."""
-        lines = _hoisted(lines)
+        lines = _last_changes(_hoisted(lines))
         text = "\n".join(lines)
         try:
             code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
@@ -180,6 +181,42 @@ class Program:
                 return None
             return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
         return self._kept(self._entries, procedure, procedure, f"e_{mangle(procedure)}", lines)
+
+    def sampler(self, procedure: str):
+        """s_NAME(I) -> run(world, *arguments): see `sampler` below. Made after entry()."""
+        decl = self.ruleset.procedures[procedure]
+        fname = f"s_{mangle(procedure)}"
+        if fname in self.namespace:
+            return self.namespace[fname]
+        w = Writer(self)
+        names = self._params(decl.params)
+        given = "{" + ", ".join(f"{n!r}: {py}" for n, py in names.items()) + "}"
+        args = "".join(", " + py for py in names.values())
+        lines = [
+            f"def {fname}(I):",
+            f"    def run(world{''.join(f', {py}=_UNB' for py in names.values())}):",
+            "        policies = I.policies",
+            "        if world.lazies or I.probing or I._in_sampled_run or policies.by_decision "
+            "or policies.default == 'greedy' or _program._fallbacks:",
+            f"            return I.sample({procedure!r}, _given({given}), world)",
+            "        I.exact_mode = False",
+            "        I.branches = I.drawn = I.steps = 0",
+            "        I._uniform = policies.default",
+            "        I._in_sampled_run = True",
+            "        try:",
+            f"            value, after = c_{mangle(procedure)}(I, world{args})",
+            "        except _Interpret:   # before anything is drawn",
+            "            after = None",
+            "        except RecursionError:",
+            f"            raise _too_deep({w.const(decl, 'n')}) from None",
+            "        finally:",
+            "            I._in_sampled_run = False",
+            "        if after is None:",
+            f"            return I._run({procedure!r}, _given({given}), world, I._top_return)",
+            "        return value, (after.freeze() if type(after) is _Draft else after)",
+            "    return run",
+        ]
+        return self._compile(fname, lines)
 
     def requirement(self, procedure: str):
         """r_NAME(I, args, world) -> bool for a `requires`, or None when the interpreter asks."""
@@ -311,8 +348,9 @@ class Program:
                 f"{''.join(', ' + n for n in names.values())}):", f"    return {body}"]
 
     def _procedure(self, w: Writer, decl: ast.ProcedureDecl, entry: bool = False) -> list[str]:
-        """p_NAME(I, world, *arguments) -> (value, world); with entry=True, e_NAME(I, args,
-        world), which takes the caller's dict of arguments (see _bind)."""
+        """p_NAME(I, world, *arguments) -> (value, world); with entry=True, c_NAME(I, world,
+        *arguments), which checks the caller's arguments (see _bind), and e_NAME(I, args,
+        world), which takes them as a dict."""
         params = self._params(decl.params)
         bindings: list[str] = list(params)
         _assigned_names(decl.body.stmts, bindings)
@@ -325,8 +363,9 @@ class Program:
         kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
         scope = Scope(names, set(params), thunks, kinds)
         if entry:
-            lines = [f"def e_{mangle(decl.name.name)}(I, args, world):"]
-            self._bind(w, decl, lines)
+            sig = "".join(f", {py}=_UNB" for py in params.values())
+            lines = [f"def c_{mangle(decl.name.name)}(I, world{sig}):"]
+            self._bind(w, decl, lines, given=True)
         else:
             sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
                           for p, py in zip(decl.params, params.values()))
@@ -346,10 +385,16 @@ class Program:
             lines.append(f"    _fell_off({w.const(decl, 'n')})")
         else:
             lines.append("    return (None, world)")
+        if entry:   # the caller's dict of arguments, in order
+            lines += ["", f"def e_{mangle(decl.name.name)}(I, args, world):",
+                      f"    return c_{mangle(decl.name.name)}(I, world"
+                      f"{''.join(f', args.get({n!r}, _UNB)' for n in params)})"]
         return lines
 
-    def _bind(self, w: Writer, decl, lines: list[str], needed=None) -> list[str]:
-        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301).
+    def _bind(self, w: Writer, decl, lines: list[str], needed=None,
+              given: bool = False) -> list[str]:
+        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301);
+        given=True: passed in as the function's parameters, _UNB when missing.
 
         First every given argument is checked for what generated code takes for granted: a
         fighter or side parameter holds a Ref of that kind, no argument is a distribution.
@@ -357,7 +402,8 @@ class Program:
         names = []
         for p in decl.params:
             py, key = "v_" + mangle(p.name.name), repr(p.name.name)
-            lines.append(f"    {py} = args.get({key}, _UNB)")
+            if not given:
+                lines.append(f"    {py} = args.get({key}, _UNB)")
             kind = p.type.name if p.type is not None else None
             if kind in ("fighter", "side"):
                 lines.append(f"    if (type({py}) is not _Ref or {py}[0] != {kind!r}) and "
@@ -435,6 +481,25 @@ def _hoisted(lines: list[str]) -> list[str]:
                 out.append(f"{pad}{local} = world.fighters[{ref}[1]]")
                 line = line.replace(f"world.fighters[{ref}[1]]", local)
         out.append(line)
+    return out
+
+
+# A change made on a Draft (made here if the run has none yet): see _DRAFT in codegen_expr.
+_DRAFT_CHANGE = re.compile(r"(\s*)world = \(world if type\(world\) is _Draft else "
+                           r"_draft\(world\)\)\.(set|remove)\(")
+
+
+def _last_changes(lines: list[str]) -> list[str]:
+    """The lines with a change to the World that the run returns right after made by the
+    World's own set or remove (on a Draft, the Draft's) instead of on a Draft made for it: a
+    Draft is worth making for several changes, and a World is made of it when the run ends, so
+    for one change (an attack that stuns) it costs about a third more than the World's copy."""
+    out = list(lines)
+    for i, line in enumerate(lines[:-1]):
+        change = _DRAFT_CHANGE.match(line)
+        if change and lines[i + 1].startswith(f"{change[1]}return (") and \
+                lines[i + 1].endswith(", world)"):
+            out[i] = f"{change[1]}world = world.{change[2]}({line[change.end():]}"
     return out
 
 
@@ -530,6 +595,23 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
         if outermost:
             interp._in_sampled_run = False
     return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
+
+
+def sampler(interp, procedure: str):
+    """Interpreter.sampler through the generated program: run(world, *arguments) ->
+    (value, world), as sample(procedure, {name: argument}, world) gives, for a caller that runs
+    the same procedure many times (an attack, thousands of times). run is generated too
+    (s_NAME(I) makes it): its arguments go straight to c_NAME, which checks them as e_NAME
+    does, with none of the dict's look-ups or a generic call's packing. A run that generated
+    code does not make, or one made from inside another, goes through `sample`."""
+    decl = interp.ruleset.procedures[procedure]
+    program = interp._program
+    if program is None:
+        program = interp._program = program_for(interp)
+    if program.entry(procedure) is None:
+        names = [p.name.name for p in decl.params]
+        return lambda world, *args: interp.sample(procedure, dict(zip(names, args)), world)
+    return program.sampler(procedure)(interp)
 
 
 def nested(interp, procedure: str, args: dict, world):

@@ -17,7 +17,7 @@ _OPS = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
 
 
 # A run's changes go to a Draft of the World, made at the first change (see codegen_runtime).
-_DRAFT = "(world if type(world) is _Draft else _Draft(world))"
+_DRAFT = "(world if type(world) is _Draft else _draft(world))"
 
 
 class Unsupported(Exception):

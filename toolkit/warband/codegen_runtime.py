@@ -23,6 +23,7 @@ UNBOUND = object()   # a local not (yet) bound on this path: reading it gives it
 
 
 _NOTHING = object()
+_new = object.__new__
 
 
 class Draft:
@@ -30,18 +31,19 @@ class Draft:
 
     A World is persistent, and a change makes a new one: a new Fighter or Side, a new tuple, a
     new World, several microseconds, which dominated a sampled action that spends tokens.
-    A generated run changes a Draft instead, made at its first change: the lists of fighters
-    and sides are copied once, and a fighter or side once, the first time it changes; further
-    changes are a dict store. The run's World is made (`freeze`) when it ends, or before the
-    interpreter runs a procedure for it. The World the run started from is never touched. A
-    Draft reads like a World (fighters, sides, lazies, fighter, get).
+    A generated run changes a Draft instead, made at its first change: the list of fighters
+    (or of sides) is copied at the first change of one, and a fighter or side at its own first
+    change; further changes are a dict store. The run's World is made (`freeze`) when it ends,
+    or before the interpreter runs a procedure for it. The World the run started from is never
+    touched. A Draft reads like a World (fighters, sides, lazies, fighter, get).
     """
 
     __slots__ = ("fighters", "sides", "lazies", "_own")
 
     def __init__(self, world: World) -> None:
-        self.fighters, self.sides = list(world.fighters), list(world.sides)
-        self.lazies = world.lazies
+        # the World's tuples until something in them changes: a list then (a run that spends
+        # a side's token copies no fighters, and freeze's tuple() of a tuple is that tuple)
+        self.fighters, self.sides, self.lazies = world.fighters, world.sides, world.lazies
         self._own: set = set()   # copied by this draft: fighter i as i, side i as -1 - i
 
     def fighter(self, ref: Ref) -> Fighter:
@@ -54,12 +56,16 @@ class Draft:
     def _fighter(self, i: int) -> Fighter:
         if i in self._own:
             return self.fighters[i]
-        f = self.fighters[i]
-        f = self.fighters[i] = Fighter(f.name, f.side, f.fighter_class, f.tier, dict(f.values),
-                                       f.traits, f.equipment, f.removed, f.position,
-                                       f.withdrawn)
+        fighters = self.fighters
+        if type(fighters) is tuple:
+            fighters = self.fighters = list(fighters)
+        f = fighters[i]
+        n = fighters[i] = _new(Fighter)   # world.changed(), written out: the first change
+        n.name, n.side, n.fighter_class, n.tier = f.name, f.side, f.fighter_class, f.tier
+        n.values, n.traits, n.equipment = dict(f.values), f.traits, f.equipment
+        n.removed, n.position, n.withdrawn = f.removed, f.position, f.withdrawn
         self._own.add(i)
-        return f
+        return n
 
     def set(self, ref: Ref, name: str, value) -> "Draft":
         if ref.kind == "fighter":
@@ -74,8 +80,12 @@ class Draft:
             return self
         i = ref.index
         if -1 - i not in self._own:
-            s = self.sides[i]
-            self.sides[i] = Side(s.name, dict(s.values), s.conceded)
+            sides = self.sides
+            if type(sides) is tuple:
+                sides = self.sides = list(sides)
+            s = sides[i]
+            n = sides[i] = _new(Side)
+            n.name, n.values, n.conceded = s.name, dict(s.values), s.conceded
             self._own.add(-1 - i)
         self.sides[i].values[name] = value
         return self
@@ -92,7 +102,22 @@ class Draft:
         """The World as it stands. The World shares the fighters and sides the draft has
         copied, so from here on the draft copies again before changing one."""
         self._own.clear()
-        return World(tuple(self.fighters), tuple(self.sides), self.lazies)
+        w = _new(World)
+        w.fighters, w.sides, w.lazies = tuple(self.fighters), tuple(self.sides), self.lazies
+        return w
+
+
+def given(args: dict) -> dict:
+    """The arguments a generated sampler was given, by name (those it was not are _UNB)."""
+    return {name: value for name, value in args.items() if value is not UNBOUND}
+
+
+def draft(world: World) -> Draft:
+    """Draft(world), without calling the class (generated code makes one at a run's first
+    change: a plain function call is cheaper than the class's __init__)."""
+    d = _new(Draft)
+    d.fighters, d.sides, d.lazies, d._own = world.fighters, world.sides, world.lazies, set()
+    return d
 
 
 class Interpret(Exception):
@@ -300,7 +325,7 @@ def assign(interp, subject, name: str, value, world):
     old = holder.values.get(field, _NOTHING)
     if old is value or (type(old) is type(value) and old == value):
         return world   # no change: no copy of the world
-    return (world if type(world) is Draft else Draft(world)).set(subject, field, value)
+    return (world if type(world) is Draft else draft(world)).set(subject, field, value)
 
 
 def lookup(interp, table, args, call, world, rows):
