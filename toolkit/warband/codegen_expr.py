@@ -345,12 +345,20 @@ class ExpressionWriter:
                 # cumulative weights of the outcomes in order
                 dist.sample(_Probe())
                 values, cdf = dist._cdf
+                if cdf[-1] <= _WHOLE_TABLE:   # every number's outcome: one look-up (4D6: 1296)
+                    table = [v for v, upto, last in zip(values, cdf, [0, *cdf[:-1]])
+                             for _ in range(upto - last)]
+                    return f"{self.const(table, 'T')}[_below(I.rng, {cdf[-1]})]"
                 return (f"{self.const(values, 'V')}[_bisect({self.const(cdf, 'C')}, "
                         f"_below(I.rng, {cdf[-1]}))]")
         return f"_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"
 
     # ---- statements ------------------------------------------------------------------------------
 
+
+# A fixed roll whose total weight is at most this is drawn from a table of the outcome of every
+# number below it (bisecting the cumulative weights gives the same outcome, a call later).
+_WHOLE_TABLE = 4096
 
 _PURE = (ast.Int, ast.Str, ast.Bool, ast.Name, ast.Binary, ast.Compare, ast.Logic, ast.Not,
          ast.Neg, ast.IfExpr)

@@ -182,9 +182,8 @@ def divide(x, y, node):
 def divide_whole(x, y: int):
     """divide(x, y, node) for a divisor that is surely a whole number other than 0."""
     if type(x) is int:
-        q, r = divmod(x, y)
-        if not r:
-            return q
+        if not x % y:
+            return x // y
         return Fraction(x, y)
     return norm(Fraction(x) / y)
 

@@ -314,16 +314,27 @@ class Writer(ExpressionWriter):
             if o.when is not None and legal(o) not in asked:
                 asked[legal(o)] = self.fresh("c")
                 out.append(f"{pad}    {asked[legal(o)]} = {legal(o)}")
-        out.append(f"{pad}    {opt} = {unconditional!r}")
-        for i, o in enumerate(options[len(unconditional):], len(unconditional)):
-            if o.when is None:
-                out.append(f"{pad}    {opt}.append({i})")
-            else:
-                out.append(f"{pad}    if {asked[legal(o)]}:")
-                out.append(f"{pad}        {opt}.append({i})")
-        # (random.choice(seq) is seq[_randbelow(len(seq))]: the same draw, one call less)
-        out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
-                   f"{opt}[_below(I.choice_rng, len({opt}))]")
+        def pick(n: int) -> str:   # one of the first n options (random.choice's own draw)
+            return "0" if n == 1 else f"_below(I.choice_rng, {n})"
+        rest = options[len(unconditional):]
+        if unconditional and all(o.when is not None for o in rest) and len(asked) <= 1:
+            # the legal options are the first few or all of them (Fate: keep always, raise or
+            # lower with a token left): an index drawn below their number, no list
+            drawn = pick(len(options))
+            if rest:
+                drawn += f" if {asked[legal(rest[0])]} else {pick(len(unconditional))}"
+            out.append(f"{pad}    {opt} = {drawn}")
+        else:
+            out.append(f"{pad}    {opt} = {unconditional!r}")
+            for i, o in enumerate(rest, len(unconditional)):
+                if o.when is None:
+                    out.append(f"{pad}    {opt}.append({i})")
+                else:
+                    out.append(f"{pad}    if {asked[legal(o)]}:")
+                    out.append(f"{pad}        {opt}.append({i})")
+            # (random.choice(seq) is seq[_randbelow(len(seq))]: the same draw, one call less)
+            out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
+                       f"{opt}[_below(I.choice_rng, len({opt}))]")
         if options[0].when is None and all(o.name.name != "first" for o in options):
             # the first policy takes the first legal option (unless an option is called
             # `first`: the policy's name then scripts it)
