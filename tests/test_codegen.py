@@ -553,7 +553,7 @@ def test_a_node_type_nobody_knows_falls_back_without_crashing():
 
 
 def test_a_draft_changes_in_place_and_freezes_into_a_new_world():
-    from warband.codegen_runtime import Draft
+    from warband.codegen_runtime import draft as Draft
     ruleset = load("super-simple-skirmish").ruleset
     world = make_world(ruleset, [FighterSpec("a", 0, "Soldier", {"Might": 10}, position=(0, 0)),
                                  FighterSpec("b", 1, "Soldier", {"Might": 12})],

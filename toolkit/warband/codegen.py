@@ -75,7 +75,8 @@ class Program:
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
             "_Draft": rt.Draft, "_draft": rt.draft, "_below": random_below,
-            "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters, "_side_groups": im._SIDE_GROUPS,
+            "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters,
+            "_side_groups": im._SIDE_GROUPS,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
             "_given": rt.given, "_too_deep": rt.too_deep,
         }
@@ -183,7 +184,8 @@ class Program:
         return self._kept(self._entries, procedure, procedure, f"e_{mangle(procedure)}", lines)
 
     def sampler(self, procedure: str):
-        """s_NAME(I) -> run(world, *arguments): see `sampler` below. Made after entry()."""
+        """s_NAME(I) -> run(world, *arguments) (see `sampler` below), or None when Python
+        refuses the text. Made after entry(), whose c_NAME it calls."""
         decl = self.ruleset.procedures[procedure]
         fname = f"s_{mangle(procedure)}"
         if fname in self.namespace:
@@ -608,10 +610,11 @@ def sampler(interp, procedure: str):
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
-    if program.entry(procedure) is None:
+    make = program.sampler(procedure) if program.entry(procedure) is not None else None
+    if make is None:
         names = [p.name.name for p in decl.params]
         return lambda world, *args: interp.sample(procedure, dict(zip(names, args)), world)
-    return program.sampler(procedure)(interp)
+    return make(interp)
 
 
 def nested(interp, procedure: str, args: dict, world):

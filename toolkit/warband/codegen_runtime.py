@@ -16,7 +16,8 @@ from warband.diagnostics import diag
 from warband.dice import Dist
 from warband.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
                               norm)
-from warband.world import FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World
+from warband.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World, changed,
+                           new_world)
 
 UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
 #                      the interpreter, where a name missing from the environment is a symbol
@@ -38,13 +39,7 @@ class Draft:
     touched. A Draft reads like a World (fighters, sides, lazies, fighter, get).
     """
 
-    __slots__ = ("fighters", "sides", "lazies", "_own")
-
-    def __init__(self, world: World) -> None:
-        # the World's tuples until something in them changes: a list then (a run that spends
-        # a side's token copies no fighters, and freeze's tuple() of a tuple is that tuple)
-        self.fighters, self.sides, self.lazies = world.fighters, world.sides, world.lazies
-        self._own: set = set()   # copied by this draft: fighter i as i, side i as -1 - i
+    __slots__ = ("fighters", "sides", "lazies", "_own")   # made by draft(world)
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -60,12 +55,9 @@ class Draft:
         if type(fighters) is tuple:
             fighters = self.fighters = list(fighters)
         f = fighters[i]
-        n = fighters[i] = _new(Fighter)   # world.changed(), written out: the first change
-        n.name, n.side, n.fighter_class, n.tier = f.name, f.side, f.fighter_class, f.tier
-        n.values, n.traits, n.equipment = dict(f.values), f.traits, f.equipment
-        n.removed, n.position, n.withdrawn = f.removed, f.position, f.withdrawn
+        f = fighters[i] = changed(f, dict(f.values), f.removed, f.position, f.withdrawn)
         self._own.add(i)
-        return n
+        return f
 
     def set(self, ref: Ref, name: str, value) -> "Draft":
         if ref.kind == "fighter":
@@ -102,9 +94,7 @@ class Draft:
         """The World as it stands. The World shares the fighters and sides the draft has
         copied, so from here on the draft copies again before changing one."""
         self._own.clear()
-        w = _new(World)
-        w.fighters, w.sides, w.lazies = tuple(self.fighters), tuple(self.sides), self.lazies
-        return w
+        return new_world(tuple(self.fighters), tuple(self.sides), self.lazies)
 
 
 def given(args: dict) -> dict:
@@ -113,10 +103,13 @@ def given(args: dict) -> dict:
 
 
 def draft(world: World) -> Draft:
-    """Draft(world), without calling the class (generated code makes one at a run's first
-    change: a plain function call is cheaper than the class's __init__)."""
+    """A Draft of the World, made at a run's first change (a plain function, cheaper to call
+    than a class's __init__). It holds the World's tuples until something in them changes, a
+    list then: a run that spends a side's token copies no fighters, and freeze's tuple() of a
+    tuple is that tuple."""
     d = _new(Draft)
-    d.fighters, d.sides, d.lazies, d._own = world.fighters, world.sides, world.lazies, set()
+    d.fighters, d.sides, d.lazies = world.fighters, world.sides, world.lazies
+    d._own = set()   # copied by this draft: fighter i as i, side i as -1 - i
     return d
 
 
