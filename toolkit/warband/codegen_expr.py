@@ -232,7 +232,10 @@ class ExpressionWriter:
             py = inner.names[var]
             cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
             if e.kind.name == "total" and type(e.value) is ast.Int and e.value.value == 1:
-                # a count (`total(1 for f in side.fighters)`, asked every turn)
+                # a count (`total(1 for f in side.fighters)`, asked every turn); a group of
+                # known members is a tuple of them, counted as it is
+                if member is not None and not cond:
+                    return f"len({self.expr(e.group, scope)})"
                 return f"len([1 for {py} in {self.expr(e.group, scope)}{cond}])"
             value = self.expr(e.value, inner)
             return (f"_aggregate({e.kind.name!r}, [{value} for {py} in "
