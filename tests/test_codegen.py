@@ -459,12 +459,18 @@ def test_look_ahead_and_unusual_arguments_take_the_interpreter():
     slow = Interpreter(ruleset, rng=random.Random(3), compiled=False)
     odd = {**args, "cover": Dist.point(True)}
     assert fast.sample("shoot", odd, world) == slow.sample("shoot", odd, world)
+    shoot = Interpreter(ruleset, rng=random.Random(3)).sampler("shoot")   # (the same draws)
+    assert shoot(world, args["attacker"], args["target"], odd["cover"]) == \
+        Interpreter(ruleset, rng=random.Random(3), compiled=False).sample("shoot", odd, world)
     side = {**args, "target": Ref("side", 1)}   # not a fighter: the interpreter's own failure
     with pytest.raises(Exception) as one:
         fast.sample("shoot", side, world)
     with pytest.raises(Exception) as other:
         slow.sample("shoot", side, world)
-    assert type(one.value) is type(other.value) and str(one.value) == str(other.value)
+    with pytest.raises(Exception) as third:
+        shoot(world, side["attacker"], side["target"], True)
+    assert type(one.value) is type(other.value) is type(third.value)
+    assert str(one.value) == str(other.value) == str(third.value)
 
 
 # ---- safety -------------------------------------------------------------------------------------
