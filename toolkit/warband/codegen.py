@@ -602,19 +602,16 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
 def sampler(interp, procedure: str):
     """Interpreter.sampler through the generated program: run(world, *arguments) ->
     (value, world), as sample(procedure, {name: argument}, world) gives, for a caller that runs
-    the same procedure many times (an attack, thousands of times). run is generated too
-    (s_NAME(I) makes it): its arguments go straight to c_NAME, which checks them as e_NAME
-    does, with none of the dict's look-ups or a generic call's packing. A run that generated
-    code does not make, or one made from inside another, goes through `sample`."""
-    decl = interp.ruleset.procedures[procedure]
+    the same procedure many times (an attack, thousands of times), or None when the
+    interpreter runs the procedure. run is generated too (s_NAME(I) makes it): its arguments
+    go straight to c_NAME, which checks them as e_NAME does, with none of the dict's look-ups
+    or a generic call's packing. A run that generated code does not make, or one made from
+    inside another, goes through `sample`."""
     program = interp._program
     if program is None:
         program = interp._program = program_for(interp)
     make = program.sampler(procedure) if program.entry(procedure) is not None else None
-    if make is None:
-        names = [p.name.name for p in decl.params]
-        return lambda world, *args: interp.sample(procedure, dict(zip(names, args)), world)
-    return make(interp)
+    return make(interp) if make is not None else None
 
 
 def nested(interp, procedure: str, args: dict, world):

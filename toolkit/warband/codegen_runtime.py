@@ -16,8 +16,8 @@ from warband.diagnostics import diag
 from warband.dice import Dist
 from warband.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
                               norm)
-from warband.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World, changed,
-                           new_world)
+from warband.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, World, changed,
+                           changed_side, new_world)
 
 UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
 #                      the interpreter, where a name missing from the environment is a symbol
@@ -76,8 +76,7 @@ class Draft:
             if type(sides) is tuple:
                 sides = self.sides = list(sides)
             s = sides[i]
-            n = sides[i] = _new(Side)
-            n.name, n.values, n.conceded = s.name, dict(s.values), s.conceded
+            sides[i] = changed_side(s, dict(s.values), s.conceded)
             self._own.add(-1 - i)
         self.sides[i].values[name] = value
         return self

@@ -171,10 +171,10 @@ class Interpreter(Decisions):
         """A procedure made ready to be sampled many times: run(world, *arguments, in the
         order the procedure declares them) -> (value, world after), the same as
         sample(procedure, {name: argument}, world), with less work per run."""
-        if self.compiled:
-            return codegen.sampler(self, procedure)
         names = [p.name.name for p in self.ruleset.procedures[procedure].params]
-        return lambda world, *args: self.sample(procedure, dict(zip(names, args)), world)
+        run = codegen.sampler(self, procedure) if self.compiled else None
+        return run or (lambda world, *args: self.sample(procedure, dict(zip(names, args)),
+                                                        world))
 
     def _top_return(self, value, world):
         if self.exact_mode:  # a greedy look-ahead inside a sampled run

@@ -7,10 +7,10 @@ Worlds, fighters and sides are never changed in place (treat them as frozen). Th
 slotted dataclasses rather than frozen ones because a frozen dataclass is built attribute by
 attribute through object.__setattr__, which made every change of a sampled game cost several
 microseconds (see docs/performance.md, "Sampling"). A changed copy is made by `object.__new__`
-and a store to each slot (`changed`, `new_world`): a third cheaper than calling the class, whose
-__init__ is a Python function called through type.__call__. (Named tuples, made in C, were
-tried: Python 3.11 reads a slot faster than a named tuple's field, and the rules read far more
-than they change, so whole games took 13% more instructions.)
+and a store to each slot (`changed`, `changed_side`, `new_world`): a third cheaper than
+calling the class, whose __init__ is a Python function called through type.__call__. (Named
+tuples, made in C, were tried: Python 3.11 reads a slot faster than a named tuple's field, and
+the rules read far more than they change, so whole games took 13% more instructions.)
 """
 
 from __future__ import annotations
@@ -81,6 +81,13 @@ def changed(f: Fighter, values: dict, removed: bool, position, withdrawn: bool) 
     return n
 
 
+def changed_side(s: Side, values: dict, conceded: bool) -> Side:
+    """A copy of the side with its changing fields given (its name shared)."""
+    n = _new(Side)
+    n.name, n.values, n.conceded = s.name, values, conceded
+    return n
+
+
 def new_world(fighters: tuple, sides: tuple, lazies: dict) -> "World":
     """World(fighters, sides, lazies) without calling the class."""
     w = _new(World)
@@ -123,7 +130,7 @@ class World:
             return new_world(self.fighters[:i] + (f,) + self.fighters[i + 1:], self.sides,
                              self.lazies)
         s = self.sides[i]
-        sides = self.sides[:i] + (Side(s.name, {**s.values, name: value}, s.conceded),) + \
+        sides = self.sides[:i] + (changed_side(s, {**s.values, name: value}, s.conceded),) + \
             self.sides[i + 1:]
         return new_world(self.fighters, sides, self.lazies)
 
@@ -144,7 +151,7 @@ class World:
 
     def concede(self, side: int) -> "World":
         s = self.sides[side]
-        sides = self.sides[:side] + (Side(s.name, s.values, True),) + self.sides[side + 1:]
+        sides = self.sides[:side] + (changed_side(s, s.values, True),) + self.sides[side + 1:]
         return new_world(self.fighters, sides, self.lazies)
 
 
