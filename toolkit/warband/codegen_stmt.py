@@ -187,7 +187,8 @@ class Writer(ExpressionWriter):
                 out.append(f"{pad}world = {_DRAFT}.set({subject}, {canonical!r}, {tmp})")
             elif kind == "side" and lower in self.program.side_fields:
                 canonical = self.program.side_fields[lower]
-                out.append(f"{pad}world = {_DRAFT}.set({subject}, {canonical!r}, {tmp})")
+                out.append(f"{pad}world = _set_side(world, {self.side_index(node, scope)}, "
+                           f"{canonical!r}, {tmp})")
             else:
                 out.append(f"{pad}world = _assign(I, {subject}, {s.target[-1].name!r}, {tmp}, "
                            f"world)")
@@ -297,7 +298,11 @@ class Writer(ExpressionWriter):
         options = s.options
 
         def legal(o) -> str:
-            return "True" if o.when is None else f"({self.expr(o.when, scope)}) is True"
+            if o.when is None:
+                return "True"
+            if type(o.when) in (ast.Compare, ast.Has, ast.Not):   # surely True or False
+                return self.expr(o.when, scope)
+            return f"({self.expr(o.when, scope)}) is True"
         # `_uniform` is the policy of every decision when none is scripted (set per run by
         # `sample`); asking the policies by name is needed only otherwise
         out.append(f"{pad}{pol} = I._uniform or I.policies.for_decision({s.name.name!r})")
