@@ -73,7 +73,7 @@ class Program:
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
-            "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
+            "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk, "_LAZY": (Dist, Thunk),
             "_Draft": rt.Draft, "_draft": rt.draft, "_set_side": rt.set_side, "_below": random_below,
             "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters,
             "_side_groups": im._SIDE_GROUPS,
@@ -401,32 +401,46 @@ class Program:
 
         First every given argument is checked for what generated code takes for granted: a
         fighter or side parameter holds a Ref of that kind, no argument is a distribution.
-        Anything else is left to the interpreter (raise _Interpret) before anything is drawn."""
-        names = []
+        Anything else is left to the interpreter (raise _Interpret) before anything is drawn.
+        With given=True the arguments are first checked all at once for the usual case (all
+        well-formed, only defaulted ones missing), the checks one by one made only otherwise:
+        an attack's arguments cost half as much to check."""
+        names, checks, usual = [], [], []
         for p in decl.params:
             py, key = "v_" + mangle(p.name.name), repr(p.name.name)
             if not given:
-                lines.append(f"    {py} = args.get({key}, _UNB)")
+                checks.append(f"    {py} = args.get({key}, _UNB)")
             kind = p.type.name if p.type is not None else None
             if kind in ("fighter", "side"):
-                lines.append(f"    if (type({py}) is not _Ref or {py}[0] != {kind!r}) and "
-                             f"{py} is not _UNB:")
+                usual.append(f"type({py}) is not _Ref or {py}[0] != {kind!r}")
+                checks.append(f"    if (type({py}) is not _Ref or {py}[0] != {kind!r}) and "
+                              f"{py} is not _UNB:")
             else:
-                lines.append(f"    if type({py}) is _Dist or type({py}) is _Thunk:")
-            lines.append("        raise _Interpret")
+                usual.append(f"type({py}) in _LAZY" +
+                             (f" or {py} is _UNB" if p.default is None else ""))
+                checks.append(f"    if type({py}) in _LAZY:")
+            checks.append("        raise _Interpret")
             names.append(py)
+        defaults = []
         for i, (p, py) in enumerate(zip(decl.params, names)):
             if needed is not None and p.default is not None and p.name.name not in needed:
                 continue   # a 'requires' that does not read it: its default is not worked out
-            lines.append(f"    if {py} is _UNB:")
             if p.default is not None:
                 # a default may read the parameters before it: cover = obscured(a, b)
                 earlier = [q.name.name for q in decl.params[:i]]
                 scope = Scope(dict(zip(earlier, names[:i])), set(earlier),
                               kinds=self._kinds(decl.params[:i]))
-                lines.append(f"        {py} = {w.expr(p.default, scope)}")
+                default = [f"    if {py} is _UNB:", f"        {py} = {w.expr(p.default, scope)}"]
+                checks += default
+                defaults += default
             else:
-                lines.append(f"        _E301({w.const(decl, 'n')}, {i})")
+                checks += [f"    if {py} is _UNB:", f"        _E301({w.const(decl, 'n')}, {i})"]
+        if given and usual:
+            lines.append(f"    if {' or '.join(usual)}:")
+            lines += ["    " + line for line in checks]
+            lines += ["    else:"] + ["    " + line for line in defaults or ["    pass"]]
+        else:
+            lines += checks
         return names
 
     def _engine_test(self, w: Writer, decl) -> list[str]:
