@@ -240,29 +240,6 @@ def test_zones():
     assert len(squares.cells(Zone("edge", ("east", "west"), 1))) == 16
 
 
-def test_what_is_kept_from_where_fighters_stand_follows_a_draft_as_they_move_and_fall(sss):
-    """The board's questions and the rules' groups keep answers for one world until a fighter
-    in it moves or falls: a Draft changed in place must not be answered from before."""
-    from warband.codegen_runtime import around, draft, side_fighters
-    from warband.questions import Questions
-    world = make_world(sss, [FighterSpec("a", 0, "Soldier", {"Might": 10}, position=(2, 2)),
-                             FighterSpec("b", 1, "Soldier", {"Might": 10}, position=(12, 2)),
-                             FighterSpec("c", 1, "Soldier", {"Might": 10}, position=(7, 2))],
-                       [{}, {}])
-    a, b, c = (Ref("fighter", i) for i in range(3))
-    questions = Questions(Board(24, 24, False, {}))
-    changing = draft(world)
-    assert not questions.engaged(a, changing) and questions.obscured(a, b, changing)
-    assert side_fighters(changing, 1) == (b, c) and around(changing, 0, True) == (b, c)
-    changing = changing.place(b, (3, 2))            # into base contact
-    assert questions.engaged(a, changing) and not questions.obscured(a, b, changing)
-    changing = changing.remove(c).remove(b)
-    assert not questions.engaged(a, changing) and side_fighters(changing, 1) == ()
-    assert around(changing, 0, True) == ()
-    assert questions.engaged(a, world.place(b, (3, 2)))     # and the world it came from
-    assert side_fighters(world, 1) == (b, c) and not questions.engaged(a, world)
-
-
 # ---- game statements outside a game, limits --------------------------------------------------------------
 
 def test_a_game_statement_outside_a_game_is_an_error(sss):

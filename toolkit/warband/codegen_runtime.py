@@ -39,9 +39,7 @@ class Draft:
     touched. A Draft reads like a World (fighters, sides, lazies, fighter, get).
     """
 
-    __slots__ = ("fighters", "sides", "lazies", "_own", "moves")   # made by draft(world)
-    # moves: how many times a fighter was placed or removed in this draft, so that what is
-    # worked out from where the fighters stand can be kept until one moves (questions.py)
+    __slots__ = ("fighters", "sides", "lazies", "_own")   # made by draft(world)
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -87,12 +85,10 @@ class Draft:
 
     def remove(self, ref: Ref) -> "Draft":
         self._fighter(ref.index).removed = True
-        self.moves += 1
         return self
 
     def place(self, ref: Ref, position) -> "Draft":
         self._fighter(ref.index).position = None if position is None else tuple(position)
-        self.moves += 1
         return self
 
     def freeze(self) -> World:
@@ -115,7 +111,6 @@ def draft(world: World) -> Draft:
     d = _new(Draft)
     d.fighters, d.sides, d.lazies = world.fighters, world.sides, world.lazies
     d._own = set()   # copied by this draft: fighter i as i, side i as -1 - i
-    d.moves = 0
     return d
 
 
@@ -295,47 +290,20 @@ def _refs(n: int) -> list:
     return _REF_LIST
 
 
-# Groups that depend only on who is in play and on which side, kept for one world until a
-# fighter in it falls (World.moves, Draft.moves): a turn asks for each side's fighters several
-# times. One tuple, replaced whole: a game on another thread sees this one or its own. The
-# world is held, so it is not another one that happens to take its place in memory.
-_IN_PLAY: tuple = (None, -1, {})
-
-
-def _groups(world) -> dict:
-    global _IN_PLAY
-    kept = _IN_PLAY
-    if kept[0] is world and kept[1] == world.moves:
-        return kept[2]
-    groups: dict = {}
-    _IN_PLAY = (world, world.moves, groups)
-    return groups
-
-
 def side_fighters(world, side: int) -> tuple:
     """A side's fighters in play, as Interpreter.field gives them (every turn asks)."""
-    groups = _groups(world)
-    found = groups.get(side)
-    if found is None:
-        fighters = world.fighters
-        refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
-        found = groups[side] = tuple([r for r, f in zip(refs, fighters)
-                                      if f.side == side and not f.removed])
-    return found
+    fighters = world.fighters
+    refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
+    return tuple([r for r, f in zip(refs, fighters) if f.side == side and not f.removed])
 
 
 def around(world, index: int, enemies: bool) -> tuple:
     """A fighter's enemies (or friends) in play, as Interpreter.field gives them."""
-    groups = _groups(world)
-    found = groups.get((index, enemies))
-    if found is None:
-        fighters = world.fighters
-        side = fighters[index].side
-        refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
-        found = groups[(index, enemies)] = tuple([
-            r for r, g in zip(refs, fighters)
-            if not g.removed and r[1] != index and (g.side != side) == enemies])
-    return found
+    fighters = world.fighters
+    side = fighters[index].side
+    refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
+    return tuple([r for r, g in zip(refs, fighters)
+                  if not g.removed and r[1] != index and (g.side != side) == enemies])
 
 
 def has_getter(interp, name: str):

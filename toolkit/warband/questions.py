@@ -11,7 +11,6 @@ depends only on two positions and the pieces on the board, and is kept by the Bo
 from __future__ import annotations
 
 import math
-from itertools import repeat
 from fractions import Fraction
 
 from warband.board import BASE, CONTACT, Board
@@ -23,27 +22,6 @@ KEPT = 100_000   # answers kept: distances to markers by position, the rules' nu
 class Questions:
     def __init__(self, board: Board) -> None:
         self.board = board
-        # What is worked out from where the fighters stand, for one world until a fighter in
-        # it moves or falls (World.moves, Draft.moves): an activation asks engaged and
-        # obscured of the same world for each action and target. The world is held, so it
-        # is not another one that happens to take its place in memory.
-        self._world, self._moves, self._in_play, self._enemies = None, -1, [], {}
-
-    def in_play(self, world) -> list:
-        """(index, side, position) of each fighter in play on the board."""
-        if world is not self._world or world.moves != self._moves:
-            self._world, self._moves, self._enemies = world, world.moves, {}
-            self._in_play = [(i, f.side, f.position) for i, f in enumerate(world.fighters)
-                             if not f.removed and f.position is not None]
-        return self._in_play
-
-    def enemies_of(self, side: int, world) -> list:
-        """The positions of the fighters in play on the board not on the side."""
-        in_play = self.in_play(world)
-        found = self._enemies.get(side)
-        if found is None:
-            found = self._enemies[side] = [p for _, s, p in in_play if s != side]
-        return found
 
     def install(self, interp) -> None:
         """Answer the interpreter's (and its generated code's) questions from this board."""
@@ -88,28 +66,31 @@ class Questions:
         pa, pb = fighters[a[1]].position, fighters[b[1]].position
         if pa is None or pb is None:
             return False
-        ia, ib = a[1], b[1]
-        others = [p for i, _, p in self.in_play(world) if i != ia and i != ib]
+        others = [g.position for i, g in enumerate(fighters) if not g.removed and
+                  g.position is not None and i != a[1] and i != b[1]]
         return self.board.obscured(pa, pb, others)
 
     def engaged(self, a, world) -> bool:
-        """In contact with an enemy in play (every fighter at the end of its side's turn)."""
+        """In contact with an enemy in play."""
         me = world.fighters[a[1]]
-        pa = me.position
+        pa, side = me.position, me.side
         if pa is None:
-            return False
-        enemies = self.enemies_of(me.side, world)
-        if not enemies:
             return False
         if self.board.squares:
             ax, ay = pa
-            for px, py in enemies:
-                if max(abs(ax - px), abs(ay - py)) == 1:
+            for g in world.fighters:
+                p = g.position
+                if p is not None and g.side != side and not g.removed and \
+                        max(abs(ax - p[0]), abs(ay - p[1])) == 1:
                     return True
             return False
-        # the nearest enemy, measured by map in C (d - BASE <= CONTACT for some enemy's d
-        # exactly when it holds for the smallest d)
-        return min(map(math.dist, repeat(pa, len(enemies)), enemies)) - BASE <= CONTACT
+        dist = math.dist
+        for g in world.fighters:
+            p = g.position
+            if p is not None and g.side != side and not g.removed and \
+                    dist(pa, p) - BASE <= CONTACT:
+                return True
+        return False
 
 
 _EXACT: dict = {}   # hundredths of an inch -> the rules' number: a Fraction is slow to make

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 from warband.ruleset import Ruleset
 
@@ -101,9 +101,6 @@ class World:
     sides: tuple[Side, ...]
     # Rolls the exact evaluator keeps whole until a rule asks about them: id -> Dist.
     lazies: dict = field(default_factory=dict)
-    # A World never changes, so nobody moves in it (a Draft counts its moves: questions.py
-    # keeps what it works out from where fighters stand for a world and its count)
-    moves: ClassVar[int] = 0
 
     def key(self) -> tuple:
         """What can change during play, as a hashable value (memoised exact evaluation)."""
