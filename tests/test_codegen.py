@@ -92,6 +92,8 @@ def random_args(decl, world: World, rng: random.Random) -> dict:
 
 def random_policies(ruleset, rng: random.Random) -> Policies:
     default = rng.choice(["first", "first", "random"])
+    if rng.random() < 0.4:   # one policy for every decision: the program made for it runs
+        return Policies(default)
     scripted = {}
     for name, (_, stmt) in ruleset.decisions.items():
         if rng.random() < 0.5:
@@ -175,9 +177,12 @@ def test_shipped_rulesets_sample_alike_compiled_and_interpreted(ruleset_id):
 
 
 @pytest.mark.parametrize("ruleset_id", SHIPPED)
-def test_shipped_rulesets_need_no_fallback(ruleset_id):
+@pytest.mark.parametrize("uniform", [None, *codegen.UNIFORM])
+def test_shipped_rulesets_need_no_fallback(ruleset_id, uniform):
+    """Neither the program whose decisions ask the policies nor those made for one policy."""
     ruleset = load(ruleset_id).ruleset
-    program = codegen.program_for(Interpreter(ruleset))
+    program = codegen.program_for(Interpreter(ruleset), uniform)
+    assert program.uniform == uniform
     assert _not_engine_only(program.fallbacks) == {}
     engine_run = {k.split(" ", 1)[1] for k in program.fallbacks if k.startswith("procedure ")}
     assert set(program.entries) | engine_run == set(ruleset.procedures)
@@ -484,7 +489,7 @@ def test_names_are_mangled_and_texts_quoted():
     world = make_world(ruleset, [FighterSpec("me")])
     assert Interpreter(ruleset).sample("a", {"f": Ref("fighter", 0)}, world)[0] == \
         '"); raise SystemExit #'
-    source = "\n".join(codegen.program_for(Interpreter(ruleset)).source)
+    source = "\n".join(codegen.program_for(Interpreter(ruleset), "first").source)   # (its run's)
     assert "v_import" in source and "'\"); raise SystemExit #'" in source
 
 

@@ -51,9 +51,12 @@ class Program:
     that check alone. `fallbacks`, `entries` and `requires` generate everything first.
     """
 
-    def __init__(self, ruleset, interp) -> None:
+    def __init__(self, ruleset, interp, uniform: str | None = None) -> None:
         from warband import interpreter as im
         self.ruleset = ruleset
+        # The policy of every decision of every run of this program, when it is made for one
+        # ("first" or "random": see program_for); None: each decision asks the policies.
+        self.uniform = uniform
         self._fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
         self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
         # names that stand for sides in play: every side, and a scenario's named sides
@@ -200,7 +203,7 @@ class Program:
             f"    def run(world{''.join(f', {py}=_UNB' for py in names.values())}):",
             "        policies = I.policies",
             "        if world.lazies or I.probing or I._in_sampled_run or policies.by_decision "
-            "or policies.default == 'greedy' or _program._fallbacks:",
+            f"or policies.default {self._other_policy} or _program._fallbacks:",
             f"            return I.sample({procedure!r}, _given({given}), world)",
             "        I.exact_mode = False",
             "        I.steps = 0   # (generated code counts no branches or rolls drawn)",
@@ -221,6 +224,12 @@ class Program:
             "    return run",
         ]
         return self._compile(fname, lines)
+
+    @property
+    def _other_policy(self) -> str:
+        """The test of a run's default policy that sends it elsewhere: to the interpreter (a
+        look-ahead), or to the program of its policy (see program_for)."""
+        return f"!= {self.uniform!r}" if self.uniform else "== 'greedy'"
 
     def requirement(self, procedure: str):
         """r_NAME(I, args, world) -> bool for a `requires`, or None when the interpreter asks."""
@@ -563,17 +572,32 @@ def _interpreted_procedure(decl):
 _PROGRAMS: dict[int, tuple] = {}
 
 
-def program_for(interp) -> Program:
-    """The generated program of the interpreter's Ruleset: made once per Ruleset."""
+UNIFORM = ("first", "random")   # policies a program may be made for
+
+
+def program_for(interp, uniform: str | None = None) -> Program:
+    """The generated program of the interpreter's Ruleset: made once per Ruleset, and once
+    more for each policy in UNIFORM that runs use as the policy of every decision (`uniform`:
+    the run's `_uniform`). A program made for one policy runs only runs under that policy, and
+    its decisions do not ask: a first-policy decision whose first option is always legal is
+    that option's statements (an attack's two Fate decisions were a fifth of its time)."""
     ruleset = interp.ruleset
-    found = _PROGRAMS.get(id(ruleset))
+    key = (id(ruleset), uniform if uniform in UNIFORM else None)
+    found = _PROGRAMS.get(key)
     if found is not None and found[0]() is ruleset:
         return found[1]
-    program = Program(ruleset, interp)
-    key = id(ruleset)
+    program = Program(ruleset, interp, key[1])
     _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),
                       program)
     return program
+
+
+def _program_of(interp, uniform: str | None) -> Program:
+    """program_for(interp, uniform), kept on the interpreter (a game asks at every action)."""
+    found = interp._programs.get(uniform)
+    if found is None:
+        found = interp._programs[uniform] = program_for(interp, uniform)
+    return found
 
 
 def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = False):
@@ -581,22 +605,23 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
     is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
     does not take). The caller has set sampling mode and reset the counters. `keep`: give back
     the run's Draft as it is, not a World made of it (for a caller that goes on changing it)."""
-    program = interp._program
-    if program is None:
-        program = interp._program = program_for(interp)
-    entry = program._entries.get(procedure) or program.entry(procedure, block)
-    if entry is None or world.lazies or interp.probing:
+    if world.lazies or interp.probing:
         return None
     policies = interp.policies
     if policies.by_decision:
         # look-ahead (greedy) runs the rest of the action from each decision: CPS only
         if policies.default == "greedy" or "greedy" in policies.by_decision.values():
             return None
-        interp._uniform = None
+        uniform = None
     else:
         if policies.default == "greedy":
             return None
-        interp._uniform = policies.default
+        uniform = policies.default
+    program = interp._programs.get(uniform) or _program_of(interp, uniform)
+    entry = program._entries.get(procedure) or program.entry(procedure, block)
+    if entry is None:
+        return None
+    interp._uniform = uniform
     outermost = not interp._in_sampled_run
     if outermost:   # one budget of loop turns for the whole run, nested runs included
         interp.steps, interp._in_sampled_run = 0, True
@@ -623,9 +648,8 @@ def sampler(interp, procedure: str):
     go straight to c_NAME, which checks them as e_NAME does, with none of the dict's look-ups
     or a generic call's packing. A run that generated code does not make, or one made from
     inside another, goes through `sample`."""
-    program = interp._program
-    if program is None:
-        program = interp._program = program_for(interp)
+    policies = interp.policies
+    program = _program_of(interp, None if policies.by_decision else policies.default)
     make = program.sampler(procedure) if program.entry(procedure) is not None else None
     return make(interp) if make is not None else None
 
@@ -634,7 +658,7 @@ def nested(interp, procedure: str, args: dict, world):
     """A run of an action that the engine starts from inside a generated sampled run (an
     activation of the turn), which has set the policies and the loop budget: (value, world
     or draft), or None when it is left to the interpreter (before anything is drawn)."""
-    program = interp._program
+    program = interp._programs.get(interp._uniform) or _program_of(interp, interp._uniform)
     entry = program._entries.get(procedure) or program.entry(procedure)
     if entry is None or world.lazies:
         return None

@@ -55,7 +55,10 @@ class Writer(ExpressionWriter):
         if self.ret is None:
             out.append(f"{pad}return {call}" if call else f"{pad}return ({value}, world)")
         else:
-            out.append(f"{pad}{self.ret}, world = {call}" if call else f"{pad}{self.ret} = {value}")
+            if call:
+                out.append(f"{pad}{self.ret}, world = {call}")
+            elif value != self.ret:   # (`return result` where the result is named so)
+                out.append(f"{pad}{self.ret} = {value}")
             out.append(f"{pad}break")
 
     def call_site(self, call: ast.Call, scope: Scope, out: list, pad: str, mode: str,
@@ -304,62 +307,31 @@ class Writer(ExpressionWriter):
                 return self.expr(o.when, scope)
             return f"({self.expr(o.when, scope)}) is True"
         # `_uniform` is the policy of every decision when none is scripted (set per run by
-        # `sample`); asking the policies by name is needed only otherwise
-        out.append(f"{pad}{pol} = I._uniform or I.policies.for_decision({s.name.name!r})")
-        out.append(f"{pad}if {pol} == 'random':")
-        unconditional = []
-        for i, o in enumerate(options):
-            if o.when is not None:
-                break
-            unconditional.append(i)
-        # Every condition is asked here, in order, as Decisions.choose does; one asked twice
-        # (the same text) is asked once: conditions of options neither roll nor change anything
-        asked: dict[str, str] = {}
-        for o in options[len(unconditional):]:
-            if o.when is not None and legal(o) not in asked:
-                asked[legal(o)] = self.fresh("c")
-                out.append(f"{pad}    {asked[legal(o)]} = {legal(o)}")
-        def pick(n: int) -> str:   # one of the first n options (random.choice's own draw)
-            return "0" if n == 1 else f"_below(I.choice_rng, {n})"
-        rest = options[len(unconditional):]
-        if unconditional and all(o.when is not None for o in rest) and len(asked) <= 1:
-            # the legal options are the first few or all of them (Fate: keep always, raise or
-            # lower with a token left): an index drawn below their number, no list
-            drawn = pick(len(options))
-            if rest:
-                drawn += f" if {asked[legal(rest[0])]} else {pick(len(unconditional))}"
-            out.append(f"{pad}    {opt} = {drawn}")
+        # `sample`); asking the policies by name is needed only otherwise. A program made for
+        # one such policy (Program.uniform) runs only under it: the policy is known here.
+        mode = self.program.uniform
+        first_fast = options[0].when is None and all(o.name.name != "first" for o in options)
+        if mode == "first" and first_fast:
+            # the first policy takes the first option, always legal: its body, and no more
+            if options[0].body is None:
+                return set(scope.bound)
+            return set(scope.bound) | self.block(options[0].body.stmts, scope, out, pad)
+        if mode == "random":
+            self._random_option(options, legal, opt, out, pad)
+        elif mode == "first":
+            out.append(f"{pad}{pol} = 'first'")
+            self._scripted_option(options, legal, opt, pol, out, pad)
         else:
-            out.append(f"{pad}    {opt} = {unconditional!r}")
-            for i, o in enumerate(rest, len(unconditional)):
-                if o.when is None:
-                    out.append(f"{pad}    {opt}.append({i})")
-                else:
-                    out.append(f"{pad}    if {asked[legal(o)]}:")
-                    out.append(f"{pad}        {opt}.append({i})")
-            # (random.choice(seq) is seq[_randbelow(len(seq))]: the same draw, one call less)
-            out.append(f"{pad}    {opt} = {opt}[0] if len({opt}) == 1 else "
-                       f"{opt}[_below(I.choice_rng, len({opt}))]")
-        if options[0].when is None and all(o.name.name != "first" for o in options):
-            # the first policy takes the first legal option (unless an option is called
-            # `first`: the policy's name then scripts it)
-            out.append(f"{pad}elif {pol} == 'first':")
-            out.append(f"{pad}    {opt} = 0")
-        out.append(f"{pad}else:")
-        out.append(f"{pad}    {opt} = -1")
-        for i, o in enumerate(options):
-            out.append(f"{pad}    {'if' if i == 0 else 'elif'} {pol} == {o.name.name!r}:")
-            if o.when is None:
-                out.append(f"{pad}        {opt} = {i}")
-            else:
-                out.append(f"{pad}        if {legal(o)}:")
-                out.append(f"{pad}            {opt} = {i}")
-        out.append(f"{pad}    if {opt} < 0:")
-        for i, o in enumerate(options):
-            out.append(f"{pad}        {'if' if i == 0 else 'elif'} {legal(o)}:")
-            out.append(f"{pad}            {opt} = {i}")
-        out.append(f"{pad}        else:")
-        out.append(f"{pad}            raise StopIteration")   # as next() over no legal option
+            out.append(f"{pad}{pol} = I._uniform or I.policies.for_decision({s.name.name!r})")
+            out.append(f"{pad}if {pol} == 'random':")
+            self._random_option(options, legal, opt, out, pad + "    ")
+            if first_fast:
+                # the first policy takes the first legal option (unless an option is called
+                # `first`: the policy's name then scripts it)
+                out.append(f"{pad}elif {pol} == 'first':")
+                out.append(f"{pad}    {opt} = 0")
+            out.append(f"{pad}else:")
+            self._scripted_option(options, legal, opt, pol, out, pad + "    ")
         after = None
         for i, o in enumerate(options):
             out.append(f"{pad}{'if' if i == 0 else 'elif'} {opt} == {i}:")
@@ -371,6 +343,60 @@ class Writer(ExpressionWriter):
             after = names if after is None else after & names
         return set(scope.bound) | (after or set())
 
+    def _random_option(self, options, legal, opt: str, out: list, pad: str) -> None:
+        """`opt` = the index of a legal option drawn at random (Decisions.choose's draw)."""
+        unconditional = []
+        for i, o in enumerate(options):
+            if o.when is not None:
+                break
+            unconditional.append(i)
+        # Every condition is asked here, in order, as Decisions.choose does; one asked twice
+        # (the same text) is asked once: conditions of options neither roll nor change anything
+        asked: dict[str, str] = {}
+        for o in options[len(unconditional):]:
+            if o.when is not None and legal(o) not in asked:
+                asked[legal(o)] = self.fresh("c")
+                out.append(f"{pad}{asked[legal(o)]} = {legal(o)}")
+
+        def pick(n: int) -> str:   # one of the first n options (random.choice's own draw)
+            return "0" if n == 1 else f"_below(I.choice_rng, {n})"
+        rest = options[len(unconditional):]
+        if unconditional and all(o.when is not None for o in rest) and len(asked) <= 1:
+            # the legal options are the first few or all of them (Fate: keep always, raise or
+            # lower with a token left): an index drawn below their number, no list
+            drawn = pick(len(options))
+            if rest:
+                drawn += f" if {asked[legal(rest[0])]} else {pick(len(unconditional))}"
+            out.append(f"{pad}{opt} = {drawn}")
+            return
+        out.append(f"{pad}{opt} = {unconditional!r}")
+        for i, o in enumerate(rest, len(unconditional)):
+            if o.when is None:
+                out.append(f"{pad}{opt}.append({i})")
+            else:
+                out.append(f"{pad}if {asked[legal(o)]}:")
+                out.append(f"{pad}    {opt}.append({i})")
+        # (random.choice(seq) is seq[_randbelow(len(seq))]: the same draw, one call less)
+        out.append(f"{pad}{opt} = {opt}[0] if len({opt}) == 1 else "
+                   f"{opt}[_below(I.choice_rng, len({opt}))]")
+
+    def _scripted_option(self, options, legal, opt: str, pol: str, out: list,
+                         pad: str) -> None:
+        """`opt` = the option the policy `pol` names if legal, else the first legal one."""
+        out.append(f"{pad}{opt} = -1")
+        for i, o in enumerate(options):
+            out.append(f"{pad}{'if' if i == 0 else 'elif'} {pol} == {o.name.name!r}:")
+            if o.when is None:
+                out.append(f"{pad}    {opt} = {i}")
+            else:
+                out.append(f"{pad}    if {legal(o)}:")
+                out.append(f"{pad}        {opt} = {i}")
+        out.append(f"{pad}if {opt} < 0:")
+        for i, o in enumerate(options):
+            out.append(f"{pad}    {'if' if i == 0 else 'elif'} {legal(o)}:")
+            out.append(f"{pad}        {opt} = {i}")
+        out.append(f"{pad}    else:")
+        out.append(f"{pad}        raise StopIteration")   # as next() over no legal option
 
 def _assigned_names(stmts, found: list[str]) -> None:
     """Every binding of a name in a procedure body (lets, sets of locals, loops, number

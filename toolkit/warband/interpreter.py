@@ -65,6 +65,7 @@ class Interpreter(Decisions):
         # compiled=False; exact runs, look-ahead and probing always run here.
         self.compiled = compiled
         self._program = None
+        self._programs: dict = {}   # the run's policy -> codegen.program_for(self, policy)
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
         # Random choices draw from their own stream, so that a replay whose decisions come from
