@@ -581,17 +581,18 @@ def test_a_draft_changes_in_place_and_freezes_into_a_new_world():
 
 
 def test_a_side_change_makes_a_new_world_or_changes_the_draft_it_is_given():
-    from warband.codegen_runtime import draft, set_side
+    from warband.codegen_runtime import draft
     ruleset = load("super-simple-skirmish").ruleset
     world = make_world(ruleset, [FighterSpec("a", 0, "Soldier", {"Might": 10})],
                        sides=[{"Fate": 2}, {"Fate": 1}])
     before = copy.deepcopy(world)
-    after = set_side(world, 1, "Fate", 0)
+    after = world.set_side(1, "Fate", 0)
     assert world == before and after == world.set(Ref("side", 1), "Fate", 0)
+    assert after.sides[1].values == {**world.sides[1].values, "Fate": 0}
     assert after.fighters is world.fighters and after.sides[0] is world.sides[0]
     changing = draft(world)
-    assert set_side(changing, 0, "Fate", 1) is changing
-    assert set_side(changing, 0, "Fate", 0).freeze() == world.set(Ref("side", 0), "Fate", 0)
+    assert changing.set_side(0, "Fate", 1) is changing
+    assert changing.set_side(0, "Fate", 0).freeze() == world.set(Ref("side", 0), "Fate", 0)
     assert world == before
 
 

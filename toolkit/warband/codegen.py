@@ -78,7 +78,7 @@ class Program:
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
             "_LAZY": (Dist, Thunk), "_Draft": rt.Draft, "_draft": rt.draft,
-            "_set_side": rt.set_side, "_below": random_below,
+            "_below": random_below,
             "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters,
             "_side_groups": im._SIDE_GROUPS,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,

@@ -114,18 +114,6 @@ def draft(world: World) -> Draft:
     return d
 
 
-def set_side(world, i: int, name: str, value):
-    """Side i's value changed: on a Draft, in it; on a World, a new World. A World's sides are
-    a handful, so copying them costs less than making a Draft and freezing it for the one or
-    two changes an action makes to a side (a Fate token spent: a tenth of a shot's time)."""
-    if type(world) is Draft:
-        return world.set_side(i, name, value)
-    sides = list(world.sides)
-    s = sides[i]
-    sides[i] = changed_side(s, {**s.values, name: value}, s.conceded)
-    return new_world(world.fighters, tuple(sides), world.lazies)
-
-
 class Interpret(Exception):
     """Raised by generated code for what it leaves to the interpreter (never reaches a user)."""
 

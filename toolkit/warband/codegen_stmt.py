@@ -190,7 +190,10 @@ class Writer(ExpressionWriter):
                 out.append(f"{pad}world = {_DRAFT}.set({subject}, {canonical!r}, {tmp})")
             elif kind == "side" and lower in self.program.side_fields:
                 canonical = self.program.side_fields[lower]
-                out.append(f"{pad}world = _set_side(world, {self.side_index(node, scope)}, "
+                # a World copies its few sides, a Draft changes in place: both cost less than
+                # making a Draft and freezing it for the one or two changes an action makes
+                # to a side (a Fate token spent)
+                out.append(f"{pad}world = world.set_side({self.side_index(node, scope)}, "
                            f"{canonical!r}, {tmp})")
             else:
                 out.append(f"{pad}world = _assign(I, {subject}, {s.target[-1].name!r}, {tmp}, "
