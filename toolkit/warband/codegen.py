@@ -189,15 +189,26 @@ class Program:
 
     def sampler(self, procedure: str):
         """s_NAME(I) -> run(world, *arguments) (see `sampler` below), or None when Python
-        refuses the text. Made after entry(), whose c_NAME it calls."""
+        refuses the text. Made after entry(): run holds c_NAME's statements, with no call to
+        it (a twentieth of a short attack), each `return` making a World of a Draft."""
         decl = self.ruleset.procedures[procedure]
         fname = f"s_{mangle(procedure)}"
         if fname in self.namespace:
             return self.namespace[fname]
         w = Writer(self)
+        entry = self._procedure(w, decl, True)   # c_NAME, then e_NAME after a blank line
+        body = []
+        for line in _last_changes(_hoisted(entry[1:entry.index("")])):
+            returned = _RETURN.match(line)
+            if returned:   # (a tuple unpacked as it is made is stored straight, none made)
+                pad = " " * 8 + returned[1]
+                body += [f"{pad}value, after = {returned[2]}",
+                         f"{pad}return value, (after.freeze() if type(after) is _Draft "
+                         "else after)"]
+            else:
+                body.append(" " * 8 + line)
         names = self._params(decl.params)
         given = "{" + ", ".join(f"{n!r}: {py}" for n, py in names.items()) + "}"
-        args = "".join(", " + py for py in names.values())
         lines = [
             f"def {fname}(I):",
             f"    def run(world{''.join(f', {py}=_UNB' for py in names.values())}):",
@@ -209,18 +220,17 @@ class Program:
             "        I.steps = 0   # (generated code counts no branches or rolls drawn)",
             "        I._uniform = policies.default",
             "        I._in_sampled_run = True",
+            "        start = world",
             "        try:",
-            f"            value, after = c_{mangle(procedure)}(I, world{args})",
-            "        except _Interpret:   # before anything is drawn",
-            "            after = None",
+            *body,
+            "        except _Interpret:   # by the checks of the arguments, before anything else",
+            "            pass",
             "        except RecursionError:",
             f"            raise _too_deep({w.const(decl, 'n')}) from None",
             "        finally:",
             "            I._in_sampled_run = False",
-            "        if after is None:",
-            "            I.branches = I.drawn = 0",
-            f"            return I._run({procedure!r}, _given({given}), world, I._top_return)",
-            "        return value, (after.freeze() if type(after) is _Draft else after)",
+            "        I.branches = I.drawn = 0",
+            f"        return I._run({procedure!r}, _given({given}), start, I._top_return)",
             "    return run",
         ]
         return self._compile(fname, lines)
@@ -510,6 +520,9 @@ def _hoisted(lines: list[str]) -> list[str]:
         out.append(line)
     return out
 
+
+# A statement of a generated function that returns (its value, the World or a Draft).
+_RETURN = re.compile(r"(\s*)return (.*)$")
 
 # A change made on a Draft (made here if the run has none yet): see _DRAFT in codegen_expr.
 _DRAFT_CHANGE = re.compile(r"(\s*)world = \(world if type\(world\) is _Draft else "
