@@ -4,8 +4,9 @@ The interpreter runs statements in continuation-passing style, which exact odds 
 need; a sampled run follows one path, and direct-style Python does that many times faster. Each
 procedure, action and phase, define, table and `requires` of a Ruleset becomes one Python
 function, generated as text (codegen_expr.py for expressions, codegen_stmt.py for statements),
-compiled once per Ruleset and cached (`program_for`). `Interpreter.sample` and
-`Interpreter.allowed` call `sample` and `allowed` below.
+compiled once per Ruleset and cached (`program_for`), and once more for each policy that runs
+use for every decision (`first`, `random`: its decisions need not ask). `Interpreter.sample`,
+`Interpreter.sampler` and `Interpreter.allowed` call `sample`, `sampler` and `allowed` below.
 
 The generated code makes the same draws from the interpreter's random streams in the same order,
 the same decisions and the same errors as the interpreter sampling: a roll bound by `let` is
@@ -21,7 +22,7 @@ does not take (a distribution, a side where a fighter is declared).
 Safety: no name from a rules file becomes a Python identifier unescaped (`mangle`), string
 constants are written with repr, and anything else (AST nodes, distributions, tables of rolls) is
 passed in the function's namespace, never as source text. The namespace's builtins are only
-`len`, `type` and `StopIteration`.
+`len`, `type`, `tuple`, `StopIteration` and `RecursionError`.
 """
 
 from __future__ import annotations
