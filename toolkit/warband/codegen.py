@@ -522,7 +522,8 @@ def _hoisted(lines: list[str]) -> list[str]:
     return out
 
 
-# A statement of a generated function that returns (its value, the World or a Draft).
+# A statement of a generated function that returns (its value, the World or a Draft): each
+# one is the function's own, as generated bodies define no functions (lambdas only).
 _RETURN = re.compile(r"(\s*)return (.*)$")
 
 # A change made on a Draft (made here if the run has none yet): see _DRAFT in codegen_expr.
