@@ -41,7 +41,8 @@ from warband.dice import Dist, random_below
 from warband.evaluate import Record, Thunk, norm
 from warband.world import SIDE_REFS, Ref
 
-__all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "sample"]
+__all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "program_of",
+           "sample"]
 
 
 class Program:
@@ -607,7 +608,7 @@ def program_for(interp, uniform: str | None = None) -> Program:
     return program
 
 
-def _program_of(interp, uniform: str | None) -> Program:
+def program_of(interp, uniform: str | None = None) -> Program:
     """program_for(interp, uniform), kept on the interpreter (a game asks at every action)."""
     found = interp._programs.get(uniform)
     if found is None:
@@ -632,7 +633,7 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
         if policies.default == "greedy":
             return None
         uniform = policies.default
-    program = interp._programs.get(uniform) or _program_of(interp, uniform)
+    program = interp._programs.get(uniform) or program_of(interp, uniform)
     entry = program._entries.get(procedure) or program.entry(procedure, block)
     if entry is None:
         return None
@@ -664,7 +665,7 @@ def sampler(interp, procedure: str):
     or a generic call's packing. A run that generated code does not make, or one made from
     inside another, goes through `sample`."""
     policies = interp.policies
-    program = _program_of(interp, None if policies.by_decision else policies.default)
+    program = program_of(interp, None if policies.by_decision else policies.default)
     make = program.sampler(procedure) if program.entry(procedure) is not None else None
     return make(interp) if make is not None else None
 
@@ -673,7 +674,7 @@ def nested(interp, procedure: str, args: dict, world):
     """A run of an action that the engine starts from inside a generated sampled run (an
     activation of the turn), which has set the policies and the loop budget: (value, world
     or draft), or None when it is left to the interpreter (before anything is drawn)."""
-    program = interp._programs.get(interp._uniform) or _program_of(interp, interp._uniform)
+    program = interp._programs.get(interp._uniform) or program_of(interp, interp._uniform)
     entry = program._entries.get(procedure) or program.entry(procedure)
     if entry is None or world.lazies:
         return None
@@ -701,9 +702,7 @@ def _with_interpreter_room(entry, interp, args, world):
 
 def allowed(interp, procedure: str, args: dict, world):
     """Interpreter.allowed through the generated program: a bool, or None when left to it."""
-    program = interp._program
-    if program is None:
-        program = interp._program = program_for(interp)
+    program = program_of(interp, None)
     check = program._requires.get(procedure) or program.requirement(procedure)
     if check is None or world.lazies:
         return None

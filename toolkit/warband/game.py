@@ -99,7 +99,7 @@ class Game:
         interp = self.interp
         fn = None
         if interp.compiled:
-            program = interp._program = interp._program or codegen.program_for(interp)
+            program = codegen.program_of(interp)
             fn = program.value(node, key)
         if fn is None:
             return lambda world: self._fn(node)({}, world)

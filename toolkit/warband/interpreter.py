@@ -64,7 +64,6 @@ class Interpreter(Decisions):
         # Sampled runs and 'requires' go through rules translated to Python (codegen.py) unless
         # compiled=False; exact runs, look-ahead and probing always run here.
         self.compiled = compiled
-        self._program = None
         self._programs: dict = {}   # the run's policy -> codegen.program_for(self, policy)
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)

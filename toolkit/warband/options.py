@@ -162,8 +162,7 @@ class Options:
             return interp.holds(synthetic, dict(zip(given, refs)), world)
         if self.compiled:
             from warband import codegen
-            program = interp._program or codegen.program_for(interp)
-            interp._program = program
+            program = codegen.program_of(interp)
             fast = program.engine_test(synthetic, key)
             if fast is not None:
                 self._slow[fast] = slow
