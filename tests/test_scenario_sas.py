@@ -219,11 +219,12 @@ def test_the_setup_names_the_dudes_side_directly(scenario):
     assert [s.values["FillsPockets"] for s in world.sides] == [True, False]
 
 
-def test_greedy_players_value_an_action_too_big_to_follow_as_the_position_now(scenario,
-                                                                             monkeypatch):
+def test_greedy_players_estimate_what_is_too_big_to_follow(scenario, monkeypatch):
     # with a tiny look-ahead budget nothing can be followed exactly (E504 inside): greedy
-    # players still play, valuing such actions as the position as it stands
-    import warband.game as engine
-    monkeypatch.setattr(engine, "LOOK_AHEAD", 20)
+    # players still play, estimating actions and decisions by trial runs (lookahead.py)
+    import warband.lookahead as lookahead
+    monkeypatch.setattr(lookahead, "LOOK_AHEAD", 20)
     game, result = played(scenario, 3, policies=Policies("greedy"), max_rounds=2)
     assert result.rounds >= 1 and game.interp.max_branches is None
+    assert "exchange" in game.look_ahead.too_big
+    assert ("decision", "a_attack") in game.look_ahead.too_big

@@ -88,7 +88,8 @@ class Decisions:
         side = self._deciding_side(stmt, env, world)
 
         def logged(choice, w):
-            if not self.exact_mode:
+            # (not a look-ahead's runs: exact ones, or trials, which take the recorder away)
+            if not self.exact_mode and self.recorder is recorder:
                 recorder.decided(stmt.name.name, side, show(choice))
             return run(choice, w)
         return logged
@@ -191,6 +192,17 @@ class Decisions:
         decider = self.fn(stmt.decider)(env, world)
         side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
         sign = 1 if side == self.actor_side else -1
+        if self.exact_mode:   # inside a look-ahead: this decision's future is part of it
+            return self.look_ahead(legal, run, world, sign)[1]
+        if self.game is not None:   # a game's player sees ahead within a budget
+            return run(self.game.look_ahead.best_option(stmt.name.name, legal, run, world,
+                                                        sign), world)
+        return run(self.look_ahead(legal, run, world, sign)[0], world)
+
+    def look_ahead(self, legal, run, world, sign: int):
+        """(the option with the best expected score for the side deciding, the distribution of
+        what it leads to), following each option's future exactly (expectimax); sign -1 when
+        the other side decides."""
         was_exact, was_memo, was_branches = self.exact_mode, self.memoise, self.branches
         self.exact_mode = self.memoise = True
         if not was_exact:
@@ -206,5 +218,4 @@ class Decisions:
             self.exact_mode, self.memoise = was_exact, was_memo
             if not was_exact:
                 self.branches = was_branches
-        # exact mode already has the chosen future; sampling now follows it for real
-        return best_dist if was_exact else run(best, world)
+        return best, best_dist

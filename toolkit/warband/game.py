@@ -24,6 +24,7 @@ from warband.diagnostics import diag
 from warband.dice import random_below
 from warband.evaluate import RulesError
 from warband.gamelog import GameLog
+from warband.lookahead import LookAhead
 from warband.options import options_for
 from warband.questions import Questions
 from warband.results import GameResult, PlayRequest
@@ -32,7 +33,6 @@ from warband.world import FIGHTER_REFS, Ref, World
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
-LOOK_AHEAD = 100_000  # steps and outcomes a greedy player follows to value one action
 
 
 class GameOver(Exception):
@@ -85,6 +85,7 @@ class Game:
         self.direct = False
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self._options = options_for(self.ruleset, self.interp.compiled)
+        self.look_ahead = LookAhead(self, seed)   # (greedy players)
 
     def _values(self) -> None:
         """The end conditions and the scores, asked of a world."""
@@ -366,8 +367,8 @@ class Game:
         else:
             index = self.pick(fighter.side, "action",
                               lambda: [_label(name, args, world) for name, args in options],
-                              world, lambda i: self._action_value(options[i], fighter.side,
-                                                                  world),
+                              world, lambda i: self.look_ahead.action_value(
+                                  options[i], fighter.side, world),
                               count=len(options))
         name, args = options[index]
         if self.log.record:
@@ -393,24 +394,6 @@ class Game:
             self.log.event("result", self.round, action=name, value=_plain(result))
         self.check_end(world)
         return name, world
-
-    def _action_value(self, option, side: int, world: World) -> float:
-        name, args = option
-        self.interp.in_action += 1
-        budget, self.interp.max_branches = self.interp.max_branches, LOOK_AHEAD
-        try:
-            dist = self.interp.run_nested(self.ruleset.procedures[name], args, world,
-                                          exact=True, observe=lambda w: self.value(w, side))
-        except RulesError as error:
-            if error.diagnostic.code != "E504":
-                raise
-            # too much to follow exactly (big hands, many decisions): a greedy player cannot
-            # see through this action, and values it as the position as it stands
-            return float(self.value(world, side))
-        finally:
-            self.interp.in_action -= 1
-            self.interp.max_branches = budget
-        return float(dist.mean_of(lambda pair: pair[1]))
 
     def value(self, world: World, side: int) -> Fraction | float:
         """What a position is worth to a side, for greedy players: the scenario's `value` for
