@@ -99,11 +99,9 @@ def test_an_estimate_agrees_with_the_exact_value(scenarios, monkeypatch):
     monkeypatch.setattr(lookahead, "LOOK_AHEAD", 200_000)
     for option, side, world in weighed:
         exact = Game(scenario, 3, Policies("random"))
-        exact._values()
         want = exact.look_ahead.action_value(option, side, world)
         assert not exact.look_ahead.too_big
         estimated = greedy_game(scenario, 3, record=False)
-        estimated._values()
         estimated.look_ahead.too_big.add("shoot")
         got = estimated.look_ahead.action_value(option, side, world)
         assert got == pytest.approx(want, abs=0.6), option

@@ -76,7 +76,7 @@ class Game:
         self._fn = self.interp.fn
         self._hooks: dict = {}
         self._forces: int | None = None
-        self._end_when = self._scores = None   # (made by _values when first asked)
+        self._end_when = self._scores = self._side_values = None   # (made by _values)
         # side -> whether its player picks actions at random; (kind of decision, side) ->
         # whether pick draws that decision at random with nothing recorded or replayed
         self._random: dict = {}
@@ -93,6 +93,9 @@ class Game:
                           for i, condition in enumerate(self.decl.end_when)]
         self._scores = [(side.name, self._value(expr, f"score {side.name}"))
                         for side, expr, _ in self.decl.scores]
+        # (a greedy player asks its side's value of every outcome it looks ahead to)
+        self._side_values = {who.name: self._value(expr, f"value {who.name}")
+                             for who, expr in self.decl.values}
 
     def _value(self, node, key: str):
         """fn(world): one of the scenario's expressions, asked every game (after every action,
@@ -398,10 +401,12 @@ class Game:
     def value(self, world: World, side: int) -> Fraction | float:
         """What a position is worth to a side, for greedy players: the scenario's `value` for
         it, else its score minus the best other score, with fighters in play as a tie-break."""
+        if self._side_values is None:
+            self._values()
         name = world.sides[side].name
-        for who, expr in self.decl.values:
-            if who.name == name:
-                return self._fn(expr)({}, world)
+        own = self._side_values.get(name)
+        if own is not None:
+            return own(world)
         scores = self.scores(world)
         others = [v for n, v in scores.items() if n != name]
         alive = [0] * len(world.sides)
