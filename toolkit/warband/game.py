@@ -540,10 +540,9 @@ class Game:
         for piece in self.board.pieces_at(spot):
             marker = self.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
-                dist = self.interp.run_nested(self._entered(marker),
-                                              {marker.entered_by.name: ref}, after, exact=True,
-                                              observe=lambda w: self.value(w, side))
-                return float(dist.mean_of(lambda pair: pair[1]))
+                return self.look_ahead.value_after(("entered", piece.kind),
+                                                   self._entered(marker),
+                                                   {marker.entered_by.name: ref}, side, after)
         closeness = -min((self.board.distance(spot, e) for _, e in enemies), default=0)
         return float(self.value(after, side)) + closeness / 1000
 

@@ -77,11 +77,15 @@ class LookAhead:
     def action_value(self, option, side: int, world) -> float:
         """What taking an action is worth to a side: the mean of the position after it."""
         name, args = option
+        return self.value_after(name, self.game.ruleset.procedures[name], args, side, world)
+
+    def value_after(self, key, decl, args: dict, side: int, world) -> float:
+        """The mean of a side's value after running decl (an action, or what a marker does to
+        whoever enters it) from this world."""
         game, interp = self.game, self.interp
-        decl = game.ruleset.procedures[name]
         interp.in_action += 1
         try:
-            dist = self.exactly(name, lambda: interp.run_nested(
+            dist = self.exactly(key, lambda: interp.run_nested(
                 decl, args, world, exact=True, observe=lambda w: game.value(w, side)))
             if dist is not None:
                 return float(dist.mean_of(lambda pair: pair[1]))
