@@ -122,3 +122,14 @@ def test_greedy_players_beat_random_ones(scenarios):
         wins = sum(Game(scenario, seed, Policies("random", {}, {side: "greedy"})).play().winner
                    == side for seed in range(4))
         assert wins >= 3, side
+
+
+def test_a_casualty_and_a_fighter_who_left_are_different_states_to_the_memo(scenarios):
+    # memoised look-ahead takes equal keys for equal futures: an escaped Dude scores, a dead one
+    # does not
+    world = scenarios["greedy-dudes-vs-menace"].start()
+    from warband.world import FIGHTER_REFS
+    dead, gone = world.remove(FIGHTER_REFS[0]), world.remove(FIGHTER_REFS[0], withdrawn=True)
+    assert dead.fighters[0].position == gone.fighters[0].position
+    assert dead.key() != gone.key()
+    assert dead.key() == world.remove(FIGHTER_REFS[0]).key()

@@ -85,6 +85,10 @@ class Interpreter(Decisions):
         # continuations are interned so that equal futures are the same object (and id).
         self.memo: dict = {}
         self.conts: dict = {}
+        # the last World whose key a memo key took, and that key: statements in a row mostly
+        # share their World, and its key walks every fighter (a World never changes, and only
+        # Worlds are memoised: a Draft has no key)
+        self._keyed: tuple = (None, None)
         self.synthetic: dict = {}
         self.tables: dict = {}
         fields: dict[str, tuple[str, str]] = {}
@@ -429,7 +433,13 @@ class Interpreter(Decisions):
                                                           "simulate instead"))
         if not self.memoise:
             return self._block(stmts, i, env, world, k, ret)
-        key = (id(stmts), i, tuple(env.items()), world.key(), id(k), id(ret))
+        keyed = self._keyed
+        if keyed[0] is world:
+            world_key = keyed[1]
+        else:
+            world_key = world.key()
+            self._keyed = (world, world_key)
+        key = (id(stmts), i, tuple(env.items()), world_key, id(k), id(ret))
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = self._block(stmts, i, env, world, k, ret)

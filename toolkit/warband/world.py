@@ -103,8 +103,10 @@ class World:
     lazies: dict = field(default_factory=dict)
 
     def key(self) -> tuple:
-        """What can change during play, as a hashable value (memoised exact evaluation)."""
-        return (tuple((tuple(f.values.values()), f.removed, f.position) for f in self.fighters),
+        """What can change during play, as a hashable value (memoised exact evaluation). A
+        casualty and a fighter who left the table (withdrawn) are different states."""
+        return (tuple((tuple(f.values.values()), f.removed, f.withdrawn, f.position)
+                      for f in self.fighters),
                 tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
                 tuple(self.lazies.items()))
 
