@@ -11,6 +11,7 @@ positions), under the first, random and scripted policies; each run is made twic
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 import random
 from pathlib import Path
 
@@ -632,3 +633,34 @@ def test_a_fighter_read_twice_on_a_line_is_read_once_before_it():
     assert out[1] == "    _f_v_a = world.fighters[v_a[1]]"
     assert out[2] == "    x = (_f_v_a.values['A'] + _f_v_a.values['B'])"
     assert out[3:] == lines[2:]   # an elif or a loop's test is evaluated elsewhere: left alone
+
+
+def test_numbers_come_out_whole_as_ints_generated_as_interpreted():
+    # a whole number is an int, whatever the arithmetic that made it (`4 / 2 - 1` is 1, not
+    # Fraction(1, 1)); generated code leaves out the norm only where a sum cannot need it
+    ruleset = compiled('''
+ruleset "numbers"
+stat Might: 0..20
+procedure sums(x: number, y: number) -> number {
+  return x + 1 - (y - 1) + (1 + y)
+}
+procedure halves(x: number) -> number {
+  let h = x / 2
+  return h + 1
+}
+procedure products(x: number) -> number {
+  let h = x / 4
+  return h * 2
+}
+''')
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 1})])
+    fast = Interpreter(ruleset, rng=random.Random(1))
+    slow = Interpreter(ruleset, rng=random.Random(1), compiled=False)
+    assert "sums" not in codegen.program_for(fast).fallbacks
+    for name, args, want in [("sums", {"x": 3, "y": 2}, 6), ("halves", {"x": 4}, 3),
+                             ("halves", {"x": 3}, Fraction(5, 2)),
+                             ("products", {"x": 2}, 1), ("products", {"x": 1}, Fraction(1, 2)),
+                             ("sums", {"x": Fraction(1, 2), "y": 2}, Fraction(7, 2))]:
+        for interp in (fast, slow):
+            value = interp.sample(name, args, world)[0]
+            assert value == want and type(value) is type(want), (name, args, value)

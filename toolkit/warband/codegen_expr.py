@@ -169,6 +169,11 @@ class ExpressionWriter:
                 return f"_div({a}, {b}, {self.const(e, 'n')})"
             if e.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {e.op}")
+            if not raw and e.op != "*" and (type(e.left) is ast.Int or
+                                            type(e.right) is ast.Int):
+                # a whole number added to a normal value (an int, or a Fraction that is not
+                # whole) leaves it normal: `Fate - 1` needs no norm (a product may need one)
+                return f"({self.expr(e.left, scope)} {e.op} {self.expr(e.right, scope)})"
             a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
             return f"({a} {e.op} {b})" if raw else f"_norm({a} {e.op} {b})"
         if t is ast.Compare:
