@@ -32,12 +32,10 @@ class LookAhead:
     """A game's greedy look-ahead (one per game)."""
 
     def __init__(self, game, seed: int) -> None:
-        self.game, self.interp = game, game.interp
+        self.game, self.interp, self.seed = game, game.interp, seed
         self.too_big: set = set()   # actions and decisions estimated from now on
-        self.dice = random.Random(f"look-ahead dice {seed}")
-        self.choices = random.Random(f"look-ahead choices {seed}")
+        self.dice = self.choices = None   # made by the first trials (most games have none)
         self.policies = Policies("random")
-        self.quiet = GameLog()
         self.randomly: dict = {}    # the game's cache of who plays at random, for the trials
 
     def exactly(self, key, follow):
@@ -61,12 +59,15 @@ class LookAhead:
         """Sampled runs that leave the game as it was: their own dice and random choices,
         nothing logged or recorded, the generated code for the random policy."""
         game, interp = self.game, self.interp
+        if self.dice is None:   # (seeding a Random costs as much as a few actions)
+            self.dice = random.Random(f"look-ahead dice {self.seed}")
+            self.choices = random.Random(f"look-ahead choices {self.seed}")
         saved = (interp.rng, interp.choice_rng, game.choice_rng, interp.policies, game.policies,
                  game._random, game.log, interp.recorder, interp._uniform)
         interp.rng, interp.choice_rng = self.dice, self.choices
         game.choice_rng = self.choices
         interp.policies = game.policies = self.policies
-        game._random, game.log, interp.recorder = self.randomly, self.quiet, None
+        game._random, game.log, interp.recorder = self.randomly, GameLog(), None
         try:
             yield
         finally:
