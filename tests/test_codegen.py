@@ -664,3 +664,20 @@ procedure products(x: number) -> number {
         for interp in (fast, slow):
             value = interp.sample(name, args, world)[0]
             assert value == want and type(value) is type(want), (name, args, value)
+
+
+def test_a_fighter_parameters_side_is_read_once_on_entry():
+    # the Fate decisions ask for the attacker's side again and again: a fighter never changes
+    # side, so its number is read into a local when the procedure starts, and only if used
+    ruleset = load("super-simple-skirmish").ruleset
+    program = codegen.program_for(Interpreter(ruleset, Policies("random")), "random")
+    program.entry("shoot")
+    program.entry("defend")
+    source = "\n".join(program.source)
+    shoot = source[source.index("def c_shoot("):source.index("def e_shoot(")]
+    assert shoot.count("_side_v_attacker = world.fighters[v_attacker[1]].side") == 1
+    assert "world.fighters[v_attacker[1]].side" not in shoot.replace(
+        "_side_v_attacker = world.fighters[v_attacker[1]].side", "")
+    assert "world.sides[_side_v_attacker].values['Fate']" in shoot
+    defend = source[source.index("def c_defend("):source.index("def e_defend(")]
+    assert "_side_v_" not in defend

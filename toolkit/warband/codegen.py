@@ -387,6 +387,9 @@ class Program:
                            if p.type is not None and p.type.name == "dice")
         kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
         scope = Scope(names, set(params), thunks, kinds)
+        w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
+                         if kind == "fighter" and n in params}
+        w.sides_read = set()
         if entry:
             sig = "".join(f", {py}=_UNB" for py in params.values())
             lines = [f"def c_{mangle(decl.name.name)}(I, world{sig}):"]
@@ -405,6 +408,9 @@ class Program:
         for n in sorted(assigned - set(params)):
             if names[n] in w.unbound_reads:
                 lines.append(f"    {names[n]} = _UNB")
+        for py in sorted(w.sides_read):   # (checked by now to be a fighter's Ref)
+            lines.append(f"    {w.side_locals[py]} = world.fighters[{py}[1]].side")
+        w.side_locals = {}
         lines += body
         if decl.result is not None:
             lines.append(f"    _fell_off({w.const(decl, 'n')})")

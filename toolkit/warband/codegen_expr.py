@@ -55,6 +55,11 @@ class ExpressionWriter:
         self.depth = 0                   # definitions being inlined
         self.budget = 80                 # statements of procedures it may still inline
         self.unbound_reads: set[str] = set()   # locals read where they may be unbound
+        # A fighter parameter bound once -> the local its side's number is read into on entry
+        # (a fighter never changes side; the Fate decisions ask it again and again); the ones
+        # the function reads
+        self.side_locals: dict[str, str] = {}
+        self.sides_read: set[str] = set()
         # Where a `return` goes: None in a procedure's own function (return value, world); the
         # name of the result variable inside a procedure inlined for its value (then `break`).
         self.ret: str | None = None
@@ -118,8 +123,16 @@ class ExpressionWriter:
     def side_index(self, e, scope: Scope) -> str:
         """The index of the side an expression of kind "side" gives."""
         if type(e) is ast.Field and e.field.name == "side":   # a fighter's side, by its number
-            return f"world.fighters[{self.expr(e.subject, scope)}[1]].side"
+            return self.fighter_side(self.expr(e.subject, scope))
         return f"{self.expr(e, scope)}[1]"
+
+    def fighter_side(self, sub: str) -> str:
+        """The number of the side of the fighter that the Python expression `sub` holds."""
+        local = self.side_locals.get(sub)
+        if local is None:
+            return f"world.fighters[{sub}[1]].side"
+        self.sides_read.add(sub)
+        return local
 
     def field(self, e: ast.Field, scope: Scope) -> str:
         """A field read, straight from the World when the subject's kind is known."""
@@ -129,7 +142,7 @@ class ExpressionWriter:
         if kind == "fighter":
             f = f"world.fighters[{sub}[1]]"
             if name == "side":
-                return f"_SIDE_REFS[{f}.side]"
+                return f"_SIDE_REFS[{self.fighter_side(sub)}]"
             if name in ("class", "tier", "name", "removed"):
                 return f"{f}.{'fighter_class' if name == 'class' else name}"
             if name in ("enemies", "friends"):   # (before declared fields, as the interpreter)
