@@ -681,3 +681,24 @@ def test_a_fighter_parameters_side_is_read_once_on_entry():
     assert "world.sides[_side_v_attacker].values['Fate']" in shoot
     defend = source[source.index("def c_defend("):source.index("def e_defend(")]
     assert "_side_v_" not in defend
+
+
+def test_a_side_is_read_into_a_local_only_where_its_first_read_comes_first():
+    local, read = "_side_v_a", "world.fighters[v_a[1]].side"
+    body = ["    x = 1",
+            "    if x:",
+            "        c = world.sides[_side_v_a].values['Fate']",
+            "        if c:",
+            "            world = world.set_side(_side_v_a, 'Fate', c - 1)"]
+    out = codegen._side_local(body, local, read, 2)
+    assert out == [*body[:2], f"        {local} = {read}", *body[2:]]
+    # a later read outside the block of the first one: each read where it is
+    leaves = [*body, "    y = world.sides[_side_v_a]"]
+    assert codegen._side_local(leaves, local, read, 3) == [line.replace(local, read)
+                                                            for line in leaves]
+    # a first read in a condition, or a single read: where it is
+    header = ["    if world.sides[_side_v_a].values['Fate']:",
+              "        y = _side_v_a"]
+    assert codegen._side_local(header, local, read, 2) == [line.replace(local, read)
+                                                            for line in header]
+    assert codegen._side_local(body[:3], local, read, 1)[2] == body[2].replace(local, read)
