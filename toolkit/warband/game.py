@@ -93,9 +93,12 @@ class Game:
                           for i, condition in enumerate(self.decl.end_when)]
         self._scores = [(side.name, self._value(expr, f"score {side.name}"))
                         for side, expr, _ in self.decl.scores]
-        # (a greedy player asks its side's value of every outcome it looks ahead to)
-        self._side_values = {who.name: self._value(expr, f"value {who.name}")
-                             for who, expr in self.decl.values}
+        # (a greedy player asks its side's value of every outcome it looks ahead to; a side
+        # given two takes the first)
+        self._side_values = {}
+        for who, expr in self.decl.values:
+            if who.name not in self._side_values:
+                self._side_values[who.name] = self._value(expr, f"value {who.name}")
 
     def _value(self, node, key: str):
         """fn(world): one of the scenario's expressions, asked every game (after every action,
