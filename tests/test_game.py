@@ -324,6 +324,29 @@ scenario oops {
                for code, message, hint in messages)
 
 
+def test_a_side_given_two_scores_or_two_values_is_an_error():
+    compiled = compile_text('''
+ruleset "doubled"
+  extends "super-simple-skirmish"
+scenario twice {
+  board 24 by 24 inches
+  side empire from "a.yaml"
+  side family from "b.yaml"
+  round { game_round() }
+  score empire = 1
+  score family = 1
+  score empire = 2
+  value empire = 1
+  value empire = 2
+}
+''', "doubled.rules")
+    found = [(d.code, d.message, d.span.line, [r.span.line for r in d.related])
+             for d in compiled.diagnostics]
+    assert ("E202", "side 'empire' has two scores", 11, [9]) in found
+    assert ("E202", "side 'empire' has two values", 13, [12]) in found
+    assert len(found) == 2, found
+
+
 def test_the_standard_game_is_found_by_id():
     assert load("sss-standard-game").ruleset.scenario is not None
 

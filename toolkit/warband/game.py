@@ -94,11 +94,9 @@ class Game:
         self._scores = [(side.name, self._value(expr, f"score {side.name}"))
                         for side, expr, _ in self.decl.scores]
         # (a greedy player asks its side's value of every outcome it looks ahead to; a side
-        # given two takes the first)
-        self._side_values = {}
-        for who, expr in self.decl.values:
-            if who.name not in self._side_values:
-                self._side_values[who.name] = self._value(expr, f"value {who.name}")
+        # has one at most: a second is E202)
+        self._side_values = {who.name: self._value(expr, f"value {who.name}")
+                             for who, expr in self.decl.values}
 
     def _value(self, node, key: str):
         """fn(world): one of the scenario's expressions, asked every game (after every action,
