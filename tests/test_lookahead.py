@@ -133,3 +133,20 @@ def test_a_casualty_and_a_fighter_who_left_are_different_states_to_the_memo(scen
     assert dead.fighters[0].position == gone.fighters[0].position
     assert dead.key() != gone.key()
     assert dead.key() == world.remove(FIGHTER_REFS[0]).key()
+
+
+def test_the_command_that_used_to_stop_with_e504_now_plays():
+    # `warband simulate greedy-dudes-vs-menace --policy '*=greedy'` exited 2 with E504
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "warband", "simulate", "greedy-dudes-vs-menace", "--games", "2",
+         "--seed", "1", "--policy", "*=greedy", "--format", "json"],
+        capture_output=True, text=True, cwd=root, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(root / "toolkit")})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 2
