@@ -690,15 +690,15 @@ def test_a_side_is_read_into_a_local_only_where_its_first_read_comes_first():
             "        c = world.sides[_side_v_a].values['Fate']",
             "        if c:",
             "            world = world.set_side(_side_v_a, 'Fate', c - 1)"]
-    out = codegen._side_local(body, local, read, 2)
+    out = codegen._side_local(body, local, read)
     assert out == [*body[:2], f"        {local} = {read}", *body[2:]]
     # a later read outside the block of the first one: each read where it is
     leaves = [*body, "    y = world.sides[_side_v_a]"]
-    assert codegen._side_local(leaves, local, read, 3) == [line.replace(local, read)
-                                                            for line in leaves]
+    assert codegen._side_local(leaves, local, read) == [line.replace(local, read)
+                                                         for line in leaves]
     # a first read in a condition, or a single read: where it is
     header = ["    if world.sides[_side_v_a].values['Fate']:",
               "        y = _side_v_a"]
-    assert codegen._side_local(header, local, read, 2) == [line.replace(local, read)
-                                                            for line in header]
-    assert codegen._side_local(body[:3], local, read, 1)[2] == body[2].replace(local, read)
+    assert codegen._side_local(header, local, read) == [line.replace(local, read)
+                                                         for line in header]
+    assert codegen._side_local(body[:3], local, read)[2] == body[2].replace(local, read)

@@ -389,7 +389,7 @@ class Program:
         scope = Scope(names, set(params), thunks, kinds)
         w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
                          if kind == "fighter" and n in params}
-        w.sides_read = {}
+        w.sides_read = set()
         if entry:
             sig = "".join(f", {py}=_UNB" for py in params.values())
             lines = [f"def c_{mangle(decl.name.name)}(I, world{sig}):"]
@@ -408,9 +408,8 @@ class Program:
         for n in sorted(assigned - set(params)):
             if names[n] in w.unbound_reads:
                 lines.append(f"    {names[n]} = _UNB")
-        for py, reads in sorted(w.sides_read.items()):   # (checked by now to be a fighter)
-            body = _side_local(body, w.side_locals[py], f"world.fighters[{py}[1]].side",
-                               reads)
+        for py in sorted(w.sides_read):   # (checked by now to be a fighter's Ref)
+            body = _side_local(body, w.side_locals[py], f"world.fighters[{py}[1]].side")
         w.side_locals = {}
         lines += body
         if decl.result is not None:
@@ -530,16 +529,16 @@ def _hoisted(lines: list[str]) -> list[str]:
     return out
 
 
-def _side_local(body: list[str], local: str, read: str, reads: int) -> list[str]:
+def _side_local(body: list[str], local: str, read: str) -> list[str]:
     """The body with a fighter's side number, written as `local` where it is read, read into
     that local just before its first read, when that read is a plain statement that every
     later read follows within the same block (no line between them leaves it); otherwise,
-    or when it is read once, read where it is (a read on a path seldom taken, such as the
+    or when one line reads it, read where it is (a read on a path seldom taken, such as the
     cover save's, is not worth making on every run)."""
     used = [i for i, line in enumerate(body) if local in line]
     first = body[used[0]]
     pad = first[:len(first) - len(first.lstrip())]
-    if reads > 1 and len(used) > 1 and not _HEADER.match(first) and \
+    if len(used) > 1 and not _HEADER.match(first) and \
             all(body[i].startswith(pad) for i in range(used[0], used[-1] + 1)):
         return [*body[:used[0]], f"{pad}{local} = {read}", *body[used[0]:]]
     return [line.replace(local, read) for line in body]

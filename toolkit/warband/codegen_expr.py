@@ -59,7 +59,7 @@ class ExpressionWriter:
         # (a fighter never changes side; the Fate decisions ask it again and again); the ones
         # the function reads
         self.side_locals: dict[str, str] = {}
-        self.sides_read: dict[str, int] = {}
+        self.sides_read: set[str] = set()
         # Where a `return` goes: None in a procedure's own function (return value, world); the
         # name of the result variable inside a procedure inlined for its value (then `break`).
         self.ret: str | None = None
@@ -131,7 +131,7 @@ class ExpressionWriter:
         local = self.side_locals.get(sub)
         if local is None:
             return f"world.fighters[{sub}[1]].side"
-        self.sides_read[sub] = self.sides_read.get(sub, 0) + 1
+        self.sides_read.add(sub)
         return local
 
     def field(self, e: ast.Field, scope: Scope) -> str:

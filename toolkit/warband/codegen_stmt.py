@@ -401,6 +401,7 @@ class Writer(ExpressionWriter):
         out.append(f"{pad}    else:")
         out.append(f"{pad}        raise StopIteration")   # as next() over no legal option
 
+
 def _assigned_names(stmts, found: list[str]) -> None:
     """Every binding of a name in a procedure body (lets, sets of locals, loops, number
     decisions), once per place: a name found once is bound in one place only."""

@@ -173,11 +173,12 @@ class GameChecker:
         for what, lines in (("score", decl.scores), ("value", decl.values)):
             first: dict = {}
             for side, *_ in lines:   # one of each per side: which would count?
-                if side.name in first:
-                    self.error("E202", f"side '{side.name}' has two {what}s", side.span,
-                               related=[Related(first[side.name], "first here")],
-                               hint=f"write the side's {what} as one expression")
-                first.setdefault(side.name, side.span)
+                if side.name not in first:
+                    first[side.name] = side.span
+                    continue
+                self.error("E202", f"side '{side.name}' has two {what}s", side.span,
+                           related=[Related(first[side.name], "first here")],
+                           hint=f"write the side's {what} as one expression")
         for side, expr, *_ in decl.scores + decl.values:
             sym = self.lookup(side.name)
             if sym is None or sym.kind != "side name":
