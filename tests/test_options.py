@@ -84,6 +84,27 @@ def test_a_random_player_picks_every_legal_option_about_equally(standard):
     pytest.skip("no fighter with three legal options in this game")
 
 
+def test_an_actor_test_asked_by_several_actions_is_asked_once(standard):
+    # shoot and blast both ask `not attacker.Stunned and not engaged(attacker)`, melee and
+    # charge `not attacker.Stunned`; defend and move ask that too, of an actor with another
+    # name (not shared: the name is part of what is asked)
+    game, world = mid_game(standard, 1, rounds=1)
+    ref = next(Ref("fighter", i) for i, f in enumerate(world.fighters) if not f.removed)
+    options = game._options
+    options.candidates(game.interp, ref, ACTIONS, world)
+    plans = {name: options._plans[name][0] for name in ACTIONS}
+    assert plans["shoot"] is plans["blast"] and plans["melee"] is plans["charge"]
+    assert len({id(t) for t in plans.values()}) == 4
+    # one activation asks each of its actor's distinct tests once
+    tests = next(iter(options._usable.values()))[0]
+    calls = Counter()
+    counted = [mock.Mock(side_effect=lambda *a, t=t: calls.update([t]) or t(*a)) for t in tests]
+    with mock.patch.object(options, "_usable", {key: (counted, *rest) for key, (_, *rest)
+                                                in options._usable.items()}):
+        options.candidates(game.interp, ref, ACTIONS, world)
+    assert len(tests) == len({id(t) for t in tests}) and list(calls.values()) == [1] * len(tests)
+
+
 def test_what_never_changes_in_a_game_is_told_apart(standard):
     shoot = standard.ruleset.procedures["shoot"]
     fixed = [p for p in conjuncts(shoot.requires) if _fixed(p, {"cover"})]

@@ -192,14 +192,9 @@ class Board:
             return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
         return max(0.0, math.dist(a, b) - BASE)
 
-    def distance_to_kind(self, a, kind: str) -> float:
-        """From a fighter to the nearest piece of a kind (infinite when there is none)."""
-        found = self._sight.get((a, kind))   # (pieces alone decide it, as sight)
-        if found is None:
-            found = self._sight[(a, kind)] = self._distance_to_kind(a, kind)
-        return found
-
-    def _distance_to_kind(self, a, kind: str) -> float:
+    def nearest(self, a, kind: str) -> float:
+        """From a fighter to the nearest piece of a kind (infinite when there is none); its
+        asker keeps the answers (Questions.distance, by position)."""
         best = math.inf
         pieces = self._kept.get(("kind", kind))
         if pieces is None:

@@ -18,6 +18,7 @@ import weakref
 
 from warband import ast
 from warband.codegen_runtime import Interpret
+from warband.unparse import expr_text
 from warband.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
 KEPT = 50_000   # lists of options kept (each a few dozen shared tuples)
@@ -49,6 +50,7 @@ class Options:
         self._forces: dict = {}    # what never changes of a world's fighters -> a number
         self._kept: list = []      # synthetic AST nodes: compiled closures are cached by id
         self._slow: dict = {}      # generated test -> the interpreter's, for what it leaves
+        self._actors: dict = {}    # (actor's name and type, what is asked) -> its test
 
     def forces(self, world: World) -> int:
         """A number for what never changes of a world's fighters in a game (sides, classes,
@@ -76,24 +78,26 @@ class Options:
             if len(self._usable) > KEPT:   # many kinds of forces: start again
                 self._usable.clear()
             usable = self._usable_actions(interp, names, ref, world)
-            # (the actions' actor tests, their options, which tests held -> the options)
-            kept = self._usable[key] = ([actor for actor, _ in usable],
+            # the actor tests, each once however many actions ask it (`not attacker.Stunned`
+            # of most of them); which one each action asks (-1: none); their options;
+            # {which tests held: those actions' options together}
+            tests = list(dict.fromkeys(actor for actor, _ in usable if actor is not None))
+            kept = self._usable[key] = (tests, [-1 if actor is None else tests.index(actor)
+                                                for actor, _ in usable],
                                         [targets for _, targets in usable], {})
-        actors, targets, lists = kept
-        # what each action asks of the actor alone: once per activation, not once per target
+        tests, which, targets, lists = kept
+        # what the actions ask of the actor alone: once per activation, not once per target
         try:
             if world.lazies:
                 raise Interpret
-            held = tuple([actor is None or actor(interp, world, ref) is True
-                          for actor in actors])
+            held = tuple([test(interp, world, ref) is True for test in tests])
         except Interpret:   # the interpreter answers what generated code leaves to it
             passes = self.passes
-            held = tuple([actor is None or passes(interp, actor, world, (ref,))
-                          for actor in actors])
+            held = tuple([passes(interp, test, world, (ref,)) for test in tests])
         found = lists.get(held)
         if found is None:
-            found = lists[held] = [option for ok, options in zip(held, targets) if ok
-                                   for option in options]
+            found = lists[held] = [option for w, options in zip(which, targets)
+                                   if w < 0 or held[w] for option in options]
         return found
 
     def _usable_actions(self, interp, names, ref: Ref, world: World) -> list:
@@ -145,9 +149,21 @@ class Options:
                 fixed.append(part)
             else:
                 (alone if names_read(part) <= {first} else rest).append(part)
-        actor = self._test(interp, decl, f"{name} actor", alone, params[:1]) if alone else None
+        actor = self._actor_test(interp, decl, alone) if alone else None
         return (actor, self._test(interp, decl, f"{name} rest", rest, params) if rest else None,
                 self._test(interp, decl, f"{name} fixed", fixed, params) if fixed else None)
+
+    def _actor_test(self, interp, decl, parts: list):
+        """The test of what an action asks of its actor alone, shared by every action that
+        asks the same of an actor of the same name (one call answers them all)."""
+        actor = decl.params[0]
+        key = (actor.name.name, actor.type.name if actor.type is not None else None,
+               tuple(expr_text(part) for part in parts))
+        found = self._actors.get(key)
+        if found is None:
+            found = self._actors[key] = self._test(interp, decl, f"{decl.name.name} actor",
+                                                   parts, decl.params[:1])
+        return found
 
     def _test(self, interp, decl, key: str, parts: list, params) -> object:
         """test(interp, world, *refs) for the conjunction of `parts`: generated Python, or the

@@ -40,7 +40,7 @@ class Questions:
             if found is None:
                 if len(kept) > KEPT:
                     kept.clear()
-                found = kept[(pa, b)] = plain_number(self.board.distance_to_kind(pa, b))
+                found = kept[(pa, b)] = plain_number(self.board.nearest(pa, b))
             return found
         pb = world.fighters[b[1]].position
         if pb is None:
@@ -93,15 +93,15 @@ class Questions:
         return False
 
 
+_INF = math.inf
 _EXACT: dict = {}   # hundredths of an inch -> the rules' number: a Fraction is slow to make
 
 
 def plain_number(x: float):
-    """Board distances as the rules' numbers: exact when whole, else a Fraction."""
-    if x == float("inf"):
+    """Board distances as the rules' numbers, to the hundredth of an inch: a whole number
+    when whole, else a Fraction (kept: every turn asks again)."""
+    if x == _INF:
         return 10 ** 9
-    if float(x).is_integer():
-        return int(x)
     hundredths = round(x * 100)   # to the hundredth of an inch: exact
     found = _EXACT.get(hundredths)
     if found is None:   # (a few thousand at most on a board of a few feet)
