@@ -175,13 +175,11 @@ class Board:
                 cells = self._kept["impassable cells"] = {
                     p.at for p in self.pieces if p.to is None and self.has(p.kind, "impassable")}
             return pos in cells
-        for p in self.pieces:
-            if not self.has(p.kind, "impassable"):
-                continue
+        for p in self.having("impassable"):
             if p.to is not None:
-                if not self.squares and _segment_distance(pos, p.at, p.to) < _R:
+                if _segment_distance(pos, p.at, p.to) < _R:
                     return True
-            elif (p.at == pos) if self.squares else math.dist(p.at, pos) < p.radius + _R:
+            elif math.dist(p.at, pos) < p.radius + _R:
                 return True
         return False
 
@@ -391,7 +389,8 @@ class Board:
         want = min(reach, math.dist(start, target) - stop)
         if want <= 0.05:
             return None
-        if self._obstacles() == ([], []):   # nothing to walk round (targets are on the board)
+        circles, walls = self._obstacles()
+        if not circles and not walls:   # nothing to walk round (targets are on the board)
             return self.straight(start, target, reach, stop, occupied)
         clear = self.straight(start, target, reach, stop, ())
         if clear is not None and math.dist(start, clear) >= want - 0.3:

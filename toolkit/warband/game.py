@@ -623,8 +623,9 @@ class Game:
                                       stmt.span, hint="place fewer, or closer together"))
             spot = self._place_spot(by, spots, world)
             self.board.add(Piece(kind, spot, None, radius))
-            self.log.event("place", self.round, marker=kind, at=_pos(spot),
-                           by=world.sides[by].name)
+            if self.log.record:
+                self.log.event("place", self.round, marker=kind, at=_pos(spot),
+                               by=world.sides[by].name)
 
     def _place_spot(self, side: int, spots: list, world: World):
         policy = self.policies.for_decision("placement", world.sides[side].name)
@@ -635,7 +636,8 @@ class Game:
                 self.log.decided("placement", world.sides[side].name, list(spot))
                 return spot
         spot = spots[0] if policy == "first" else spots[random_below(self.choice_rng, len(spots))]
-        self.log.decided("placement", world.sides[side].name, list(spot))
+        if self.log.record:
+            self.log.decided("placement", world.sides[side].name, list(spot))
         return spot
 
 
