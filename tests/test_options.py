@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from warband import ast
 from warband.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entry,
                            _segment_distance)
-from warband.game import Game
+from warband.game import Game, _apart_from
 from warband.options import _fixed, conjuncts
 from warband.scenario import load_scenario
 from warband.world import Ref
@@ -119,6 +119,16 @@ def test_what_never_changes_in_a_game_is_told_apart(standard):
 # ---- geometry written out, against the plain formulas ---------------------------------------------
 
 points = st.tuples(st.floats(0, 24, allow_nan=False), st.floats(0, 24, allow_nan=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(points, st.lists(points, max_size=12),
+       st.tuples(st.integers(1, 6), st.integers(1, 6)),
+       st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), max_size=12))
+def test_a_deployment_keeps_fighters_apart_as_the_plain_rule_says(spot, taken, cell, cells):
+    inches, squares = Board(24, 24, False, {}), Board(6, 6, True, {})
+    assert _apart_from(inches, spot, taken) == all(math.dist(spot, t) >= 1.0 for t in taken)
+    assert _apart_from(squares, cell, cells) == all(cell != c for c in cells)
 
 
 @settings(max_examples=400, deadline=None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from itertools import repeat
 
 from warband import ast, codegen
 from warband.board import BASE, Board, Piece, Zone
@@ -558,7 +559,7 @@ class Game:
 
         def fits(c) -> bool:
             return not board.blocked(c) and not board.pieces_at(c) and \
-                all(not _too_close(board, c, t) for t in taken)
+                _apart_from(board, c, taken)
         for i, f in enumerate(world.fighters):
             if f.side != side.index or f.removed:
                 continue
@@ -673,8 +674,12 @@ def _route(i: int, enemies: list, pieces: list) -> tuple:
     return pieces[i] if i < len(pieces) else ("away", _AWAY, 0.0)
 
 
-def _too_close(board: Board, a, b) -> bool:
-    return a == b if board.squares else math.dist(a, b) < 1.0
+def _apart_from(board: Board, spot, taken: list) -> bool:
+    """Whether a fighter may be set up at `spot` with the fighters at `taken`: not on one of
+    their squares, or an inch or more from each (in C, by map: every try of a deployment asks)."""
+    if board.squares:
+        return spot not in taken
+    return not taken or min(map(math.dist, repeat(spot), taken)) >= 1.0
 
 
 def _gap(board: Board, a, b) -> float:
