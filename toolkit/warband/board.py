@@ -323,21 +323,28 @@ class Board:
         `reach` and stopping `stop` short of the target, before the board's edge, impassable
         pieces and other bases (None when it cannot move that way at all)."""
         dist = math.dist(start, target)
-        length = min(reach, dist - stop)
-        if length <= 0.05:
+        limit = dist - stop
+        if reach < limit:
+            limit = reach
+        if limit <= 0.05:
             return None
         ux, uy = (target[0] - start[0]) / dist, (target[1] - start[1]) / dist
-        limit = length
         sx, sy = start
-        # the board's edges (written out: every move asks)
+        # the board's edges (written out, with no call of min: every move asks)
         if ux > 1e-12:
-            limit = min(limit, (self.width - _R - sx) / ux)
+            edge = (self.width - _R - sx) / ux
         elif ux < -1e-12:
-            limit = min(limit, (sx - _R) / -ux)
+            edge = (sx - _R) / -ux
+        else:
+            edge = limit
+        if edge < limit:
+            limit = edge
         if uy > 1e-12:
-            limit = min(limit, (self.height - _R - sy) / uy)
+            edge = (self.height - _R - sy) / uy
         elif uy < -1e-12:
-            limit = min(limit, (sy - _R) / -uy)
+            edge = (sy - _R) / -uy
+        if edge < limit:
+            limit = edge
         fixed, walls = self._obstacles()
         near = BASE - CONTACT
         near2, sqrt = near * near, math.sqrt
