@@ -59,8 +59,9 @@ def _near_segment(points, a, b, reach: float) -> bool:
     (ax, ay), (bx, by) = a, b
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
-    low_x, high_x = min(ax, bx) - reach, max(ax, bx) + reach
-    low_y, high_y = min(ay, by) - reach, max(ay, by) + reach
+    # (comparisons, not calls of min and max)
+    low_x, high_x = (ax - reach, bx + reach) if ax < bx else (bx - reach, ax + reach)
+    low_y, high_y = (ay - reach, by + reach) if ay < by else (by - reach, ay + reach)
     for p in points:
         px, py = p
         if px < low_x or px > high_x or py < low_y or py > high_y:
@@ -69,7 +70,11 @@ def _near_segment(points, a, b, reach: float) -> bool:
             if math.dist(p, a) < reach:
                 return True
             continue
-        t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+        t = ((px - ax) * dx + (py - ay) * dy) / length2
+        if t < 0.0:
+            t = 0.0
+        elif t > 1.0:
+            t = 1.0
         if math.dist(p, (ax + t * dx, ay + t * dy)) < reach:
             return True
     return False

@@ -85,11 +85,11 @@ class Questions:
                     return True
             return False
         dist = math.dist
-        for g in world.fighters:
-            p = g.position
-            if p is not None and g.side != side and not g.removed and \
-                    dist(pa, p) - BASE <= CONTACT:
-                return True
+        for g in world.fighters:   # (the side first: half the fighters are friends)
+            if g.side != side and not g.removed:
+                p = g.position
+                if p is not None and dist(pa, p) - BASE <= CONTACT:
+                    return True
         return False
 
 
