@@ -212,7 +212,7 @@ class Board:
                 _segment_distance(a, p.at, p.to) - _R
             if d < best:
                 best = d
-        return max(0.0, best)
+        return best if best > 0.0 else 0.0   # (a comparison: cheaper than a call of max)
 
     def contact(self, a, b) -> bool:
         if self.squares:
@@ -398,7 +398,9 @@ class Board:
         impassable piece stands in the straight way, the move follows the shortest way round
         it (over points half an inch apart, where a base fits), so that a fighter can walk
         through a dungeon's doors and corridors instead of stopping at the first wall."""
-        want = min(reach, math.dist(start, target) - stop)
+        want = math.dist(start, target) - stop
+        if reach < want:
+            want = reach
         if want <= 0.05:
             return None
         circles, walls = self._obstacles()
