@@ -4,8 +4,11 @@ written out for speed (warband/board.py): each checked against the plain way of 
 from __future__ import annotations
 
 import math
+import operator
+import pickle
 import random
 from collections import Counter
+from fractions import Fraction
 from unittest import mock
 
 import pytest
@@ -17,6 +20,7 @@ from warband.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entr
                            _segment_distance)
 from warband.game import Game, _apart_from
 from warband.options import _fixed, conjuncts
+from warband.questions import Measure, plain_number
 from warband.scenario import load_scenario
 from warband.world import Ref
 
@@ -114,6 +118,30 @@ def test_what_never_changes_in_a_game_is_told_apart(standard):
     assert not _fixed(ast.Field(ast.Name("attacker", span), ast.Ident("Stunned", span), span),
                       set())
     assert not _fixed(ast.Name("cover", span), {"cover"})
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(-5000, 5000), st.one_of(st.integers(-100, 100), st.booleans(),
+       st.fractions(max_denominator=400), st.floats(-100, 100, allow_nan=False)))
+def test_a_measure_is_the_fraction_it_stands_for(hundredths, other):
+    # a board distance that is not whole compares, hashes, prints, pickles and adds as the
+    # Fraction it stands for; arithmetic on it gives a plain Fraction
+    measure, plain = Measure(hundredths, 100), Fraction(hundredths, 100)
+    for op in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne):
+        assert op(measure, other) == op(plain, other)
+        assert op(other, measure) == op(other, plain)
+    assert hash(measure) == hash(plain) and str(measure) == str(plain)
+    assert repr(measure) == repr(plain)
+    assert pickle.loads(pickle.dumps(measure)) == plain
+    if not isinstance(other, float):
+        assert type(measure + other) is type(plain + other) and measure + other == plain + other
+
+
+def test_a_distance_not_whole_is_a_measure_and_a_whole_one_an_int():
+    assert plain_number(2.0) == 2 and type(plain_number(2.0)) is int
+    assert type(plain_number(2.5)) is Measure and plain_number(2.5) == Fraction(5, 2)
+    assert plain_number(2.999999) == 3 and type(plain_number(2.999999)) is int
+    assert plain_number(math.inf) == 10 ** 9
 
 
 # ---- geometry written out, against the plain formulas ---------------------------------------------
