@@ -187,7 +187,7 @@ class Program:
             if decl is None or (block is None and not self.generates(procedure)):
                 return None
             return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
-        return self._kept(self._entries, procedure, procedure, f"e_{mangle(procedure)}", lines)
+        return self._kept(self._entries, procedure, procedure, "e", lines)
 
     def sampler(self, procedure: str):
         """s_NAME(I) -> run(world, *arguments) (see `sampler` below), or None when Python
@@ -252,8 +252,7 @@ class Program:
             if _contains_dice((decl.requires, decl.params)):
                 return None
             return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
-        return self._kept(self._requires, procedure, ("requires", procedure),
-                          f"r_{mangle(procedure)}", lines)
+        return self._kept(self._requires, procedure, ("requires", procedure), "r", lines)
 
     def engine_test(self, decl, key: str):
         """q_NAME(I, world, *refs) -> bool: the `requires` of a declaration (an action, or a
@@ -268,7 +267,7 @@ class Program:
             if not plain or _contains_dice((decl.requires, decl.params)):
                 return None
             return self._lines("requires", key, lambda w: self._engine_test(w, decl))
-        return self._kept(self._engine_tests, key, ("engine", key), f"q_{mangle(key)}", lines)
+        return self._kept(self._engine_tests, key, ("engine", key), "q", lines)
 
     def value(self, node, key: str):
         """x_KEY(I, world): an expression a scenario asks of a whole game (a score, an end
@@ -280,16 +279,17 @@ class Program:
             return self._lines("value", key, lambda w: [
                 f"def x_{mangle(key)}(I, world):",
                 f"    return {w.expr(node, Scope({}, set()))}"])
-        return self._kept(self._values, key, ("value", key), f"x_{mangle(key)}", lines)
+        return self._kept(self._values, key, ("value", key), "x", lines)
 
-    def _kept(self, store: dict, key, missing, fname: str, lines):
+    def _kept(self, store: dict, key, missing, prefix: str, lines):
         """The function kept in `store` under `key`, generated (`lines()`, None when the
-        generator does not take it) and compiled as `fname` the first time; None, remembered
-        under `missing`, when the interpreter is to run it."""
+        generator does not take it) and compiled as PREFIX_KEY the first time; None, remembered
+        under `missing`, when the interpreter is to run it. (Every game asks for its scores:
+        the name is made only when the function is.)"""
         found = store.get(key)
         if found is None and missing not in self._missing:
             text = lines()
-            found = self._compile(fname, text) if text else None
+            found = self._compile(f"{prefix}_{mangle(key)}", text) if text else None
             if found is None:
                 self._missing.add(missing)
                 return None

@@ -463,7 +463,13 @@ def activate(interp, stmt, ref, exclude, world):
 
 
 def deploy(interp, stmt, side, zone, world):
+    """`deploy`: the side's fighters set up in the zone. In a game whose actions run straight
+    through generated code (Game.direct), on a Draft, changed in place, like an action's (a
+    World for each fighter set up, and for each token the set-up hands out after, was a tenth of
+    the set-up)."""
     game = _game(interp, stmt, world)
+    if game.direct:
+        return game.deploy_now(stmt, side, zone, world if type(world) is Draft else draft(world))
     return game.deploy_now(stmt, side, zone, world.freeze() if type(world) is Draft else world)
 
 
