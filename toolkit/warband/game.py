@@ -52,8 +52,8 @@ class Game:
         self.decl = scenario.decl
         self.seed = seed
         self.policies = policies or Policies("random")
-        self.interp = Interpreter(self.ruleset, self.policies, rng=random.Random(seed))
-        self.interp.choice_rng = random.Random(f"choices {seed}")
+        self.interp = Interpreter(self.ruleset, self.policies, rng=random.Random(seed),
+                                  choice_rng=random.Random(f"choices {seed}"))
         self.interp.game = self
         self.choice_rng = self.interp.choice_rng
         self.log = GameLog(record, script)
@@ -66,13 +66,16 @@ class Game:
         self.questions = Questions(self.board)
         self.questions.install(self.interp)
         # the scenario's blocks as procedures; "scenario setup" is no name a rules file can give
-        span = self.decl.span
-        self._procs = {name: ast.ProcedureDecl("phase", ast.Ident(f"scenario {name}", span), (),
-                                               None, None, None, block, span)
-                       for name, block in (("setup", self.decl.setup),
-                                           ("round", self.decl.round),
-                                           ("aftermath", self.decl.aftermath))
-                       if block is not None}
+        # (made once per scenario: AST nodes never change)
+        self._procs = scenario.kept.get("procedures")
+        if self._procs is None:
+            span = self.decl.span
+            self._procs = scenario.kept["procedures"] = {
+                name: ast.ProcedureDecl("phase", ast.Ident(f"scenario {name}", span), (), None,
+                                        None, None, block, span)
+                for name, block in (("setup", self.decl.setup), ("round", self.decl.round),
+                                    ("aftermath", self.decl.aftermath))
+                if block is not None}
         self.interp.blocks = {p.name.name: p for p in self._procs.values()}
         self._fn = self.interp.fn
         self._hooks: dict = {}

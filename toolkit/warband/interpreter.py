@@ -59,7 +59,8 @@ def _bind(value, then: Callable):
 
 class Interpreter(Decisions):
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
-                 rng: random.Random | None = None, compiled: bool = True) -> None:
+                 rng: random.Random | None = None, compiled: bool = True,
+                 choice_rng: random.Random | None = None) -> None:
         self.ruleset = ruleset
         # Sampled runs and 'requires' go through rules translated to Python (codegen.py) unless
         # compiled=False; exact runs, look-ahead and probing always run here.
@@ -68,8 +69,11 @@ class Interpreter(Decisions):
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
         # Random choices draw from their own stream, so that a replay whose decisions come from
-        # a script sees exactly the same dice as the game it replays.
-        self.choice_rng = random.Random(self.rng.random())
+        # a script sees exactly the same dice as the game it replays. (Its seed is drawn from
+        # the dice even when the caller gives the stream, a game its own: the dice stay the
+        # same, and a game makes no Random it throws away.)
+        seed = self.rng.random()
+        self.choice_rng = random.Random(seed) if choice_rng is None else choice_rng
         self.exact_mode = True
         self.max_branches = None   # MAX_BRANCHES; a game's look-ahead sets a smaller budget
         self.observing = False
