@@ -191,8 +191,10 @@ def test_a_worker_that_dies_is_reported():
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("distributed")
+    # (":0": the scheduler's HTTP server on a free port; with None it still takes 8787, and
+    # the second cluster below, started while this one runs, warned that 8787 was taken)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as local:
+                                  dashboard_address=":0") as local:
         yield local.scheduler_address
 
 
@@ -225,7 +227,7 @@ def test_a_cluster_that_loses_its_workers_is_an_error_not_a_wait(monkeypatch):
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(warband.simulate, "WATCH_INTERVAL", 0.5)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as local:
+                                  dashboard_address=":0") as local:
         outcome, started = [], threading.Event()
 
         def play_on_the_cluster() -> None:
