@@ -155,7 +155,9 @@ class Options:
 
     def _actor_test(self, interp, decl, parts: list):
         """The test of what an action asks of its actor alone, shared by every action that
-        asks the same of an actor of the same name (one call answers them all)."""
+        asks the same of an actor of the same name and type (one call answers them all: a
+        `requires` depends on no roll, E303). An error in it is shown at the first such
+        action's lines, which read the same."""
         actor = decl.params[0]
         key = (actor.name.name, actor.type.name if actor.type is not None else None,
                tuple(expr_text(part) for part in parts))
