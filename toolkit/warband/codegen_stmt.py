@@ -178,7 +178,9 @@ class Writer(ExpressionWriter):
                 return bound | {s.target[0].name}
             tmp = self.fresh("v")
             out.append(f"{pad}{tmp} = {code}")
-            if s.target[0].name not in scope.names:
+            if s.target[0].name not in scope.names and \
+                    self.kind(ast.Name(s.target[0].name, s.target[0].span), scope) != "side":
+                # (a scenario's side by its name, `set dudes.FillsPockets = true`, is one Ref)
                 raise Unsupported("assignment to a field of an unknown name")
             node = ast.Name(s.target[0].name, s.target[0].span)
             for part in s.target[1:-1]:
