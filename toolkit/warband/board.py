@@ -297,13 +297,16 @@ class Board:
     def reachable(self, start, steps: int, occupied) -> list:
         """Squares: every cell a path of at most `steps` steps reaches through free cells; a
         cell with a piece that does something when entered ends the path there."""
-        free, ending = self._kept.get("free cells"), self._kept.get("ending cells")
-        if free is None:   # where a fighter may stand, and the cells that end a move: kept
-            free = self._kept["free cells"] = {
-                (x, y) for x in range(1, int(self.width) + 1)
-                for y in range(1, int(self.height) + 1) if not self.blocked((x, y))}
-            ending = self._kept["ending cells"] = {
-                p.at for p in self.pieces if p.to is None and p.kind in self.entered}
+        kept = self._kept.get("free cells")
+        if kept is None:   # where a fighter may stand, each one's free neighbours, and the
+            #                cells that end a move: kept (every move of every fighter asks)
+            free = {(x, y) for x in range(1, int(self.width) + 1)
+                    for y in range(1, int(self.height) + 1) if not self.blocked((x, y))}
+            around = {(x, y): [c for c in ((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
+                               if c in free] for x, y in free}
+            ending = {p.at for p in self.pieces if p.to is None and p.kind in self.entered}
+            kept = self._kept["free cells"] = (free, around, ending)
+        free, around, ending = kept
         whole = type(start[0]) is int and type(start[1]) is int   # (else ask blocked())
         seen = {start: 0}
         frontier = [start]
@@ -312,11 +315,13 @@ class Board:
             for cell in frontier:
                 if cell != start and cell in ending:
                     continue   # entering this piece ends the move
-                x, y = cell
-                for dx, dy in _NEIGHBOURS:
-                    c = (x + dx, y + dy)
-                    if c in seen or c in occupied or \
-                            (c not in free if whole else self.blocked(c)):
+                near = around.get(cell) if whole else None
+                if near is None:   # (off the free cells, or not a whole cell)
+                    x, y = cell
+                    near = [c for c in ((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
+                            if (c in free if whole else not self.blocked(c))]
+                for c in near:
+                    if c in seen or c in occupied:
                         continue
                     seen[c] = step
                     nxt.append(c)
