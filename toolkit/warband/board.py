@@ -24,6 +24,7 @@ _CELLS: dict = {}   # (board size, zone) -> its cells: the same for every game o
 _FREE: dict = {}    # (board size, pieces) -> where a base fits: the same for every such game
 KEPT_BOARDS = 32    # boards whose free points are kept
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+_GRIDS: dict = {}   # (width, height) -> each square's neighbours on the board, in _NEIGHBOURS order
 
 
 @dataclass(frozen=True)
@@ -300,10 +301,15 @@ class Board:
         kept = self._kept.get("free cells")
         if kept is None:   # where a fighter may stand, each one's free neighbours, and the
             #                cells that end a move: kept (every move of every fighter asks)
-            free = {(x, y) for x in range(1, int(self.width) + 1)
-                    for y in range(1, int(self.height) + 1) if not self.blocked((x, y))}
-            around = {(x, y): [c for c in ((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
-                               if c in free] for x, y in free}
+            grid = _GRIDS.get((self.width, self.height))
+            if grid is None:   # (the same for every game on a board of this size)
+                w, h = int(self.width), int(self.height)
+                grid = _GRIDS[(self.width, self.height)] = {
+                    (x, y): [(x + dx, y + dy) for dx, dy in _NEIGHBOURS
+                             if 1 <= x + dx <= w and 1 <= y + dy <= h]
+                    for x in range(1, w + 1) for y in range(1, h + 1)}
+            free = {cell for cell in grid if not self.blocked(cell)}
+            around = {cell: [c for c in grid[cell] if c in free] for cell in free}
             ending = {p.at for p in self.pieces if p.to is None and p.kind in self.entered}
             kept = self._kept["free cells"] = (free, around, ending)
         free, around, ending = kept
