@@ -683,6 +683,19 @@ def test_a_fighter_parameters_side_is_read_once_on_entry():
     assert "_side_v_" not in defend
 
 
+def test_one_chosen_among_a_sides_fighters_is_known_to_be_a_fighter():
+    # Swords Against Sorcery's turn: `choose next_figure by side among all(f for f in
+    # side.fighters if not f.Activated)`, then `set next_figure.Activated = true`; the group's
+    # members and the one chosen are fighters, so both read and set the World directly
+    ruleset = load("swords-against-sorcery").ruleset
+    program = codegen.program_for(Interpreter(ruleset, Policies("random")), "random")
+    program.entry("side_turn")
+    source = "\n".join(program.source)
+    turn = source[source.index("def c_side_5f_turn("):source.index("def e_side_5f_turn(")]
+    assert "if ((not world.fighters[a_f[1]].values['Activated'])) is True])" in turn
+    assert ".set(v_next_5f_figure, 'Activated'" in turn and "_assign(" not in turn
+
+
 def test_a_side_is_read_into_a_local_only_where_its_first_read_comes_first():
     local, read = "_side_v_a", "world.fighters[v_a[1]].side"
     body = ["    x = 1",

@@ -230,24 +230,15 @@ class ExpressionWriter:
                     f"{self.predicate(e.predicate, pool.sides, scope)}, "
                     f"{self.reroll(pool, scope)})")
         if t is ast.Aggregate and e.kind.name == "all" and e.value.name == e.var.name:
-            var = e.var.name
-            inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
-                          scope.thunks - {var}, {k: v for k, v in scope.kinds.items() if k != var})
-            py = inner.names[var]
+            inner, py = self.member_scope(e, scope)
             cond = f" if ({self.expr(e.condition, inner)}) is True" \
                 if e.condition is not None else ""
-            return f"tuple({py} for {py} in {self.expr(e.group, scope)}{cond})"
+            return f"tuple([{py} for {py} in {self.expr(e.group, scope)}{cond}])"
         if t is ast.Aggregate:
             if e.kind.name not in ("total", "highest", "lowest"):
                 raise Unsupported(f"aggregate {e.kind.name}")
-            var = e.var.name
-            kinds = {k: v for k, v in scope.kinds.items() if k != var}
-            member = self.members(e.group, scope)
-            if member is not None:
-                kinds[var] = member
-            inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
-                          scope.thunks - {var}, kinds)
-            py = inner.names[var]
+            inner, py = self.member_scope(e, scope)
+            member = inner.kinds.get(e.var.name)
             cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
             if e.kind.name == "total" and type(e.value) is ast.Int and e.value.value == 1:
                 # a count (`total(1 for f in side.fighters)`, asked every turn); a group of
@@ -262,12 +253,28 @@ class ExpressionWriter:
             return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
         raise Unsupported(f"expression {t.__name__}")
 
+    def member_scope(self, e: ast.Aggregate, scope: Scope) -> tuple[Scope, str]:
+        """The scope inside an aggregate (its variable bound, and known to hold a fighter or
+        a side when its group surely does), and the variable's Python name."""
+        var = e.var.name
+        kinds = {k: v for k, v in scope.kinds.items() if k != var}
+        member = self.members(e.group, scope)
+        if member is not None:
+            kinds[var] = member
+        inner = Scope({**scope.names, var: "a_" + mangle(var)}, scope.bound | {var},
+                      scope.thunks - {var}, kinds)
+        return inner, inner.names[var]
+
     def members(self, group, scope: Scope) -> str | None:
         """What a group surely holds: "fighter" or "side" Refs (fighters within, a side's
-        fighters, every side, a side's opponents...), or None when that is not known."""
+        fighters, every side, a side's opponents, those of them that `all(...)` keeps...), or
+        None when that is not known."""
         t = type(group)
         if t is ast.Within:
             return "fighter"
+        if t is ast.Aggregate and group.kind.name == "all" and \
+                type(group.value) is ast.Name and group.value.name == group.var.name:
+            return self.members(group.group, scope)
         if t is ast.Name:
             return "side" if group.name == "sides" and group.name not in scope.names else None
         if t is ast.Field:

@@ -245,6 +245,9 @@ class Writer(ExpressionWriter):
             py = scope.names[s.name.name]
             out.append(f"{pad}{py} = _choose_among(I, {self.const(s, 'n')}, "
                        f"{self.expr(s.group, scope)}, world)")
+            member = self.members(s.group, scope)   # (the chosen one is one of them)
+            if member is not None and s.name.name in self.stable:
+                scope.kinds[s.name.name] = member
             return bound | {s.name.name}
         if t is ast.Activate:
             exclude = self.expr(s.exclude, scope) if s.exclude is not None else "None"
