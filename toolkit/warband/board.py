@@ -116,6 +116,7 @@ class Board:
         # answers the pieces alone decide, kept by whoever asks (the rules' distances to
         # markers, by position): emptied when a piece is added
         self.by_pieces: dict = {}
+        self._near_bases: dict = {}   # a base's position -> the points too near it (_taken)
 
     def add(self, piece: Piece) -> None:
         self.pieces.append(piece)
@@ -460,7 +461,7 @@ class Board:
         is none."""
         import heapq
         free, neighbours = self._graph()
-        taken = _taken(start, occupied)
+        taken = _taken(start, occupied, self._near_bases)
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
         goal_reach = stop + 0.5
         best = {first: 0.0}
@@ -485,7 +486,8 @@ class Board:
                 if c < best.get(q, inf) and q not in taken:
                     best[q] = c
                     came[q] = p
-                    push(queue, (c + max(0.0, dist(q, target) - goal_reach), c, q))
+                    ahead = dist(q, target) - goal_reach   # (a comparison, not a call of max)
+                    push(queue, (c + ahead if ahead > 0.0 else c, c, q))
         return []
 
 
@@ -494,18 +496,34 @@ _STEPS = tuple((dx / 2, dy / 2, math.hypot(dx, dy) / 2)
                for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
-def _taken(start, occupied) -> set:
-    """The half-inch points too close to another base (the mover's own left out)."""
-    near, taken = BASE - CONTACT, set()
+def _taken(start, occupied, kept: dict | None = None) -> set:
+    """The half-inch points too close to another base (the mover's own left out). `kept`: the
+    points near each base by its position, kept by the board (most of a dungeon's fighters
+    stand still while one moves, and every move searches)."""
+    taken = set()
     for o in occupied:
         if math.dist(o, start) <= 1e-9:
             continue
-        cx, cy = round(o[0] * 2), round(o[1] * 2)
-        for i in range(cx - 3, cx + 4):
-            for j in range(cy - 3, cy + 4):
-                if math.dist((i / 2, j / 2), o) < near:
-                    taken.add((i / 2, j / 2))
+        points = kept.get(o) if kept is not None else None
+        if points is None:
+            points = _near_base(o)
+            if kept is not None:
+                if len(kept) > _KEPT_BASES:
+                    kept.clear()
+                kept[o] = points
+        taken.update(points)
     return taken
+
+
+_KEPT_BASES = 10_000   # positions whose nearby points a board keeps
+
+
+def _near_base(o) -> list:
+    """The half-inch points too close to a base at `o` for another base to stand on."""
+    near = BASE - CONTACT
+    cx, cy = round(o[0] * 2), round(o[1] * 2)
+    return [(i / 2, j / 2) for i in range(cx - 3, cx + 4) for j in range(cy - 3, cy + 4)
+            if math.dist((i / 2, j / 2), o) < near]
 
 
 def _free_steps(p, free) -> tuple:
