@@ -229,7 +229,8 @@ class ExpressionWriter:
             return (f"_count(I, {self.const(e, 'n')}, {self.expr(pool.count, scope)}, "
                     f"{self.predicate(e.predicate, pool.sides, scope)}, "
                     f"{self.reroll(pool, scope)})")
-        if t is ast.Aggregate and e.kind.name == "all" and e.value.name == e.var.name:
+        if t is ast.Aggregate and e.kind.name == "all" and type(e.value) is ast.Name and \
+                e.value.name == e.var.name:   # (the checker allows only this form of all: E302)
             inner, py = self.member_scope(e, scope)
             cond = f" if ({self.expr(e.condition, inner)}) is True" \
                 if e.condition is not None else ""
