@@ -469,8 +469,10 @@ def deploy(interp, stmt, side, zone, world):
     the set-up)."""
     game = _game(interp, stmt, world)
     if game.direct:
-        return game.deploy_now(stmt, side, zone, world if type(world) is Draft else draft(world))
-    return game.deploy_now(stmt, side, zone, world.freeze() if type(world) is Draft else world)
+        world = world if type(world) is Draft else draft(world)
+    elif type(world) is Draft:
+        world = world.freeze()
+    return game.deploy_now(stmt, side, zone, world)
 
 
 def place(interp, stmt, at, to, count, zone, apart, by, world):
