@@ -3,7 +3,7 @@
 Run by hand (not a test):  python benchmarks/bench_attack.py [--repeat N] [--attacks N]
 
 The `shoot` action of dsl/super-simple-skirmish.rules, sampled through `Interpreter.sampler`
-(rules translated to Python by warband.codegen; the sampler is made once, as a game engine or a
+(rules translated to Python by warband.run.codegen.program; the sampler is made once, as a game engine or a
 designer's script running the same action many times does), against `hand_written_shoot`
 below: the same
 attack written directly in Python for this one game (the band from both Mights, 3D6 or 4D6
@@ -105,7 +105,7 @@ def hand_state(match):
 
 
 def rules_world(ruleset, match):
-    from warband.world import FighterSpec, make_world
+    from warband.run.world import FighterSpec, make_world
     a_class, a_might, t_class, t_might = match
     return make_world(ruleset, [FighterSpec("a", 0, a_class, {"Might": a_might}),
                                 FighterSpec("t", 1, t_class, {"Might": t_might})],
@@ -114,8 +114,8 @@ def rules_world(ruleset, match):
 
 def check_same(ruleset, n: int = 3000) -> None:
     """Both ways give the same outcome and Fate left, seed for seed: the same work is timed."""
-    from warband.interpreter import Interpreter, Policies
-    from warband.world import Ref
+    from warband.run.interpreter import Interpreter, Policies
+    from warband.run.world import Ref
     for match, cover, policy in itertools.product(MATCHES, (False, True), ("first", "random")):
         world = rules_world(ruleset, match)
         args = {"attacker": Ref("fighter", 0), "target": Ref("fighter", 1), "cover": cover}
@@ -133,8 +133,8 @@ def check_same(ruleset, n: int = 3000) -> None:
 
 
 def time_case(ruleset, match, cover, policy, attacks: int, repeat: int) -> dict:
-    from warband.interpreter import Interpreter, Policies
-    from warband.world import Ref
+    from warband.run.interpreter import Interpreter, Policies
+    from warband.run.world import Ref
     world = rules_world(ruleset, match)
     args = {"attacker": Ref("fighter", 0), "target": Ref("fighter", 1), "cover": cover}
     compiled = Interpreter(ruleset, Policies(policy), rng=random.Random(1))
@@ -176,8 +176,8 @@ def time_case(ruleset, match, cover, policy, attacks: int, repeat: int) -> dict:
 
 def time_other_calls(ruleset, repeat: int, calls: int = 2000) -> None:
     """What a game engine calls besides attacks: requires checks, moves, phases."""
-    from warband.interpreter import Interpreter
-    from warband.world import Ref
+    from warband.run.interpreter import Interpreter
+    from warband.run.world import Ref
     world = rules_world(ruleset, MATCHES[0])
     me, them, side = Ref("fighter", 0), Ref("fighter", 1), Ref("side", 0)
     cases = [("sample", "shoot", {"attacker": me, "target": them, "cover": True}),
@@ -209,7 +209,7 @@ def main() -> None:
     args = parser.parse_args()
     root = Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(root / "toolkit"))
-    from warband.compiler import load
+    from warband.lang.compiler import load
     ruleset = load("super-simple-skirmish").ruleset
     check_same(ruleset)
     print(f"one sampled attack (shoot), best of {args.repeat} runs of {args.attacks} attacks")

@@ -4,7 +4,7 @@ Run by hand (not a test):
     python benchmarks/bench_games.py [--games N] [--scenario ID ...] [--policy greedy] [--repeat N]
 
 For each scenario in scenarios/ it plays N games with random players (or greedy or first ones,
-with --policy: greedy players think, and play far fewer games) through `warband.simulate`
+with --policy: greedy players think, and play far fewer games) through `warband.game.simulate`
 (the code `warband simulate` runs): once with one worker in this process, once with every core
 (local processes). It prints games per second, the ratio of the one-worker figure to the
 issue's target (200 full games per second per core), and the speed-up of all cores over one,
@@ -34,9 +34,9 @@ TARGET = 200.0   # full games per second per core
 
 def games_per_second(scenario: str, games: int, workers: int, seed: int = 1,
                      policy: str = "random") -> float:
-    from warband.game import play
-    from warband.results import PlayRequest
-    from warband.simulate import simulate
+    from warband.game.engine import play
+    from warband.game.results import PlayRequest
+    from warband.game.simulate import simulate
     request = PlayRequest(scenario, policies=(("*", policy),))
     warm = min(games, 20 if policy == "random" else 2)
     simulate(request, warm, seed + 1000, workers=1, play=play)   # warm: load, compile
@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="measure each figure this many times, turn about (default 3)")
     args = parser.parse_args()
-    from warband.scenario import shipped
+    from warband.game.scenario import shipped
     ids = args.scenario or [sid for sid, _, _ in shipped()]
     cores = os.cpu_count() or 1
     print(f"best of {args.repeat} runs (median, lowest)")

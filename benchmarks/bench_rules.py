@@ -37,7 +37,7 @@ def best_of(fn, repeat: int) -> float:
 
 
 def bench_compile(repeat: int) -> None:
-    from warband import compiler
+    from warband.lang import compiler
     print("compile time per ruleset (best of", repeat, "runs)")
     print(f"{'ruleset':28} {'cold':>10} {'warm disk':>10} {'warm mem':>10}")
     for builtin in compiler.builtins():
@@ -69,7 +69,7 @@ def bench_compile(repeat: int) -> None:
 
 def duels(ruleset) -> list:
     """The 14 match-ups (fighters set up once, as icepool's dice are)."""
-    from warband.world import FighterSpec, make_world
+    from warband.run.world import FighterSpec, make_world
     return [make_world(ruleset, [FighterSpec("a", 0, attacker_class, {"Might": a}),
                                  FighterSpec("t", 1, "Soldier", {"Might": t})])
             for attacker_class in ("Soldier", "Sniper") for a, t in BANDS]
@@ -78,7 +78,7 @@ def duels(ruleset) -> list:
 def ours_table(interpreter, worlds) -> list:
     """Every run computes every distribution anew: no result is cached between runs (only
     compiled closures and table lookups are, as icepool keeps its dice)."""
-    from warband.world import Ref
+    from warband.run.world import Ref
     results = []
     for world in worlds:
         for cover in (False, True):
@@ -102,9 +102,9 @@ def icepool_table() -> list:
 
 
 def bench_odds(repeat: int) -> None:
-    from warband.compiler import load
+    from warband.lang.compiler import load
     ruleset = load("super-simple-skirmish").ruleset
-    from warband.interpreter import Interpreter
+    from warband.run.interpreter import Interpreter
     interpreter = Interpreter(ruleset)
     worlds = duels(ruleset)
     ours = ours_table(interpreter, worlds)

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "toolkit"))
 
-from warband.results import GameResult, PlayRequest  # noqa: E402
-from warband.simulate import game_seeds, resolve_workers, simulate  # noqa: E402
+from warband.game.results import GameResult, PlayRequest  # noqa: E402
+from warband.game.simulate import game_seeds, resolve_workers, simulate  # noqa: E402
 
 GAME_MS = 1.0
 REQUEST = PlayRequest("bench")

@@ -4,7 +4,7 @@ Run by hand (not a test):  python benchmarks/instructions_per_game.py [--scenari
 
 Timings on a shared machine wander by half from one minute to the next; the number of machine
 instructions a game takes does not. This plays the scenario's games with random players through
-`warband.simulate` under `valgrind --tool=callgrind`, once for FEW games and once for MANY, after
+`warband.game.simulate` under `valgrind --tool=callgrind`, once for FEW games and once for MANY, after
 a warm-up run (bytecode and the compiled-rules cache written), and prints the difference divided
 by the difference in games: start-up, loading and compiling cancel out. Two versions of the
 toolkit are compared by running this on each (a few minutes each).
@@ -27,9 +27,9 @@ FEW, MANY = 40, 120
 PLAY = """
 import sys
 sys.path.insert(0, {toolkit!r})
-from warband.game import play
-from warband.results import PlayRequest
-from warband.simulate import simulate
+from warband.game.engine import play
+from warband.game.results import PlayRequest
+from warband.game.simulate import simulate
 request = PlayRequest(sys.argv[1])
 simulate(request, 20, 1000, workers=1, play=play)   # load and compile: the same in both runs
 simulate(request, int(sys.argv[2]), 1, workers=1, play=play)

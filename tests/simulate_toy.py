@@ -18,7 +18,7 @@ import random
 import time
 
 from warband.diagnostics import Sources, Span, diag
-from warband.results import GameResult, PlayRequest
+from warband.game.results import GameResult, PlayRequest
 
 SIDES = ("Red", "Blue")
 CLASSES = ("Archer", "Spearman")

@@ -133,7 +133,7 @@ def test_builtin_rulesets_are_found_from_outside_the_repository(tmp_path):
 def test_version_starts_without_heavy_modules(tmp_path):
     code = ("import sys; from warband.cli import main; sys.argv=['warband','--version']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "heavy = [m for m in ('lark', 'ruamel', 'jsonschema', 'warband.interpreter') "
+            "heavy = [m for m in ('lark', 'ruamel', 'jsonschema', 'warband.run.interpreter') "
             "if m in sys.modules]\nprint('HEAVY', heavy)")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, timeout=60)

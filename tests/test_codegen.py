@@ -17,11 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from warband import ast, codegen
-from warband.compiler import compile_text, load
-from warband.dice import Dist
-from warband.interpreter import Interpreter, Policies, RulesError
-from warband.world import FighterSpec, Ref, World, make_world
+from warband.lang import nodes
+
+from warband.run.codegen import program as codegen
+from warband.lang.compiler import compile_text, load
+from warband.run.dice import Dist
+from warband.run.interpreter import Interpreter, Policies, RulesError
+from warband.run.world import FighterSpec, Ref, World, make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ["super-simple-skirmish", "swords-against-sorcery", "smart"]
@@ -98,7 +100,7 @@ def random_policies(ruleset, rng: random.Random) -> Policies:
     scripted = {}
     for name, (_, stmt) in ruleset.decisions.items():
         if rng.random() < 0.5:
-            if isinstance(stmt, ast.Choose):
+            if isinstance(stmt, nodes.Choose):
                 scripted[name] = rng.choice([o.name.name for o in stmt.options])
             else:
                 scripted[name] = str(rng.randint(-1, 6))
@@ -413,7 +415,7 @@ def test_an_unknown_statement_makes_its_procedure_fall_back(monkeypatch):
     original = codegen.Writer.stmt
 
     def refuse_repeat(self, s, scope, out, pad):
-        if type(s) is ast.Repeat:
+        if type(s) is nodes.Repeat:
             raise codegen.Unsupported("statement Repeat")
         return original(self, s, scope, out, pad)
     monkeypatch.setattr(codegen.Writer, "stmt", refuse_repeat)
@@ -440,7 +442,7 @@ def test_an_unknown_expression_in_a_define_or_table_falls_back(monkeypatch):
     original = codegen.Writer.expr
 
     def refuse_dice(self, e, scope, raw=False):
-        if type(e) is ast.Dice:
+        if type(e) is nodes.Dice:
             raise codegen.Unsupported("expression Dice")
         return original(self, e, scope, raw)
     monkeypatch.setattr(codegen.Writer, "expr", refuse_dice)
@@ -529,7 +531,7 @@ def test_a_node_type_nobody_knows_falls_back_without_crashing():
     the generator has never seen costs speed, never a crash at generation."""
     import dataclasses
 
-    from warband.ruleset import FrozenDict
+    from warband.lang.ruleset import FrozenDict
 
     @dataclasses.dataclass(frozen=True, eq=False)
     class Teleport:        # a statement from the future
@@ -544,11 +546,11 @@ def test_a_node_type_nobody_knows_falls_back_without_crashing():
     decls = dict(ruleset.procedures)
     quiet = decls["quiet"]
     span = quiet.body.span
-    decls["quiet"] = dataclasses.replace(quiet, body=ast.Block(
-        (Teleport(ast.Name("f", span), span),) + quiet.body.stmts, span))
+    decls["quiet"] = dataclasses.replace(quiet, body=nodes.Block(
+        (Teleport(nodes.Name("f", span), span),) + quiet.body.stmts, span))
     scopes = decls["scopes"]
-    decls["scopes"] = dataclasses.replace(scopes, body=ast.Block(
-        (ast.Let(ast.Ident("x", span), Luck(span), span),) + scopes.body.stmts, span))
+    decls["scopes"] = dataclasses.replace(scopes, body=nodes.Block(
+        (nodes.Let(nodes.Ident("x", span), Luck(span), span),) + scopes.body.stmts, span))
     odd = dataclasses.replace(ruleset, procedures=FrozenDict(decls))
     program = codegen.program_for(Interpreter(odd))
     assert set(program.fallbacks) == {"procedure quiet", "procedure scopes"}
@@ -565,7 +567,7 @@ def test_a_node_type_nobody_knows_falls_back_without_crashing():
 
 
 def test_a_draft_changes_in_place_and_freezes_into_a_new_world():
-    from warband.codegen_runtime import draft as Draft
+    from warband.run.codegen.runtime import draft as Draft
     ruleset = load("super-simple-skirmish").ruleset
     world = make_world(ruleset, [FighterSpec("a", 0, "Soldier", {"Might": 10}, position=(0, 0)),
                                  FighterSpec("b", 1, "Soldier", {"Might": 12})],
@@ -582,7 +584,7 @@ def test_a_draft_changes_in_place_and_freezes_into_a_new_world():
 
 
 def test_a_side_change_makes_a_new_world_or_changes_the_draft_it_is_given():
-    from warband.codegen_runtime import draft
+    from warband.run.codegen.runtime import draft
     ruleset = load("super-simple-skirmish").ruleset
     world = make_world(ruleset, [FighterSpec("a", 0, "Soldier", {"Might": 10})],
                        sides=[{"Fate": 2}, {"Fate": 1}])
@@ -608,7 +610,7 @@ def _not_engine_only(fallbacks: dict) -> dict:
 
 
 def test_constant_arguments_fold_out_of_logic_as_python_would_evaluate_them():
-    from warband.codegen_expr import _logic
+    from warband.run.codegen.expr import _logic
     for op in ("and", "or"):
         for items in (["True", "x"], ["x", "True"], ["False", "x"], ["x", "False", "y"],
                       ["x", "y"], ["True", "False"], ["x", "True", "y"], ["False"]):

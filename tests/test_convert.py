@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.compiler import compile_text
+from warband.lang.compiler import compile_text
 from warband.diagnostics import CODES, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,8 +85,8 @@ def test_shipped_conversion(name, golden, at_root):
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_converted_warband_is_legal_with_the_worked_numbers(name, at_root):
-    from warband.convert import convert
-    from warband.validate import Validation
+    from warband.lists.convert import convert
+    from warband.lists.validate import Validation
     converted = convert(f"warbands/{name}.yaml", SSS)
     assert converted.valid
     checked = Validation().text(converted.text, "converted.yaml", ROOT / "warbands")
@@ -104,7 +104,7 @@ _CHANGED = re.compile(r"^\s*(- )?(ruleset|class|training|size|xp|level|equipment
 @pytest.mark.parametrize("path", [f"warbands/{n}.yaml" for n in SHIPPED]
                          + ["tests/conversion_cases/armoured.yaml"])
 def test_comments_and_untouched_lines_stay_byte_for_byte(path, at_root):
-    from warband.convert import convert
+    from warband.lists.convert import convert
     source = (ROOT / path).read_text()
     target = SSS if "warbands/" in path else "smart"
     using = [] if target == SSS else ["tests/conversion_cases/sas-to-smart.rules"]
@@ -121,7 +121,7 @@ def test_comments_and_untouched_lines_stay_byte_for_byte(path, at_root):
 
 
 def test_the_note_of_what_was_dropped_is_in_the_file(at_root):
-    from warband.convert import convert
+    from warband.lists.convert import convert
     text = convert("warbands/vaguely-defined-menace.yaml", SSS).text
     assert ("  # converted from swords-against-sorcery: trait Toughness is dropped (counted in "
             "Might, 3 a point)\n  - name: Menace\n") in text
@@ -149,7 +149,7 @@ def test_bad_conversion_golden(path, golden, at_root):
 
 
 def test_shipped_conversions_compile_cleanly(at_root):
-    from warband.conversion import conversions_dir
+    from warband.lang.conversion import conversions_dir
     files = sorted(conversions_dir().glob("*.rules"))
     assert len(files) >= 2
     for path in files:
@@ -293,8 +293,8 @@ def sas_warbands(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sas_warbands())
 def test_any_sas_warband_converts_within_the_points_when_it_can(text):
-    from warband.convert import convert
-    from warband.validate import Validation
+    from warband.lists.convert import convert
+    from warband.lists.validate import Validation
     converted = convert("-", SSS, stdin=__import__("io").BytesIO(text.encode()))
     assert converted.text is not None, converted.diagnostics
     checked = Validation().text(converted.text, "converted.yaml")

@@ -5,7 +5,7 @@ equal, as exact Fractions,
   (a) icepool computing the same roll, and
   (b) a brute-force enumeration, in plain Python, of every sequence of physical die faces.
 icepool and the brute force share no code with warband, so the three agreeing is strong evidence.
-The functions of warband.dice are also checked directly against brute force, and the
+The functions of warband.run.dice are also checked directly against brute force, and the
 procedure-level forms (a roll cancelled by a save, Fate-style decisions under each policy) against
 hand-written probability models.
 
@@ -27,11 +27,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warband import dice
-from warband.compiler import compile_text, load
-from warband.dice import Dist
-from warband.interpreter import Interpreter, Policies, RulesError
-from warband.world import FighterSpec, Ref, make_world
+from warband.run import dice
+from warband.lang.compiler import compile_text, load
+from warband.run.dice import Dist
+from warband.run.interpreter import Interpreter, Policies, RulesError
+from warband.run.world import FighterSpec, Ref, make_world
 
 ME = Ref("fighter", 0)
 
@@ -602,7 +602,7 @@ def test_comparing_two_kept_rolls(policy):
 
 
 # ================================================================================================
-# 2. warband.dice directly against brute force
+# 2. warband.run.dice directly against brute force
 # ================================================================================================
 
 def fair(sides: int) -> Dist:

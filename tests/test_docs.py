@@ -26,10 +26,10 @@ import pytest
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.compiler import compile_text
+from warband.lang.compiler import compile_text
 from warband.diagnostics import CODES, render_text
-from warband.interpreter import Interpreter, Policies
-from warband.world import make_world
+from warband.run.interpreter import Interpreter, Policies
+from warband.run.world import make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "language.md"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from warband import output as output_module
+from warband.cli import output as output_module
 from warband.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,9 +97,9 @@ def test_an_interruption_or_error_while_writing_leaves_the_original(folder, monk
 
 
 @pytest.mark.parametrize("name, module, function", [
-    ("roster", "warband.render_roster", "render"),
-    ("convert", "warband.convert", "convert"),
-    ("fmt", "warband.fmt", "format_text"),
+    ("roster", "warband.lists.render_roster", "render"),
+    ("convert", "warband.lists.convert", "convert"),
+    ("fmt", "warband.lists.fmt", "format_text"),
 ])
 def test_a_failure_before_writing_leaves_the_original(folder, monkeypatch, name, module,
                                                       function):

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from warband.cli import app
 from warband.diagnostics import render_text
-from warband.fmt import format_source, format_text, plain
-from warband.warband_file import Source
+from warband.lists.fmt import format_source, format_text, plain
+from warband.lists.warband_file import Source
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "fmt_cases"
@@ -73,7 +73,7 @@ def test_shipped_warbands_only_move_lines(warband):
 
 @pytest.mark.parametrize("warband", WARBANDS, ids=lambda p: p.stem)
 def test_formatted_shipped_warbands_still_validate(warband, tmp_path):
-    from warband.validate import Validation
+    from warband.lists.validate import Validation
     result = fmt(warband)
     checked = Validation().text(result.text, warband.name, warband.parent)
     assert not checked.errors, checked.errors
@@ -143,7 +143,7 @@ def test_stdin_goes_to_stdout():
 
 
 def test_a_bug_that_would_change_the_data_refuses_the_file(monkeypatch):
-    import warband.fmt as fmt_module
+    import warband.lists.fmt as fmt_module
     monkeypatch.setattr(fmt_module, "format_text", lambda text, stats: text.replace("20", "21"))
     result = fmt(CASES / "messy.yaml")
     assert result.text is None
@@ -151,7 +151,7 @@ def test_a_bug_that_would_change_the_data_refuses_the_file(monkeypatch):
 
 
 def test_a_crash_while_formatting_is_a_diagnostic(monkeypatch):
-    import warband.fmt as fmt_module
+    import warband.lists.fmt as fmt_module
 
     def boom(text, stats):
         raise ValueError("unexpected")

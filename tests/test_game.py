@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from warband.board import Board, Piece, Zone
-from warband.compiler import compile_text, load
-from warband.evaluate import RulesError
-from warband.game import Game, ScenarioProblem, play
-from warband.interpreter import Interpreter
-from warband.results import PlayRequest
-from warband.scenario import load_scenario
-from warband.world import FighterSpec, Ref, make_world
+from warband.game.board import Board, Piece, Zone
+from warband.lang.compiler import compile_text, load
+from warband.run.evaluate import RulesError
+from warband.game.engine import Game, ScenarioProblem, play
+from warband.run.interpreter import Interpreter
+from warband.game.results import PlayRequest
+from warband.game.scenario import load_scenario
+from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 SSS_GAME = str(ROOT / "scenarios" / "sss-standard-game.rules")

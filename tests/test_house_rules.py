@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from warband.compiler import compile_text, load
+from warband.lang.compiler import compile_text, load
 from warband.diagnostics import render_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +24,7 @@ ERRORS = sorted(p for p in (HOUSE / "errors").iterdir() if p.is_dir())
 def builtin_prefix() -> str:
     """How the built-in rules folder is shown from the repository: dsl/ in a checkout, a path
     into site-packages when the package is installed. Goldens say dsl/."""
-    from warband.compiler import BUILTIN_DIR, display_path
+    from warband.lang.compiler import BUILTIN_DIR, display_path
     with contextlib.chdir(ROOT):
         return display_path(BUILTIN_DIR).replace("\\", "/") + "/"
 
@@ -131,7 +131,7 @@ def test_plain_additions_on_a_builtin():
 
 def test_the_cache_key_holds_every_layer(tmp_path, monkeypatch):
     """Changing a base changes what a house file compiles to, through the cache too."""
-    from warband import compiler
+    from warband.lang import compiler
     base = tmp_path / "base.rules"
     house = tmp_path / "house.rules"
     base.write_text('ruleset "b"\nstat Might: 1..10\nclass A { stat Might = 1 }\n')
@@ -218,8 +218,8 @@ def test_shipped_house_rules_compile_cleanly_and_say_why(ref):
 
 
 def _exact(ruleset, action, args, specs):
-    from warband.interpreter import Interpreter, Policies
-    from warband.world import make_world
+    from warband.run.interpreter import Interpreter, Policies
+    from warband.run.world import make_world
     world = make_world(ruleset, specs, [{}, {}])
     return Interpreter(ruleset, Policies("first")).exact(action, args, world)
 
@@ -227,7 +227,7 @@ def _exact(ruleset, action, args, specs):
 def test_faith_is_on_for_the_good_guys():
     from fractions import Fraction as F
 
-    from warband.world import FighterSpec, Ref
+    from warband.run.world import FighterSpec, Ref
     base, faith = load("smart").ruleset, load("smart-faith").ruleset
     dragon = FighterSpec("d", 0, "Dragon", {"Level": 5})
     knight = FighterSpec("k", 1, "Knight", {"XP": 54})            # 3rd level
@@ -245,7 +245,7 @@ def test_faith_is_on_for_the_good_guys():
 def test_faith_changes_the_odds_of_a_spell():
     from fractions import Fraction as F
 
-    from warband.world import FighterSpec, Ref
+    from warband.run.world import FighterSpec, Ref
     magician = FighterSpec("m", 0, "Magician", {})
     knight = FighterSpec("k", 1, "Knight", {"XP": 24})            # 2nd level
     args = {"caster": Ref("fighter", 0), "target": Ref("fighter", 1), "distance": 2}
@@ -258,7 +258,7 @@ def test_faith_changes_the_odds_of_a_spell():
     (30, 11, 11), (31, 12, 12), (35, 12, 16), (40, 12, 21), (50, 12, 31), (51, 13, 32),
 ])
 def test_range_per_inch(distance, needed_base, needed_per_inch):
-    from warband.interpreter import Interpreter
+    from warband.run.interpreter import Interpreter
     base, per_inch = load("smart").ruleset, load("smart-range-per-inch").ruleset
     assert Interpreter(base).call("needed_to_hit", [distance]) == needed_base
     assert Interpreter(per_inch).call("needed_to_hit", [distance]) == needed_per_inch
@@ -267,7 +267,7 @@ def test_range_per_inch(distance, needed_base, needed_per_inch):
 def test_sentinel_is_never_stunned():
     from fractions import Fraction as F
 
-    from warband.world import FighterSpec, Ref
+    from warband.run.world import FighterSpec, Ref
     rules = load("sss-sentinel").ruleset
     soldier = FighterSpec("s", 0, "Soldier", {"Might": 10})
     args = {"attacker": Ref("fighter", 0), "target": Ref("fighter", 1)}
@@ -281,7 +281,7 @@ def test_sentinel_is_never_stunned():
 
 
 def test_shipped_house_warbands_validate():
-    from warband.validate import validate
+    from warband.lists.validate import validate
     for name, ruleset in (("gate-wardens.yaml", "sss-sentinel"),
                           ("narnia-faithful.yaml", "smart-faith")):
         result = validate([str(ROOT / "warbands" / name)]).files[0]
@@ -291,7 +291,7 @@ def test_shipped_house_warbands_validate():
 
 
 def test_a_warband_names_a_house_file_by_path(tmp_path):
-    from warband.validate import validate
+    from warband.lists.validate import validate
     house = tmp_path / "rules" / "club.rules"
     house.parent.mkdir()
     house.write_text('ruleset "club"\n  extends "super-simple-skirmish"\n'
@@ -340,8 +340,8 @@ def test_rules_diff_golden(base, house, name, fmt, golden, monkeypatch):
 
 
 def test_rules_diff_of_a_table_row_and_a_class_stat():
-    from warband.compiler import compile_text
-    from warband.diff import diff
+    from warband.lang.compiler import compile_text
+    from warband.lang.diff import diff
     base = compile_text('ruleset "b"\nstat Might: 1..10\nclass A { stat Might = 1 }\n'
                         'table t(x) -> y { 1 => 2\n otherwise => 3 }\n', "b.rules").ruleset
     house = compile_text('ruleset "h"\nstat Might: 1..10\nclass A { stat Might = 2 }\n'
@@ -407,7 +407,7 @@ remove trait Bravery
     assert rules.outcomes["flight_result"].score("escaped") == 3
     assert "Leather" not in rules.equipment and "Bravery" not in rules.traits
     assert rules.origin("movement_points").overrides.file.endswith("swords-against-sorcery.rules")
-    from warband.diff import diff
+    from warband.lang.diff import diff
     changed = {(c.kind, c.name, c.change) for c in diff(load("swords-against-sorcery").ruleset,
                                                         rules)}
     assert ("table", "movement_points", "changed") in changed

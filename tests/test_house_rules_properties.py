@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from warband.compiler import compile_text
+from warband.lang.compiler import compile_text
 
 NAMES = ["Soldier", "Warrior", "Fast", "Blast", "Might", "common", "rare", "attack",
          "attack_band", "effective_might", "attack_result", "Stunned", "Fate", "shoot",

@@ -7,10 +7,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from warband.compiler import compile_text
-from warband.dice import Dist
-from warband.interpreter import Interpreter, Policies, RulesError
-from warband.world import FighterSpec, Ref, make_world
+from warband.lang.compiler import compile_text
+from warband.run.dice import Dist
+from warband.run.interpreter import Interpreter, Policies, RulesError
+from warband.run.world import FighterSpec, Ref, make_world
 
 HAND = '''
 ruleset "hands"
@@ -88,7 +88,7 @@ def test_aggregates_over_a_side():
     assert interpreter.exact("pooled", me, world) == Dist.point(10)
     assert interpreter.exact("strongest", me, world) == Dist.point(2)
     # two d6, one for each fighter of Training 2 or more... all three qualify: 3d6
-    from warband.dice import die, pool_sum
+    from warband.run.dice import die, pool_sum
     assert interpreter.exact("rolled", me, world) == pool_sum(die((1, 2, 3, 4, 5, 6)), 3)
     assert interpreter.exact("level", me, world) == Dist.point(4)   # isqrt(20)
 
@@ -118,7 +118,7 @@ def test_long_loops_are_refused_with_a_located_error_not_a_crash():
 
 
 def test_exact_work_is_bounded(monkeypatch):
-    import warband.interpreter as interpreter_module
+    import warband.run.interpreter as interpreter_module
     monkeypatch.setattr(interpreter_module, "MAX_BRANCHES", 5_000)
     rules = ruleset('ruleset "x"\naction a(f: fighter) -> number {\n  let x = 0\n'
                     '  repeat 30 times { set x += d6 }\n  return x\n}\n')

@@ -11,11 +11,21 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from warband import dice, interpreter, layers, parser, strategy, yamlload
+from warband.run import dice
+
+from warband.run import interpreter
+
+from warband.lang import layers
+
+from warband.lang import parser
+
+from warband.run import strategy
+
+from warband.lists import yamlload
 from warband.cli import app
-from warband.compiler import MAX_RULES_BYTES, compile_text
-from warband.interpreter import Interpreter, RulesError
-from warband.world import FighterSpec, Ref, make_world
+from warband.lang.compiler import MAX_RULES_BYTES, compile_text
+from warband.run.interpreter import Interpreter, RulesError
+from warband.run.world import FighterSpec, Ref, make_world
 
 
 def run(*args: str, input: str | bytes | None = None):

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-import warband.lookahead as lookahead
-from warband.decisions import Policies
-from warband.game import Game
-from warband.scenario import load_scenario
+import warband.game.lookahead as lookahead
+from warband.run.decisions import Policies
+from warband.game.engine import Game
+from warband.game.scenario import load_scenario
 
 SCENARIOS = ("sss-standard-game", "greedy-dudes-vs-menace", "smart-dungeon")
 
@@ -67,7 +67,7 @@ def test_trials_leave_the_game_as_it_was(scenarios):
     _, world = game.interp.run_nested(game._procs["setup"], {}, world)
     game.look_ahead.too_big.add("move")
     dudes = [i for i, f in enumerate(world.fighters) if f.side == 0]
-    from warband.world import FIGHTER_REFS
+    from warband.run.world import FIGHTER_REFS
     option = ("move", {"mover": FIGHTER_REFS[dudes[0]]})
     before = (game.interp.rng.getstate(), game.choice_rng.getstate(), len(game.log.events),
               game.interp.policies, game.policies, game.log)
@@ -128,7 +128,7 @@ def test_a_casualty_and_a_fighter_who_left_are_different_states_to_the_memo(scen
     # memoised look-ahead takes equal keys for equal futures: an escaped Dude scores, a dead one
     # does not
     world = scenarios["greedy-dudes-vs-menace"].start()
-    from warband.world import FIGHTER_REFS
+    from warband.run.world import FIGHTER_REFS
     dead, gone = world.remove(FIGHTER_REFS[0]), world.remove(FIGHTER_REFS[0], withdrawn=True)
     assert dead.fighters[0].position == gone.fighters[0].position
     assert dead.key() != gone.key()

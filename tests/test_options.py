@@ -15,14 +15,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from warband import ast
-from warband.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entry,
+from warband.lang import nodes
+from warband.game.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entry,
                            _segment_distance)
-from warband.game import Game, _apart_from
-from warband.options import _fixed, conjuncts
-from warband.questions import Measure, plain_number
-from warband.scenario import load_scenario
-from warband.world import Ref
+from warband.game.engine import Game, _apart_from
+from warband.game.options import _fixed, conjuncts
+from warband.game.questions import Measure, plain_number
+from warband.game.scenario import load_scenario
+from warband.run.world import Ref
 
 ACTIONS = ("shoot", "melee", "blast", "defend", "move", "charge")
 
@@ -115,9 +115,9 @@ def test_what_never_changes_in_a_game_is_told_apart(standard):
     assert [type(p).__name__ for p in fixed] == ["Has", "Compare"]   # has Ranged; the sides
     # a value, a board question, or a parameter with a default is not fixed
     span = shoot.span
-    assert not _fixed(ast.Field(ast.Name("attacker", span), ast.Ident("Stunned", span), span),
+    assert not _fixed(nodes.Field(nodes.Name("attacker", span), nodes.Ident("Stunned", span), span),
                       set())
-    assert not _fixed(ast.Name("cover", span), {"cover"})
+    assert not _fixed(nodes.Name("cover", span), {"cover"})
 
 
 @settings(max_examples=500, deadline=None)
@@ -207,7 +207,7 @@ def test_walls_far_from_a_move_are_not_walked_and_change_nothing(start, target, 
                                                                  others):
     # Board.straight walks the line a quarter inch at a time near each wall; walls that no
     # point of the line comes near are left out (_apart): the same stops as walking them all
-    from warband import board as board_module
+    from warband.game import board as board_module
     board = Board(24, 24, False, {"wall": ("impassable",)})
     for at, to in lines:
         if at != to:
@@ -264,7 +264,7 @@ scenario arena {
 def test_numbers_below_n_are_drawn_as_randrange_draws_them():
     # the generated code, the engine and Dist.sample draw with random_below / below; a seed
     # must keep meaning the same games as when they called randrange
-    from warband.dice import below, random_below
+    from warband.run.dice import below, random_below
     for n in (1, 2, 6, 216, 1296, 10 ** 9, 2 ** 70):
         a, b, c = random.Random(n), random.Random(n), random.Random(n)
         assert [random_below(a, n) for _ in range(50)] == [b.randrange(n) for _ in range(50)] \
@@ -274,7 +274,7 @@ def test_numbers_below_n_are_drawn_as_randrange_draws_them():
 def test_a_random_pick_draws_as_random_choice_draws():
     # generated decisions and the engine's draws pick seq[random_below(rng, len(seq))], and
     # random_option writes random_below out with getrandbits: the same picks as choice()
-    from warband.dice import random_below
+    from warband.run.dice import random_below
     for n in (1, 2, 3, 5, 17, 64, 1000):
         seq = list(range(n))
         a, b, c = random.Random(n), random.Random(n), random.Random(n)
@@ -336,7 +336,7 @@ def _plain_path(board, start, target, stop, occupied):
     """Board._path's search as first written: A* over half-inch points, every step asking the
     points (the points near other bases are the board's own: they are not what changed)."""
     import heapq
-    from warband.board import _taken
+    from warband.game.board import _taken
     free, taken = board._free(), _taken(start, occupied)
     first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
     goal, best, came = stop + 0.5, {first: 0.0}, {}

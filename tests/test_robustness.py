@@ -23,7 +23,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from warband.compiler import compile_text
+from warband.lang.compiler import compile_text
 from warband.diagnostics import Diagnostic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,7 +158,9 @@ def compile_checked(text: str, file: str):
 
 def use_ruleset(ruleset, base=None) -> None:
     """What `rules show`, `schema` and `rules diff` do with a ruleset that compiled."""
-    from warband import diff, schema, show
+    from warband.lang import diff
+    from warband.lists import schema
+    from warband.lang import summary as show
     show.as_json(ruleset)
     schema.schema_text(schema.ruleset_schema(ruleset))
     if base is not None:
@@ -199,8 +201,8 @@ def test_random_text_as_rules_never_crashes(text):
 # ---- 2. warband files --------------------------------------------------------------------------
 
 def validate_checked(raw: bytes, path: Path):
-    from warband.validate import Validation
-    from warband.warband_file import Source
+    from warband.lists.validate import Validation
+    from warband.lists.warband_file import Source
     validation = Validation()
     result = validation.source(Source(str(path), raw, path.parent))
     for d in result.diagnostics:
@@ -232,8 +234,8 @@ def test_random_bytes_as_a_warband_never_crash(raw):
 def test_fmt_keeps_a_file_valid_and_its_meaning(case):
     """fmt never fails on a file that loads (E640/E641 are toolkit bugs); it is idempotent; the
     data read back is the same; a valid file stays valid, with the same data."""
-    from warband.fmt import _load, format_source, format_text, plain
-    from warband.warband_file import Source
+    from warband.lists.fmt import _load, format_source, format_text, plain
+    from warband.lists.warband_file import Source
     path, text = case
     result = format_source(Source(str(path), text.encode("utf-8"), path.parent))
     # E640/E641 are toolkit bugs, but for the explicit-key form ruamel cannot write back
@@ -254,8 +256,8 @@ def test_fmt_keeps_a_file_valid_and_its_meaning(case):
 @budget(30)
 @given(mutated(VALID_WARBANDS, YAML_WORDS, most=3))
 def test_rosters_of_damaged_warbands_never_crash(case):
-    from warband import render_roster
-    from warband.roster import roster
+    from warband.lists import render_roster
+    from warband.lists.roster import roster
     path, text = case
     found = roster("-", stdin=io.BytesIO(text.encode("utf-8")))
     if found.model is not None:
@@ -267,7 +269,7 @@ def test_rosters_of_damaged_warbands_never_crash(case):
 @given(mutated(VALID_WARBANDS, YAML_WORDS, most=3),
        st.sampled_from(["super-simple-skirmish", "swords-against-sorcery", "smart", "nope"]))
 def test_converting_damaged_warbands_never_crashes(case, target):
-    from warband.convert import convert
+    from warband.lists.convert import convert
     _, text = case
     result = convert("-", target, stdin=io.BytesIO(text.encode("utf-8")))
     for d in result.diagnostics:
@@ -286,8 +288,8 @@ FIGHTER_WORDS = ["class=", "Soldier", "Gunslinger", "might=", "10", "-1", "99999
 @given(st.lists(st.sampled_from(FIGHTER_WORDS), max_size=12),
        st.lists(st.text(max_size=20), max_size=3))
 def test_odds_fighters_and_policies_from_any_text(words, policies):
-    from warband import odds
-    from warband.compiler import load
+    from warband.run import odds
+    from warband.lang.compiler import load
     ruleset = load("super-simple-skirmish").ruleset
     text = "".join(words)
     diagnostics: list[Diagnostic] = []
@@ -327,7 +329,7 @@ def test_names_too_long_for_the_file_system_are_diagnostics():
 def test_a_binary_file_given_as_a_conversion(tmp_path):
     """Found by tests/test_strange_command_lines.py: `convert --using BINARY` was a
     UnicodeDecodeError traceback."""
-    from warband.convert import convert
+    from warband.lists.convert import convert
     (tmp_path / "binary.rules").write_bytes(bytes(range(256)))
     result = convert(str(ROOT / "warbands" / "greedy-dudes.yaml"), "super-simple-skirmish",
                      using=[str(tmp_path / "binary.rules")])
@@ -350,8 +352,8 @@ def test_fmt_refuses_an_explicit_key_it_cannot_write_back():
     """Found by the large run of test_fmt_keeps_a_file_valid_and_its_meaning: ruamel writes
     '? key' followed by a comment as YAML that does not load. fmt left the file alone already
     (E640, "this may be a toolkit bug"); now it says why, and where."""
-    from warband.fmt import format_source
-    from warband.warband_file import Source
+    from warband.lists.fmt import format_source
+    from warband.lists.warband_file import Source
     text = ("name: X\nruleset: super-simple-skirmish\nfighters:\n  - name: M\n    ?  Soldier\n"
             "    # muskets\n    might: 10\n")
     result = format_source(Source("w.yaml", text.encode(), ROOT / "warbands"))
@@ -365,8 +367,8 @@ def test_fmt_formats_a_tagged_value():
     """Found by run 3 of test_fmt_keeps_a_file_valid_and_its_meaning: `name: !!str House Guard`
     loads as a ruamel TaggedScalar, which compares by identity, so fmt thought formatting changed
     the data (E641, "a toolkit bug") and refused."""
-    from warband.fmt import format_source
-    from warband.warband_file import Source
+    from warband.lists.fmt import format_source
+    from warband.lists.warband_file import Source
     text = "ruleset: super-simple-skirmish\nname: !!str House Guard\nfighters: []\n"
     result = format_source(Source("w.yaml", text.encode(), ROOT / "warbands"))
     assert result.diagnostics == []

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from warband import output, render_roster
+from warband.cli import output
+
+from warband.lists import render_roster
 from warband.cli import app
-from warband.roster import roster, roster_text
+from warband.lists.roster import roster, roster_text
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "roster_golden"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from warband.compiler import Compiled, compile_text, load
+from warband.lang.compiler import Compiled, compile_text, load
 from warband.diagnostics import CODES, render_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from warband.compiler import compile_text
+from warband.lang.compiler import compile_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "dsl").glob("*.rules"))

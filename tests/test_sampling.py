@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-import warband.interpreter as interpreter_module
-from warband import dice
-from warband.compiler import compile_text, load
-from warband.dice import Dist
-from warband.interpreter import Interpreter, Policies, RulesError
-from warband.world import FighterSpec, Ref, make_world
+import warband.run.interpreter as interpreter_module
+from warband.run import dice
+from warband.lang.compiler import compile_text, load
+from warband.run.dice import Dist
+from warband.run.interpreter import Interpreter, Policies, RulesError
+from warband.run.world import FighterSpec, Ref, make_world
 
 SEED = 20240607
 N_SAMPLES = 20_000

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from warband.compiler import load
-from warband.interpreter import Interpreter, Policies
-from warband.validate import validate
-from warband.world import FighterSpec, Ref, make_world
+from warband.lang.compiler import load
+from warband.run.interpreter import Interpreter, Policies
+from warband.lists.validate import validate
+from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 A, T = Ref("fighter", 0), Ref("fighter", 1)

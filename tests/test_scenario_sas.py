@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from warband.board import Piece
+from warband.game.board import Piece
 from warband.cli import app
-from warband.decisions import Policies
-from warband.game import Game
-from warband.scenario import load_scenario
-from warband.world import FighterSpec, Ref, make_world
+from warband.run.decisions import Policies
+from warband.game.engine import Game
+from warband.game.scenario import load_scenario
+from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = "greedy-dudes-vs-menace"
@@ -222,7 +222,7 @@ def test_the_setup_names_the_dudes_side_directly(scenario):
 def test_greedy_players_estimate_what_is_too_big_to_follow(scenario, monkeypatch):
     # with a one-step look-ahead budget nothing can be followed exactly (E504 inside): greedy
     # players still play, estimating actions, decisions and doors by trial runs (lookahead.py)
-    import warband.lookahead as lookahead
+    import warband.game.lookahead as lookahead
     monkeypatch.setattr(lookahead, "LOOK_AHEAD", 1)
     game, result = played(scenario, 1, policies=Policies("greedy"), max_rounds=3)
     assert result.rounds >= 1 and game.interp.max_branches is None

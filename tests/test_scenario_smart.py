@@ -14,12 +14,12 @@ from fractions import Fraction as F
 import pytest
 from typer.testing import CliRunner
 
-from warband.board import _segments_cross
+from warband.game.board import _segments_cross
 from warband.cli import app
-from warband.decisions import Policies
-from warband.game import Game
-from warband.scenario import load_scenario
-from warband.world import FighterSpec, Ref, make_world
+from warband.run.decisions import Policies
+from warband.game.engine import Game
+from warband.game.scenario import load_scenario
+from warband.run.world import FighterSpec, Ref, make_world
 
 SCENARIO = "smart-dungeon"
 HITS = ("defeated", "wounded", "absorbed")
@@ -298,7 +298,7 @@ PINNED_AWARDS = [("Sir Bors", 54, 61), ("Robin", 24, 41)]
 # ---- the engine's moves round walls (a general fix the dungeon needed) ----------------------------
 
 def test_a_board_move_goes_round_a_wall_and_stays_straight_without_one():
-    from warband.board import Board, Piece
+    from warband.game.board import Board, Piece
     board = Board(20, 20, False, {"wall": ("impassable", "opaque")})
     # nothing in the way: the straight move, 6" towards the target
     assert board.towards((2, 10), (18, 10), 6, 1, ()) == board.straight((2, 10), (18, 10), 6, 1, ())
@@ -325,7 +325,7 @@ def test_impassable_markers_are_not_destinations(dungeon):
 def test_a_straight_move_never_ends_inside_a_walls_margin():
     # the last stretch of a move (shorter than the quarter-inch steps the line is walked in)
     # used to go unchecked: a move along a wall at a slant could end 0.4" from it
-    from warband.board import Board, Piece, _segment_distance
+    from warband.game.board import Board, Piece, _segment_distance
     board = Board(36, 24, False, {"wall": ("impassable", "opaque")})
     board.add(Piece("wall", (0, 4), (10, 4)))
     end = board.straight((2.39, 7.88), (7.33, 4.48), 6, 0, ())   # ended 0.48" from it

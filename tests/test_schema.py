@@ -1,6 +1,6 @@
 """JSON Schemas for warband files: made from the rules, published in schemas/, kept current.
 
-- the files in schemas/ are what the toolkit generates today (regenerate: python -m warband.schema
+- the files in schemas/ are what the toolkit generates today (regenerate: python -m warband.lists.schema
   schemas/), and `warband schema` prints them;
 - they are Draft 7 schemas that plain jsonschema (as editors and check-jsonschema use it) applies
   with the same verdicts as `warband validate`'s schema stage;
@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from warband import schema
+from warband.lists import schema
 from warband.cli import app
-from warband.compiler import load
-from warband.validate import validate
-from warband.yamlload import load_yaml
+from warband.lang.compiler import load
+from warband.lists.validate import validate
+from warband.lists.yamlload import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
@@ -145,7 +145,7 @@ VALIDATION_MODULES = ["schema", "validate", "army", "warband_file", "reporters",
 
 @pytest.mark.parametrize("module", VALIDATION_MODULES)
 def test_validation_names_no_game_in_python(module):
-    source = (ROOT / "toolkit" / "warband" / f"{module}.py").read_text(encoding="utf-8")
+    source = (ROOT / "toolkit" / "warband" / "lists" / f"{module}.py").read_text(encoding="utf-8")
     for word in ("might", "berserker", "soldier", "musketeer", "training", "super-simple",
                  "clockwork", "fate"):
         assert word not in source.lower(), f"{module}.py mentions '{word}'"

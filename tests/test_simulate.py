@@ -23,11 +23,11 @@ from typer.testing import CliRunner
 
 import simulate_toy
 from warband.cli import app
-from warband.results import GameResult, PlayRequest
-from warband.simulate import (CHUNK_SIZE, GameFailed, SchedulerError, WorkerLost, chunk_seed,
+from warband.game.results import GameResult, PlayRequest
+from warband.game.simulate import (CHUNK_SIZE, GameFailed, SchedulerError, WorkerLost, chunk_seed,
                               chunks, game_seeds, resolve_workers, simulate)
-from warband.simulate_report import render_json
-from warband.tally import Summary, wilson_interval
+from warband.game.report import render_json
+from warband.game.tally import Summary, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "cli_golden"
@@ -223,9 +223,9 @@ def test_a_failing_game_on_a_dask_cluster_names_its_seed(cluster):
 def test_a_cluster_that_loses_its_workers_is_an_error_not_a_wait(monkeypatch):
     import threading
 
-    import warband.simulate
+    import warband.game.simulate
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(warband.simulate, "WATCH_INTERVAL", 0.5)
+    monkeypatch.setattr(warband.game.simulate, "WATCH_INTERVAL", 0.5)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as local:
         outcome, started = [], threading.Event()
@@ -419,7 +419,7 @@ def test_a_slow_first_chunk_does_not_let_the_others_pile_up():
     import concurrent.futures as cf
     import threading
 
-    from warband.simulate import _Fold, _run_on
+    from warband.game.simulate import _Fold, _run_on
     first_seed = game_seeds(1, 0, 1)[0]
     chunk_of = {s: i for i, _, n in chunks(1000, 10) for s in game_seeds(1, i, n)}
     started, release = set(), threading.Event()

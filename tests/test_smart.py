@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.compiler import compile_text, load
-from warband.dice import Dist
-from warband.interpreter import Interpreter, Policies
-from warband.world import FighterSpec, Ref, make_world
+from warband.lang.compiler import compile_text, load
+from warband.run.dice import Dist
+from warband.run.interpreter import Interpreter, Policies
+from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 A, T = Ref("fighter", 0), Ref("fighter", 1)

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.compiler import compile_text, load
-from warband.decisions import Policies
-from warband.strategy import solve, solve_matrix_game
-from warband.world import FighterSpec, Ref, make_world
+from warband.lang.compiler import compile_text, load
+from warband.run.decisions import Policies
+from warband.run.strategy import solve, solve_matrix_game
+from warband.run.world import FighterSpec, Ref, make_world
 
 
 @pytest.mark.parametrize("matrix, value, rows, columns", [

@@ -9,8 +9,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from warband.interpreter import Interpreter, Policies
-from warband.world import FighterSpec, Ref, make_world
+from warband.run.interpreter import Interpreter, Policies
+from warband.run.world import FighterSpec, Ref, make_world
 
 A, T = Ref("fighter", 0), Ref("fighter", 1)
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from warband.compiler import load
-from warband.dice import Dist
-from warband.interpreter import Interpreter, Policies
-from warband.world import FighterSpec, Ref, make_world
+from warband.lang.compiler import load
+from warband.run.dice import Dist
+from warband.run.interpreter import Interpreter, Policies
+from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 WARBAND = Path(sys.executable).with_name("warband")

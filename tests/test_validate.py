@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.compiler import builtins, display_path
+from warband.lang.compiler import builtins, display_path
 from warband.diagnostics import CODES
-from warband.validate import Validation, validate, validate_text
-from warband.yamlload import MAX_BYTES, load_yaml
+from warband.lists.validate import Validation, validate, validate_text
+from warband.lists.yamlload import MAX_BYTES, load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 ERRORS = ROOT / "tests" / "warband_errors"
@@ -196,7 +196,7 @@ def _shape(data):
 
 
 def _same_as_yamlload(text: str) -> bool:
-    from warband import yamlfast
+    from warband.lists import yamlfast
     raw = text.encode("utf-8")
     fast = yamlfast.load(raw, "w.yaml")
     if fast is None:
@@ -289,7 +289,7 @@ def test_fast_reader_on_damaged_warbands(data):
 
 
 def test_fast_reader_is_used_for_plain_files_only():
-    from warband import yamlfast
+    from warband.lists import yamlfast
     assert yamlfast.load(b"name: X\nnotes: >\n  text\n", "w.yaml") is None
     assert yamlfast.load(b"a: &x 1\nb: *x\n", "w.yaml") is None
     assert yamlfast.load(b"name: X\nname: Y\n", "w.yaml") is None   # yamlload reports it
@@ -396,7 +396,7 @@ def test_house_rules_path_is_relative_to_the_warband_file(tmp_path):
 
 
 def test_a_run_compiles_each_ruleset_once(monkeypatch):
-    import warband.compiler as compiler
+    import warband.lang.compiler as compiler
     calls = []
     real = compiler.load
     monkeypatch.setattr(compiler, "load", lambda ref: calls.append(ref) or real(ref))
@@ -436,8 +436,8 @@ def test_odds_refuses_an_invalid_warband_file(at_root):
 
 
 def test_find_fighter_is_a_library_function():
-    from warband.compiler import load
-    from warband.warband_file import find_fighter, is_fighter_ref
+    from warband.lang.compiler import load
+    from warband.lists.warband_file import find_fighter, is_fighter_ref
     ruleset = load("super-simple-skirmish").ruleset
     assert is_fighter_ref("warbands/the-family.yaml#Bad Dog")
     assert not is_fighter_ref("class=Soldier might=10")
@@ -521,7 +521,7 @@ def test_validation_never_fails_on_any_input(text):
 
 
 def test_a_key_that_is_not_text_is_located_not_a_crash():
-    from warband.validate import validate_text
+    from warband.lists.validate import validate_text
     report = validate_text("name: Guard\nruleset: super-simple-skirmish\nfighters:\n"
                            "  - : Captain\n    class: Soldier\n    might: 10\n")
     codes = [(d.code, d.span.line, d.span.column) for d in report.diagnostics]

@@ -1,4 +1,4 @@
-"""Tests for warband.yamlload: every bad input is a positioned diagnostic, never a traceback."""
+"""Tests for warband.lists.yamlload: every bad input is a positioned diagnostic, never a traceback."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from warband.diagnostics import Severity, Span
-from warband.yamlload import MAX_BYTES, MAX_DEPTH, load_yaml, position_of
+from warband.lists.yamlload import MAX_BYTES, MAX_DEPTH, load_yaml, position_of
 
 CASES = Path(__file__).parent / "yaml_cases"
 
@@ -275,7 +275,7 @@ def test_tab_inside_a_line():
 
 
 def test_unexpected_failure_becomes_a_diagnostic(monkeypatch):
-    import warband.yamlload as yamlload
+    import warband.lists.yamlload as yamlload
 
     def boom(self, stream):
         raise RuntimeError("simulated")

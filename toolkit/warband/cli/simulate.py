@@ -1,0 +1,294 @@
+"""`warband simulate`: command-line values in, a report out, an exit code back.
+
+Every bad value is a Diagnostic located in the option's own text (`--games:1:1: error[E910]`),
+all of them at once; a game that fails names its seed so that it can be replayed alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+from warband.diagnostics import Diagnostic, Sources, Span, diag
+
+OK, FINDINGS, UNUSABLE, INTERRUPTED = 0, 1, 2, 130
+ENGINE = "warband.game.engine"
+# Where the game engine is imported from; tests (and engine work) point it elsewhere.
+ENGINE_VARIABLE = "WARBAND_ENGINE"
+_ADDRESS = re.compile(r"^(tcp|tls)://\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$")
+
+
+@dataclass
+class SimulateOptions:
+    """The command line as typed: texts, checked by `parse`."""
+
+    scenario: str
+    games: str = "1000"
+    seed: str = "1"
+    policies: list[str] = field(default_factory=list)
+    workers: str | None = None
+    scheduler: str | None = None
+    fmt: str = "text"
+    max_rounds: str | None = None
+    chunk_size: str | None = None
+    replay: str | None = None
+    progress: bool | None = None          # None: only when standard error is a terminal
+
+
+@dataclass
+class Parsed:
+    games: int = 0
+    seed: int = 0
+    workers: int = 1
+    max_rounds: int | None = None
+    chunk_size: int = 0
+    replay: int | None = None
+    policies: tuple[tuple[str, str], ...] = ()
+
+
+# The largest value of each numeric option: a bigger one is a typing mistake, and would run for
+# ever (a billion games is days of work), start more processes than any machine has, or be a
+# seed no report lists. Refused with E910 before anything starts.
+MOST = {"--games": 1_000_000_000, "--seed": 2 ** 63 - 1, "--workers": 1024,
+        "--max-rounds": 1_000_000, "--chunk-size": 1_000_000, "--replay": 2 ** 53 - 1}
+
+
+def _whole(text: str, option: str, least: int, what: str, diagnostics: list,
+           hint: str | None = None) -> int | None:
+    where = Span(option, 1, 1, 1, len(text) + 1)
+    digits = text.strip().replace("_", "")
+    try:
+        value = int(digits) if len(digits.lstrip("+-")) <= 30 else None
+    except ValueError:
+        value = None
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if value is None and digits.lstrip("+-").isdigit():   # thirty digits or more
+        value = (1 if not digits.startswith("-") else -1) * (MOST.get(option, 0) + 1)
+    if value is None:
+        diagnostics.append(diag("E910", f"{option} takes a whole number, not '{shown}'", where,
+                                hint=hint or f"{what}, e.g. {option} {max(least, 1) * 100}"))
+        return None
+    if value < least:
+        diagnostics.append(diag("E910", f"{option} must be at least {least}, not {shown}",
+                                where, hint=hint or what))
+        return None
+    if option in MOST and value > MOST[option]:
+        diagnostics.append(diag("E910", f"{option} must be at most {MOST[option]:,}, not "
+                                        f"{shown}", where, hint=hint or what))
+        return None
+    return value
+
+
+def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diagnostic]]:
+    """Check every value; collect every problem."""
+    from warband.game.simulate import CHUNK_SIZE, resolve_workers
+    out, found = Parsed(), []
+    for option, text in (("--games", options.games), ("--seed", options.seed),
+                         ("--workers", options.workers), ("--max-rounds", options.max_rounds),
+                         ("--chunk-size", options.chunk_size), ("--replay", options.replay),
+                         ("--scheduler", options.scheduler)):
+        if text is not None:
+            sources.add(option, text)
+    out.games = _whole(options.games, "--games", 1, "the number of games to play", found)
+    out.seed = _whole(options.seed, "--seed", 0, "any whole number from 0 up; the same seed "
+                      "plays the same games", found)
+    if options.workers is not None:
+        cores = resolve_workers("auto")
+        if options.workers.strip().lower() == "auto":
+            out.workers = cores
+        else:
+            n = _whole(options.workers, "--workers", 0, "", found,
+                       hint="a number of processes, or 0 or 'auto' for one per core")
+            out.workers = resolve_workers(n) if n is not None else 1
+    if options.max_rounds is not None:
+        out.max_rounds = _whole(options.max_rounds, "--max-rounds", 1,
+                                "the most rounds a game may last", found)
+    out.chunk_size = CHUNK_SIZE
+    if options.chunk_size is not None:
+        out.chunk_size = _whole(options.chunk_size, "--chunk-size", 1, "games per chunk; "
+                                f"the default is {CHUNK_SIZE}", found) or CHUNK_SIZE
+    if options.replay is not None:
+        out.replay = _whole(options.replay, "--replay", 0, "the seed of one game, as a "
+                            "report lists it", found)
+    if options.scheduler is not None:
+        if options.workers is not None:
+            found.append(diag("E910", "--workers and --scheduler do not go together",
+                              Span("--workers", 1, 1, 1, len(options.workers) + 1),
+                              hint="with --scheduler the cluster's workers play the games"))
+        if not _ADDRESS.match(options.scheduler.strip()):
+            found.append(diag("E913", f"'{options.scheduler}' is not a scheduler address",
+                              Span("--scheduler", 1, 1, 1, len(options.scheduler) + 1),
+                              hint="write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"))
+    out.policies = _policies(options.policies, sources, found)
+    return out, found
+
+
+def _policies(texts: list[str], sources: Sources, found: list) -> tuple[tuple[str, str], ...]:
+    """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
+    sources.add("--policy", " ".join(texts))
+    pairs, seen, column = [], {}, 1
+    for text in texts:
+        where = Span("--policy", 1, column, 1, column + len(text))
+        name, eq, policy = (part.strip() for part in text.partition("="))
+        if not eq or not name or not policy:
+            found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,
+                              hint="name a side (or a decision) and its policy, e.g. "
+                                   "--policy Red=greedy"))
+        elif name in seen:
+            found.append(diag("E911", f"'{name}' is given a policy twice", where,
+                              hint=f"keep one of '{seen[name]}' and '{text}'"))
+        else:
+            seen[name] = text
+            pairs.append((name, policy))
+        column += len(text) + 1
+    return tuple(pairs)
+
+
+def load_engine():
+    """The module with `play` (and, if it has one, `objectives`): warband.game.engine, or the
+    module that WARBAND_ENGINE names."""
+    name = os.environ.get(ENGINE_VARIABLE) or ENGINE
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name and name.startswith(error.name):
+            raise LookupError(f"the game engine ({name}) is not available in this "
+                              "installation") from None
+        raise LookupError(f"the game engine ({name}) needs the module '{error.name}', which "
+                          "is not installed") from None
+    if not callable(getattr(module, "play", None)):
+        raise LookupError(f"the game engine ({name}) has no play function")
+    return module
+
+
+def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> int:
+    """Do what `warband simulate` was asked; returns the exit code."""
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    sources = Sources()
+    parsed, problems = parse(options, sources)
+    if problems:
+        return _fail(problems, sources, stderr)
+    try:
+        engine = load_engine()
+    except LookupError as error:
+        hint = (f"unset {ENGINE_VARIABLE}, or name a module with a play function"
+                if os.environ.get(ENGINE_VARIABLE) else
+                "reinstall the toolkit: pip install --force-reinstall warband-toolkit")
+        return _fail([diag("E912", str(error), hint=hint)], sources, stderr)
+    from warband.game import report
+    from warband.game.results import PlayRequest
+    from warband.game.simulate import GameFailed, SchedulerError, WorkerLost, simulate
+    request = PlayRequest(_scenario_for_workers(options.scenario), parsed.policies,
+                          parsed.max_rounds)
+    json_out = options.fmt == "json"
+    if parsed.replay is not None:
+        return _replay(engine, request, parsed.replay, options, json_out, stdout, stderr)
+    try:   # the engine may list the scenario's score terms: "never scored" needs them
+        objectives = engine.objectives(request) if hasattr(engine, "objectives") else None
+    except Exception as error:
+        from warband.game.simulate import describe_error, error_sources
+        return _fail(list(getattr(error, "diagnostics", None) or [diag(
+            "E914", f"the game engine failed before the first game: {describe_error(error)}")]),
+            sources, stderr, error_sources(error))
+    bar = _progress_bar(options.progress, stderr)
+    try:
+        with bar:
+            task = bar.add_task("games", total=parsed.games) if bar.enabled else None
+
+            def advance(done: int, total: int) -> None:
+                if task is not None:
+                    bar.update(task, completed=done)
+
+            summary = simulate(request, parsed.games, parsed.seed, workers=parsed.workers,
+                               scheduler=options.scheduler, play=engine.play, progress=advance,
+                               chunk_size=parsed.chunk_size, objectives=objectives)
+    except GameFailed as failure:   # with diagnostics: the engine found the scenario wrong
+        return _fail(list(failure.diagnostics) or [diag(
+            "E914", str(failure),
+            hint=f"replay it alone: {_replay_command(options, failure.seed)}")],
+            sources, stderr, failure.sources)
+    except WorkerLost as lost:
+        return _fail([diag("E915", str(lost), hint="a worker ran out of memory or crashed; "
+                                                   "try fewer --workers")], sources, stderr)
+    except SchedulerError as error:
+        where = Span("--scheduler", 1, 1, 1, len(options.scheduler or "") + 1)
+        return _fail([diag("E913", str(error), where, hint=error.hint or None)], sources,
+                     stderr)
+    except KeyboardInterrupt:
+        stderr.write("interrupted\n")
+        return INTERRUPTED
+    if json_out:
+        stdout.write(report.render_json(summary, options.scenario))
+    else:
+        import shutil
+        colour = stdout.isatty() and not os.environ.get("NO_COLOR")
+        width = shutil.get_terminal_size((100, 24)).columns
+        stdout.write(report.render_text(summary, options.scenario, width=width, colour=colour))
+    return OK
+
+
+def _scenario_for_workers(scenario: str) -> str:
+    # Workers may run in another directory: a file they are given is named absolutely.
+    return os.path.abspath(scenario) if os.path.isfile(scenario) else scenario
+
+
+def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr) -> int:
+    import json
+
+    from warband.game import report
+    from warband.game.simulate import GameFailed, play_game
+    try:
+        result = play_game(engine.play, request, 0, seed)
+    except GameFailed as failure:
+        return _fail(list(failure.diagnostics) or [diag(
+            "E914", f"the game with seed {seed} failed: {failure.detail}")],
+            Sources(), stderr, failure.sources)
+    stdout.write(json.dumps(report.game_as_json(result), indent=2) + "\n" if json_out
+                 else report.render_game_text(result))
+    return OK
+
+
+def _replay_command(options: SimulateOptions, seed: int) -> str:
+    import shlex
+    words = ["warband", "simulate", options.scenario]
+    for policy in options.policies:
+        words += ["--policy", policy]
+    if options.max_rounds is not None:
+        words += ["--max-rounds", options.max_rounds]
+    return shlex.join(words + ["--replay", str(seed)])
+
+
+def _fail(diagnostics: list, sources: Sources, stderr,
+          engine_sources: dict | None = None) -> int:
+    """Print the diagnostics (with the texts the engine's own point into) and exit 2."""
+    from warband.diagnostics import render_text
+    stderr.write(render_text(diagnostics, Sources({**sources.texts, **(engine_sources or {})})))
+    return UNUSABLE
+
+
+class _NoBar:
+    enabled = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _progress_bar(wanted: bool | None, stderr):
+    """A rich progress bar on standard error (never standard output), updated per chunk."""
+    if wanted is False or (wanted is None and not stderr.isatty()):
+        return _NoBar()
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeRemainingColumn)
+    console = Console(file=stderr, no_color=bool(os.environ.get("NO_COLOR")) or None)
+    bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("games"), TimeRemainingColumn(), console=console,
+                   transient=console.is_terminal)   # elsewhere (a log) the last state stays
+    bar.enabled = True
+    return bar

@@ -1,0 +1,1 @@
+"""Games: the board, scenarios, the engine, look-ahead, logs and simulation."""

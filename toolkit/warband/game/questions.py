@@ -1,0 +1,145 @@
+"""The board's answers to the questions rules ask of it: distance, sees, obscured, contact,
+engaged.
+
+The rules ask them for every target of every action an activated fighter might take, several
+hundred times a game, so each is one method taking the fighters' Refs and the world, called
+straight from generated code (`I.q_contact(a, b, world)`): the interpreter has the answers
+for a game without a board (in reach, in sight), and a game puts these in their place. Sight
+depends only on two positions and the pieces on the board, and is kept by the Board.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from warband.game.board import BASE, CONTACT, Board
+
+NAMES = ("distance", "sees", "obscured", "contact", "engaged")
+KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
+
+
+class Questions:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def install(self, interp) -> None:
+        """Answer the interpreter's (and its generated code's) questions from this board."""
+        for name in NAMES:
+            setattr(interp, "q_" + name, getattr(self, name))
+
+    def distance(self, a, b, world):
+        pa = world.fighters[a[1]].position
+        if pa is None:
+            return 0
+        if type(b) is str:   # a kind of marker: its nearest piece
+            # kept by position: a fighter that stays put asks again every turn, and a
+            # Fraction is slow to make
+            kept = self.board.by_pieces
+            found = kept.get((pa, b))
+            if found is None:
+                if len(kept) > KEPT:
+                    kept.clear()
+                found = kept[(pa, b)] = plain_number(self.board.nearest(pa, b))
+            return found
+        pb = world.fighters[b[1]].position
+        if pb is None:
+            return 0
+        return plain_number(self.board.distance(pa, pb))
+
+    def contact(self, a, b, world) -> bool:
+        pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
+        if pa is None or pb is None:
+            return True
+        if self.board.squares:
+            return max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) == 1
+        return math.dist(pa, pb) - BASE <= CONTACT
+
+    def sees(self, a, b, world) -> bool:
+        pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
+        if pa is None or pb is None:
+            return True
+        return self.board.sees(pa, pb)
+
+    def obscured(self, a, b, world) -> bool:
+        fighters = world.fighters
+        pa, pb = fighters[a[1]].position, fighters[b[1]].position
+        if pa is None or pb is None:
+            return False
+        others = [g.position for i, g in enumerate(fighters) if not g.removed and
+                  g.position is not None and i != a[1] and i != b[1]]
+        return self.board.obscured(pa, pb, others)
+
+    def engaged(self, a, world) -> bool:
+        """In contact with an enemy in play."""
+        me = world.fighters[a[1]]
+        pa, side = me.position, me.side
+        if pa is None:
+            return False
+        if self.board.squares:
+            ax, ay = pa
+            for g in world.fighters:
+                p = g.position
+                if p is not None and g.side != side and not g.removed and \
+                        max(abs(ax - p[0]), abs(ay - p[1])) == 1:
+                    return True
+            return False
+        dist = math.dist
+        for g in world.fighters:   # (the side first: half the fighters are friends)
+            if g.side != side and not g.removed:
+                p = g.position
+                if p is not None and dist(pa, p) - BASE <= CONTACT:
+                    return True
+        return False
+
+
+class Measure(Fraction):
+    """A board distance that is not whole (in hundredths of an inch): a Fraction that compares
+    with a whole number straight away. Fraction's own comparison first asks whether the other
+    number is a numbers.Rational, an abstract class, which costs more than the rest of it, and
+    every turn asks whether each fighter is within 3" of a shrine. Arithmetic on a Measure
+    gives a plain Fraction."""
+
+    __slots__ = ()
+
+    def __lt__(self, other):
+        if type(other) is int:
+            return self._numerator < other * self._denominator
+        return Fraction.__lt__(self, other)
+
+    def __le__(self, other):
+        if type(other) is int:
+            return self._numerator <= other * self._denominator
+        return Fraction.__le__(self, other)
+
+    def __gt__(self, other):
+        if type(other) is int:
+            return self._numerator > other * self._denominator
+        return Fraction.__gt__(self, other)
+
+    def __ge__(self, other):
+        if type(other) is int:
+            return self._numerator >= other * self._denominator
+        return Fraction.__ge__(self, other)
+
+    def __repr__(self) -> str:   # (as a Fraction: a Measure is one, to whoever reads it)
+        return f"Fraction({self._numerator}, {self._denominator})"
+
+
+_INF = math.inf
+_EXACT: dict = {}   # hundredths of an inch -> the rules' number: a Fraction is slow to make
+
+
+def plain_number(x: float):
+    """Board distances as the rules' numbers, to the hundredth of an inch: a whole number
+    when whole, else a Fraction (kept: every turn asks again)."""
+    if x == _INF:
+        return 10 ** 9
+    hundredths = round(x * 100)   # to the hundredth of an inch: exact
+    found = _EXACT.get(hundredths)
+    if found is None:   # (a few thousand at most on a board of a few feet)
+        if len(_EXACT) > KEPT:
+            _EXACT.clear()
+        found = _EXACT[hundredths] = (hundredths // 100 if hundredths % 100 == 0 else
+                                      Measure(hundredths, 100))
+    return found

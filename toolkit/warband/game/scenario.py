@@ -1,0 +1,155 @@
+"""Finding and loading a scenario: its rules (a rules file with a `scenario` declaration) and the
+forces it names, as fighters ready to be put on the board.
+
+A scenario is a rules file, usually one that extends a ruleset with what only this game needs
+(a marker, a special action, a counter) and declares one `scenario`. Its sides come from warband
+files (paths relative to the scenario file) or are written inline.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warband.diagnostics import Diagnostic, diag, did_you_mean
+from warband.run.world import FighterSpec
+
+SCENARIO_DIR = Path(__file__).parent.with_name("scenarios")
+if not SCENARIO_DIR.is_dir():  # a source checkout: the scenarios live at the repository's top
+    SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios"
+_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"([^"\n]*)")?', re.MULTILINE)
+
+
+@dataclass
+class Scenario:
+    ruleset: object                     # the compiled Ruleset, with its `scenario` declaration
+    path: str
+    side_names: list[str]
+    forces: list[list[FighterSpec]]     # per side, in the scenario's order
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: object = None
+    # what every game of the scenario works out alike, made once: the World it starts from
+    # (Worlds are never changed in place), the board's size and zones, ...
+    kept: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def decl(self):
+        return self.ruleset.scenario
+
+    @property
+    def title(self) -> str:
+        return self.ruleset.title
+
+    def start(self):
+        """The World before set-up: every side's fighters, off the board."""
+        found = self.kept.get("start")
+        if found is None:
+            from warband.run.world import make_world
+            found = self.kept["start"] = make_world(
+                self.ruleset, [s for side in self.forces for s in side],
+                [{} for _ in self.side_names], self.side_names)
+        return found
+
+
+def shipped() -> list[tuple[str, str, Path]]:
+    """The shipped scenarios: (id, title, path)."""
+    found = []
+    for path in sorted(SCENARIO_DIR.glob("*.rules")):
+        m = _HEADER.search(path.read_text(encoding="utf-8"))
+        if m:
+            found.append((m.group(1), m.group(2) or m.group(1), path))
+    return found
+
+
+def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
+    for sid, _, path in shipped():
+        if sid == ref:
+            return path, None
+    path = Path(ref)
+    if path.is_file():
+        return path, None
+    if path.suffix == ".rules" or os.sep in ref:
+        return None, diag("E100", f"no such scenario file: {ref}", None)
+    ids = [s for s, _, _ in shipped()]
+    return None, diag("E404", f"unknown scenario '{ref}'", None,
+                      hint=did_you_mean(ref, ids) or f"shipped scenarios: {', '.join(ids)}")
+
+
+def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
+    """The scenario and its forces, or every problem found on the way."""
+    from warband.lang.compiler import display_path, load
+    from warband.lists.validate import Validation
+
+    path, problem = resolve(ref)
+    if problem is not None:
+        return [problem]
+    compiled = load(str(path))
+    if compiled.errors or compiled.ruleset is None:
+        return compiled.diagnostics
+    ruleset = compiled.ruleset
+    decl = ruleset.scenario
+    if decl is None:
+        return [diag("E402", f"{display_path(path)} has no scenario", None,
+                     hint="a scenario file declares one: scenario NAME { board ... }")]
+    diagnostics: list[Diagnostic] = []
+    validation = Validation()
+    forces: list[list[FighterSpec]] = []
+    from warband.game.engine import MAX_FIGHTERS
+    total = 0
+    for index, side in enumerate(decl.sides):
+        specs: list[FighterSpec] = []
+        if side.file is not None:
+            file = (path.parent / side.file)
+            result = validation.file(str(file))
+            if result.unusable or result.errors or result.warband is None:
+                diagnostics += result.diagnostics
+                diagnostics.append(diag("E901", f"side '{side.name.name}': {side.file} is not a "
+                                                "valid warband file", side.span,
+                                        hint=f"run: warband validate {display_path(file)}"))
+                continue
+            if result.ruleset is not None and not _compatible(ruleset, result.ruleset.id):
+                diagnostics.append(diag(
+                    "E901", f"side '{side.name.name}': {side.file} is a warband for "
+                            f"'{result.ruleset.id}', and this scenario plays '{ruleset.id}'",
+                    side.span, hint="use a warband of the ruleset the scenario extends"))
+                continue
+            total += sum(f.count for f in result.warband.fighters)
+            if total > MAX_FIGHTERS:   # before a count of millions is made into fighters
+                diagnostics.append(diag("E403", f"a game holds at most {MAX_FIGHTERS} fighters; "
+                                                f"side '{side.name.name}' brings it to {total}",
+                                        side.span, hint="play with smaller warbands"))
+                continue
+            for fighter in result.warband.fighters:
+                for n in range(fighter.count):
+                    name = fighter.name if fighter.count == 1 else f"{fighter.name} {n + 1}"
+                    specs.append(FighterSpec(name, index, fighter.fighter_class,
+                                             dict(fighter.stats), dict(fighter.traits),
+                                             tuple(fighter.equipment)))
+        for spec in side.fighters:
+            stats = {s.name: _constant(v) for s, v in spec.stats}
+            traits = {r.name.name: (True if r.value is None else _constant(r.value))
+                      for r in spec.traits}
+            for n in range(spec.count):
+                name = spec.name if spec.count == 1 else f"{spec.name} {n + 1}"
+                specs.append(FighterSpec(name, index, spec.fighter_class.name
+                                         if spec.fighter_class else None, dict(stats),
+                                         dict(traits), tuple(e.name for e in spec.equipment)))
+        forces.append(specs)
+    if diagnostics:
+        return diagnostics
+    names = [s.name.name for s in decl.sides]
+    return Scenario(ruleset, display_path(path), names, forces, sources=compiled.sources)
+
+
+def _constant(expr):
+    from warband.lang.ruleset import constant
+    value = constant(expr)
+    return int(value) if hasattr(value, "denominator") and value.denominator == 1 else value
+
+
+def _compatible(ruleset, warband_ruleset: str) -> bool:
+    """A warband fits a scenario whose rules are its ruleset, or extend it."""
+    chain = [ruleset.id, *(layer_id for layer_id, _ in ruleset.layers)]
+    return warband_ruleset in chain

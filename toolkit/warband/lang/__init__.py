@@ -1,0 +1,1 @@
+"""The rules language: rules text to a checked, immutable Ruleset."""

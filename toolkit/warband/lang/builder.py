@@ -1,0 +1,637 @@
+"""Parse tree -> AST: one method per grammar rule, each returning a frozen node with its span."""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from lark import Token, Transformer, Tree, v_args
+
+from warband.lang import nodes
+from warband.diagnostics import Span
+
+
+def _unquote(token: str) -> str:
+    if token.startswith('"""'):
+        return token[3:-3]
+    try:
+        return pyast.literal_eval(token)
+    except (ValueError, SyntaxError):  # an escape Python does not know: keep the text as written
+        return token[1:-1]
+
+
+@v_args(meta=True)
+class Builder(Transformer):
+    """Turns one file's parse tree into an nodes.Module."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self.file = file
+
+    # ---- positions ------------------------------------------------------------------------
+    def span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.file, 1, 1)
+        return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tok_span(self, tok: Token) -> Span:
+        return Span(self.file, tok.line, tok.column, tok.end_line or tok.line,
+                    tok.end_column or tok.column + len(tok))
+
+    def ident(self, tok: Token) -> nodes.Ident:
+        return nodes.Ident(str(tok), self.tok_span(tok))
+
+    # ---- module ---------------------------------------------------------------------------
+    def start(self, meta, children):
+        header, *decls = children
+        return header, tuple(decls)
+
+    def items(self, meta, children):
+        return None, tuple(children)
+
+    def header(self, meta, children):
+        fields = {"title": None, "source": None, "version": None, "extends": None}
+        for kind, value in children[1:]:
+            fields[kind] = value
+        extends_span = None
+        if fields["extends"] is not None:
+            fields["extends"], extends_span = fields["extends"]
+        return nodes.Header(_unquote(children[0]), span=self.span(meta),
+                          extends_span=extends_span, **fields)
+
+    def title(self, meta, c):
+        return "title", _unquote(c[0])
+
+    def source(self, meta, c):
+        return "source", _unquote(c[0])
+
+    def version(self, meta, c):
+        return "version", _unquote(c[0])
+
+    def extends(self, meta, c):
+        return "extends", (_unquote(c[0]), self.span(meta))
+
+    def doc(self, meta, c):
+        return _unquote(c[0])
+
+    # ---- data declarations --------------------------------------------------------------------
+    def stat_decl(self, meta, c):
+        name, type_, default, doc = c
+        if isinstance(type_, Token):
+            type_ = self.ident(type_)
+        return nodes.StatDecl(self.ident(name), type_, default, doc, self.span(meta))
+
+    def range_type(self, meta, c):
+        return nodes.RangeType(c[0], c[1], self.span(meta))
+
+    def named_type(self, meta, c):
+        return self.ident(c[0])
+
+    def enum_decl(self, meta, c):
+        name, doc, *members = c
+        return nodes.EnumDecl(self.ident(name), doc, tuple(members), self.span(meta))
+
+    def enum_member(self, meta, c):
+        return nodes.EnumMember(self.ident(c[0]), c[1], self.span(meta))
+
+    def owner(self, meta, c):
+        return str(c[0])
+
+    def flag_decl(self, meta, c):
+        name, owner, doc = c
+        return nodes.StateDecl("flag", self.ident(name), owner, None, doc, self.span(meta))
+
+    def counter_decl(self, meta, c):
+        name, owner, initial, doc = c
+        return nodes.StateDecl("counter", self.ident(name), owner, initial, doc, self.span(meta))
+
+    def tier_decl(self, meta, c):
+        return nodes.TierDecl(self.ident(c[0]), c[1], self.span(meta))
+
+    def trait_param(self, meta, c):
+        return str(c[0])
+
+    def combine(self, meta, c):
+        return str(c[0])
+
+    def trait_decl(self, meta, c):
+        name, param, combine, doc = c
+        return nodes.TraitDecl(self.ident(name), param, combine or "sum", doc, self.span(meta))
+
+    def trait_ref(self, meta, c):
+        return nodes.TraitRef(self.ident(c[0]), c[1], self.span(meta))
+
+    def class_tier(self, meta, c):
+        return "tier", self.ident(c[0])
+
+    def class_traits(self, meta, c):
+        return "traits", tuple(c)
+
+    def class_equipment(self, meta, c):
+        return "equipment", tuple(self.ident(t) for t in c)
+
+    def class_stat(self, meta, c):
+        return "stat", (self.ident(c[0]), c[1])
+
+    def class_decl(self, meta, c):
+        name, doc, *entries = c
+        tier, traits, equipment, stats = None, [], [], []
+        for kind, value in entries:
+            if kind == "tier":
+                tier = value
+            elif kind == "traits":
+                traits.extend(value)
+            elif kind == "equipment":
+                equipment.extend(value)
+            else:
+                stats.append(value)
+        return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
+                             tuple(stats), self.span(meta))
+
+    def equipment_grants(self, meta, c):
+        return tuple(c)
+
+    def equipment_decl(self, meta, c):
+        name, doc, *entries = c
+        grants = tuple(ref for entry in entries if entry for ref in entry)
+        return nodes.EquipmentDecl(self.ident(name), doc, grants, self.span(meta))
+
+    # ---- tables and definitions ------------------------------------------------------------------
+    def columns(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def values(self, meta, c):
+        return tuple(c)
+
+    def cond_row(self, meta, c):
+        return nodes.Row("when", c[0], None, c[1], c[2], self.span(meta))
+
+    def default_row(self, meta, c):
+        return nodes.Row("otherwise", None, None, c[0], c[1], self.span(meta))
+
+    def key_row(self, meta, c):
+        return nodes.Row("key", None, c[0], c[1], c[2], self.span(meta))
+
+    def name_key(self, meta, c):
+        return self.ident(c[0])
+
+    def int_key(self, meta, c):
+        return int(c[0])
+
+    def range_key(self, meta, c):
+        return int(c[0]), int(c[1])
+
+    def table_decl(self, meta, c):
+        name, params, columns, doc, *rows = c
+        return nodes.TableDecl(self.ident(name), params, columns, doc, tuple(rows),
+                             self.span(meta))
+
+    def define_decl(self, meta, c):
+        name, params, doc, body = c
+        return nodes.DefineDecl(self.ident(name), params or (), doc, body, self.span(meta))
+
+    def outcome_member(self, meta, c):
+        return nodes.OutcomeMember(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def signed_int(self, meta, c):
+        return int(c[0])
+
+    def negative_int(self, meta, c):
+        return -int(c[0])
+
+    def outcomes_decl(self, meta, c):
+        name, doc, *members = c
+        return nodes.OutcomesDecl(self.ident(name), doc, tuple(members), self.span(meta))
+
+    def params(self, meta, c):
+        return tuple(c)
+
+    def param(self, meta, c):
+        return nodes.Param(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def type_ref(self, meta, c):
+        return self.ident(c[0])
+
+    # ---- procedures ---------------------------------------------------------------------------------
+    def procedure_decl(self, meta, c):
+        name, params, result, doc, body = c
+        return nodes.ProcedureDecl("procedure", self.ident(name), params or (), result, doc, None,
+                                 body, self.span(meta))
+
+    def phase_decl(self, meta, c):
+        name, params, result, doc, body = c
+        return nodes.ProcedureDecl("phase", self.ident(name), params or (), result, doc, None,
+                                 body, self.span(meta))
+
+    def action_decl(self, meta, c):
+        name, params, result, doc, requires, body = c
+        return nodes.ProcedureDecl("action", self.ident(name), params or (), result, doc, requires,
+                                 body, self.span(meta))
+
+    def block(self, meta, c):
+        return nodes.Block(tuple(c), self.span(meta))
+
+    def let_stmt(self, meta, c):
+        return nodes.Let(self.ident(c[0]), c[1], self.span(meta))
+
+    def set_stmt(self, meta, c):
+        return nodes.Set(c[0], str(c[1]), c[2], self.span(meta))
+
+    def lvalue(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def if_stmt(self, meta, c):
+        return nodes.If(c[0], c[1], c[2], self.span(meta))
+
+    def choose_stmt(self, meta, c):
+        name, decider, doc, *options = c
+        return nodes.Choose(self.ident(name), decider, doc, tuple(options), self.span(meta))
+
+    def choose_number_stmt(self, meta, c):
+        name, decider, low, high, default, doc = c
+        return nodes.ChooseNumber(self.ident(name), decider, low, high, default, doc,
+                                self.span(meta))
+
+    def aggregate(self, meta, c):
+        kind, value, var, group, condition = c
+        return nodes.Aggregate(self.ident(kind), value, self.ident(var), group, condition,
+                             self.span(meta))
+
+    def option(self, meta, c):
+        return nodes.Option(self.ident(c[0]), c[1], c[2], c[3], self.span(meta))
+
+    def return_stmt(self, meta, c):
+        return nodes.Return(c[0], self.span(meta))
+
+    def remove_stmt(self, meta, c):
+        return nodes.Remove(c[0], self.span(meta))
+
+    def for_stmt(self, meta, c):
+        return nodes.ForEach(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def repeat_stmt(self, meta, c):
+        return nodes.Repeat(c[0], c[1], self.span(meta))
+
+    def call_stmt(self, meta, c):
+        call = nodes.Call(self.ident(c[0]), c[1] or (), self.span(meta))
+        return nodes.CallStmt(call, self.span(meta))
+
+    # ---- conversions --------------------------------------------------------------------------------
+    def convert_class(self, meta, c):
+        return nodes.ClassRule(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def convert_class_default(self, meta, c):
+        return nodes.ClassRule(self.ident(c[0]), None, c[1], self.span(meta))
+
+    def convert_stat(self, meta, c):
+        return nodes.StatRule(self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def convert_trait(self, meta, c):
+        return nodes.MapRule("trait", self.ident(c[0]), c[1], c[2], self.span(meta))
+
+    def drop_trait(self, meta, c):
+        return nodes.MapRule("trait", self.ident(c[0]), None, c[1], self.span(meta))
+
+    def drop_other_traits(self, meta, c):
+        return nodes.MapRule("trait", None, None, c[0], self.span(meta))
+
+    def convert_equipment(self, meta, c):
+        return nodes.MapRule("equipment", self.ident(c[0]), self.ident(c[1]), c[2], self.span(meta))
+
+    def drop_equipment(self, meta, c):
+        return nodes.MapRule("equipment", self.ident(c[0]), None, c[1], self.span(meta))
+
+    def drop_other_equipment(self, meta, c):
+        return nodes.MapRule("equipment", None, None, c[0], self.span(meta))
+
+    def convert_warn(self, meta, c):
+        return nodes.WarnRule(_unquote(c[0]), c[1], self.span(meta))
+
+    def convert_fit(self, meta, c):
+        return "fit", (self.ident(c[0]), c[1])
+
+    def conversion_decl(self, meta, c):
+        fighter, source, target, doc, *entries = c
+        parts = {nodes.ClassRule: [], nodes.StatRule: [], nodes.MapRule: [], nodes.WarnRule: []}
+        fits = []
+        for entry in entries:
+            if isinstance(entry, tuple):
+                fits.append(entry[1])
+            else:
+                parts[type(entry)].append(entry)
+        return nodes.ConversionDecl(
+            self.ident(fighter), _unquote(source), _unquote(target), self.tok_span(source),
+            self.tok_span(target), doc, tuple(parts[nodes.ClassRule]), tuple(parts[nodes.StatRule]),
+            tuple(parts[nodes.MapRule]), tuple(parts[nodes.WarnRule]), tuple(fits), self.span(meta))
+
+    # ---- army ------------------------------------------------------------------------------------------
+    def army_cost(self, meta, c):
+        return "cost", (self.ident(c[0]), c[1])
+
+    def army_points(self, meta, c):
+        return "points", c[0]
+
+    def army_size(self, meta, c):
+        return "size", (c[0], c[1])
+
+    def army_quota(self, meta, c):
+        (kind, name), bound, doc = c
+        return "quota", nodes.Quota(kind, name, bound, doc, self.span(meta))
+
+    def selector(self, meta, c):
+        return c[0], self.ident(c[1])
+
+    def selector_kind(self, meta, c):
+        return str(c[0])
+
+    def bound_kind(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def bound(self, meta, c):
+        return nodes.Bound(c[0], c[1], self.span(meta))
+
+    def army_decl(self, meta, c):
+        doc, *entries = c
+        fields = {"cost": None, "points": None, "size": None}
+        quotas, removals = [], []
+        for kind, value in entries:
+            if kind == "quota":
+                quotas.append(value)
+            elif kind == "remove":
+                removals.append(value)
+            else:
+                fields[kind] = value
+        return nodes.ArmyDecl(doc, quotas=tuple(quotas), span=self.span(meta),
+                            removals=tuple(removals), **fields)
+
+    # ---- house rules ------------------------------------------------------------------------------
+    def override_decl(self, meta, c):
+        return nodes.OverrideDecl(c[0], self.span(meta))
+
+    def remove_kind(self, meta, c):
+        return str(c[0])
+
+    def remove_decl(self, meta, c):
+        return nodes.RemoveDecl(c[0], self.ident(c[1]), self.span(meta))
+
+    def remove_army(self, meta, c):
+        return nodes.RemoveDecl("army", None, self.span(meta))
+
+    def remove_cost(self, meta, c):
+        return "remove", nodes.ArmyRemoval("cost", None, None, self.span(meta))
+
+    def remove_points(self, meta, c):
+        return "remove", nodes.ArmyRemoval("points", None, None, self.span(meta))
+
+    def remove_size(self, meta, c):
+        return "remove", nodes.ArmyRemoval("size", None, None, self.span(meta))
+
+    def remove_quota(self, meta, c):
+        kind, name = c[0]
+        return "remove", nodes.ArmyRemoval("quota", kind, name, self.span(meta))
+
+    # ---- expressions -----------------------------------------------------------------------------------
+    def if_expr(self, meta, c):
+        return nodes.IfExpr(c[0], c[1], c[2], self.span(meta))
+
+    def or_(self, meta, c):
+        return nodes.Logic("or", tuple(c), self.span(meta))
+
+    def and_(self, meta, c):
+        return nodes.Logic("and", tuple(c), self.span(meta))
+
+    def not_(self, meta, c):
+        return nodes.Not(c[0], self.span(meta))
+
+    def compare(self, meta, c):
+        return nodes.Compare(str(c[1]), c[0], c[2], self.span(meta))
+
+    def has(self, meta, c):
+        return nodes.Has(c[0], self.ident(c[1]), self.span(meta))
+
+    def is_(self, meta, c):
+        return nodes.Is(c[0], self.ident(c[1]), self.span(meta))
+
+    def binary(self, meta, c):
+        return nodes.Binary(str(c[1]), c[0], c[2], self.span(meta))
+
+    def neg(self, meta, c):
+        return nodes.Neg(c[0], self.span(meta))
+
+    def field(self, meta, c):
+        return nodes.Field(c[0], self.ident(c[1]), self.span(meta))
+
+    def call(self, meta, c):
+        return nodes.Call(self.ident(c[0]), c[1] or (), self.span(meta))
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def int_lit(self, meta, c):
+        return nodes.Int(int(c[0]), self.span(meta))
+
+    def str_lit(self, meta, c):
+        return nodes.Str(_unquote(c[0]), self.span(meta))
+
+    def true_lit(self, meta, c):
+        return nodes.Bool(True, self.span(meta))
+
+    def false_lit(self, meta, c):
+        return nodes.Bool(False, self.span(meta))
+
+    def name(self, meta, c):
+        return nodes.Name(str(c[0]), self.span(meta))
+
+    def count(self, meta, c):
+        return nodes.Count(c[0], c[1], self.span(meta))
+
+    def within(self, meta, c):
+        return nodes.Within(c[0], nodes.Name(str(c[1]), self.tok_span(c[1])), self.span(meta))
+
+    def _dice(self, meta, count, token: Token, mods):
+        text = str(token)
+        n, _, sides = text.partition("d")
+        if count is None:
+            count = nodes.Int(int(n) if n else 1, self.tok_span(token))
+        return nodes.Dice(count, int(sides), tuple(mods), self.span(meta), count_in_token=bool(n))
+
+    def dice_lit(self, meta, c):
+        return self._dice(meta, None, c[0], c[1:])
+
+    def dice_dyn(self, meta, c):
+        return self._dice(meta, c[0], c[1], c[2:])
+
+    def keep_drop(self, meta, c):
+        return str(c[0])
+
+    def high_low(self, meta, c):
+        return str(c[0])
+
+    def keep_mod(self, meta, c):
+        return nodes.KeepMod(c[0] == "keep", c[1] == "highest", int(c[2]), self.span(meta))
+
+    def reroll_mod(self, meta, c):
+        return nodes.RerollMod(c[0], self.span(meta))
+
+    def pred_even(self, meta, c):
+        return nodes.PredEven(self.span(meta))
+
+    def pred_odd(self, meta, c):
+        return nodes.PredOdd(self.span(meta))
+
+    def pred_compare(self, meta, c):
+        return nodes.PredCompare(str(c[0]), c[1], self.span(meta))
+
+    def pred_set(self, meta, c):
+        return nodes.PredSet(tuple(int(t) for t in c), self.span(meta))
+
+    # ---- play on a board --------------------------------------------------------------------------
+    def for_sorted_stmt(self, meta, c):
+        var, items, high_low, key, body = c
+        return nodes.ForSorted(self.ident(var), items, high_low == "highest", key, body,
+                             self.span(meta))
+
+    def choose_among_stmt(self, meta, c):
+        name, decider, group, doc = c
+        return nodes.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
+
+    def using(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def activate_stmt(self, meta, c):
+        fighter, using, exclude, bind = c
+        return nodes.Activate(fighter, using or (), exclude,
+                            self.ident(bind) if bind is not None else None, self.span(meta))
+
+    def travel_stmt(self, meta, c):
+        return nodes.Travel(c[0], c[1], False, self.span(meta))
+
+    def travel_away_stmt(self, meta, c):
+        return nodes.Travel(c[0], c[1], True, self.span(meta))
+
+    def withdraw_stmt(self, meta, c):
+        return nodes.Withdraw(c[0], self.span(meta))
+
+    def concede_stmt(self, meta, c):
+        return nodes.Concede(c[0], self.span(meta))
+
+    def deploy_stmt(self, meta, c):
+        return nodes.Deploy(c[0], c[1], self.span(meta))
+
+    def point(self, meta, c):
+        return nodes.Point(c[0], c[1], self.span(meta))
+
+    def place_stmt(self, meta, c):
+        count, kind, by, zone, apart = c
+        return nodes.Place(count, self.ident(kind), by, zone, apart, None, None, self.span(meta))
+
+    def place_at_stmt(self, meta, c):
+        return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], None, self.span(meta))
+
+    def place_wall_stmt(self, meta, c):
+        return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], c[2], self.span(meta))
+
+    def marker_prop(self, meta, c):
+        return str(c[0])
+
+    def marker_entered(self, meta, c):
+        return self.ident(c[0]), c[1]
+
+    def marker_decl(self, meta, c):
+        name, doc, *rest = c
+        entered = rest.pop() if rest and (rest[-1] is None or isinstance(rest[-1], tuple)) \
+            else None
+        by, body = entered if entered else (None, None)
+        return nodes.MarkerDecl(self.ident(name), doc, tuple(rest), by, body, self.span(meta))
+
+    def board_unit(self, meta, c):
+        return str(c[0])
+
+    def board(self, meta, c):
+        return "board", (c[0], c[1], c[2])
+
+    def side_from(self, meta, c):
+        return "side", nodes.SideDecl(self.ident(c[0]), c[1], _unquote(c[2]), (), self.span(meta))
+
+    def side_inline(self, meta, c):
+        name, doc, *specs = c
+        return "side", nodes.SideDecl(self.ident(name), doc, None, tuple(specs), self.span(meta))
+
+    def spec_class(self, meta, c):
+        return "class", self.ident(c[0])
+
+    def fighter_spec(self, meta, c):
+        name, count, *entries = c
+        cls, traits, equipment, stats = None, [], [], []
+        for entry in entries:
+            kind, value = entry
+            if kind == "class":
+                cls = value
+            elif kind == "traits":
+                traits.extend(value)
+            elif kind == "equipment":
+                equipment.extend(value)
+            elif kind == "stat":
+                stats.append(value)
+        return nodes.FighterSpecDecl(_unquote(name), int(count) if count is not None else 1, cls,
+                                   tuple(traits), tuple(equipment), tuple(stats),
+                                   self.span(meta))
+
+    def zone(self, meta, c):
+        name, doc, (shape, where, size, corners) = c
+        return "zone", nodes.ZoneDecl(self.ident(name), doc, shape, where, size, corners,
+                                    self.span(meta))
+
+    def zone_edge(self, meta, c):
+        return "edge", tuple(self.ident(t) for t in c[:-1]), c[-1], ()
+
+    def zone_corner(self, meta, c):
+        return "corner", tuple(self.ident(t) for t in c[:-1]), c[-1], ()
+
+    def zone_area(self, meta, c):
+        return "area", (), None, (c[0], c[1])
+
+    def zone_everywhere(self, meta, c):
+        return "everywhere", (), None, ()
+
+    def setup(self, meta, c):
+        return "setup", c[1]
+
+    def round(self, meta, c):
+        return "round", c[1]
+
+    def aftermath(self, meta, c):
+        return "aftermath", c[1]
+
+    def round_limit(self, meta, c):
+        return "rounds", c[0]
+
+    def score(self, meta, c):
+        return "score", (self.ident(c[0]), c[2], c[1])
+
+    def value(self, meta, c):
+        return "value", (self.ident(c[0]), c[2])
+
+    def end_when(self, meta, c):
+        return "end", c[0]
+
+    def scenario_decl(self, meta, c):
+        name, doc, *entries = c
+        parts: dict = {"board": None, "side": [], "zone": [], "setup": None, "round": None,
+                       "aftermath": None, "rounds": None, "score": [], "value": [], "end": []}
+        for kind, value in entries:
+            if isinstance(parts[kind], list):
+                parts[kind].append(value)
+            else:
+                parts[kind] = value
+        return nodes.ScenarioDecl(self.ident(name), doc, parts["board"], tuple(parts["side"]),
+                                tuple(parts["zone"]), parts["setup"], parts["round"],
+                                parts["rounds"], tuple(parts["score"]), tuple(parts["value"]),
+                                tuple(parts["end"]), self.span(meta), parts["aftermath"])
+
+    def __default__(self, data, children, meta):  # pragma: no cover - a grammar rule without a method
+        raise NotImplementedError(f"no AST builder for grammar rule {data!r}")
+
+
+def build(tree: Tree, file: str) -> nodes.Module:
+    header, decls = Builder(file).transform(tree)
+    return nodes.Module(file, header, decls)

@@ -1,0 +1,621 @@
+"""Names, arity, types, cycles and unused definitions of one rules file.
+
+The checker walks every declaration with a scope of local names and computes the type of every
+expression. It reports and keeps going: an expression whose type cannot be known gets the type
+ANY, which matches everything, so one mistake yields one message rather than a cascade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from warband.lang import nodes
+from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
+from warband.lang.expr_checker import ExpressionChecker
+from warband.lang.game_checker import GameChecker
+from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
+from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, NOTHING, NUMBER, SIDE, Scope,
+                                Type, _compatible, _either, _noun)
+
+__all__ = ["Checker", "check", "Type"]
+
+
+class Checker(ExpressionChecker, GameChecker):
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.diagnostics: list[Diagnostic] = []
+        self.used: set[str] = set()
+        self.calls: dict[str, list[tuple[str, Span]]] = {}   # caller -> [(callee, where)]
+        self.current: str | None = None
+        self.define_types: dict[int, Type] = {}   # by id of the declaration
+        self.table_types: dict[int, Type] = {}
+        self.expr_types: dict[int, Type] = {}
+        self.ref_types: dict[int, Type] = {}
+        # names declared by declarations the parser could not read (already reported)
+        self.unreadable: frozenset[str] = frozenset()
+
+    # ---- reporting ----------------------------------------------------------------------------
+    def error(self, code: str, message: str, span: Span, **kw) -> None:
+        self.diagnostics.append(diag(code, message, span, **kw))
+
+    def lookup(self, name: str) -> Symbol | None:
+        sym = self.table.globals.get(name)
+        if sym is not None:
+            self.used.add(name)
+        return sym
+
+    # ---- types named in the source -------------------------------------------------------------
+    def type_of_ref(self, ref: nodes.Ident | None, default: Type = NUMBER) -> Type:
+        if ref is None:
+            return default
+        if id(ref) not in self.ref_types:  # a type is checked once, however often it is used
+            self.ref_types[id(ref)] = self._type_of_ref(ref)
+        return self.ref_types[id(ref)]
+
+    def _type_of_ref(self, ref: nodes.Ident) -> Type:
+        if ref.name in BUILTIN_TYPES:
+            return DICE if ref.name == "dice" else Type(ref.name)
+        sym = self.lookup(ref.name)
+        if sym is not None and sym.kind == "enum":
+            return Type("enum", ref.name)
+        if sym is not None and sym.kind == "outcomes":
+            return Type("outcome", ref.name)
+        candidates = list(BUILTIN_TYPES) + self.table.names_of_kind("enum", "outcomes")
+        if sym is None and ref.name in self.unreadable:
+            return ANY
+        if sym is not None:
+            self.error("E204", f"'{ref.name}' is {KIND_WORDS[sym.kind]}, not a type", ref.span,
+                       hint="types are number, bool, text, fighter, side, dice, fighters, "
+                            "or the name of an enum or outcomes declaration")
+        else:
+            self.error("E201", f"unknown type '{ref.name}'", ref.span,
+                       hint=self.suggest(ref.name, candidates))
+        return ANY
+
+    def params_scope(self, params: tuple[nodes.Param, ...], default: Type = NUMBER) -> Scope:
+        scope = Scope({})
+        for p in params:
+            if p.name.name in scope.locals:
+                self.error("E202", f"parameter '{p.name.name}' appears twice", p.name.span,
+                           related=[Related(scope.locals[p.name.name][1], "first here")],
+                           hint="give each parameter its own name, as in (attacker: fighter, "
+                                "target: fighter)")
+                continue
+            t = self.type_of_ref(p.type, default)
+            if p.default is not None:
+                # a default may read the parameters before it: cover = obscured(a, b)
+                dt = self.expr(p.default, Scope(dict(scope.locals)))
+                self.expect(t, dt, p.default.span, "the default value")
+                self.require_fixed(dt, p.default.span, "a default value")
+            scope.locals[p.name.name] = (t, p.name.span)
+        return scope
+
+    def expect(self, expected: Type, actual: Type, span: Span, what: str, node=None) -> None:
+        if not _compatible(expected, actual):
+            self.error("E302", f"{what} must be {expected.fixed()}, not {actual}", span,
+                       hint=self.number_hint(actual, node) if expected.kind == "number" else None)
+
+    def number_hint(self, actual: Type, node=None) -> str | None:
+        """How to get a number out of a fighter."""
+        stats = self.table.names_of_kind("stat")
+        if actual.kind != "fighter" or not stats:
+            return None
+        who = node.name if isinstance(node, nodes.Name) else "f"
+        return f"a fighter is not a number; use one of its stats, as in {who}.{stats[0]}"
+
+    def member(self, e, expected: Type | None, scope: Scope) -> Type | None:
+        """Check a bare name written where a value of an enum or outcome set is expected, so that
+        a misspelt value is reported against that set. None when `e` is something else."""
+        if expected is None or expected.kind not in ("enum", "outcome") or \
+                not isinstance(e, nodes.Name) or e.name in scope.locals or \
+                e.name in self.table.globals or getattr(self.table.globals.get(
+                    expected.name), "kind", None) not in ("enum", "outcomes"):
+            return None
+        self.used.add(expected.name)
+        if any(m.parent == expected.name for m in self.table.members.get(e.name, [])):
+            return expected.fixed()
+        names = [m.name.name for m in self.table.globals[expected.name].decl.members]
+        kind = "an outcome" if expected.kind == "outcome" else "a value"
+        self.error("E307" if expected.kind == "outcome" else "E201",
+                   f"'{e.name}' is not {kind} of '{expected.name}'", e.span,
+                   hint=did_you_mean(e.name, names)
+                   or f"{kind.split()[1]}s of '{expected.name}': {', '.join(names)}")
+        return ANY
+
+    def repeated(self, idents, what: str, owner: str) -> None:
+        """E202 for a name listed twice in one declaration."""
+        seen: dict[str, Span] = {}
+        for ident in idents:
+            if ident.name in seen:
+                self.error("E202", f"{what} '{ident.name}' is listed twice in {owner}",
+                           ident.span, related=[Related(seen[ident.name], "first here")])
+            else:
+                seen[ident.name] = ident.span
+
+    def require_fixed(self, t: Type, span: Span, what: str) -> None:
+        if t.random:
+            self.error("E303", f"{what} must be a fixed number, but this depends on a roll",
+                       span, hint="rolls belong in procedures and definitions, not in data")
+
+    # ---- declarations ----------------------------------------------------------------------------
+    def check(self, module: nodes.Module) -> None:
+        self.unreadable = getattr(module, "unreadable", frozenset())
+        self.header(module.header)
+        for decl in module.decls:
+            self.current = self.owner(decl)
+            match decl:
+                case nodes.StatDecl():
+                    self.stat(decl)
+                case nodes.StateDecl(initial=initial) if initial is not None:
+                    self.require_fixed(self.expr(initial, Scope({})), initial.span,
+                                       "a starting value")
+                case nodes.ClassDecl():
+                    self.fighter_class(decl)
+                case nodes.EquipmentDecl():
+                    self.repeated([ref.name for ref in decl.grants], "trait",
+                                  f"equipment '{decl.name.name}'")
+                    for ref in decl.grants:
+                        self.trait_ref(ref)
+                case nodes.TableDecl():
+                    self.table_type(decl)
+                case nodes.DefineDecl():
+                    self.define_type(decl)
+                case nodes.ProcedureDecl():
+                    self.procedure(decl)
+                case nodes.ArmyDecl():
+                    self.army(decl)
+                case nodes.MarkerDecl():
+                    self.marker(decl)
+                case nodes.ScenarioDecl():
+                    self.scenario(decl)
+        self.current = None
+        self.cycles()
+        if not getattr(module, "partial", False):  # what an unreadable declaration used is unknown
+            self.unused(module)
+        self.diagnostics = _merge_repeats(self.diagnostics)
+
+    def header(self, header: nodes.Header | None) -> None:
+        if header is None or header.extends is None or header.extends.endswith(".rules") or \
+                "/" in header.extends:  # a path: only a built-in id can be checked here
+            return
+        from warband.lang.compiler import builtins
+        ids = [b.id for b in builtins()]
+        if header.extends not in ids:
+            self.error("E404", f"unknown ruleset '{header.extends}' after 'extends'", header.span,
+                       hint=did_you_mean(header.extends, ids)
+                       or f"built-in rulesets: {', '.join(ids)}")
+
+    def stat(self, decl: nodes.StatDecl) -> None:
+        if isinstance(decl.type, nodes.RangeType):
+            for end in (decl.type.low, decl.type.high):
+                t = self.expr(end, Scope({}))
+                self.expect(NUMBER, t, end.span, "a stat's bound")
+                self.require_fixed(t, end.span, "a stat's bound")
+            expected = NUMBER
+        else:
+            expected = self.type_of_ref(decl.type)
+            if expected.kind != "enum" and expected is not ANY:
+                # what a warband file gives a fighter: a number in a range, or a named value
+                self.error("E204", f"a stat is a range of numbers or an enum, not "
+                                   f"'{decl.type.name}'", decl.type.span,
+                           hint="write a range such as 1..10, or declare an enum and name it")
+                return
+        if decl.default is not None:
+            t = self.member(decl.default, expected, Scope({})) or self.expr(decl.default,
+                                                                           Scope({}))
+            self.expect(expected, t, decl.default.span, "the default")
+            self.require_fixed(t, decl.default.span, "a default")
+
+    def trait_ref(self, ref: nodes.TraitRef) -> None:
+        sym = self.lookup(ref.name.name)
+        if sym is None or sym.kind != "trait":
+            self.unknown(ref.name, ("trait",))
+            return
+        trait: nodes.TraitDecl = sym.decl
+        if trait.param and ref.value is None:
+            self.error("E301", f"trait '{trait.name.name}' needs a number", ref.span,
+                       hint=f"write it as {trait.name.name}(1)")
+        elif not trait.param and ref.value is not None:
+            self.error("E301", f"trait '{trait.name.name}' takes no number", ref.value.span,
+                       hint=f"declare it as 'trait {trait.name.name}(N)' to give it one")
+        if ref.value is not None:
+            t = self.expr(ref.value, Scope({}))
+            self.expect(NUMBER, t, ref.value.span, "a trait's value")
+            self.require_fixed(t, ref.value.span, "a trait's value")
+
+    def fighter_class(self, decl: nodes.ClassDecl) -> None:
+        if decl.tier is not None:
+            sym = self.lookup(decl.tier.name)
+            if sym is None or sym.kind != "tier":
+                self.unknown(decl.tier, ("tier",))
+        owner = f"class '{decl.name.name}'"
+        self.repeated([ref.name for ref in decl.traits], "trait", owner)
+        self.repeated(decl.equipment, "equipment piece", owner)
+        self.repeated([name for name, _ in decl.stats], "stat", owner)
+        for ref in decl.traits:
+            self.trait_ref(ref)
+        for name in decl.equipment:
+            sym = self.lookup(name.name)
+            if sym is None or sym.kind != "equipment":
+                self.unknown(name, ("equipment",))
+        for name, value in decl.stats:
+            sym = self.lookup(name.name)
+            if sym is None or sym.kind != "stat":
+                self.unknown(name, ("stat",))
+                continue
+            stat_type = sym.decl.type
+            expected = NUMBER if isinstance(stat_type, nodes.RangeType) else \
+                self.type_of_ref(stat_type)
+            t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
+            self.expect(expected, t, value.span, f"stat '{name.name}'")
+            self.require_fixed(t, value.span, "a class's stat")
+
+    def owner(self, decl) -> str | None:
+        """The name calls made inside a declaration are recorded under (for cycles): None for a
+        declaration whose name belongs to another (a duplicate, or a built-in name)."""
+        name = getattr(getattr(decl, "name", None), "name", None)
+        sym = self.table.globals.get(name) if name else None
+        return name if sym is not None and sym.decl is decl else None
+
+    def table_type(self, decl: nodes.TableDecl) -> Type:
+        """The type a table returns, checking the table the first time it is asked for."""
+        if id(decl) in self.table_types:
+            return self.table_types[id(decl)]
+        self.table_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
+        name = decl.name.name
+        outer, self.current = self.current, self.owner(decl)
+        scope = self.params_scope(decl.params)
+        self.repeated(decl.columns, "column", f"table '{name}'")
+        column_types: list[Type | None] = [None] * len(decl.columns)
+        seen_default: nodes.Row | None = None
+        for row in decl.rows:
+            if seen_default is not None:
+                self.error("W102", "this row can never be used: 'otherwise' above it matches "
+                                   "everything", row.span,
+                           related=[Related(seen_default.span, "the 'otherwise' row")],
+                           hint="rows are tried from the top; move 'otherwise' to the end")
+            if row.kind == "when":
+                t = self.expr(row.condition, scope)
+                self.expect(BOOL, t, row.condition.span, "a row's condition")
+                self.require_fixed(t, row.condition.span, "a row's condition")
+            elif row.kind == "otherwise":
+                seen_default = row
+            else:
+                self.key(decl, row, scope)
+            if len(row.values) != len(decl.columns):
+                cols = ", ".join(c.name for c in decl.columns)
+                self.error("E304", f"this row has {len(row.values)} value"
+                                   f"{'s' if len(row.values) != 1 else ''}, but the table has "
+                                   f"{len(decl.columns)} column"
+                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span,
+                           hint=f"give one value for each column, in order: {cols}")
+            for i, value in enumerate(row.values[:len(decl.columns)]):
+                t = self.expr(value, scope)
+                self.require_fixed(t, value.span, "a table's value")
+                if column_types[i] is None:
+                    column_types[i] = t
+                elif not _compatible(column_types[i], t):
+                    self.error("E302", f"column '{decl.columns[i].name}' holds "
+                                       f"{column_types[i]} in earlier rows, not {t}", value.span)
+        self.current = outer
+        if len(decl.columns) == 1:
+            result = column_types[0] or ANY
+        else:
+            result = Type("record", name, tuple(c.name for c in decl.columns))
+        self.table_types[id(decl)] = result.fixed()
+        return self.table_types[id(decl)]
+
+    def key(self, decl: nodes.TableDecl, row: nodes.Row, scope: Scope) -> None:
+        if isinstance(row.key, nodes.Ident) and row.key.name not in self.table.globals and \
+                row.key.name not in self.table.members and \
+                did_you_mean(row.key.name, ["otherwise"]):
+            self.error("E201", f"unknown name '{row.key.name}'", row.key.span,
+                       hint="did you mean 'otherwise'?")
+            return
+        if len(decl.params) != 1:
+            self.error("E301", "rows with keys need a table of exactly one parameter", row.span,
+                       hint="use 'when CONDITION => VALUES' rows for several parameters")
+            return
+        param_type = scope.locals[decl.params[0].name.name][0]
+        if isinstance(row.key, nodes.Ident):
+            self.expr(nodes.Name(row.key.name, row.key.span), scope)
+        elif param_type.kind not in ("number", "any"):
+            self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
+
+    def define_type(self, decl: nodes.DefineDecl) -> Type:
+        if id(decl) in self.define_types:
+            return self.define_types[id(decl)]
+        self.define_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
+        outer, self.current = self.current, self.owner(decl)
+        scope = self.params_scope(decl.params)
+        t = self.expr(decl.body, scope)
+        self.current = outer
+        self.define_types[id(decl)] = Type("number", random=True) if t.kind == "dice" else t
+        return self.define_types[id(decl)]
+
+    def procedure_result(self, decl: nodes.ProcedureDecl) -> Type:
+        return self.type_of_ref(decl.result, NOTHING) if decl.result else NOTHING
+
+    def procedure(self, decl: nodes.ProcedureDecl) -> None:
+        scope = self.params_scope(decl.params, default=NUMBER)
+        scope.procedure = decl
+        scope.result = self.procedure_result(decl)
+        if decl.requires is not None:
+            t = self.expr(decl.requires, scope)
+            self.expect(BOOL, t, decl.requires.span, "'requires'")
+            self.require_fixed(t, decl.requires.span, "'requires'")
+        self.block(decl.body, scope)
+        if scope.result.kind not in ("nothing", "any") and not _always_returns(decl.body):
+            self.error("E309", f"{decl.kind} '{decl.name.name}' can end without giving its "
+                               f"result", decl.name.span,
+                       hint=f"end every path with 'return' ({scope.result})")
+
+    def army(self, decl: nodes.ArmyDecl) -> None:
+        if decl.cost is not None:
+            param, body = decl.cost
+            t = self.expr(body, Scope({param.name: (FIGHTER, param.span)}))
+            self.expect(NUMBER, t, body.span, "a fighter's cost")
+            self.require_fixed(t, body.span, "a fighter's cost")
+        bounds = [(decl.points, "the points limit")] if decl.points is not None else []
+        if decl.size is not None:
+            bounds.append((decl.size[0].value, "the number of fighters"))
+        bounds += [(q.bound.value, "a quota's limit") for q in decl.quotas]
+        for value, what in bounds:
+            t = self.expr(value, Scope({}))
+            self.expect(NUMBER, t, value.span, what)
+            self.require_fixed(t, value.span, what)
+        for quota in decl.quotas:
+            sym = self.lookup(quota.selector.name)
+            if sym is None or sym.kind != quota.selector_kind:
+                hint = None
+                if sym is not None and sym.kind in ("tier", "class", "trait", "equipment"):
+                    hint = f"did you mean 'quota {sym.kind} {sym.name}'?"
+                self.unknown(quota.selector, (quota.selector_kind,), hint=hint)
+
+    # ---- statements ------------------------------------------------------------------------------
+    def block(self, block: nodes.Block | None, scope: Scope) -> None:
+        if block is None:
+            return
+        inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+        for stmt in block.stmts:
+            self.stmt(stmt, inner)
+
+    def stmt(self, stmt, scope: Scope) -> None:
+        match stmt:
+            case nodes.Let(name=name, value=value):
+                if name.name in scope.locals:
+                    self.error("E202", f"'{name.name}' is already a name here", name.span,
+                               related=[Related(scope.locals[name.name][1], "first here")],
+                               hint="use 'set' to change it, or choose another name")
+                t = self.value(value, scope)
+                if t.kind == "dice":
+                    t = NUMBER.rolled(True)
+                scope.locals[name.name] = (t, name.span)
+            case nodes.Set():
+                self.assignment(stmt, scope)
+            case nodes.If(condition=cond, then=then, otherwise=otherwise):
+                self.expect(BOOL, self.expr(cond, scope), cond.span, "a condition")
+                self.block(then, scope)
+                if isinstance(otherwise, nodes.If):
+                    self.stmt(otherwise, scope)
+                else:
+                    self.block(otherwise, scope)
+            case nodes.ChooseNumber(name=name):
+                self.decider(stmt, scope)
+                for part, what in ((stmt.low, "the lowest choice"),
+                                   (stmt.high, "the highest choice"),
+                                   (stmt.default, "the default choice")):
+                    if part is not None:
+                        t = self.expr(part, scope)
+                        self.expect(NUMBER, t, part.span, what)
+                        self.require_fixed(t, part.span, what)
+                if name.name in scope.locals:
+                    self.error("E202", f"'{name.name}' is already a name here", name.span,
+                               related=[Related(scope.locals[name.name][1], "first here")],
+                               hint="a decision's number needs a name of its own")
+                scope.locals[name.name] = (NUMBER, name.span)
+            case nodes.Choose(options=options):
+                self.decider(stmt, scope)
+                names: dict[str, Span] = {}
+                for option in options:
+                    if option.name.name in names:
+                        self.error("E202", f"option '{option.name.name}' appears twice",
+                                   option.name.span,
+                                   related=[Related(names[option.name.name], "first here")])
+                    names[option.name.name] = option.name.span
+                    if option.when is not None:
+                        wt = self.expr(option.when, scope)
+                        self.expect(BOOL, wt, option.when.span, "an option's condition")
+                        self.require_fixed(wt, option.when.span, "an option's condition")
+                    self.block(option.body, scope)
+                if all(o.when is not None for o in options):
+                    self.error("E402", "every option has a condition, so there may be none to "
+                                       "choose", stmt.name.span,
+                               hint="give at least one option no 'when', such as a 'keep' option")
+            case nodes.Return(value=value):
+                t = self.value(value, scope, expected=scope.result)
+                if scope.result is not None and scope.result.kind == "nothing":
+                    self.error("E302", f"'{scope.procedure.name.name}' gives no result, so it "
+                                       "cannot return one", stmt.span,
+                               hint="declare its result type: '-> number' or '-> OUTCOMES'")
+                elif scope.result is not None:
+                    self.expect(scope.result, t, value.span, "the result")
+            case nodes.Remove(subject=subject):
+                self.expect(FIGHTER, self.expr(subject, scope), subject.span, "what is removed")
+            case nodes.ForEach(var=var, items=items, body=body):
+                element = self.group_element(items, scope)
+                inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+                inner.locals[var.name] = (element, var.span)
+                self.block(body, inner)
+            case nodes.Repeat(times=times, body=body):
+                self.expect(NUMBER, self.expr(times, scope), times.span, "the number of times")
+                self.block(body, scope)
+            case nodes.CallStmt(call=call):
+                sym = self.table.globals.get(call.callee.name)
+                if sym is not None and sym.kind in ("define", "table"):
+                    self.error("E302", f"calling {KIND_WORDS[sym.kind]} on its own does nothing",
+                               call.span, hint=f"use its value: let x = {call.callee.name}(...)")
+                self.value(call, scope)
+            case _:
+                self.game_stmt(stmt, scope)
+
+    def decider(self, stmt, scope: Scope) -> None:
+        t = self.expr(stmt.decider, scope)
+        if t.kind not in ("fighter", "side", "any"):
+            who = next((n for n, (lt, _) in scope.locals.items()
+                        if lt.kind in ("fighter", "side")), "attacker")
+            self.error("E402", f"a decision is made by a fighter or a side, not "
+                               f"{t.fixed()}", stmt.decider.span,
+                       hint=f"name who decides after 'by', as in "
+                            f"'choose {stmt.name.name} by {who}'")
+
+    def assignment(self, stmt: nodes.Set, scope: Scope) -> None:
+        head, *path = stmt.target
+        sym = self.table.globals.get(head.name)
+        if head.name not in scope.locals and path and sym is not None and \
+                sym.kind == "side name":   # a scenario's side: set empire.Order = 1
+            self.used.add(head.name)
+            t = SIDE
+        elif head.name not in scope.locals:
+            self.unknown(head, (), extra=scope.locals)
+            self.expr(stmt.value, scope)
+            return
+        else:
+            t = scope.locals[head.name][0]
+        if not path and t.kind in ("fighter", "side", "dice", "fighters"):
+            self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
+        for i, part in enumerate(path):
+            t = self.field_type(t, part, mutable=(i == len(path) - 1),
+                                who=".".join(p.name for p in stmt.target[:i + 1]))
+        value = self.member(stmt.value, t, scope) or self.expr(stmt.value, scope)
+        if stmt.op != "=":
+            self.expect(NUMBER, t, stmt.span, f"'{stmt.op}'")
+        self.expect(t.fixed(), value, stmt.value.span, "the new value")
+
+    def value(self, expr, scope: Scope, expected: Type | None = None) -> Type:
+        """An expression that may also be a call of a procedure standing on its own."""
+        if isinstance(expr, nodes.Call):
+            sym = self.table.globals.get(expr.callee.name)
+            if sym is not None and sym.kind in ("procedure", "action", "phase"):
+                self.used.add(sym.name)
+                self.note_call(sym.name, expr.span)
+                self.arguments(expr, sym.decl.params, scope, sym.kind)
+                return self.procedure_result(sym.decl)
+        return self.member(expr, expected, scope) or self.expr(expr, scope)
+
+    def note_call(self, callee: str, span: Span) -> None:
+        if self.current is not None:
+            self.calls.setdefault(self.current, []).append((callee, span))
+
+    def arguments(self, call: nodes.Call, params: tuple[nodes.Param, ...], scope: Scope,
+                  kind: str) -> None:
+        required = sum(1 for p in params if p.default is None)
+        if not required <= len(call.args) <= len(params):
+            want = (f"{required}" if required == len(params)
+                    else f"{required} to {len(params)}")
+            names = ", ".join(p.name.name for p in params)
+            self.error("E301", f"{_noun(kind)} '{call.callee.name}' takes {want} "
+                               f"argument{'s' if len(params) != 1 else ''} ({names}), "
+                               f"not {len(call.args)}", call.span,
+                       hint=f"call it as {call.callee.name}({names})")
+            for arg in call.args:  # which argument is which is unclear: check names only
+                self.expr(arg, scope)
+            return
+        for arg, param in zip(call.args, params):
+            pt = self.type_of_ref(param.type, NUMBER)
+            t = self.member(arg, pt, scope) or self.expr(arg, scope)
+            self.expect(pt, t, arg.span, f"argument '{param.name.name}'", node=arg)
+
+    # ---- expressions --------------------------------------------------------------------------------
+    def cycles(self) -> None:
+        """Rules must terminate: no table, definition or procedure may reach itself."""
+        reported: set[frozenset] = set()
+        state: dict[str, int] = {}
+        stack: list[tuple[str, Span | None]] = []
+
+        def visit(name: str) -> None:
+            state[name] = 1
+            for callee, where in self.calls.get(name, []):
+                if state.get(callee) == 1:
+                    names = [n for n, _ in stack[[n for n, _ in stack].index(callee):]]
+                    key = frozenset(names)
+                    if key not in reported:
+                        reported.add(key)
+                        path = " -> ".join(names + [callee])
+                        self.error("E401", f"'{callee}' depends on itself: {path}", where,
+                                   hint="rules must always finish; repetition is written with "
+                                        "'repeat N times' or 'for each'")
+                elif state.get(callee) is None:
+                    stack.append((callee, where))
+                    visit(callee)
+                    stack.pop()
+            state[name] = 2
+
+        for name in list(self.calls):
+            if name not in state:
+                stack.append((name, None))
+                visit(name)
+                stack.pop()
+
+    def unused(self, module: nodes.Module) -> None:
+        warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
+        for sym in self.table.globals.values():
+            if sym.kind in warn_kinds and sym.name not in self.used and \
+                    sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
+                self.error("W101", f"{_noun(sym.kind)} '{sym.name}' is never used",
+                           sym.span, hint="remove it, or use it in a rule")
+
+
+_MERGED = ("E201", "E203", "E204", "E307")
+
+
+def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One message for a name that is unknown wherever it is used (a misspelt or unreadable
+    declaration, most often): the first use, with the lines of the others in its hint."""
+    groups: dict[tuple, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.code in _MERGED and d.span is not None:
+            groups.setdefault((d.code, d.message, d.span.file), []).append(d)
+    merged = []
+    for d in diagnostics:
+        group = groups.get((d.code, d.message, d.span.file)) if d.code in _MERGED \
+            and d.span is not None else None
+        if group is None:
+            merged.append(d)
+            continue
+        if d is not group[0]:
+            continue
+        group.sort(key=lambda g: (g.span.line, g.span.column))
+        lines = sorted({g.span.line for g in group[1:]} - {group[0].span.line})
+        first = group[0]
+        if lines:
+            shown = [str(n) for n in lines[:8]] + ([f"{len(lines) - 8} more"]
+                                                   if len(lines) > 8 else [])
+            also = f"the same on line{'s' if len(lines) > 1 else ''} {_either(shown, 'and')}"
+            first = replace(first, hint=f"{first.hint} ({also})" if first.hint else also)
+        merged.append(first)
+    return merged
+
+
+def _always_returns(block: nodes.Block | None) -> bool:
+    if block is None:
+        return False
+    for stmt in block.stmts:
+        match stmt:
+            case nodes.Return():
+                return True
+            case nodes.If(then=then, otherwise=otherwise) if otherwise is not None:
+                other = (_always_returns(nodes.Block((otherwise,), otherwise.span))
+                         if isinstance(otherwise, nodes.If) else _always_returns(otherwise))
+                if _always_returns(then) and other:
+                    return True
+            case nodes.Choose(options=options):
+                if all(_always_returns(o.body) for o in options):
+                    return True
+    return False
+
+
+def check(module: nodes.Module, table: SymbolTable) -> tuple[Checker, list[Diagnostic]]:
+    checker = Checker(table)
+    checker.check(module)
+    return checker, checker.diagnostics

@@ -1,0 +1,294 @@
+"""Conversions between rulesets: resolving and checking a `conversion` declaration.
+
+    conversion (f) from "A" to "B" { class ... when ...  stat ... = ...  trait ... => ... }
+
+A conversion names two other rulesets, so it is checked in a stage of its own, after the rules
+file that holds it has been parsed: both rulesets are compiled, every expression is checked with
+the *source* ruleset's names (the fighter `f` is a fighter of A, and may be handed to A's own
+definitions), and every class, stat, trait and equipment the conversion produces must be one of
+the *target's*. The result is a `Conversion`, which `convert.py` applies to warband files.
+
+Finding conversions: `--using FILE`, then the shipped ones in dsl/conversions/*.rules, matched by
+the two ids in their `conversion ... from "A" to "B"` line without compiling anything else.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from warband.lang import nodes
+from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
+
+_DECLARED = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
+
+
+@dataclass(frozen=True)
+class Side:
+    """One of the two rulesets a conversion joins, with the names its expressions may use."""
+
+    ruleset: object          # the compiled Ruleset
+    table: object            # its SymbolTable, for checking expressions against its names
+
+
+@dataclass(frozen=True)
+class Conversion:
+    decl: nodes.ConversionDecl
+    file: str
+    source: Side
+    target: Side
+
+    @property
+    def class_rules(self) -> tuple[nodes.ClassRule, ...]:
+        return self.decl.classes
+
+
+def conversions_dir() -> Path:
+    from warband.lang.compiler import BUILTIN_DIR
+    return BUILTIN_DIR / "conversions"
+
+
+# ---- loading the two rulesets ------------------------------------------------------------------
+
+def _side(ref: str, span: Span, base: Path, sources: Sources) -> Side | Diagnostic:
+    from warband.lang.compiler import builtins, load, resolve
+    from warband.lang.parser import parse
+    from warband.lang.symbols import collect
+    ids = [b.id for b in builtins()]
+    written = ref
+    if ref not in ids and (ref.endswith(".rules") or "/" in ref):
+        ref = os.path.normpath(base / ref)  # a rules file next to the conversion
+    path, problem = resolve(ref)
+    if problem is not None:
+        where = f" (relative to {base.as_posix()}/)" if ref != written else ""
+        return diag("E800", f"unknown ruleset '{written}'{where}", span,
+                    hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}; or "
+                                                   "the path of a .rules file")
+    compiled = load(ref)
+    sources.texts.update(compiled.sources.texts)
+    if compiled.ruleset is None:
+        shown = compiled.errors[:3]
+        return diag("E801", f"the rules in '{ref}' have errors", span,
+                    related=[Related(d.span, d.message) for d in shown if d.span],
+                    hint=f"run: warband rules check {ref}")
+    module, _ = parse(path.read_text(encoding="utf-8-sig"), compiled.ruleset.file)
+    table, _ = collect(module)
+    return Side(compiled.ruleset, table)
+
+
+# ---- checking ------------------------------------------------------------------------------------
+
+class _Check:
+    """The checks of one conversion declaration; every problem is collected."""
+
+    def __init__(self, decl: nodes.ConversionDecl, source: Side, target: Side) -> None:
+        from warband.lang.checker import Checker
+        from warband.lang.typesystem import FIGHTER, Scope
+        self.decl, self.source, self.target = decl, source, target
+        self.diagnostics: list[Diagnostic] = []
+        self.exprs = Checker(source.table)
+        self.scope = Scope({decl.fighter.name: (FIGHTER, decl.fighter.span)})
+
+    def error(self, code: str, message: str, span: Span, **kw) -> None:
+        self.diagnostics.append(diag(code, message, span, **kw))
+
+    def expression(self, expr, expected, what: str) -> None:
+        t = self.exprs.value(expr, self.scope, expected)
+        self.exprs.expect(expected, t, expr.span, what, expr)
+
+    def twice(self, seen: dict, key, span: Span, what: str) -> bool:
+        if key in seen:
+            self.error("E806", f"{what} is given twice", span,
+                       related=[Related(seen[key], "first given here")],
+                       hint="keep one of them")
+            return True
+        seen[key] = span
+        return False
+
+    def unknown(self, code: str, kind: str, ident: nodes.Ident, side: Side, names) -> bool:
+        if ident.name in names:
+            return False
+        which = "source" if side is self.source else "target"
+        plural = {"class": "classes", "equipment": "equipment"}.get(kind, kind + "s")
+        self.error(code, f"'{side.ruleset.id}' (the {which}) has no {kind} '{ident.name}'",
+                   ident.span, hint=did_you_mean(ident.name, list(names))
+                   or (f"its {plural}: {', '.join(names)}" if names else f"it has no {plural}"))
+        return True
+
+    def run(self) -> list[Diagnostic]:
+        from warband.lang.typesystem import BOOL, NUMBER, TEXT
+        target = self.target.ruleset
+        seen: dict = {}
+        otherwise = None
+        for rule in self.decl.classes:
+            self.unknown("E802", "class", rule.target, self.target, target.classes)
+            if rule.condition is None:
+                self.twice(seen, "otherwise", rule.span, "the 'otherwise' class")
+                otherwise = rule
+            else:
+                self.expression(rule.condition, BOOL, "a class rule's condition")
+        if target.classes and not self.decl.classes:
+            self.error("E808", f"the conversion gives no class, but '{target.id}' fighters have "
+                               "one", self.decl.span,
+                       hint=f"add class rules, ending with e.g. 'class "
+                            f"{next(iter(target.classes))} otherwise'")
+        elif target.classes and otherwise is None:
+            self.error("E808", "the class rules have no 'otherwise': a fighter may match none",
+                       self.decl.classes[-1].span,
+                       hint=f"end them with e.g. 'class {self.decl.classes[-1].target.name} "
+                            "otherwise'")
+        given = set()
+        for rule in self.decl.stats:
+            if self.unknown("E803", "stat", rule.target, self.target, target.stats):
+                continue
+            if self.twice(seen, ("stat", rule.target.name), rule.span,
+                          f"stat '{rule.target.name}'"):
+                continue
+            given.add(rule.target.name)
+            stat = target.stats[rule.target.name]
+            if stat.enum is None:
+                self.expression(rule.value, NUMBER, f"the value of {stat.name}")
+                continue
+            from warband.lang.typesystem import _compatible
+            t = self.exprs.value(rule.value, self.scope, TEXT)
+            if not _compatible(TEXT, t):  # the target's names mean nothing in the source
+                members = [m for m, _ in target.enums[stat.enum]]
+                self.error("E302", f"the value of {stat.name} must be the name of one of its "
+                                   f"values, in quotes, not {t}", rule.value.span,
+                           hint="one of " + ", ".join(f'"{m}"' for m in members))
+        fixed_by_every_class = {name for name in target.stats if target.classes and all(
+            name in dict(c.stats) for c in target.classes.values())}
+        for stat in target.stats.values():
+            if stat.default is None and stat.name not in given | fixed_by_every_class:
+                self.error("E807", f"the conversion does not give {stat.name}, which every "
+                                   f"'{target.id}' fighter needs", self.decl.span,
+                           hint=f"add: stat {stat.name} = ...")
+        for rule in self.decl.maps:
+            self.map_rule(rule, seen)
+        for rule in self.decl.warnings:
+            if rule.condition is not None:
+                self.expression(rule.condition, BOOL, "a warning's condition")
+        for stat, _ in self.decl.fits:
+            if not self.twice(seen, "fit", stat.span, "'fit'"):
+                self.fit(stat)
+        self.diagnostics += self.exprs.diagnostics
+        return self.diagnostics
+
+    def map_rule(self, rule: nodes.MapRule, seen: dict) -> None:
+        from warband.lang.typesystem import NUMBER
+        code = "E804" if rule.kind == "trait" else "E805"
+        pool = "traits" if rule.kind == "trait" else "equipment"
+        src, tgt = getattr(self.source.ruleset, pool), getattr(self.target.ruleset, pool)
+        label = f"{rule.kind} '{rule.source.name}'" if rule.source else \
+            f"'{rule.kind} otherwise drop'"
+        if self.twice(seen, (rule.kind, rule.source.name if rule.source else None), rule.span,
+                      label):
+            return
+        if rule.source is not None:
+            self.unknown(code, rule.kind, rule.source, self.source, src)
+        if rule.target is None:
+            return
+        ident = rule.target.name if isinstance(rule.target, nodes.TraitRef) else rule.target
+        if self.unknown(code, rule.kind, ident, self.target, tgt):
+            return
+        if rule.kind != "trait":
+            return
+        numeric = tgt[ident.name].numeric
+        value = rule.target.value
+        source_numeric = rule.source.name in src and src[rule.source.name].numeric
+        if value is not None and not numeric:
+            self.error("E809", f"'{ident.name}' takes no value in '{self.target.ruleset.id}'",
+                       value.span, hint=f"write: trait {rule.source.name} => {ident.name}")
+        elif value is None and numeric and not source_numeric and rule.source.name in src:
+            self.error("E809", f"'{ident.name}' needs a value, and '{rule.source.name}' has none",
+                       ident.span, hint=f"give one: => {ident.name}(1)")
+        elif value is not None:
+            self.expression(value, NUMBER, f"the value of {ident.name}")
+
+    def fit(self, stat: nodes.Ident) -> None:
+        target = self.target.ruleset
+        if self.unknown("E803", "stat", stat, self.target, target.stats):
+            return
+        if target.stats[stat.name].enum is not None:
+            self.error("E810", f"'fit' scales a number, and {stat.name} is one of a set of "
+                               "values", stat.span)
+        elif target.army is None or target.army.cost is None:
+            self.error("E810", f"'{target.id}' has no points to fit: its army section gives no "
+                               "cost", stat.span, hint="remove the 'fit' line")
+
+
+def check(decl: nodes.ConversionDecl, file: str,
+          sources: Sources | None = None) -> tuple[Conversion | None, list[Diagnostic]]:
+    """Resolve both rulesets of a conversion and check it against them."""
+    sources = sources if sources is not None else Sources()
+    base = Path(file).parent
+    found = [_side(decl.source, decl.source_span, base, sources),
+             _side(decl.target, decl.target_span, base, sources)]
+    problems = [d for d in found if isinstance(d, Diagnostic)]
+    if problems:
+        return None, problems
+    source, target = found
+    diagnostics = _Check(decl, source, target).run()
+    if any(d.is_error for d in diagnostics):
+        return None, diagnostics
+    return Conversion(decl, file, source, target), diagnostics
+
+
+def check_module(module: nodes.Module, sources: Sources | None = None) -> list[Diagnostic]:
+    """The diagnostics of every conversion in a rules file (for `warband rules check`); the
+    texts of the rulesets it names go into `sources`, for the excerpts of their errors."""
+    out: list[Diagnostic] = []
+    for decl in module.decls:
+        if isinstance(decl, nodes.ConversionDecl):
+            out += check(decl, module.file, sources)[1]
+    return out
+
+
+# ---- finding a conversion ---------------------------------------------------------------------------
+
+def candidates(using: list[str] | None = None) -> list[Path]:
+    """Rules files that may hold conversions: those given, then the shipped ones."""
+    shipped = sorted(conversions_dir().glob("*.rules")) if conversions_dir().is_dir() else []
+    return [Path(u) for u in using or ()] + shipped
+
+
+def available(using: list[str] | None = None) -> list[tuple[str, str, Path]]:
+    """(source, target, file) of every conversion found, without compiling anything."""
+    out = []
+    for path in candidates(using):
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):   # reported by convert.find for --using files
+            continue
+        out += [(m.group(1), m.group(2), path) for m in _DECLARED.finditer(text)]
+    return out
+
+
+def load_file(path: Path, source_id: str, target_id: str,
+              sources: Sources) -> tuple[Conversion | None, list[Diagnostic]]:
+    """The conversion from one ruleset to another declared in a rules file, checked."""
+    from warband.lang.compiler import display_path
+    from warband.lang.parser import parse
+    name = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        return None, [diag("E100", f"cannot read {name}: {error.strerror}", None)]
+    except UnicodeDecodeError:
+        return None, [diag("E100", f"{name} is not UTF-8 text", None,
+                           hint="save the file as UTF-8")]
+    sources.add(name, text)
+    module, diagnostics = parse(text, name)
+    if module is None or any(d.is_error for d in diagnostics):
+        return None, diagnostics
+    for decl in module.decls:
+        if isinstance(decl, nodes.ConversionDecl) and decl.source == source_id and \
+                decl.target == target_id:
+            return check(decl, name, sources)
+    return None, []
+
+
+__all__ = ["Conversion", "Side", "check", "check_module", "available", "load_file",
+           "conversions_dir"]

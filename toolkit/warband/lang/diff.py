@@ -1,0 +1,407 @@
+"""`warband rules diff BASE HOUSE`: what house rules change, in a player's words, or as JSON.
+
+Two compiled rulesets are compared definition by definition, whatever made them (a house file
+on its base, or any two rulesets). Rules that are code (tables' conditions, definitions,
+procedures) are compared by their shape, ignoring where they are written, so a definition that is
+only moved or re-indented is not a change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from warband.lang import nodes
+from warband.lang.ruleset import Ruleset
+from warband.lang.summary import _trait_list
+from warband.lang.summary import _value as _v   # a trait's number as `rules show` writes it
+
+# The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
+SECTIONS = (
+    ("stat", "Stats"), ("enum", "Enumerations"), ("state", "Kept during play"),
+    ("tier", "Tiers"), ("trait", "Traits"), ("class", "Classes"), ("equipment", "Equipment"),
+    ("table", "Tables"), ("define", "Definitions"), ("outcomes", "Outcomes"),
+    ("procedure", "Procedures, actions and phases"), ("army", "Army construction"),
+)
+
+
+@dataclass
+class Change:
+    kind: str            # stat, enum, state, tier, trait, class, equipment, table, define, ...
+    name: str
+    change: str          # added | changed | removed
+    details: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "change": self.change,
+                "details": self.details}
+
+
+def shape(node) -> object:
+    """A node without its positions: equal shapes are the same rule, wherever written."""
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return (type(node).__name__,) + tuple(
+            shape(getattr(node, f.name)) for f in dataclasses.fields(node)
+            if f.name not in ("span", "extends_span"))
+    if isinstance(node, (tuple, list)):
+        return tuple(shape(x) for x in node)
+    return node
+
+
+def _traits(pairs) -> str:
+    return _trait_list(pairs) or "none"
+
+
+def _pairs_changes(before, after, noun: str) -> list[str]:
+    """gains/loses/changes for (name, value) pairs such as a class's traits or stats."""
+    old, new = dict(before), dict(after)
+    out = []
+    gained = [n for n in new if n not in old]
+    lost = [n for n in old if n not in new]
+    if gained:
+        out.append(f"gains {noun} " + _traits([(n, new[n]) for n in gained]))
+    if lost:
+        out.append(f"loses {noun} " + ", ".join(lost))
+    for n in new:
+        if n in old and old[n] != new[n]:
+            out.append(f"{n} {_v(old[n]) or 'yes'} -> {_v(new[n]) or 'yes'}")
+    return out
+
+
+def _doc(before, after) -> list[str]:
+    return [f'new description: "{after}"'] if before != after and after else (
+        ["description dropped"] if before != after else [])
+
+
+# ---- one kind at a time ---------------------------------------------------------------------
+
+def _stat(a, b) -> list[str]:
+    out = []
+    if (a.low, a.high, a.enum) != (b.low, b.high, b.enum):
+        out.append(f"values {a.enum or f'{a.low}..{a.high}'} -> {b.enum or f'{b.low}..{b.high}'}")
+    if a.default != b.default:
+        out.append(f"default {_v(a.default) or 'none'} -> {_v(b.default) or 'none'}")
+    return out + _doc(a.doc, b.doc)
+
+
+def _class(a, b) -> list[str]:
+    out = []
+    if a.tier != b.tier:
+        out.append(f"tier {a.tier or 'none'} -> {b.tier or 'none'}")
+    out += _pairs_changes(a.traits, b.traits, "trait")
+    gained = [e for e in b.equipment if e not in a.equipment]
+    lost = [e for e in a.equipment if e not in b.equipment]
+    if gained:
+        out.append("gains equipment " + ", ".join(gained))
+    if lost:
+        out.append("loses equipment " + ", ".join(lost))
+    for n, v in b.stats:
+        old = dict(a.stats).get(n)
+        if old != v:
+            out.append(f"{n} {_v(old) if old is not None else 'not fixed'} -> {_v(v)}")
+    for n, v in a.stats:
+        if n not in dict(b.stats):
+            out.append(f"{n} no longer fixed (was {_v(v)})")
+    return out + _doc(a.doc, b.doc)
+
+
+def _trait(a, b) -> list[str]:
+    out = []
+    if a.numeric != b.numeric:
+        out.append("now takes a number" if b.numeric else "no longer takes a number")
+    if a.combine != b.combine:
+        out.append(f"values from several sources: {a.combine} -> {b.combine}")
+    return out + _doc(a.doc, b.doc)
+
+
+def _equipment(a, b) -> list[str]:
+    return _pairs_changes(a.grants, b.grants, "trait") + _doc(a.doc, b.doc)
+
+
+def _row_key(row) -> str:
+    from warband.lang.summary import _row_text
+    return _row_text(row)[0]
+
+
+def _table(a, b) -> list[str]:
+    from warband.lang.summary import _row_text
+    out = []
+    if [c.name for c in a.columns] != [c.name for c in b.columns]:
+        out.append(f"columns {', '.join(c.name for c in a.columns)} -> "
+                   f"{', '.join(c.name for c in b.columns)}")
+    if shape(a.params) != shape(b.params):
+        out.append(f"parameters ({', '.join(p.name.name for p in a.params)}) -> "
+                   f"({', '.join(p.name.name for p in b.params)})")
+    old = {_row_key(r): r for r in a.rows}
+    new = {_row_key(r): r for r in b.rows}
+    for key, row in new.items():
+        values = _row_text(row)[1]
+        if key not in old:
+            out.append(f"new row {key} => {values}")
+        elif shape(old[key].values) != shape(row.values):
+            out.append(f"row {key}: {_row_text(old[key])[1]} -> {values}")
+    for key, row in old.items():
+        if key not in new:
+            out.append(f"row {key} => {_row_text(row)[1]} removed")
+    if not out and [_row_key(r) for r in a.rows] != [_row_key(r) for r in b.rows]:
+        out.append("rows reordered (the first that matches wins)")
+    return out + _doc(a.doc, b.doc)
+
+
+def _define(a, b) -> list[str]:
+    from warband.lang.unparse import expr_text
+    out = []
+    if shape(a.params) != shape(b.params):
+        out.append(f"parameters ({', '.join(p.name.name for p in a.params)}) -> "
+                   f"({', '.join(p.name.name for p in b.params)})")
+    if shape(a.body) != shape(b.body):
+        out.append(f"{expr_text(a.body)}  ->  {expr_text(b.body)}")
+    return out + _doc(a.doc, b.doc)
+
+
+def _procedure(a, b) -> list[str]:
+    from warband.lang.unparse import expr_text
+    out = []
+    if a.kind != b.kind:
+        out.append(f"{a.kind} -> {b.kind}")
+    if shape(a.params) != shape(b.params):
+        out.append(f"parameters ({', '.join(p.name.name for p in a.params)}) -> "
+                   f"({', '.join(p.name.name for p in b.params)})")
+    if shape(a.requires) != shape(b.requires):
+        out.append(f"requires {expr_text(a.requires) if a.requires else 'nothing'} -> "
+                   f"{expr_text(b.requires) if b.requires else 'nothing'}")
+    if shape(a.body) != shape(b.body):
+        out.append(f"its steps change (were {_at(a.span)}, now {_at(b.span)}):")
+        out += [f"  {line}" for line in _steps(a.body, b.body)]
+    return out + _doc(a.doc, b.doc)
+
+
+def _step_text(stmt) -> str:
+    """The first line of a statement, as written in rules (blocks are shown as { ... })."""
+    from warband.lang.unparse import expr_text
+    match stmt:
+        case nodes.Let(name=n, value=v):
+            return f"let {n.name} = {expr_text(v)}"
+        case nodes.Set(target=t, op=op, value=v):
+            return f"set {'.'.join(i.name for i in t)} {op} {expr_text(v)}"
+        case nodes.If(condition=c, otherwise=o):
+            return f"if {expr_text(c)} {{ ... }}" + (" else ..." if o is not None else "")
+        case nodes.Choose(name=n, decider=d, options=opts):
+            return f"choose {n.name} by {expr_text(d)}: " + ", ".join(o.name.name for o in opts)
+        case nodes.ChooseNumber(name=n, decider=d, low=lo, high=hi):
+            return f"choose {n.name} by {expr_text(d)} from {expr_text(lo)}..{expr_text(hi)}"
+        case nodes.Return(value=v):
+            return f"return {expr_text(v)}"
+        case nodes.Remove(subject=x):
+            return f"remove {expr_text(x)}"
+        case nodes.ForEach(var=v, items=i):
+            return f"for each {v.name} in {expr_text(i)} {{ ... }}"
+        case nodes.Repeat(times=t):
+            return f"repeat {expr_text(t)} times {{ ... }}"
+        case nodes.CallStmt(call=c):
+            return expr_text(c)
+    return type(stmt).__name__  # pragma: no cover - every statement is named above
+
+
+def _inner(stmt) -> list:
+    """The blocks a statement holds, for comparing step by step."""
+    match stmt:
+        case nodes.If(then=t, otherwise=o):
+            return [t.stmts, () if o is None else (o,) if isinstance(o, nodes.If) else o.stmts]
+        case nodes.ForEach(body=b) | nodes.Repeat(body=b):
+            return [b.stmts]
+        case nodes.Choose(options=opts):
+            return [o.body.stmts if o.body else () for o in opts]
+    return []
+
+
+def _steps(a: nodes.Block, b: nodes.Block, depth: int = 0) -> list[str]:
+    """What changed between two blocks of statements: steps added (+), dropped (-) and changed
+    (~, with the changes inside a block shown beneath it)."""
+    import difflib
+    out: list[str] = []
+    pad = "  " * depth
+    old, new = list(a.stmts if hasattr(a, "stmts") else a), list(b.stmts if hasattr(b, "stmts")
+                                                                else b)
+    matcher = difflib.SequenceMatcher(a=[shape(x) for x in old], b=[shape(x) for x in new],
+                                      autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        pairs = list(zip(old[i1:i2], new[j1:j2])) if op == "replace" else []
+        for x, y in pairs:
+            same_kind = type(x) is type(y) and len(_inner(x)) == len(_inner(y)) and _inner(x)
+            if same_kind and _step_text(x) == _step_text(y):
+                out.append(f"{pad}~ {_step_text(y)}")
+                for bx, by in zip(_inner(x), _inner(y)):
+                    out += _steps(bx, by, depth + 1)
+            else:
+                out += [f"{pad}- {_step_text(x)}", f"{pad}+ {_step_text(y)}"]
+        out += [f"{pad}- {_step_text(x)}" for x in old[i1 + len(pairs):i2]]
+        out += [f"{pad}+ {_step_text(y)}" for y in new[j1 + len(pairs):j2]]
+    return out
+
+
+def _at(span) -> str:
+    return f"{span.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{span.line}"
+
+
+def _enum(a, b) -> list[str]:
+    old, new = [m for m, _ in a], [m for m, _ in b]
+    out = []
+    if [m for m in new if m not in old]:
+        out.append("new values " + ", ".join(m for m in new if m not in old))
+    if [m for m in old if m not in new]:
+        out.append("values dropped " + ", ".join(m for m in old if m not in new))
+    return out
+
+
+def _outcomes(a, b) -> list[str]:
+    return [d.replace("trait ", "outcome ") for d in
+            _pairs_changes(a.scores, b.scores, "trait")] + _doc(a.doc, b.doc)
+
+
+def _state(a, b) -> list[str]:
+    out = []
+    if (a.kind, a.owner) != (b.kind, b.owner):
+        out.append(f"{a.kind} on each {a.owner} -> {b.kind} on each {b.owner}")
+    if a.initial != b.initial:
+        out.append(f"starts at {_v(a.initial)} -> {_v(b.initial)}")
+    return out + _doc(a.doc, b.doc)
+
+
+def _tier(a, b) -> list[str]:
+    return _doc(a.doc, b.doc)
+
+
+def _summary(kind: str, item) -> str:
+    """A short description of an added item."""
+    match kind:
+        case "class":
+            bits = [item.tier] if item.tier else []
+            bits.append(f"traits {_traits(item.traits)}")
+            if item.equipment:
+                bits.append("equipment " + ", ".join(item.equipment))
+            if item.stats:
+                bits.append(", ".join(f"{n} {_v(v)}" for n, v in item.stats))
+            return "; ".join(bits)
+        case "stat":
+            return item.enum or f"{item.low}..{item.high}"
+        case "equipment":
+            return f"grants {_traits(item.grants)}"
+        case "table":
+            return f"{len(item.rows)} rows"
+        case "procedure":
+            return item.kind
+        case "state":
+            return f"{item.kind} on each {item.owner}"
+        case "enum":
+            return ", ".join(m for m, _ in item)
+        case "outcomes":
+            return ", ".join(f"{n} = {s}" for n, s in item.scores)
+    return getattr(item, "doc", None) or ""
+
+
+_COMPARE = {"stat": _stat, "enum": _enum, "state": _state, "tier": _tier, "trait": _trait,
+            "class": _class, "equipment": _equipment, "table": _table, "define": _define,
+            "outcomes": _outcomes, "procedure": _procedure}
+
+
+def _items(rules: Ruleset, kind: str) -> dict:
+    return dict({"stat": rules.stats, "enum": rules.enums, "state": rules.states,
+                 "tier": rules.tiers, "trait": rules.traits, "class": rules.classes,
+                 "equipment": rules.equipment, "table": rules.tables,
+                 "define": rules.defines, "outcomes": rules.outcomes,
+                 "procedure": rules.procedures}[kind])
+
+
+def _army(a, b) -> list[Change]:
+    from warband.lang.summary import quota_text
+    from warband.lang.unparse import expr_text
+    if a is None and b is None:
+        return []
+    changes = []
+    if a is None or b is None:   # every entry of the one army is added (or removed)
+        changes.append(Change("army", "army section", "added" if a is None else "removed"))
+        from warband.lang.ruleset import Army
+        empty = Army(None, None, None, (), None, None)
+        a, b = a or empty, b or empty
+
+    def entry(name: str, old, new) -> None:
+        if old == new:
+            return
+        if old is None:
+            changes.append(Change("army", name, "added", [new]))
+        elif new is None:
+            changes.append(Change("army", name, "removed", [f"was {old}"]))
+        else:
+            changes.append(Change("army", name, "changed", [f"{old} -> {new}"]))
+
+    entry("cost", expr_text(a.cost[1]) if a.cost else None,
+          expr_text(b.cost[1]) if b.cost else None)
+    entry("points", None if a.points is None else f"{a.points} points",
+          None if b.points is None else f"{b.points} points")
+    entry("size", f"{a.size[0]} {a.size[1]} fighters" if a.size else None,
+          f"{b.size[0]} {b.size[1]} fighters" if b.size else None)
+    old = {(q.kind, q.target, q.bound): q for q in a.quotas}
+    new = {(q.kind, q.target, q.bound): q for q in b.quotas}
+    for key, q in new.items():
+        name = f"quota {q.kind} {q.target}"
+        if key not in old:
+            changes.append(Change("army", name, "added", [quota_text(q)]))
+        elif (old[key].limit, old[key].share) != (q.limit, q.share):
+            changes.append(Change("army", name, "changed",
+                                  [f"{quota_text(old[key])} -> {quota_text(q)}"]))
+    for key, q in old.items():
+        if key not in new:
+            changes.append(Change("army", f"quota {q.kind} {q.target}", "removed",
+                                  [f"was {quota_text(q)}"]))
+    return changes
+
+
+def diff(base: Ruleset, house: Ruleset) -> list[Change]:
+    changes: list[Change] = []
+    for kind, _ in SECTIONS:
+        if kind == "army":
+            changes += _army(base.army, house.army)
+            continue
+        old, new = _items(base, kind), _items(house, kind)
+        for name, item in new.items():
+            if name not in old:
+                summary = _summary(kind, item)
+                changes.append(Change(kind, name, "added", [summary] if summary else []))
+            else:
+                details = _COMPARE[kind](old[name], item)
+                if details:
+                    changes.append(Change(kind, name, "changed", details))
+        for name in old:
+            if name not in new:
+                changes.append(Change(kind, name, "removed"))
+    return changes
+
+
+def as_json(base: Ruleset, house: Ruleset, changes: list[Change]) -> dict:
+    return {"base": {"id": base.id, "file": base.file},
+            "house": {"id": house.id, "file": house.file},
+            "changes": [c.to_json() for c in changes]}
+
+
+def as_text(base: Ruleset, house: Ruleset, changes: list[Change]) -> str:
+    lines = [f"{house.title} ({house.id}) compared with {base.title} ({base.id}):"]
+    if not changes:
+        return lines[0] + "\nno differences\n"
+    counts = {w: sum(c.change == w for c in changes) for w in ("added", "changed", "removed")}
+    lines.append(", ".join(f"{n} {w}" for w, n in counts.items()))
+    for kind, title in SECTIONS:
+        mine = [c for c in changes if c.kind == kind]
+        if not mine:
+            continue
+        lines += ["", title]
+        for c in mine:
+            head = f"  {c.change:<8} {c.name}"
+            if len(c.details) != 1:
+                lines.append(head)
+                lines += [f"             {d}" for d in c.details]
+            else:
+                lines.append(f"{head}: {c.details[0]}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,354 @@
+"""The half of the checker that types expressions: names, fields, calls, dice, operators.
+
+Mixed into the Checker, whose declaration and statement walks call `expr` for every expression.
+"""
+
+from __future__ import annotations
+
+from warband.lang import nodes
+from warband.diagnostics import did_you_mean
+from warband.lang.game_checker import game_name_type
+from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_GROUPS, GAME_FUNCTIONS, \
+    KIND_WORDS
+from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTER_BUILTINS, FIGHTERS, NUMBER,
+                                SIDE_BUILTINS, SIDES, TEXT, Scope, Type, _compatible, _either,
+                                _kind_hint, _noun, _numeric, _unify)
+
+
+class ExpressionChecker:
+    def expr(self, e, scope: Scope) -> Type:
+        t = self._expr(e, scope)
+        self.expr_types[id(e)] = t
+        return t
+
+    def _expr(self, e, scope: Scope) -> Type:
+        match e:
+            case nodes.Int():
+                return NUMBER
+            case nodes.Str():
+                return TEXT
+            case nodes.Bool():
+                return BOOL
+            case nodes.Name(name=name):
+                return self.name(e, scope)
+            case nodes.Field(subject=subject, field=field):
+                return self.field_type(self.expr(subject, scope), field,
+                                       who=subject.name if isinstance(subject, nodes.Name) else None)
+            case nodes.Call():
+                return self.call(e, scope)
+            case nodes.Binary(op=op, left=left, right=right):
+                lt, rt = self.expr(left, scope), self.expr(right, scope)
+                for side, t in ((left, lt), (right, rt)):
+                    if not _numeric(t):
+                        self.error("E302", f"'{op}' needs numbers, but this is {t}", side.span,
+                                   hint=self.number_hint(t, side))
+                return NUMBER.rolled(lt.random or rt.random)
+            case nodes.Compare(op=op, left=left, right=right):
+                lt = self.expr(left, scope)
+                rt = self.member(right, lt, scope) or self.expr(right, scope)
+                if op in ("==", "!="):
+                    if not (_compatible(lt, rt) or _compatible(rt, lt)):
+                        self.error("E302", f"cannot compare {lt} with {rt}", e.span)
+                else:
+                    for side, t in ((left, lt), (right, rt)):
+                        if not _numeric(t):
+                            self.error("E302", f"'{op}' compares numbers, but this is {t}",
+                                       side.span)
+                return BOOL.rolled(lt.random or rt.random)
+            case nodes.Logic(op=op, items=items):
+                random = False
+                for item in items:
+                    t = self.expr(item, scope)
+                    self.expect(BOOL, t, item.span, f"each side of '{op}'")
+                    random |= t.random
+                return BOOL.rolled(random)
+            case nodes.Not(operand=operand):
+                t = self.expr(operand, scope)
+                self.expect(BOOL, t, operand.span, "what 'not' applies to")
+                return BOOL.rolled(t.random)
+            case nodes.Neg(operand=operand):
+                t = self.expr(operand, scope)
+                if not _numeric(t):
+                    self.error("E302", f"'-' needs a number, but this is {t}", operand.span)
+                return NUMBER.rolled(t.random)
+            case nodes.IfExpr(condition=cond, then=then, otherwise=otherwise):
+                ct = self.expr(cond, scope)
+                self.expect(BOOL, ct, cond.span, "a condition")
+                a, b = self.expr(then, scope), self.expr(otherwise, scope)
+                if not (_compatible(a, b) or _compatible(b, a)):
+                    self.error("E302", f"both branches must give the same kind of value; "
+                                       f"here {a} and {b}", e.span)
+                return _unify(a, b).rolled(ct.random)
+            case nodes.Has(subject=subject, name=name):
+                t = self.expr(subject, scope)
+                self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
+                sym = self.lookup(name.name)
+                if sym is None or sym.kind not in ("trait", "equipment"):
+                    who = subject.name if isinstance(subject, nodes.Name) else "f"
+                    self.unknown(name, ("trait", "equipment"), hint=(
+                        f"a {sym.kind} is read as a value: {who}.{name.name}"
+                        if sym is not None and sym.kind in ("flag", "counter", "stat") else None))
+                return BOOL
+            case nodes.Is(subject=subject, name=name):
+                t = self.expr(subject, scope)
+                self.expect(FIGHTER, t, subject.span, "what 'is' looks at")
+                sym = self.lookup(name.name)
+                if sym is None or sym.kind not in ("class", "tier"):
+                    self.unknown(name, ("class", "tier"))
+                return BOOL
+            case nodes.Dice():
+                return self.dice(e, scope)
+            case nodes.Count(predicate=predicate, pool=pool):
+                self.predicate(predicate, scope)
+                t = self.expr(pool, scope)
+                if not isinstance(pool, nodes.Dice):
+                    self.error("E302", f"'count' looks at dice written in place, not {t}",
+                               pool.span, hint="as in: count even in 3d6, or (n)d6")
+                elif any(isinstance(m, nodes.KeepMod) for m in pool.mods):
+                    mod = next(m for m in pool.mods if isinstance(m, nodes.KeepMod))
+                    self.error("E306", "'count' looks at every die rolled, so keeping or "
+                                       "dropping some has no effect here", mod.span,
+                               hint="count in the dice you mean to keep: (n)d6")
+                return NUMBER.rolled(True)
+            case nodes.Aggregate(kind=kind, value=value, var=var, group=group,
+                               condition=condition):
+                if kind.name not in AGGREGATES:
+                    self.error("E201", f"unknown way to combine a group: '{kind.name}'",
+                               kind.span, hint=did_you_mean(kind.name, AGGREGATES)
+                               or "use total(...), highest(...) or lowest(...)")
+                kind = kind.name
+                inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+                element = self.group_element(group, scope)
+                inner.locals[var.name] = (element, var.span)
+                if kind == "all":
+                    return self.selection(e, inner, element)
+                random = False
+                if condition is not None:
+                    ct = self.expr(condition, inner)
+                    self.expect(BOOL, ct, condition.span, "the condition")
+                    random |= ct.random
+                vt = self.expr(value, inner)
+                if not _numeric(vt):
+                    self.error("E302", f"'{kind}' adds up or compares numbers, not {vt}",
+                               value.span)
+                return NUMBER.rolled(random or vt.random)
+            case nodes.Within(distance=distance, of=of):
+                self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+                self.expect(FIGHTER, self.expr(of, scope), of.span, "'of'")
+                return FIGHTERS
+        raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
+
+    def selection(self, e: nodes.Aggregate, inner: Scope, element: Type) -> Type:
+        """all(f for f in group if condition): the members for which the condition holds."""
+        if not (isinstance(e.value, nodes.Name) and e.value.name == e.var.name):
+            self.error("E302", f"'all' gives members of the group, so it is written "
+                               f"all({e.var.name} for {e.var.name} in ...)", e.value.span)
+        if e.condition is not None:
+            ct = self.expr(e.condition, inner)
+            self.expect(BOOL, ct, e.condition.span, "the condition")
+            self.require_fixed(ct, e.condition.span, "which members belong to a group")
+        return SIDES if element.kind == "side" else FIGHTERS
+
+    def dice(self, e: nodes.Dice, scope: Scope) -> Type:
+        from warband.run.dice import MAX_DICE, MAX_SIDES
+        if not isinstance(e.count, nodes.Int):
+            t = self.expr(e.count, scope)
+            self.expect(NUMBER, t, e.count.span, "the number of dice")
+        if e.count_in_token and not isinstance(e.count, nodes.Int):
+            self.error("E306", "the number of dice is given twice", e.span,
+                       hint="write (n)d6 or 3d6, not (n)3d6")
+        if not 1 <= e.sides <= MAX_SIDES:
+            self.error("E306", f"a die needs 1 to {MAX_SIDES} sides, not {e.sides}", e.span)
+        if isinstance(e.count, nodes.Int) and not 0 <= e.count.value <= MAX_DICE:
+            self.error("E306", f"at most {MAX_DICE} dice in one roll, not {e.count.value}",
+                       e.span)
+        kinds_seen: dict[type, object] = {}
+        for mod in e.mods:
+            if type(mod) in kinds_seen:
+                what = "keep or drop" if isinstance(mod, nodes.KeepMod) else "reroll"
+                self.error("E306", f"a roll takes one '{what}'; this second one would be "
+                                   "ignored", mod.span,
+                           hint="combine them into one, or roll in two steps with 'let'")
+            kinds_seen[type(mod)] = mod
+            if isinstance(mod, nodes.KeepMod):
+                if isinstance(e.count, nodes.Int) and mod.count > e.count.value:
+                    verb = "keep" if mod.keep else "drop"
+                    self.error("E306", f"cannot {verb} {mod.count} of {e.count.value} dice",
+                               mod.span)
+            else:
+                self.predicate(mod.predicate, scope)
+        return DICE
+
+    def predicate(self, p, scope: Scope) -> None:
+        if isinstance(p, nodes.PredCompare):
+            t = self.expr(p.value, scope)
+            self.expect(NUMBER, t, p.value.span, "a face to compare with")
+
+    def name(self, e: nodes.Name, scope: Scope) -> Type:
+        if e.name in scope.locals:
+            return scope.locals[e.name][0]
+        if e.name in BUILTIN_GROUPS:
+            return SIDES
+        sym = self.lookup(e.name)
+        if sym is not None:
+            if game_name_type(sym) is not None:
+                return game_name_type(sym)
+            if sym.kind == "class":
+                return Type("class")
+            if sym.kind == "tier":
+                return Type("tier")
+            self.error("E204", f"'{e.name}' is {KIND_WORDS[sym.kind]} and cannot be used as a "
+                               "value here", e.span, hint=_kind_hint(sym, scope))
+            return ANY
+        members = self.table.members.get(e.name, [])
+        if len(members) == 1:
+            self.used.add(members[0].parent)
+            m = members[0]
+            return Type("enum" if m.kind == "enum member" else "outcome", m.parent)
+        if len(members) > 1:
+            self.error("E204", f"'{e.name}' is a value of several sets "
+                               f"({', '.join(m.parent for m in members)})", e.span)
+            return ANY
+        self.unknown(e, (), extra=scope.locals)
+        return ANY
+
+    def unknown(self, ident, kinds: tuple[str, ...], extra=(), hint: str | None = None) -> None:
+        name = ident.name
+        sym = self.table.globals.get(name)
+        if sym is None and name in self.unreadable:
+            return  # its declaration could not be read, and that is reported already
+        if sym is not None and kinds:
+            wanted = _either([KIND_WORDS[k] for k in kinds])
+            self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]}, not {wanted}", ident.span,
+                       hint=hint or self.suggest(name, self.table.names_of_kind(*kinds)))
+            return
+        if kinds:
+            candidates = self.table.names_of_kind(*kinds)
+            what = _either([_noun(k) for k in kinds])
+        else:
+            # only what can stand alone as a value; a stat or a trait is read from a fighter
+            candidates = list(extra) + list(self.table.members) + self.table.names_of_kind(
+                "class", "tier", "table", "define")
+            what = "name"
+        hint = self.suggest(name, candidates)
+        if hint is None and len(kinds) == 1 and kinds[0] in ("stat", "tier", "trait", "class",
+                                                             "equipment"):
+            hint = f"declare it first, as in: {kinds[0]} {name}"
+            if 0 < len(candidates) <= 6:
+                declared = f"the {_noun(kinds[0])}s declared are {_either(candidates, 'and')}" \
+                    if len(candidates) > 1 else f"the only {_noun(kinds[0])} declared is " \
+                                                f"{candidates[0]}"
+                hint = f"declare it first ({kinds[0]} {name}); {declared}"
+        self.error("E201", f"unknown {what} '{name}'", ident.span, hint=hint)
+
+    def suggest(self, name: str, candidates) -> str | None:
+        """A did-you-mean hint. What it suggests counts as used: the writer meant to use it,
+        and a warning that it is unused would only repeat the mistake."""
+        hint = did_you_mean(name, candidates)
+        if hint is not None:
+            self.used.add(hint.split("'")[1])
+        return hint
+
+    def field_type(self, subject: Type, field: nodes.Ident, mutable: bool = False,
+                   who: str | None = None) -> Type:
+        name = field.name
+        if subject.kind == "any":
+            return ANY
+        if subject.kind == "fighter":
+            owner = "fighter"
+            builtins = FIGHTER_BUILTINS
+        elif subject.kind == "side":
+            owner = "side"
+            builtins = SIDE_BUILTINS
+        elif subject.kind == "record":
+            if name in subject.fields:
+                return NUMBER.rolled(subject.random)
+            self.error("E203", f"table '{subject.name}' has no column '{name}'", field.span,
+                       hint=did_you_mean(name, subject.fields))
+            return ANY
+        else:
+            self.error("E302", f"{subject} has no fields", field.span)
+            return ANY
+        if name in builtins:
+            if mutable:
+                self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span,
+                           hint=f"a {owner}'s {_either(list(builtins), 'and')} "
+                                f"{'are' if len(builtins) > 1 else 'is'} fixed; keep what changes "
+                                f"in a flag or a counter")
+            return builtins[name]
+        candidates = list(builtins)
+        for sym in self.table.globals.values():
+            if sym.kind in ("flag", "counter") and sym.decl.owner == owner or \
+                    owner == "fighter" and sym.kind in ("stat", "trait"):
+                candidates.append(sym.name)
+                if sym.name.lower() != name.lower():
+                    continue
+                self.used.add(sym.name)
+                if sym.kind == "flag":
+                    return BOOL
+                if sym.kind == "counter":
+                    return NUMBER
+                if sym.kind == "stat":
+                    return (Type("enum", sym.decl.type.name)
+                            if isinstance(sym.decl.type, nodes.Ident) else NUMBER)
+                if mutable:
+                    kind = "counter" if sym.decl.param else "flag"
+                    self.error("E308", f"trait '{sym.name}' cannot be changed during play",
+                               field.span, hint=f"keep what changes in a {kind}, as in: "
+                                                + ("counter Wounds on fighter" if sym.decl.param
+                                                   else "flag Enraged on fighter"))
+                    return ANY
+                if not sym.decl.param:
+                    self.error("E204", f"trait '{sym.name}' carries no number", field.span,
+                               hint=f"ask whether a fighter has it: f has {sym.name}")
+                    return ANY
+                return NUMBER
+        if name not in self.unreadable:
+            hint = self.suggest(name, candidates)
+            elsewhere = next((s for s in self.table.globals.values() if s.kind in (
+                "flag", "counter") and s.name.lower() == name.lower()), None)
+            if elsewhere is not None:  # kept on the other owner
+                self.used.add(elsewhere.name)
+                hint = f"'{elsewhere.name}' is kept on each side, not on each fighter: write " \
+                       f"{who or 'f'}.side.{elsewhere.name}" if owner == "fighter" else \
+                    f"'{elsewhere.name}' is kept on each fighter, not on the side"
+            self.error("E203", f"a {owner} has no field '{name}'", field.span, hint=hint)
+        return ANY
+
+    def call(self, e: nodes.Call, scope: Scope) -> Type:
+        name = e.callee.name
+        if name in GAME_FUNCTIONS and self.table.globals.get(name) is None:
+            return self.game_call(e, scope)
+        if name in BUILTIN_FUNCTIONS:
+            arity = BUILTIN_FUNCTIONS[name]
+            if (arity is None and len(e.args) < 1) or (arity is not None and len(e.args) != arity):
+                self.error("E301", f"'{name}' takes {arity or 'one or more'} argument"
+                                   f"{'s' if arity != 1 else ''}, not {len(e.args)}", e.span)
+            random = False
+            for arg in e.args:
+                t = self.expr(arg, scope)
+                if not _numeric(t):
+                    self.error("E302", f"'{name}' needs numbers, but this is {t}", arg.span)
+                random |= t.random
+            return NUMBER.rolled(random)
+        sym = self.lookup(name)
+        if sym is None:
+            self.unknown(e.callee, ("table", "define", "procedure"))
+            for arg in e.args:
+                self.expr(arg, scope)
+            return ANY
+        if sym.kind in ("procedure", "action", "phase"):
+            self.error("E302", f"{KIND_WORDS[sym.kind]} can only be called on its own",
+                       e.span, hint=f"let x = {name}(...), then use x")
+            return ANY
+        if sym.kind not in ("table", "define"):
+            self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]} and cannot be called",
+                       e.callee.span, hint=_kind_hint(sym, scope))
+            return ANY
+        self.note_call(name, e.span)
+        self.arguments(e, sym.decl.params, scope, sym.kind)
+        random = any(self.expr_types.get(id(a), NUMBER).random for a in e.args)
+        result = self.table_type(sym.decl) if sym.kind == "table" else self.define_type(sym.decl)
+        return result.rolled(random)
+
+    # ---- whole-file checks ----------------------------------------------------------------------------

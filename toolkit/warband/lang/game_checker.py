@@ -1,0 +1,222 @@
+"""The half of the checker that knows the board: game statements, markers and scenarios.
+
+Mixed into the Checker. A game statement (activate, travel, place...) type-checks like any other;
+what it means is up to the engine, which supplies the board and the players.
+"""
+
+from __future__ import annotations
+
+from warband.lang import nodes
+from warband.diagnostics import Related, did_you_mean
+from warband.lang.symbols import GAME_FUNCTIONS
+from warband.lang.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SIDE,
+                                TEXT, ZONE, Scope, Type, _numeric)
+
+EDGES = ("north", "south", "east", "west")
+MAX_BOARD = 200      # squares or inches a side: the engine lists a zone's places (half inches)
+CORNERS = ("northeast", "northwest", "southeast", "southwest")
+
+# the argument types of the board's built-in questions; a marker kind stands for its nearest one
+GAME_SIGNATURES = {
+    "distance": ((FIGHTER, ), (FIGHTER, MARKER), NUMBER),
+    "sees": ((FIGHTER, ), (FIGHTER, ), BOOL),
+    "obscured": ((FIGHTER, ), (FIGHTER, ), BOOL),
+    "contact": ((FIGHTER, ), (FIGHTER, ), BOOL),
+    "engaged": ((FIGHTER, ), None, BOOL),
+}
+
+
+class GameChecker:
+    # ---- statements ------------------------------------------------------------------------------
+    def game_stmt(self, stmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
+        match stmt:
+            case nodes.ForSorted(var=var, items=items, key=key, body=body):
+                element = self.group_element(items, scope)
+                inner = Scope(dict(scope.locals), scope.procedure, scope.result)
+                inner.locals[var.name] = (element, var.span)
+                kt = self.expr(key, inner)
+                if not _numeric(kt):
+                    self.error("E302", f"'by highest/lowest' orders by a number, not {kt}",
+                               key.span)
+                self.block(body, inner)
+            case nodes.ChooseAmong(name=name, group=group):
+                self.decider(stmt, scope)
+                element = self.group_element(group, scope)
+                self.local(name, element, scope)
+            case nodes.Activate(fighter=fighter, using=using, exclude=exclude, bind=bind):
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
+                            "who is activated")
+                for ident in using:
+                    sym = self.lookup(ident.name)
+                    if sym is None or sym.kind != "action":
+                        self.unknown(ident, ("action",))
+                if exclude is not None:
+                    self.expect(TEXT, self.expr(exclude, scope), exclude.span,
+                                "the action to leave out (a name bound with 'as')")
+                if bind is not None:
+                    self.local(bind, TEXT, scope)
+            case nodes.Travel(fighter=fighter, distance=distance):
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
+                self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+            case nodes.Withdraw(fighter=fighter):
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
+                            "who leaves the table")
+            case nodes.Concede(side=side):
+                self.expect(SIDE, self.expr(side, scope), side.span, "the side that concedes")
+            case nodes.Deploy(side=side, zone=zone):
+                self.expect(SIDE, self.expr(side, scope), side.span, "the side deployed")
+                self.expect(ZONE, self.expr(zone, scope), zone.span, "where it deploys")
+            case nodes.Place(count=count, kind=kind, by=by, zone=zone, apart=apart, at=at, to=to):
+                sym = self.lookup(kind.name)
+                if sym is None or sym.kind != "marker":
+                    self.unknown(kind, ("marker",))
+                for part, expected, what in ((count, NUMBER, "how many"),
+                                             (by, SIDE, "who places them"),
+                                             (zone, ZONE, "where"),
+                                             (apart, NUMBER, "how far apart")):
+                    if part is not None:
+                        t = self.expr(part, scope)
+                        self.expect(expected, t, part.span, what)
+                        if expected is NUMBER:
+                            self.require_fixed(t, part.span, what)
+                for point in (at, to):
+                    if point is not None:
+                        self.point(point, scope)
+            case _:  # pragma: no cover - the builder makes only the statements above
+                raise TypeError(f"unknown statement {stmt!r}")
+
+    def local(self, name: nodes.Ident, t: Type, scope: Scope) -> None:
+        if name.name in scope.locals:
+            self.error("E202", f"'{name.name}' is already a name here", name.span,
+                       related=[Related(scope.locals[name.name][1], "first here")],
+                       hint="choose another name")
+        scope.locals[name.name] = (t, name.span)
+
+    def group_element(self, group, scope: Scope) -> Type:
+        t = self.expr(group, scope)
+        if t.kind == "sides":
+            return SIDE
+        self.expect(FIGHTERS, t, group.span, "a group")
+        return FIGHTER
+
+    def point(self, point: nodes.Point, scope: Scope) -> None:
+        for part in (point.x, point.y):
+            t = self.expr(part, scope)
+            self.expect(NUMBER, t, part.span, "a position on the board")
+            self.require_fixed(t, part.span, "a position on the board")
+
+    # ---- the board's questions -----------------------------------------------------------------------
+    def game_call(self, e: nodes.Call, scope: Scope) -> Type:
+        name = e.callee.name
+        first, second, result = GAME_SIGNATURES[name]
+        arity = GAME_FUNCTIONS[name]
+        if len(e.args) != arity:
+            self.error("E301", f"'{name}' takes {arity} argument{'s' if arity != 1 else ''}, "
+                               f"not {len(e.args)}", e.span)
+        for arg, allowed in zip(e.args, (first, second)):
+            t = self.expr(arg, scope)
+            if allowed is not None and t.kind != "any" and t.kind not in (a.kind for a in allowed):
+                words = " or ".join(str(a) for a in allowed)
+                self.error("E302", f"'{name}' needs {words} here, not {t}", arg.span)
+        return result
+
+    # ---- declarations ------------------------------------------------------------------------------------
+    def marker(self, decl: nodes.MarkerDecl) -> None:
+        if decl.entered is not None:
+            scope = Scope({decl.entered_by.name: (FIGHTER, decl.entered_by.span)})
+            self.block(decl.entered, scope)
+
+    def scenario(self, decl: nodes.ScenarioDecl) -> None:
+        empty = Scope({})
+        if decl.board is None:
+            self.error("E402", f"scenario '{decl.name.name}' has no board", decl.name.span,
+                       hint="add one, as in: board 24 by 24 inches")
+        else:
+            for part in decl.board[:2]:
+                t = self.expr(part, empty)
+                self.expect(NUMBER, t, part.span, "the board's size")
+                self.require_fixed(t, part.span, "the board's size")
+                size = part.value if isinstance(part, nodes.Int) else None
+                if size is not None and not 1 <= size <= MAX_BOARD:
+                    self.error("E403", f"a board is 1 to {MAX_BOARD} {decl.board[2]} a side, "
+                                       f"not {size}", part.span,
+                               hint="a skirmish table is a few feet across: 24 by 24 inches, "
+                                    "or 8 by 8 squares")
+        if len(decl.sides) < 2:
+            self.error("E402", f"scenario '{decl.name.name}' needs at least two sides",
+                       decl.name.span, hint="add them, as in: side red from \"red.yaml\"")
+        for side in decl.sides:
+            for spec in side.fighters:
+                self.fighter_spec(spec)
+        for zone in decl.zones:
+            known = EDGES if zone.shape == "edge" else CORNERS
+            for where in zone.where:
+                if where.name not in known:
+                    self.error("E201", f"unknown {zone.shape} '{where.name}'", where.span,
+                               hint=did_you_mean(where.name, known)
+                               or f"the {zone.shape}s are {', '.join(known)}")
+            if zone.size is not None:
+                t = self.expr(zone.size, empty)
+                self.expect(NUMBER, t, zone.size.span, "the zone's size")
+                self.require_fixed(t, zone.size.span, "the zone's size")
+            for point in zone.corners:
+                self.point(point, empty)
+        if decl.round is None:
+            self.error("E402", f"scenario '{decl.name.name}' has no round", decl.name.span,
+                       hint="say what happens in each round, as in: round { ... }")
+        for block in (decl.setup, decl.round, decl.aftermath):
+            self.block(block, Scope({}))
+        if decl.rounds is not None:
+            t = self.expr(decl.rounds, empty)
+            self.expect(NUMBER, t, decl.rounds.span, "the number of rounds")
+            self.require_fixed(t, decl.rounds.span, "the number of rounds")
+        for what, lines in (("score", decl.scores), ("value", decl.values)):
+            first: dict = {}
+            for side, *_ in lines:   # one of each per side: which would count?
+                if side.name not in first:
+                    first[side.name] = side.span
+                    continue
+                self.error("E202", f"side '{side.name}' has two {what}s", side.span,
+                           related=[Related(first[side.name], "first here")],
+                           hint=f"write the side's {what} as one expression")
+        for side, expr, *_ in decl.scores + decl.values:
+            sym = self.lookup(side.name)
+            if sym is None or sym.kind != "side name":
+                self.unknown(side, ("side name",))
+            t = self.expr(expr, empty)
+            if not _numeric(t):
+                self.error("E302", f"a score is a number, not {t}", expr.span)
+            self.require_fixed(t, expr.span, "a score")
+        for condition in decl.end_when:
+            t = self.expr(condition, empty)
+            self.expect(BOOL, t, condition.span, "the end condition")
+            self.require_fixed(t, condition.span, "the end condition")
+
+    def fighter_spec(self, spec: nodes.FighterSpecDecl) -> None:
+        from warband.game.engine import MAX_FIGHTERS
+        if spec.count > MAX_FIGHTERS:
+            self.error("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not {spec.count} "
+                               f"'{spec.name}'", spec.span, hint="write a smaller count")
+        if spec.fighter_class is not None:
+            sym = self.lookup(spec.fighter_class.name)
+            if sym is None or sym.kind != "class":
+                self.unknown(spec.fighter_class, ("class",))
+        for ref in spec.traits:
+            self.trait_ref(ref)
+        for item in spec.equipment:
+            sym = self.lookup(item.name)
+            if sym is None or sym.kind != "equipment":
+                self.unknown(item, ("equipment",))
+        for stat, value in spec.stats:
+            sym = self.lookup(stat.name)
+            if sym is None or sym.kind != "stat":
+                self.unknown(stat, ("stat",))
+            self.require_fixed(self.expr(value, Scope({})), value.span, "a stat")
+
+
+def game_name_type(sym) -> Type | None:
+    """The type of a scenario's own names used as values."""
+    return {"side name": SIDE, "zone": ZONE, "marker": MARKER}.get(sym.kind)
+
+
+__all__ = ["GameChecker", "game_name_type", "ANY"]

@@ -1,0 +1,368 @@
+"""House rules: a rules file that `extends` a base is layered on it before it is checked.
+
+    house text -> parse -> resolve the base -> (layer the base on its own base, recursively)
+               -> merge: additions appended, `override` replaces in place, `remove` takes out
+               -> one Module whose declarations carry the spans of the file each came from
+
+The merged module then goes through the ordinary passes (collect, check, assemble), so every
+rule of the language holds across layers, and a diagnostic about a declaration points into the
+file that declared it: a base declaration that uses a name the house file removed is reported
+where the base uses it. What is layered on what is recorded for provenance (`rules show`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from warband.lang import nodes
+from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
+
+MAX_LAYERS = 16   # a house file on a campaign on a base is 3; 16 is far beyond any real use
+
+# What each kind of declaration is called after `override`/`remove` and in messages.
+_ARTICLE = {"enum": "an enum", "equipment": "an equipment piece", "outcomes": "a set of outcomes",
+            "action": "an action", "army": "an army section"}
+
+
+def _a(kind: str) -> str:
+    return _ARTICLE.get(kind, f"a {kind}")
+
+
+def decl_kind(decl) -> str:
+    if isinstance(decl, nodes.ArmyDecl):
+        return "army"
+    from warband.lang.symbols import _decl_kind
+    try:
+        return _decl_kind(decl)
+    except TypeError:  # a kind of declaration layering does not know: added like any other
+        return type(decl).__name__
+
+
+def _name_span(decl) -> Span:
+    name = getattr(decl, "name", None)
+    return name.span if isinstance(name, nodes.Ident) else decl.span
+
+
+def decl_name(decl) -> str:
+    """The name a declaration is layered by; a declaration without a name (the army section)
+    is one of a kind, named by its kind."""
+    if isinstance(decl, nodes.ArmyDecl):
+        return "army"
+    name = getattr(decl, "name", None)
+    return name.name if isinstance(name, nodes.Ident) else f"<{decl_kind(decl)}>"
+
+
+@dataclass
+class Layering:
+    """What merging found out, beyond the merged module."""
+
+    layers: list[tuple[str, str]] = field(default_factory=list)   # (ruleset id, file), base first
+    overrides: dict[str, Span] = field(default_factory=dict)     # name -> the base's definition
+    removed: dict[str, Span] = field(default_factory=dict)       # name -> the `remove` line
+    failed: bool = False                                        # the base could not be had
+
+
+def layer(module: nodes.Module, sources: Sources, chain: tuple[str, ...] = ()
+          ) -> tuple[nodes.Module, list[Diagnostic], Layering]:
+    """The module with its base (if any) merged in. A module without `extends` is returned
+    as it is, but for `override`/`remove` declarations, which are reported and dropped."""
+    info = Layering()
+    diagnostics: list[Diagnostic] = []
+    header = module.header
+    own = (header.id if header else "", module.file)
+    if header is None or header.extends is None:
+        info.layers.append(own)
+        return _standalone(module, diagnostics), diagnostics, info
+    where = header.extends_span or header.span
+    me = _identity(module.file)
+    chain = chain or (me,)
+    base_path, problem = _resolve_base(header.extends, module.file, where)
+    if problem is not None:
+        info.failed = True
+        return _standalone(module, []), [problem], info
+    identity = _identity(str(base_path))
+    if identity in chain:
+        names = [Path(c).name for c in chain[chain.index(identity):]] + [Path(identity).name]
+        info.failed = True
+        return module, [diag("E438", "the rules extend themselves: " + " -> ".join(names), where,
+                             hint="a chain of 'extends' must end in a ruleset that extends "
+                                  "nothing")], info
+    if len(chain) >= MAX_LAYERS:
+        info.failed = True
+        return module, [diag("E439", f"more than {MAX_LAYERS} layers of 'extends'", where,
+                             hint="fold some of the layers into one file")], info
+    from warband.lang.compiler import display_path
+    name = display_path(base_path)
+    text, problem = _read(base_path, name, where)
+    if problem is not None:
+        info.failed = True
+        return module, [problem], info
+    sources.add(name, text)
+    from warband.lang.parser import parse
+    base_module, found = parse(text, name)
+    diagnostics += found
+    if base_module is None or base_module.header is None or any(d.is_error for d in found):
+        info.failed = True
+        if not found:
+            diagnostics.append(diag("E105", "the file does not start with a ruleset header",
+                                    Span(name, 1, 1)))
+        return module, diagnostics, info
+    base, found, info = layer(base_module, sources, chain + (identity,))
+    diagnostics += found
+    if info.failed:
+        return module, diagnostics, info
+    merged, found = _merge(base, module, info)
+    diagnostics += found
+    info.layers.append(own)
+    return merged, diagnostics, info
+
+
+def _identity(file: str) -> str:
+    try:
+        return str(Path(file).resolve())
+    except (OSError, RuntimeError):  # pragma: no cover - a name that is not a path
+        return file
+
+
+def _resolve_base(ref: str, file: str, where: Span) -> tuple[Path | None, Diagnostic | None]:
+    """A built-in id, or a path relative to the folder of the file that extends it."""
+    from warband.lang.compiler import builtins
+    found = builtins()
+    for b in found:
+        if b.id == ref:
+            return b.path, None
+    path = Path(ref)
+    if path.suffix == ".rules" or "/" in ref or os.sep in ref:
+        if not path.is_absolute():
+            path = Path(file).parent / path
+        if os.path.isfile(path):   # not Path.is_file: it raises for a name too long
+            return path, None
+        return None, diag("E435", f"no rules file '{ref}' to extend", where,
+                          hint=f"looked for {display(path)}; a path is read relative to the "
+                               "file that extends it")
+    ids = [b.id for b in found]
+    return None, diag("E404", f"unknown ruleset '{ref}' after 'extends'", where,
+                      hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}")
+
+
+def display(path: Path) -> str:
+    from warband.lang.compiler import display_path
+    return display_path(path)
+
+
+def _read(path: Path, name: str, where: Span) -> tuple[str | None, Diagnostic | None]:
+    from warband.lang.compiler import MAX_RULES_BYTES
+    try:
+        raw = path.read_bytes()
+        if len(raw) > MAX_RULES_BYTES:
+            return None, diag("E403", f"{name} is larger than {MAX_RULES_BYTES:,} bytes", where)
+        return raw.decode("utf-8-sig"), None
+    except OSError as error:
+        return None, diag("E435", f"cannot read the base {name}: {error.strerror}", where)
+    except UnicodeDecodeError:
+        return None, diag("E435", f"the base {name} is not UTF-8 text", where,
+                          hint="save the file as UTF-8")
+
+
+def _rewrap(original: nodes.Module, decls) -> nodes.Module:
+    merged = nodes.Module(original.file, original.header, tuple(decls))
+    if getattr(original, "partial", False):
+        from warband.lang.parser import _partial
+        return _partial(merged, set(original.unreadable))
+    return merged
+
+
+def _standalone(module: nodes.Module, diagnostics: list[Diagnostic]) -> nodes.Module:
+    """A file that extends nothing cannot override or remove: each such declaration is reported,
+    and an override is kept as a plain declaration so that its uses are not unknown too."""
+    decls = []
+    changed = False
+    for decl in module.decls:
+        if isinstance(decl, (nodes.OverrideDecl, nodes.RemoveDecl)):
+            changed = True
+            word = "override" if isinstance(decl, nodes.OverrideDecl) else "remove"
+            diagnostics.append(diag(
+                "E434", f"'{word}' needs a base ruleset, and this file extends none",
+                decl.span, hint='name the base in the header: extends "ID-or-path"'))
+            if isinstance(decl, nodes.OverrideDecl):
+                decls.append(_plain(decl.decl))
+            continue
+        if isinstance(decl, nodes.ArmyDecl) and decl.removals:
+            changed = True
+            diagnostics.append(diag(
+                "E437", "'remove' in an army section changes a base's army, and this file "
+                        "extends none", decl.removals[0].span,
+                hint="only 'override army' in a file that extends another can remove"))
+            decl = replace(decl, removals=())
+        decls.append(decl)
+    return _rewrap(module, decls) if changed else module
+
+
+def _plain(decl):
+    if isinstance(decl, nodes.ArmyDecl):
+        return replace(decl, removals=())
+    return decl
+
+
+def _merge(base: nodes.Module, house: nodes.Module, info: Layering
+           ) -> tuple[nodes.Module, list[Diagnostic]]:
+    d: list[Diagnostic] = []
+    decls: list = list(base.decls)
+    base_names = {decl_name(x): x for x in decls}   # what the base has, before this file
+    touched: dict[str, Span] = {}                  # names this file overrode or removed
+
+    def index(name: str) -> int | None:
+        for i, x in enumerate(decls):
+            if x is not None and decl_name(x) == name:
+                return i
+        return None
+
+    def suggest(name: str, kind: str) -> str | None:
+        same = [n for n, x in base_names.items() if decl_kind(x) == kind]
+        return did_you_mean(name, same) or did_you_mean(name, list(base_names))
+
+    def twice(name: str, span: Span) -> bool:
+        if name in touched:
+            d.append(diag("E436", f"'{name}' is overridden or removed twice in this file", span,
+                          related=[Related(touched[name], "the first time")],
+                          hint="keep one 'override' (or 'remove') per name"))
+            return True
+        touched[name] = span
+        return False
+
+    def wrong_kind(kind: str, name: str, span: Span, verb: str) -> bool:
+        previous = base_names[name]
+        if decl_kind(previous) == kind:
+            return False
+        d.append(diag("E432", f"'{name}' in the base is {_a(decl_kind(previous))}, not "
+                              f"{_a(kind)}", span,
+                      related=[Related(getattr(previous, "name", previous).span,
+                                       f"the base's {decl_kind(previous)}")],
+                      hint=f"write: {verb} {decl_kind(previous)} {name}"))
+        return True
+
+    for decl in house.decls:
+        if isinstance(decl, nodes.OverrideDecl):
+            inner = decl.decl
+            kind, name = decl_kind(inner), decl_name(inner)
+            span = _name_span(inner)
+            if name not in base_names:
+                hint = suggest(name, kind)
+                d.append(diag("E431", f"the base has no {kind} '{name}' to override"
+                              if kind != "army" else "the base has no army section to override",
+                              span, hint=hint or f"to add a new {kind}, leave out 'override'"))
+                decls.append(_plain(inner))
+                continue
+            if twice(name, span) or wrong_kind(kind, name, span, "override"):
+                continue
+            i = index(name)
+            if i is None:   # removed above in this same file, then overridden: report, then add
+                decls.append(_plain(inner))
+                continue
+            previous = decls[i]
+            info.overrides[name] = _name_span(previous)
+            decls[i] = _merge_army(previous, inner, d) if kind == "army" else inner
+        elif isinstance(decl, nodes.RemoveDecl):
+            kind = decl.kind
+            name = decl.name.name if decl.name else "army"
+            span = decl.name.span if decl.name else decl.span
+            if name not in base_names:
+                hint = suggest(name, kind)
+                d.append(diag("E433", f"the base has no {kind} '{name}' to remove"
+                              if kind != "army" else "the base has no army section to remove",
+                              span, hint=hint))
+                continue
+            if twice(name, span) or wrong_kind(kind, name, span, "remove"):
+                continue
+            i = index(name)
+            if i is not None:
+                decls[i] = None
+            info.removed[name] = decl.span
+        else:
+            kind, name = decl_kind(decl), decl_name(decl)
+            i = index(name) if name in base_names else None
+            if i is not None and name not in touched:
+                previous = decls[i]
+                where = _name_span(previous)
+                span = _name_span(decl)
+                what = "an army section" if kind == "army" else \
+                    f"'{name}' ({_a(decl_kind(previous))})"
+                hint = f"to replace it, write: override {kind}" + (
+                    "" if kind == "army" else f" {name}")
+                if decl_kind(previous) != kind:   # a different thing that happens to share it
+                    hint = "names are shared by every kind of declaration; choose another name"
+                d.append(diag("E430", f"the base already has {what}", span,
+                              related=[Related(where, "the base defines it here")], hint=hint))
+                continue
+            if isinstance(decl, nodes.ArmyDecl) and decl.removals:
+                d.append(diag("E437", "'remove' in an army section needs 'override army'",
+                              decl.removals[0].span,
+                              hint="write the section as: override army { ... }"))
+                decl = replace(decl, removals=())
+            decls.append(decl)
+    return _rewrap(house, [x for x in decls if x is not None]), d
+
+
+def _quota_key(q: nodes.Quota) -> tuple[str, str, str]:
+    return q.selector_kind, q.selector.name, q.bound.kind
+
+
+def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]) -> nodes.ArmyDecl:
+    """`override army`: each entry given replaces the base's of its kind (a quota, the base's
+    quota on the same selector and bound), new quotas are added, and `remove` entries drop."""
+    cost = house.cost if house.cost is not None else base.cost
+    points = house.points if house.points is not None else base.points
+    size = house.size if house.size is not None else base.size
+    quotas = list(base.quotas)
+    for q in house.quotas:
+        same = [i for i, b in enumerate(quotas) if _quota_key(b) == _quota_key(q)]
+        if same:
+            quotas[same[0]] = q
+        else:
+            quotas.append(q)
+    for r in house.removals:
+        if r.part == "quota":
+            kept = [q for q in quotas if (q.selector_kind, q.selector.name)
+                    != (r.selector_kind, r.selector.name)]
+            if len(kept) == len(quotas):
+                have = [f"{q.selector_kind} {q.selector.name}" for q in quotas]
+                d.append(diag("E433", f"the base has no quota on {r.selector_kind} "
+                                      f"'{r.selector.name}' to remove", r.selector.span,
+                              hint=did_you_mean(f"{r.selector_kind} {r.selector.name}", have)
+                              or (f"its quotas are on: {', '.join(have)}" if have else
+                                  "the base has no quotas")))
+            quotas = kept
+            continue
+        present = {"cost": cost, "points": points, "size": size}[r.part]
+        if present is None:
+            d.append(diag("E433", f"the base's army has no {r.part} to remove", r.span))
+        if r.part == "cost":
+            cost = None
+        elif r.part == "points":
+            points = None
+        else:
+            size = None
+    doc = house.doc if house.doc is not None else base.doc
+    return nodes.ArmyDecl(doc, cost, points, size, tuple(quotas), house.span)
+
+
+def explain_removed(diagnostics: list[Diagnostic], removed: dict[str, Span]) -> list[Diagnostic]:
+    """An unknown name that the house rules removed says so, with the `remove` line."""
+    if not removed:
+        return diagnostics
+    out = []
+    for x in diagnostics:
+        if x.code in ("E201", "E307"):
+            name = next((n for n in removed if f"'{n}'" in x.message), None)
+            # a did-you-mean would only suggest another name; the other lines are kept
+            also = re.search(r"the same on lines? [^)]*", x.hint or "")
+            if name is not None:
+                x = replace(x, related=x.related + (Related(removed[name],
+                                                            f"'{name}' is removed here"),),
+                            hint=f"'{name}' is still used here; remove this use too, or keep "
+                                 f"'{name}'" + (f" ({also.group()})" if also else ""))
+        out.append(x)
+    return out

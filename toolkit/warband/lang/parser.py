@@ -1,0 +1,233 @@
+"""Rules text -> AST, with syntax errors in a hobbyist's words.
+
+The whole file is parsed in one go. Only when that fails is it cut into top-level declarations
+(each starting at the beginning of a line with a declaration keyword, outside braces) and each
+piece parsed on its own, so that one typo neither hides the errors after it nor the declarations
+around it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput, VisitError
+
+from warband.lang import nodes
+from warband.lang.builder import build
+from warband.lang.compiler import BUILTIN_DIR
+from warband.diagnostics import Diagnostic, Related, Span, diag
+
+GRAMMAR = BUILTIN_DIR / "warband.lark"
+
+# Nesting levels of the parse tree a declaration may have. The builder and the checker walk the
+# tree recursively, so deeper input would exhaust Python's stack; it is reported instead (E403).
+MAX_DEPTH = 150
+
+DECLARATION_KEYWORDS = (
+    "ruleset", "stat", "enum", "flag", "counter", "tier", "trait", "class", "equipment",
+    "table", "define", "outcomes", "procedure", "action", "phase", "army", "marker", "scenario",
+    "conversion",
+    "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
+)
+STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
+                      "activate", "travel", "withdraw", "concede", "deploy", "place")
+# Declaration keywords that also begin an entry inside a class: inside braces, even at the start
+# of a line, they continue the class rather than start a new declaration.
+_ENTRY_KEYWORDS = ("stat", "tier", "equipment", "remove")
+_SCAN = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]|^(?:%s)\b'
+                   % "|".join(DECLARATION_KEYWORDS), re.MULTILINE)
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    # cache=True keeps the LALR tables in a temporary file keyed by the grammar's hash
+    return Lark.open(str(GRAMMAR), parser="lalr", propagate_positions=True, strict=True,
+                     maybe_placeholders=True, start=["start", "items"], cache=True)
+
+
+def parse(text: str, file: str) -> tuple[nodes.Module | None, list[Diagnostic]]:
+    """Parse one rules file. Returns the module (None if nothing could be read) and diagnostics."""
+    lark = grammar()
+    try:
+        tree = lark.parse(text, start="start")
+    except UnexpectedInput:
+        return _parse_in_pieces(text, file)
+    return _build(tree, file)
+
+
+def _build(tree: Tree, file: str) -> tuple[nodes.Module | None, list[Diagnostic]]:
+    """Build the AST, leaving out (and reporting) declarations nested too deeply to walk."""
+    diagnostics: list[Diagnostic] = []
+    kept, dropped = [], set()
+    for child in tree.children:
+        deep = _too_deep(child) if isinstance(child, Tree) else None
+        if deep is None:
+            kept.append(child)
+        else:
+            name = next((t for t in child.children if isinstance(t, Token)
+                         and t.type == "NAME"), None)
+            where = Span(file, *deep)
+            what, related = "this", []
+            if name is not None:
+                dropped.add(str(name))
+                what = f"'{name}'"
+                related = [Related(where, f"here it passes {MAX_DEPTH} levels")]
+                where = Span(file, name.line, name.column, name.end_line, name.end_column)
+            diagnostics.append(diag(
+                "E403", f"{what} is nested too deeply: the toolkit reads at most {MAX_DEPTH} "
+                        "levels of brackets, operators and blocks", where, related=related,
+                hint="split it into several smaller definitions or procedures"))
+    try:
+        module = build(Tree(tree.data, kept, tree.meta), file)
+        return (_partial(module, dropped) if diagnostics else module), diagnostics
+    except (RecursionError, VisitError) as error:  # a safety net: _too_deep should prevent it
+        if isinstance(error, VisitError) and not isinstance(error.orig_exc, RecursionError):
+            raise
+        diagnostics.append(diag("E403", "the file is nested too deeply to read", Span(file, 1, 1),
+                                hint="split deep expressions into smaller definitions"))
+        return None, diagnostics
+
+
+def _too_deep(tree: Tree) -> tuple[int, int] | None:
+    """The line and column where the tree gets deeper than MAX_DEPTH, or None (no recursion)."""
+    stack = [(tree, 1, (1, 1))]
+    while stack:
+        node, depth, where = stack.pop()
+        if depth > MAX_DEPTH:
+            return where  # where its parent, the last level allowed, begins
+        meta = node.meta
+        if not getattr(meta, "empty", True):
+            where = (meta.line, meta.column)
+        stack.extend((c, depth + 1, where) for c in node.children if isinstance(c, Tree))
+    return None
+
+
+def _chunk_starts(text: str) -> list[int]:
+    """Where top-level declarations begin: a declaration keyword at the start of a line, unless
+    it is an entry keyword inside braces. Strings and comments are skipped."""
+    starts, depth = [], 0
+    for m in _SCAN.finditer(text):
+        tok = m.group()
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth = max(0, depth - 1)
+        elif tok[0] in '"#':
+            continue
+        elif depth == 0 or tok not in _ENTRY_KEYWORDS:
+            starts.append(m.start())
+            depth = 0
+    return starts
+
+
+def _first_word(piece: str) -> str:
+    piece = re.sub(r"#[^\n]*", "", piece)
+    m = re.match(r"\s*([A-Za-z_]\w*)", piece)
+    return m.group(1) if m else ""
+
+
+def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Diagnostic]]:
+    lark = grammar()
+    starts = _chunk_starts(text)
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(text))
+    header, decls, diagnostics = None, [], []
+    header_tried = False
+    unreadable: set[str] = set()
+    failed = False
+    for begin, end in zip(starts, starts[1:]):
+        piece = text[begin:end]
+        if not piece.strip():
+            continue
+        # Blank out what comes before, keeping line breaks, so positions stay those of the file.
+        padded = re.sub(r"[^\n]", " ", text[:begin]) + piece
+        word = _first_word(piece)
+        # A header, or a first line that was meant to be one ('rulset', 'Ruleset', ...)
+        is_header = word == "ruleset" or not header_tried and not decls and \
+            word not in DECLARATION_KEYWORDS and \
+            bool(difflib.get_close_matches(word.lower(), ["ruleset"], cutoff=0.7))
+        header_tried |= is_header
+        try:
+            tree = lark.parse(padded, start="start" if is_header else "items")
+        except UnexpectedInput as error:
+            from warband.lang.syntax_errors import syntax_error  # only when there is one to word
+            diagnostics.append(syntax_error(error, padded, file,
+                                            next_at=end if end < len(text) else None,
+                                            source=text))
+            failed = True
+            unreadable |= _declared_names(piece)
+            continue
+        module, found = _build(tree, file)
+        diagnostics += found
+        if module is None:
+            failed = True
+            continue
+        if isinstance(module, PartialModule):
+            failed = True
+            unreadable |= module.unreadable
+        if module.header is not None and header is not None:
+            diagnostics.append(diag("E202", "a second ruleset header", module.header.span,
+                                    related=[Related(header.span, "the first header")],
+                                    hint="a file holds one ruleset; remove this line"))
+        header = header or module.header
+        decls.extend(module.decls)
+    if header is None and header_tried:
+        # The header line is there but unreadable (and reported): stand in for it, so that no
+        # one also reports it missing. A file with errors never becomes a ruleset anyway.
+        m = re.search(r'ruleset\s+"([^"\n]*)"', text)
+        header = nodes.Header(m.group(1) if m else "", None, None, None, None, Span(file, 1, 1))
+    if header is None and not header_tried:
+        if not re.sub(r"#[^\n]*", "", text).strip():
+            message = "the file is empty" if not text.strip() else \
+                "the file holds only comments"
+            diagnostics.append(diag("E105", f"{message}; a rules file needs at least a ruleset "
+                                            "header", Span(file, 1, 1),
+                                    hint='begin the file with: ruleset "my-rules"'))
+        else:
+            diagnostics.append(diag("E105", "the file does not start with a ruleset header",
+                                    Span(file, 1, 1),
+                                    hint='begin the file with: ruleset "my-rules"'))
+    module = nodes.Module(file, header, tuple(decls))
+    return (_partial(module, unreadable) if failed else module), diagnostics
+
+
+class PartialModule(nodes.Module):
+    """A module some of whose declarations could not be read (and were reported). `unreadable`
+    holds the names those declarations seem to declare, so that later passes neither call them
+    unknown nor call what they use unused."""
+
+    __slots__ = ("unreadable",)
+    partial = True
+
+
+def _partial(module: nodes.Module, unreadable: set[str]) -> PartialModule:
+    partial = PartialModule(module.file, module.header, module.decls)
+    object.__setattr__(partial, "unreadable", frozenset(unreadable))
+    return partial
+
+
+_LINE_START = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_TEXTS_AND_COMMENTS = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*')
+
+
+def _declared_names(piece: str) -> set[str]:
+    """The names an unreadable piece of text seems to declare: the word after each declaration
+    keyword (or a near miss, such as 'tier' written 'iter') that begins a line, and every word
+    from an enum or outcomes declaration on, which may be its members."""
+    piece = _TEXTS_AND_COMMENTS.sub(" ", piece)
+    names = set()
+    for m in _LINE_START.finditer(piece):
+        keyword = difflib.get_close_matches(m.group(1).lower(), DECLARATION_KEYWORDS[1:], n=1,
+                                            cutoff=0.7)
+        if not keyword:
+            continue
+        names.add(m.group(2))
+        if keyword[0] in ("enum", "outcomes"):
+            names.update(re.findall(r"[A-Za-z_]\w*", piece[m.end():]))
+    return names
+
+
+# ---- wording -------------------------------------------------------------------------------------

@@ -1,0 +1,365 @@
+"""The compiled form of a rules file: an immutable Ruleset the interpreter and validators read.
+
+Declarations that are data (stats, classes, traits, equipment, army rules) are reduced to plain
+values here, once; tables, definitions and procedures keep their checked AST, which the
+interpreter runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterator
+
+from warband.lang import nodes
+from warband.diagnostics import Diagnostic, Span, diag
+from warband.lang.symbols import SymbolTable
+
+
+class FrozenDict(dict):
+    """A dict that refuses changes after construction (and still pickles)."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a Ruleset is immutable")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+    def __hash__(self) -> int:  # pragma: no cover - not used as a key
+        return id(self)
+
+
+@dataclass(frozen=True)
+class Stat:
+    name: str
+    low: int | None
+    high: int | None
+    default: object
+    enum: str | None
+    doc: str | None
+    span: Span
+
+    @property
+    def key(self) -> str:
+        """How the stat is written in warband files: its name in lower case."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class State:
+    name: str
+    kind: str          # flag | counter
+    owner: str         # fighter | side
+    initial: object
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    numeric: bool
+    combine: str
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Tier:
+    name: str
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class FighterClass:
+    name: str
+    tier: str | None
+    traits: tuple[tuple[str, object], ...]     # (trait, value); value True for a bare trait
+    equipment: tuple[str, ...]
+    stats: tuple[tuple[str, object], ...]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Equipment:
+    name: str
+    grants: tuple[tuple[str, object], ...]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    name: str
+    scores: tuple[tuple[str, int], ...]
+    docs: tuple[tuple[str, str | None], ...]
+    doc: str | None
+    span: Span
+
+    def score(self, outcome: str) -> int:
+        return dict(self.scores)[outcome]
+
+
+@dataclass(frozen=True)
+class Quota:
+    kind: str            # tier | class | trait | equipment
+    target: str
+    bound: str           # at least | at most | exactly
+    limit: int | Fraction
+    doc: str | None
+    span: Span
+    share: bool = False   # written as a fraction (1/2, 2/2): a share of the fighters, not a count
+
+    @property
+    def is_share(self) -> bool:
+        return self.share
+
+
+@dataclass(frozen=True)
+class Army:
+    cost: tuple[str, object] | None      # (parameter name, expression)
+    points: int | None
+    size: tuple[str, int, str | None] | None   # (bound, limit, doc)
+    quotas: tuple[Quota, ...]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    title: str
+    source: str | None
+    version: str | None
+    file: str
+    stats: FrozenDict
+    states: FrozenDict
+    traits: FrozenDict
+    tiers: FrozenDict
+    classes: FrozenDict
+    equipment: FrozenDict
+    enums: FrozenDict          # name -> tuple of (member, doc)
+    tables: FrozenDict         # name -> nodes.TableDecl
+    defines: FrozenDict        # name -> nodes.DefineDecl
+    outcomes: FrozenDict
+    procedures: FrozenDict     # name -> nodes.ProcedureDecl (procedures, actions, phases)
+    decisions: FrozenDict      # name -> (procedure name, nodes.Choose)
+    army: Army | None
+    warnings: tuple[Diagnostic, ...] = field(default=())
+    markers: FrozenDict = field(default_factory=FrozenDict)   # name -> nodes.MarkerDecl
+    scenario: nodes.ScenarioDecl | None = None                  # a scenario file's game
+    # house rules: (id, file) of each layer, base first; and where each definition comes from
+    layers: tuple[tuple[str, str], ...] = field(default=())
+    origins: FrozenDict = field(default_factory=FrozenDict)   # name -> Origin
+
+    def origin(self, name: str) -> "Origin | None":
+        return self.origins.get(name)
+
+    def actions(self) -> Iterator[nodes.ProcedureDecl]:
+        return (p for p in self.procedures.values() if p.kind == "action")
+
+    def stat_by_key(self, key: str) -> Stat | None:
+        for stat in self.stats.values():
+            if stat.key == key.lower():
+                return stat
+        return None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a definition comes from: its file and line, and the base definition it replaces
+    (`override`), if any. Army entries are named army.cost, army.points, army.size."""
+    file: str
+    line: int
+    overrides: Span | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.file}:{self.line}"
+        return text + (f", overrides {self.overrides.file}:{self.overrides.line}"
+                       if self.overrides else "")
+
+
+def provenance(module: nodes.Module, table: SymbolTable, overrides: dict) -> FrozenDict:
+    """The Origin of every global definition and army entry of a (merged) module."""
+    origins = {}
+    for name, sym in table.globals.items():
+        span = sym.decl.span
+        origins[name] = Origin(span.file, span.line, overrides.get(name))
+    army = table.army
+    if army is not None:
+        origins["army"] = Origin(army.span.file, army.span.line, overrides.get("army"))
+        for part, node in (("cost", army.cost[1] if army.cost else None),
+                           ("points", army.points),
+                           ("size", army.size[0] if army.size else None)):
+            if node is not None:
+                origins[f"army.{part}"] = Origin(node.span.file, node.span.line)
+    return FrozenDict(origins)
+
+
+def constant(expr, enums: dict | None = None) -> object:
+    """The value of an expression the checker has shown to be fixed: numbers, texts, names."""
+    match expr:
+        case nodes.Int(value=v):
+            return v
+        case nodes.Str(value=v):
+            return v
+        case nodes.Bool(value=v):
+            return v
+        case nodes.Name(name=name):
+            return name          # an enum value, outcome or class: symbols are their names
+        case nodes.Neg(operand=x):
+            return -constant(x, enums)
+        case nodes.Binary(op=op, left=a, right=b):
+            x, y = constant(a, enums), constant(b, enums)
+            if op == "+":
+                return x + y
+            if op == "-":
+                return x - y
+            if op == "*":
+                return x * y
+            return Fraction(x, y) if y else ZeroDivisionError
+    raise ValueError("not a constant")
+
+
+def _const(expr, diagnostics: list[Diagnostic], what: str):
+    try:
+        value = constant(expr)
+    except (ValueError, TypeError):
+        diagnostics.append(diag("E303", f"{what} must be a fixed value", expr.span,
+                                hint="write a number, such as 10 or 1/2"))
+        return None
+    if value is ZeroDivisionError:
+        diagnostics.append(diag("E502", "division by zero", expr.span))
+        return None
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    return value
+
+
+def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Diagnostic]]:
+    """Build the Ruleset from a module the checker found free of errors."""
+    d: list[Diagnostic] = []
+    stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
+    enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
+    markers: dict = {}
+    pending: list = []
+
+    def ref_value(ref: nodes.TraitRef):
+        return True if ref.value is None else _const(ref.value, d, "a trait's value")
+
+    for decl in module.decls:
+        match decl:
+            case nodes.StatDecl():
+                low = high = enum = None
+                if isinstance(decl.type, nodes.RangeType):
+                    low = _const(decl.type.low, d, "a stat's lower bound")
+                    high = _const(decl.type.high, d, "a stat's upper bound")
+                    if isinstance(low, int) and isinstance(high, int) and low > high:
+                        d.append(diag("E305", f"the range {low}..{high} is empty",
+                                      decl.type.span, hint=f"write it as {high}..{low}"))
+                else:
+                    enum = decl.type.name
+                default = _const(decl.default, d, "a default") if decl.default else None
+                if enum is None and decl.default is not None and None not in (low, high) and \
+                        isinstance(default, (int, Fraction)) and not low <= default <= high:
+                    d.append(diag("E305", f"the default {default} is outside {low}..{high}",
+                                  decl.default.span))
+                stats[decl.name.name] = Stat(decl.name.name, low, high, default, enum, decl.doc,
+                                             decl.span)
+            case nodes.StateDecl():
+                initial = _const(decl.initial, d, "a starting value") if decl.initial else (
+                    False if decl.kind == "flag" else 0)
+                states[decl.name.name] = State(decl.name.name, decl.kind, decl.owner, initial,
+                                               decl.doc, decl.span)
+            case nodes.TraitDecl():
+                traits[decl.name.name] = Trait(decl.name.name, decl.param is not None,
+                                               decl.combine, decl.doc, decl.span)
+            case nodes.TierDecl():
+                tiers[decl.name.name] = Tier(decl.name.name, decl.doc, decl.span)
+            case nodes.ClassDecl():
+                class_stats = tuple((n.name, _const(v, d, "a class's stat")) for n, v in decl.stats)
+                pending += [(name, value, expr.span)
+                            for (name, value), (_, expr) in zip(class_stats, decl.stats)]
+                classes[decl.name.name] = FighterClass(
+                    decl.name.name, decl.tier.name if decl.tier else None,
+                    tuple((r.name.name, ref_value(r)) for r in decl.traits),
+                    tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span)
+            case nodes.EquipmentDecl():
+                equipment[decl.name.name] = Equipment(
+                    decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
+                    decl.doc, decl.span)
+            case nodes.EnumDecl():
+                enums[decl.name.name] = tuple((m.name.name, m.doc) for m in decl.members)
+            case nodes.TableDecl():
+                tables[decl.name.name] = decl
+            case nodes.DefineDecl():
+                defines[decl.name.name] = decl
+            case nodes.OutcomesDecl():
+                outcomes[decl.name.name] = Outcomes(
+                    decl.name.name, tuple((m.name.name, m.score) for m in decl.members),
+                    tuple((m.name.name, m.doc) for m in decl.members), decl.doc, decl.span)
+            case nodes.ProcedureDecl():
+                procedures[decl.name.name] = decl
+            case nodes.MarkerDecl():
+                markers[decl.name.name] = decl
+    for name, value, span in pending:   # once every stat is known, whatever the order
+        _check_stat_value(stats.get(name), value, span, d)
+    army = _army(table.army, d) if table.army else None
+    decisions = {name: _owner(sym.decl, procedures) for name, sym in table.decisions.items()}
+    header = module.header
+    ruleset = Ruleset(
+        id=header.id, title=header.title or header.id, source=header.source,
+        version=header.version, file=module.file,
+        stats=FrozenDict(stats), states=FrozenDict(states), traits=FrozenDict(traits),
+        tiers=FrozenDict(tiers), classes=FrozenDict(classes), equipment=FrozenDict(equipment),
+        enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
+        outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
+        decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
+        scenario=table.scenario)
+    return ruleset, d
+
+
+def _check_stat_value(stat: "Stat | None", value, span: Span, d: list[Diagnostic]) -> None:
+    """A class's fixed stat must be a value the stat can take."""
+    if stat is None or value is None:
+        return
+    if stat.enum is None and stat.low is not None and stat.high is not None and \
+            isinstance(value, (int, Fraction)) and not stat.low <= value <= stat.high:
+        d.append(diag("E305", f"{stat.name} {value} is outside {stat.low}..{stat.high}", span))
+
+
+def _owner(choose: nodes.Choose, procedures: dict) -> tuple[str, nodes.Choose]:
+    for name, proc in procedures.items():
+        if proc.span.file == choose.span.file and \
+                proc.span.line <= choose.span.line <= proc.span.end_line:
+            return name, choose
+    return "", choose  # pragma: no cover - every decision sits in a procedure
+
+
+def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
+    points = _const(decl.points, d, "the points limit") if decl.points else None
+    size = None
+    if decl.size is not None:
+        bound, doc = decl.size
+        limit = _const(bound.value, d, "the number of fighters")
+        if not isinstance(limit, int) or limit < 0:
+            d.append(diag("E305", "the number of fighters must be a whole number, 0 or more",
+                          bound.value.span))
+        size = (bound.kind, limit, doc)
+    quotas = []
+    for q in decl.quotas:
+        limit = _const(q.bound.value, d, "a quota's limit")
+        share = isinstance(q.bound.value, nodes.Binary) and q.bound.value.op == "/"
+        if limit is not None and (share and not 0 < limit <= 1 or not share and (
+                not isinstance(limit, int) or limit < 0)):
+            d.append(diag("E305", "a quota is a whole number of fighters (0 or more) or a share "
+                                  f"written as a fraction between 0 and 1, not {limit}",
+                          q.bound.value.span, hint="for example: at most 2, or at least 1/2"))
+        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind, limit, q.doc, q.span,
+                            share))
+    cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
+    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span)

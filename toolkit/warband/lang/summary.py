@@ -1,0 +1,231 @@
+"""`warband rules show`: a ruleset summarised for a person, or as JSON."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from warband.lang.ruleset import Quota, Ruleset
+
+
+def _value(v) -> str:
+    if v is True:
+        return ""
+    if isinstance(v, Fraction):
+        return f"{v.numerator}/{v.denominator}"
+    return str(v)
+
+
+def _trait_list(pairs) -> str:
+    return ", ".join(n if v is True else f"{n}({_value(v)})" for n, v in pairs)
+
+
+def quota_text(q: Quota) -> str:
+    limit = f"{_value(q.limit)} of the fighters" if q.is_share else _value(q.limit)
+    return f"{q.bound} {limit} from {q.kind} {q.target}"
+
+
+def _row_text(row) -> str:
+    from warband.lang.unparse import expr_text
+    values = ", ".join(expr_text(v) for v in row.values)
+    if row.kind == "when":
+        return f"when {expr_text(row.condition)}", values
+    if row.kind == "otherwise":
+        return "otherwise", values
+    key = row.key
+    key = key.name if hasattr(key, "name") else (f"{key[0]}..{key[1]}" if isinstance(key, tuple)
+                                                  else str(key))
+    return key, values
+
+
+def _options_text(choose) -> str:
+    from warband.lang.unparse import expr_text
+    if hasattr(choose, "options"):
+        return ", ".join(o.name.name for o in choose.options)
+    if hasattr(choose, "group"):
+        return f"one of {expr_text(choose.group)}"
+    text = f"a number {expr_text(choose.low)}..{expr_text(choose.high)}"
+    return text + (f" (default {expr_text(choose.default)})" if choose.default else "")
+
+
+def origin_text(ruleset: Ruleset, name: str) -> str:
+    """' (house.rules:12, overrides base.rules:31)' for a ruleset made of layers; '' otherwise,
+    where every definition comes from the one file shown at the top."""
+    if len(ruleset.layers) < 2:
+        return ""
+    origin = ruleset.origins.get(name)
+    if origin is None:
+        return ""
+    text = f"{_base(origin.file)}:{origin.line}"  # file names only: the layers line has paths
+    if origin.overrides is not None:
+        text += f", overrides {_base(origin.overrides.file)}:{origin.overrides.line}"
+    return f" ({text})"
+
+
+def _base(file: str) -> str:
+    return file.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def origin_json(ruleset: Ruleset, name: str) -> dict | None:
+    origin = ruleset.origins.get(name)
+    if origin is None:
+        return None
+    over = origin.overrides
+    return {"file": origin.file, "line": origin.line,
+            "overrides": None if over is None else {"file": over.file, "line": over.line}}
+
+
+def render(ruleset: Ruleset) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(soft_wrap=True)
+    console.print(f"[bold]{ruleset.title}[/bold]  ({ruleset.id})")
+    if ruleset.source:
+        console.print(f"source: {ruleset.source}")
+    console.print(f"file: {ruleset.file}")
+    if len(ruleset.layers) > 1:
+        console.print("layers: " + " <- ".join(f"{i} ({f})" for i, f in ruleset.layers))
+    at = lambda name: origin_text(ruleset, name)  # noqa: E731 - short, and used everywhere
+
+    def col(t, name: str) -> list[str]:
+        """The 'from' cell of a table's row, for a ruleset made of layers (the column is added
+        before the table's first row)."""
+        if len(ruleset.layers) < 2:
+            return []
+        if t.columns[-1].header != "from":
+            t.add_column("from", no_wrap=True)
+        return [at(name).strip()[1:-1]]
+
+    def section(title: str) -> None:
+        console.print()
+        console.print(f"[bold underline]{title}[/bold underline]")
+
+    if ruleset.stats:
+        section("Stats")
+        t = Table("stat", "values", "default", "description", box=None, pad_edge=False)
+        for s in ruleset.stats.values():
+            values = s.enum if s.enum else f"{s.low}..{s.high}"
+            t.add_row(s.name, values, "" if s.default is None else _value(s.default), s.doc or "",
+                      *col(t, s.name))
+        console.print(t)
+    if ruleset.enums:
+        section("Enumerations")
+        for name, members in ruleset.enums.items():
+            console.print(f"{name}{at(name)}: " + ", ".join(
+                m + (f" ({doc})" if doc else "") for m, doc in members))
+    if ruleset.classes:
+        section("Classes")
+        with_stats = any(c.stats for c in ruleset.classes.values())
+        columns = ["class", "tier"] + (["stats"] if with_stats else []) + ["traits", "equipment"]
+        t = Table(*columns, box=None, pad_edge=False)
+        for c in ruleset.classes.values():
+            stats = [", ".join(f"{n} {_value(v)}" for n, v in c.stats)] if with_stats else []
+            t.add_row(c.name, c.tier or "", *stats, _trait_list(c.traits),
+                      ", ".join(c.equipment), *col(t, c.name))
+        console.print(t)
+        if ruleset.tiers:
+            console.print("tiers: " + "; ".join(
+                f"{t.name}{at(t.name)}" + (f" ({t.doc})" if t.doc else "")
+                for t in ruleset.tiers.values()))
+    if ruleset.traits:
+        section("Traits")
+        t = Table("trait", "rule", box=None, pad_edge=False)
+        for tr in ruleset.traits.values():
+            name = f"{tr.name}(N)" if tr.numeric else tr.name
+            t.add_row(name, tr.doc or "", *col(t, tr.name))
+        console.print(t)
+    if ruleset.equipment:
+        section("Equipment")
+        t = Table("equipment", "grants", "description", box=None, pad_edge=False)
+        for e in ruleset.equipment.values():
+            t.add_row(e.name, _trait_list(e.grants), e.doc or "", *col(t, e.name))
+        console.print(t)
+    if ruleset.states:
+        section("Kept during play")
+        for s in ruleset.states.values():
+            console.print(f"{s.kind} {s.name}{at(s.name)} on each {s.owner}"
+                          + (f": {s.doc}" if s.doc else ""))
+    for table in ruleset.tables.values():
+        section(f"Table {table.name.name}({', '.join(p.name.name for p in table.params)})"
+                + at(table.name.name))
+        if table.doc:
+            console.print(table.doc)
+        t = Table("row", ", ".join(c.name for c in table.columns), "note", box=None,
+                  pad_edge=False)
+        for row in table.rows:
+            key, values = _row_text(row)
+            t.add_row(key, values, row.doc or "")
+        console.print(t)
+    if ruleset.army:
+        army = ruleset.army
+        section("Army construction" + at("army"))
+        if army.cost:
+            from warband.lang.unparse import expr_text
+            console.print(f"cost of a fighter: {expr_text(army.cost[1])}" + at("army.cost"))
+        if army.points is not None:
+            console.print(f"standard game: {army.points} points" + at("army.points"))
+        if army.size:
+            console.print(f"fighters: {army.size[0]} {army.size[1]}" + at("army.size"))
+        for q in army.quotas:
+            where = f" ({_base(q.span.file)}:{q.span.line})" if len(ruleset.layers) > 1 else ""
+            console.print(f"quota: {quota_text(q)}" + (f" ({q.doc})" if q.doc else "") + where)
+    actions = [p for p in ruleset.procedures.values() if p.kind in ("action", "phase")]
+    if actions:
+        section("Actions and phases")
+        t = Table("name", "kind", "parameters", "description", box=None, pad_edge=False)
+        for p in actions:
+            params = ", ".join(p.name.name for p in p.params)
+            t.add_row(p.name.name, p.kind, params, p.doc or "", *col(t, p.name.name))
+        console.print(t)
+    if ruleset.decisions:
+        section("Decisions")
+        t = Table("decision", "in", "options", "description", box=None, pad_edge=False)
+        for name, (owner, choose) in ruleset.decisions.items():
+            t.add_row(name, owner, _options_text(choose), choose.doc or "")
+        console.print(t)
+
+
+def as_json(ruleset: Ruleset) -> dict:
+    from warband.lang.unparse import expr_text
+
+    def jv(v):
+        return _value(v) if isinstance(v, Fraction) else v
+
+    def o(name: str) -> dict:
+        return {"origin": origin_json(ruleset, name)}
+
+    return {
+        "id": ruleset.id, "title": ruleset.title, "source": ruleset.source,
+        "file": ruleset.file,
+        "layers": [{"id": i, "file": f} for i, f in ruleset.layers],
+        "stats": [{"name": s.name, "low": s.low, "high": s.high, "enum": s.enum,
+                   "default": jv(s.default), "doc": s.doc, **o(s.name)}
+                  for s in ruleset.stats.values()],
+        "tiers": [{"name": t.name, "doc": t.doc, **o(t.name)} for t in ruleset.tiers.values()],
+        "classes": [{"name": c.name, "tier": c.tier,
+                     "traits": {n: jv(v) for n, v in c.traits},
+                     "equipment": list(c.equipment), **o(c.name)}
+                    for c in ruleset.classes.values()],
+        "traits": [{"name": t.name, "numeric": t.numeric, "doc": t.doc, **o(t.name)}
+                   for t in ruleset.traits.values()],
+        "equipment": [{"name": e.name, "grants": {n: jv(v) for n, v in e.grants},
+                       "doc": e.doc, **o(e.name)} for e in ruleset.equipment.values()],
+        "tables": [{"name": t.name.name, "columns": [c.name for c in t.columns],
+                    "rows": [list(_row_text(r)) for r in t.rows], **o(t.name.name)}
+                   for t in ruleset.tables.values()],
+        "defines": [{"name": n, **o(n)} for n in ruleset.defines],
+        "enums": [{"name": n, **o(n)} for n in ruleset.enums],
+        "outcomes": [{"name": n, **o(n)} for n in ruleset.outcomes],
+        "states": [{"name": n, "kind": s.kind, **o(n)} for n, s in ruleset.states.items()],
+        "procedures": [{"name": n, "kind": p.kind, **o(n)}
+                       for n, p in ruleset.procedures.items()],
+        "army": None if ruleset.army is None else {
+            "cost": expr_text(ruleset.army.cost[1]) if ruleset.army.cost else None,
+            "points": ruleset.army.points,
+            "size": list(ruleset.army.size[:2]) if ruleset.army.size else None,
+            "quotas": [quota_text(q) for q in ruleset.army.quotas],
+            **o("army"),
+        },
+        "actions": [p.name.name for p in ruleset.procedures.values() if p.kind == "action"],
+        "decisions": {n: _options_text(c) for n, (_, c) in ruleset.decisions.items()},
+    }

@@ -1,0 +1,186 @@
+"""The global names of a rules file: what each declared name is, and where.
+
+This pass only collects: every declaration, enum member and outcome gets an entry, and a name
+declared twice is reported with both places. The checker resolves references against the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from warband.lang import nodes
+from warband.diagnostics import Diagnostic, Related, Span, diag
+
+# What a declaration kind is called in messages.
+KIND_WORDS = {
+    "stat": "a stat", "enum": "an enumeration", "enum member": "an enumeration value",
+    "flag": "a flag", "counter": "a counter", "tier": "a tier", "trait": "a trait",
+    "class": "a class", "equipment": "an equipment piece", "table": "a table",
+    "define": "a definition", "outcomes": "a set of outcomes", "outcome": "an outcome",
+    "procedure": "a procedure", "action": "an action", "phase": "a phase", "decision": "a decision",
+    "marker": "a kind of marker", "scenario": "a scenario", "side name": "a side of the scenario",
+    "zone": "a zone",
+}
+
+BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
+AGGREGATES = ("total", "highest", "lowest", "all")   # total(f.Training for f in group if ...)
+# all(f for f in group if ...) is the group of those members for which the condition holds
+BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
+                     "isqrt": 1}  # name -> arity
+# Questions the board answers during a game (without a board: no distance, clear sight).
+GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engaged": 1}
+BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    kind: str
+    decl: object        # the declaration node (or the member node)
+    span: Span
+    parent: str | None = None   # the enum or outcome set a member belongs to
+
+
+@dataclass
+class SymbolTable:
+    globals: dict[str, Symbol] = field(default_factory=dict)
+    members: dict[str, list[Symbol]] = field(default_factory=dict)  # enum values and outcomes
+    decisions: dict[str, Symbol] = field(default_factory=dict)
+    army: nodes.ArmyDecl | None = None
+    scenario: nodes.ScenarioDecl | None = None
+
+    def of_kind(self, *kinds: str) -> list[Symbol]:
+        return [s for s in self.globals.values() if s.kind in kinds]
+
+    def names_of_kind(self, *kinds: str) -> list[str]:
+        return [s.name for s in self.of_kind(*kinds)]
+
+
+def _decl_kind(decl) -> str:
+    match decl:
+        case nodes.StatDecl():
+            return "stat"
+        case nodes.EnumDecl():
+            return "enum"
+        case nodes.StateDecl(kind=kind):
+            return kind
+        case nodes.TierDecl():
+            return "tier"
+        case nodes.TraitDecl():
+            return "trait"
+        case nodes.ClassDecl():
+            return "class"
+        case nodes.EquipmentDecl():
+            return "equipment"
+        case nodes.TableDecl():
+            return "table"
+        case nodes.DefineDecl():
+            return "define"
+        case nodes.OutcomesDecl():
+            return "outcomes"
+        case nodes.ProcedureDecl(kind=kind):
+            return kind
+        case nodes.MarkerDecl():
+            return "marker"
+        case nodes.ScenarioDecl():
+            return "scenario"
+    raise TypeError(f"unknown declaration {decl!r}")
+
+
+def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
+    table = SymbolTable()
+    diagnostics: list[Diagnostic] = []
+
+    def add(sym: Symbol) -> None:
+        previous = table.globals.get(sym.name)
+        if previous is None and sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) \
+                + tuple(GAME_FUNCTIONS) + BUILTIN_GROUPS:
+            builtin = sym.name.lower()
+            message = f"'{sym.name}' is a built-in name of the language" if builtin == sym.name \
+                else f"'{sym.name}' differs only in case from the built-in name '{builtin}'"
+            hint = f"the language already has {builtin}(...); use it, or choose another name" \
+                if builtin in BUILTIN_FUNCTIONS or builtin in GAME_FUNCTIONS \
+                else "choose another name"
+            diagnostics.append(diag("E202", message, sym.span, hint=hint))
+            # still entered, so that its uses are not reported as unknown on top of this
+        elif previous is not None:
+            diagnostics.append(diag(
+                "E202", f"'{sym.name}' is already the name of {KIND_WORDS[previous.kind]}",
+                sym.span, related=[Related(previous.span, "first defined here")],
+                hint="give each definition its own name"))
+            return
+        table.globals[sym.name] = sym
+
+    for decl in module.decls:
+        if isinstance(decl, nodes.ConversionDecl):  # names of two other rulesets: conversion.py
+            continue
+        if isinstance(decl, nodes.ArmyDecl):
+            if table.army is not None:
+                diagnostics.append(diag(
+                    "E202", "a second army section", decl.span,
+                    related=[Related(table.army.span, "the first army section")],
+                    hint="put every army rule in one 'army' section"))
+            else:
+                table.army = decl
+            continue
+        kind = _decl_kind(decl)
+        add(Symbol(decl.name.name, kind, decl, decl.name.span))
+        if isinstance(decl, (nodes.EnumDecl, nodes.OutcomesDecl)):
+            seen: dict[str, Span] = {}
+            member_kind = "enum member" if isinstance(decl, nodes.EnumDecl) else "outcome"
+            for member in decl.members:
+                if member.name.name in seen:
+                    diagnostics.append(diag(
+                        "E202", f"'{member.name.name}' appears twice in '{decl.name.name}'",
+                        member.name.span, related=[Related(seen[member.name.name], "first here")]))
+                    continue
+                seen[member.name.name] = member.name.span
+                table.members.setdefault(member.name.name, []).append(
+                    Symbol(member.name.name, member_kind, member, member.name.span,
+                           decl.name.name))
+        if isinstance(decl, nodes.ProcedureDecl):
+            _collect_decisions(decl.body, table, diagnostics)
+        if isinstance(decl, nodes.MarkerDecl):
+            _collect_decisions(decl.entered, table, diagnostics)
+        if isinstance(decl, nodes.ScenarioDecl):
+            if table.scenario is not None:
+                diagnostics.append(diag(
+                    "E202", "a second scenario in one file", decl.name.span,
+                    related=[Related(table.scenario.name.span, "the first scenario")],
+                    hint="write each scenario in a file of its own"))
+            else:
+                table.scenario = decl
+            for side in decl.sides:
+                add(Symbol(side.name.name, "side name", side, side.name.span))
+            for zone in decl.zones:
+                add(Symbol(zone.name.name, "zone", zone, zone.name.span))
+            _collect_decisions(decl.setup, table, diagnostics)
+            _collect_decisions(decl.round, table, diagnostics)
+            _collect_decisions(decl.aftermath, table, diagnostics)
+    return table, diagnostics
+
+
+def _collect_decisions(block: nodes.Block | None, table: SymbolTable, diagnostics) -> None:
+    if block is None:
+        return
+    for stmt in block.stmts:
+        match stmt:
+            case nodes.Choose(name=name) | nodes.ChooseNumber(name=name) | nodes.ChooseAmong(name=name):
+                previous = table.decisions.get(name.name)
+                if previous is not None:
+                    diagnostics.append(diag(
+                        "E202", f"a decision named '{name.name}' already exists", name.span,
+                        related=[Related(previous.span, "first defined here")],
+                        hint="policies pick decisions by name, so each needs its own"))
+                else:
+                    table.decisions[name.name] = Symbol(name.name, "decision", stmt, name.span)
+                for option in getattr(stmt, "options", ()):
+                    _collect_decisions(option.body, table, diagnostics)
+            case nodes.If(then=then, otherwise=otherwise):
+                _collect_decisions(then, table, diagnostics)
+                if isinstance(otherwise, nodes.If):
+                    _collect_decisions(nodes.Block((otherwise,), otherwise.span), table, diagnostics)
+                else:
+                    _collect_decisions(otherwise, table, diagnostics)
+            case nodes.ForEach(body=body) | nodes.Repeat(body=body) | nodes.ForSorted(body=body):
+                _collect_decisions(body, table, diagnostics)

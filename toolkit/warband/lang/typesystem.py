@@ -1,0 +1,115 @@
+"""The checker's types: what an expression of the rules language can be, and how types meet.
+
+A type records its kind (number, yes/no, fighter, ...) and whether its value depends on a roll,
+so that the checker can refuse a roll where the rules need a fixed number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from warband.lang import nodes
+from warband.diagnostics import Span
+from warband.lang.symbols import KIND_WORDS, Symbol
+
+
+@dataclass(frozen=True)
+class Type:
+    kind: str                   # number bool text fighter side dice fighters class tier enum
+    name: str | None = None     # outcome record nothing any; the enum or outcome set's name
+    fields: tuple[str, ...] = ()
+    random: bool = False        # True when the value depends on a roll
+
+    def __str__(self) -> str:
+        words = {"number": "a number", "bool": "a yes/no value", "text": "a text",
+                 "fighter": "a fighter", "side": "a side", "dice": "dice",
+                 "fighters": "a group of fighters", "class": "a class", "tier": "a tier",
+                 "record": "a table row", "nothing": "nothing", "any": "a value",
+                 "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker"}
+        if self.kind in ("enum", "outcome"):
+            base = f"a value of '{self.name}'"
+        else:
+            base = words[self.kind]
+        return f"{base} (rolled)" if self.random and self.kind != "dice" else base
+
+    def fixed(self) -> "Type":
+        return replace(self, random=False)
+
+    def rolled(self, random: bool) -> "Type":
+        return replace(self, random=self.random or random)
+
+
+NUMBER, BOOL, TEXT, ANY = Type("number"), Type("bool"), Type("text"), Type("any")
+FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", random=True), \
+    Type("nothing")
+FIGHTERS = Type("fighters")
+SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
+
+FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
+                    "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS, "friends": FIGHTERS}
+# a side's fighters are those in play; casualties were removed, the withdrawn left the table
+SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
+                 "opponents": SIDES, "conceded": BOOL, "name": TEXT}
+
+
+def _numeric(t: Type) -> bool:
+    return t.kind in ("number", "dice", "any")
+
+
+def _compatible(expected: Type, actual: Type) -> bool:
+    if "any" in (expected.kind, actual.kind):
+        return True
+    if expected.kind == "number" and actual.kind == "dice":
+        return True
+    if expected.kind == "dice" and actual.kind == "number":
+        return True  # a dice parameter takes any number expression, re-rolled at each use
+    return expected.kind == actual.kind and (expected.name is None or actual.name is None
+                                             or expected.name == actual.name)
+
+
+def _unify(a: Type, b: Type) -> Type:
+    if a.kind == "any":
+        return b.rolled(a.random)
+    if b.kind == "any":
+        return a.rolled(b.random)
+    if a.kind == "dice" and b.kind == "dice":
+        return DICE
+    if a.kind == "dice" or b.kind == "dice":
+        return NUMBER.rolled(True)
+    return a.rolled(b.random)
+
+
+@dataclass
+class Scope:
+    locals: dict[str, tuple[Type, Span]]
+    procedure: nodes.ProcedureDecl | None = None
+    result: Type | None = None
+
+
+def _either(words: list[str], last: str = "or") -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def _noun(kind: str) -> str:
+    return KIND_WORDS[kind].split(" ", 1)[1]
+
+
+def _kind_hint(sym: Symbol, scope: Scope | None = None) -> str | None:
+    f = next((n for n, (t, _) in scope.locals.items() if t.kind == "fighter"), "f") \
+        if scope is not None else "f"
+    kept_on_side = sym.kind in ("flag", "counter") and sym.decl.owner == "side"
+    return {
+        "table": f"look it up with arguments: {sym.name}(...)",
+        "define": f"call it with arguments: {sym.name}(...)",
+        "trait": f"ask whether a fighter has it: {f} has {sym.name}",
+        "stat": f"read it from a fighter: {f}.{sym.name}",
+        "flag": f"read it from a side: {f}.side.{sym.name}" if kept_on_side
+        else f"read it from a fighter: {f}.{sym.name}",
+        "counter": f"read it from a side: {f}.side.{sym.name}" if kept_on_side
+        else f"read it from a fighter: {f}.{sym.name}",
+        "procedure": f"call it with its arguments: let x = {sym.name}(...)",
+        "action": f"call it with its arguments: let x = {sym.name}(...)",
+        "phase": f"call it with its arguments: {sym.name}(...)",
+    }.get(sym.kind)

@@ -1,0 +1,1 @@
+"""Warband files: loading, schemas, army rules, validation, formatting, conversion, rosters."""

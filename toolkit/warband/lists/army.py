@@ -1,0 +1,294 @@
+"""The army-construction stage: a warband checked against its ruleset's `army` section.
+
+Each fighter's cost is the ruleset's own `cost(f) = ...` expression, run by the interpreter on the
+fighter as the rules see it (class, stats, traits and equipment folded together). Then the points
+limit (the file's `points:`, or the ruleset's standard game), the number of fighters (`size`), and
+every `quota` of a tier, class, trait or equipment, as a count or a share of the fighters. Each
+problem names the rule, the count and the limit, and points at the fighters involved and at the
+line of the rules file that sets the limit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
+from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
+
+_FIGHTER_PHRASE = {"tier": "of {} classes", "class": "of class {}", "trait": "with {}",
+                   "equipment": "with {}"}
+_BOUND_WORD = {"at most": "allowed", "at least": "needed", "exactly": "required"}
+
+
+@dataclass
+class ArmyResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    costs: dict[int, object] = field(default_factory=dict)   # entry index -> cost of one
+    total: object | None = None                               # points the warband costs
+    limit: int | None = None                                  # the points it may cost
+    size: int | None = None                                   # fighters, counting `count`
+
+
+@dataclass
+class _Place:
+    """Where the warband file and the rules file are, for spans."""
+
+    data: object
+    file: str
+    text: str | None
+    sources: Sources
+
+    def at(self, path, *, key: bool = False, line: bool = False) -> Span | None:
+        return span_at(self.data, tuple(path), self.file, self.text, key=key, line=line)
+
+    def fighter(self, f: Fighter) -> Span | None:
+        return self.at(f.path, line=True)
+
+    def rule_line(self, army, keyword: str) -> Span:
+        """The line of the army section that starts with `keyword` (points, size)."""
+        span = army.span
+        text = self.sources.texts.get(span.file)
+        if text is not None:
+            lines = text.split("\n")
+            for n in range(span.line, min(span.end_line, len(lines)) + 1):
+                line = lines[n - 1].rstrip()
+                stripped = line.lstrip()
+                if re.match(rf"{keyword}\b", stripped):
+                    start = len(line) - len(stripped) + 1
+                    return Span(span.file, n, start, n, len(line) + 1)
+        return Span(span.file, span.line, span.column)
+
+
+def _number_text(value) -> str:
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else str(value)
+    return str(value)
+
+
+def _points(value) -> str:
+    return f"{_number_text(value)} point{'' if value == 1 else 's'}"
+
+
+def _plural(n: int, word: str = "fighter") -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def world_of(warband: Warband, ruleset):
+    """The fighters as the rules see them: class, traits and equipment folded together."""
+    from warband.run.world import FighterSpec, make_world
+    return make_world(ruleset, [FighterSpec(f.name, 0, f.fighter_class, dict(f.stats),
+                                            dict(f.traits), f.equipment)
+                                for f in warband.fighters])
+
+
+def costs(warband: Warband, ruleset, interpreter, world, place: _Place,
+          result: ArmyResult) -> bool:
+    """The cost of one fighter of each entry, by the ruleset's rule; False if any failed."""
+    from warband.run.dice import Dist
+    from warband.run.evaluate import RulesError
+    from warband.run.world import Ref
+    param, expr = ruleset.army.cost
+    fn, ok = interpreter.fn(expr), True
+    for i, f in enumerate(warband.fighters):
+        try:
+            value = fn({param: Ref("fighter", i)}, world)
+            if type(value) is Dist:
+                value = value.only() if len(value) == 1 else None
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+                raise TypeError(value)
+        except RulesError as error:
+            rule = error.diagnostic
+            related = [Related(rule.span, rule.message)] if rule.span else []
+            result.diagnostics.append(diag(
+                "E704", f"the cost of fighter '{f.name}' cannot be worked out: {rule.message}",
+                place.fighter(f), related=related, hint=rule.hint, path=f.path))
+            ok = False
+            continue
+        except (TypeError, ValueError, ArithmeticError):
+            result.diagnostics.append(diag(
+                "E704", f"the cost of fighter '{f.name}' is not a number", place.fighter(f),
+                related=[Related(expr.span, "the cost rule")], path=f.path,
+                hint="the ruleset's cost(...) must give a number for every fighter"))
+            ok = False
+            continue
+        result.costs[f.index] = value
+    return ok
+
+
+def check_points(warband: Warband, ruleset, place: _Place, result: ArmyResult) -> None:
+    army = ruleset.army
+    by_entry = [(f, result.costs[f.index] * f.count) for f in warband.fighters]
+    result.total = sum((c for _, c in by_entry), 0)
+    limit = warband.points if warband.points is not None else army.points
+    result.limit = limit if isinstance(limit, int) else None
+    if result.limit is None or result.total <= result.limit or not by_entry:
+        return
+    (first, first_cost), others = by_entry[0], by_entry[1:]
+    related = [Related(place.fighter(f), f"{f.label}: {_points(c)}")
+               for f, c in others if place.fighter(f)]
+    if warband.points is not None:
+        related.append(Related(place.at(("points",)), "the limit this file sets"))
+        larger = ""
+    else:
+        related.append(Related(place.rule_line(army, "points"), "the ruleset's standard game"))
+        larger = "; for a larger game, set 'points:' in the file"
+    excess = _points(result.total - result.limit)
+    result.diagnostics.append(diag(
+        "E701", f"the warband costs {_number_text(result.total)} points; at most {limit} allowed",
+        place.fighter(first), related=related, path=first.path,
+        hint=f"{excess} too many ({first.label} costs {_points(first_cost)}){larger}"))
+
+
+def _breaks(bound: str, count, limit) -> bool:
+    return {"at most": count > limit, "at least": count < limit,
+            "exactly": count != limit}[bound]
+
+
+def check_size(warband: Warband, ruleset, place: _Place, result: ArmyResult) -> None:
+    army = ruleset.army
+    result.size = sum(f.count for f in warband.fighters)
+    if army.size is None:
+        return
+    bound, limit, doc = army.size
+    if not isinstance(limit, int) or not _breaks(bound, result.size, limit):
+        return
+    rule = Related(place.rule_line(army, "size"), doc or "the ruleset's rule")
+    message = f"{_plural(result.size)}; {bound} {limit} {_BOUND_WORD[bound]}"
+    if result.size > limit and warband.fighters:
+        first, others = warband.fighters[0], warband.fighters[1:]
+        related = [Related(place.fighter(f), _also(f)) for f in others if place.fighter(f)]
+        result.diagnostics.append(diag(
+            "E702", message, place.fighter(first), related=related + [rule], path=first.path,
+            hint=f"remove {_plural(result.size - limit)}, or lower a count"))
+    else:
+        result.diagnostics.append(diag(
+            "E702", message, place.at((FIGHTERS,), key=True), related=[rule], path=(FIGHTERS,),
+            hint=f"add {_plural(limit - result.size)}"))
+
+
+def _also(f: Fighter) -> str:
+    return "also counted" + (f" ({f.count} fighters)" if f.count > 1 else "")
+
+
+def _matches(quota, fighter) -> bool:
+    """Whether a fighter (as the world sees it: class and equipment folded in) is counted."""
+    if quota.kind == "tier":
+        return fighter.tier == quota.target
+    if quota.kind == "class":
+        return fighter.fighter_class == quota.target
+    if quota.kind == "trait":
+        value = fighter.traits.get(quota.target, False)
+        return value is True or (not isinstance(value, bool) and value != 0)
+    return quota.target in fighter.equipment
+
+
+def _where_counted(quota, f: Fighter, ruleset, place: _Place) -> Span | None:
+    """The place in the entry that makes it count: its class, or the trait or equipment."""
+    listed = place.data[FIGHTERS][f.index]
+    if quota.kind in ("trait", "equipment"):
+        key = "traits" if quota.kind == "trait" else "equipment"
+        own = listed.get(key)
+        if isinstance(own, dict) and quota.target in own:
+            return place.at(f.path + (key, quota.target), key=True)
+        if isinstance(own, list) and quota.target in own:
+            return place.at(f.path + (key, own.index(quota.target)))
+        carried = listed.get("equipment")
+        if quota.kind == "trait" and isinstance(carried, list):
+            for i, item in enumerate(carried):  # a trait the entry's own equipment grants
+                piece = ruleset.equipment.get(item)
+                if piece is not None and quota.target in dict(piece.grants):
+                    return place.at(f.path + ("equipment", i))
+    if "class" in listed:
+        return place.at(f.path + ("class",))
+    return place.fighter(f)
+
+
+def _limit_text(quota, share: bool) -> str:
+    if share and quota.limit == 1:
+        return "all"
+    if share and quota.limit == 0:
+        return "none"
+    return _number_text(quota.limit)
+
+
+def check_quotas(warband: Warband, ruleset, world, place: _Place,
+                 result: ArmyResult) -> None:
+    if not ruleset.army.quotas or not warband.fighters:
+        return
+    total = sum(f.count for f in warband.fighters)
+    for quota in ruleset.army.quotas:
+        counted = [f for f, w in zip(warband.fighters, world.fighters) if _matches(quota, w)]
+        n = sum(f.count for f in counted)
+        share = quota.share or isinstance(quota.limit, Fraction)
+        if share and total == 0:
+            continue
+        wanted = quota.limit * total if share else quota.limit
+        if not _breaks(quota.bound, n, wanted):
+            continue
+        phrase = _FIGHTER_PHRASE[quota.kind].format(quota.target)
+        names = f" ({', '.join(f.label for f in counted)})" if counted else ""
+        limit = f"{quota.bound} {_limit_text(quota, share)} {_BOUND_WORD[quota.bound]}"
+        if share:
+            exact = {"at least": math.ceil, "at most": math.floor}.get(quota.bound)
+            if exact is not None and quota.limit not in (0, 1):
+                limit += f" ({exact(wanted)} of {total})"
+            counted_text = f"{n} of {total} fighters {phrase}{names}"
+        else:
+            counted_text = f"{_plural(n)} {phrase}{names}"
+        rule = Related(quota.span, quota.doc or "the rule")
+        if counted:
+            first, others = counted[0], counted[1:]
+            primary = _where_counted(quota, first, ruleset, place)
+            related = [Related(s, _also(f)) for f in others
+                       if (s := _where_counted(quota, f, ruleset, place))]
+            path = first.path
+        else:
+            primary, related, path = place.at((FIGHTERS,), key=True), [], (FIGHTERS,)
+        hint = None
+        if quota.bound != "at most" and n < wanted:
+            hint = f"add fighters {phrase}, or replace others with them"
+        elif n > wanted:
+            hint = f"replace fighters {phrase} with others, or remove some"
+        result.diagnostics.append(diag("E703", f"{counted_text}; {limit}", primary,
+                                       related=related + [rule], path=path, hint=hint))
+
+
+def duplicate_names(data, place: _Place) -> list[Diagnostic]:
+    """Fighters sharing a name: allowed, but rosters and FILE#NAME cannot tell them apart."""
+    found, first_at = [], {}
+    entries = data.get(FIGHTERS)
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in first_at:
+            found.append(diag(
+                "W701", f"two fighters are named '{name}'", place.at((FIGHTERS, i, "name")),
+                related=[Related(place.at((FIGHTERS, first_at[name], "name")),
+                                 "first named here")], path=(FIGHTERS, i, "name"),
+                hint="give each its own name, or write one entry with 'count:'; rosters and "
+                     "'warband odds FILE#NAME' find fighters by name"))
+        else:
+            first_at[name] = i
+    return found
+
+
+def check(warband: Warband, ruleset, interpreter, data, file: str, text: str | None,
+          sources: Sources, *, complete: bool) -> ArmyResult:
+    """The army rules for a warband; with complete=False (some entries are malformed) only what
+    does not depend on every fighter is checked."""
+    place = _Place(data, file, text, sources)
+    result = ArmyResult()
+    result.diagnostics += duplicate_names(data, place)
+    if ruleset.army is None or not complete:
+        return result
+    check_size(warband, ruleset, place, result)
+    world = world_of(warband, ruleset)
+    if ruleset.army.cost is not None and costs(warband, ruleset, interpreter, world, place,
+                                               result):
+        check_points(warband, ruleset, place, result)
+    check_quotas(warband, ruleset, world, place, result)
+    return result

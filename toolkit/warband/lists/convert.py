@@ -1,0 +1,458 @@
+"""`warband convert`: a warband file of one ruleset rewritten for another, by a declared conversion.
+
+    validate the source -> find the conversion (A to B) -> check it -> each fighter: class, stats,
+    traits, equipment, warnings -> fit the points limit -> write YAML -> validate the result
+
+The output is the source file itself, changed in place through ruamel.yaml's round trip: values
+are replaced, keys renamed where they stood (a comment on a replaced stat stays on its line),
+and a comment above each fighter says what the conversion dropped or approximated, so the
+converted file explains itself. Lines the conversion does not touch stay byte for byte. Every
+expression runs in the *source* ruleset's interpreter, on the fighter as the source's rules see
+it (its class, traits and equipment folded in), so a conversion may use the source's own
+definitions (a level worked out from experience, say).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import BinaryIO
+
+from warband.lang import nodes
+from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
+
+OUTPUT_NAME = "<converted>"
+
+
+@dataclass
+class Converted:
+    text: str | None                                  # the converted warband file
+    diagnostics: list[Diagnostic] = field(default_factory=list)   # conversion and validation
+    sources: Sources = field(default_factory=Sources)
+    unusable: bool = False
+    valid: bool = False                               # the result validates against the target
+
+
+@dataclass
+class _Fighter:
+    """One converted entry, before it is written."""
+
+    index: int                 # entry in the file
+    name: str
+    count: int
+    fighter_class: str | None
+    stats: dict                # target stat name -> value
+    traits: dict               # target trait -> value (True: bare)
+    equipment: list
+    notes: list[str] = field(default_factory=list)   # comments for the file
+
+
+class _Failed(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+# ---- finding the conversion ---------------------------------------------------------------------
+
+def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | None,
+         sources: Sources):
+    """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
+    from warband.lang.conversion import available, load_file
+    problems = []
+    for u in using or ():
+        hint = "--using names a rules file that declares a conversion"
+        if not os.path.isfile(u):   # not Path.is_file: it raises for a name too long
+            problems.append(diag("E100", f"no such rules file: {u}", None, hint=hint))
+            continue
+        try:
+            Path(u).read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError:   # e.g. a binary file given by mistake
+            problems.append(diag("E100", f"{u} is not UTF-8 text", None, hint=hint))
+        except OSError as error:
+            problems.append(diag("E100", f"cannot read {u}: {error.strerror}", None))
+    if problems:
+        return None, problems
+    found = available(using)
+    target_ids = {target_ref}
+    if target_ref.endswith(".rules") or "/" in target_ref:
+        from warband.lang.compiler import load
+        compiled = load(target_ref)
+        if compiled.ruleset is not None:
+            target_ids.add(compiled.ruleset.id)
+    def same_target(tgt: str, path: Path) -> bool:
+        if tgt in target_ids:
+            return True
+        return (tgt.endswith(".rules") or "/" in tgt) and \
+            (path.parent / tgt).resolve() == Path(target_ref).resolve()
+
+    for src, tgt, path in found:
+        if src == source_id and same_target(tgt, path):
+            conversion, diagnostics = load_file(path, src, tgt, sources)
+            if conversion is not None or diagnostics:
+                return conversion, diagnostics
+    targets = sorted({t for s, t, _ in found if s == source_id})
+    hint = (did_you_mean(target_ref, targets) or
+            (f"conversions from '{source_id}' go to: {', '.join(targets)}" if targets else
+             f"no conversion from '{source_id}' is known; write one (docs/language.md, "
+             "'Conversions') and give it with --using FILE"))
+    return None, [diag("E813", f"no conversion from '{source_id}' to '{target_ref}'", span,
+                       hint=hint)]
+
+
+# ---- applying it ------------------------------------------------------------------------------------
+
+class _Apply:
+    def __init__(self, conversion, warband, data, file: str, text: str) -> None:
+        from warband.lists.army import world_of
+        from warband.run.interpreter import Interpreter
+        self.conv, self.decl = conversion, conversion.decl
+        self.source, self.target = conversion.source.ruleset, conversion.target.ruleset
+        self.warband, self.data, self.file, self.text = warband, data, file, text
+        self.world = world_of(warband, self.source)
+        self.interpreter = Interpreter(self.source)
+        self.diagnostics: list[Diagnostic] = []
+
+    def at(self, index: int) -> Span | None:
+        from warband.lists.warband_file import span_at
+        return span_at(self.data, ("fighters", index), self.file, self.text, line=True)
+
+    def warn(self, code: str, f, message: str, rule_span: Span | None, hint: str | None,
+             note: _Fighter) -> None:
+        related = [Related(rule_span, "the conversion's rule")] if rule_span else []
+        self.diagnostics.append(diag(code, f"fighter '{f.name}': {message}", self.at(f.index),
+                                     related=related, hint=hint, path=("fighters", f.index)))
+        note.notes.append(message + (f" ({hint})" if hint else ""))
+
+    def value(self, expr, position: int, f):
+        from warband.run.dice import Dist
+        from warband.run.evaluate import RulesError
+        try:
+            v = self.interpreter.fn(expr)({self.decl.fighter.name: _ref(position)}, self.world)
+        except RulesError as error:
+            raise _Failed(diag("E812", f"fighter '{f.name}': {error.diagnostic.message}",
+                               self.at(f.index), related=[Related(expr.span, "this rule")],
+                               hint=error.diagnostic.hint)) from None
+        if type(v) is Dist:
+            if len(v) != 1:
+                raise _Failed(diag("E812", f"fighter '{f.name}': the rule rolls dice, so it "
+                                           "has no single value", self.at(f.index),
+                                   related=[Related(expr.span, "this rule")],
+                                   hint="a conversion's rules must not roll dice"))
+            v = v.only()
+        return v
+
+    def fighter(self, position: int, f) -> _Fighter:
+        out = _Fighter(f.index, f.name, f.count, None, {}, {}, [])
+        for rule in self.decl.classes:
+            if rule.condition is None or self.value(rule.condition, position, f) is True:
+                out.fighter_class = rule.target.name
+                break
+        for rule in self.decl.stats:
+            out.stats[rule.target.name] = self.stat(rule, position, f, out)
+        self.mapped(f, position, out, "trait", dict(f.traits))
+        self.mapped(f, position, out, "equipment", {e: True for e in f.equipment})
+        for rule in self.decl.warnings:
+            if rule.condition is None or self.value(rule.condition, position, f) is True:
+                self.warn("W802", f, rule.message, rule.span, None, out)
+        return out
+
+    def stat(self, rule: nodes.StatRule, position: int, f, out: _Fighter):
+        stat = self.target.stats[rule.target.name]
+        v = self.value(rule.value, position, f)
+        if stat.enum is not None:
+            members = [m for m, _ in self.target.enums[stat.enum]]
+            if str(v) not in members:
+                raise _Failed(diag("E812", f"fighter '{f.name}': {stat.name} '{v}' is not one "
+                                           f"of {', '.join(members)}", self.at(f.index),
+                                   related=[Related(rule.value.span, "this rule")],
+                                   hint=did_you_mean(str(v), members)))
+            return str(v)
+        if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+            raise _Failed(diag("E812", f"fighter '{f.name}': {stat.name} is not a number",
+                               self.at(f.index), related=[Related(rule.value.span, "this rule")]))
+        v = math.floor(v)  # a share of a point is no point: rounded down
+        low, high = stat.low, stat.high
+        kept = min(max(v, low if low is not None else v), high if high is not None else v)
+        if kept != v:
+            self.warn("W803", f, f"{stat.name} {v} is outside {low}..{high}; {kept} is used",
+                      rule.span, None, out)
+        return kept
+
+    def mapped(self, f, position: int, out: _Fighter, kind: str, listed: dict) -> None:
+        """The traits or equipment the file lists for the fighter, as the target names them."""
+        rules = {r.source.name if r.source else None: r for r in self.decl.maps if r.kind == kind}
+        names = self.target.traits if kind == "trait" else self.target.equipment
+        dropped: dict = {}   # rule (None: no rule) -> names, so one message says them all
+        for name, value in listed.items():
+            rule = rules.get(name) or rules.get(None)
+            if rule is None:
+                if name in names:  # the same name in both rulesets: kept as it is
+                    _put(out, kind, name, value)
+                else:
+                    dropped.setdefault(None, []).append(name)
+                continue
+            if rule.target is None:
+                dropped.setdefault(rule, []).append(name)
+                continue
+            if kind == "equipment":
+                _put(out, kind, rule.target.name, True)
+                continue
+            ref = rule.target
+            trait = self.target.traits[ref.name.name]
+            if ref.value is not None:
+                new = math.floor(self.value(ref.value, position, f))
+            else:
+                new = value if trait.numeric else True
+            _put(out, kind, ref.name.name, new, trait.combine)
+            if rule.doc:
+                self.warn("W802", f, f"trait {name} becomes {ref.name.name}", rule.span,
+                          rule.doc, out)
+        for rule, gone in dropped.items():
+            verb = "is" if len(gone) == 1 else "are"
+            what = f"{kind} {', '.join(gone)} {verb} dropped"
+            if rule is None:
+                self.warn("W801", f, f"{what}: '{self.target.id}' has no {kind} of "
+                                     f"{'that name' if len(gone) == 1 else 'those names'}",
+                          None, None, out)
+            else:
+                self.warn("W800", f, what, rule.span, rule.doc, out)
+
+    def run(self) -> list[_Fighter]:
+        army = self.target.army
+        if "points" in self.data and (army is None or army.cost is None):
+            from warband.lists.warband_file import span_at
+            self.diagnostics.append(diag(
+                "W800", f"points is dropped: '{self.target.id}' counts no points",
+                span_at(self.data, ("points",), self.file, self.text, key=True)))
+            del self.data["points"]
+        fighters = []
+        for position, f in enumerate(self.warband.fighters):
+            fighters.append(self.fighter(position, f))
+        if self.decl.fits:
+            self.fit(fighters, *self.decl.fits[0])
+        return fighters
+
+    # ---- fitting the points limit ----------------------------------------------------------------
+    def cost(self, fighters: list[_Fighter], stat: str | None = None, factor=None):
+        from warband.run.dice import Dist
+        from warband.run.interpreter import Interpreter
+        from warband.run.world import FighterSpec, make_world
+        low = self.target.stats[stat].low if stat else None
+        specs = []
+        for f in fighters:
+            stats = dict(f.stats)
+            if stat is not None and stat in stats:
+                stats[stat] = max(math.floor(stats[stat] * factor), low or 0)
+            specs.append(FighterSpec(f.name, 0, f.fighter_class, stats, dict(f.traits),
+                                     tuple(f.equipment)))
+        world = make_world(self.target, specs)
+        param, expr = self.target.army.cost
+        fn = Interpreter(self.target).fn(expr)
+        total = 0
+        for i, f in enumerate(fighters):
+            v = fn({param: _ref(i)}, world)
+            v = v.only() if type(v) is Dist else v
+            total += v * f.count
+        return total
+
+    def fit(self, fighters: list[_Fighter], stat: nodes.Ident, doc: str | None) -> None:
+        from warband.run.evaluate import RulesError
+        points = self.data.get("points")
+        limit = points if isinstance(points, int) and not isinstance(points, bool) else (
+            self.target.army.points)
+        if limit is None:
+            return
+        try:
+            total = self.cost(fighters)
+            if total <= limit:
+                return
+            lo, hi = Fraction(0), Fraction(1)   # the largest share of the stat that fits
+            for _ in range(24):
+                mid = (lo + hi) / 2
+                if self.cost(fighters, stat.name, mid) <= limit:
+                    lo = mid
+                else:
+                    hi = mid
+        except (RulesError, TypeError, ArithmeticError):
+            return  # the validator reports what the cost rule makes of the result
+        floor = self.target.stats[stat.name].low or 0
+        for f in fighters:
+            if stat.name in f.stats:
+                f.stats[stat.name] = max(math.floor(f.stats[stat.name] * lo), floor)
+        percent = math.floor(lo * 100)
+        after = self.cost(fighters)
+        self.diagnostics.append(diag(
+            "W804", f"the converted warband costs {total} points, more than {limit}: every "
+                    f"{stat.name} is scaled to {percent}% (now {after} points)",
+            Span(self.file, 1, 1), related=[Related(stat.span, "the conversion's 'fit'")],
+            hint=doc))
+
+
+def _ref(position: int):
+    from warband.run.world import Ref
+    return Ref("fighter", position)
+
+
+def _put(out: _Fighter, kind: str, name: str, value, combine: str = "sum") -> None:
+    from warband.run.world import combine as combined
+    if kind == "equipment":
+        if name not in out.equipment:
+            out.equipment.append(name)
+    elif name in out.traits:  # two source traits became one: they add up as the target says
+        out.traits[name] = combined(combine, [out.traits[name], value])
+    else:
+        out.traits[name] = value
+
+
+# ---- writing the converted file ---------------------------------------------------------------------
+
+def _rename(mapping, old: str, new: str, value) -> None:
+    """Put `new: value` where `old` stood, keeping the comments that followed `old`."""
+    position = list(mapping.keys()).index(old)
+    comment = mapping.ca.items.pop(old, None)
+    del mapping[old]
+    mapping.insert(position, new, value)
+    if comment is not None:
+        mapping.ca.items[new] = comment
+
+
+def _place(mapping, key: str, value, after: tuple[str, ...]) -> None:
+    if key in mapping:
+        mapping[key] = value
+        return
+    keys = list(mapping.keys())
+    position = max([keys.index(k) + 1 for k in after if k in mapping], default=0)
+    mapping.insert(position, key, value)
+
+
+def _write_entry(entry, f: _Fighter, source, target) -> None:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    if f.fighter_class is not None:
+        _place(entry, "class", f.fighter_class, ("name", "count"))
+    elif "class" in entry:
+        del entry["class"]
+    old_stats = [s.key for s in source.stats.values() if s.key in entry]
+    new_stats = [(target.stats[n].key, v) for n, v in f.stats.items()]
+    for key in old_stats:
+        if key not in dict(new_stats):
+            if new_stats and new_stats[0][0] not in entry:
+                _rename(entry, key, new_stats[0][0], new_stats[0][1])
+            else:
+                del entry[key]
+    for key, value in new_stats:
+        _place(entry, key, value, ("name", "count", "class") + tuple(k for k, _ in new_stats))
+    for key, new in (("traits", f.traits), ("equipment", f.equipment)):
+        old = entry.get(key)
+        if not new:
+            if key in entry:
+                del entry[key]
+            continue
+        if key == "traits":
+            shaped = CommentedMap((n, None if v is True else v) for n, v in new.items())
+            if isinstance(old, dict) and list(old.keys()) == list(shaped.keys()):
+                for n in shaped:
+                    old[n] = shaped[n]
+                continue
+        else:
+            shaped = CommentedSeq(new)
+            if isinstance(old, list):
+                shaped.fa.set_flow_style() if old.fa.flow_style() else None
+                if list(old) == new:
+                    continue
+            else:
+                shaped.fa.set_flow_style()
+        _place(entry, key, shaped, ("name", "count", "class") + tuple(k for k, _ in new_stats))
+
+
+def _comment_lines(text: str, fighters: list[_Fighter], source_id: str) -> str:
+    """A comment above each converted fighter with what was dropped or approximated."""
+    from warband.lists.fmt import _load
+    data = _load(text)
+    lines = text.splitlines(keepends=True)
+    inserts: dict[int, list[str]] = {}
+    entries = data.get("fighters") or []
+    for f in fighters:
+        if not f.notes or f.index >= len(entries):
+            continue
+        line = entries.lc.item(f.index)[0]
+        indent = " " * max(entries.lc.item(f.index)[1] - 2, 0)
+        inserts[line] = [f"{indent}# converted from {source_id}: {note}\n" for note in f.notes]
+    out = []
+    for i, line in enumerate(lines):
+        out += inserts.get(i, [])
+        out.append(line)
+    return "".join(out)
+
+
+def _retarget_modeline(text: str, source_id: str, target_id: str) -> str:
+    pattern = re.compile(rf"(^#\s*yaml-language-server:.*?)\b{re.escape(source_id)}"
+                         rf"(\.warband\.schema\.json)", re.MULTILINE)
+    return pattern.sub(lambda m: m.group(1) + target_id + m.group(2), text, count=1)
+
+
+def _ruleset_ref(target_ref: str, output_name: str) -> str:
+    """A built-in id as it is; a rules file relative to where the converted file goes (the
+    folder of -o OUT, or the working directory for standard output)."""
+    import os
+    if not (target_ref.endswith(".rules") or "/" in target_ref or os.sep in target_ref):
+        return target_ref
+    folder = Path(output_name).parent if output_name != OUTPUT_NAME else Path(".")
+    return Path(os.path.relpath(Path(target_ref).resolve(), folder.resolve())).as_posix()
+
+
+# ---- the whole command ---------------------------------------------------------------------------
+
+def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
+            output_name: str = OUTPUT_NAME, stdin: BinaryIO | None = None) -> Converted:
+    """Convert the warband file `arg` ('-': standard input) to the ruleset `target_ref`."""
+    from warband.lists.fmt import _dump, _load
+    from warband.lists.validate import Validation
+    from warband.lists.warband_file import span_at
+    validation = Validation(stdin=stdin)
+    checked = validation.file(arg)
+    result = Converted(None, list(checked.diagnostics), validation.sources)
+    if checked.unusable or checked.errors or checked.ruleset is None:
+        result.unusable = True
+        if not checked.unusable and checked.ruleset is not None:
+            result.diagnostics.append(diag(
+                "E814", f"{checked.file} has errors; only a valid warband can be converted",
+                None, hint=f"run: warband validate {arg}"))
+        return result
+    text = validation.sources.texts[checked.file]
+    data = _load(text)
+    span = span_at(data, ("ruleset",), checked.file, text) if "ruleset" in data else None
+    conversion, found = find(checked.ruleset.id, target_ref, using, span, result.sources)
+    result.diagnostics = [d for d in result.diagnostics if not d.is_error] + found
+    if conversion is None:
+        result.unusable = True
+        return result
+    apply = _Apply(conversion, checked.warband, data, checked.file, text)
+    try:
+        fighters = apply.run()
+    except _Failed as failed:
+        result.diagnostics += apply.diagnostics + [failed.diagnostic]
+        result.unusable = True
+        return result
+    result.diagnostics += apply.diagnostics
+    entries = data["fighters"]
+    for f in fighters:
+        _write_entry(entries[f.index], f, conversion.source.ruleset, conversion.target.ruleset)
+    data["ruleset"] = _ruleset_ref(target_ref, output_name)
+    out = _dump(data)
+    out = _comment_lines(out, fighters, conversion.source.ruleset.id)
+    out = _retarget_modeline(out, conversion.source.ruleset.id, conversion.target.ruleset.id)
+    result.text = out
+    base = Path(output_name).parent if output_name != OUTPUT_NAME else Path(".")
+    after = Validation().text(out, output_name, base)
+    result.sources.add(output_name, out)
+    result.diagnostics += after.diagnostics
+    result.valid = not after.failed()
+    return result
+
+
+__all__ = ["Converted", "convert", "find", "OUTPUT_NAME"]

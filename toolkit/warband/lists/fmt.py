@@ -1,0 +1,331 @@
+"""`warband fmt`: warband files in one canonical layout, every comment kept.
+
+The canonical layout:
+- the editor's modeline comment (`# yaml-language-server: ...`) is the first line;
+- top-level keys in the order name, ruleset, points, notes, fighters, then any other key in the
+  order the file had it;
+- each fighter's keys in the order name, count, class, the ruleset's stats in the order the
+  ruleset declares them, traits, equipment, notes, then any other key as it was;
+- two spaces per level, and list items indented by two under their key (`fighters:` then
+  `  - name: ...`), as the shipped warbands are written.
+
+It works in two steps, so that what is already canonical is never touched:
+1. indentation: ruamel.yaml's round trip, which keeps comments, quotes and flow lists, and
+   writes a file that is already indented this way back byte for byte;
+2. key order: moving whole blocks of lines. A block is a key's lines, with the comment lines
+   directly above it (they speak of that key), so comments travel with what they describe and
+   every line that does not move stays as it was. (ruamel itself would attach a comment to the
+   key *before* it, and so move it to the wrong place.)
+
+Nothing here writes files or prints; the result says what the new text is and what went wrong.
+The data is loaded again after formatting and compared with the original: a difference (which
+would be a bug) refuses the file rather than change its meaning.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warband.diagnostics import Diagnostic, Span, diag
+
+TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
+MODELINE = re.compile(r"^#\s*yaml-language-server:")
+_EXPLICIT_KEY = re.compile(r"^([ -]*\?)(?:\s|$)", re.MULTILINE)  # YAML's '? key' form
+_COMMENT = re.compile(r"^(\s*)#")
+
+
+@dataclass
+class Formatted:
+    """What formatting one file gives."""
+
+    name: str
+    original: str | None
+    text: str | None                        # the formatted text; None when it cannot be had
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.text is not None and self.text != self.original
+
+    def diff(self) -> str:
+        if not self.changed:
+            return ""
+        return "".join(difflib.unified_diff(
+            self.original.splitlines(keepends=True), self.text.splitlines(keepends=True),
+            fromfile=f"{self.name} (as it is)", tofile=f"{self.name} (formatted)"))
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+    yaml = YAML(typ="rt", pure=True)
+    yaml.preserve_quotes = True
+    yaml.width = 4096                      # never wrap a long line of notes
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _load(text: str):
+    return _yaml().load(text)
+
+
+def _dump(data) -> str:
+    out = io.StringIO()
+    _yaml().dump(data, out)
+    return out.getvalue()
+
+
+def plain(data):
+    """Loaded data without ruamel's wrappers, for comparing meaning."""
+    if isinstance(data, dict):
+        return {plain(k): plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [plain(v) for v in data]
+    if isinstance(data, bool) or data is None:
+        return data
+    if isinstance(data, int):
+        return int(data)
+    if isinstance(data, float):
+        return float(data)
+    if type(data).__name__ == "TaggedScalar":   # '!!str x': compared by tag and text, not identity
+        return ("tagged", str(data.tag), data.value)
+    return str(data) if isinstance(data, str) else data
+
+
+# ---- moving blocks of lines ---------------------------------------------------------------------
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_comment(line: str) -> bool:
+    return _COMMENT.match(line) is not None
+
+
+def _is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _reorder(lines: list[str], node, order: list, start: int, end: int, *,
+             dash: bool) -> list[str]:
+    """The lines [start, end) of a block mapping with its keys in `order`. With dash=True the
+    mapping is a list item whose first key shares its line with the '- '."""
+    keys = list(node.keys())
+    if order == keys or len(keys) < 2:
+        return lines[start:end]
+    column = node.lc.key(keys[0])[1]
+    starts = [node.lc.key(k)[0] for k in keys]
+    attach = list(starts)
+    for i in range(1, len(keys)):  # comment lines directly above a key belong to it
+        j = starts[i]
+        while j - 1 > starts[i - 1] and _is_comment(lines[j - 1]) and \
+                _indent(lines[j - 1]) <= column:
+            j -= 1
+        attach[i] = j
+    tail = end  # comments and blank lines after the last value stay at the end
+    while tail - 1 > starts[-1] and (_is_blank(lines[tail - 1]) or (
+            _is_comment(lines[tail - 1]) and _indent(lines[tail - 1]) <= column)):
+        tail -= 1
+    bounds = attach[1:] + [tail]
+    blocks = {k: [ln if ln.endswith("\n") else ln + "\n" for ln in lines[a:b]]
+              for k, a, b in zip(keys, attach, bounds)}
+    offsets = {k: s - a for k, s, a in zip(keys, starts, attach)}
+    if dash:  # the '- ' moves from the old first key to the new one
+        first, new_first = keys[0], order[0]
+        old = blocks[first][0]
+        blocks[first][0] = old[:column - 2] + "  " + old[column:]
+        at = offsets[new_first]
+        line = blocks[new_first][at]
+        blocks[new_first][at] = line[:column - 2] + "- " + line[column:]
+    out = lines[start:attach[0]]
+    for k in order:
+        out += blocks[k]
+    return out + lines[tail:end]
+
+
+def _block_map(node) -> bool:
+    from ruamel.yaml.comments import CommentedMap
+    return isinstance(node, CommentedMap) and not node.fa.flow_style() and node.lc.line is not None
+
+
+def _fighter_order(fighter, stats: list[str] | None) -> list:
+    keys = list(fighter.keys())
+    fixed = {"name", "count", "class", "traits", "equipment", "notes"}
+    if stats is None:  # no ruleset to tell stats from other keys: they keep their places
+        middle = [k for k in keys if k not in fixed]
+        others = []
+    else:
+        middle = [s for s in stats if s in fighter]
+        others = [k for k in keys if k not in fixed and k not in middle]
+    head = [k for k in ("name", "count", "class") if k in fighter]
+    tail = [k for k in ("traits", "equipment", "notes") if k in fighter]
+    return head + middle + tail + others
+
+
+def _top_order(data) -> list:
+    return [k for k in TOP_ORDER if k in data] + [k for k in data if k not in TOP_ORDER]
+
+
+def _reorder_fighters(text: str, stats: list[str] | None) -> str:
+    from ruamel.yaml.comments import CommentedSeq
+    data = _load(text)
+    fighters = data.get("fighters") if _block_map(data) else None
+    if not isinstance(fighters, CommentedSeq) or fighters.fa.flow_style() or not fighters:
+        return text
+    lines = text.splitlines(keepends=True)
+    top_keys = list(data.keys())
+    after = top_keys.index("fighters") + 1
+    region_end = data.lc.key(top_keys[after])[0] if after < len(top_keys) else len(lines)
+    # comments just above the next top-level key are that key's, not the last fighter's
+    while region_end > 0 and after < len(top_keys) and _is_comment(lines[region_end - 1]) and \
+            _indent(lines[region_end - 1]) == 0:
+        region_end -= 1
+    item_starts = [fighters.lc.item(i)[0] for i in range(len(fighters))]
+    out = lines[:item_starts[0]]
+    for i, fighter in enumerate(fighters):
+        s = item_starts[i]
+        e = item_starts[i + 1] if i + 1 < len(fighters) else region_end
+        if _block_map(fighter) and fighter.lc.key(next(iter(fighter)))[0] == s:
+            out += _reorder(lines, fighter, _fighter_order(fighter, stats), s, e, dash=True)
+        else:
+            out += lines[s:e]
+    return "".join(out + lines[region_end:])
+
+
+def _reorder_top(text: str) -> str:
+    data = _load(text)
+    if not _block_map(data):
+        return text
+    lines = text.splitlines(keepends=True)
+    return "".join(_reorder(lines, data, _top_order(data), 0, len(lines), dash=False))
+
+
+def _modeline_first(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if MODELINE.match(line):
+            if i == 0:
+                return text
+            return "".join([line] + lines[:i] + lines[i + 1:])
+    return text
+
+
+# ---- the whole pass -----------------------------------------------------------------------------
+
+def _shift_end_comments(old, new) -> bool:
+    """Move end-of-line comments left or right as far as their line's key moved, so that a
+    re-indented `might: 20  # note` keeps its two spaces. True if any comment moved."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    moved = False
+    stack = [(old, new)]
+    while stack:
+        a, b = stack.pop()
+        if isinstance(a, CommentedMap) and isinstance(b, CommentedMap):
+            pairs = [(k, a.lc.key(k)[1] - b.lc.key(k)[1], a[k], b[k]) for k in a if k in b]
+        elif isinstance(a, CommentedSeq) and isinstance(b, CommentedSeq):
+            pairs = [(i, a.lc.item(i)[1] - b.lc.item(i)[1], a[i], b[i]) for i in range(len(a))]
+        else:
+            continue
+        for key, delta, x, y in pairs:
+            stack.append((x, y))
+            tokens = a.ca.items.get(key) or []
+            for token in tokens:
+                if delta and token is not None and not isinstance(token, list) and \
+                        token.value.startswith("#") and token.start_mark is not None:
+                    token.start_mark.column = max(token.start_mark.column - delta, 0)
+                    moved = True
+    return moved
+
+
+def _scalar_lines(text: str) -> set[int]:
+    """Lines inside multi-line scalars (0-based): their '#' is text, not a comment."""
+    from ruamel.yaml.events import ScalarEvent
+    inside: set[int] = set()
+    for event in _yaml().parse(text):
+        if isinstance(event, ScalarEvent) and event.end_mark.line > event.start_mark.line:
+            inside.update(range(event.start_mark.line + 1, event.end_mark.line + 1))
+    return inside
+
+
+def _indent_comments(text: str) -> str:
+    """A comment on a line of its own is indented like the line after it (a list item's '- ')."""
+    lines = text.splitlines(keepends=True)
+    protected = _scalar_lines(text)
+    indent = 0
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if i in protected or _is_blank(line):
+            continue
+        if _is_comment(line):
+            lines[i] = " " * indent + line.lstrip(" ")
+        else:
+            indent = _indent(line)
+    return "".join(lines)
+
+
+def format_text(text: str, stats: list[str] | None) -> str:
+    """The canonical layout of a warband file's text that loads; `stats` are the keys of the
+    ruleset's stats in declaration order (None when the ruleset is not known)."""
+    data = _load(text)
+    result = _dump(data)
+    if result != text and _shift_end_comments(data, _load(result)):
+        result = _dump(data)
+    result = _indent_comments(result)
+    result = _reorder_fighters(result, stats)
+    result = _reorder_top(result)
+    # a comment that came above a fighter's new first key now sits above its '- ': indent it so
+    return _indent_comments(_modeline_first(result))
+
+
+def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
+    from warband.lists.validate import Validation
+    from warband.lists.warband_file import ruleset_ref
+    ref = ruleset_ref(data)
+    if ref is None:
+        return None
+    found = Validation().rules(ref, base, data, name, text)
+    if isinstance(found, Diagnostic):
+        return None
+    return [stat.key for stat in found.compiled.ruleset.stats.values()]
+
+
+def format_source(source) -> Formatted:
+    """Format one warband file read by warband_file.read_source."""
+    from warband.lists.yamlload import load_yaml
+    if source.problem is not None:
+        return Formatted(source.name, None, None, [source.problem])
+    loaded = load_yaml(source.raw, source.name)
+    result = Formatted(source.name, loaded.text, None, list(loaded.diagnostics))
+    if loaded.data is None or loaded.diagnostics:
+        return result
+    text = loaded.text
+    try:
+        stats = _stat_keys(loaded.data, source.name, text, source.base)
+        formatted = format_text(text, stats)
+        same = plain(_load(formatted)) == plain(_load(text))
+    except Exception as error:  # noqa: BLE001 -- a file that loads but cannot be laid out
+        explicit = _EXPLICIT_KEY.search(text)
+        if explicit is not None:   # ruamel writes '? key' + a comment as YAML that won't load
+            line = text.count("\n", 0, explicit.start()) + 1
+            result.diagnostics.append(diag(
+                "E640", "the file cannot be formatted: it has an explicit key ('? key')",
+                Span(source.name, line, explicit.group(1).find("?") + 1),
+                hint="it was left as it is; write the key as 'key:' and run fmt again"))
+            return result
+        result.diagnostics.append(diag(
+            "E640", f"the file cannot be formatted ({type(error).__name__})",
+            Span(source.name, 1, 1), hint="it was left as it is; this may be a toolkit bug"))
+        return result
+    if not same:
+        result.diagnostics.append(diag(
+            "E641", "formatting would change what the file says; it was left as it is",
+            Span(source.name, 1, 1), hint="this is a toolkit bug: please report it with the file"))
+        return result
+    result.text = formatted
+    return result
+
+
+__all__ = ["Formatted", "format_source", "format_text", "plain", "TOP_ORDER"]

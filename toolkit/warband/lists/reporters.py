@@ -1,0 +1,151 @@
+"""Renderers of a validation Report: text, JSON, GitHub workflow commands, SARIF 2.1.0.
+
+Each takes the Report and returns the whole output as a string; none prints, and none decides an
+exit code. Paths are written as the user gave them (relative stays relative), with '/' in URIs.
+"""
+
+from __future__ import annotations
+
+import json
+
+from warband import __version__
+from warband.diagnostics import CODES, Diagnostic, Severity, render_text, summary
+from warband.lists.validate import Report
+
+FORMATS = ("text", "json", "github", "sarif")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
+
+
+def render(report: Report, fmt: str) -> str:
+    return {"text": text, "json": as_json, "github": github, "sarif": sarif}[fmt](report)
+
+
+# ---- text ---------------------------------------------------------------------------------------
+
+def text(report: Report) -> str:
+    """Compiler-style diagnostics with excerpts, then one summary line."""
+    out = render_text(report.diagnostics, report.sources)
+    n = len(report.files)
+    invalid = sum(f.failed() for f in report.files)
+    verdict = f", {invalid} invalid" if invalid else ""
+    return out + f"{n} file{'' if n == 1 else 's'} checked{verdict}: " \
+                 f"{summary(report.diagnostics)}\n"
+
+
+# ---- JSON ---------------------------------------------------------------------------------------
+
+def as_json(report: Report) -> str:
+    files = []
+    for f in report.files:
+        entry: dict = {"file": f.file, "valid": not f.failed(), "unusable": f.unusable}
+        if f.ruleset is not None:
+            entry["ruleset"] = f.ruleset.id
+        for key, value in (("points", f.total), ("points_limit", f.limit),
+                           ("fighters", f.size)):
+            if value is not None:
+                entry[key] = value if isinstance(value, int) else str(value)
+        entry["diagnostics"] = [d.to_json() for d in f.diagnostics]
+        files.append(entry)
+    errors = sum(len(f.errors) for f in report.files)
+    warnings = sum(len(f.warnings) for f in report.files)
+    return json.dumps({"valid": not report.failed(), "files": files,
+                       "summary": {"files": len(files), "errors": errors,
+                                   "warnings": warnings}}, indent=2) + "\n"
+
+
+# ---- GitHub Actions workflow commands -----------------------------------------------------------
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github_line(d: Diagnostic) -> str:
+    level = "error" if d.severity is Severity.ERROR else (
+        "warning" if d.severity is Severity.WARNING else "notice")
+    props = []
+    if d.span is not None:
+        s = d.span
+        props += [f"file={_escape_property(s.file)}", f"line={s.line}", f"col={s.column}"]
+        if s.end_line != s.line:
+            props.append(f"endLine={s.end_line}")
+        elif s.end_column > s.column + 1:
+            props.append(f"endColumn={s.end_column}")
+    props.append(f"title={_escape_property(f'{d.code} {CODES[d.code][1]}')}")
+    message = f"{d.message} [{d.code}]"
+    if d.hint:
+        message += f"\nhint: {d.hint}"
+    for r in d.related:
+        message += f"\n{r.span}: {r.message}"
+    return f"::{level} {','.join(props)}::{_escape_data(message)}"
+
+
+def github(report: Report) -> str:
+    """One workflow command per diagnostic: GitHub shows each as an annotation on its line."""
+    return "".join(_github_line(d) + "\n" for d in report.diagnostics)
+
+
+# ---- SARIF 2.1.0 --------------------------------------------------------------------------------
+
+def _uri(path: str) -> str:
+    return path.replace("\\", "/")
+
+
+def _location(span, message: str | None = None, id: int | None = None) -> dict:
+    region = {"startLine": span.line, "startColumn": span.column}
+    if span.end_line != span.line:
+        region["endLine"] = span.end_line
+    region["endColumn"] = span.end_column
+    out: dict = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.file)},
+                                      "region": region}}
+    if id is not None:
+        out["id"] = id
+    if message:
+        out["message"] = {"text": message}
+    return out
+
+
+def _rule_name(meaning: str) -> str:
+    """SARIF's rule name is an identifier: 'quota not met' -> 'QuotaNotMet'."""
+    return "".join(word[:1].upper() + word[1:] for word in meaning.replace("'", "").replace(
+        "-", " ").split())
+
+
+def sarif(report: Report) -> str:
+    """A SARIF 2.1.0 log: the codes that occur as rules, every diagnostic as a result."""
+    diagnostics = report.diagnostics
+    codes = sorted({d.code for d in diagnostics})
+    index = {code: i for i, code in enumerate(codes)}
+    rules = [{"id": code, "name": _rule_name(CODES[code][1]),
+              "shortDescription": {"text": CODES[code][1]},
+              "defaultConfiguration": {"level": _LEVEL[CODES[code][0]]}} for code in codes]
+    results = []
+    for d in diagnostics:
+        text = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        result: dict = {"ruleId": d.code, "ruleIndex": index[d.code], "level": _LEVEL[d.severity],
+                        "message": {"text": text}}
+        if d.span is not None:
+            result["locations"] = [_location(d.span)]
+        else:
+            file = next((f.file for f in report.files if d in f.diagnostics), None)
+            if file is not None:
+                result["locations"] = [{"physicalLocation": {
+                    "artifactLocation": {"uri": _uri(file)}}}]
+        if d.related:
+            result["relatedLocations"] = [_location(r.span, r.message, i)
+                                          for i, r in enumerate(d.related)]
+        results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "warband", "version": __version__, "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2) + "\n"

@@ -1,0 +1,275 @@
+"""The roster of a warband as a player needs it at the table, as plain data.
+
+    warband file -> validation (YAML, ruleset, schema, army rules) -> the fighters as the rules see
+    them (warband.run.world: class, traits and equipment folded together) -> costs (the ruleset's own
+    `cost(f)`, run as warband.lists.army runs it) -> a plain model: dicts, lists, strings and numbers
+
+The model is what templates get (render_roster.py turns it into text, markdown, HTML or PDF; a
+user's own Jinja2 template gets the same model). Nothing here prints, and nothing here knows a
+game: stats, classes, traits and equipment are the ruleset's own, with their descriptions from the
+rules file. The glossary holds only the rules this list uses.
+
+Model (every value a str, int, bool, None, list or dict):
+
+    title, file, notes
+    ruleset:  {id, title, source}
+    stats:    [{name, numeric, doc}]                column heads, in the ruleset's order
+    has_classes, has_points, has_traits, has_equipment   whether there are classes / a cost
+                                                    rule / fighters with traits / equipment
+    fighters: [{name, count, class, tier, stats: [{name, value}], traits: [{name, value, text,
+               doc}], equipment: [{name, doc}], cost, points, points_text, notes}]
+    totals:   [{name, used, limit, bound, text, ok}]   points and fighters, where defined
+    valid, status, problems: [{severity, code, message, where, text}]
+    glossary: [{title, kind, entries: [{name, doc, detail}]}]   only sections with entries
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import BinaryIO
+
+from warband.diagnostics import Diagnostic, Sources
+from warband.lists.validate import FileResult, Validation
+
+
+
+@dataclass
+class Roster:
+    """One roster: the validation it came from and, if the file could be read, its model."""
+
+    result: FileResult
+    sources: Sources
+    model: dict | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def usable(self) -> bool:
+        """Whether there is a roster to show (the file was read and its ruleset found)."""
+        return self.model is not None
+
+    @property
+    def valid(self) -> bool:
+        return self.model is not None and not self.result.failed()
+
+
+def roster(arg: str, *, default_ruleset: str | None = None,
+           stdin: BinaryIO | None = None) -> Roster:
+    """The roster of a warband file (a path, or '-' for standard input)."""
+    validation = Validation(default_ruleset, stdin)
+    result = validation.file(arg)
+    out = Roster(result, validation.sources, diagnostics=list(result.diagnostics))
+    if result.unusable or result.warband is None or result.ruleset is None:
+        return out
+    out.model = build(result)
+    return out
+
+
+def roster_text(text: str, name: str = "warband.yaml", *,
+                default_ruleset: str | None = None) -> Roster:
+    """The roster of a warband given as text (for tests and tools)."""
+    validation = Validation(default_ruleset)
+    result = validation.text(text, name)
+    out = Roster(result, validation.sources, diagnostics=list(result.diagnostics))
+    if not (result.unusable or result.warband is None or result.ruleset is None):
+        out.model = build(result)
+    return out
+
+
+# ---- the model -----------------------------------------------------------------------------------
+
+def number_text(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else str(value)
+    return str(value)
+
+
+def _costs(warband, ruleset, world) -> dict[int, object]:
+    """The cost of one fighter of each entry, by the ruleset's `cost(f)`, as army.py works it
+    out; an entry whose cost cannot be worked out is missing (validation reports why)."""
+    if ruleset.army is None or ruleset.army.cost is None:
+        return {}
+    from warband.lists import army
+    from warband.run.interpreter import Interpreter
+    found = army.ArmyResult()
+    place = army._Place({}, warband.file, None, Sources())  # spans only for its own diagnostics
+    army.costs(warband, ruleset, Interpreter(ruleset), world, place, found)
+    return found.costs
+
+
+def _has_source(name: str, fighter, seen, ruleset) -> bool:
+    """Whether the class, the entry or a piece of equipment gives the trait at all (a numeric
+    trait given as 0, such as an ordinary weapon's damage, is still shown)."""
+    cls = ruleset.classes.get(fighter.fighter_class) if fighter.fighter_class else None
+    if cls and any(n == name for n, _ in cls.traits):
+        return True
+    if name in fighter.traits:
+        return True
+    return any(name == n for e in seen.equipment if e in ruleset.equipment
+               for n, _ in ruleset.equipment[e].grants)
+
+
+def _traits(fighter, seen, ruleset) -> list[dict]:
+    out = []
+    for name, value in seen.traits.items():   # the ruleset's order, values combined by the world
+        if value is False or (value == 0 and not _has_source(name, fighter, seen, ruleset)):
+            continue
+        doc = ruleset.traits[name].doc
+        if value is True:
+            out.append({"name": name, "value": None, "text": name, "doc": doc})
+        else:
+            out.append({"name": name, "value": number_text(value),
+                        "text": f"{name}({number_text(value)})", "doc": doc})
+    return out
+
+
+def _fighter(fighter, seen, cost, ruleset) -> dict:
+    stats = [{"name": name, "value": number_text(seen.values.get(name))}
+             for name in ruleset.stats]
+    equipment = [{"name": e, "doc": ruleset.equipment[e].doc if e in ruleset.equipment else None}
+                 for e in seen.equipment]
+    points = cost * fighter.count if cost is not None else None
+    if cost is None:
+        points_text = None
+    elif fighter.count == 1:
+        points_text = number_text(cost)
+    else:
+        points_text = f"{fighter.count} × {number_text(cost)} = {number_text(points)}"
+    return {
+        "name": fighter.name,
+        "count": fighter.count,
+        "class": fighter.fighter_class,
+        "tier": seen.tier,
+        "stats": stats,
+        "traits": _traits(fighter, seen, ruleset),
+        "equipment": equipment,
+        "cost": number_text(cost) if cost is not None else None,
+        "points": number_text(points) if points is not None else None,
+        "points_text": points_text,
+        "notes": str(fighter.notes) if fighter.notes is not None else None,
+    }
+
+
+def _totals(warband, ruleset, costs: dict) -> list[dict]:
+    totals = []
+    army = ruleset.army
+    if army is not None and army.cost is not None:
+        complete = all(f.index in costs for f in warband.fighters)
+        used = sum((costs[f.index] * f.count for f in warband.fighters if f.index in costs), 0)
+        limit = warband.points if warband.points is not None else army.points
+        used_text = number_text(used) if complete else "?"
+        totals.append({
+            "name": "points", "used": used_text,
+            "limit": number_text(limit) if limit is not None else None,
+            "bound": "at most" if limit is not None else None,
+            "text": f"{used_text} / {number_text(limit)}" if limit is not None else used_text,
+            "ok": None if not complete or limit is None else used <= limit,
+        })
+    size = sum(f.count for f in warband.fighters)
+    entry = {"name": "fighters", "used": str(size), "limit": None, "bound": None,
+             "text": str(size), "ok": None}
+    if army is not None and army.size is not None:
+        bound, limit, _ = army.size
+        entry.update(limit=str(limit), bound=bound,
+                     text=f"{size} / {limit}" if bound == "at most" else
+                     f"{size} ({bound} {limit})",
+                     ok={"at most": size <= limit, "at least": size >= limit,
+                         "exactly": size == limit}[bound])
+    totals.append(entry)
+    return totals
+
+
+def _problems(result: FileResult) -> list[dict]:
+    out = []
+    for d in result.diagnostics:
+        where = f"line {d.span.line}" if d.span and d.span.file == result.file else (
+            str(d.span) if d.span else None)
+        out.append({"severity": d.severity.value, "code": d.code, "message": d.message,
+                    "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}"})
+    return out
+
+
+def _status(result: FileResult) -> str:
+    errors, warnings = len(result.errors), len(result.warnings)
+    if errors:
+        return f"invalid: {errors} problem{'' if errors == 1 else 's'}"
+    if warnings:
+        return f"valid, {warnings} warning{'' if warnings == 1 else 's'}"
+    return "valid"
+
+
+def _glossary(ruleset, fighters, seen_all) -> list[dict]:
+    """Only what the list uses: its classes, the traits its fighters have (from any source),
+    the equipment they carry, the tiers of their classes, its stats and the values they take."""
+    classes = list(dict.fromkeys(f.fighter_class for f in fighters if f.fighter_class))
+    traits = {t["name"] for card in seen_all for t in card["traits"]}
+    equipment = {e["name"] for card in seen_all for e in card["equipment"]}
+    tiers = {ruleset.classes[c].tier for c in classes if c in ruleset.classes} - {None}
+
+    def listed(pairs) -> str:
+        return ", ".join(n if v is True else f"{n}({number_text(v)})" for n, v in pairs)
+
+    sections = [
+        ("Classes", "class", [
+            {"name": c, "doc": ruleset.classes[c].doc,
+             "detail": "; ".join(part for part in (
+                 f"tier {ruleset.classes[c].tier}" if ruleset.classes[c].tier else "",
+                 listed(ruleset.classes[c].traits),
+                 ", ".join(ruleset.classes[c].equipment)) if part) or None}
+            for c in sorted(classes, key=list(ruleset.classes).index) if c in ruleset.classes]),
+        ("Traits", "trait", [
+            {"name": n, "doc": t.doc, "detail": None}
+            for n, t in ruleset.traits.items() if n in traits]),
+        ("Equipment", "equipment", [
+            {"name": n, "doc": e.doc, "detail": listed(e.grants) or None}
+            for n, e in ruleset.equipment.items() if n in equipment]),
+        ("Tiers", "tier", [
+            {"name": n, "doc": t.doc, "detail": None}
+            for n, t in ruleset.tiers.items() if n in tiers]),
+    ]
+    stat_entries = []
+    for name, stat in ruleset.stats.items():
+        stat_entries.append({"name": name, "doc": stat.doc, "detail": None})
+        if stat.enum and stat.enum in ruleset.enums:
+            used = {card["stats"][list(ruleset.stats).index(name)]["value"] for card in seen_all}
+            stat_entries += [{"name": f"{name} {member}", "doc": doc, "detail": None}
+                             for member, doc in ruleset.enums[stat.enum] if member in used]
+    sections.append(("Stats", "stat", stat_entries))
+    return [{"title": title, "kind": kind, "entries": entries}
+            for title, kind, entries in sections if entries]
+
+
+def build(result: FileResult) -> dict:
+    """The roster model of a file that validation could read (some entries may be malformed:
+    those are left out, and the problems say why)."""
+    from warband.lists.army import world_of
+    warband, ruleset = result.warband, result.ruleset
+    world = world_of(warband, ruleset)
+    costs = _costs(warband, ruleset, world)
+    cards = [_fighter(f, seen, costs.get(f.index), ruleset)
+             for f, seen in zip(warband.fighters, world.fighters)]
+    title = warband.name or Path(result.file).stem
+    return {
+        "title": title,
+        "file": result.file,
+        "notes": str(warband.notes) if warband.notes is not None else None,
+        "ruleset": {"id": ruleset.id, "title": ruleset.title, "source": ruleset.source},
+        "stats": [{"name": name, "numeric": stat.enum is None, "doc": stat.doc}
+                  for name, stat in ruleset.stats.items()],
+        "has_classes": bool(ruleset.classes),
+        "has_points": bool(ruleset.army and ruleset.army.cost is not None),
+        "has_equipment": any(card["equipment"] for card in cards),
+        "has_traits": any(card["traits"] for card in cards),
+        "fighters": cards,
+        "totals": _totals(warband, ruleset, costs),
+        "valid": not result.failed(),
+        "status": _status(result),
+        "problems": _problems(result),
+        "glossary": _glossary(ruleset, warband.fighters, cards),
+    }
+
+
+__all__ = ["Roster", "roster", "roster_text", "build", "number_text"]

@@ -1,0 +1,261 @@
+"""Warband files: reading them, finding their ruleset, and the plain model the later stages use.
+
+A warband file is YAML (see docs/commands.md):
+
+    name: Grey Company
+    ruleset: my-rules                  # a built-in id, or a path to a .rules file
+    points: 100                        # optional; the ruleset gives the default
+    fighters:
+      - {name: Aldric, class: Ranger, skill: 3}
+
+This module knows the file's shape, never a game: stats, classes, traits and equipment are those
+the ruleset declares. It reads bytes (a path or `-` for standard input), resolves the `ruleset:`
+key relative to the file, and turns loaded data that passed the schema into `Warband` and
+`Fighter` values. Spans point at the text: `span_at` widens ruamel's one-character positions to
+the whole value or key, so that carets underline what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import BinaryIO
+
+from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+FIGHTERS = "fighters"
+
+
+# ---- reading ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Source:
+    """The bytes of one warband file, the name diagnostics use, and where relative paths start."""
+
+    name: str
+    raw: bytes | None
+    base: Path
+    problem: Diagnostic | None = None
+
+
+def read_source(arg: str, stdin: BinaryIO | None = None) -> Source:
+    """Read a path, or standard input for '-'; a file that cannot be read is a diagnostic."""
+    if arg == STDIN:
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        return Source(STDIN_NAME, stream.read(), Path("."))
+    path = Path(arg)
+    try:
+        return Source(arg, path.read_bytes(), path.parent)
+    except FileNotFoundError:
+        problem = diag("E100", f"no such file: {arg}", None,
+                       hint="check the path; '-' reads the warband from standard input")
+    except IsADirectoryError:
+        problem = diag("E100", f"{arg} is a directory, not a warband file", None,
+                       hint=f"to check every file in it, run: warband validate {arg}/*.yaml")
+    except OSError as error:
+        problem = diag("E100", f"cannot read {arg}: {error.strerror}", None)
+    return Source(arg, None, path.parent, problem)
+
+
+# ---- spans --------------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r""""(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?""")
+
+
+def span_at(data, path: tuple, filename: str, text: str | None, *, key: bool = False,
+            line: bool = False) -> Span | None:
+    """The span of the value (or key) at `path`, as wide as its text on its first line.
+
+    With line=True a list or mapping spans the rest of its first line (a fighter's `- name: X`)."""
+    from warband.lists.yamlload import position_of
+    if path and not key and _value_at(data, path) is None:
+        key = True  # an empty value ('skill:') has no text of its own: underline its key
+    start = position_of(data, path, filename, key=key)
+    if start is None or text is None:
+        return start
+    lines = text.split("\n")
+    if not 0 < start.line <= len(lines):
+        return start
+    whole = lines[start.line - 1].rstrip("\r")
+    width = _width(whole[:start.column - 1], whole[start.column - 1:], key=key, line=line)
+    return Span(filename, start.line, start.column, start.line, start.column + max(width, 1))
+
+
+def _value_at(data, path: tuple):
+    for step in path:
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            return ...  # not there: not an empty value either
+    return data
+
+
+def _width(before: str, rest: str, *, key: bool, line: bool) -> int:
+    """How many characters of `rest` the value or key starting it takes."""
+    if not rest:
+        return 1
+    if rest[0] in "\"'":
+        m = _QUOTED.match(rest)
+        return len(m.group(0)) if m else 1
+    text = re.split(r"\s#", rest, maxsplit=1)[0]
+    if line:
+        return len(text.rstrip())
+    if rest[0] in "[{":
+        return 1
+    if key:
+        text = re.split(r":(?:\s|$)", text, maxsplit=1)[0]
+    if "[" in before or "{" in before:  # inside a flow collection: the item ends at , ] or }
+        text = re.split(r"[,\]}]", text, maxsplit=1)[0]
+    return len(text.rstrip())
+
+
+# ---- the model ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fighter:
+    """One entry of a warband's fighters: `count` identical fighters."""
+
+    index: int                  # position in the file's list
+    name: str
+    count: int
+    fighter_class: str | None
+    stats: dict                 # by the ruleset's declared stat names
+    traits: dict                # trait -> number, or True for a bare trait
+    equipment: tuple[str, ...]
+    notes: str | None
+
+    @property
+    def path(self) -> tuple:
+        return (FIGHTERS, self.index)
+
+    @property
+    def label(self) -> str:
+        """The entry as messages list it: 'Archer x4'."""
+        return self.name if self.count == 1 else f"{self.name} x{self.count}"
+
+
+@dataclass(frozen=True)
+class Warband:
+    file: str
+    name: str | None
+    ruleset_ref: str | None
+    points: int | None
+    fighters: tuple[Fighter, ...]
+    notes: str | None
+
+    def fighter(self, name: str) -> Fighter | None:
+        return next((f for f in self.fighters if f.name == name), None)
+
+
+def ruleset_ref(data) -> str | None:
+    ref = data.get("ruleset") if isinstance(data, dict) else None
+    return ref.strip() if isinstance(ref, str) and ref.strip() else None
+
+
+def _number(value):
+    """YAML numbers as the rules use them: ints (ruamel's subclasses too) and exact fractions."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        exact = Fraction(value)
+        return int(exact) if exact.denominator == 1 else exact
+    return value
+
+
+def fighter_from(data, index: int, ruleset) -> Fighter:
+    """A fighter entry that the ruleset's schema accepted, in the ruleset's own names."""
+    stats = {}
+    for stat in ruleset.stats.values():
+        if stat.key in data:
+            value = data[stat.key]
+            stats[stat.name] = str(value) if stat.enum else _number(value)
+    traits: dict = {}
+    listed = data.get("traits") or {}
+    if isinstance(listed, dict):
+        for name, value in listed.items():
+            traits[str(name)] = True if value is None or value is True else _number(value)
+    else:
+        traits = {str(name): True for name in listed}
+    count = data.get("count", 1)
+    return Fighter(
+        index=index,
+        name=str(data.get("name", f"fighter {index + 1}")),
+        count=int(count) if isinstance(count, int) else 1,
+        fighter_class=str(data["class"]) if data.get("class") is not None else None,
+        stats=stats,
+        traits=traits,
+        equipment=tuple(str(e) for e in data.get("equipment") or ()),
+        notes=data.get("notes"),
+    )
+
+
+def warband_from(data, file: str, ruleset, usable: set[int] | None = None) -> Warband:
+    """The warband of a file; with `usable`, only the fighter entries of those indices."""
+    entries = data.get(FIGHTERS) if isinstance(data.get(FIGHTERS), list) else []
+    fighters = tuple(fighter_from(entry, i, ruleset) for i, entry in enumerate(entries)
+                     if isinstance(entry, dict) and (usable is None or i in usable))
+    points = data.get("points")
+    return Warband(
+        file=file,
+        name=str(data["name"]) if data.get("name") is not None else None,
+        ruleset_ref=ruleset_ref(data),
+        points=int(points) if isinstance(points, int) and not isinstance(points, bool) else None,
+        fighters=fighters,
+        notes=data.get("notes") if isinstance(data.get("notes"), str) else None,
+    )
+
+
+# ---- fighters named from files (warband odds --attacker FILE#NAME) ------------------------------
+
+_FILE_REF = re.compile(r"^(?P<file>[^=#]+?\.ya?ml)#(?P<name>.*)$", re.IGNORECASE)
+
+
+def is_fighter_ref(text: str) -> bool:
+    """Whether a command-line fighter is written FILE#NAME rather than key=value pairs."""
+    return _FILE_REF.match(text.strip()) is not None
+
+
+def find_fighter(text: str, origin: str, ruleset, side: int,
+                 diagnostics: list[Diagnostic], validation=None):
+    """The fighter that FILE#NAME names, checked with its whole file, as `warband odds` wants it.
+
+    Problems go to `diagnostics` (those of the file itself, or a name it does not have) and the
+    result is then None. The file must use the same ruleset as the command. `validation` (a
+    warband.lists.validate.Validation) keeps the texts that the diagnostics point into."""
+    from warband.run.odds import ParsedFighter
+    from warband.lists.validate import Validation
+    from warband.run.world import FighterSpec
+
+    m = _FILE_REF.match(text.strip())
+    file, name = m.group("file"), m.group("name").strip()
+    whole = Span(origin, 1, 1, 1, len(text) + 1)
+    result = (validation or Validation()).file(file)
+    if result.unusable or result.errors:
+        diagnostics += result.diagnostics
+        diagnostics.append(diag("E901", f"{file} is not a valid warband file", whole,
+                                hint=f"run: warband validate {file}"))
+        return None
+    if result.ruleset is not None and result.ruleset.id != ruleset.id:
+        diagnostics.append(diag("E901", f"{file} is a warband for '{result.ruleset.id}', not "
+                                        f"'{ruleset.id}'", whole,
+                                hint=f"run: warband odds {result.ruleset.id} ..."))
+        return None
+    fighter = result.warband.fighter(name) if result.warband else None
+    if fighter is None:
+        names = [f.name for f in result.warband.fighters] if result.warband else []
+        at = Span(origin, 1, len(text) - len(name) + 1, 1, len(text) + 1)
+        diagnostics.append(diag(
+            "E901", f"{file} has no fighter named '{name}'", at,
+            hint=did_you_mean(name, names) or f"its fighters: {', '.join(names) or 'none'}"))
+        return None
+    spec = FighterSpec(name=fighter.name, side=side, fighter_class=fighter.fighter_class,
+                       stats=dict(fighter.stats), traits=dict(fighter.traits),
+                       equipment=fighter.equipment)
+    return ParsedFighter(spec)

@@ -1,0 +1,1 @@
+"""Running rules: dice, worlds, the interpreter, generated code, decisions and odds."""

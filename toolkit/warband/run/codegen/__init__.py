@@ -1,0 +1,1 @@
+"""Rules translated to Python source for fast sampling, and the runtime it calls."""

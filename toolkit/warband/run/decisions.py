@@ -1,0 +1,221 @@
+"""Decisions: where a rule lets a fighter or a side choose, and the policies that choose.
+
+A decision names its options (or a range of whole numbers); a policy fills it: `first` (the
+first allowed option, or the declared default), `random` (each allowed option equally likely:
+a mixture in exact mode, a seeded pick when sampling), `greedy` (look ahead through the rest of
+the action, exactly, and take the best option for whoever decides: expectimax), or a scripted
+option name or number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from warband.lang import nodes
+from warband.diagnostics import diag
+from warband.run.dice import Dist
+from warband.run.evaluate import RulesError, as_dist
+
+POLICIES = ("first", "random", "greedy")
+
+
+@dataclass
+class Policies:
+    """How decisions are filled: a default policy and per-decision overrides.
+
+    A value is a policy name (first, random, greedy) or, for a scripted choice, an option name.
+    """
+
+    default: str = "first"
+    by_decision: dict[str, str] = field(default_factory=dict)
+    by_side: dict[str, str] = field(default_factory=dict)   # in a game: each side's player
+
+    def for_decision(self, name: str, side: str | None = None) -> str:
+        found = self.by_decision.get(name)
+        if found is not None:
+            return found
+        return self.by_side.get(side, self.default) if side is not None else self.default
+
+    def looks_ahead(self) -> bool:
+        return any(p in ("random", "greedy")
+                   for p in (self.default, *self.by_decision.values(), *self.by_side.values()))
+
+
+def check_number_range(stmt: nodes.ChooseNumber, low, high) -> None:
+    """A decision among whole numbers needs whole bounds and something between them (E505)."""
+    for bound in (low, high):
+        if type(bound) is not int:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' chooses among whole "
+                                          f"numbers, not up to {bound}", stmt.span))
+    if low > high:
+        raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                      f"from: {low}..{high}", stmt.span))
+
+
+class OpenDecision(Exception):
+    """Raised while probing (see strategy.py): a decision made before any roll, not yet fixed."""
+
+    def __init__(self, name: str, options: list, side: int) -> None:
+        super().__init__(name)
+        self.name, self.options, self.side = name, options, side
+
+
+class Decisions:
+    """The part of the Interpreter that makes decisions (mixed into it)."""
+
+    probing = False   # set by strategy.py to find the decisions each side makes up front
+
+    def _probe(self, stmt, options, env, world) -> None:
+        if self.probing and self.drawn == 0 and stmt.name.name not in \
+                self.policies.by_decision and len(options) > 1:
+            decider = self.fn(stmt.decider)(env, world)
+            side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+            raise OpenDecision(stmt.name.name, options, side)
+
+    recorder = None   # a game's log (gamelog.GameLog) while a game is recorded or replayed
+
+    def _deciding_side(self, stmt, env, world) -> str:
+        decider = self.fn(stmt.decider)(env, world)
+        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+        return world.sides[side].name
+
+    def _logged(self, stmt, env, world, run, show):
+        """run, noting the choice in the game's record (not the look-ahead's trial runs)."""
+        recorder = self.recorder
+        if recorder is None or not recorder.record:
+            return run
+        side = self._deciding_side(stmt, env, world)
+
+        def logged(choice, w):
+            # (not a look-ahead's runs: exact ones, or trials, which take the recorder away)
+            if not self.exact_mode and self.recorder is recorder:
+                recorder.decided(stmt.name.name, side, show(choice))
+            return run(choice, w)
+        return logged
+
+    def policy_for(self, stmt, env, world) -> str:
+        """The policy of a decision: named for it, else that of the side deciding (in a game);
+        in a replay, the recorded choice."""
+        if self.recorder is not None and self.recorder.script is not None and \
+                not self.exact_mode:
+            return str(self.recorder.scripted(stmt.name.name, None))
+        if not self.policies.by_side or stmt.name.name in self.policies.by_decision:
+            return self.policies.for_decision(stmt.name.name)
+        decider = self.fn(stmt.decider)(env, world)
+        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+        return self.policies.for_decision(stmt.name.name, world.sides[side].name)
+
+    def choose_among(self, stmt: nodes.ChooseAmong, env, world, k, ret):
+        """choose x by s among group: the policy picks a member; a script names one."""
+        group = self.fn(stmt.group)(env, world)
+        if not group:
+            raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
+                                          "from: the group is empty", stmt.group.span))
+        policy = self.policy_for(stmt, env, world)
+
+        def run(ref, w):
+            return k({**env, stmt.name.name: ref}, w)
+        holder = world.fighters if group[0].kind == "fighter" else world.sides
+        run = self._logged(stmt, env, world, run, lambda r: holder[r.index].name)
+        if policy in ("random", "greedy") and len(group) > 1:
+            return self.decide(stmt, policy, list(group), run, env, world)
+        named = [r for r in group if holder[r.index].name == policy]
+        return run(named[0] if named else group[0], world)
+
+    def choose(self, stmt: nodes.Choose, env, world, k, ret):
+        policy = self.policy_for(stmt, env, world)
+
+        def run(option, w):
+            if option.body is None:
+                return k(env, w)
+            return self.block(option.body.stmts, 0, env, w, k, ret)
+        run = self._logged(stmt, env, world, run, lambda o: o.name.name)
+
+        def is_legal(option) -> bool:
+            return option.when is None or self.fn(option.when)(env, world) is True
+
+        if self.probing:
+            self._probe(stmt, [o.name.name for o in stmt.options if is_legal(o)], env, world)
+        if policy not in ("random", "greedy"):
+            # scripted (an option's name) when that option is legal; otherwise the first legal
+            named = [o for o in stmt.options if o.name.name == policy and is_legal(o)]
+            return run(named[0] if named else next(o for o in stmt.options if is_legal(o)),
+                       world)
+        legal = [o for o in stmt.options if is_legal(o)]
+        if len(legal) == 1:
+            return run(legal[0], world)
+        return self.decide(stmt, policy, legal, run, env, world)
+
+    def choose_number(self, stmt: nodes.ChooseNumber, env, world, k, ret):
+        low, high = (self.fn(stmt.low)(env, world), self.fn(stmt.high)(env, world))
+        check_number_range(stmt, low, high)
+        values = list(range(low, high + 1))
+        policy = self.policy_for(stmt, env, world)
+
+        def run(value, w):
+            return k({**env, stmt.name.name: value}, w)
+        run = self._logged(stmt, env, world, run, lambda v: v)
+
+        if self.probing:
+            self._probe(stmt, [str(v) for v in values], env, world)
+        if policy in ("random", "greedy") and len(values) > 1:
+            return self.decide(stmt, policy, values, run, env, world)
+        if policy.lstrip("-").isdigit() and int(policy) in values:
+            return run(int(policy), world)   # scripted
+        default = low
+        if stmt.default is not None:
+            default = min(max(self.fn(stmt.default)(env, world), low), high)
+        return run(default, world)
+
+    in_action = 0   # in a game: how deep in actions the run is (look-ahead stays inside one)
+
+    def decide(self, stmt, policy, legal, run, env, world):
+        """A random or greedy choice among the legal options (or numbers)."""
+        if policy == "greedy" and self.game is not None and not self.in_action:
+            # between actions the rest of the game cannot be looked ahead exactly: the engine
+            # plays greedily where it can weigh the outcome (actions, targets, moves)
+            policy = "random"
+        if self.exact_mode and policy == "greedy":
+            # the decider has seen every roll so far: decide once per outcome of each
+            pending = [i for i, d in world.lazies.items() if len(d) > 1]
+            return self.split(pending, world, lambda w: self._decide(stmt, policy, legal, run,
+                                                                     env, w))
+        return self._decide(stmt, policy, legal, run, env, world)
+
+    def _decide(self, stmt, policy, legal, run, env, world):
+        if policy == "random":
+            if self.exact_mode:
+                share = Fraction(1, len(legal))
+                return Dist.mixture((share, as_dist(run(o, world))) for o in legal)
+            return run(self.choice_rng.choice(legal), world)
+        decider = self.fn(stmt.decider)(env, world)
+        side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+        sign = 1 if side == self.actor_side else -1
+        if self.exact_mode:   # inside a look-ahead: this decision's future is part of it
+            return self.look_ahead(legal, run, world, sign)[1]
+        if self.game is not None:   # a game's player sees ahead within a budget
+            return run(self.game.look_ahead.best_option(stmt.name.name, legal, run, world,
+                                                        sign), world)
+        return run(self.look_ahead(legal, run, world, sign)[0], world)
+
+    def look_ahead(self, legal, run, world, sign: int):
+        """(the option with the best expected score for the side deciding, the distribution of
+        what it leads to), following each option's future exactly (expectimax); sign -1 when
+        the other side decides."""
+        was_exact, was_memo, was_branches = self.exact_mode, self.memoise, self.branches
+        self.exact_mode = self.memoise = True
+        if not was_exact:
+            self.branches = 0   # the limit bounds each look-ahead, not a whole sampling session
+        try:
+            best, best_value, best_dist = None, None, None
+            for option in legal:
+                outcome = as_dist(run(option, world))
+                expected = outcome.mean_of(self.score) * sign
+                if best_value is None or expected > best_value:
+                    best, best_value, best_dist = option, expected, outcome
+        finally:
+            self.exact_mode, self.memoise = was_exact, was_memo
+            if not was_exact:
+                self.branches = was_branches
+        return best, best_dist

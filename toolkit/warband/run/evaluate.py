@@ -1,0 +1,435 @@
+"""Expressions compiled to Python closures: fn(env, world) -> a value, or in exact mode a Dist.
+
+Each AST node is compiled once into a closure that calls its children's closures, so running a
+rule costs a few function calls per node instead of a walk over the tree. Plain values take the
+fast path; only when an operand is a distribution does an operation enumerate outcomes.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import product
+from typing import Callable
+
+from warband.lang import nodes
+
+from warband.run import dice
+from warband.diagnostics import diag
+from warband.run.dice import Dist
+from warband.lang.symbols import GAME_FUNCTIONS
+
+MISSING = object()
+
+
+class RulesError(Exception):
+    """A rule failed while running (no table row matched, division by zero, ...)."""
+
+    def __init__(self, diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class LazyRef:
+    """A rolled value not yet split into its outcomes: its distribution lives in the World.
+
+    Keeping a roll whole until a rule asks a question of it lets the exact evaluator follow one
+    branch per answer (hit, miss) rather than one per face.
+    """
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: int) -> None:
+        self.id = id
+
+    def __eq__(self, other) -> bool:
+        return type(other) is LazyRef and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("lazy", self.id))
+
+    def __repr__(self) -> str:
+        return f"lazy#{self.id}"
+
+
+class Thunk:
+    """A dice argument: re-evaluated, so re-rolled, each time the callee uses it."""
+
+    __slots__ = ("fn", "env", "key")
+
+    def __init__(self, fn: Callable, expr, env: dict) -> None:
+        self.fn, self.env = fn, env
+        self.key = (id(expr), tuple(env.items()))
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Thunk and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+class Record:
+    """One row of a table with several columns."""
+
+    __slots__ = ("columns", "values")
+
+    def __init__(self, columns: tuple, values: tuple) -> None:
+        self.columns, self.values = columns, values
+
+    def get(self, name: str):
+        return self.values[self.columns.index(name)]
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Record and (self.columns, self.values) == (other.columns,
+                                                                           other.values)
+
+    def __hash__(self) -> int:
+        return hash((self.columns, self.values))
+
+
+def as_dist(x) -> Dist:
+    return x if type(x) is Dist else Dist.point(x)
+
+
+def lift(op: Callable, *args):
+    """op applied to values any of which may be distributions (independent of each other)."""
+    if not any(type(a) is Dist for a in args):
+        return op(*args)
+    out: dict = {}
+    for combo in product(*(as_dist(a).items() for a in args)):
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        result = op(*(v for v, _ in combo))
+        if type(result) is Dist:
+            for v, q in result.items():
+                out[v] = out.get(v, 0) + p * q
+        else:
+            out[result] = out.get(result, 0) + p
+    return Dist(out)
+
+
+def norm(x):
+    if type(x) is Fraction and x.denominator == 1:
+        return int(x)
+    return x
+
+
+ARITH = {
+    "+": lambda a, b: norm(a + b),
+    "-": lambda a, b: norm(a - b),
+    "*": lambda a, b: norm(a * b),
+}
+COMPARE = {
+    ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+BUILTINS = {
+    "min": min, "max": max, "abs": abs,
+    "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
+    "isqrt": lambda x: math.isqrt(max(0, math.floor(x))),   # the whole part of a square root
+}
+AGGREGATES = {
+    "total": lambda values: norm(sum(values)),
+    "highest": lambda values: max(values, default=0),
+    "lowest": lambda values: min(values, default=0),
+}
+
+
+def names_in(expr) -> frozenset[str]:
+    """Every name an expression reads (not those inside the definitions it calls)."""
+    found: set[str] = set()
+
+    def walk(e) -> None:
+        match e:
+            case nodes.Name(name=n):
+                found.add(n)
+            case nodes.Field(subject=s):
+                walk(s)
+            case nodes.Call(args=args):
+                for a in args:
+                    walk(a)
+            case nodes.Binary(left=a, right=b) | nodes.Compare(left=a, right=b):
+                walk(a)
+                walk(b)
+            case nodes.Logic(items=items):
+                for i in items:
+                    walk(i)
+            case nodes.Not(operand=x) | nodes.Neg(operand=x):
+                walk(x)
+            case nodes.IfExpr(condition=c, then=a, otherwise=b):
+                walk(c)
+                walk(a)
+                walk(b)
+            case nodes.Has(subject=s) | nodes.Is(subject=s):
+                walk(s)
+            case nodes.Dice(count=c, mods=mods):
+                walk(c)
+                for m in mods:
+                    if isinstance(m, nodes.RerollMod) and isinstance(m.predicate, nodes.PredCompare):
+                        walk(m.predicate.value)
+            case nodes.Count(predicate=p, pool=pool):
+                if isinstance(p, nodes.PredCompare):
+                    walk(p.value)
+                walk(pool)
+            case nodes.Within(distance=d, of=of):
+                walk(d)
+                walk(of)
+            case nodes.Aggregate(value=v, var=var, group=g, condition=c):
+                walk(g)
+                inner: set[str] = set()
+                for part in (v, c):
+                    if part is not None:
+                        inner |= names_in(part)
+                found.update(inner - {var.name})
+    walk(expr)
+    return frozenset(found)
+
+
+def check_count(n, node) -> None:
+    """A number of dice must be whole and within the limit, whatever expression gave it."""
+    if type(n) is not int and not (type(n) is Fraction and n.denominator == 1):
+        raise RulesError(diag("E505", f"the number of dice must be a whole number, not {n}",
+                              node.span, hint="round it with floor(...) or ceil(...)"))
+    if not 0 <= n <= dice.MAX_DICE:
+        raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {dice.MAX_DICE})",
+                              node.span))
+
+
+class Compiler:
+    """Turns expression nodes into closures, once each. `interp` supplies the run's mode."""
+
+    def __init__(self, interp) -> None:
+        self.interp = interp
+        self.ruleset = interp.ruleset
+        self.cache: dict[int, Callable] = {}
+        self.names: dict[int, frozenset[str]] = {}
+
+    def __call__(self, node) -> Callable:
+        fn = self.cache.get(id(node))
+        if fn is None:
+            fn = self.cache[id(node)] = self.compile(node)
+        return fn
+
+    def names_of(self, node) -> frozenset[str]:
+        found = self.names.get(id(node))
+        if found is None:
+            found = self.names[id(node)] = names_in(node)
+        return found
+
+    def compile(self, e) -> Callable:  # noqa: C901 - one case per node kind
+        interp = self.interp
+        match e:
+            case nodes.Int(value=v) | nodes.Str(value=v) | nodes.Bool(value=v):
+                return lambda env, world: v
+            case nodes.Name(name=name):
+                glob = interp.global_value(name)   # sides, or a side of the scenario
+
+                def name_fn(env, world):
+                    v = env.get(name, MISSING)
+                    if v is MISSING:   # a class, tier, enum value, outcome, zone or marker
+                        return name if glob is None else glob(world)
+                    t = type(v)
+                    if t is LazyRef:
+                        d = world.lazies[v.id]
+                        return d.only() if len(d) == 1 else d
+                    if t is Thunk:
+                        return v.fn(v.env, world)
+                    return v
+                return name_fn
+            case nodes.Field(subject=subject, field=f):
+                sub, fname, field = self(subject), f.name, interp.field
+
+                def field_fn(env, world):
+                    s = sub(env, world)
+                    if type(s) is Dist:
+                        return lift(lambda x: field(x, fname, world), s)
+                    return field(s, fname, world)
+                return field_fn
+            case nodes.Binary(op=op, left=left, right=right):
+                a, b = self(left), self(right)
+                if op == "/":
+                    def divide(x, y):
+                        if y == 0:
+                            raise RulesError(diag("E502", "division by zero", e.span))
+                        return norm(Fraction(x) / Fraction(y))
+                    f = divide
+                else:
+                    f = ARITH[op]
+
+                def binary_fn(env, world):
+                    x, y = a(env, world), b(env, world)
+                    if type(x) is Dist or type(y) is Dist:
+                        return lift(f, x, y)
+                    return f(x, y)
+                return binary_fn
+            case nodes.Compare(op=op, left=left, right=right):
+                a, b, f = self(left), self(right), COMPARE[op]
+
+                def compare_fn(env, world):
+                    x, y = a(env, world), b(env, world)
+                    if type(x) is Dist or type(y) is Dist:
+                        return lift(f, x, y)
+                    return f(x, y)
+                return compare_fn
+            case nodes.Logic(op=op, items=items):
+                parts = [self(i) for i in items]
+                is_and = op == "and"
+
+                def logic_fn(env, world, i=0):
+                    v = parts[i](env, world)
+                    if i == len(parts) - 1:
+                        return v
+                    if type(v) is Dist:
+                        return lift(lambda x: logic_fn(env, world, i + 1) if x == is_and else x,
+                                    v)
+                    return logic_fn(env, world, i + 1) if bool(v) == is_and else v
+                return logic_fn
+            case nodes.Not(operand=x):
+                f = self(x)
+                return lambda env, world: lift(lambda v: not v, f(env, world))
+            case nodes.Neg(operand=x):
+                f = self(x)
+                return lambda env, world: lift(lambda v: -v, f(env, world))
+            case nodes.IfExpr(condition=c, then=a, otherwise=b):
+                fc, fa, fb = self(c), self(a), self(b)
+
+                def if_fn(env, world):
+                    cv = fc(env, world)
+                    if type(cv) is Dist:
+                        return lift(lambda x: (fa if x else fb)(env, world), cv)
+                    return (fa if cv else fb)(env, world)
+                return if_fn
+            case nodes.Has(subject=subject, name=name):
+                sub, has, n = self(subject), interp.has, name.name
+                return lambda env, world: lift(lambda r: has(r, n, world), sub(env, world))
+            case nodes.Is(subject=subject, name=name):
+                sub, n = self(subject), name.name
+
+                def is_fn(env, world):
+                    def test(ref):
+                        f = world.fighter(ref)
+                        return n in (f.fighter_class, f.tier)
+                    return lift(test, sub(env, world))
+                return is_fn
+            case nodes.Call(callee=callee, args=args):
+                return self.call(e, callee.name, [self(a) for a in args])
+            case nodes.Dice():
+                return self.dice(e)
+            case nodes.Count(predicate=pred, pool=pool):
+                count, faces = self(pool.count), self.predicate(pred, pool.sides)
+                single = self.single_die(pool)
+
+                def count_fn(env, world):
+                    def counted(n, chosen, reroll):
+                        check_count(n, e)
+                        die = self.die_for(pool.sides, reroll)
+                        return interp.draw(dice.pool_count(die, n, chosen), e)
+                    return lift(counted, count(env, world), faces(env, world),
+                                single(env, world))
+                return count_fn
+            case nodes.Aggregate(kind=kind, value=value, var=var, group=group,
+                               condition=condition):
+                fv, fg, name = self(value), self(group), var.name
+                fc = self(condition) if condition is not None else None
+                if kind.name == "all":
+                    def all_fn(env, world):
+                        return tuple(ref for ref in fg(env, world)
+                                     if fc is None or fc({**env, name: ref}, world) is True)
+                    return all_fn
+                combine = AGGREGATES[kind.name]
+
+                def aggregate_fn(env, world):
+                    parts = []
+                    for ref in fg(env, world):
+                        inner = {**env, name: ref}
+                        if fc is not None:
+                            keep = fc(inner, world)
+                            if type(keep) is Dist:   # a rolled condition: 0 when it fails
+                                parts.append(lift(lambda k, inner=inner: fv(inner, world)
+                                                  if k else None, keep))
+                                continue
+                            if not keep:
+                                continue
+                        parts.append(fv(inner, world))
+                    return lift(lambda *vs: combine([v for v in vs if v is not None]), *parts)
+                return aggregate_fn
+            case nodes.Within(distance=distance, of=of):
+                fd, fo = self(distance), self(of)
+                return lambda env, world: interp.within(world, fo(env, world), fd(env, world))
+        raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
+
+    def call(self, e, name: str, args: list[Callable]) -> Callable:
+        interp = self.interp
+        if name in GAME_FUNCTIONS and name not in self.ruleset.tables and \
+                name not in self.ruleset.defines:
+            ask = interp.board_question
+            return lambda env, world: ask(name, [a(env, world) for a in args], world)
+        if name in BUILTINS:
+            f = BUILTINS[name]
+            return lambda env, world: lift(lambda *vs: norm(f(*vs)),
+                                           *(a(env, world) for a in args))
+        if name in self.ruleset.tables:
+            table = self.ruleset.tables[name]
+            return lambda env, world: lift(lambda *vs: interp.lookup(table, vs, e, world),
+                                           *(a(env, world) for a in args))
+        decl = self.ruleset.defines[name]
+        params = [p.name.name for p in decl.params]
+
+        def define_fn(env, world):
+            body = self(decl.body)
+            return lift(lambda *vs: body(dict(zip(params, vs)), world),
+                        *(a(env, world) for a in args))
+        return define_fn
+
+    def single_die(self, e: nodes.Dice) -> Callable:
+        """The faces that are rerolled (or None), evaluated once per roll of the whole pool:
+        a frozenset, or in exact mode a distribution of them when the threshold is rolled."""
+        for mod in e.mods:
+            if isinstance(mod, nodes.RerollMod):
+                return self.predicate(mod.predicate, e.sides)
+        return lambda env, world: None
+
+    @staticmethod
+    def die_for(sides: int, reroll: frozenset | None) -> Dist:
+        faces = dice.standard_faces(sides)
+        return dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
+
+    def predicate(self, pred, sides: int) -> Callable:
+        faces = range(1, sides + 1)
+        match pred:
+            case nodes.PredEven():
+                chosen = frozenset(f for f in faces if f % 2 == 0)
+            case nodes.PredOdd():
+                chosen = frozenset(f for f in faces if f % 2 == 1)
+            case nodes.PredSet(values=values):
+                chosen = frozenset(values)
+            case nodes.PredCompare(op=op, value=value):
+                f, test = self(value), COMPARE[op]
+                return lambda env, world: lift(
+                    lambda bound: frozenset(x for x in faces if test(x, bound)), f(env, world))
+            case _:  # pragma: no cover
+                raise TypeError(f"unknown predicate {pred!r}")
+        return lambda env, world: chosen
+
+    def dice(self, e: nodes.Dice) -> Callable:
+        interp = self.interp
+        count, single = self(e.count), self.single_die(e)
+        keep = next((m for m in e.mods if isinstance(m, nodes.KeepMod)), None)
+
+        def pool(n, reroll):
+            check_count(n, e)
+            die = self.die_for(e.sides, reroll)
+            if keep is None:
+                return interp.draw(dice.pool_sum(die, n), e)
+            kept = keep.count if keep.keep else max(n - keep.count, 0)
+            highest = keep.highest if keep.keep else not keep.highest
+            try:
+                return interp.draw(dice.pool_keep(die, n, kept, highest), e)
+            except OverflowError as error:
+                raise RulesError(diag("E504", str(error), e.span,
+                                      hint=dice.KEEP_HINT)) from None
+
+        def dice_fn(env, world):
+            return lift(pool, count(env, world), single(env, world))
+        return dice_fn

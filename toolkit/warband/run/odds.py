@@ -1,0 +1,332 @@
+"""Exact odds of one action between fighters described on the command line.
+
+A fighter is written as space-separated key=value pairs: `class=NAME STAT=N`. Keys are the
+ruleset's stats (lower case), its fighter flags and counters, its side counters (they go to the
+fighter's side), trait names (a number, or yes for a bare trait), `equipment=a,b`, `class` and
+`name`. Each problem is reported at its column in the text, as for a file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
+from warband.run.dice import Dist
+from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
+from warband.lang.ruleset import Ruleset
+from warband.run.world import FighterSpec, Ref, make_world
+
+_PAIR = re.compile(r"(\S+?)=(\"[^\"]*\"|\S*)|(\S+)")
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+@dataclass
+class ParsedFighter:
+    spec: FighterSpec
+    side_values: dict = field(default_factory=dict)
+
+
+def _number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        value = Fraction(text)
+        return int(value) if value.denominator == 1 else value
+
+
+def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
+                  diagnostics: list[Diagnostic]) -> ParsedFighter:
+    spec = FighterSpec(name=origin.lstrip("-"), side=side)
+    parsed = ParsedFighter(spec)
+    side_states = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
+    fighter_states = {n.lower(): s for n, s in ruleset.states.items() if s.owner == "fighter"}
+    traits = {n.lower(): t for n, t in ruleset.traits.items()}
+    keys = (["class", "name", "equipment"] + [s.key for s in ruleset.stats.values()]
+            + list(side_states) + list(fighter_states) + list(ruleset.traits))
+
+    def bad(m: re.Match, group: int, message: str, hint: str | None = None) -> None:
+        start, end = m.span(group)
+        diagnostics.append(diag("E901", message, Span(origin, 1, start + 1, 1, end + 1),
+                                hint=hint))
+
+    for m in _PAIR.finditer(text):
+        if m.group(3):
+            bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
+                hint="write fighters as key=value pairs: class=NAME STAT=N ...")
+            continue
+        key, raw = m.group(1), m.group(2).strip('"')
+        low = key.lower()
+        try:
+            if low == "class":
+                if raw not in ruleset.classes:
+                    bad(m, 2, f"unknown class '{raw}'", did_you_mean(raw, ruleset.classes))
+                else:
+                    spec.fighter_class = raw
+            elif low == "name":
+                spec.name = raw
+            elif low == "equipment":
+                for item in filter(None, raw.split(",")):
+                    if item not in ruleset.equipment:
+                        bad(m, 2, f"unknown equipment '{item}'",
+                            did_you_mean(item, ruleset.equipment))
+                    else:
+                        spec.equipment += (item,)
+            elif (stat := ruleset.stat_by_key(low)) is not None:
+                if stat.enum:
+                    members = [n for n, _ in ruleset.enums[stat.enum]]
+                    if raw not in members:
+                        bad(m, 2, f"{stat.name} must be one of {', '.join(members)}",
+                            did_you_mean(raw, members))
+                    spec.stats[stat.name] = raw
+                else:
+                    value = _number(raw)
+                    if stat.low is not None and not stat.low <= value <= stat.high:
+                        bad(m, 2, f"{stat.name} {value} is outside {stat.low}..{stat.high}")
+                    spec.stats[stat.name] = value
+            elif low in side_states:
+                parsed.side_values[side_states[low]] = _number(raw)
+            elif low in fighter_states:
+                state = fighter_states[low]
+                if state.kind == "flag":
+                    if raw.lower() not in _TRUE | _FALSE:
+                        bad(m, 2, f"{state.name} is yes or no, not '{raw}'")
+                    spec.state[state.name] = raw.lower() in _TRUE
+                else:
+                    spec.state[state.name] = _number(raw)
+            elif low in traits:
+                trait = traits[low]
+                if trait.numeric:
+                    spec.traits[trait.name] = _number(raw)
+                elif raw.lower() in _TRUE:
+                    spec.traits[trait.name] = True
+                elif raw.lower() not in _FALSE:
+                    bad(m, 2, f"trait {trait.name} carries no number; write {key}=yes")
+            else:
+                bad(m, 1, f"unknown key '{key}'", did_you_mean(key, keys))
+        except (ValueError, ZeroDivisionError):
+            bad(m, 2, f"'{raw}' is not a number")
+    for stat in ruleset.stats.values():
+        has_class_value = spec.fighter_class and stat.name in dict(
+            ruleset.classes[spec.fighter_class].stats)
+        if stat.default is None and stat.name not in spec.stats and not has_class_value:
+            end = len(text) + 1
+            diagnostics.append(diag("E901", f"missing {stat.key}", Span(origin, 1, end),
+                                    hint=f"add {stat.key}=N"))
+    if ruleset.classes and spec.fighter_class is None and not any(
+            d.message.startswith("unknown class") for d in diagnostics):
+        diagnostics.append(diag("E901", "missing class", Span(origin, 1, len(text) + 1),
+                                hint=f"add class=NAME, one of {', '.join(ruleset.classes)}"))
+    return parsed
+
+
+def parse_policies(values: list[str], ruleset: Ruleset,
+                   diagnostics: list[Diagnostic]) -> Policies:
+    """'greedy' sets the default; 'fate_reroll=random' or 'fate_reroll=keep' one decision."""
+    policies = Policies()
+    for i, text in enumerate(values):
+        origin = "--policy"
+        name, _, value = text.rpartition("=")
+        span = Span(origin, 1, 1, 1, len(text) + 1)
+        if not name:
+            if value not in POLICIES:
+                diagnostics.append(diag("E901", f"unknown policy '{value}'", span,
+                                        hint=did_you_mean(value, POLICIES)
+                                        or f"policies: {', '.join(POLICIES)}"))
+            policies.default = value
+            continue
+        if name not in ruleset.decisions:
+            diagnostics.append(diag("E901", f"no decision named '{name}'", span,
+                                    hint=did_you_mean(name, ruleset.decisions)
+                                    or f"decisions: {', '.join(ruleset.decisions) or 'none'}"))
+            continue
+        decision = ruleset.decisions[name][1]
+        if not hasattr(decision, "options"):   # a choice of a number: a policy or a number
+            if value not in POLICIES and not value.lstrip("-").isdigit():
+                diagnostics.append(diag(
+                    "E901", f"'{value}' is neither a policy nor a number for '{name}'", span,
+                    hint=f"policies: {', '.join(POLICIES)}; or a whole number"))
+            policies.by_decision[name] = value
+            continue
+        options = [o.name.name for o in decision.options]
+        if value not in POLICIES and value not in options:
+            diagnostics.append(diag(
+                "E901", f"'{value}' is neither a policy nor an option of '{name}'", span,
+                hint=did_you_mean(value, list(POLICIES) + options)
+                or f"options: {', '.join(options)}"))
+        policies.by_decision[name] = value
+    return policies
+
+
+class NotAllowed(Exception):
+    """The action's 'requires' does not hold for the fighters given."""
+
+    def __init__(self, requirement: str) -> None:
+        super().__init__(requirement)
+        self.requirement = requirement
+
+
+@dataclass
+class OddsResult:
+    action: str
+    distribution: Dist
+    order: list          # outcomes in the order the rules declare them
+    expected: Fraction | None
+    effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
+    solution: object = None                        # strategy.Solution, with --solve
+
+
+def _labels(decl, world) -> tuple[dict, dict]:
+    """Names for what an action can change: the fighters by their parameter names."""
+    fighters, sides = {}, {}
+    params = [p.name.name for p in decl.params if p.type and p.type.name == "fighter"]
+    for i, f in enumerate(world.fighters):
+        label = params[i] if i < len(params) else f.name
+        fighters[i] = label
+        sides.setdefault(f.side, f"{label}.side")
+    for i in range(len(world.sides)):
+        sides.setdefault(i, f"side {i + 1}")
+    return fighters, sides
+
+
+def _observer(decl, world):
+    fighters, sides = _labels(decl, world)
+    initial = {}
+    for i, f in enumerate(world.fighters):
+        initial.update({f"{fighters[i]}.{k}": v for k, v in f.values.items()})
+        initial[f"{fighters[i]}.removed"] = False
+    for i, side in enumerate(world.sides):
+        initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
+
+    def changes(after) -> tuple:
+        out = []
+        for i, (f0, f1) in enumerate(zip(world.fighters, after.fighters)):
+            out += [(f"{fighters[i]}.{k}", v) for k, v in f1.values.items() if f0.values[k] != v]
+            if f1.removed:
+                out.append((f"{fighters[i]}.removed", True))
+        for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
+            out += [(f"{sides[i]}.{k}", v) for k, v in s1.values.items() if s0.values[k] != v]
+        return tuple(out)
+    return changes, initial
+
+
+def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,
+            policies: Policies, solve: bool = False) -> OddsResult:
+    """Raises RulesError when a rule fails while running."""
+    decl = ruleset.procedures[action]
+    sides = [dict() for _ in range(max(2, len(fighters)))]
+    for pf in fighters:
+        sides[pf.spec.side].update(pf.side_values)
+    world = make_world(ruleset, [pf.spec for pf in fighters], sides)
+    args, fighter_refs = {}, iter(range(len(fighters)))
+    for p in decl.params:
+        type_name = p.type.name if p.type else "number"
+        if type_name == "fighter":
+            index = next(fighter_refs, None)
+            if index is not None:
+                args[p.name.name] = Ref("fighter", index)
+        elif type_name == "side" and fighters:
+            args[p.name.name] = Ref("side", 0)
+        if p.name.name in options:
+            args[p.name.name] = options[p.name.name]
+    interpreter = Interpreter(ruleset, policies)
+    if not interpreter.allowed(action, args, world):
+        from warband.lang.unparse import expr_text
+        raise NotAllowed(expr_text(decl.requires))
+    observe, initial = _observer(decl, world)
+    joint = interpreter.exact(action, args, world, observe=observe)
+    dist = joint.map(lambda pair: pair[0])
+    changed = sorted({label for pair in joint for label, _ in pair[1]})
+    effects = {label: joint.map(lambda pair, label=label: dict(pair[1]).get(label,
+                                                                         initial[label]))
+               for label in changed}
+    if decl.result is not None and decl.result.name in ruleset.outcomes:
+        order = [name for name, _ in ruleset.outcomes[decl.result.name].scores]
+    else:
+        order = sorted(dist, key=lambda v: (str(type(v)), v))
+    expected = None
+    if all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in dist):
+        expected = dist.mean()
+    solution = None
+    if solve:
+        from warband.run import strategy
+        try:
+            solution = strategy.solve(ruleset, action, args, world, policies, actor_side=0)
+        except strategy.TooLarge as error:
+            raise RulesError(diag("E403", f"too many secret choices to solve exactly: {error}",
+                                  decl.name.span, hint="fix some choices with --policy "
+                                                       "DECISION=VALUE")) from None
+    return OddsResult(action, dist, order, expected, effects, solution)
+
+
+def _choices(script: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in script.items()) or "(nothing to choose)"
+
+
+def solution_lines(solution) -> list[str]:
+    """The solved game in words, for the text report."""
+    value = fraction_text(solution.value)
+    lines = ["secret choices, both sides playing their best (the action's score, for the "
+             "acting side):"]
+    if solution.pure:
+        lines.append(f"  a saddle point: neither side gains by mixing; expected score {value}")
+        lines.append(f"  acting side:  {_choices(solution.rows[solution.row_mix.index(1)])}")
+        lines.append(f"  other side:   {_choices(solution.columns[solution.column_mix.index(1)])}")
+        return lines
+    lines.append(f"  no saddle point: both sides should mix; expected score {value}")
+    for label, scripts, mix in (("acting side", solution.rows, solution.row_mix),
+                                ("other side", solution.columns, solution.column_mix)):
+        for script, p in zip(scripts, mix):
+            if p:
+                lines.append(f"  {label:12}  {fraction_text(p):>7}  {_choices(script)}")
+    lines.append(f"  best pure choice if the other side could see it: "
+                 f"{_choices(solution.rows[solution.maximin])} "
+                 f"(expected score at least {fraction_text(solution.maximin_value)})")
+    return lines
+
+
+def solution_json(solution) -> dict:
+    def mix(scripts, probabilities):
+        return [{"choices": s, "probability": fraction_text(p)}
+                for s, p in zip(scripts, probabilities) if p]
+    return {
+        "value": fraction_text(solution.value),
+        "saddle_point": solution.pure,
+        "acting_side": mix(solution.rows, solution.row_mix),
+        "other_side": mix(solution.columns, solution.column_mix),
+        "maximin": {"choices": solution.rows[solution.maximin],
+                    "value": fraction_text(solution.maximin_value)},
+    }
+
+
+def fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
+    out = {
+        "ruleset": ruleset.id,
+        "action": result.action,
+        "outcomes": {str(v): fraction_text(result.distribution[v]) for v in result.order},
+        "percent": {str(v): round(float(result.distribution[v]) * 100, 4) for v in result.order},
+        "policy": {"default": policies.default, **policies.by_decision},
+    }
+    if result.expected is not None:
+        out["expected"] = fraction_text(result.expected)
+    if result.solution is not None:
+        out["solution"] = solution_json(result.solution)
+    out["effects"] = {label: {_key_text(v): fraction_text(p) for v, p in sorted(
+        d.items(), key=lambda item: (str(type(item[0])), item[0]))}
+        for label, d in result.effects.items()}
+    return out
+
+
+def _key_text(value) -> str:
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return fraction_text(value) if isinstance(value, Fraction) else str(value)
+
+
+__all__ = ["parse_fighter", "parse_policies", "compute", "as_json", "RulesError", "NotAllowed"]

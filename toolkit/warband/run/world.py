@@ -1,0 +1,235 @@
+"""Game state as the interpreter sees it: fighters and sides with their current values.
+
+A World is persistent: a change makes a new World sharing everything else, so the exact
+evaluator can follow many branches of a roll from one state without copying the whole game.
+
+Worlds, fighters and sides are never changed in place (treat them as frozen). They are plain
+slotted dataclasses rather than frozen ones because a frozen dataclass is built attribute by
+attribute through object.__setattr__, which made every change of a sampled game cost several
+microseconds (see docs/performance.md, "Sampling"). A changed copy is made by `object.__new__`
+and a store to each slot (`changed`, `changed_side`, `new_world`): a third cheaper than
+calling the class, whose __init__ is a Python function called through type.__call__. (Named
+tuples, made in C, were tried: Python 3.11 reads a slot faster than a named tuple's field, and
+the rules read far more than they change, so whole games took 13% more instructions.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
+
+from warband.lang.ruleset import Ruleset
+
+
+class Ref(NamedTuple):
+    """A fighter or a side, by index into the World (a tuple: cheap to hash and compare)."""
+
+    kind: str   # fighter | side
+    index: int
+
+    def __repr__(self) -> str:
+        return f"{self.kind}#{self.index}"
+
+
+class Refs(dict):
+    """Index -> Ref of one kind, each made once: a NamedTuple is slow to make (a third of a
+    microsecond) and the rules ask for groups of fighters all the time."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, index: int) -> Ref:
+        found = self[index] = Ref(self.kind, index)
+        return found
+
+
+FIGHTER_REFS, SIDE_REFS = Refs("fighter"), Refs("side")
+
+
+@dataclass(slots=True)
+class Fighter:
+    name: str
+    side: int
+    fighter_class: str | None
+    tier: str | None
+    values: dict            # stats, flags and counters by their declared names
+    traits: dict            # trait -> combined value (True for a bare trait)
+    equipment: tuple[str, ...]
+    removed: bool = False
+    position: tuple[float, float] | None = None
+    withdrawn: bool = False     # left the table (escaped, fled): removed, but not a casualty
+
+
+@dataclass(slots=True)
+class Side:
+    name: str
+    values: dict            # side flags and counters
+    conceded: bool = False
+
+
+_new = object.__new__
+
+
+def changed(f: Fighter, values: dict, removed: bool, position, withdrawn: bool) -> Fighter:
+    """A copy of the fighter with its changing fields given (the others shared)."""
+    n = _new(Fighter)
+    n.name, n.side, n.fighter_class, n.tier = f.name, f.side, f.fighter_class, f.tier
+    n.values, n.traits, n.equipment = values, f.traits, f.equipment
+    n.removed, n.position, n.withdrawn = removed, position, withdrawn
+    return n
+
+
+def changed_side(s: Side, values: dict, conceded: bool) -> Side:
+    """A copy of the side with its changing fields given (its name shared)."""
+    n = _new(Side)
+    n.name, n.values, n.conceded = s.name, values, conceded
+    return n
+
+
+def new_world(fighters: tuple, sides: tuple, lazies: dict) -> "World":
+    """World(fighters, sides, lazies) without calling the class."""
+    w = _new(World)
+    w.fighters, w.sides, w.lazies = fighters, sides, lazies
+    return w
+
+
+@dataclass(slots=True)
+class World:
+    fighters: tuple[Fighter, ...]
+    sides: tuple[Side, ...]
+    # Rolls the exact evaluator keeps whole until a rule asks about them: id -> Dist.
+    lazies: dict = field(default_factory=dict)
+
+    def key(self) -> tuple:
+        """What can change during play, as a hashable value (memoised exact evaluation). A
+        casualty and a fighter who left the table (withdrawn) are different states."""
+        return (tuple((tuple(f.values.values()), f.removed, f.withdrawn, f.position)
+                      for f in self.fighters),
+                tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
+                tuple(self.lazies.items()))
+
+    def with_lazy(self, id: int, dist) -> "World":
+        return World(self.fighters, self.sides, {**self.lazies, id: dist})
+
+    def add_lazy(self, dist) -> tuple[int, "World"]:
+        new = len(self.lazies)
+        return new, World(self.fighters, self.sides, {**self.lazies, new: dist})
+
+    def fighter(self, ref: Ref) -> Fighter:
+        return self.fighters[ref.index]
+
+    def get(self, ref: Ref, name: str):
+        holder = self.fighters[ref.index] if ref.kind == "fighter" else self.sides[ref.index]
+        return holder.values[name]
+
+    def set(self, ref: Ref, name: str, value) -> "World":
+        i = ref.index
+        if ref.kind == "fighter":
+            f = self.fighters[i]
+            values = f.values.copy()   # (half the time of {**f.values, name: value})
+            values[name] = value
+            fighters = list(self.fighters)   # (cheaper than slicing round it and joining)
+            fighters[i] = changed(f, values, f.removed, f.position, f.withdrawn)
+            return new_world(tuple(fighters), self.sides, self.lazies)
+        return self.set_side(i, name, value)
+
+    def set_side(self, i: int, name: str, value) -> "World":
+        """Side i's value changed (as Draft.set_side, which changes it in place). Generated
+        code calls this straight, and an action spends a side's tokens often (Fate), so it is
+        written out: no call to make the Side or the World."""
+        sides = list(self.sides)
+        s = sides[i]
+        values = s.values.copy()
+        values[name] = value
+        n = sides[i] = _new(Side)
+        n.name, n.values, n.conceded = s.name, values, s.conceded
+        w = _new(World)
+        w.fighters, w.sides, w.lazies = self.fighters, tuple(sides), self.lazies
+        return w
+
+    def remove(self, ref: Ref, withdrawn: bool = False) -> "World":
+        i = ref.index
+        fighters = list(self.fighters)
+        f = fighters[i]
+        fighters[i] = changed(f, f.values, True, f.position, withdrawn)
+        return new_world(tuple(fighters), self.sides, self.lazies)
+
+    def place(self, ref: Ref, position) -> "World":
+        """The fighter moved to a position on the board."""
+        i = ref.index
+        fighters = list(self.fighters)
+        f = fighters[i]
+        fighters[i] = changed(f, f.values, f.removed, position, f.withdrawn)
+        return new_world(tuple(fighters), self.sides, self.lazies)
+
+    def concede(self, side: int) -> "World":
+        s = self.sides[side]
+        sides = self.sides[:side] + (changed_side(s, s.values, True),) + self.sides[side + 1:]
+        return new_world(self.fighters, sides, self.lazies)
+
+
+@dataclass
+class FighterSpec:
+    """A fighter as a warband file or the command line describes it."""
+
+    name: str
+    side: int = 0
+    fighter_class: str | None = None
+    stats: dict = field(default_factory=dict)       # by declared stat name
+    traits: dict = field(default_factory=dict)      # trait -> value (True when bare)
+    equipment: tuple[str, ...] = ()
+    state: dict = field(default_factory=dict)       # flags and counters set at the start
+    position: tuple[float, float] | None = None
+
+
+def combine(mode: str, values: list):
+    if not values:
+        return 0
+    if any(v is True for v in values):
+        return True
+    if mode == "max":
+        return max(values)
+    if mode == "min":
+        return min(values)
+    return sum(values)
+
+
+def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | None = None,
+               side_names: list[str] | None = None) -> World:
+    """Fighters with their class, traits and equipment folded in; sides with their counters."""
+    n_sides = max([s.side for s in specs] + [len(sides or []) - 1, 1]) + 1
+    sides = list(sides or []) + [{}] * (n_sides - len(sides or []))
+    fighter_states = {n: s for n, s in ruleset.states.items() if s.owner == "fighter"}
+    side_states = {n: s for n, s in ruleset.states.items() if s.owner == "side"}
+    fighters = []
+    for spec in specs:
+        cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
+        values = {name: stat.default for name, stat in ruleset.stats.items()}
+        if cls:
+            values.update(dict(cls.stats))
+        values.update(spec.stats)
+        values.update({n: s.initial for n, s in fighter_states.items()})
+        values.update(spec.state)
+        sources: dict[str, list] = {}
+        equipment = tuple(cls.equipment if cls else ()) + tuple(spec.equipment)
+        granted = [g for e in equipment if e in ruleset.equipment for g in ruleset.equipment[e].grants]
+        for name, value in list(cls.traits if cls else ()) + list(spec.traits.items()) + granted:
+            sources.setdefault(name, []).append(value)
+        traits = {}
+        for name, trait in ruleset.traits.items():
+            value = combine(trait.combine, sources.get(name, []))
+            if value is not True and isinstance(value, Fraction) and value.denominator == 1:
+                value = int(value)
+            traits[name] = value if (value or trait.numeric) else False
+        fighters.append(Fighter(spec.name, spec.side, spec.fighter_class,
+                                cls.tier if cls else None, values, traits, equipment,
+                                position=spec.position))
+    side_objs = []
+    for i, extra in enumerate(sides):
+        values = {n: s.initial for n, s in side_states.items()}
+        values.update(extra)
+        name = side_names[i] if side_names and i < len(side_names) else f"side {i + 1}"
+        side_objs.append(Side(name, values))
+    return World(tuple(fighters), tuple(side_objs))
