@@ -53,8 +53,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="measure each figure this many times, turn about (default 3)")
     args = parser.parse_args()
-    from warband.game.scenario import shipped
-    ids = args.scenario or [sid for sid, _, _ in shipped()]
+    from warband.catalog import scenarios
+    ids = args.scenario or [s.id for s in scenarios()]
     cores = os.cpu_count() or 1
     print(f"best of {args.repeat} runs (median, lowest)")
     print(f"{'scenario':28} {'1 worker':>28} {'vs target':>10} {f'{cores} workers':>28} "

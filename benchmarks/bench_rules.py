@@ -37,24 +37,25 @@ def best_of(fn, repeat: int) -> float:
 
 
 def bench_compile(repeat: int) -> None:
-    from warband.lang import compiler
+    from warband import catalog
+    from warband.lang import cache, compiler
     print("compile time per ruleset (best of", repeat, "runs)")
     print(f"{'ruleset':28} {'cold':>10} {'warm disk':>10} {'warm mem':>10}")
-    for builtin in compiler.builtins():
+    for builtin in catalog.rulesets():
         text = builtin.path.read_text(encoding="utf-8")
         name = str(builtin.path)
 
         def cold():
-            compiler._memory.clear()
+            cache.clear_memory()
             compiler.compile_text(text, name)
 
         with tempfile.TemporaryDirectory() as cache:
             os.environ["WARBAND_CACHE_DIR"] = cache
-            compiler._memory.clear()
+            cache.clear_memory()
             compiler.compile_cached(text, name)          # fills the disk cache
 
             def warm_disk():
-                compiler._memory.clear()
+                cache.clear_memory()
                 compiler.compile_cached(text, name)
 
             def warm_memory():

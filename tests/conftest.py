@@ -55,7 +55,7 @@ def _no_disk_cache(monkeypatch, tmp_path_factory):
 def _as_in_a_checkout(text: str) -> str:
     """Installed (as CI installs it), the built-in rules live in site-packages and messages name
     them there; goldens name them as a checkout does, dsl/."""
-    from warband.lang.compiler import BUILTIN_DIR
+    from warband.catalog import RULES_DIR as BUILTIN_DIR
     if BUILTIN_DIR.resolve() == (ROOT / "dsl").resolve():
         return text
     for prefix in {os.path.relpath(BUILTIN_DIR), os.path.relpath(BUILTIN_DIR, ROOT),

@@ -23,7 +23,7 @@ from warband.run.codegen import program as codegen
 from warband.lang.compiler import compile_text, load
 from warband.run.dice import Dist
 from warband.run.interpreter import Interpreter, Policies, RulesError
-from warband.run.world import FighterSpec, Ref, World, make_world
+from warband.run.world import FighterSpec, Ref, World, make_world, within
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ["super-simple-skirmish", "swords-against-sorcery", "smart"]
@@ -506,8 +506,8 @@ def test_place_moves_one_fighter_and_leaves_the_old_world_as_it_was():
     moved = world.place(Ref("fighter", 1), (1, 0))
     assert moved.fighters[1].position == (1, 0) and world.fighters[1].position == (9, 9)
     assert moved.fighters[0] is world.fighters[0] and moved.sides is world.sides
-    assert Interpreter.within(world, Ref("fighter", 0), 2) == (Ref("fighter", 2),)
-    assert Interpreter.within(moved, Ref("fighter", 0), 2) == (Ref("fighter", 1),
+    assert within(world, Ref("fighter", 0), 2) == (Ref("fighter", 2),)
+    assert within(moved, Ref("fighter", 0), 2) == (Ref("fighter", 1),
                                                                 Ref("fighter", 2))
     assert world.place(Ref("fighter", 0), None).fighters[0].position is None
     # a blast now catches the moved fighter too: the same through both paths

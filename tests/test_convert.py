@@ -149,8 +149,8 @@ def test_bad_conversion_golden(path, golden, at_root):
 
 
 def test_shipped_conversions_compile_cleanly(at_root):
-    from warband.lang.conversion import conversions_dir
-    files = sorted(conversions_dir().glob("*.rules"))
+    from warband.catalog import conversion_files
+    files = conversion_files()
     assert len(files) >= 2
     for path in files:
         compiled = compile_text(path.read_text(), path.name)

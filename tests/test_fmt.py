@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from warband.cli import app
 from warband.diagnostics import render_text
-from warband.lists.fmt import format_source, format_text, plain
+from warband.lists.fmt import format_source, format_text, load_document, plain
 from warband.lists.warband_file import Source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,8 +67,8 @@ def test_shipped_warbands_only_move_lines(warband):
     assert result.text is not None
     assert Counter(result.text.splitlines(keepends=True)) == Counter(
         result.original.splitlines(keepends=True))
-    assert plain(format_text.__globals__["_load"](result.text)) == plain(
-        format_text.__globals__["_load"](result.original))
+    assert plain(load_document(result.text)) == plain(
+        load_document(result.original))
 
 
 @pytest.mark.parametrize("warband", WARBANDS, ids=lambda p: p.stem)
@@ -212,7 +212,7 @@ def warband_texts(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(warband_texts(), st.sampled_from([None, ["might"]]))
 def test_formatting_is_idempotent_and_keeps_the_data_and_the_comments(text, stats):
-    load = format_text.__globals__["_load"]
+    load = load_document
     once = format_text(text, stats)
     assert format_text(once, stats) == once
     assert plain(load(once)) == plain(load(text))

@@ -24,7 +24,7 @@ ERRORS = sorted(p for p in (HOUSE / "errors").iterdir() if p.is_dir())
 def builtin_prefix() -> str:
     """How the built-in rules folder is shown from the repository: dsl/ in a checkout, a path
     into site-packages when the package is installed. Goldens say dsl/."""
-    from warband.lang.compiler import BUILTIN_DIR, display_path
+    from warband.catalog import RULES_DIR as BUILTIN_DIR, display_path
     with contextlib.chdir(ROOT):
         return display_path(BUILTIN_DIR).replace("\\", "/") + "/"
 

@@ -11,19 +11,11 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from warband.run import dice
-
-from warband.run import interpreter
-
-from warband.lang import layers
-
-from warband.lang import parser
-
-from warband.run import strategy
-
-from warband.lists import yamlload
+from warband import limits
 from warband.cli import app
-from warband.lang.compiler import MAX_RULES_BYTES, compile_text
+from warband.run import interpreter, strategy
+from warband.lang.compiler import compile_text
+from warband.limits import MAX_RULES_BYTES
 from warband.run.interpreter import Interpreter, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 
@@ -68,9 +60,9 @@ class Quick:
 # ---- dice ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("roll, message", [
-    (f"d{dice.MAX_SIDES + 1}", f"a die needs 1 to {dice.MAX_SIDES} sides"),
-    ("d0", f"a die needs 1 to {dice.MAX_SIDES} sides"),
-    (f"{dice.MAX_DICE + 1}d6", f"at most {dice.MAX_DICE} dice in one roll"),
+    (f"d{limits.MAX_SIDES + 1}", f"a die needs 1 to {limits.MAX_SIDES} sides"),
+    ("d0", f"a die needs 1 to {limits.MAX_SIDES} sides"),
+    (f"{limits.MAX_DICE + 1}d6", f"at most {limits.MAX_DICE} dice in one roll"),
 ])
 def test_dice_sides_and_counts_written_in_the_rules(roll, message):
     compiled = compile_text(action(f"  return {roll}"), "limits.rules")
@@ -79,7 +71,7 @@ def test_dice_sides_and_counts_written_in_the_rules(roll, message):
 
 
 def test_the_limits_themselves_are_fine():
-    assert codes(action(f"  return {dice.MAX_DICE}d{dice.MAX_SIDES}")) == []
+    assert codes(action(f"  return {limits.MAX_DICE}d{limits.MAX_SIDES}")) == []
 
 
 @pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True),
@@ -87,9 +79,9 @@ def test_the_limits_themselves_are_fine():
 def test_a_number_of_dice_worked_out_while_running(mode, compiled):
     text = action("  return (n)d6", "f: fighter, n: number")
     with pytest.raises(RulesError) as caught:
-        run_action(text, mode, {"n": dice.MAX_DICE + 1}, compiled)
+        run_action(text, mode, {"n": limits.MAX_DICE + 1}, compiled)
     assert caught.value.diagnostic.code == "E403"
-    assert f"0 to {dice.MAX_DICE}" in caught.value.diagnostic.message
+    assert f"0 to {limits.MAX_DICE}" in caught.value.diagnostic.message
 
 
 @pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True)])
@@ -120,7 +112,7 @@ def test_the_real_exact_limit_is_reached_in_seconds():
     with Quick(30), pytest.raises(RulesError) as caught:   # ~5 s on a laptop
         run_action(BIG, "exact")
     assert caught.value.diagnostic.code == "E504"
-    assert f"{interpreter.MAX_BRANCHES:,}" in caught.value.diagnostic.message
+    assert f"{limits.MAX_BRANCHES:,}" in caught.value.diagnostic.message
 
 
 def test_secret_choices_too_many_to_solve(monkeypatch):
@@ -140,7 +132,7 @@ def test_one_loop_runs_at_most_max_repeat_times(mode, compiled):
     text = action("  let x = 0\n  repeat n times { set x += 1 }\n  return x",
                   "f: fighter, n: number")
     with pytest.raises(RulesError) as caught:
-        run_action(text, mode, {"n": interpreter.MAX_REPEAT + 1}, compiled)
+        run_action(text, mode, {"n": limits.MAX_REPEAT + 1}, compiled)
     assert caught.value.diagnostic.code == "E403"
 
 
@@ -185,10 +177,10 @@ def test_a_hundred_nested_loops_are_refused_by_the_compiler_at_once():
 # ---- rules files --------------------------------------------------------------------------------
 
 def test_expression_depth():
-    deep = "(1 + " * parser.MAX_DEPTH + "1" + ")" * parser.MAX_DEPTH   # brackets alone vanish
+    deep = "(1 + " * limits.MAX_DEPTH + "1" + ")" * limits.MAX_DEPTH   # brackets alone vanish
     compiled = compile_text(action(f"  return {deep}"), "limits.rules")
     assert [d.code for d in compiled.diagnostics] == ["E403"]
-    assert f"at most {parser.MAX_DEPTH} levels" in compiled.diagnostics[0].message
+    assert f"at most {limits.MAX_DEPTH} levels" in compiled.diagnostics[0].message
 
 
 @pytest.mark.parametrize("opening", ["(", "{", "[", "-", "if x { "])
@@ -216,26 +208,26 @@ def test_a_base_rules_file_too_large(tmp_path):
 
 
 def test_extends_depth(tmp_path):
-    count = layers.MAX_LAYERS + 5
+    count = limits.MAX_LAYERS + 5
     for i in range(count):
         base = f"layer{i + 1}.rules" if i + 1 < count else "super-simple-skirmish"
         (tmp_path / f"layer{i}.rules").write_text(f'ruleset "layer-{i}"\n  extends "{base}"\n')
     with Quick(10):
         result = run("rules", "check", str(tmp_path / "layer0.rules"))
     assert result.exit_code == 1
-    assert f"error[E439]: more than {layers.MAX_LAYERS} layers of 'extends'" in result.stdout
+    assert f"error[E439]: more than {limits.MAX_LAYERS} layers of 'extends'" in result.stdout
 
 
 # ---- warband files (YAML) -----------------------------------------------------------------------
 
 YAML_LIMITS = {
-    "E607": b"name: X\nnotes: " + b"x" * (yamlload.MAX_BYTES + 1) + b"\n",
-    "E608": b"name: X\nnotes: " + b"[" * (yamlload.MAX_DEPTH + 1) + b"\n",
+    "E607": b"name: X\nnotes: " + b"x" * (limits.MAX_YAML_BYTES + 1) + b"\n",
+    "E608": b"name: X\nnotes: " + b"[" * (limits.MAX_YAML_DEPTH + 1) + b"\n",
     "E609": (b"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
              + b"".join(b"%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n"
                         % ((ord("b") + i, ord("b") + i) + (ord("a") + i,) * 10)
                         for i in range(8))),
-    "E610": b"name: X\npoints: " + b"9" * (yamlload.MAX_INT_DIGITS + 1) + b"\n",
+    "E610": b"name: X\npoints: " + b"9" * (limits.MAX_INT_DIGITS + 1) + b"\n",
 }
 
 

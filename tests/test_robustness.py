@@ -234,7 +234,7 @@ def test_random_bytes_as_a_warband_never_crash(raw):
 def test_fmt_keeps_a_file_valid_and_its_meaning(case):
     """fmt never fails on a file that loads (E640/E641 are toolkit bugs); it is idempotent; the
     data read back is the same; a valid file stays valid, with the same data."""
-    from warband.lists.fmt import _load, format_source, format_text, plain
+    from warband.lists.fmt import format_source, format_text, load_document, plain
     from warband.lists.warband_file import Source
     path, text = case
     result = format_source(Source(str(path), text.encode("utf-8"), path.parent))
@@ -243,7 +243,7 @@ def test_fmt_keeps_a_file_valid_and_its_meaning(case):
                 and "explicit key" not in d.message], result.diagnostics
     if result.text is None:
         return
-    assert plain(_load(result.text)) == plain(_load(text))
+    assert plain(load_document(result.text)) == plain(load_document(text))
     again = format_source(Source(str(path), result.text.encode("utf-8"), path.parent))
     assert again.text == result.text
     before, _ = validate_checked(text.encode("utf-8"), path)

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.lang.compiler import builtins, display_path
+from warband.catalog import display_path, rulesets as builtins
 from warband.diagnostics import CODES
 from warband.lists.validate import Validation, validate, validate_text
-from warband.lists.yamlload import MAX_BYTES, load_yaml
+from warband.limits import MAX_YAML_BYTES as MAX_BYTES
+from warband.lists.yamlload import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 ERRORS = ROOT / "tests" / "warband_errors"
@@ -396,10 +397,10 @@ def test_house_rules_path_is_relative_to_the_warband_file(tmp_path):
 
 
 def test_a_run_compiles_each_ruleset_once(monkeypatch):
-    import warband.lang.compiler as compiler
+    import warband.lists.validate as validate
     calls = []
-    real = compiler.load
-    monkeypatch.setattr(compiler, "load", lambda ref: calls.append(ref) or real(ref))
+    real = validate.load
+    monkeypatch.setattr(validate, "load", lambda ref: calls.append(ref) or real(ref))
     Validation().run([str(p) for p in WARBANDS] * 3)
     assert sorted(calls) == ["smart", "smart-faith", "sss-sentinel", "super-simple-skirmish",
                              "swords-against-sorcery", "swords-against-sorcery-points"]
@@ -437,7 +438,7 @@ def test_odds_refuses_an_invalid_warband_file(at_root):
 
 def test_find_fighter_is_a_library_function():
     from warband.lang.compiler import load
-    from warband.lists.warband_file import find_fighter, is_fighter_ref
+    from warband.lists.fighters import find_fighter, is_fighter_ref
     ruleset = load("super-simple-skirmish").ruleset
     assert is_fighter_ref("warbands/the-family.yaml#Bad Dog")
     assert not is_fighter_ref("class=Soldier might=10")

@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from warband.diagnostics import Severity, Span
-from warband.lists.yamlload import MAX_BYTES, MAX_DEPTH, load_yaml, position_of
+from warband.limits import MAX_YAML_BYTES as MAX_BYTES
+from warband.limits import MAX_YAML_DEPTH as MAX_DEPTH
+from warband.lists.yamlload import load_yaml, position_of
 
 CASES = Path(__file__).parent / "yaml_cases"
 

@@ -9,110 +9,104 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import List, Optional
 
-from warband.diagnostics import Sources, diag, render_text
+import typer
 
-LOG_FORMAT = "warband-game-log"
+from warband.cli.common import FINDINGS, OK, Format, fail, write_output
+from warband.cli.options import parse_policies, whole_number
 
 
-def game_record(scenario_ref: str, scenario, seed: int, policies: dict, max_rounds,
-                result, events: list) -> dict:
-    return {
-        "format": LOG_FORMAT, "version": 1,
-        "scenario": scenario_ref, "scenario_title": scenario.title, "seed": seed,
-        "policies": policies, "max_rounds": max_rounds,
-        "result": {"winner": result.winner, "scores": result.scores, "rounds": result.rounds,
-                   "ended": result.ended,
-                   "kills": {side: dict(sorted(k.items())) for side, k in result.kills.items()}},
-        "events": events,
-    }
+def play(
+    scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
+                                             help="A scenario file, or the id of a built-in "
+                                                  "scenario (not needed with --replay)."),
+    seed: str = typer.Option("1", "--seed", metavar="S", help="The same seed plays the same "
+                                                              "game."),
+    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
+                                     help="How a side plays: random, greedy or first; "
+                                          "repeatable."),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End the game after R rounds at most."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text (a log to read) or json "
+                                                             "(the record)"),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="LOG",
+                                         help="Also save the game's record (JSON) here."),
+    force: bool = typer.Option(False, "--force", help="Replace LOG if it exists."),
+    replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
+                                         help="Play a recorded game again, exactly, and check "
+                                              "it."),
+) -> None:
+    """Play one game of a scenario and print what happened, turn by turn."""
+    from warband.diagnostics import Sources, diag
+    sources, problems = Sources(), []   # type: Sources, list[Diagnostic]
+    pairs = parse_policies(list(policy), sources, problems)
+    sources.add("--seed", seed)
+    seed_value = whole_number(seed, "--seed", 0, "a seed", problems)
+    if max_rounds is not None:
+        sources.add("--max-rounds", max_rounds)
+    rounds = whole_number(max_rounds, "--max-rounds", 1, "a number of rounds", problems) \
+        if max_rounds is not None else None
+    if scenario is None and replay is None:
+        problems.append(diag("E902", "name a scenario to play (or a record to --replay)", None,
+                             hint="warband play sss-standard-game --seed 1"))
+    if problems or seed_value is None:
+        raise typer.Exit(fail(problems, sources))
+    raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
+                              force, replay))
 
 
 def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]],
              max_rounds: int | None, fmt: str, output: str | None, force: bool,
              replay: str | None) -> int:
+    """Play (or replay) the game and print it; returns the exit code."""
+    from warband.diagnostics import diag
     from warband.game.engine import Game, ScenarioProblem, loaded, policies_of
-    from warband.game.gamelog import ReplayMismatch
+    from warband.game.gamelog import (ReplayMismatch, first_difference, game_record,
+                                      read_record)
     from warband.game.gamelog import render_text as render_log
     from warband.game.results import PlayRequest
+    from warband.run.evaluate import RulesError
 
     script = None
     if replay is not None:
-        record, problem = _read_record(replay)
-        if problem is not None:
-            return _fail([problem])
+        record, problem = read_record(replay)
+        if record is None:
+            return fail([problem] if problem else [])
         scenario_ref = record["scenario"]
         seed = record["seed"]
         policies = sorted(record.get("policies", {}).items())
         max_rounds = record.get("max_rounds")
         script = record["events"]
+    assert scenario_ref is not None   # the command line asks for one without --replay
     request = PlayRequest(scenario_ref, tuple(policies), max_rounds)
+    scenario = None
     try:
         scenario = loaded(request)
         game = Game(scenario, seed, policies_of(request), max_rounds, script=script,
                     record=True)
         result = game.play()
     except ScenarioProblem as problem:
-        return _fail(problem.diagnostics, problem.sources)
+        return fail(problem.diagnostics, problem.sources)
     except ReplayMismatch as mismatch:
-        return _fail([diag("E917", f"the record no longer fits the rules: {mismatch}", None,
-                           hint="the rules or the scenario changed since it was recorded; "
-                                "play the game anew")], code=1)
-    except Exception as error:   # a rule that fails in play: its own diagnostic
-        from warband.run.evaluate import RulesError
-        if isinstance(error, RulesError):
-            return _fail([error.diagnostic], scenario.sources)
-        raise
+        return fail([diag("E917", f"the record no longer fits the rules: {mismatch}", None,
+                          hint="the rules or the scenario changed since it was recorded; "
+                               "play the game anew")], code=FINDINGS)
+    except RulesError as error:   # a rule that fails in play: its own diagnostic
+        return fail([error.diagnostic], scenario.sources if scenario else None)
     record_out = game_record(scenario_ref, scenario, seed, dict(policies), max_rounds, result,
                              game.log.events)
-    if replay is not None:
-        differs = _first_difference(script, game.log.events)
+    if script is not None:
+        differs = first_difference(script, game.log.events)
         if differs is not None:
-            return _fail([diag("E917", f"the replay differs from the record at event "
-                                       f"{differs + 1}", None,
-                               hint="the rules or the scenario changed since it was recorded")],
-                         code=1)
+            return fail([diag("E917", f"the replay differs from the record at event "
+                                      f"{differs + 1}", None,
+                              hint="the rules or the scenario changed since it was recorded")],
+                        code=FINDINGS)
     text = json.dumps(record_out, indent=1) + "\n"
     if output is not None:
-        from warband.cli.output import OutputError, write_atomic
-        try:
-            write_atomic(output, text, force=force)
-        except OutputError as error:
-            return _fail([diag("E918", str(error), None,
-                               hint="use --force to replace it" if "exists" in str(error)
-                               else None)])
+        problem = write_output(output, text, force)
+        if problem is not None:
+            return fail([problem])
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
-    return 0
-
-
-def _first_difference(recorded: list, played: list) -> int | None:
-    for i, (a, b) in enumerate(zip(recorded, played)):
-        if a != b:
-            return i
-    if len(recorded) != len(played):
-        return min(len(recorded), len(played))
-    return None
-
-
-def _read_record(path: str):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as error:
-        return None, diag("E916", f"cannot read {path}: {error.strerror}", None)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        return None, diag("E916", f"{path} is not a game record: {error}", None,
-                          hint="a record is what `warband play -o FILE` writes")
-    if not isinstance(record, dict) or record.get("format") != LOG_FORMAT or \
-            not isinstance(record.get("events"), list) or \
-            not isinstance(record.get("seed"), int) or \
-            not isinstance(record.get("scenario"), str):
-        return None, diag("E916", f"{path} is not a game record", None,
-                          hint="a record is what `warband play -o FILE` writes")
-    return record, None
-
-
-def _fail(diagnostics: list, sources=None, code: int = 2) -> int:
-    texts = sources if isinstance(sources, dict) else getattr(sources, "texts", {}) or {}
-    sys.stderr.write(render_text(diagnostics, Sources(dict(texts))))
-    return code
+    return OK

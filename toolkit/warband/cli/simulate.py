@@ -11,14 +11,54 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, List, Optional
 
-from warband.diagnostics import Diagnostic, Sources, Span, diag
+import typer
 
-OK, FINDINGS, UNUSABLE, INTERRUPTED = 0, 1, 2, 130
+from warband.cli.common import INTERRUPTED, OK, Format, fail
+from warband.cli.options import parse_policies, whole_number
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Diagnostic, Sources
+
 ENGINE = "warband.game.engine"
 # Where the game engine is imported from; tests (and engine work) point it elsewhere.
 ENGINE_VARIABLE = "WARBAND_ENGINE"
 _ADDRESS = re.compile(r"^(tcp|tls)://\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$")
+
+
+def simulate(
+    scenario: str = typer.Argument(..., metavar="SCENARIO",
+                                   help="A scenario file, or the id of a built-in scenario."),
+    games: str = typer.Option("1000", "--games", "-n", metavar="N", help="Games to play."),
+    seed: str = typer.Option("1", "--seed", metavar="S",
+                             help="The same seed plays the same games, whatever --workers."),
+    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
+                                     help="How a side (or a decision) plays; repeatable."),
+    workers: Optional[str] = typer.Option(None, "--workers", "-w", metavar="W",
+                                          help="Processes to use (default 1); 0 or 'auto': "
+                                               "every core."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                            help="Play on a Dask cluster (needs the dask "
+                                                 "extra)."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End every game after R rounds at most."),
+    chunk_size: Optional[str] = typer.Option(None, "--chunk-size", metavar="C",
+                                             help="Games per chunk (default 50); part of what "
+                                                  "a seed means."),
+    replay: Optional[str] = typer.Option(None, "--replay", metavar="GAME_SEED",
+                                         help="Play one game, by the seed a report lists, and "
+                                              "show it."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                            help="A progress bar on standard error (default: "
+                                                 "when it is a terminal)."),
+) -> None:
+    """Play a scenario many times with automated players, seeded, and tally the games."""
+    raise typer.Exit(run_simulate_command(SimulateOptions(
+        scenario, games=games, seed=seed, policies=list(policy), workers=workers,
+        scheduler=scheduler, fmt=fmt.value, max_rounds=max_rounds, chunk_size=chunk_size,
+        replay=replay, progress=progress)))
 
 
 @dataclass
@@ -49,41 +89,9 @@ class Parsed:
     policies: tuple[tuple[str, str], ...] = ()
 
 
-# The largest value of each numeric option: a bigger one is a typing mistake, and would run for
-# ever (a billion games is days of work), start more processes than any machine has, or be a
-# seed no report lists. Refused with E910 before anything starts.
-MOST = {"--games": 1_000_000_000, "--seed": 2 ** 63 - 1, "--workers": 1024,
-        "--max-rounds": 1_000_000, "--chunk-size": 1_000_000, "--replay": 2 ** 53 - 1}
-
-
-def _whole(text: str, option: str, least: int, what: str, diagnostics: list,
-           hint: str | None = None) -> int | None:
-    where = Span(option, 1, 1, 1, len(text) + 1)
-    digits = text.strip().replace("_", "")
-    try:
-        value = int(digits) if len(digits.lstrip("+-")) <= 30 else None
-    except ValueError:
-        value = None
-    shown = text if len(text) <= 40 else text[:37] + "..."
-    if value is None and digits.lstrip("+-").isdigit():   # thirty digits or more
-        value = (1 if not digits.startswith("-") else -1) * (MOST.get(option, 0) + 1)
-    if value is None:
-        diagnostics.append(diag("E910", f"{option} takes a whole number, not '{shown}'", where,
-                                hint=hint or f"{what}, e.g. {option} {max(least, 1) * 100}"))
-        return None
-    if value < least:
-        diagnostics.append(diag("E910", f"{option} must be at least {least}, not {shown}",
-                                where, hint=hint or what))
-        return None
-    if option in MOST and value > MOST[option]:
-        diagnostics.append(diag("E910", f"{option} must be at most {MOST[option]:,}, not "
-                                        f"{shown}", where, hint=hint or what))
-        return None
-    return value
-
-
 def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diagnostic]]:
     """Check every value; collect every problem."""
+    from warband.diagnostics import Span, diag   # lazily, as every command module (common.py)
     from warband.game.simulate import CHUNK_SIZE, resolve_workers
     out, found = Parsed(), []
     for option, text in (("--games", options.games), ("--seed", options.seed),
@@ -92,26 +100,26 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
                          ("--scheduler", options.scheduler)):
         if text is not None:
             sources.add(option, text)
-    out.games = _whole(options.games, "--games", 1, "the number of games to play", found)
-    out.seed = _whole(options.seed, "--seed", 0, "any whole number from 0 up; the same seed "
+    out.games = whole_number(options.games, "--games", 1, "the number of games to play", found)
+    out.seed = whole_number(options.seed, "--seed", 0, "any whole number from 0 up; the same seed "
                       "plays the same games", found)
     if options.workers is not None:
         cores = resolve_workers("auto")
         if options.workers.strip().lower() == "auto":
             out.workers = cores
         else:
-            n = _whole(options.workers, "--workers", 0, "", found,
+            n = whole_number(options.workers, "--workers", 0, "", found,
                        hint="a number of processes, or 0 or 'auto' for one per core")
             out.workers = resolve_workers(n) if n is not None else 1
     if options.max_rounds is not None:
-        out.max_rounds = _whole(options.max_rounds, "--max-rounds", 1,
+        out.max_rounds = whole_number(options.max_rounds, "--max-rounds", 1,
                                 "the most rounds a game may last", found)
     out.chunk_size = CHUNK_SIZE
     if options.chunk_size is not None:
-        out.chunk_size = _whole(options.chunk_size, "--chunk-size", 1, "games per chunk; "
+        out.chunk_size = whole_number(options.chunk_size, "--chunk-size", 1, "games per chunk; "
                                 f"the default is {CHUNK_SIZE}", found) or CHUNK_SIZE
     if options.replay is not None:
-        out.replay = _whole(options.replay, "--replay", 0, "the seed of one game, as a "
+        out.replay = whole_number(options.replay, "--replay", 0, "the seed of one game, as a "
                             "report lists it", found)
     if options.scheduler is not None:
         if options.workers is not None:
@@ -122,29 +130,8 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
             found.append(diag("E913", f"'{options.scheduler}' is not a scheduler address",
                               Span("--scheduler", 1, 1, 1, len(options.scheduler) + 1),
                               hint="write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"))
-    out.policies = _policies(options.policies, sources, found)
+    out.policies = parse_policies(options.policies, sources, found)
     return out, found
-
-
-def _policies(texts: list[str], sources: Sources, found: list) -> tuple[tuple[str, str], ...]:
-    """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
-    sources.add("--policy", " ".join(texts))
-    pairs, seen, column = [], {}, 1
-    for text in texts:
-        where = Span("--policy", 1, column, 1, column + len(text))
-        name, eq, policy = (part.strip() for part in text.partition("="))
-        if not eq or not name or not policy:
-            found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,
-                              hint="name a side (or a decision) and its policy, e.g. "
-                                   "--policy Red=greedy"))
-        elif name in seen:
-            found.append(diag("E911", f"'{name}' is given a policy twice", where,
-                              hint=f"keep one of '{seen[name]}' and '{text}'"))
-        else:
-            seen[name] = text
-            pairs.append((name, policy))
-        column += len(text) + 1
-    return tuple(pairs)
 
 
 def load_engine():
@@ -166,6 +153,7 @@ def load_engine():
 
 def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> int:
     """Do what `warband simulate` was asked; returns the exit code."""
+    from warband.diagnostics import Sources, Span, diag
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     sources = Sources()
     parsed, problems = parse(options, sources)
@@ -238,6 +226,8 @@ def _scenario_for_workers(scenario: str) -> str:
 def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr) -> int:
     import json
 
+    from warband.diagnostics import Sources, diag
+
     from warband.game import report
     from warband.game.simulate import GameFailed, play_game
     try:
@@ -261,12 +251,10 @@ def _replay_command(options: SimulateOptions, seed: int) -> str:
     return shlex.join(words + ["--replay", str(seed)])
 
 
-def _fail(diagnostics: list, sources: Sources, stderr,
+def _fail(diagnostics: list[Diagnostic], sources: Sources, stderr: IO[str],
           engine_sources: dict | None = None) -> int:
-    """Print the diagnostics (with the texts the engine's own point into) and exit 2."""
-    from warband.diagnostics import render_text
-    stderr.write(render_text(diagnostics, Sources({**sources.texts, **(engine_sources or {})})))
-    return UNUSABLE
+    """Show the diagnostics (with the texts the engine's own point into); exit 2."""
+    return fail(diagnostics, {**sources.texts, **(engine_sources or {})}, stream=stderr)
 
 
 class _NoBar:

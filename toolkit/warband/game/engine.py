@@ -32,10 +32,8 @@ from warband.game.options import options_for
 from warband.game.questions import Questions
 from warband.game.results import GameResult, PlayRequest
 from warband.run.world import FIGHTER_REFS, Ref, World
+from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 
-DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
-MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
-MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
 
 
 class GameOver(Exception):

@@ -8,7 +8,12 @@ since, the replay stops at the first choice that no longer fits, and says where.
 
 from __future__ import annotations
 
+import json
 from collections import deque
+
+from warband.diagnostics import Diagnostic, diag
+
+LOG_FORMAT = "warband-game-log"
 
 
 class ReplayMismatch(Exception):
@@ -122,3 +127,49 @@ def _why(reason: str) -> str:
     return {"limit": "the last round was played", "condition": "the scenario's end condition",
             "conceded": "a side conceded", "eliminated": "only one side has fighters left",
             "stuck": "no side could act"}.get(reason, reason)
+
+
+# ---- the record as a file ------------------------------------------------------------------------
+
+def game_record(scenario_ref: str, scenario, seed: int, policies: dict, max_rounds,
+                result, events: list) -> dict:
+    """What `warband play -o FILE` writes: the game's settings, its result and every event."""
+    return {
+        "format": LOG_FORMAT, "version": 1,
+        "scenario": scenario_ref, "scenario_title": scenario.title, "seed": seed,
+        "policies": policies, "max_rounds": max_rounds,
+        "result": {"winner": result.winner, "scores": result.scores, "rounds": result.rounds,
+                   "ended": result.ended,
+                   "kills": {side: dict(sorted(k.items())) for side, k in result.kills.items()}},
+        "events": events,
+    }
+
+
+def read_record(path: str) -> tuple[dict | None, Diagnostic | None]:
+    """A record written by `warband play -o`, or the diagnostic (E916) why it is not one."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as error:
+        return None, diag("E916", f"cannot read {path}: {error.strerror}", None)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        return None, diag("E916", f"{path} is not a game record: {error}", None,
+                          hint="a record is what `warband play -o FILE` writes")
+    if not isinstance(record, dict) or record.get("format") != LOG_FORMAT or \
+            not isinstance(record.get("events"), list) or \
+            not isinstance(record.get("seed"), int) or \
+            not isinstance(record.get("scenario"), str):
+        return None, diag("E916", f"{path} is not a game record", None,
+                          hint="a record is what `warband play -o FILE` writes")
+    return record, None
+
+
+def first_difference(recorded: list, played: list) -> int | None:
+    """The index of the first event where a replay differs from its record, or None."""
+    for i, (a, b) in enumerate(zip(recorded, played)):
+        if a != b:
+            return i
+    if len(recorded) != len(played):
+        return min(len(recorded), len(played))
+    return None
+

@@ -63,7 +63,7 @@ class LookAhead:
             self.dice = random.Random(f"look-ahead dice {self.seed}")
             self.choices = random.Random(f"look-ahead choices {self.seed}")
         saved = (interp.rng, interp.choice_rng, game.choice_rng, interp.policies, game.policies,
-                 game._random, game.log, interp.recorder, interp._uniform)
+                 game._random, game.log, interp.recorder, interp.uniform)
         interp.rng, interp.choice_rng = self.dice, self.choices
         game.choice_rng = self.choices
         interp.policies = game.policies = self.policies
@@ -72,7 +72,7 @@ class LookAhead:
             yield
         finally:
             (interp.rng, interp.choice_rng, game.choice_rng, interp.policies, game.policies,
-             game._random, game.log, interp.recorder, interp._uniform) = saved
+             game._random, game.log, interp.recorder, interp.uniform) = saved
 
     # ---- what the engine and the interpreter ask ---------------------------------------------------
     def action_value(self, option, side: int, world) -> float:

@@ -11,12 +11,13 @@ designer should know before anyone paints a figure.
 from __future__ import annotations
 
 from warband.diagnostics import Diagnostic, Related, diag
+from warband.limits import DEFAULT_ROUNDS
 
 
 def playouts(path: str, compiled, games: int) -> list[Diagnostic]:
     """Findings of `games` random games of the scenario in a compiled rules file."""
     from warband.run.evaluate import RulesError
-    from warband.game.engine import DEFAULT_ROUNDS, Game, ScenarioProblem
+    from warband.game.engine import Game, ScenarioProblem
     from warband.game.scenario import load_scenario
 
     decl = compiled.ruleset.scenario

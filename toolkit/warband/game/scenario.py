@@ -8,80 +8,63 @@ files (paths relative to the scenario file) or are written inline.
 
 from __future__ import annotations
 
-import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warband.diagnostics import Diagnostic, diag, did_you_mean
-from warband.run.world import FighterSpec
-
-SCENARIO_DIR = Path(__file__).parent.with_name("scenarios")
-if not SCENARIO_DIR.is_dir():  # a source checkout: the scenarios live at the repository's top
-    SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios"
-_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"([^"\n]*)")?', re.MULTILINE)
+from warband import catalog
+from warband.diagnostics import Diagnostic, Sources, diag, did_you_mean
+from warband.lang.compiler import load
+from warband.lang.nodes import ScenarioDecl
+from warband.lang.ruleset import Ruleset, constant
+from warband.limits import MAX_FIGHTERS
+from warband.lists.validate import Validation
+from warband.run.world import FighterSpec, World, make_world
 
 
 @dataclass
 class Scenario:
-    ruleset: object                     # the compiled Ruleset, with its `scenario` declaration
+    ruleset: Ruleset                    # the compiled Ruleset, with its `scenario` declaration
     path: str
     side_names: list[str]
     forces: list[list[FighterSpec]]     # per side, in the scenario's order
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    sources: object = None
+    sources: Sources | None = None
     # what every game of the scenario works out alike, made once: the World it starts from
     # (Worlds are never changed in place), the board's size and zones, ...
     kept: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
-    def decl(self):
+    def decl(self) -> ScenarioDecl | None:
         return self.ruleset.scenario
 
     @property
     def title(self) -> str:
         return self.ruleset.title
 
-    def start(self):
+    def start(self) -> World:
         """The World before set-up: every side's fighters, off the board."""
         found = self.kept.get("start")
         if found is None:
-            from warband.run.world import make_world
             found = self.kept["start"] = make_world(
                 self.ruleset, [s for side in self.forces for s in side],
                 [{} for _ in self.side_names], self.side_names)
         return found
 
 
-def shipped() -> list[tuple[str, str, Path]]:
-    """The shipped scenarios: (id, title, path)."""
-    found = []
-    for path in sorted(SCENARIO_DIR.glob("*.rules")):
-        m = _HEADER.search(path.read_text(encoding="utf-8"))
-        if m:
-            found.append((m.group(1), m.group(2) or m.group(1), path))
-    return found
-
-
 def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
-    for sid, _, path in shipped():
-        if sid == ref:
-            return path, None
-    path = Path(ref)
-    if path.is_file():
-        return path, None
-    if path.suffix == ".rules" or os.sep in ref:
+    """A shipped scenario's id, or a scenario file (relative to the working directory)."""
+    found = catalog.resolve(ref, catalog.scenarios(), existing=True)
+    if found.path is not None:
+        return found.path, None
+    if found.tried is not None:
         return None, diag("E100", f"no such scenario file: {ref}", None)
-    ids = [s for s, _, _ in shipped()]
     return None, diag("E404", f"unknown scenario '{ref}'", None,
-                      hint=did_you_mean(ref, ids) or f"shipped scenarios: {', '.join(ids)}")
+                      hint=did_you_mean(ref, found.known)
+                      or f"shipped scenarios: {', '.join(found.known)}")
 
 
 def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     """The scenario and its forces, or every problem found on the way."""
-    from warband.lang.compiler import display_path, load
-    from warband.lists.validate import Validation
-
     path, problem = resolve(ref)
     if problem is not None:
         return [problem]
@@ -91,12 +74,11 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     ruleset = compiled.ruleset
     decl = ruleset.scenario
     if decl is None:
-        return [diag("E402", f"{display_path(path)} has no scenario", None,
+        return [diag("E402", f"{catalog.display_path(path)} has no scenario", None,
                      hint="a scenario file declares one: scenario NAME { board ... }")]
     diagnostics: list[Diagnostic] = []
     validation = Validation()
     forces: list[list[FighterSpec]] = []
-    from warband.game.engine import MAX_FIGHTERS
     total = 0
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
@@ -107,7 +89,7 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
                 diagnostics += result.diagnostics
                 diagnostics.append(diag("E901", f"side '{side.name.name}': {side.file} is not a "
                                                 "valid warband file", side.span,
-                                        hint=f"run: warband validate {display_path(file)}"))
+                                        hint=f"run: warband validate {catalog.display_path(file)}"))
                 continue
             if result.ruleset is not None and not _compatible(ruleset, result.ruleset.id):
                 diagnostics.append(diag(
@@ -122,11 +104,7 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
                                         side.span, hint="play with smaller warbands"))
                 continue
             for fighter in result.warband.fighters:
-                for n in range(fighter.count):
-                    name = fighter.name if fighter.count == 1 else f"{fighter.name} {n + 1}"
-                    specs.append(FighterSpec(name, index, fighter.fighter_class,
-                                             dict(fighter.stats), dict(fighter.traits),
-                                             tuple(fighter.equipment)))
+                specs += fighter.specs(index)
         for spec in side.fighters:
             stats = {s.name: _constant(v) for s, v in spec.stats}
             traits = {r.name.name: (True if r.value is None else _constant(r.value))
@@ -140,11 +118,10 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     if diagnostics:
         return diagnostics
     names = [s.name.name for s in decl.sides]
-    return Scenario(ruleset, display_path(path), names, forces, sources=compiled.sources)
+    return Scenario(ruleset, catalog.display_path(path), names, forces, sources=compiled.sources)
 
 
 def _constant(expr):
-    from warband.lang.ruleset import constant
     value = constant(expr)
     return int(value) if hasattr(value, "denominator") and value.denominator == 1 else value
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from warband import catalog
 from warband.lang import nodes
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
 from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, NOTHING, NUMBER, SIDE, Scope,
-                                Type, _compatible, _either, _noun)
+                                Type, compatible, either, noun)
 
 __all__ = ["Checker", "check", "Type"]
 
@@ -91,7 +92,7 @@ class Checker(ExpressionChecker, GameChecker):
         return scope
 
     def expect(self, expected: Type, actual: Type, span: Span, what: str, node=None) -> None:
-        if not _compatible(expected, actual):
+        if not compatible(expected, actual):
             self.error("E302", f"{what} must be {expected.fixed()}, not {actual}", span,
                        hint=self.number_hint(actual, node) if expected.kind == "number" else None)
 
@@ -139,7 +140,7 @@ class Checker(ExpressionChecker, GameChecker):
 
     # ---- declarations ----------------------------------------------------------------------------
     def check(self, module: nodes.Module) -> None:
-        self.unreadable = getattr(module, "unreadable", frozenset())
+        self.unreadable = module.unreadable
         self.header(module.header)
         for decl in module.decls:
             self.current = self.owner(decl)
@@ -170,7 +171,7 @@ class Checker(ExpressionChecker, GameChecker):
                     self.scenario(decl)
         self.current = None
         self.cycles()
-        if not getattr(module, "partial", False):  # what an unreadable declaration used is unknown
+        if not module.partial:  # what an unreadable declaration used is unknown
             self.unused(module)
         self.diagnostics = _merge_repeats(self.diagnostics)
 
@@ -178,8 +179,7 @@ class Checker(ExpressionChecker, GameChecker):
         if header is None or header.extends is None or header.extends.endswith(".rules") or \
                 "/" in header.extends:  # a path: only a built-in id can be checked here
             return
-        from warband.lang.compiler import builtins
-        ids = [b.id for b in builtins()]
+        ids = [s.id for s in catalog.rulesets()]
         if header.extends not in ids:
             self.error("E404", f"unknown ruleset '{header.extends}' after 'extends'", header.span,
                        hint=did_you_mean(header.extends, ids)
@@ -294,7 +294,7 @@ class Checker(ExpressionChecker, GameChecker):
                 self.require_fixed(t, value.span, "a table's value")
                 if column_types[i] is None:
                     column_types[i] = t
-                elif not _compatible(column_types[i], t):
+                elif not compatible(column_types[i], t):
                     self.error("E302", f"column '{decl.columns[i].name}' holds "
                                        f"{column_types[i]} in earlier rows, not {t}", value.span)
         self.current = outer
@@ -514,7 +514,7 @@ class Checker(ExpressionChecker, GameChecker):
             want = (f"{required}" if required == len(params)
                     else f"{required} to {len(params)}")
             names = ", ".join(p.name.name for p in params)
-            self.error("E301", f"{_noun(kind)} '{call.callee.name}' takes {want} "
+            self.error("E301", f"{noun(kind)} '{call.callee.name}' takes {want} "
                                f"argument{'s' if len(params) != 1 else ''} ({names}), "
                                f"not {len(call.args)}", call.span,
                        hint=f"call it as {call.callee.name}({names})")
@@ -562,7 +562,7 @@ class Checker(ExpressionChecker, GameChecker):
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used and \
                     sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
-                self.error("W101", f"{_noun(sym.kind)} '{sym.name}' is never used",
+                self.error("W101", f"{noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
 
 
@@ -591,7 +591,7 @@ def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         if lines:
             shown = [str(n) for n in lines[:8]] + ([f"{len(lines) - 8} more"]
                                                    if len(lines) > 8 else [])
-            also = f"the same on line{'s' if len(lines) > 1 else ''} {_either(shown, 'and')}"
+            also = f"the same on line{'s' if len(lines) > 1 else ''} {either(shown, 'and')}"
             first = replace(first, hint=f"{first.hint} ({also})" if first.hint else also)
         merged.append(first)
     return merged

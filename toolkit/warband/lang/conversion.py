@@ -18,9 +18,25 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-from warband.lang import nodes
+from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
+from warband.lang import nodes
+from warband.lang.checker import Checker
+from warband.lang.parser import parse
+from warband.lang.ruleset import Ruleset
+from warband.lang.symbols import SymbolTable, collect
+from warband.lang.typesystem import BOOL, FIGHTER, NUMBER, TEXT, Scope, compatible
+from warband.limits import MAX_RULES_BYTES
+
+if TYPE_CHECKING:
+    from warband.lang.compiler import Compiled
+
+# How a conversion's rulesets are compiled: compiler.load, given by whoever checks a conversion
+# (the compiler, for `rules check`, and `warband convert`), since compiling a ruleset may itself
+# check the conversions it holds.
+Loader = Callable[[str], "Compiled"]
 
 _DECLARED = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
 
@@ -29,8 +45,8 @@ _DECLARED = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*
 class Side:
     """One of the two rulesets a conversion joins, with the names its expressions may use."""
 
-    ruleset: object          # the compiled Ruleset
-    table: object            # its SymbolTable, for checking expressions against its names
+    ruleset: Ruleset
+    table: SymbolTable       # for checking expressions against its names
 
 
 @dataclass(frozen=True)
@@ -45,23 +61,15 @@ class Conversion:
         return self.decl.classes
 
 
-def conversions_dir() -> Path:
-    from warband.lang.compiler import BUILTIN_DIR
-    return BUILTIN_DIR / "conversions"
-
-
 # ---- loading the two rulesets ------------------------------------------------------------------
 
-def _side(ref: str, span: Span, base: Path, sources: Sources) -> Side | Diagnostic:
-    from warband.lang.compiler import builtins, load, resolve
-    from warband.lang.parser import parse
-    from warband.lang.symbols import collect
-    ids = [b.id for b in builtins()]
+def _side(ref: str, span: Span, base: Path, sources: Sources, load: Loader) -> Side | Diagnostic:
+    shipped = catalog.rulesets()
     written = ref
-    if ref not in ids and (ref.endswith(".rules") or "/" in ref):
+    if catalog.looks_like_path(ref):
         ref = os.path.normpath(base / ref)  # a rules file next to the conversion
-    path, problem = resolve(ref)
-    if problem is not None:
+    if catalog.resolve(ref, shipped + catalog.scenarios(), existing=True).path is None:
+        ids = [s.id for s in shipped]
         where = f" (relative to {base.as_posix()}/)" if ref != written else ""
         return diag("E800", f"unknown ruleset '{written}'{where}", span,
                     hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}; or "
@@ -73,7 +81,8 @@ def _side(ref: str, span: Span, base: Path, sources: Sources) -> Side | Diagnost
         return diag("E801", f"the rules in '{ref}' have errors", span,
                     related=[Related(d.span, d.message) for d in shown if d.span],
                     hint=f"run: warband rules check {ref}")
-    module, _ = parse(path.read_text(encoding="utf-8-sig"), compiled.ruleset.file)
+    # the file's own declarations, as compiling read them: the names its expressions may use
+    module, _ = parse(compiled.sources.texts[compiled.ruleset.file], compiled.ruleset.file)
     table, _ = collect(module)
     return Side(compiled.ruleset, table)
 
@@ -84,8 +93,6 @@ class _Check:
     """The checks of one conversion declaration; every problem is collected."""
 
     def __init__(self, decl: nodes.ConversionDecl, source: Side, target: Side) -> None:
-        from warband.lang.checker import Checker
-        from warband.lang.typesystem import FIGHTER, Scope
         self.decl, self.source, self.target = decl, source, target
         self.diagnostics: list[Diagnostic] = []
         self.exprs = Checker(source.table)
@@ -118,7 +125,6 @@ class _Check:
         return True
 
     def run(self) -> list[Diagnostic]:
-        from warband.lang.typesystem import BOOL, NUMBER, TEXT
         target = self.target.ruleset
         seen: dict = {}
         otherwise = None
@@ -151,9 +157,8 @@ class _Check:
             if stat.enum is None:
                 self.expression(rule.value, NUMBER, f"the value of {stat.name}")
                 continue
-            from warband.lang.typesystem import _compatible
             t = self.exprs.value(rule.value, self.scope, TEXT)
-            if not _compatible(TEXT, t):  # the target's names mean nothing in the source
+            if not compatible(TEXT, t):  # the target's names mean nothing in the source
                 members = [m for m, _ in target.enums[stat.enum]]
                 self.error("E302", f"the value of {stat.name} must be the name of one of its "
                                    f"values, in quotes, not {t}", rule.value.span,
@@ -177,7 +182,6 @@ class _Check:
         return self.diagnostics
 
     def map_rule(self, rule: nodes.MapRule, seen: dict) -> None:
-        from warband.lang.typesystem import NUMBER
         code = "E804" if rule.kind == "trait" else "E805"
         pool = "traits" if rule.kind == "trait" else "equipment"
         src, tgt = getattr(self.source.ruleset, pool), getattr(self.target.ruleset, pool)
@@ -219,13 +223,12 @@ class _Check:
                                "cost", stat.span, hint="remove the 'fit' line")
 
 
-def check(decl: nodes.ConversionDecl, file: str,
-          sources: Sources | None = None) -> tuple[Conversion | None, list[Diagnostic]]:
+def check(decl: nodes.ConversionDecl, file: str, sources: Sources,
+          load: Loader) -> tuple[Conversion | None, list[Diagnostic]]:
     """Resolve both rulesets of a conversion and check it against them."""
-    sources = sources if sources is not None else Sources()
     base = Path(file).parent
-    found = [_side(decl.source, decl.source_span, base, sources),
-             _side(decl.target, decl.target_span, base, sources)]
+    found = [_side(decl.source, decl.source_span, base, sources, load),
+             _side(decl.target, decl.target_span, base, sources, load)]
     problems = [d for d in found if isinstance(d, Diagnostic)]
     if problems:
         return None, problems
@@ -236,13 +239,13 @@ def check(decl: nodes.ConversionDecl, file: str,
     return Conversion(decl, file, source, target), diagnostics
 
 
-def check_module(module: nodes.Module, sources: Sources | None = None) -> list[Diagnostic]:
+def check_module(module: nodes.Module, sources: Sources, load: Loader) -> list[Diagnostic]:
     """The diagnostics of every conversion in a rules file (for `warband rules check`); the
     texts of the rulesets it names go into `sources`, for the excerpts of their errors."""
     out: list[Diagnostic] = []
     for decl in module.decls:
         if isinstance(decl, nodes.ConversionDecl):
-            out += check(decl, module.file, sources)[1]
+            out += check(decl, module.file, sources, load)[1]
     return out
 
 
@@ -250,35 +253,27 @@ def check_module(module: nodes.Module, sources: Sources | None = None) -> list[D
 
 def candidates(using: list[str] | None = None) -> list[Path]:
     """Rules files that may hold conversions: those given, then the shipped ones."""
-    shipped = sorted(conversions_dir().glob("*.rules")) if conversions_dir().is_dir() else []
-    return [Path(u) for u in using or ()] + shipped
+    return [Path(u) for u in using or ()] + catalog.conversion_files()
 
 
 def available(using: list[str] | None = None) -> list[tuple[str, str, Path]]:
     """(source, target, file) of every conversion found, without compiling anything."""
     out = []
     for path in candidates(using):
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError):   # reported by convert.find for --using files
+        text = catalog.read_rules(path)
+        if isinstance(text, catalog.Unreadable):   # reported by convert.find for --using files
             continue
         out += [(m.group(1), m.group(2), path) for m in _DECLARED.finditer(text)]
     return out
 
 
-def load_file(path: Path, source_id: str, target_id: str,
-              sources: Sources) -> tuple[Conversion | None, list[Diagnostic]]:
+def load_file(path: Path, source_id: str, target_id: str, sources: Sources,
+              load: Loader) -> tuple[Conversion | None, list[Diagnostic]]:
     """The conversion from one ruleset to another declared in a rules file, checked."""
-    from warband.lang.compiler import display_path
-    from warband.lang.parser import parse
-    name = display_path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        return None, [diag("E100", f"cannot read {name}: {error.strerror}", None)]
-    except UnicodeDecodeError:
-        return None, [diag("E100", f"{name} is not UTF-8 text", None,
-                           hint="save the file as UTF-8")]
+    name = catalog.display_path(path)
+    text = unreadable_text(path, name)
+    if isinstance(text, Diagnostic):
+        return None, [text]
     sources.add(name, text)
     module, diagnostics = parse(text, name)
     if module is None or any(d.is_error for d in diagnostics):
@@ -286,9 +281,21 @@ def load_file(path: Path, source_id: str, target_id: str,
     for decl in module.decls:
         if isinstance(decl, nodes.ConversionDecl) and decl.source == source_id and \
                 decl.target == target_id:
-            return check(decl, name, sources)
+            return check(decl, name, sources, load)
     return None, []
 
 
-__all__ = ["Conversion", "Side", "check", "check_module", "available", "load_file",
-           "conversions_dir"]
+def unreadable_text(path: Path, name: str, hint: str | None = None) -> str | Diagnostic:
+    """The text of a rules file that holds conversions, or the E100 that says why not."""
+    text = catalog.read_rules(path)
+    if not isinstance(text, catalog.Unreadable):
+        return text
+    if text.reason == "encoding":
+        return diag("E100", f"{name} is not UTF-8 text", None, hint=hint or "save the file as UTF-8")
+    if text.reason == "size":
+        return diag("E403", f"{name} is larger than {MAX_RULES_BYTES:,} bytes", None, hint=hint)
+    return diag("E100", f"cannot read {name}: {text.detail}", None)
+
+
+__all__ = ["Conversion", "Loader", "Side", "check", "check_module", "available", "load_file",
+           "unreadable_text"]

@@ -9,12 +9,13 @@ only moved or re-indented is not a change.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass, field
 
 from warband.lang import nodes
-from warband.lang.ruleset import Ruleset
-from warband.lang.summary import _trait_list
-from warband.lang.summary import _value as _v   # a trait's number as `rules show` writes it
+from warband.lang.ruleset import Army, Ruleset
+from warband.lang.summary import quota_text, row_text, trait_list_text, value_text
+from warband.lang.unparse import expr_text
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
 SECTIONS = (
@@ -49,7 +50,7 @@ def shape(node) -> object:
 
 
 def _traits(pairs) -> str:
-    return _trait_list(pairs) or "none"
+    return trait_list_text(pairs) or "none"
 
 
 def _pairs_changes(before, after, noun: str) -> list[str]:
@@ -64,7 +65,7 @@ def _pairs_changes(before, after, noun: str) -> list[str]:
         out.append(f"loses {noun} " + ", ".join(lost))
     for n in new:
         if n in old and old[n] != new[n]:
-            out.append(f"{n} {_v(old[n]) or 'yes'} -> {_v(new[n]) or 'yes'}")
+            out.append(f"{n} {value_text(old[n]) or 'yes'} -> {value_text(new[n]) or 'yes'}")
     return out
 
 
@@ -80,7 +81,7 @@ def _stat(a, b) -> list[str]:
     if (a.low, a.high, a.enum) != (b.low, b.high, b.enum):
         out.append(f"values {a.enum or f'{a.low}..{a.high}'} -> {b.enum or f'{b.low}..{b.high}'}")
     if a.default != b.default:
-        out.append(f"default {_v(a.default) or 'none'} -> {_v(b.default) or 'none'}")
+        out.append(f"default {value_text(a.default) or 'none'} -> {value_text(b.default) or 'none'}")
     return out + _doc(a.doc, b.doc)
 
 
@@ -98,10 +99,10 @@ def _class(a, b) -> list[str]:
     for n, v in b.stats:
         old = dict(a.stats).get(n)
         if old != v:
-            out.append(f"{n} {_v(old) if old is not None else 'not fixed'} -> {_v(v)}")
+            out.append(f"{n} {value_text(old) if old is not None else 'not fixed'} -> {value_text(v)}")
     for n, v in a.stats:
         if n not in dict(b.stats):
-            out.append(f"{n} no longer fixed (was {_v(v)})")
+            out.append(f"{n} no longer fixed (was {value_text(v)})")
     return out + _doc(a.doc, b.doc)
 
 
@@ -119,12 +120,10 @@ def _equipment(a, b) -> list[str]:
 
 
 def _row_key(row) -> str:
-    from warband.lang.summary import _row_text
-    return _row_text(row)[0]
+    return row_text(row)[0]
 
 
 def _table(a, b) -> list[str]:
-    from warband.lang.summary import _row_text
     out = []
     if [c.name for c in a.columns] != [c.name for c in b.columns]:
         out.append(f"columns {', '.join(c.name for c in a.columns)} -> "
@@ -135,21 +134,20 @@ def _table(a, b) -> list[str]:
     old = {_row_key(r): r for r in a.rows}
     new = {_row_key(r): r for r in b.rows}
     for key, row in new.items():
-        values = _row_text(row)[1]
+        values = row_text(row)[1]
         if key not in old:
             out.append(f"new row {key} => {values}")
         elif shape(old[key].values) != shape(row.values):
-            out.append(f"row {key}: {_row_text(old[key])[1]} -> {values}")
+            out.append(f"row {key}: {row_text(old[key])[1]} -> {values}")
     for key, row in old.items():
         if key not in new:
-            out.append(f"row {key} => {_row_text(row)[1]} removed")
+            out.append(f"row {key} => {row_text(row)[1]} removed")
     if not out and [_row_key(r) for r in a.rows] != [_row_key(r) for r in b.rows]:
         out.append("rows reordered (the first that matches wins)")
     return out + _doc(a.doc, b.doc)
 
 
 def _define(a, b) -> list[str]:
-    from warband.lang.unparse import expr_text
     out = []
     if shape(a.params) != shape(b.params):
         out.append(f"parameters ({', '.join(p.name.name for p in a.params)}) -> "
@@ -160,7 +158,6 @@ def _define(a, b) -> list[str]:
 
 
 def _procedure(a, b) -> list[str]:
-    from warband.lang.unparse import expr_text
     out = []
     if a.kind != b.kind:
         out.append(f"{a.kind} -> {b.kind}")
@@ -178,7 +175,6 @@ def _procedure(a, b) -> list[str]:
 
 def _step_text(stmt) -> str:
     """The first line of a statement, as written in rules (blocks are shown as { ... })."""
-    from warband.lang.unparse import expr_text
     match stmt:
         case nodes.Let(name=n, value=v):
             return f"let {n.name} = {expr_text(v)}"
@@ -218,7 +214,6 @@ def _inner(stmt) -> list:
 def _steps(a: nodes.Block, b: nodes.Block, depth: int = 0) -> list[str]:
     """What changed between two blocks of statements: steps added (+), dropped (-) and changed
     (~, with the changes inside a block shown beneath it)."""
-    import difflib
     out: list[str] = []
     pad = "  " * depth
     old, new = list(a.stmts if hasattr(a, "stmts") else a), list(b.stmts if hasattr(b, "stmts")
@@ -266,7 +261,7 @@ def _state(a, b) -> list[str]:
     if (a.kind, a.owner) != (b.kind, b.owner):
         out.append(f"{a.kind} on each {a.owner} -> {b.kind} on each {b.owner}")
     if a.initial != b.initial:
-        out.append(f"starts at {_v(a.initial)} -> {_v(b.initial)}")
+        out.append(f"starts at {value_text(a.initial)} -> {value_text(b.initial)}")
     return out + _doc(a.doc, b.doc)
 
 
@@ -283,7 +278,7 @@ def _summary(kind: str, item) -> str:
             if item.equipment:
                 bits.append("equipment " + ", ".join(item.equipment))
             if item.stats:
-                bits.append(", ".join(f"{n} {_v(v)}" for n, v in item.stats))
+                bits.append(", ".join(f"{n} {value_text(v)}" for n, v in item.stats))
             return "; ".join(bits)
         case "stat":
             return item.enum or f"{item.low}..{item.high}"
@@ -316,14 +311,11 @@ def _items(rules: Ruleset, kind: str) -> dict:
 
 
 def _army(a, b) -> list[Change]:
-    from warband.lang.summary import quota_text
-    from warband.lang.unparse import expr_text
     if a is None and b is None:
         return []
     changes = []
     if a is None or b is None:   # every entry of the one army is added (or removed)
         changes.append(Change("army", "army section", "added" if a is None else "removed"))
-        from warband.lang.ruleset import Army
         empty = Army(None, None, None, (), None, None)
         a, b = a or empty, b or empty
 

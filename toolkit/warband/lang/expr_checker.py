@@ -11,8 +11,9 @@ from warband.lang.game_checker import game_name_type
 from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_GROUPS, GAME_FUNCTIONS, \
     KIND_WORDS
 from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTER_BUILTINS, FIGHTERS, NUMBER,
-                                SIDE_BUILTINS, SIDES, TEXT, Scope, Type, _compatible, _either,
-                                _kind_hint, _noun, _numeric, _unify)
+                                SIDE_BUILTINS, SIDES, TEXT, Scope, Type, compatible, either,
+                                kind_hint, noun, numeric, unify)
+from warband.limits import MAX_DICE, MAX_SIDES
 
 
 class ExpressionChecker:
@@ -39,7 +40,7 @@ class ExpressionChecker:
             case nodes.Binary(op=op, left=left, right=right):
                 lt, rt = self.expr(left, scope), self.expr(right, scope)
                 for side, t in ((left, lt), (right, rt)):
-                    if not _numeric(t):
+                    if not numeric(t):
                         self.error("E302", f"'{op}' needs numbers, but this is {t}", side.span,
                                    hint=self.number_hint(t, side))
                 return NUMBER.rolled(lt.random or rt.random)
@@ -47,11 +48,11 @@ class ExpressionChecker:
                 lt = self.expr(left, scope)
                 rt = self.member(right, lt, scope) or self.expr(right, scope)
                 if op in ("==", "!="):
-                    if not (_compatible(lt, rt) or _compatible(rt, lt)):
+                    if not (compatible(lt, rt) or compatible(rt, lt)):
                         self.error("E302", f"cannot compare {lt} with {rt}", e.span)
                 else:
                     for side, t in ((left, lt), (right, rt)):
-                        if not _numeric(t):
+                        if not numeric(t):
                             self.error("E302", f"'{op}' compares numbers, but this is {t}",
                                        side.span)
                 return BOOL.rolled(lt.random or rt.random)
@@ -68,17 +69,17 @@ class ExpressionChecker:
                 return BOOL.rolled(t.random)
             case nodes.Neg(operand=operand):
                 t = self.expr(operand, scope)
-                if not _numeric(t):
+                if not numeric(t):
                     self.error("E302", f"'-' needs a number, but this is {t}", operand.span)
                 return NUMBER.rolled(t.random)
             case nodes.IfExpr(condition=cond, then=then, otherwise=otherwise):
                 ct = self.expr(cond, scope)
                 self.expect(BOOL, ct, cond.span, "a condition")
                 a, b = self.expr(then, scope), self.expr(otherwise, scope)
-                if not (_compatible(a, b) or _compatible(b, a)):
+                if not (compatible(a, b) or compatible(b, a)):
                     self.error("E302", f"both branches must give the same kind of value; "
                                        f"here {a} and {b}", e.span)
-                return _unify(a, b).rolled(ct.random)
+                return unify(a, b).rolled(ct.random)
             case nodes.Has(subject=subject, name=name):
                 t = self.expr(subject, scope)
                 self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
@@ -128,7 +129,7 @@ class ExpressionChecker:
                     self.expect(BOOL, ct, condition.span, "the condition")
                     random |= ct.random
                 vt = self.expr(value, inner)
-                if not _numeric(vt):
+                if not numeric(vt):
                     self.error("E302", f"'{kind}' adds up or compares numbers, not {vt}",
                                value.span)
                 return NUMBER.rolled(random or vt.random)
@@ -150,7 +151,6 @@ class ExpressionChecker:
         return SIDES if element.kind == "side" else FIGHTERS
 
     def dice(self, e: nodes.Dice, scope: Scope) -> Type:
-        from warband.run.dice import MAX_DICE, MAX_SIDES
         if not isinstance(e.count, nodes.Int):
             t = self.expr(e.count, scope)
             self.expect(NUMBER, t, e.count.span, "the number of dice")
@@ -198,7 +198,7 @@ class ExpressionChecker:
             if sym.kind == "tier":
                 return Type("tier")
             self.error("E204", f"'{e.name}' is {KIND_WORDS[sym.kind]} and cannot be used as a "
-                               "value here", e.span, hint=_kind_hint(sym, scope))
+                               "value here", e.span, hint=kind_hint(sym, scope))
             return ANY
         members = self.table.members.get(e.name, [])
         if len(members) == 1:
@@ -218,13 +218,13 @@ class ExpressionChecker:
         if sym is None and name in self.unreadable:
             return  # its declaration could not be read, and that is reported already
         if sym is not None and kinds:
-            wanted = _either([KIND_WORDS[k] for k in kinds])
+            wanted = either([KIND_WORDS[k] for k in kinds])
             self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]}, not {wanted}", ident.span,
                        hint=hint or self.suggest(name, self.table.names_of_kind(*kinds)))
             return
         if kinds:
             candidates = self.table.names_of_kind(*kinds)
-            what = _either([_noun(k) for k in kinds])
+            what = either([noun(k) for k in kinds])
         else:
             # only what can stand alone as a value; a stat or a trait is read from a fighter
             candidates = list(extra) + list(self.table.members) + self.table.names_of_kind(
@@ -235,8 +235,8 @@ class ExpressionChecker:
                                                              "equipment"):
             hint = f"declare it first, as in: {kinds[0]} {name}"
             if 0 < len(candidates) <= 6:
-                declared = f"the {_noun(kinds[0])}s declared are {_either(candidates, 'and')}" \
-                    if len(candidates) > 1 else f"the only {_noun(kinds[0])} declared is " \
+                declared = f"the {noun(kinds[0])}s declared are {either(candidates, 'and')}" \
+                    if len(candidates) > 1 else f"the only {noun(kinds[0])} declared is " \
                                                 f"{candidates[0]}"
                 hint = f"declare it first ({kinds[0]} {name}); {declared}"
         self.error("E201", f"unknown {what} '{name}'", ident.span, hint=hint)
@@ -272,7 +272,7 @@ class ExpressionChecker:
         if name in builtins:
             if mutable:
                 self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span,
-                           hint=f"a {owner}'s {_either(list(builtins), 'and')} "
+                           hint=f"a {owner}'s {either(list(builtins), 'and')} "
                                 f"{'are' if len(builtins) > 1 else 'is'} fixed; keep what changes "
                                 f"in a flag or a counter")
             return builtins[name]
@@ -327,7 +327,7 @@ class ExpressionChecker:
             random = False
             for arg in e.args:
                 t = self.expr(arg, scope)
-                if not _numeric(t):
+                if not numeric(t):
                     self.error("E302", f"'{name}' needs numbers, but this is {t}", arg.span)
                 random |= t.random
             return NUMBER.rolled(random)
@@ -343,7 +343,7 @@ class ExpressionChecker:
             return ANY
         if sym.kind not in ("table", "define"):
             self.error("E204", f"'{name}' is {KIND_WORDS[sym.kind]} and cannot be called",
-                       e.callee.span, hint=_kind_hint(sym, scope))
+                       e.callee.span, hint=kind_hint(sym, scope))
             return ANY
         self.note_call(name, e.span)
         self.arguments(e, sym.decl.params, scope, sym.kind)

@@ -10,10 +10,10 @@ from warband.lang import nodes
 from warband.diagnostics import Related, did_you_mean
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.lang.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SIDE,
-                                TEXT, ZONE, Scope, Type, _numeric)
+                                TEXT, ZONE, Scope, Type, numeric)
+from warband.limits import MAX_BOARD, MAX_FIGHTERS
 
 EDGES = ("north", "south", "east", "west")
-MAX_BOARD = 200      # squares or inches a side: the engine lists a zone's places (half inches)
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
 
 # the argument types of the board's built-in questions; a marker kind stands for its nearest one
@@ -35,7 +35,7 @@ class GameChecker:
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
                 inner.locals[var.name] = (element, var.span)
                 kt = self.expr(key, inner)
-                if not _numeric(kt):
+                if not numeric(kt):
                     self.error("E302", f"'by highest/lowest' orders by a number, not {kt}",
                                key.span)
                 self.block(body, inner)
@@ -184,7 +184,7 @@ class GameChecker:
             if sym is None or sym.kind != "side name":
                 self.unknown(side, ("side name",))
             t = self.expr(expr, empty)
-            if not _numeric(t):
+            if not numeric(t):
                 self.error("E302", f"a score is a number, not {t}", expr.span)
             self.require_fixed(t, expr.span, "a score")
         for condition in decl.end_when:
@@ -193,7 +193,6 @@ class GameChecker:
             self.require_fixed(t, condition.span, "the end condition")
 
     def fighter_spec(self, spec: nodes.FighterSpecDecl) -> None:
-        from warband.game.engine import MAX_FIGHTERS
         if spec.count > MAX_FIGHTERS:
             self.error("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not {spec.count} "
                                f"'{spec.name}'", spec.span, hint="write a smaller count")

@@ -12,15 +12,16 @@ where the base uses it. What is layered on what is recorded for provenance (`rul
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from warband.lang import nodes
+from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
-
-MAX_LAYERS = 16   # a house file on a campaign on a base is 3; 16 is far beyond any real use
+from warband.lang import nodes
+from warband.lang.parser import parse
+from warband.lang.symbols import declaration_kind
+from warband.limits import MAX_LAYERS, MAX_RULES_BYTES
 
 # What each kind of declaration is called after `override`/`remove` and in messages.
 _ARTICLE = {"enum": "an enum", "equipment": "an equipment piece", "outcomes": "a set of outcomes",
@@ -34,9 +35,8 @@ def _a(kind: str) -> str:
 def decl_kind(decl) -> str:
     if isinstance(decl, nodes.ArmyDecl):
         return "army"
-    from warband.lang.symbols import _decl_kind
     try:
-        return _decl_kind(decl)
+        return declaration_kind(decl)
     except TypeError:  # a kind of declaration layering does not know: added like any other
         return type(decl).__name__
 
@@ -94,14 +94,12 @@ def layer(module: nodes.Module, sources: Sources, chain: tuple[str, ...] = ()
         info.failed = True
         return module, [diag("E439", f"more than {MAX_LAYERS} layers of 'extends'", where,
                              hint="fold some of the layers into one file")], info
-    from warband.lang.compiler import display_path
-    name = display_path(base_path)
+    name = catalog.display_path(base_path)
     text, problem = _read(base_path, name, where)
     if problem is not None:
         info.failed = True
         return module, [problem], info
     sources.add(name, text)
-    from warband.lang.parser import parse
     base_module, found = parse(text, name)
     diagnostics += found
     if base_module is None or base_module.header is None or any(d.is_error for d in found):
@@ -129,50 +127,33 @@ def _identity(file: str) -> str:
 
 def _resolve_base(ref: str, file: str, where: Span) -> tuple[Path | None, Diagnostic | None]:
     """A built-in id, or a path relative to the folder of the file that extends it."""
-    from warband.lang.compiler import builtins
-    found = builtins()
-    for b in found:
-        if b.id == ref:
-            return b.path, None
-    path = Path(ref)
-    if path.suffix == ".rules" or "/" in ref or os.sep in ref:
-        if not path.is_absolute():
-            path = Path(file).parent / path
-        if os.path.isfile(path):   # not Path.is_file: it raises for a name too long
-            return path, None
+    found = catalog.resolve(ref, catalog.rulesets(), Path(file).parent)
+    if found.path is not None:
+        return found.path, None
+    if found.tried is not None:
         return None, diag("E435", f"no rules file '{ref}' to extend", where,
-                          hint=f"looked for {display(path)}; a path is read relative to the "
-                               "file that extends it")
-    ids = [b.id for b in found]
+                          hint=f"looked for {catalog.display_path(found.tried)}; a path is read "
+                               "relative to the file that extends it")
     return None, diag("E404", f"unknown ruleset '{ref}' after 'extends'", where,
-                      hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}")
-
-
-def display(path: Path) -> str:
-    from warband.lang.compiler import display_path
-    return display_path(path)
+                      hint=did_you_mean(ref, found.known)
+                      or f"built-in rulesets: {', '.join(found.known)}")
 
 
 def _read(path: Path, name: str, where: Span) -> tuple[str | None, Diagnostic | None]:
-    from warband.lang.compiler import MAX_RULES_BYTES
-    try:
-        raw = path.read_bytes()
-        if len(raw) > MAX_RULES_BYTES:
-            return None, diag("E403", f"{name} is larger than {MAX_RULES_BYTES:,} bytes", where)
-        return raw.decode("utf-8-sig"), None
-    except OSError as error:
-        return None, diag("E435", f"cannot read the base {name}: {error.strerror}", where)
-    except UnicodeDecodeError:
+    text = catalog.read_rules(path)
+    if not isinstance(text, catalog.Unreadable):
+        return text, None
+    if text.reason == "size":
+        return None, diag("E403", f"{name} is larger than {MAX_RULES_BYTES:,} bytes", where)
+    if text.reason == "encoding":
         return None, diag("E435", f"the base {name} is not UTF-8 text", where,
                           hint="save the file as UTF-8")
+    return None, diag("E435", f"cannot read the base {name}: {text.detail}", where)
 
 
 def _rewrap(original: nodes.Module, decls) -> nodes.Module:
-    merged = nodes.Module(original.file, original.header, tuple(decls))
-    if getattr(original, "partial", False):
-        from warband.lang.parser import _partial
-        return _partial(merged, set(original.unreadable))
-    return merged
+    return nodes.Module(original.file, original.header, tuple(decls), original.partial,
+                        original.unreadable)
 
 
 def _standalone(module: nodes.Module, diagnostics: list[Diagnostic]) -> nodes.Module:

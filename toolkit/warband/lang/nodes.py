@@ -570,10 +570,14 @@ Decl = Decl | ConversionDecl
 
 @node
 class Module:
-    """One parsed rules file."""
+    """One parsed rules file. `partial`: some of its declarations could not be read (and were
+    reported); `unreadable` holds the names those seem to declare, so that later passes neither
+    call them unknown nor call what they use unused."""
     file: str
     header: Header | None
     decls: tuple[Decl, ...]
+    partial: bool = False
+    unreadable: frozenset[str] = frozenset()
 
 
 # ---- play on a board ----------------------------------------------------------------------------

@@ -10,41 +10,23 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import lru_cache
+from dataclasses import replace
 
-from lark import Lark, Token, Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 
+from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.lang import nodes
 from warband.lang.builder import build
-from warband.lang.compiler import BUILTIN_DIR
-from warband.diagnostics import Diagnostic, Related, Span, diag
+from warband.lang.grammar import DECLARATION_KEYWORDS, first_word, grammar
+from warband.lang.syntax_errors import syntax_error
+from warband.limits import MAX_DEPTH
 
-GRAMMAR = BUILTIN_DIR / "warband.lark"
-
-# Nesting levels of the parse tree a declaration may have. The builder and the checker walk the
-# tree recursively, so deeper input would exhaust Python's stack; it is reported instead (E403).
-MAX_DEPTH = 150
-
-DECLARATION_KEYWORDS = (
-    "ruleset", "stat", "enum", "flag", "counter", "tier", "trait", "class", "equipment",
-    "table", "define", "outcomes", "procedure", "action", "phase", "army", "marker", "scenario",
-    "conversion",
-    "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
-)
-STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
-                      "activate", "travel", "withdraw", "concede", "deploy", "place")
 # Declaration keywords that also begin an entry inside a class: inside braces, even at the start
 # of a line, they continue the class rather than start a new declaration.
 _ENTRY_KEYWORDS = ("stat", "tier", "equipment", "remove")
 _SCAN = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]|^(?:%s)\b'
                    % "|".join(DECLARATION_KEYWORDS), re.MULTILINE)
-
-@lru_cache(maxsize=1)
-def grammar() -> Lark:
-    # cache=True keeps the LALR tables in a temporary file keyed by the grammar's hash
-    return Lark.open(str(GRAMMAR), parser="lalr", propagate_positions=True, strict=True,
-                     maybe_placeholders=True, start=["start", "items"], cache=True)
 
 
 def parse(text: str, file: str) -> tuple[nodes.Module | None, list[Diagnostic]]:
@@ -122,12 +104,6 @@ def _chunk_starts(text: str) -> list[int]:
     return starts
 
 
-def _first_word(piece: str) -> str:
-    piece = re.sub(r"#[^\n]*", "", piece)
-    m = re.match(r"\s*([A-Za-z_]\w*)", piece)
-    return m.group(1) if m else ""
-
-
 def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Diagnostic]]:
     lark = grammar()
     starts = _chunk_starts(text)
@@ -144,7 +120,7 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
             continue
         # Blank out what comes before, keeping line breaks, so positions stay those of the file.
         padded = re.sub(r"[^\n]", " ", text[:begin]) + piece
-        word = _first_word(piece)
+        word = first_word(piece)
         # A header, or a first line that was meant to be one ('rulset', 'Ruleset', ...)
         is_header = word == "ruleset" or not header_tried and not decls and \
             word not in DECLARATION_KEYWORDS and \
@@ -153,7 +129,6 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
         try:
             tree = lark.parse(padded, start="start" if is_header else "items")
         except UnexpectedInput as error:
-            from warband.lang.syntax_errors import syntax_error  # only when there is one to word
             diagnostics.append(syntax_error(error, padded, file,
                                             next_at=end if end < len(text) else None,
                                             source=text))
@@ -165,7 +140,7 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
         if module is None:
             failed = True
             continue
-        if isinstance(module, PartialModule):
+        if module.partial:
             failed = True
             unreadable |= module.unreadable
         if module.header is not None and header is not None:
@@ -194,19 +169,8 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
     return (_partial(module, unreadable) if failed else module), diagnostics
 
 
-class PartialModule(nodes.Module):
-    """A module some of whose declarations could not be read (and were reported). `unreadable`
-    holds the names those declarations seem to declare, so that later passes neither call them
-    unknown nor call what they use unused."""
-
-    __slots__ = ("unreadable",)
-    partial = True
-
-
-def _partial(module: nodes.Module, unreadable: set[str]) -> PartialModule:
-    partial = PartialModule(module.file, module.header, module.decls)
-    object.__setattr__(partial, "unreadable", frozenset(unreadable))
-    return partial
+def _partial(module: nodes.Module, unreadable: set[str]) -> nodes.Module:
+    return replace(module, partial=True, unreadable=frozenset(unreadable))
 
 
 _LINE_START = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)

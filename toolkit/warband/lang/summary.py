@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rich.console import Console
+from rich.table import Table
+
 from warband.lang.ruleset import Quota, Ruleset
+from warband.lang.unparse import expr_text
 
 
-def _value(v) -> str:
+def value_text(v) -> str:
     if v is True:
         return ""
     if isinstance(v, Fraction):
@@ -15,17 +19,16 @@ def _value(v) -> str:
     return str(v)
 
 
-def _trait_list(pairs) -> str:
-    return ", ".join(n if v is True else f"{n}({_value(v)})" for n, v in pairs)
+def trait_list_text(pairs) -> str:
+    return ", ".join(n if v is True else f"{n}({value_text(v)})" for n, v in pairs)
 
 
 def quota_text(q: Quota) -> str:
-    limit = f"{_value(q.limit)} of the fighters" if q.is_share else _value(q.limit)
+    limit = f"{value_text(q.limit)} of the fighters" if q.is_share else value_text(q.limit)
     return f"{q.bound} {limit} from {q.kind} {q.target}"
 
 
-def _row_text(row) -> str:
-    from warband.lang.unparse import expr_text
+def row_text(row) -> str:
     values = ", ".join(expr_text(v) for v in row.values)
     if row.kind == "when":
         return f"when {expr_text(row.condition)}", values
@@ -38,7 +41,6 @@ def _row_text(row) -> str:
 
 
 def _options_text(choose) -> str:
-    from warband.lang.unparse import expr_text
     if hasattr(choose, "options"):
         return ", ".join(o.name.name for o in choose.options)
     if hasattr(choose, "group"):
@@ -74,11 +76,8 @@ def origin_json(ruleset: Ruleset, name: str) -> dict | None:
             "overrides": None if over is None else {"file": over.file, "line": over.line}}
 
 
-def render(ruleset: Ruleset) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(soft_wrap=True)
+def render(ruleset: Ruleset, console: Console) -> None:
+    """The summary, printed on `console` (the command line's standard output)."""
     console.print(f"[bold]{ruleset.title}[/bold]  ({ruleset.id})")
     if ruleset.source:
         console.print(f"source: {ruleset.source}")
@@ -105,7 +104,7 @@ def render(ruleset: Ruleset) -> None:
         t = Table("stat", "values", "default", "description", box=None, pad_edge=False)
         for s in ruleset.stats.values():
             values = s.enum if s.enum else f"{s.low}..{s.high}"
-            t.add_row(s.name, values, "" if s.default is None else _value(s.default), s.doc or "",
+            t.add_row(s.name, values, "" if s.default is None else value_text(s.default), s.doc or "",
                       *col(t, s.name))
         console.print(t)
     if ruleset.enums:
@@ -119,8 +118,8 @@ def render(ruleset: Ruleset) -> None:
         columns = ["class", "tier"] + (["stats"] if with_stats else []) + ["traits", "equipment"]
         t = Table(*columns, box=None, pad_edge=False)
         for c in ruleset.classes.values():
-            stats = [", ".join(f"{n} {_value(v)}" for n, v in c.stats)] if with_stats else []
-            t.add_row(c.name, c.tier or "", *stats, _trait_list(c.traits),
+            stats = [", ".join(f"{n} {value_text(v)}" for n, v in c.stats)] if with_stats else []
+            t.add_row(c.name, c.tier or "", *stats, trait_list_text(c.traits),
                       ", ".join(c.equipment), *col(t, c.name))
         console.print(t)
         if ruleset.tiers:
@@ -138,7 +137,7 @@ def render(ruleset: Ruleset) -> None:
         section("Equipment")
         t = Table("equipment", "grants", "description", box=None, pad_edge=False)
         for e in ruleset.equipment.values():
-            t.add_row(e.name, _trait_list(e.grants), e.doc or "", *col(t, e.name))
+            t.add_row(e.name, trait_list_text(e.grants), e.doc or "", *col(t, e.name))
         console.print(t)
     if ruleset.states:
         section("Kept during play")
@@ -153,14 +152,13 @@ def render(ruleset: Ruleset) -> None:
         t = Table("row", ", ".join(c.name for c in table.columns), "note", box=None,
                   pad_edge=False)
         for row in table.rows:
-            key, values = _row_text(row)
+            key, values = row_text(row)
             t.add_row(key, values, row.doc or "")
         console.print(t)
     if ruleset.army:
         army = ruleset.army
         section("Army construction" + at("army"))
         if army.cost:
-            from warband.lang.unparse import expr_text
             console.print(f"cost of a fighter: {expr_text(army.cost[1])}" + at("army.cost"))
         if army.points is not None:
             console.print(f"standard game: {army.points} points" + at("army.points"))
@@ -186,10 +184,9 @@ def render(ruleset: Ruleset) -> None:
 
 
 def as_json(ruleset: Ruleset) -> dict:
-    from warband.lang.unparse import expr_text
 
     def jv(v):
-        return _value(v) if isinstance(v, Fraction) else v
+        return value_text(v) if isinstance(v, Fraction) else v
 
     def o(name: str) -> dict:
         return {"origin": origin_json(ruleset, name)}
@@ -211,7 +208,7 @@ def as_json(ruleset: Ruleset) -> dict:
         "equipment": [{"name": e.name, "grants": {n: jv(v) for n, v in e.grants},
                        "doc": e.doc, **o(e.name)} for e in ruleset.equipment.values()],
         "tables": [{"name": t.name.name, "columns": [c.name for c in t.columns],
-                    "rows": [list(_row_text(r)) for r in t.rows], **o(t.name.name)}
+                    "rows": [list(row_text(r)) for r in t.rows], **o(t.name.name)}
                    for t in ruleset.tables.values()],
         "defines": [{"name": n, **o(n)} for n in ruleset.defines],
         "enums": [{"name": n, **o(n)} for n in ruleset.enums],

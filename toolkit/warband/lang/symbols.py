@@ -56,7 +56,7 @@ class SymbolTable:
         return [s.name for s in self.of_kind(*kinds)]
 
 
-def _decl_kind(decl) -> str:
+def declaration_kind(decl) -> str:
     match decl:
         case nodes.StatDecl():
             return "stat"
@@ -123,7 +123,7 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
             else:
                 table.army = decl
             continue
-        kind = _decl_kind(decl)
+        kind = declaration_kind(decl)
         add(Symbol(decl.name.name, kind, decl, decl.name.span))
         if isinstance(decl, (nodes.EnumDecl, nodes.OutcomesDecl)):
             seen: dict[str, Span] = {}

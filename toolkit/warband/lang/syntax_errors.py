@@ -13,7 +13,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
                              UnexpectedToken)
 
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
-from warband.lang.parser import DECLARATION_KEYWORDS, STATEMENT_KEYWORDS, _first_word, grammar
+from warband.lang.grammar import DECLARATION_KEYWORDS, STATEMENT_KEYWORDS, first_word, grammar
 
 # How terminals read in a message; keywords and punctuation are quoted as written.
 _WORDS = {
@@ -307,7 +307,7 @@ def syntax_error(error: UnexpectedInput, text: str, file: str, next_at: int | No
         expected = _expected_words(accepts - {"$END"} if next_at is not None else accepts,
                                    line_start=True)
         if next_at is not None:
-            word = _first_word(source[next_at:next_at + 40]) if source else ""
+            word = first_word(source[next_at:next_at + 40]) if source else ""
             return diag("E101", f"unexpected '{word}'; expected {expected}",
                         _span_at(text, file, next_at, len(word)),
                         hint=hint or "the declaration before this one is unfinished",

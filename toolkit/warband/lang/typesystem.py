@@ -52,11 +52,11 @@ SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGH
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}
 
 
-def _numeric(t: Type) -> bool:
+def numeric(t: Type) -> bool:
     return t.kind in ("number", "dice", "any")
 
 
-def _compatible(expected: Type, actual: Type) -> bool:
+def compatible(expected: Type, actual: Type) -> bool:
     if "any" in (expected.kind, actual.kind):
         return True
     if expected.kind == "number" and actual.kind == "dice":
@@ -67,7 +67,7 @@ def _compatible(expected: Type, actual: Type) -> bool:
                                              or expected.name == actual.name)
 
 
-def _unify(a: Type, b: Type) -> Type:
+def unify(a: Type, b: Type) -> Type:
     if a.kind == "any":
         return b.rolled(a.random)
     if b.kind == "any":
@@ -86,17 +86,17 @@ class Scope:
     result: Type | None = None
 
 
-def _either(words: list[str], last: str = "or") -> str:
+def either(words: list[str], last: str = "or") -> str:
     """'a', 'a or b', 'a, b or c'."""
     words = list(words)
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
-def _noun(kind: str) -> str:
+def noun(kind: str) -> str:
     return KIND_WORDS[kind].split(" ", 1)[1]
 
 
-def _kind_hint(sym: Symbol, scope: Scope | None = None) -> str | None:
+def kind_hint(sym: Symbol, scope: Scope | None = None) -> str | None:
     f = next((n for n, (t, _) in scope.locals.items() if t.kind == "fighter"), "f") \
         if scope is not None else "f"
     kept_on_side = sym.kind in ("flag", "counter") and sym.decl.owner == "side"

@@ -17,6 +17,9 @@ from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
+from warband.run.dice import Dist
+from warband.run.evaluate import RulesError
+from warband.run.world import Ref, make_world
 
 _FIGHTER_PHRASE = {"tier": "of {} classes", "class": "of class {}", "trait": "with {}",
                    "equipment": "with {}"}
@@ -33,7 +36,7 @@ class ArmyResult:
 
 
 @dataclass
-class _Place:
+class Place:
     """Where the warband file and the rules file are, for spans."""
 
     data: object
@@ -78,18 +81,12 @@ def _plural(n: int, word: str = "fighter") -> str:
 
 def world_of(warband: Warband, ruleset):
     """The fighters as the rules see them: class, traits and equipment folded together."""
-    from warband.run.world import FighterSpec, make_world
-    return make_world(ruleset, [FighterSpec(f.name, 0, f.fighter_class, dict(f.stats),
-                                            dict(f.traits), f.equipment)
-                                for f in warband.fighters])
+    return make_world(ruleset, [f.spec() for f in warband.fighters])
 
 
-def costs(warband: Warband, ruleset, interpreter, world, place: _Place,
+def costs(warband: Warband, ruleset, interpreter, world, place: Place,
           result: ArmyResult) -> bool:
     """The cost of one fighter of each entry, by the ruleset's rule; False if any failed."""
-    from warband.run.dice import Dist
-    from warband.run.evaluate import RulesError
-    from warband.run.world import Ref
     param, expr = ruleset.army.cost
     fn, ok = interpreter.fn(expr), True
     for i, f in enumerate(warband.fighters):
@@ -118,7 +115,7 @@ def costs(warband: Warband, ruleset, interpreter, world, place: _Place,
     return ok
 
 
-def check_points(warband: Warband, ruleset, place: _Place, result: ArmyResult) -> None:
+def check_points(warband: Warband, ruleset, place: Place, result: ArmyResult) -> None:
     army = ruleset.army
     by_entry = [(f, result.costs[f.index] * f.count) for f in warband.fighters]
     result.total = sum((c for _, c in by_entry), 0)
@@ -147,7 +144,7 @@ def _breaks(bound: str, count, limit) -> bool:
             "exactly": count != limit}[bound]
 
 
-def check_size(warband: Warband, ruleset, place: _Place, result: ArmyResult) -> None:
+def check_size(warband: Warband, ruleset, place: Place, result: ArmyResult) -> None:
     army = ruleset.army
     result.size = sum(f.count for f in warband.fighters)
     if army.size is None:
@@ -185,7 +182,7 @@ def _matches(quota, fighter) -> bool:
     return quota.target in fighter.equipment
 
 
-def _where_counted(quota, f: Fighter, ruleset, place: _Place) -> Span | None:
+def _where_counted(quota, f: Fighter, ruleset, place: Place) -> Span | None:
     """The place in the entry that makes it count: its class, or the trait or equipment."""
     listed = place.data[FIGHTERS][f.index]
     if quota.kind in ("trait", "equipment"):
@@ -214,7 +211,7 @@ def _limit_text(quota, share: bool) -> str:
     return _number_text(quota.limit)
 
 
-def check_quotas(warband: Warband, ruleset, world, place: _Place,
+def check_quotas(warband: Warband, ruleset, world, place: Place,
                  result: ArmyResult) -> None:
     if not ruleset.army.quotas or not warband.fighters:
         return
@@ -256,7 +253,7 @@ def check_quotas(warband: Warband, ruleset, world, place: _Place,
                                        related=related + [rule], path=path, hint=hint))
 
 
-def duplicate_names(data, place: _Place) -> list[Diagnostic]:
+def duplicate_names(data, place: Place) -> list[Diagnostic]:
     """Fighters sharing a name: allowed, but rosters and FILE#NAME cannot tell them apart."""
     found, first_at = [], {}
     entries = data.get(FIGHTERS)
@@ -280,7 +277,7 @@ def check(warband: Warband, ruleset, interpreter, data, file: str, text: str | N
           sources: Sources, *, complete: bool) -> ArmyResult:
     """The army rules for a warband; with complete=False (some entries are malformed) only what
     does not depend on every fighter is checked."""
-    place = _Place(data, file, text, sources)
+    place = Place(data, file, text, sources)
     result = ArmyResult()
     result.diagnostics += duplicate_names(data, place)
     if ruleset.army is None or not complete:

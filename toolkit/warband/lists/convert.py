@@ -22,8 +22,21 @@ from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO
 
-from warband.lang import nodes
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
+from warband.lang import nodes
+from warband.lang.compiler import load
+from warband.lang.conversion import available, load_file, unreadable_text
+from warband.lists.army import world_of
+from warband.lists.fmt import dump_document, load_document
+from warband.lists.validate import Validation
+from warband.lists.warband_file import span_at
+from warband.run.dice import Dist
+from warband.run.evaluate import RulesError
+from warband.run.interpreter import Interpreter
+from warband.run.world import FighterSpec, Ref, make_world
+from warband.run.world import combine as combined
 
 OUTPUT_NAME = "<converted>"
 
@@ -62,25 +75,20 @@ class _Failed(Exception):
 def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | None,
          sources: Sources):
     """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
-    from warband.lang.conversion import available, load_file
     problems = []
     for u in using or ():
         hint = "--using names a rules file that declares a conversion"
         if not os.path.isfile(u):   # not Path.is_file: it raises for a name too long
             problems.append(diag("E100", f"no such rules file: {u}", None, hint=hint))
             continue
-        try:
-            Path(u).read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError:   # e.g. a binary file given by mistake
-            problems.append(diag("E100", f"{u} is not UTF-8 text", None, hint=hint))
-        except OSError as error:
-            problems.append(diag("E100", f"cannot read {u}: {error.strerror}", None))
+        text = unreadable_text(Path(u), u, hint)   # e.g. a binary file given by mistake
+        if isinstance(text, Diagnostic):
+            problems.append(text)
     if problems:
         return None, problems
     found = available(using)
     target_ids = {target_ref}
     if target_ref.endswith(".rules") or "/" in target_ref:
-        from warband.lang.compiler import load
         compiled = load(target_ref)
         if compiled.ruleset is not None:
             target_ids.add(compiled.ruleset.id)
@@ -92,7 +100,7 @@ def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | 
 
     for src, tgt, path in found:
         if src == source_id and same_target(tgt, path):
-            conversion, diagnostics = load_file(path, src, tgt, sources)
+            conversion, diagnostics = load_file(path, src, tgt, sources, load)
             if conversion is not None or diagnostics:
                 return conversion, diagnostics
     targets = sorted({t for s, t, _ in found if s == source_id})
@@ -108,8 +116,6 @@ def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | 
 
 class _Apply:
     def __init__(self, conversion, warband, data, file: str, text: str) -> None:
-        from warband.lists.army import world_of
-        from warband.run.interpreter import Interpreter
         self.conv, self.decl = conversion, conversion.decl
         self.source, self.target = conversion.source.ruleset, conversion.target.ruleset
         self.warband, self.data, self.file, self.text = warband, data, file, text
@@ -118,7 +124,6 @@ class _Apply:
         self.diagnostics: list[Diagnostic] = []
 
     def at(self, index: int) -> Span | None:
-        from warband.lists.warband_file import span_at
         return span_at(self.data, ("fighters", index), self.file, self.text, line=True)
 
     def warn(self, code: str, f, message: str, rule_span: Span | None, hint: str | None,
@@ -129,8 +134,6 @@ class _Apply:
         note.notes.append(message + (f" ({hint})" if hint else ""))
 
     def value(self, expr, position: int, f):
-        from warband.run.dice import Dist
-        from warband.run.evaluate import RulesError
         try:
             v = self.interpreter.fn(expr)({self.decl.fighter.name: _ref(position)}, self.world)
         except RulesError as error:
@@ -225,7 +228,6 @@ class _Apply:
     def run(self) -> list[_Fighter]:
         army = self.target.army
         if "points" in self.data and (army is None or army.cost is None):
-            from warband.lists.warband_file import span_at
             self.diagnostics.append(diag(
                 "W800", f"points is dropped: '{self.target.id}' counts no points",
                 span_at(self.data, ("points",), self.file, self.text, key=True)))
@@ -239,9 +241,6 @@ class _Apply:
 
     # ---- fitting the points limit ----------------------------------------------------------------
     def cost(self, fighters: list[_Fighter], stat: str | None = None, factor=None):
-        from warband.run.dice import Dist
-        from warband.run.interpreter import Interpreter
-        from warband.run.world import FighterSpec, make_world
         low = self.target.stats[stat].low if stat else None
         specs = []
         for f in fighters:
@@ -261,7 +260,6 @@ class _Apply:
         return total
 
     def fit(self, fighters: list[_Fighter], stat: nodes.Ident, doc: str | None) -> None:
-        from warband.run.evaluate import RulesError
         points = self.data.get("points")
         limit = points if isinstance(points, int) and not isinstance(points, bool) else (
             self.target.army.points)
@@ -294,12 +292,10 @@ class _Apply:
 
 
 def _ref(position: int):
-    from warband.run.world import Ref
     return Ref("fighter", position)
 
 
 def _put(out: _Fighter, kind: str, name: str, value, combine: str = "sum") -> None:
-    from warband.run.world import combine as combined
     if kind == "equipment":
         if name not in out.equipment:
             out.equipment.append(name)
@@ -331,7 +327,6 @@ def _place(mapping, key: str, value, after: tuple[str, ...]) -> None:
 
 
 def _write_entry(entry, f: _Fighter, source, target) -> None:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
     if f.fighter_class is not None:
         _place(entry, "class", f.fighter_class, ("name", "count"))
     elif "class" in entry:
@@ -371,8 +366,7 @@ def _write_entry(entry, f: _Fighter, source, target) -> None:
 
 def _comment_lines(text: str, fighters: list[_Fighter], source_id: str) -> str:
     """A comment above each converted fighter with what was dropped or approximated."""
-    from warband.lists.fmt import _load
-    data = _load(text)
+    data = load_document(text)
     lines = text.splitlines(keepends=True)
     inserts: dict[int, list[str]] = {}
     entries = data.get("fighters") or []
@@ -398,7 +392,6 @@ def _retarget_modeline(text: str, source_id: str, target_id: str) -> str:
 def _ruleset_ref(target_ref: str, output_name: str) -> str:
     """A built-in id as it is; a rules file relative to where the converted file goes (the
     folder of -o OUT, or the working directory for standard output)."""
-    import os
     if not (target_ref.endswith(".rules") or "/" in target_ref or os.sep in target_ref):
         return target_ref
     folder = Path(output_name).parent if output_name != OUTPUT_NAME else Path(".")
@@ -410,9 +403,6 @@ def _ruleset_ref(target_ref: str, output_name: str) -> str:
 def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
             output_name: str = OUTPUT_NAME, stdin: BinaryIO | None = None) -> Converted:
     """Convert the warband file `arg` ('-': standard input) to the ruleset `target_ref`."""
-    from warband.lists.fmt import _dump, _load
-    from warband.lists.validate import Validation
-    from warband.lists.warband_file import span_at
     validation = Validation(stdin=stdin)
     checked = validation.file(arg)
     result = Converted(None, list(checked.diagnostics), validation.sources)
@@ -424,7 +414,7 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
                 None, hint=f"run: warband validate {arg}"))
         return result
     text = validation.sources.texts[checked.file]
-    data = _load(text)
+    data = load_document(text)
     span = span_at(data, ("ruleset",), checked.file, text) if "ruleset" in data else None
     conversion, found = find(checked.ruleset.id, target_ref, using, span, result.sources)
     result.diagnostics = [d for d in result.diagnostics if not d.is_error] + found
@@ -443,7 +433,7 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
     for f in fighters:
         _write_entry(entries[f.index], f, conversion.source.ruleset, conversion.target.ruleset)
     data["ruleset"] = _ruleset_ref(target_ref, output_name)
-    out = _dump(data)
+    out = dump_document(data)
     out = _comment_lines(out, fighters, conversion.source.ruleset.id)
     out = _retarget_modeline(out, conversion.source.ruleset.id, conversion.target.ruleset.id)
     result.text = out

@@ -30,7 +30,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.events import ScalarEvent
+
 from warband.diagnostics import Diagnostic, Span, diag
+from warband.lists.validate import Validation
+from warband.lists.warband_file import ruleset_ref
+from warband.lists.yamlload import load_yaml
 
 TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
 MODELINE = re.compile(r"^#\s*yaml-language-server:")
@@ -60,7 +67,6 @@ class Formatted:
 
 
 def _yaml():
-    from ruamel.yaml import YAML
     yaml = YAML(typ="rt", pure=True)
     yaml.preserve_quotes = True
     yaml.width = 4096                      # never wrap a long line of notes
@@ -68,11 +74,13 @@ def _yaml():
     return yaml
 
 
-def _load(text: str):
+def load_document(text: str):
+    """A warband file's text as ruamel's round-trip data (comments and positions kept)."""
     return _yaml().load(text)
 
 
-def _dump(data) -> str:
+def dump_document(data) -> str:
+    """Round-trip data as text, in the canonical indentation."""
     out = io.StringIO()
     _yaml().dump(data, out)
     return out.getvalue()
@@ -147,7 +155,6 @@ def _reorder(lines: list[str], node, order: list, start: int, end: int, *,
 
 
 def _block_map(node) -> bool:
-    from ruamel.yaml.comments import CommentedMap
     return isinstance(node, CommentedMap) and not node.fa.flow_style() and node.lc.line is not None
 
 
@@ -170,8 +177,7 @@ def _top_order(data) -> list:
 
 
 def _reorder_fighters(text: str, stats: list[str] | None) -> str:
-    from ruamel.yaml.comments import CommentedSeq
-    data = _load(text)
+    data = load_document(text)
     fighters = data.get("fighters") if _block_map(data) else None
     if not isinstance(fighters, CommentedSeq) or fighters.fa.flow_style() or not fighters:
         return text
@@ -196,7 +202,7 @@ def _reorder_fighters(text: str, stats: list[str] | None) -> str:
 
 
 def _reorder_top(text: str) -> str:
-    data = _load(text)
+    data = load_document(text)
     if not _block_map(data):
         return text
     lines = text.splitlines(keepends=True)
@@ -218,7 +224,6 @@ def _modeline_first(text: str) -> str:
 def _shift_end_comments(old, new) -> bool:
     """Move end-of-line comments left or right as far as their line's key moved, so that a
     re-indented `might: 20  # note` keeps its two spaces. True if any comment moved."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
     moved = False
     stack = [(old, new)]
     while stack:
@@ -242,7 +247,6 @@ def _shift_end_comments(old, new) -> bool:
 
 def _scalar_lines(text: str) -> set[int]:
     """Lines inside multi-line scalars (0-based): their '#' is text, not a comment."""
-    from ruamel.yaml.events import ScalarEvent
     inside: set[int] = set()
     for event in _yaml().parse(text):
         if isinstance(event, ScalarEvent) and event.end_mark.line > event.start_mark.line:
@@ -269,10 +273,10 @@ def _indent_comments(text: str) -> str:
 def format_text(text: str, stats: list[str] | None) -> str:
     """The canonical layout of a warband file's text that loads; `stats` are the keys of the
     ruleset's stats in declaration order (None when the ruleset is not known)."""
-    data = _load(text)
-    result = _dump(data)
-    if result != text and _shift_end_comments(data, _load(result)):
-        result = _dump(data)
+    data = load_document(text)
+    result = dump_document(data)
+    if result != text and _shift_end_comments(data, load_document(result)):
+        result = dump_document(data)
     result = _indent_comments(result)
     result = _reorder_fighters(result, stats)
     result = _reorder_top(result)
@@ -281,8 +285,6 @@ def format_text(text: str, stats: list[str] | None) -> str:
 
 
 def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
-    from warband.lists.validate import Validation
-    from warband.lists.warband_file import ruleset_ref
     ref = ruleset_ref(data)
     if ref is None:
         return None
@@ -294,7 +296,6 @@ def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
 
 def format_source(source) -> Formatted:
     """Format one warband file read by warband_file.read_source."""
-    from warband.lists.yamlload import load_yaml
     if source.problem is not None:
         return Formatted(source.name, None, None, [source.problem])
     loaded = load_yaml(source.raw, source.name)
@@ -305,7 +306,7 @@ def format_source(source) -> Formatted:
     try:
         stats = _stat_keys(loaded.data, source.name, text, source.base)
         formatted = format_text(text, stats)
-        same = plain(_load(formatted)) == plain(_load(text))
+        same = plain(load_document(formatted)) == plain(load_document(text))
     except Exception as error:  # noqa: BLE001 -- a file that loads but cannot be laid out
         explicit = _EXPLICIT_KEY.search(text)
         if explicit is not None:   # ruamel writes '? key' + a comment as YAML that won't load
@@ -328,4 +329,5 @@ def format_source(source) -> Formatted:
     return result
 
 
-__all__ = ["Formatted", "format_source", "format_text", "plain", "TOP_ORDER"]
+__all__ = ["Formatted", "dump_document", "format_source", "format_text", "load_document", "plain",
+           "TOP_ORDER"]

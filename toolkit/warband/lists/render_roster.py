@@ -48,6 +48,7 @@ def md_cell(value) -> str:
 
 
 def _environment(fmt: str, user_dir: Path | None, user_name: str | None):
+    # lazily: a roster for the terminal needs no Jinja2
     from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, PackageLoader, PrefixLoader,
                         StrictUndefined)
     builtin = PackageLoader("warband.lists", "templates")
@@ -64,7 +65,7 @@ def _environment(fmt: str, user_dir: Path | None, user_name: str | None):
 
 def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     """The model through the built-in template of `fmt`, or through the user's template file."""
-    import jinja2
+    import jinja2   # lazily, as in _environment
     if template is not None:
         path = Path(template)
         if not os.path.isfile(path):   # not Path.is_file: it raises for a name too long
@@ -112,6 +113,7 @@ def pdf_available() -> bool:
 
 def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     """Rich tables: the fighters, the totals and validity, then the glossary."""
+    # lazily: markdown, HTML and PDF rosters need no rich
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -210,7 +212,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
 
 
 def _fighter_block(console, model: dict, f: dict) -> None:
-    from rich.text import Text
+    from rich.text import Text   # lazily, as in terminal
     head = Text(f["name"], style="bold")
     if f["count"] > 1:
         head.append(f" × {f['count']}")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
+from warband.lists import army
 from warband.lists.validate import FileResult, Validation
 
 
@@ -92,10 +93,10 @@ def _costs(warband, ruleset, world) -> dict[int, object]:
     out; an entry whose cost cannot be worked out is missing (validation reports why)."""
     if ruleset.army is None or ruleset.army.cost is None:
         return {}
-    from warband.lists import army
+    # lazily: the interpreter (and the code generator under it) only for a cost rule
     from warband.run.interpreter import Interpreter
     found = army.ArmyResult()
-    place = army._Place({}, warband.file, None, Sources())  # spans only for its own diagnostics
+    place = army.Place({}, warband.file, None, Sources())  # spans only for its own diagnostics
     army.costs(warband, ruleset, Interpreter(ruleset), world, place, found)
     return found.costs
 
@@ -245,9 +246,8 @@ def _glossary(ruleset, fighters, seen_all) -> list[dict]:
 def build(result: FileResult) -> dict:
     """The roster model of a file that validation could read (some entries may be malformed:
     those are left out, and the problems say why)."""
-    from warband.lists.army import world_of
     warband, ruleset = result.warband, result.ruleset
-    world = world_of(warband, ruleset)
+    world = army.world_of(warband, ruleset)
     costs = _costs(warband, ruleset, world)
     cards = [_fighter(f, seen, costs.get(f.index), ruleset)
              for f, seen in zip(warband.fighters, world.fighters)]

@@ -22,7 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warband import catalog
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
+from warband.lang.compiler import load
 from warband.lists.warband_file import FIGHTERS, span_at
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
@@ -165,9 +167,8 @@ def schema_text(schema: dict) -> str:
 
 def published() -> dict[str, str]:
     """File name -> text of every schema that schemas/ holds: generic, and per shipped ruleset."""
-    from warband.lang.compiler import builtins, load
     out = {GENERIC_FILE: schema_text(generic_schema())}
-    for builtin in builtins():
+    for builtin in catalog.rulesets():
         compiled = load(builtin.id)
         if compiled.ruleset is not None:
             out[f"{builtin.id}.warband.schema.json"] = schema_text(ruleset_schema(compiled.ruleset))
@@ -272,6 +273,7 @@ _KEYWORDS = {
 
 
 def validator_for(schema: dict):
+    # lazily: jsonschema (a tenth of a second) only for a file that does not conform
     from jsonschema import Draft7Validator
     return Draft7Validator(schema)
 
@@ -346,7 +348,7 @@ class _Checker:
 
     # -- one error
     def error(self, error) -> None:
-        from jsonschema.exceptions import best_match
+        from jsonschema.exceptions import best_match   # lazily, as in validator_for
         path = tuple(error.absolute_path)
         kind = error.validator
         if kind in ("anyOf", "oneOf") and error.context:

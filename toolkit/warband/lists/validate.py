@@ -10,14 +10,35 @@ thousand files cost a thousand loads, not a thousand compilations.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import TYPE_CHECKING, BinaryIO, Iterable
 
-from warband.diagnostics import Diagnostic, Related, Severity, Sources, diag, did_you_mean
-from warband.lists.warband_file import (FIGHTERS, Source, Warband, read_source, ruleset_ref, span_at,
-                                  warband_from)
+from warband import catalog
+from warband.diagnostics import (
+    Diagnostic,
+    Related,
+    Severity,
+    Sources,
+    diag,
+    did_you_mean,
+)
+from warband.lang.compiler import Compiled, load
+from warband.lang.ruleset import Ruleset
+from warband.lists import army, schema, yamlfast
+from warband.lists.warband_file import (
+    FIGHTERS,
+    Source,
+    Warband,
+    read_source,
+    ruleset_ref,
+    span_at,
+    warband_from,
+)
+from warband.lists.yamlload import load_yaml
+
+if TYPE_CHECKING:
+    from warband.run.interpreter import Interpreter
 
 @dataclass
 class FileResult:
@@ -26,7 +47,7 @@ class FileResult:
     file: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unusable: bool = False          # the file or its ruleset could not be read at all
-    ruleset: object | None = None   # the compiled Ruleset, when found
+    ruleset: Ruleset | None = None  # the compiled Ruleset, when found
     warband: Warband | None = None  # the fighters that are well-formed
     total: object | None = None     # points the warband costs
     limit: int | None = None        # points it may cost
@@ -65,10 +86,10 @@ class Report:
 class _Rules:
     """A compiled ruleset with what checking its warbands needs, made once per run."""
 
-    compiled: object
+    compiled: Compiled
     schema: dict | None = None
-    validator: object | None = None
-    interpreter: object | None = None
+    validator: object | None = None           # a jsonschema validator, made when first needed
+    interpreter: Interpreter | None = None    # made for a ruleset with army rules
 
 
 class Validation:
@@ -84,7 +105,7 @@ class Validation:
         self.sources = Sources()
         self._rules: dict[str, _Rules] = {}
         self._generic = None
-        self._ids: list[str] | None = None
+        self._shipped: list[catalog.Shipped] | None = None
 
     # ---- entry points ---------------------------------------------------------------------------
     def run(self, args: Iterable[str]) -> Report:
@@ -102,10 +123,6 @@ class Validation:
 
     # ---- the pipeline ---------------------------------------------------------------------------
     def source(self, source: Source) -> FileResult:
-        from warband.lists import army
-        from warband.lists import schema
-        from warband.lists import yamlfast
-        from warband.lists.yamlload import load_yaml
         name = source.name
         loaded = yamlfast.load(source.raw, name) or load_yaml(source.raw, name)
         if loaded.text is not None:
@@ -145,6 +162,7 @@ class Validation:
             result.warband = replace(result.warband, points=None)
         complete = len(usable) == count and FIGHTERS not in found.bad_keys
         if rules.interpreter is None and ruleset.army is not None:
+            # lazily: the interpreter (and the code generator under it) only for army rules
             from warband.run.interpreter import Interpreter
             rules.interpreter = Interpreter(ruleset)
         checked = army.check(result.warband, ruleset, rules.interpreter, data, name,
@@ -160,7 +178,6 @@ class Validation:
         return result
 
     def _generic_check(self, data, name: str, text: str | None) -> list[Diagnostic]:
-        from warband.lists import schema
         if self._generic is None:
             self._generic = schema.validator_for(schema.generic_schema())
         return schema.check(self._generic, data, name, text).diagnostics
@@ -169,24 +186,20 @@ class Validation:
     def rules(self, ref: str, base: Path, data, name: str,
               text: str | None) -> _Rules | Diagnostic:
         """The compiled ruleset a file names, or the diagnostic that makes the file unusable."""
-        from warband.lang.compiler import builtins, load
         span = span_at(data, ("ruleset",), name, text) if "ruleset" in data else None
-        if self._ids is None:
-            self._ids = [b.id for b in builtins()]
-        ids = self._ids
-        if ref in ids:
-            key = ref
-        elif ref.endswith(".rules") or "/" in ref or "\\" in ref:
-            path = base / ref
-            if not os.path.isfile(path):   # not Path.is_file: it raises for a name too long
-                where = "" if base == Path(".") else f" (relative to {base.as_posix()}/)"
-                return diag("E100", f"no such rules file: {ref}{where}", span,
-                            hint="a path in 'ruleset:' is relative to the warband file")
-            key = str(path)
-        else:
+        if self._shipped is None:
+            self._shipped = catalog.rulesets()
+        found = catalog.resolve(ref, self._shipped, base)
+        if found.path is None and found.tried is not None:
+            where = "" if base == Path(".") else f" (relative to {base.as_posix()}/)"
+            return diag("E100", f"no such rules file: {ref}{where}", span,
+                        hint="a path in 'ruleset:' is relative to the warband file")
+        if found.path is None:
             return diag("E404", f"unknown ruleset '{ref}'", span,
-                        hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}; "
-                                                       "or give the path to a .rules file")
+                        hint=did_you_mean(ref, found.known) or
+                        f"built-in rulesets: {', '.join(found.known)}; "
+                        "or give the path to a .rules file")
+        key = str(found.path) if catalog.looks_like_path(ref) else ref
         if key not in self._rules:
             compiled = load(key)
             self.sources.texts.update(compiled.sources.texts)

@@ -24,7 +24,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO
 
-from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
+from warband.diagnostics import Diagnostic, Span, diag
+from warband.run.world import FighterSpec
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -72,6 +73,7 @@ def span_at(data, path: tuple, filename: str, text: str | None, *, key: bool = F
     """The span of the value (or key) at `path`, as wide as its text on its first line.
 
     With line=True a list or mapping spans the rest of its first line (a fighter's `- name: X`)."""
+    # lazily: yamlload brings in ruamel.yaml, which a valid file read by yamlfast never needs
     from warband.lists.yamlload import position_of
     if path and not key and _value_at(data, path) is None:
         key = True  # an empty value ('skill:') has no text of its own: underline its key
@@ -137,6 +139,17 @@ class Fighter:
     def label(self) -> str:
         """The entry as messages list it: 'Archer x4'."""
         return self.name if self.count == 1 else f"{self.name} x{self.count}"
+
+    def spec(self, side: int = 0, name: str | None = None) -> FighterSpec:
+        """One fighter of the entry as the rules run it (named `name`, or as the entry is)."""
+        return FighterSpec(self.name if name is None else name, side, self.fighter_class,
+                           dict(self.stats), dict(self.traits), tuple(self.equipment))
+
+    def specs(self, side: int) -> list[FighterSpec]:
+        """Every fighter of the entry, as a game puts them on the board: 'Archer 1', ..."""
+        if self.count == 1:
+            return [self.spec(side)]
+        return [self.spec(side, f"{self.name} {n + 1}") for n in range(self.count)]
 
 
 @dataclass(frozen=True)
@@ -210,52 +223,3 @@ def warband_from(data, file: str, ruleset, usable: set[int] | None = None) -> Wa
         fighters=fighters,
         notes=data.get("notes") if isinstance(data.get("notes"), str) else None,
     )
-
-
-# ---- fighters named from files (warband odds --attacker FILE#NAME) ------------------------------
-
-_FILE_REF = re.compile(r"^(?P<file>[^=#]+?\.ya?ml)#(?P<name>.*)$", re.IGNORECASE)
-
-
-def is_fighter_ref(text: str) -> bool:
-    """Whether a command-line fighter is written FILE#NAME rather than key=value pairs."""
-    return _FILE_REF.match(text.strip()) is not None
-
-
-def find_fighter(text: str, origin: str, ruleset, side: int,
-                 diagnostics: list[Diagnostic], validation=None):
-    """The fighter that FILE#NAME names, checked with its whole file, as `warband odds` wants it.
-
-    Problems go to `diagnostics` (those of the file itself, or a name it does not have) and the
-    result is then None. The file must use the same ruleset as the command. `validation` (a
-    warband.lists.validate.Validation) keeps the texts that the diagnostics point into."""
-    from warband.run.odds import ParsedFighter
-    from warband.lists.validate import Validation
-    from warband.run.world import FighterSpec
-
-    m = _FILE_REF.match(text.strip())
-    file, name = m.group("file"), m.group("name").strip()
-    whole = Span(origin, 1, 1, 1, len(text) + 1)
-    result = (validation or Validation()).file(file)
-    if result.unusable or result.errors:
-        diagnostics += result.diagnostics
-        diagnostics.append(diag("E901", f"{file} is not a valid warband file", whole,
-                                hint=f"run: warband validate {file}"))
-        return None
-    if result.ruleset is not None and result.ruleset.id != ruleset.id:
-        diagnostics.append(diag("E901", f"{file} is a warband for '{result.ruleset.id}', not "
-                                        f"'{ruleset.id}'", whole,
-                                hint=f"run: warband odds {result.ruleset.id} ..."))
-        return None
-    fighter = result.warband.fighter(name) if result.warband else None
-    if fighter is None:
-        names = [f.name for f in result.warband.fighters] if result.warband else []
-        at = Span(origin, 1, len(text) - len(name) + 1, 1, len(text) + 1)
-        diagnostics.append(diag(
-            "E901", f"{file} has no fighter named '{name}'", at,
-            hint=did_you_mean(name, names) or f"its fighters: {', '.join(names) or 'none'}"))
-        return None
-    spec = FighterSpec(name=fighter.name, side=side, fighter_class=fighter.fighter_class,
-                       stats=dict(fighter.stats), traits=dict(fighter.traits),
-                       equipment=fighter.equipment)
-    return ParsedFighter(spec)

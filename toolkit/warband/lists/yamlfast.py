@@ -21,7 +21,11 @@ from __future__ import annotations
 
 import re
 
-from warband.lists.yamlload import MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, Loaded
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+from warband.lists.yamlload import Loaded
+from warband.limits import MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
 
 _KEY = re.compile(r"((?!\d)\w[\w -]*?):(?: +|$)")
 _WORD = re.compile(r"(?!\d)\w[\w .,'!?()/&+-]*")
@@ -39,7 +43,7 @@ class _NotPlain(Exception):
 
 def load(raw: bytes, filename: str) -> Loaded | None:
     """The loaded file, or None when the text is not in the subset (use yamlload.load_yaml)."""
-    if len(raw) > MAX_BYTES or raw.startswith(b"\xef\xbb\xbf"):
+    if len(raw) > MAX_YAML_BYTES or raw.startswith(b"\xef\xbb\xbf"):
         return None
     try:
         text = raw.decode("utf-8")
@@ -56,8 +60,6 @@ def load(raw: bytes, filename: str) -> Loaded | None:
 
 class _Reader:
     def __init__(self, text: str) -> None:
-        from ruamel.yaml.comments import CommentedMap, CommentedSeq
-        from ruamel.yaml.scalarstring import LiteralScalarString
         self.Map, self.Seq, self.Literal = CommentedMap, CommentedSeq, LiteralScalarString
         self.raw = text.split("\n")
         # (0-based line, indent, content) of every line that holds more than a comment
@@ -84,7 +86,7 @@ class _Reader:
 
     # ---- blocks --------------------------------------------------------------------------------
     def block(self, indent: int, depth: int):
-        if depth > MAX_DEPTH // 4:
+        if depth > MAX_YAML_DEPTH // 4:
             raise _NotPlain
         line = self.peek()
         if line is None or line[1] != indent:

@@ -22,11 +22,8 @@ from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scanner import RoundTripScanner
 
 from warband.diagnostics import Diagnostic, Related, Span, diag
+from warband.limits import MAX_ALIAS_NODES, MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
 
-MAX_BYTES = 256 * 1024  # real files are a few kB; ruamel's pure-Python parser reads ~50 kB/s
-MAX_DEPTH = 100  # nested lists/mappings; keeps ruamel's recursive composer off the stack limit
-MAX_ALIAS_NODES = 10_000  # extra nodes that aliases (*name) may add once expanded
-MAX_INT_DIGITS = 15  # no game value needs more; Python refuses int() of > 4300 digits anyway
 
 _INT, _FLOAT, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:null"
 _SYNTAX_HINT = "look for a missing ':', an unclosed quote or bracket, or wrong indentation"
@@ -70,7 +67,7 @@ class _Scanner(RoundTripScanner):
     # The scanner tracks possible simple keys per flow level and rescans them on every token, so
     # thousands of '[' cost quadratic time long before the composer sees any depth: stop here.
     def fetch_flow_collection_start(self, TokenClass, to_push):  # noqa: N803 (ruamel's name)
-        if self.flow_level >= MAX_DEPTH:
+        if self.flow_level >= MAX_YAML_DEPTH:
             raise _Refused([_depth_problem(self.reader.get_mark())])
         super().fetch_flow_collection_start(TokenClass, to_push)
 
@@ -137,7 +134,7 @@ class _Composer(Composer):
         return node
 
     def _check_depth(self) -> None:
-        if self.depth > MAX_DEPTH:  # compose_node counted this collection already
+        if self.depth > MAX_YAML_DEPTH:  # compose_node counted this collection already
             raise _Refused([_depth_problem(self.parser.peek_event().start_mark)])
 
     def compose_scalar_node(self, anchor):
@@ -197,7 +194,7 @@ def _invalid(node, exc: Exception) -> _Refused:
 
 
 def _depth_problem(mark) -> _Problem:
-    return _Problem("E608", f"nesting is deeper than {MAX_DEPTH} levels", mark,
+    return _Problem("E608", f"nesting is deeper than {MAX_YAML_DEPTH} levels", mark,
                     "a warband file needs only a few levels of lists and mappings; check for "
                     "unclosed brackets or runaway indentation")
 
@@ -319,8 +316,8 @@ def load_yaml(raw: bytes, filename: str) -> Loaded:
         return Loaded(None, (diag(code, message, Span(filename, 1, 1), hint=hint),), text)
 
     text = None
-    if len(raw) > MAX_BYTES:
-        return refuse("E607", f"the file is larger than {MAX_BYTES // 1024} kB",
+    if len(raw) > MAX_YAML_BYTES:
+        return refuse("E607", f"the file is larger than {MAX_YAML_BYTES // 1024} kB",
                       "a warband file is normally a few kB; check that this is the right file")
     text, problem = _decode(raw, filename)
     if problem is not None:

@@ -18,10 +18,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Hashable, Iterable, Iterator
 
+from warband.limits import MAX_KEEP_STATES
+
 # Beyond these, exact enumeration of kept dice or the number of dice in one pool is refused.
-MAX_DICE = 100
-MAX_SIDES = 1000
-MAX_KEEP_STATES = 2_000_000
 KEEP_HINT = ("roll fewer dice, or dice with fewer sides, where some are kept or dropped: such a "
              "roll is worked out exactly, by listing the ways the dice can fall")
 
@@ -184,12 +183,15 @@ class Dist:
         """One outcome, drawn exactly: an integer below the denominator picks it."""
         if len(self._w) == 1:
             return next(iter(self._w))
+        values, cdf = self._cdf or self.cumulative()
+        return values[bisect.bisect_right(cdf, below(rng, cdf[-1]))]
+
+    def cumulative(self) -> tuple[list, list[int]]:
+        """The outcomes in order and their cumulative weights: what `sample` draws from."""
         if self._cdf is None:
             values = sorted(self._w, key=_order)
-            cdf = list(itertools.accumulate(self._w[v] for v in values))
-            self._cdf = (values, cdf)
-        values, cdf = self._cdf
-        return values[bisect.bisect_right(cdf, below(rng, cdf[-1]))]
+            self._cdf = (values, list(itertools.accumulate(self._w[v] for v in values)))
+        return self._cdf
 
 
 def _order(item):

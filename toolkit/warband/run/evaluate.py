@@ -18,6 +18,8 @@ from warband.run import dice
 from warband.diagnostics import diag
 from warband.run.dice import Dist
 from warband.lang.symbols import GAME_FUNCTIONS
+from warband.limits import MAX_DICE
+from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
 
 MISSING = object()
 
@@ -85,6 +87,47 @@ class Record:
 
     def __hash__(self) -> int:
         return hash((self.columns, self.values))
+
+
+def read_field(tables, subject, name: str, world: World):
+    """A field of a fighter, a side or a record. `tables` is anything that holds the ruleset's
+    `fighter_fields` and `side_fields`: an Interpreter (whose method `field` this is), or a
+    generated Program."""
+    if type(subject) is Record:
+        return subject.get(name)
+    if subject.kind == "side":
+        if name == "fighters":
+            return tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
+                         if f.side == subject.index and not f.removed)
+        if name in SIDE_GROUPS:
+            return SIDE_GROUPS[name](world, subject.index)
+        if name == "conceded":
+            return world.sides[subject.index].conceded
+        if name == "name":
+            return world.sides[subject.index].name
+        return world.sides[subject.index].values[tables.side_fields[name.lower()]]
+    f = world.fighters[subject.index]
+    if name == "side":
+        return SIDE_REFS[f.side]
+    if name == "class":
+        return f.fighter_class
+    if name == "tier":
+        return f.tier
+    if name == "name":
+        return f.name
+    if name == "removed":
+        return f.removed
+    if name == "withdrawn":
+        return f.withdrawn
+    if name == "enemies" or name == "friends":
+        enemy = name == "enemies"
+        return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
+                     if not g.removed and i != subject.index and (g.side != f.side) == enemy)
+    kind, canonical = tables.fighter_fields[name.lower()]
+    if kind == "trait":
+        value = f.traits.get(canonical, 0)
+        return 0 if value is False else value
+    return f.values[canonical]
 
 
 def as_dist(x) -> Dist:
@@ -191,8 +234,8 @@ def check_count(n, node) -> None:
     if type(n) is not int and not (type(n) is Fraction and n.denominator == 1):
         raise RulesError(diag("E505", f"the number of dice must be a whole number, not {n}",
                               node.span, hint="round it with floor(...) or ceil(...)"))
-    if not 0 <= n <= dice.MAX_DICE:
-        raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {dice.MAX_DICE})",
+    if not 0 <= n <= MAX_DICE:
+        raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {MAX_DICE})",
                               node.span))
 
 
@@ -356,7 +399,7 @@ class Compiler:
                 return aggregate_fn
             case nodes.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)
-                return lambda env, world: interp.within(world, fo(env, world), fd(env, world))
+                return lambda env, world: within(world, fo(env, world), fd(env, world))
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:

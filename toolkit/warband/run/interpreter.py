@@ -13,7 +13,6 @@ evaluation ends.
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from fractions import Fraction
@@ -26,25 +25,13 @@ from warband.run.decisions import POLICIES, Decisions, Policies
 from warband.diagnostics import diag
 from warband.run.dice import Dist
 from warband.run.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, RulesError, Thunk,
+                                  read_field,
                               as_dist)
 from warband.lang.ruleset import Ruleset
-from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
+from warband.run.world import SIDE_REFS, Ref, World
+from warband.limits import MAX_BRANCHES, MAX_REPEAT
 
-MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
-#                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
-#                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
-MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
-MAX_SAMPLED_STEPS = 2_000_000    # turns of 'repeat' loops in one sampled run (generated code
-#                                  has no stack to bound it: nested loops multiply), < 1 s
 
-# A side's groups other than its fighters in play: who was removed, who left, who it plays.
-_SIDE_GROUPS = {
-    "casualties": lambda w, s: tuple(FIGHTER_REFS[i] for i, f in enumerate(w.fighters)
-                                     if f.side == s and f.removed and not f.withdrawn),
-    "withdrawn": lambda w, s: tuple(FIGHTER_REFS[i] for i, f in enumerate(w.fighters)
-                                    if f.side == s and f.withdrawn),
-    "opponents": lambda w, s: tuple(SIDE_REFS[i] for i in range(len(w.sides)) if i != s),
-}
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place)
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
@@ -67,7 +54,7 @@ class Interpreter(Decisions):
         # Sampled runs and 'requires' go through rules translated to Python (codegen.py) unless
         # compiled=False; exact runs, look-ahead and probing always run here.
         self.compiled = compiled
-        self._programs: dict = {}   # the run's policy -> codegen.program_for(self, policy)
+        self.programs: dict = {}   # the run's policy -> codegen.program_for(self, policy)
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
         # Random choices draw from their own stream, so that a replay whose decisions come from
@@ -83,8 +70,8 @@ class Interpreter(Decisions):
         self.score: Callable = lambda v: 0
         self.branches = 0
         self.steps = 0               # turns of loops in a sampled run of generated code
-        self._in_sampled_run = False   # inside one (a nested run shares its budget)
-        self._uniform = None         # the policy of every decision of that run, if one is
+        self.in_sampled_run = False   # inside one (a nested run shares its budget)
+        self.uniform = None         # the policy of every decision of that run, if one is
         self.drawn = 0   # rolls made in this run (a decision before any is made up front)
         self.fn = Compiler(self)
         # Exact evaluation memoises block(...) by code position, state and continuation; the
@@ -163,7 +150,7 @@ class Interpreter(Decisions):
             seen = observe(world)
             return result.map(lambda v: (v, seen))
         try:
-            return as_dist(self._run(procedure, args, world, done))
+            return as_dist(self.run_cps(procedure, args, world, done))
         finally:
             self.observing = False
 
@@ -175,7 +162,7 @@ class Interpreter(Decisions):
             done = codegen.sample(self, procedure, args, world)
             if done is not None:
                 return done
-        return self._run(procedure, args, world, self._top_return)
+        return self.run_cps(procedure, args, world, self.top_return)
 
     def sampler(self, procedure: str) -> Callable:
         """A procedure made ready to be sampled many times: run(world, *arguments, in the
@@ -186,7 +173,7 @@ class Interpreter(Decisions):
         return run or (lambda world, *args: self.sample(procedure, dict(zip(names, args)),
                                                         world))
 
-    def _top_return(self, value, world):
+    def top_return(self, value, world):
         if self.exact_mode:  # a greedy look-ahead inside a sampled run
             return world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
         return value, world
@@ -231,25 +218,25 @@ class Interpreter(Decisions):
                     done = codegen.sample(self, name, args, world, block)
                     if done is not None:
                         return done
-                return self._run(decl, args, world, self._top_return)
+                return self.run_cps(decl, args, world, self.top_return)
             self.exact_mode, self.observing = True, observe is not None
             self.branches = self.drawn = 0
 
             def done(value, w):
                 result = w.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
                 return result if observe is None else result.map(lambda v: (v, observe(w)))
-            return as_dist(self._run(decl, args, world, done))
+            return as_dist(self.run_cps(decl, args, world, done))
         finally:
             (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
              self.drawn, self.memoise) = saved
 
-    def _run(self, procedure, args: dict, world: World, done: Callable):
+    def run_cps(self, procedure, args: dict, world: World, done: Callable):
         decl = self.ruleset.procedures[procedure] if type(procedure) is str else procedure
         first = decl.params[0].name.name if decl.params else None
         actor = args.get(first)
         if isinstance(actor, Ref):
             self.actor_side = world.fighter(actor).side if actor.kind == "fighter" else actor.index
-        self.score = self._scorer(decl)
+        self.score = self.scorer(decl)
         if self.observing:
             result_score = self.score
             self.score = lambda pair: result_score(pair[0])
@@ -261,7 +248,7 @@ class Interpreter(Decisions):
         self.memo, self.conts = {}, {}
         try:
             end = self._intern(("end", id(decl), id(done)),
-                               lambda env, world: self._fell_off(decl, world, done))
+                               lambda env, world: self.fell_off(decl, world, done))
             return self.block(decl.body.stmts, 0, env, world, end, done)
         except RecursionError:
             raise RulesError(diag(
@@ -293,13 +280,13 @@ class Interpreter(Decisions):
                                               f"'{p.name.name}'", p.span))
         return env
 
-    def _fell_off(self, decl, world, ret):
+    def fell_off(self, decl, world, ret):
         if decl.result is not None:
             raise RulesError(diag("E503", f"'{decl.name.name}' ended without a result",
                                   decl.name.span))
         return ret(None, world)
 
-    def _scorer(self, decl) -> Callable:
+    def scorer(self, decl) -> Callable:
         """What a result is worth to the acting side, for the greedy policy."""
         if decl.result is not None and decl.result.name in self.ruleset.outcomes:
             scores = dict(self.ruleset.outcomes[decl.result.name].scores)
@@ -605,7 +592,7 @@ class Interpreter(Decisions):
             for p in params[len(values):]:
                 inner[p.name.name] = self.fn(p.default)(dict(inner), w)
             end = self._intern(("end", id(decl), id(then)),
-                               lambda e, w2: self._fell_off(decl, w2, then))
+                               lambda e, w2: self.fell_off(decl, w2, then))
             return self.block(decl.body.stmts, 0, inner, w, end, then)
 
         def argument(i, values, w):
@@ -655,10 +642,10 @@ class Interpreter(Decisions):
         key = (id(table), args)
         found = self.tables.get(key, MISSING)
         if found is MISSING:
-            found = self.tables[key] = self._lookup(table, args, call, world)
+            found = self.tables[key] = self.lookup_uncached(table, args, call, world)
         return found
 
-    def _lookup(self, table: nodes.TableDecl, args, call, world):
+    def lookup_uncached(self, table: nodes.TableDecl, args, call, world):
         env = {p.name.name: v for p, v in zip(table.params, args)}
         for row in table.rows:
             if row.kind == "when":
@@ -681,42 +668,8 @@ class Interpreter(Decisions):
         raise RulesError(diag("E501", f"no row of table '{table.name.name}' matches {shown}",
                               getattr(call, "span", None), hint="add an 'otherwise' row"))
 
-    def field(self, subject, name: str, world: World):
-        if type(subject) is Record:
-            return subject.get(name)
-        if subject.kind == "side":
-            if name == "fighters":
-                return tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
-                             if f.side == subject.index and not f.removed)
-            if name in _SIDE_GROUPS:
-                return _SIDE_GROUPS[name](world, subject.index)
-            if name == "conceded":
-                return world.sides[subject.index].conceded
-            if name == "name":
-                return world.sides[subject.index].name
-            return world.sides[subject.index].values[self.side_fields[name.lower()]]
-        f = world.fighters[subject.index]
-        if name == "side":
-            return SIDE_REFS[f.side]
-        if name == "class":
-            return f.fighter_class
-        if name == "tier":
-            return f.tier
-        if name == "name":
-            return f.name
-        if name == "removed":
-            return f.removed
-        if name == "withdrawn":
-            return f.withdrawn
-        if name == "enemies" or name == "friends":
-            enemy = name == "enemies"
-            return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
-                         if not g.removed and i != subject.index and (g.side != f.side) == enemy)
-        kind, canonical = self.fighter_fields[name.lower()]
-        if kind == "trait":
-            value = f.traits.get(canonical, 0)
-            return 0 if value is False else value
-        return f.values[canonical]
+    # a field of a fighter, a side or a record (evaluate.read_field, as a method: no extra call)
+    field = read_field
 
     def has(self, ref: Ref, name: str, world: World) -> bool:
         f = world.fighters[ref.index]
@@ -724,18 +677,4 @@ class Interpreter(Decisions):
             return name in f.equipment
         value = f.traits.get(name, False)
         return value is True or (value is not False and value != 0)
-
-    @staticmethod
-    def within(world: World, centre: Ref, distance) -> tuple[Ref, ...]:
-        """The other fighters in play within `distance` of a fighter (none without positions)."""
-        c = world.fighter(centre).position
-        if c is None:
-            return ()
-        out = []
-        for i, f in enumerate(world.fighters):
-            if i == centre.index or f.removed or f.position is None:
-                continue
-            if math.dist(c, f.position) <= distance:
-                out.append(FIGHTER_REFS[i])
-        return tuple(out)
 

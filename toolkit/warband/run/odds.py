@@ -317,13 +317,13 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
         out["expected"] = fraction_text(result.expected)
     if result.solution is not None:
         out["solution"] = solution_json(result.solution)
-    out["effects"] = {label: {_key_text(v): fraction_text(p) for v, p in sorted(
+    out["effects"] = {label: {key_text(v): fraction_text(p) for v, p in sorted(
         d.items(), key=lambda item: (str(type(item[0])), item[0]))}
         for label, d in result.effects.items()}
     return out
 
 
-def _key_text(value) -> str:
+def key_text(value) -> str:
     if value is True or value is False:
         return "yes" if value else "no"
     return fraction_text(value) if isinstance(value, Fraction) else str(value)

@@ -16,8 +16,8 @@ from fractions import Fraction
 
 from warband.run.decisions import OpenDecision, Policies
 from warband.run.interpreter import Interpreter
+from warband.limits import MAX_CELLS
 
-MAX_CELLS = 20_000   # pairs of strategies; beyond this the game is refused (E403 in the CLI)
 
 
 class TooLarge(Exception):
@@ -79,7 +79,7 @@ def solve(ruleset, action: str, args: dict, world, policies: Policies,
             interp = Interpreter(ruleset, Policies(policies.default,
                                                    {**policies.by_decision, **mine, **theirs}))
             dist = interp.exact(action, args, world)
-            row.append(dist.mean_of(interp._scorer(decl)))
+            row.append(dist.mean_of(interp.scorer(decl)))
         matrix.append(row)
     lower = [min(r) for r in matrix]
     upper = [max(matrix[i][j] for i in range(len(rows))) for j in range(len(columns))]

@@ -15,6 +15,7 @@ the rules read far more than they change, so whole games took 13% more instructi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -168,6 +169,30 @@ class World:
         s = self.sides[side]
         sides = self.sides[:side] + (changed_side(s, s.values, True),) + self.sides[side + 1:]
         return new_world(self.fighters, sides, self.lazies)
+
+
+# A side's groups other than its fighters in play: who was removed, who left, who it plays.
+SIDE_GROUPS = {
+    "casualties": lambda w, s: tuple(FIGHTER_REFS[i] for i, f in enumerate(w.fighters)
+                                     if f.side == s and f.removed and not f.withdrawn),
+    "withdrawn": lambda w, s: tuple(FIGHTER_REFS[i] for i, f in enumerate(w.fighters)
+                                    if f.side == s and f.withdrawn),
+    "opponents": lambda w, s: tuple(SIDE_REFS[i] for i in range(len(w.sides)) if i != s),
+}
+
+
+def within(world: World, centre: Ref, distance) -> tuple[Ref, ...]:
+    """The other fighters in play within `distance` of a fighter (none without positions)."""
+    c = world.fighter(centre).position
+    if c is None:
+        return ()
+    out = []
+    for i, f in enumerate(world.fighters):
+        if i == centre.index or f.removed or f.position is None:
+            continue
+        if math.dist(c, f.position) <= distance:
+            out.append(FIGHTER_REFS[i])
+    return tuple(out)
 
 
 @dataclass

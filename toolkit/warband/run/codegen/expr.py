@@ -17,7 +17,7 @@ _OPS = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
 
 
 # A run's changes go to a Draft of the World, made at the first change (see codegen_runtime).
-_DRAFT = "(world if type(world) is _Draft else _draft(world))"
+DRAFT = "(world if type(world) is _Draft else _draft(world))"
 
 
 class Unsupported(Exception):
@@ -372,8 +372,7 @@ class ExpressionWriter:
                     return self.literal(dist.only())   # Dist.sample draws no number for it
                 # Dist.sample inlined: one number below the total weight, found in the
                 # cumulative weights of the outcomes in order
-                dist.sample(_Probe())
-                values, cdf = dist._cdf
+                values, cdf = dist.cumulative()
                 if cdf[-1] <= _WHOLE_TABLE:   # every number's outcome: one look-up (4D6: 1296)
                     table = [v for v, upto, last in zip(values, cdf, [0, *cdf[:-1]])
                              for _ in range(upto - last)]
@@ -422,7 +421,7 @@ def _whole_not_zero(e) -> bool:
     return False
 
 
-def _reads_only_arguments(node, ruleset, seen: set) -> bool:
+def reads_only_arguments(node, ruleset, seen: set) -> bool:
     """Whether an expression depends on nothing but its names: no World, no dice."""
     t = type(node)
     if t is nodes.Call:
@@ -431,17 +430,17 @@ def _reads_only_arguments(node, ruleset, seen: set) -> bool:
             pass
         elif name in ruleset.defines and name not in seen:
             seen.add(name)
-            if not _reads_only_arguments(ruleset.defines[name].body, ruleset, seen):
+            if not reads_only_arguments(ruleset.defines[name].body, ruleset, seen):
                 return False
         elif name in ruleset.tables and name not in seen:
             seen.add(name)
             for row in ruleset.tables[name].rows:
                 for part in (row.condition, *row.values):
-                    if part is not None and not _reads_only_arguments(part, ruleset, seen):
+                    if part is not None and not reads_only_arguments(part, ruleset, seen):
                         return False
         elif name not in seen:
             return False
-        return all(_reads_only_arguments(a, ruleset, seen) for a in node.args)
+        return all(reads_only_arguments(a, ruleset, seen) for a in node.args)
     if t not in _PURE:
         return False
     for f in node.__dataclass_fields__:
@@ -451,7 +450,7 @@ def _reads_only_arguments(node, ruleset, seen: set) -> bool:
         parts = value if isinstance(value, tuple) else (value,)
         for part in parts:
             if hasattr(part, "__dataclass_fields__") and \
-                    not _reads_only_arguments(part, ruleset, seen):
+                    not reads_only_arguments(part, ruleset, seen):
                 return False
     return True
 
@@ -465,14 +464,6 @@ def _has_aggregate(node) -> bool:
         return any(_has_aggregate(getattr(node, f)) for f in node.__dataclass_fields__
                    if f != "span")
     return False
-
-
-class _Probe:
-    """Stands for a random stream while a distribution's sampling table is built."""
-
-    @staticmethod
-    def randrange(n: int) -> int:
-        return 0
 
 
 def param_kinds(params) -> dict:

@@ -32,14 +32,16 @@ import re
 import sys
 import weakref
 
+from warband import limits
+from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.run.codegen import runtime as rt
-from warband.run.codegen.expr import (Scope, Unsupported, _reads_only_arguments, mangle,
+from warband.run.codegen.expr import (Scope, Unsupported, reads_only_arguments, mangle,
                                   param_kinds)
-from warband.run.codegen.stmt import Writer, _assigned_names, _contains_dice
+from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
 from warband.run.dice import Dist, random_below
-from warband.run.evaluate import Record, Thunk, norm
-from warband.run.world import SIDE_REFS, Ref
+from warband.run.evaluate import Record, RulesError, Thunk, names_in, norm
+from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
 
 __all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "program_of",
            "sample"]
@@ -54,7 +56,6 @@ class Program:
     """
 
     def __init__(self, ruleset, interp, uniform: str | None = None) -> None:
-        from warband.run import interpreter as im
         self.ruleset = ruleset
         # The policy of every decision of every run of this program, when it is made for one
         # ("first" or "random": see program_for); None: each decision asks the policies.
@@ -70,11 +71,11 @@ class Program:
                              "tuple": tuple, "RecursionError": RecursionError},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
             "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
-            "_aggregate": rt.aggregate, "_within": im.Interpreter.within, "_roll": rt.roll,
+            "_aggregate": rt.aggregate, "_within": within, "_roll": rt.roll,
             "_count": rt.count_roll, "_faces": rt.faces_where, "_assign": rt.assign,
             "_repeat": rt.repeat_times, "_number_choice": rt.number_choice, "_clamp": rt.clamp,
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
-            "_Record": Record, "_im": im, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
+            "_Record": Record, "_limits": limits, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
@@ -82,7 +83,7 @@ class Program:
             "_LAZY": (Dist, Thunk), "_Draft": rt.Draft, "_draft": rt.draft,
             "_below": random_below,
             "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters,
-            "_side_groups": im._SIDE_GROUPS,
+            "_side_groups": SIDE_GROUPS,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
             "_given": rt.given, "_too_deep": rt.too_deep,
         }
@@ -115,7 +116,7 @@ class Program:
         found = self._pure.get(id(table))
         if found is None:
             call = nodes.Call(table.name, (), table.span)
-            found = self._pure[id(table)] = _reads_only_arguments(call, self.ruleset, set())
+            found = self._pure[id(table)] = reads_only_arguments(call, self.ruleset, set())
         return found
 
     def generates(self, procedure: str) -> bool:
@@ -215,13 +216,13 @@ class Program:
             f"def {fname}(I):",
             f"    def run(world{''.join(f', {py}=_UNB' for py in names.values())}):",
             "        policies = I.policies",
-            "        if world.lazies or I.probing or I._in_sampled_run or policies.by_decision "
+            "        if world.lazies or I.probing or I.in_sampled_run or policies.by_decision "
             f"or policies.default {self._other_policy} or _program._fallbacks:",
             f"            return I.sample({procedure!r}, _given({given}), world)",
             "        I.exact_mode = False",
             "        I.steps = 0   # (generated code counts no branches or rolls drawn)",
-            "        I._uniform = policies.default",
-            "        I._in_sampled_run = True",
+            "        I.uniform = policies.default",
+            "        I.in_sampled_run = True",
             "        start = world",
             "        try:",
             *body,
@@ -230,9 +231,9 @@ class Program:
             "        except RecursionError:",
             f"            raise _too_deep({w.const(decl, 'n')}) from None",
             "        finally:",
-            "            I._in_sampled_run = False",
+            "            I.in_sampled_run = False",
             "        I.branches = I.drawn = 0",
-            f"        return I._run({procedure!r}, _given({given}), start, I._top_return)",
+            f"        return I.run_cps({procedure!r}, _given({given}), start, I.top_return)",
             "    return run",
         ]
         return self._compile(fname, lines)
@@ -249,7 +250,7 @@ class Program:
         if decl is None or decl.requires is None:
             return None
         def lines():
-            if _contains_dice((decl.requires, decl.params)):
+            if contains_dice((decl.requires, decl.params)):
                 return None
             return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
         return self._kept(self._requires, procedure, ("requires", procedure), "r", lines)
@@ -264,7 +265,7 @@ class Program:
             plain = all(p.default is not None or (p.type is not None and
                                                   p.type.name in ("fighter", "side"))
                         for p in decl.params)
-            if not plain or _contains_dice((decl.requires, decl.params)):
+            if not plain or contains_dice((decl.requires, decl.params)):
                 return None
             return self._lines("requires", key, lambda w: self._engine_test(w, decl))
         return self._kept(self._engine_tests, key, ("engine", key), "q", lines)
@@ -274,7 +275,7 @@ class Program:
         condition), with no names of its own; None when the generator does not take it.
         `key` names it, once in the ruleset."""
         def lines():
-            if _contains_dice(node):
+            if contains_dice(node):
                 return None
             return self._lines("value", key, lambda w: [
                 f"def x_{mangle(key)}(I, world):",
@@ -378,7 +379,7 @@ class Program:
         world), which takes them as a dict."""
         params = self._params(decl.params)
         bindings: list[str] = list(params)
-        _assigned_names(decl.body.stmts, bindings)
+        assigned_names(decl.body.stmts, bindings)
         assigned = set(bindings)
         w.stable = {n for n in assigned if bindings.count(n) == 1}
         w.unbound_reads = set()
@@ -472,7 +473,6 @@ class Program:
         return names
 
     def _engine_test(self, w: Writer, decl) -> list[str]:
-        from warband.run.evaluate import names_in
         names = self._params(decl.params)
         given = [py for p, py in zip(decl.params, names.values()) if p.default is None]
         lines = [f"def q_{mangle(decl.name.name)}(I, world{''.join(', ' + n for n in given)}):"]
@@ -494,7 +494,6 @@ class Program:
     def _requires_fn(self, w: Writer, decl) -> list[str]:
         lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
         w.stable = {p.name.name for p in decl.params}
-        from warband.run.evaluate import names_in
         names = self._bind(w, decl, lines, needed=names_in(decl.requires))
         scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
                       {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
@@ -551,7 +550,7 @@ _HEADER = re.compile(r"\s*(if|elif|else|while|for|try|except|finally|with)\b")
 # one is the function's own, as generated bodies define no functions (lambdas only).
 _RETURN = re.compile(r"(\s*)return (.*)$")
 
-# A change made on a Draft (made here if the run has none yet): see _DRAFT in codegen_expr.
+# A change made on a Draft (made here if the run has none yet): see DRAFT in codegen_expr.
 _DRAFT_CHANGE = re.compile(r"(\s*)world = \(world if type\(world\) is _Draft else "
                            r"_draft\(world\)\)\.(set|remove)\(")
 
@@ -580,8 +579,6 @@ def _fixed(expr, params: dict):
 
 
 def _missing_argument(decl, i: int):
-    from warband.diagnostics import diag
-    from warband.run.evaluate import RulesError
     p = decl.params[i]
     raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
                           p.span))
@@ -589,7 +586,7 @@ def _missing_argument(decl, i: int):
 
 def _interpreted_rows(table):
     def rows(I, world, call, *args):
-        return I._lookup(table, args, call, world)
+        return I.lookup_uncached(table, args, call, world)
     return rows
 
 
@@ -618,7 +615,7 @@ UNIFORM = ("first", "random")   # policies a program may be made for
 def program_for(interp, uniform: str | None = None) -> Program:
     """The generated program of the interpreter's Ruleset: made once per Ruleset, and once
     more for each policy in UNIFORM that runs use as the policy of every decision (`uniform`:
-    the run's `_uniform`). A program made for one policy runs only runs under that policy, and
+    the run's `uniform`). A program made for one policy runs only runs under that policy, and
     its decisions do not ask: a first-policy decision whose first option is always legal is
     that option's statements (an attack's two Fate decisions were a fifth of its time)."""
     ruleset = interp.ruleset
@@ -634,9 +631,9 @@ def program_for(interp, uniform: str | None = None) -> Program:
 
 def program_of(interp, uniform: str | None = None) -> Program:
     """program_for(interp, uniform), kept on the interpreter (a game asks at every action)."""
-    found = interp._programs.get(uniform)
+    found = interp.programs.get(uniform)
     if found is None:
-        found = interp._programs[uniform] = program_for(interp, uniform)
+        found = interp.programs[uniform] = program_for(interp, uniform)
     return found
 
 
@@ -657,14 +654,14 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
         if policies.default == "greedy":
             return None
         uniform = policies.default
-    program = interp._programs.get(uniform) or program_of(interp, uniform)
+    program = interp.programs.get(uniform) or program_of(interp, uniform)
     entry = program._entries.get(procedure) or program.entry(procedure, block)
     if entry is None:
         return None
-    interp._uniform = uniform
-    outermost = not interp._in_sampled_run
+    interp.uniform = uniform
+    outermost = not interp.in_sampled_run
     if outermost:   # one budget of loop turns for the whole run, nested runs included
-        interp.steps, interp._in_sampled_run = 0, True
+        interp.steps, interp.in_sampled_run = 0, True
     try:
         if program._fallbacks:
             value, after = _with_interpreter_room(entry, interp, args, world)
@@ -676,7 +673,7 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
         raise rt.too_deep(block or program.ruleset.procedures[procedure]) from None
     finally:
         if outermost:
-            interp._in_sampled_run = False
+            interp.in_sampled_run = False
     return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
 
 
@@ -698,7 +695,7 @@ def nested(interp, procedure: str, args: dict, world):
     """A run of an action that the engine starts from inside a generated sampled run (an
     activation of the turn), which has set the policies and the loop budget: (value, world
     or draft), or None when it is left to the interpreter (before anything is drawn)."""
-    program = interp._programs.get(interp._uniform) or program_of(interp, interp._uniform)
+    program = interp.programs.get(interp.uniform) or program_of(interp, interp.uniform)
     entry = program._entries.get(procedure) or program.entry(procedure)
     if entry is None or world.lazies:
         return None

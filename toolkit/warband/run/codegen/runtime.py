@@ -13,8 +13,10 @@ from fractions import Fraction
 
 from warband.run import dice
 from warband.diagnostics import diag
+from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
+                                  read_field,
                               norm)
 from warband.run.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, World, changed,
                            changed_side, new_world)
@@ -202,8 +204,7 @@ def field_getter(interp, name: str):
     """Interpreter.field for one field name, with the name's meaning looked up once."""
     lower = name.lower()
     if name in _GAME_FIELDS:
-        from warband.run.interpreter import Interpreter
-        field = Interpreter.field   # it needs only the field tables, which `interp` has too
+        field = read_field   # it needs only the field tables, which `interp` has too
 
         def get_game(s, world):
             return s.get(name) if type(s) is Record else field(interp, s, name, world)
@@ -360,7 +361,6 @@ def repeat_times(n, node, limit: int, interp=None, budget: int = 0):
 
 def number_choice(interp, stmt, low, high):
     """Decisions.choose_number up to the default: the chosen number, or None for the default."""
-    from warband.run.decisions import check_number_range
     check_number_range(stmt, low, high)
     policy = interp.policies.for_decision(stmt.name.name)
     if policy in ("random", "greedy") and high > low:
@@ -392,7 +392,7 @@ def interpreted(interp, decl, values: list, world):
     def done(value, w):
         return value, w
     return interp.block(decl.body.stmts, 0, inner, world,
-                        lambda e, w: interp._fell_off(decl, w, done), done)
+                        lambda e, w: interp.fell_off(decl, w, done), done)
 
 
 def make_thunk(fn, node):
@@ -428,7 +428,7 @@ def choose_among(interp, stmt, group, world):
     if not group:
         raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
                                       f"from: the group is empty", stmt.group.span))
-    policy = interp._uniform or interp.policies.for_decision(stmt.name.name)
+    policy = interp.uniform or interp.policies.for_decision(stmt.name.name)
     if policy == "greedy" and len(group) > 1:
         raise Interpret(stmt.name.name)
     if policy == "random" and len(group) > 1:

@@ -9,7 +9,7 @@ go to a draft of it (see codegen_runtime.Draft).
 from __future__ import annotations
 
 from warband.lang import nodes
-from warband.run.codegen.expr import (_DRAFT, ExpressionWriter, Scope, Unsupported, mangle,
+from warband.run.codegen.expr import (DRAFT, ExpressionWriter, Scope, Unsupported, mangle,
                                   param_kinds)
 
 # statements the engine answers, called with their values: statement -> (runtime function,
@@ -83,7 +83,7 @@ class Writer(ExpressionWriter):
                 len(call.args) > len(decl.params) or size > 60 or size > self.budget:
             return False
         bindings: list[str] = []
-        _assigned_names(decl.body.stmts, bindings)
+        assigned_names(decl.body.stmts, bindings)
         if any(p.name.name in bindings for p in decl.params
                if p.type is not None and p.type.name == "dice"):
             return False   # a dice parameter set in the body: keep it a variable
@@ -100,7 +100,7 @@ class Writer(ExpressionWriter):
         self.budget -= _size(decl.body.stmts)   # a function's source grows only so much
         prefix = f"_i{self.program.inlines}_"
         bindings = [p.name.name for p in decl.params]
-        _assigned_names(decl.body.stmts, bindings)
+        assigned_names(decl.body.stmts, bindings)
         stable = {n for n in bindings if bindings.count(n) == 1}
         names = {n: prefix + mangle(n) for n in bindings}
         empty = Scope({}, set())
@@ -189,7 +189,7 @@ class Writer(ExpressionWriter):
             lower = s.target[-1].name.lower()
             if kind == "fighter" and self.program.fighter_fields.get(lower, ("",))[0] == "value":
                 canonical = self.program.fighter_fields[lower][1]
-                out.append(f"{pad}world = {_DRAFT}.set({subject}, {canonical!r}, {tmp})")
+                out.append(f"{pad}world = {DRAFT}.set({subject}, {canonical!r}, {tmp})")
             elif kind == "side" and lower in self.program.side_fields:
                 canonical = self.program.side_fields[lower]
                 # a World copies its few sides, a Draft changes in place: both cost less than
@@ -272,7 +272,7 @@ class Writer(ExpressionWriter):
             return bound
         if t is nodes.Remove:
             subject = self.expr(s.subject, scope)
-            out.append(f"{pad}world = {_DRAFT}.remove({subject})")
+            out.append(f"{pad}world = {DRAFT}.remove({subject})")
             return bound
         if t is nodes.ForEach:
             py = scope.names[s.var.name]
@@ -282,7 +282,7 @@ class Writer(ExpressionWriter):
             return bound
         if t is nodes.Repeat:
             out.append(f"{pad}for _ in _repeat({self.expr(s.times, scope)}, "
-                       f"{self.const(s, 'n')}, _im.MAX_REPEAT, I, _im.MAX_SAMPLED_STEPS):")
+                       f"{self.const(s, 'n')}, _limits.MAX_REPEAT, I, _limits.MAX_SAMPLED_STEPS):")
             self.block(s.body.stmts, scope, out, pad + "    ")
             return bound
         if t is nodes.CallStmt:
@@ -297,7 +297,7 @@ class Writer(ExpressionWriter):
         """The scope of a `for each` body: the variable bound, and its kind known (a fighter, a
         side) where the group says, unless the body binds the name again."""
         var, member, again = s.var.name, self.members(s.items, scope), []
-        _assigned_names(s.body.stmts, again)
+        assigned_names(s.body.stmts, again)
         kinds = {k: v for k, v in scope.kinds.items() if k != var}
         if member is not None and var not in again:
             kinds[var] = member
@@ -314,7 +314,7 @@ class Writer(ExpressionWriter):
             if type(o.when) in (nodes.Compare, nodes.Has, nodes.Not):   # surely True or False
                 return self.expr(o.when, scope)
             return f"({self.expr(o.when, scope)}) is True"
-        # `_uniform` is the policy of every decision when none is scripted (set per run by
+        # `uniform` is the policy of every decision when none is scripted (set per run by
         # `sample`); asking the policies by name is needed only otherwise. A program made for
         # one such policy (Program.uniform) runs only under it: the policy is known here.
         mode = self.program.uniform
@@ -330,7 +330,7 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}{pol} = 'first'")
             self._scripted_option(options, legal, opt, pol, out, pad)
         else:
-            out.append(f"{pad}{pol} = I._uniform or I.policies.for_decision({s.name.name!r})")
+            out.append(f"{pad}{pol} = I.uniform or I.policies.for_decision({s.name.name!r})")
             out.append(f"{pad}if {pol} == 'random':")
             self._random_option(options, legal, opt, out, pad + "    ")
             if first_fast:
@@ -407,7 +407,7 @@ class Writer(ExpressionWriter):
         out.append(f"{pad}        raise StopIteration")   # as next() over no legal option
 
 
-def _assigned_names(stmts, found: list[str]) -> None:
+def assigned_names(stmts, found: list[str]) -> None:
     """Every binding of a name in a procedure body (lets, sets of locals, loops, number
     decisions), once per place: a name found once is bound in one place only."""
     for s in stmts:
@@ -420,33 +420,33 @@ def _assigned_names(stmts, found: list[str]) -> None:
             found.append(s.name.name)
         elif t is nodes.ForEach or t is nodes.ForSorted:
             found.append(s.var.name)
-            _assigned_names(s.body.stmts, found)
+            assigned_names(s.body.stmts, found)
         elif t is nodes.ChooseAmong:
             found.append(s.name.name)
         elif t is nodes.Activate and s.bind is not None:
             found.append(s.bind.name)
         elif t is nodes.Repeat:
-            _assigned_names(s.body.stmts, found)
+            assigned_names(s.body.stmts, found)
         elif t is nodes.If:
-            _assigned_names(s.then.stmts, found)
+            assigned_names(s.then.stmts, found)
             other = s.otherwise
             if other is not None:
-                _assigned_names((other,) if type(other) is nodes.If else other.stmts, found)
+                assigned_names((other,) if type(other) is nodes.If else other.stmts, found)
         elif t is nodes.Choose:
             for o in s.options:
                 if o.body is not None:
-                    _assigned_names(o.body.stmts, found)
+                    assigned_names(o.body.stmts, found)
 
 
-def _contains_dice(node) -> bool:
+def contains_dice(node) -> bool:
     """Whether an expression may roll (then `allowed` is left to the interpreter, whose mode
     decides what a roll gives there)."""
     if isinstance(node, (nodes.Dice, nodes.Count)):
         return True
     if isinstance(node, (tuple, list)):
-        return any(_contains_dice(x) for x in node)
+        return any(contains_dice(x) for x in node)
     if hasattr(node, "__dataclass_fields__"):
-        return any(_contains_dice(getattr(node, f)) for f in node.__dataclass_fields__
+        return any(contains_dice(getattr(node, f)) for f in node.__dataclass_fields__
                    if f != "span")
     return False
 

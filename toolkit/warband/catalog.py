@@ -1,0 +1,178 @@
+"""The files the toolkit ships and the files users name: where each is, and reading them.
+
+Every stage that meets a reference to rules (a command-line argument, a warband's `ruleset:`, a
+house file's `extends`, a conversion's `from`/`to`, a scenario's warband files) resolves it
+here, and every rules file is read here, so that all of them mean the same thing by an id or
+a path:
+
+- an id is a shipped ruleset (`dsl/*.rules`) or, where asked for, a shipped scenario
+  (`scenarios/*.rules`), named by the header `ruleset "ID"`;
+- a path is anything ending in `.rules` or holding a path separator, read relative to the
+  folder of the file that names it (or to the working directory, for the command line).
+
+Where each caller's words differ (an unknown ruleset after `extends` is not an unknown ruleset on
+the command line), the caller words the diagnostic from what `resolve` and `read_rules` found.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warband.limits import MAX_RULES_BYTES
+
+
+_HERE = Path(__file__).parent
+# Installed from a wheel, the shipped files sit inside the package; in a source checkout they
+# live at the repository's top.
+RULES_DIR = _HERE / "dsl" if (_HERE / "dsl").is_dir() else _HERE.parents[1] / "dsl"
+SCENARIO_DIR = _HERE / "scenarios" if (_HERE / "scenarios").is_dir() else \
+    _HERE.parents[1] / "scenarios"
+CONVERSIONS_DIR = RULES_DIR / "conversions"
+GRAMMAR = RULES_DIR / "warband.lark"
+
+# The header of a rules file: `ruleset "ID" title "TITLE"` (the title may hold \" escapes), and
+# the `extends "BASE"` after it.
+_HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"((?:\\.|[^"\\\n])*)")?',
+                     re.MULTILINE)
+_EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]*)"', re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a rules file's first lines say of it, read without parsing the file."""
+
+    id: str
+    title: str
+    extends: str | None = None
+
+
+def read_header(text: str) -> Header | None:
+    m = _HEADER.search(text)
+    if m is None:
+        return None
+    base = _EXTENDS.search(text)
+    title = (m.group(2) or m.group(1)).replace('\\"', '"')
+    return Header(m.group(1), title, base.group(1) if base else None)
+
+
+def extends_of(text: str) -> str | None:
+    """The base a rules text names after `extends`, if any (the header need not be readable)."""
+    m = _EXTENDS.search(text)
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A ruleset or scenario that comes with the toolkit."""
+
+    id: str
+    title: str
+    path: Path
+    extends: str | None = None   # the base of a shipped house-rules file
+
+
+def _shipped(folder: Path) -> list[Shipped]:
+    found = []
+    for path in sorted(folder.glob("*.rules")):
+        header = read_header(path.read_text(encoding="utf-8"))
+        if header is not None:
+            found.append(Shipped(header.id, header.title, path, header.extends))
+    return found
+
+
+def rulesets() -> list[Shipped]:
+    """The shipped rulesets, read from their headers without compiling them."""
+    return _shipped(RULES_DIR)
+
+
+def scenarios() -> list[Shipped]:
+    """The shipped scenarios, read from their headers without compiling them."""
+    return _shipped(SCENARIO_DIR)
+
+
+def conversion_files() -> list[Path]:
+    """The shipped rules files that hold conversions between rulesets."""
+    return sorted(CONVERSIONS_DIR.glob("*.rules")) if CONVERSIONS_DIR.is_dir() else []
+
+
+# ---- resolving ------------------------------------------------------------------------------------
+
+def looks_like_path(ref: str) -> bool:
+    """Whether a reference is written as a path (never an id): a .rules name or a separator."""
+    return ref.endswith(".rules") or "/" in ref or "\\" in ref or os.sep in ref
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a reference names: a file (`path`), or why there is none.
+
+    - `tried`: the reference was a path, and this is where it was looked for (`folder` when that
+      is a folder, not a file);
+    - neither: it was not a path and no shipped id matches; `known` lists the ids it may mean."""
+
+    path: Path | None
+    tried: Path | None = None
+    folder: bool = False
+    known: list[str] = field(default_factory=list)
+
+
+def resolve(ref: str, among: list[Shipped], relative_to: Path | None = None, *,
+            existing: bool = False) -> Resolved:
+    """A shipped id (one of `among`) or a path relative to `relative_to` (the folder of the file
+    that names it; None: the working directory). With existing=True a reference that names an
+    existing file is a path even without a separator (the command line's `my-rules`)."""
+    for shipped in among:
+        if shipped.id == ref:
+            return Resolved(shipped.path)
+    path = Path(ref)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    # os.path's tests, not Path's: they answer False for a name the system refuses (too long)
+    if looks_like_path(ref) or existing and os.path.exists(path):
+        if os.path.isfile(path):
+            return Resolved(path)
+        return Resolved(None, tried=path, folder=os.path.isdir(path))
+    return Resolved(None, known=[s.id for s in among])
+
+
+# ---- reading --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Why a rules file could not be read: `reason` is 'os' (with the system's `detail`),
+    'size' (over MAX_RULES_BYTES) or 'encoding' (not UTF-8, at `line`:`column`)."""
+
+    reason: str
+    detail: str = ""
+    line: int = 1
+    column: int = 1
+
+
+def read_rules(path: Path) -> str | Unreadable:
+    """The text of a rules file, or why it cannot be had. The size is checked while reading, so
+    a huge file is never read whole."""
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_RULES_BYTES + 1)
+    except OSError as error:
+        return Unreadable("os", error.strerror or str(error))
+    if len(raw) > MAX_RULES_BYTES:
+        return Unreadable("size")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return Unreadable("encoding", line=line, column=column)
+
+
+def display_path(path: Path | str) -> str:
+    """Paths as a user reads them: relative to the working directory when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive, on Windows
+        return str(path)
+    return str(Path(path).resolve()) if relative.startswith("..") else relative

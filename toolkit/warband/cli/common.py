@@ -1,0 +1,103 @@
+"""What every command shares: exit codes, output formats, showing diagnostics, loading a
+ruleset, and writing output files.
+
+Exit codes: 0 all is well, 1 findings (an invalid warband, a file fmt would change, a replay
+that differs), 2 unusable input (a missing file, an unknown ruleset, a bad option), 130
+interrupted. Every failed write is one diagnostic, E642, whatever the command.
+
+Like every command module, this one imports the library inside its functions: `warband --help`
+and `--version` load none of it (not even the diagnostics, whose table of codes takes a few
+milliseconds to build).
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import IO, TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Diagnostic, Sources
+    from warband.lang.ruleset import Ruleset
+
+OK, FINDINGS, UNUSABLE, INTERRUPTED = 0, 1, 2, 130
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class ReportFormat(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+class RosterFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    html = "html"
+    pdf = "pdf"
+
+
+def emit(diagnostics: list[Diagnostic], sources: Sources | None, fmt: Format = Format.text,
+         stream: IO[str] | None = None) -> None:
+    """Diagnostics on standard error (or `stream`): rendered like a compiler's, or as JSON."""
+    from warband.diagnostics import render_json, render_text
+    stream = stream or sys.stderr
+    if not diagnostics:
+        return
+    if fmt is Format.json:
+        stream.write(render_json(diagnostics) + "\n")
+    else:
+        stream.write(render_text(diagnostics, sources))
+
+
+def fail(diagnostics: list[Diagnostic], sources: Sources | dict | None = None, *,
+         code: int = UNUSABLE, stream: IO[str] | None = None) -> int:
+    """Show the diagnostics on standard error and give the exit code to end with."""
+    from warband.diagnostics import Sources, render_text
+    texts = sources if isinstance(sources, dict) else getattr(sources, "texts", None) or {}
+    (stream or sys.stderr).write(render_text(diagnostics, Sources(dict(texts))))
+    return code
+
+
+def load_or_exit(ref: str) -> Ruleset:
+    """Compile a ruleset for a command that needs it; exit 2 with diagnostics if it cannot."""
+    from warband.lang.compiler import load
+    compiled = load(ref)
+    if compiled.ruleset is None:
+        emit(compiled.errors or compiled.diagnostics, compiled.sources)
+        if compiled.errors and compiled.errors[0].code not in ("E404", "E100"):
+            sys.stderr.write(f"the rules in '{ref}' have errors; run: warband rules check {ref}\n")
+        raise typer.Exit(UNUSABLE)
+    return compiled.ruleset
+
+
+# ---- writing output files --------------------------------------------------------------------------
+
+def check_output(path: str, force: bool) -> Diagnostic | None:
+    """Before any work: why `path` cannot be written (E642), or None."""
+    from warband.cli.output import OutputError, check_target
+    from warband.diagnostics import diag
+    try:
+        check_target(path, force=force)   # a folder, no such folder, an existing file
+    except OutputError as error:
+        return diag("E642", str(error), None)
+    return None
+
+
+def write_output(path: str, data: str | bytes, force: bool) -> Diagnostic | None:
+    """Write a file atomically (an existing one only with `force`); why it failed (E642), or
+    None."""
+    from warband.cli.output import OutputError, write_atomic
+    from warband.diagnostics import diag
+    try:
+        write_atomic(path, data, force=force)
+    except OutputError as error:
+        return diag("E642", str(error), None)
+    return None

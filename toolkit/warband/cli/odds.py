@@ -1,0 +1,171 @@
+"""`warband odds`: exact odds of one action between fighters described on the command line."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, List, Optional
+
+import typer
+
+from warband.cli.common import UNUSABLE, Format, emit, load_or_exit
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Diagnostic, Sources
+    from warband.lang.ruleset import Ruleset
+    from warband.run.odds import OddsResult, ParsedFighter
+
+def odds(
+    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
+    attacker: str = typer.Option(..., "--attacker", "-a",
+                                 help='The acting fighter as key=value pairs ("class=NAME '
+                                      'STAT=N ..."), or one from a warband file '
+                                      '("FILE.yaml#NAME").'),
+    target: Optional[str] = typer.Option(None, "--target", "-t",
+                                         help="The fighter acted upon (same forms)."),
+    action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
+    cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
+    policy: List[str] = typer.Option([], "--policy",
+                                     help="first|random|greedy, or DECISION=POLICY|OPTION."),
+    with_: List[str] = typer.Option([], "--with", help="Set another parameter: NAME=VALUE."),
+    solve: bool = typer.Option(False, "--solve",
+                               help="Also find the best secret choices for both sides "
+                                    "(decisions made before any roll), exactly."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """Exact outcome probabilities of one action between two fighters."""
+    ruleset = load_or_exit(ruleset_ref)
+    from warband.diagnostics import Sources, Span, diag, did_you_mean
+    from warband.run import odds as odds_mod
+    diagnostics: list[Diagnostic] = []
+    sources = Sources({"--attacker": attacker, "--target": target or "",
+                       "--policy": " ".join(policy), "--action": action})
+    if action not in ruleset.procedures or ruleset.procedures[action].kind == "procedure":
+        runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
+        emit([diag("E902", f"'{ruleset.id}' has no action '{action}'",
+                   Span("--action", 1, 1, 1, len(action) + 1),
+                   hint=did_you_mean(action, runnable) or f"actions: {', '.join(runnable)}")],
+             sources)
+        raise typer.Exit(UNUSABLE)
+    decl = ruleset.procedures[action]
+    fighters = [_fighter(attacker, "--attacker", ruleset, 0, diagnostics, sources)]
+    if target is not None:
+        fighters.append(_fighter(target, "--target", ruleset, 1, diagnostics, sources))
+    policies = odds_mod.parse_policies(policy, ruleset, diagnostics)
+    params = {p.name.name: p for p in decl.params}
+    options = {}
+    settings = [("--cover", "cover=yes")] if cover else []
+    for origin, text in settings + [("--with", t) for t in with_]:
+        sources.add(origin, text)
+        name, _, raw = text.partition("=")
+        where = Span(origin, 1, 1, 1, len(name) + 1)
+        if name not in params:
+            diagnostics.append(diag("E901", f"action '{action}' has no parameter '{name}'",
+                                    where, hint=did_you_mean(name, params)
+                                    or f"its parameters: {', '.join(params)}"))
+            continue
+        kind = params[name].type.name if params[name].type else "number"
+        value_at = Span(origin, 1, len(name) + 2, 1, len(text) + 1)
+        options[name] = _parse_value(raw, kind, ruleset, diagnostics, name, value_at)
+    needed = sum(1 for p in decl.params if p.type and p.type.name == "fighter")
+    if needed > len(fighters):
+        diagnostics.append(diag("E901", f"action '{action}' needs {needed} fighters; "
+                                        "give --target too",
+                                Span("--attacker", 1, 1, 1, len(attacker) + 1)))
+    if diagnostics:
+        emit(diagnostics, sources)
+        raise typer.Exit(UNUSABLE)
+    try:
+        result = odds_mod.compute(ruleset, action, fighters, options, policies, solve)
+    except odds_mod.NotAllowed as refusal:
+        emit([diag("E903", f"these fighters may not '{action}': the rules require "
+                           f"'{refusal.requirement}'",
+                   Span("--attacker", 1, 1, 1, len(attacker) + 1),
+                   hint="choose an action this fighter can take, or another class")], sources)
+        raise typer.Exit(UNUSABLE)
+    except odds_mod.RulesError as error:
+        from warband.lang.compiler import load
+        emit([error.diagnostic], load(ruleset_ref).sources)
+        raise typer.Exit(UNUSABLE)
+    if fmt is Format.json:
+        typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
+        return
+    _print_odds(result)
+
+
+def _fighter(text: str, origin: str, ruleset: Ruleset, side: int,
+             diagnostics: list[Diagnostic], sources: Sources) -> ParsedFighter | None:
+    """A fighter written as key=value pairs, or FILE#NAME: a fighter of a warband file."""
+    from warband.lists.fighters import find_fighter, is_fighter_ref
+    from warband.lists.validate import Validation
+    from warband.run import odds as odds_mod
+    if not is_fighter_ref(text):
+        return odds_mod.parse_fighter(text, origin, ruleset, side, diagnostics)
+    validation = Validation()
+    found = find_fighter(text, origin, ruleset, side, diagnostics, validation)
+    sources.texts.update(validation.sources.texts)
+    return found
+
+
+def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagnostic],
+                 name: str, where) -> object:
+    """A --with value as the parameter's type wants it: yes/no, a number, a text, a name."""
+    from warband.diagnostics import diag, did_you_mean
+    if kind == "bool":
+        if raw.lower() in ("yes", "true", "1", "on", ""):
+            return True
+        if raw.lower() in ("no", "false", "0", "off"):
+            return False
+        diagnostics.append(diag("E901", f"'{name}' is yes or no, not '{raw}'", where))
+        return False
+    if kind == "text":
+        return raw
+    if kind in ruleset.enums:
+        members = [m for m, _ in ruleset.enums[kind]]
+    elif kind in ruleset.outcomes:
+        members = [m for m, _ in ruleset.outcomes[kind].scores]
+    else:
+        members = []
+    if members:
+        if raw not in members:
+            diagnostics.append(diag("E901", f"'{name}' is one of {', '.join(members)}", where,
+                                    hint=did_you_mean(raw, members)))
+        return raw
+    try:
+        return int(raw)
+    except ValueError:
+        diagnostics.append(diag("E901", f"'{name}' must be a whole number, not '{raw}'",
+                                where))
+        return 0
+
+
+def _print_odds(result: OddsResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from warband.run.odds import fraction_text, key_text, solution_lines
+    table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
+    table.columns[1].justify = "right"
+    table.columns[2].justify = "right"
+    for v in result.order:
+        p = result.distribution[v]
+        table.add_row(str(v), fraction_text(p), f"{float(p) * 100:.2f}%")
+    console = Console(soft_wrap=True)
+    console.print(table)
+    if result.expected is not None:
+        console.print(f"expected: {fraction_text(result.expected)} "
+                      f"({float(result.expected):.3f})")
+    if result.solution is not None:
+        console.print()
+        for line in solution_lines(result.solution):
+            console.print(line, highlight=False)
+    if result.effects:
+        console.print()
+        after = Table("after the action", "value", "fraction", "percent", box=None,
+                      pad_edge=False)
+        after.columns[2].justify = after.columns[3].justify = "right"
+        for label, dist in result.effects.items():
+            for i, (v, p) in enumerate(sorted(dist.items(),
+                                              key=lambda kv: (str(type(kv[0])), kv[0]))):
+                after.add_row(label if i == 0 else "", key_text(v), fraction_text(p),
+                              f"{float(p) * 100:.2f}%")
+        console.print(after)

@@ -1,0 +1,64 @@
+"""Command-line values shared by commands: whole numbers and SIDE=POLICY pairs, each bad one
+a Diagnostic located in the option's own text (`--games:1:1: error[E910]`), all at once."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Diagnostic, Sources
+
+# The largest value of each numeric option: a bigger one is a typing mistake, and would run for
+# ever (a billion games is days of work), start more processes than any machine has, or be a
+# seed no report lists. Refused with E910 before anything starts.
+MOST = {"--games": 1_000_000_000, "--seed": 2 ** 63 - 1, "--workers": 1024,
+        "--max-rounds": 1_000_000, "--chunk-size": 1_000_000, "--replay": 2 ** 53 - 1}
+
+
+def whole_number(text: str, option: str, least: int, what: str, diagnostics: list[Diagnostic],
+           hint: str | None = None) -> int | None:
+    from warband.diagnostics import Span, diag   # lazily, as every command module (common.py)
+    where = Span(option, 1, 1, 1, len(text) + 1)
+    digits = text.strip().replace("_", "")
+    try:
+        value = int(digits) if len(digits.lstrip("+-")) <= 30 else None
+    except ValueError:
+        value = None
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if value is None and digits.lstrip("+-").isdigit():   # thirty digits or more
+        value = (1 if not digits.startswith("-") else -1) * (MOST.get(option, 0) + 1)
+    if value is None:
+        diagnostics.append(diag("E910", f"{option} takes a whole number, not '{shown}'", where,
+                                hint=hint or f"{what}, e.g. {option} {max(least, 1) * 100}"))
+        return None
+    if value < least:
+        diagnostics.append(diag("E910", f"{option} must be at least {least}, not {shown}",
+                                where, hint=hint or what))
+        return None
+    if option in MOST and value > MOST[option]:
+        diagnostics.append(diag("E910", f"{option} must be at most {MOST[option]:,}, not "
+                                        f"{shown}", where, hint=hint or what))
+        return None
+    return value
+
+
+def parse_policies(texts: list[str], sources: Sources, found: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
+    """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
+    from warband.diagnostics import Span, diag
+    sources.add("--policy", " ".join(texts))
+    pairs, seen, column = [], {}, 1
+    for text in texts:
+        where = Span("--policy", 1, column, 1, column + len(text))
+        name, eq, policy = (part.strip() for part in text.partition("="))
+        if not eq or not name or not policy:
+            found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,
+                              hint="name a side (or a decision) and its policy, e.g. "
+                                   "--policy Red=greedy"))
+        elif name in seen:
+            found.append(diag("E911", f"'{name}' is given a policy twice", where,
+                              hint=f"keep one of '{seen[name]}' and '{text}'"))
+        else:
+            seen[name] = text
+            pairs.append((name, policy))
+        column += len(text) + 1
+    return tuple(pairs)

@@ -1,0 +1,36 @@
+"""Every bound the toolkit puts on its inputs and its work, in one place.
+
+Files from strangers and rules with mistakes must neither exhaust memory or the stack nor keep a
+command busy for ever: each of these is checked where the input is read or the work is done, and
+passing it is a diagnostic (mostly E403), never a crash. docs/robustness.md lists them for users.
+"""
+
+# ---- rules files ----------------------------------------------------------------------------------
+MAX_RULES_BYTES = 2_000_000   # one rules file
+MAX_DEPTH = 150     # nesting levels of a declaration's parse tree: the builder and the checker
+#                     walk it recursively, so deeper input would exhaust Python's stack
+MAX_LAYERS = 16     # layers of `extends`: a house file on a campaign on a base is 3
+MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places (half inches)
+
+# ---- dice and rules run -----------------------------------------------------------------------------
+MAX_DICE = 100      # dice in one roll
+MAX_SIDES = 1000    # sides of one die
+MAX_KEEP_STATES = 2_000_000   # states of an exact keep-highest/lowest pool
+MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
+#                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
+#                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
+MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
+MAX_SAMPLED_STEPS = 2_000_000    # turns of 'repeat' loops in one sampled run (generated code
+#                                  has no stack to bound it: nested loops multiply), < 1 s
+MAX_CELLS = 20_000   # pairs of strategies of a secret choice; beyond this the game is refused
+
+# ---- games ------------------------------------------------------------------------------------------
+DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
+MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
+MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
+
+# ---- warband files (YAML) ---------------------------------------------------------------------------
+MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python parser reads ~50 kB/s
+MAX_YAML_DEPTH = 100   # nested lists/mappings; keeps ruamel's recursive composer off the stack
+MAX_ALIAS_NODES = 10_000   # extra nodes that aliases (*name) may add once expanded
+MAX_INT_DIGITS = 15   # no game value needs more; Python refuses int() of > 4300 digits anyway
