@@ -156,7 +156,6 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E915": (Severity.ERROR, "a worker stopped"),
     "E916": (Severity.ERROR, "not a game record"),
     "E917": (Severity.ERROR, "a replay that no longer fits the rules"),
-    "E918": (Severity.ERROR, "cannot write the game record"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),
