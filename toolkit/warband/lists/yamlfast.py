@@ -21,9 +21,6 @@ from __future__ import annotations
 
 import re
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import LiteralScalarString
-
 from warband.lists.yamlload import Loaded
 from warband.limits import MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
 
@@ -60,6 +57,9 @@ def load(raw: bytes, filename: str) -> Loaded | None:
 
 class _Reader:
     def __init__(self, text: str) -> None:
+        # lazily: ruamel's data types only for a file in the subset this reader reads
+        from ruamel.yaml.comments import CommentedMap, CommentedSeq
+        from ruamel.yaml.scalarstring import LiteralScalarString
         self.Map, self.Seq, self.Literal = CommentedMap, CommentedSeq, LiteralScalarString
         self.raw = text.split("\n")
         # (0-based line, indent, content) of every line that holds more than a comment
