@@ -12,6 +12,7 @@ rules. Two kinds of board:
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -459,7 +460,6 @@ class Board:
         """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
         point within `stop` (+ half an inch) of `target`, not through other bases; [] when there
         is none."""
-        import heapq
         free, neighbours = self._graph()
         taken = _taken(start, occupied, self._near_bases)
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)

@@ -23,7 +23,9 @@ from warband.run.codegen import program as codegen
 from warband.game.board import BASE, Board, Piece, Zone
 from warband.run.codegen.runtime import Draft, Interpret
 from warband.run.decisions import Policies
-from warband.diagnostics import diag
+from warband.diagnostics import diag, did_you_mean
+from warband.game.scenario import load_scenario
+from warband.run.interpreter import Interpreter
 from warband.run.dice import random_below
 from warband.run.evaluate import RulesError
 from warband.game.gamelog import GameLog
@@ -46,7 +48,6 @@ class Game:
     def __init__(self, scenario, seed: int, policies: Policies | None = None,
                  max_rounds: int | None = None, script: list | None = None,
                  record: bool = False) -> None:
-        from warband.run.interpreter import Interpreter
         self.scenario = scenario
         self.ruleset = scenario.ruleset
         self.decl = scenario.decl
@@ -734,7 +735,6 @@ class ScenarioProblem(Exception):
 
 def loaded(request: PlayRequest):
     """The scenario of a request, loaded once per process; its policies checked."""
-    from warband.game.scenario import load_scenario
     scenario = _LOADED.get(request.scenario)
     if scenario is None:
         scenario = load_scenario(request.scenario)
@@ -744,7 +744,6 @@ def loaded(request: PlayRequest):
     problems = []
     for who, policy in request.policies:
         if who != "*" and who not in scenario.side_names:
-            from warband.diagnostics import did_you_mean
             problems.append(diag("E911", f"the scenario has no side '{who}'", None,
                                  hint=did_you_mean(who, scenario.side_names)
                                  or f"its sides: {', '.join(scenario.side_names)}"))

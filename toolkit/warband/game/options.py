@@ -17,6 +17,7 @@ from __future__ import annotations
 import weakref
 
 from warband.lang import nodes
+from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Interpret
 from warband.lang.unparse import expr_text
 from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
@@ -179,7 +180,6 @@ class Options:
         def slow(interp, world, *refs):
             return interp.holds(synthetic, dict(zip(given, refs)), world)
         if self.compiled:
-            from warband.run.codegen import program as codegen
             program = codegen.program_of(interp)
             fast = program.engine_test(synthetic, key)
             if fast is not None:

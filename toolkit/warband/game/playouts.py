@@ -11,15 +11,14 @@ designer should know before anyone paints a figure.
 from __future__ import annotations
 
 from warband.diagnostics import Diagnostic, Related, diag
+from warband.game.engine import Game, ScenarioProblem
+from warband.game.scenario import load_scenario
 from warband.limits import DEFAULT_ROUNDS
+from warband.run.evaluate import RulesError
 
 
 def playouts(path: str, compiled, games: int) -> list[Diagnostic]:
     """Findings of `games` random games of the scenario in a compiled rules file."""
-    from warband.run.evaluate import RulesError
-    from warband.game.engine import Game, ScenarioProblem
-    from warband.game.scenario import load_scenario
-
     decl = compiled.ruleset.scenario
     scenario = load_scenario(path)
     if isinstance(scenario, list):

@@ -9,6 +9,9 @@ from __future__ import annotations
 import io
 import json
 
+from rich.console import Console
+from rich.table import Table
+
 from warband.game.results import GameResult
 from warband.game.tally import ENDINGS, Summary
 
@@ -78,9 +81,6 @@ def _number(x: float) -> str:
 def render_text(summary: Summary, scenario: str | None = None, *, width: int = 100,
                 colour: bool = False) -> str:
     """The report a person reads: one column per side, then the whole run's figures."""
-    from rich.console import Console
-    from rich.table import Table
-
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=colour,
                       color_system="auto" if colour else None, no_color=not colour,

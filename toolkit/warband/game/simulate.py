@@ -168,7 +168,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT):
     """A Dask client for a running scheduler, or SchedulerError; waits at most `timeout`
     seconds for the scheduler and then for a first worker."""
     try:
-        import distributed
+        import distributed  # lazily: optional, and only a --scheduler run needs it
     except ImportError:
         raise SchedulerError(address, "the 'distributed' package is not installed",
                              "install the dask extra: pip install 'warband-toolkit[dask]'")
@@ -192,6 +192,7 @@ def _probe(address: str, timeout: float, hint: str) -> None:
     """Fail fast and plainly on an address that refuses, does not resolve, or does not speak
     Dask's protocol, before a Client is made (a Client that fails half-made lingers until
     the interpreter exits)."""
+    # lazily: only a --scheduler run probes an address
     import asyncio
     import socket
     from urllib.parse import urlsplit
@@ -230,7 +231,7 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
     only on (request, games, seed, chunk_size), never on workers or scheduler.
     """
     if play is None:
-        from warband.game.engine import play  # the engine; imported only when a run needs it
+        from warband.game.engine import play  # lazily: the engine, only when a run needs it
     if games < 1 or chunk_size < 1:
         raise ValueError("games and chunk_size must be at least 1")
     plan = chunks(games, chunk_size)
@@ -251,6 +252,7 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
         for index, first, count in plan:
             finished(*run_chunk(play, request, seed, index, first, count, keep_results))
     elif scheduler is None:
+        # lazily: only runs on several processes need them
         import multiprocessing
         import pickle
         try:   # say so here, not as a dead worker: spawned processes import what they run

@@ -32,21 +32,30 @@ def folder() -> Path | None:
     return (Path(base) if base else Path.home() / ".cache") / "warband"
 
 
-def modules() -> list[Path]:
+def modules(package: Path = PACKAGE) -> list[Path]:
     """Every module of the package, in every subpackage: the code a cached Ruleset was made by."""
-    return sorted(PACKAGE.rglob("*.py"))
+    return sorted(package.rglob("*.py"))
+
+
+def fingerprint(package: Path) -> bytes:
+    """The version, the grammar and every module of `package` with its place in it: a module
+    changed, added or moved anywhere makes a new fingerprint."""
+    h = hashlib.sha256(__version__.encode())
+    h.update(catalog.GRAMMAR.read_bytes())
+    for module in modules(package):
+        h.update(module.relative_to(package).as_posix().encode())
+        h.update(b"\0")
+        h.update(module.read_bytes())
+        h.update(b"\0")
+    return h.digest()
 
 
 def toolkit_fingerprint() -> bytes:
-    """The grammar and the toolkit's own source: a cached Ruleset is only reused by the exact
-    code that made it (a changed module changes what a Ruleset holds), whatever the version."""
+    """The running toolkit's fingerprint, read once per process: a cached Ruleset is only
+    reused by the exact code that made it (a changed module changes what a Ruleset holds),
+    whatever the version says."""
     if not _fingerprint:
-        h = hashlib.sha256(__version__.encode())
-        h.update(catalog.GRAMMAR.read_bytes())
-        for module in modules():
-            h.update(module.relative_to(PACKAGE).as_posix().encode())
-            h.update(module.read_bytes())
-        _fingerprint.append(h.digest())
+        _fingerprint.append(fingerprint(PACKAGE))
     return _fingerprint[0]
 
 

@@ -35,8 +35,8 @@ class Compiled:
 
 
 def compile_text(text: str, file: str) -> Compiled:
-    # The stages are imported here, not above: a ruleset found in the cache needs none of them,
-    # so `warband validate` on unchanged rules never loads Lark or the checker.
+    # lazily: a ruleset found in the cache needs none of the stages, so `warband validate`
+    # on unchanged rules never loads Lark or the checker.
     from warband.lang.checker import check
     from warband.lang.conversion import check_module
     from warband.lang.layers import explain_removed, layer

@@ -95,7 +95,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
 def pdf(html: str) -> bytes:
     """The HTML printed to PDF by WeasyPrint (the page size is the HTML's @page rule's)."""
     try:
-        import weasyprint
+        import weasyprint  # lazily: optional, and only a PDF needs it
     except (ImportError, OSError):  # not installed, or its system libraries are missing
         raise RenderError(PDF_MISSING) from None
     return weasyprint.HTML(string=html).write_pdf()
@@ -103,7 +103,7 @@ def pdf(html: str) -> bytes:
 
 def pdf_available() -> bool:
     try:
-        import weasyprint  # noqa: F401
+        import weasyprint  # noqa: F401  # lazily: optional
     except (ImportError, OSError):
         return False
     return True

@@ -633,7 +633,7 @@ class Interpreter(Decisions):
             return dist
         value = dist.sample(self.rng)
         if self.recorder is not None and self.recorder.record:
-            from warband.lang.unparse import expr_text
+            from warband.lang.unparse import expr_text  # lazily: only recorded games need it
             self.recorder.rolled(expr_text(node) if node is not None else "roll", value)
         return value
 

@@ -16,6 +16,8 @@ from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.run.dice import Dist
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.lang.ruleset import Ruleset
+from warband.lang.unparse import expr_text
+from warband.run import strategy
 from warband.run.world import FighterSpec, Ref, make_world
 
 _PAIR = re.compile(r"(\S+?)=(\"[^\"]*\"|\S*)|(\S+)")
@@ -233,7 +235,6 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
             args[p.name.name] = options[p.name.name]
     interpreter = Interpreter(ruleset, policies)
     if not interpreter.allowed(action, args, world):
-        from warband.lang.unparse import expr_text
         raise NotAllowed(expr_text(decl.requires))
     observe, initial = _observer(decl, world)
     joint = interpreter.exact(action, args, world, observe=observe)
@@ -251,7 +252,6 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
         expected = dist.mean()
     solution = None
     if solve:
-        from warband.run import strategy
         try:
             solution = strategy.solve(ruleset, action, args, world, policies, actor_side=0)
         except strategy.TooLarge as error:
