@@ -7,10 +7,17 @@ about it, and two identical expressions at different places stay distinct.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar, dataclass_transform
 
 from warband.diagnostics import Span
 
-node = dataclass(frozen=True, eq=False, slots=True)
+_Node = TypeVar("_Node")
+
+
+@dataclass_transform(frozen_default=True, eq_default=False)
+def node(cls: type[_Node]) -> type[_Node]:
+    """A syntax node: a frozen dataclass with slots, compared by identity."""
+    return dataclass(frozen=True, eq=False, slots=True)(cls)
 
 
 @node
