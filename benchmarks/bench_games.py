@@ -34,7 +34,7 @@ TARGET = 200.0   # full games per second per core
 
 def games_per_second(scenario: str, games: int, workers: int, seed: int = 1,
                      policy: str = "random") -> float:
-    from warband.game.engine import play
+    from warband.game.worker import play
     from warband.game.results import PlayRequest
     from warband.game.simulate import simulate
     request = PlayRequest(scenario, policies=(("*", policy),))

@@ -27,7 +27,7 @@ FEW, MANY = 40, 120
 PLAY = """
 import sys
 sys.path.insert(0, {toolkit!r})
-from warband.game.engine import play
+from warband.game.worker import play
 from warband.game.results import PlayRequest
 from warband.game.simulate import simulate
 request = PlayRequest(sys.argv[1])

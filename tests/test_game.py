@@ -14,7 +14,8 @@ import pytest
 from warband.game.board import Board, Piece, Zone
 from warband.lang.compiler import compile_text, load
 from warband.run.evaluate import RulesError
-from warband.game.engine import Game, ScenarioProblem, play
+from warband.game.engine import Game
+from warband.game.worker import ScenarioProblem, play
 from warband.run.interpreter import Interpreter
 from warband.game.results import PlayRequest
 from warband.game.scenario import load_scenario
@@ -67,8 +68,8 @@ def test_fighters_deploy_inside_their_zone_without_overlapping(standard):
     game = Game(standard, 5, max_rounds=1)
     world = make_world(standard.ruleset, [s for side in standard.forces for s in side],
                        [{}, {}], standard.side_names)
-    game._procs = {k: v for k, v in game._procs.items() if k == "setup"}
-    _, after = game.interp.run_nested(game._procs["setup"], {}, world)
+    game.blocks = {k: v for k, v in game.blocks.items() if k == "setup"}
+    _, after = game.interp.run_nested(game.blocks["setup"], {}, world)
     positions = [f.position for f in after.fighters]
     assert all(p is not None for p in positions)
     for i, a in enumerate(positions):

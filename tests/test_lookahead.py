@@ -64,16 +64,16 @@ def test_trials_leave_the_game_as_it_was(scenarios):
     scenario = scenarios["greedy-dudes-vs-menace"]
     game = greedy_game(scenario, 6)
     world = scenario.start()
-    _, world = game.interp.run_nested(game._procs["setup"], {}, world)
+    _, world = game.interp.run_nested(game.blocks["setup"], {}, world)
     game.look_ahead.too_big.add("move")
     dudes = [i for i, f in enumerate(world.fighters) if f.side == 0]
     from warband.run.world import FIGHTER_REFS
     option = ("move", {"mover": FIGHTER_REFS[dudes[0]]})
-    before = (game.interp.rng.getstate(), game.choice_rng.getstate(), len(game.log.events),
+    before = (game.interp.rng.getstate(), game.players.choice_rng.getstate(), len(game.log.events),
               game.interp.policies, game.policies, game.log)
     value = game.look_ahead.action_value(option, 0, world)
     assert isinstance(value, float)
-    assert (game.interp.rng.getstate(), game.choice_rng.getstate(), len(game.log.events),
+    assert (game.interp.rng.getstate(), game.players.choice_rng.getstate(), len(game.log.events),
             game.interp.policies, game.policies, game.log) == before
     assert game.interp.recorder is game.log and game.interp.in_action == 0
 

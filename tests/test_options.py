@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from warband.lang import nodes
 from warband.game.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entry,
                            _segment_distance)
-from warband.game.engine import Game, _apart_from
+from warband.game.engine import Game
+from warband.game.placement import apart_from
 from warband.game.options import _fixed, conjuncts
 from warband.game.questions import Measure, plain_number
 from warband.game.scenario import load_scenario
@@ -66,7 +67,7 @@ def test_the_options_are_the_legal_actions_and_targets(standard, seed):
             continue
         ref = Ref("fighter", i)
         offered = sorted((n, tuple(sorted(a.items()))) for n, a in
-                         game.options(ref, list(ACTIONS), world))
+                         game.players.legal(ref, list(ACTIONS), world))
         assert offered == every_legal_option(game, ref, world), f.name
 
 
@@ -76,11 +77,11 @@ def test_a_random_player_picks_every_legal_option_about_equally(standard):
         if f.removed:
             continue
         ref = Ref("fighter", i)
-        legal = game.options(ref, list(ACTIONS), world)
+        legal = game.players.legal(ref, list(ACTIONS), world)
         if len(legal) < 3:
             continue
-        game.choice_rng = random.Random(11)
-        picks = Counter(str(game.random_option(ref, list(ACTIONS), world)) for _ in range(3000))
+        game.players.choice_rng = random.Random(11)
+        picks = Counter(str(game.players.random_option(ref, list(ACTIONS), world)) for _ in range(3000))
         assert set(picks) == {str(o) for o in legal}
         expected = 3000 / len(legal)
         assert all(abs(n - expected) < 6 * math.sqrt(expected) for n in picks.values())
@@ -94,7 +95,7 @@ def test_an_actor_test_asked_by_several_actions_is_asked_once(standard):
     # name (not shared: the name is part of what is asked)
     game, world = mid_game(standard, 1, rounds=1)
     ref = next(Ref("fighter", i) for i, f in enumerate(world.fighters) if not f.removed)
-    options = game._options
+    options = game.players.options
     options.candidates(game.interp, ref, ACTIONS, world)
     plans = {name: options._plans[name][0] for name in ACTIONS}
     assert plans["shoot"] is plans["blast"] and plans["melee"] is plans["charge"]
@@ -155,8 +156,8 @@ points = st.tuples(st.floats(0, 24, allow_nan=False), st.floats(0, 24, allow_nan
        st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), max_size=12))
 def test_a_deployment_keeps_fighters_apart_as_the_plain_rule_says(spot, taken, cell, cells):
     inches, squares = Board(24, 24, False, {}), Board(6, 6, True, {})
-    assert _apart_from(inches, spot, taken) == all(math.dist(spot, t) >= 1.0 for t in taken)
-    assert _apart_from(squares, cell, cells) == all(cell != c for c in cells)
+    assert apart_from(inches, spot, taken) == all(math.dist(spot, t) >= 1.0 for t in taken)
+    assert apart_from(squares, cell, cells) == all(cell != c for c in cells)
 
 
 @settings(max_examples=400, deadline=None)

@@ -148,7 +148,7 @@ def test_activation_offers_only_legal_moves(scenario):
 
     def offered(i, names, w=world):
         return sorted((n, tuple(v.index for v in a.values() if isinstance(v, Ref))[1:])
-                      for n, a in game.options(Ref("fighter", i), names, w))
+                      for n, a in game.players.legal(Ref("fighter", i), names, w))
     # a Dude next to a Menace: stands or flees (from that Menace only), or fills his pockets
     assert offered(0, first) == [("fill_pockets", ()), ("flee", (2,)), ("stand", ())]
     # then attacks the adjacent Menace alone or with his friend; never a friend, never afar
@@ -213,7 +213,7 @@ def test_simulate_runs_the_scenario():
 def test_the_setup_names_the_dudes_side_directly(scenario):
     # `set dudes.FillsPockets = true`: a scenario's side named in a set statement
     game = Game(scenario, 2)
-    world = game.interp.run_nested(game._procs["setup"], {}, make_world(
+    world = game.interp.run_nested(game.blocks["setup"], {}, make_world(
         scenario.ruleset, [s for side in scenario.forces for s in side],
         [{} for _ in scenario.side_names], scenario.side_names))[1]
     assert [s.values["FillsPockets"] for s in world.sides] == [True, False]

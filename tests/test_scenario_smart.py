@@ -43,7 +43,7 @@ def table(dungeon, *fighters, policy="first", seed=0):
     specs = [FighterSpec(f.name, f.side, f.fighter_class, f.stats, equipment=f.equipment)
              for f in fighters]
     world = make_world(dungeon.ruleset, specs, [{}, {}], dungeon.side_names)
-    _, world = game.interp.run_nested(game._procs["setup"], {}, world)
+    _, world = game.interp.run_nested(game.blocks["setup"], {}, world)
     for i, f in enumerate(fighters):
         world = world.place(Ref("fighter", i), f.position)
     return game, world
@@ -82,7 +82,6 @@ def test_a_unit_behind_a_wall_cannot_be_seen_or_shot(dungeon):
     assert not game.interp.allowed("shoot", {"archer": A, "target": T}, world)
     # through the door the way is clear, and the shot allowed
     world = world.place(A, (8, 12))
-    game._asked_of = None
     assert game.ask("sees", [A, T], world) is True
     assert game.interp.allowed("shoot", {"archer": A, "target": T}, world)
 
@@ -191,7 +190,6 @@ def test_hand_to_hand_only_within_1_inch(dungeon):
     for action in ("blow", "melee_round"):
         assert game.interp.allowed(action, {"attacker": A, "target": T}, world)
     world = world.place(T, (7.5, 12))                                       # 1.5" apart
-    game._asked_of = None
     for action in ("blow", "melee_round"):
         assert not game.interp.allowed(action, {"attacker": A, "target": T}, world)
 

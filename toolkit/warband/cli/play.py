@@ -61,7 +61,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
              replay: str | None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
     from warband.diagnostics import diag
-    from warband.game.engine import Game, ScenarioProblem, loaded, policies_of
+    from warband.game.engine import Game
+    from warband.game.worker import ScenarioProblem, loaded, policies_of
     from warband.game.gamelog import (ReplayMismatch, first_difference, game_record,
                                       read_record)
     from warband.game.gamelog import render_text as render_log

@@ -21,7 +21,7 @@ from warband.cli.options import parse_policies, whole_number
 if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic, Sources
 
-ENGINE = "warband.game.engine"
+ENGINE = "warband.game.worker"
 # Where the game engine is imported from; tests (and engine work) point it elsewhere.
 ENGINE_VARIABLE = "WARBAND_ENGINE"
 _ADDRESS = re.compile(r"^(tcp|tls)://\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$")
@@ -135,7 +135,7 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
 
 
 def load_engine():
-    """The module with `play` (and, if it has one, `objectives`): warband.game.engine, or the
+    """The module with `play` (and, if it has one, `objectives`): warband.game.worker, or the
     module that WARBAND_ENGINE names."""
     name = os.environ.get(ENGINE_VARIABLE) or ENGINE
     try:

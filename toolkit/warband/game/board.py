@@ -500,7 +500,7 @@ def _taken(start, occupied, kept: dict | None = None) -> set:
     """The half-inch points too close to another base (the mover's own left out). `kept`: the
     points near each base by its position, kept by the board (most of a dungeon's fighters
     stand still while one moves, and every move searches)."""
-    taken = set()
+    taken: set[tuple[float, float]] = set()
     for o in occupied:
         if math.dist(o, start) <= 1e-9:
             continue

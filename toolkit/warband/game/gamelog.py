@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, diag
+from warband.run.world import Ref, World
 
 LOG_FORMAT = "warband-game-log"
 
@@ -59,13 +61,39 @@ class GameLog:
 
     def rolled(self, dice: str, value) -> None:
         if self.record:
-            self.events.append({"type": "roll", "dice": dice, "value": _plain(value)})
+            self.events.append({"type": "roll", "dice": dice, "value": plain(value)})
 
 
-def _plain(v):
-    if hasattr(v, "denominator"):
+# ---- how a record writes values ------------------------------------------------------------------------
+def plain(v):
+    """A value as JSON holds it: a whole Fraction as an int, another as a float, a reference
+    by its repr."""
+    if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else float(v)
+    if isinstance(v, Ref):
+        return repr(v)
     return v
+
+
+def position(p) -> str:
+    """A point as a log writes it: (3, 4.5), or - for none."""
+    if p is None:
+        return "-"
+    return f"({number(p[0])}, {number(p[1])})"
+
+
+def number(x) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{float(x):.2f}".rstrip("0")
+
+
+def option_label(name: str, args: dict, world: World) -> str:
+    """An option as a log and a script write it: an action and its targets, 'shoot Archer 2'."""
+    parts = [name]
+    for value in list(args.values())[1:]:
+        if isinstance(value, Ref):
+            holder = world.fighters if value.kind == "fighter" else world.sides
+            parts.append(holder[value.index].name)
+    return " ".join(parts)
 
 
 # ---- reading ------------------------------------------------------------------------------------------

@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import random
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
+from warband.game.gamelog import GameLog
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
-from warband.game.gamelog import GameLog
+
+if TYPE_CHECKING:
+    from warband.game.engine import Game
 
 LOOK_AHEAD = 2_000   # steps and outcomes followed exactly for one action or one decision
 TRIALS = 24          # trial runs per option when the future is too big to follow exactly
@@ -31,10 +35,12 @@ TRIALS = 24          # trial runs per option when the future is too big to follo
 class LookAhead:
     """A game's greedy look-ahead (one per game)."""
 
-    def __init__(self, game, seed: int) -> None:
+    def __init__(self, game: Game, seed: int) -> None:
         self.game, self.interp, self.seed = game, game.interp, seed
         self.too_big: set = set()   # actions and decisions estimated from now on
-        self.dice = self.choices = None   # made by the first trials (most games have none)
+        # made by the first trials (most games have none)
+        self.dice: random.Random | None = None
+        self.choices: random.Random | None = None
         self.policies = Policies("random")
         self.randomly: dict = {}    # the game's cache of who plays at random, for the trials
 
@@ -58,21 +64,22 @@ class LookAhead:
     def trials(self):
         """Sampled runs that leave the game as it was: their own dice and random choices,
         nothing logged or recorded, the generated code for the random policy."""
-        game, interp = self.game, self.interp
-        if self.dice is None:   # (seeding a Random costs as much as a few actions)
+        game, players, interp = self.game, self.game.players, self.interp
+        if self.dice is None or self.choices is None:   # (seeding a Random costs as much as a few actions)
             self.dice = random.Random(f"look-ahead dice {self.seed}")
             self.choices = random.Random(f"look-ahead choices {self.seed}")
-        saved = (interp.rng, interp.choice_rng, game.choice_rng, interp.policies, game.policies,
-                 game._random, game.log, interp.recorder, interp.uniform)
+        saved = (interp.rng, interp.choice_rng, players.choice_rng, interp.policies,
+                 players.policies, players.randomly, game.log, interp.recorder, interp.uniform)
         interp.rng, interp.choice_rng = self.dice, self.choices
-        game.choice_rng = self.choices
-        interp.policies = game.policies = self.policies
-        game._random, game.log, interp.recorder = self.randomly, GameLog(), None
+        players.choice_rng = self.choices
+        interp.policies = players.policies = self.policies
+        players.randomly, game.log, interp.recorder = self.randomly, GameLog(), None
         try:
             yield
         finally:
-            (interp.rng, interp.choice_rng, game.choice_rng, interp.policies, game.policies,
-             game._random, game.log, interp.recorder, interp.uniform) = saved
+            (interp.rng, interp.choice_rng, players.choice_rng, interp.policies,
+             players.policies, players.randomly, game.log, interp.recorder,
+             interp.uniform) = saved
 
     # ---- what the engine and the interpreter ask ---------------------------------------------------
     def action_value(self, option, side: int, world) -> float:

@@ -15,6 +15,7 @@ the same results.
 from __future__ import annotations
 
 import weakref
+from typing import Sequence
 
 from warband.lang import nodes
 from warband.run.codegen import program as codegen
@@ -33,7 +34,9 @@ def options_for(ruleset, compiled: bool) -> "Options":
     if found is not None and found[0]() is ruleset:
         return found[1]
     made = Options(ruleset, compiled)
-    _SHARED[key] = (weakref.ref(ruleset, lambda _r, known=_SHARED: known.pop(key, None)), made)
+    def forget(_: weakref.ref, known: dict = _SHARED) -> None:
+        known.pop(key, None)
+    _SHARED[key] = (weakref.ref(ruleset, forget), made)
     return made
 
 
@@ -47,7 +50,7 @@ class Options:
         self._plans: dict = {}     # action -> (actor test, rest test, fixed test) or None
         # (actions, actor, the fighters' number) -> (each action's actor test, each action's
         # options, {which actor tests held: those actions' options together})
-        self._usable: dict = {}
+        self._usable: dict[tuple, tuple[list, list[int], list, dict[tuple[bool, ...], list]]] = {}
         self._forces: dict = {}    # what never changes of a world's fighters -> a number
         self._kept: list = []      # synthetic AST nodes: compiled closures are cached by id
         self._slow: dict = {}      # generated test -> the interpreter's, for what it leaves
@@ -61,7 +64,7 @@ class Options:
                        f.equipment) for f in world.fighters)
         return self._forces.setdefault(fixed, len(self._forces))
 
-    def candidates(self, interp, ref: Ref, names: tuple[str, ...], world: World,
+    def candidates(self, interp, ref: Ref, names: Sequence[str], world: World,
                    forces: int | None = None) -> list:
         """Every (action, arguments, test, refs, targets, (action, arguments)) whose actor-only
         part of `requires` holds and whose parts that read only what never changes hold, for
@@ -142,7 +145,9 @@ class Options:
         if decl.requires is None:
             return None, None, None
         first = params[0].name.name
-        alone, rest, fixed = [], [], []
+        alone: list[nodes.Expr] = []
+        rest: list[nodes.Expr] = []
+        fixed: list[nodes.Expr] = []
         values = {p.name.name for p in params if p.type is None or
                   p.type.name not in ("fighter", "side") or p.default is not None}
         for part in conjuncts(decl.requires):

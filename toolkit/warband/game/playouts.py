@@ -11,8 +11,9 @@ designer should know before anyone paints a figure.
 from __future__ import annotations
 
 from warband.diagnostics import Diagnostic, Related, diag
-from warband.game.engine import Game, ScenarioProblem
+from warband.game.engine import Game
 from warband.game.scenario import load_scenario
+from warband.game.worker import ScenarioProblem
 from warband.limits import DEFAULT_ROUNDS
 from warband.run.evaluate import RulesError
 
@@ -23,7 +24,9 @@ def playouts(path: str, compiled, games: int) -> list[Diagnostic]:
     scenario = load_scenario(path)
     if isinstance(scenario, list):
         return scenario
-    capped, stuck, scored = [], [], set()
+    capped: list[int] = []
+    stuck: list[tuple[int, str]] = []
+    scored: set[str] = set()
     for seed in range(1, games + 1):
         try:
             result = Game(scenario, seed).play()

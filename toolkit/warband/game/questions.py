@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from warband.game.board import BASE, CONTACT, Board
 
@@ -101,6 +102,9 @@ class Measure(Fraction):
     gives a plain Fraction."""
 
     __slots__ = ()
+    if TYPE_CHECKING:   # Fraction's own fields, read straight for speed
+        _numerator: int
+        _denominator: int
 
     def __lt__(self, other):
         if type(other) is int:

@@ -9,6 +9,7 @@ files (paths relative to the scenario file) or are written inline.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from warband import catalog
@@ -24,6 +25,7 @@ from warband.run.world import FighterSpec, World, make_world
 @dataclass
 class Scenario:
     ruleset: Ruleset                    # the compiled Ruleset, with its `scenario` declaration
+    decl: ScenarioDecl                  # that declaration
     path: str
     side_names: list[str]
     forces: list[list[FighterSpec]]     # per side, in the scenario's order
@@ -32,10 +34,6 @@ class Scenario:
     # what every game of the scenario works out alike, made once: the World it starts from
     # (Worlds are never changed in place), the board's size and zones, ...
     kept: dict = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def decl(self) -> ScenarioDecl | None:
-        return self.ruleset.scenario
 
     @property
     def title(self) -> str:
@@ -66,8 +64,8 @@ def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
 def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     """The scenario and its forces, or every problem found on the way."""
     path, problem = resolve(ref)
-    if problem is not None:
-        return [problem]
+    if path is None:
+        return [problem] if problem is not None else []
     compiled = load(str(path))
     if compiled.errors or compiled.ruleset is None:
         return compiled.diagnostics
@@ -118,15 +116,17 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     if diagnostics:
         return diagnostics
     names = [s.name.name for s in decl.sides]
-    return Scenario(ruleset, catalog.display_path(path), names, forces, sources=compiled.sources)
+    return Scenario(ruleset, decl, catalog.display_path(path), names, forces,
+                    sources=compiled.sources)
 
 
 def _constant(expr):
     value = constant(expr)
-    return int(value) if hasattr(value, "denominator") and value.denominator == 1 else value
+    # (a whole number as an int; a truth too, as it always was)
+    return int(value) if isinstance(value, (int, Fraction)) and value.denominator == 1 else value
 
 
-def _compatible(ruleset, warband_ruleset: str) -> bool:
+def _compatible(ruleset: Ruleset, warband_ruleset: str) -> bool:
     """A warband fits a scenario whose rules are its ruleset, or extend it."""
     chain = [ruleset.id, *(layer_id for layer_id, _ in ruleset.layers)]
     return warband_ruleset in chain

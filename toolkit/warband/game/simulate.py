@@ -125,7 +125,7 @@ def play_game(play: PlayFunction, request: PlayRequest, game: int, seed: int) ->
         raise GameFailed(game, seed, f"the game returned {type(result).__name__}, "
                                      "not a GameResult")
     named = {result.winner} | set(result.scores) | set(result.kills)
-    strangers = sorted(named - {None} - set(result.sides))
+    strangers = sorted(n for n in named - set(result.sides) if n is not None)
     if strangers:
         raise GameFailed(game, seed, f"the game's result names '{strangers[0]}', which is "
                                      f"not one of its sides ({', '.join(result.sides)})")
@@ -231,7 +231,8 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
     only on (request, games, seed, chunk_size), never on workers or scheduler.
     """
     if play is None:
-        from warband.game.engine import play  # lazily: the engine, only when a run needs it
+        from warband.game.worker import play as engine  # lazily: only when a run needs it
+        play = engine
     if games < 1 or chunk_size < 1:
         raise ValueError("games and chunk_size must be at least 1")
     plan = chunks(games, chunk_size)
@@ -287,7 +288,8 @@ class _Fold:
     are added in the same order whatever the executor did."""
 
     def __init__(self, into: Summary):
-        self.into, self.waiting, self.next = into, {}, 0
+        self.into, self.next = into, 0
+        self.waiting: dict[int, Summary] = {}
 
     def put(self, index: int, part: Summary) -> None:
         self.waiting[index] = part

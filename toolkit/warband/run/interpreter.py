@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import sys
 from fractions import Fraction
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from warband.lang import nodes
 
@@ -30,6 +30,9 @@ from warband.run.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, R
 from warband.lang.ruleset import Ruleset
 from warband.run.world import SIDE_REFS, Ref, World
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
+
+if TYPE_CHECKING:
+    from warband.run.host import GameHost
 
 
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place)
@@ -96,8 +99,8 @@ class Interpreter(Decisions):
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
 
     # ---- the game around the rules ------------------------------------------------------------------
-    game = None   # set by the engine (game.py) while a game is played
-    blocks: dict = {}   # a game's setup, round and aftermath, by their names (game.py)
+    game: GameHost | None = None   # set by the engine (game/engine.py) while a game is played
+    blocks: dict = {}   # a game's setup, round and aftermath, by their names (game/engine.py)
 
     def global_value(self, name: str):
         """A name that means something in play: every side, or a side of the scenario."""

@@ -1,0 +1,101 @@
+"""Setting up in a game: `deploy` puts a side's fighters in a zone, `place` puts pieces
+(markers, walls) on the board, at a point or where a side chooses in a zone."""
+
+from __future__ import annotations
+
+import math
+from itertools import repeat
+from typing import TYPE_CHECKING
+
+from warband.diagnostics import diag
+from warband.game.board import Board, Piece, Zone
+from warband.game.gamelog import position
+from warband.lang import nodes
+from warband.run.evaluate import RulesError
+from warband.run.world import FIGHTER_REFS, Ref, World
+
+if TYPE_CHECKING:
+    from warband.game.engine import Game
+
+
+class Placement:
+    """A game's set-up, on its board; where things go is the players' choice (players.py)."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        self.game = game
+        self.board = board
+
+    def deploy(self, stmt: nodes.Deploy, side: Ref, zone_name: str, world: World) -> World:
+        """The side's fighters in play, set up one by one in the zone, apart from the others."""
+        game = self.game
+        zone = self.board.zones[zone_name]
+        taken = [f.position for f in world.fighters if f.position is not None and not f.removed]
+        board = self.board
+
+        def fits(c) -> bool:
+            return not board.blocked(c) and not board.pieces_at(c) and \
+                apart_from(board, c, taken)
+        for i, f in enumerate(world.fighters):
+            if f.side != side.index or f.removed:
+                continue
+            spots = game.players.spots(board.cells(zone), fits)
+            if not spots:
+                raise RulesError(diag("E507", f"no room left in zone '{stmt.zone}' for "
+                                              f"{f.name}", stmt.span,
+                                      hint="make the zone larger or the force smaller"))
+            spot = game.players.place_spot(side.index, spots, world)
+            world = world.place(FIGHTER_REFS[i], spot)
+            taken.append(spot)
+        game.log.event("deploy", game.round, side=world.sides[side.index].name, zone=zone_name)
+        return world
+
+    def place(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
+              world: World) -> None:
+        """`place`: a piece at a point (a wall from `at` to `to`), or `count` pieces where the
+        side `by` (else the first side) puts them, in a zone, `apart` from each other."""
+        game = self.game
+        kind = stmt.kind.name
+        radius = 0.0 if self.board.squares else 0.5
+        if at is not None:
+            self.board.add(Piece(kind, at, to, radius))
+            if to is not None:   # a wall: where it runs
+                game.log.event("place", game.round, marker=kind, at=position(at),
+                               to=position(to))
+            else:
+                game.log.event("place", game.round, marker=kind, at=position(at))
+            return
+        zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
+        apart = apart if apart is not None else 0
+        by = by.index if by is not None else 0
+        fighters = {f.position for f in world.fighters if f.position is not None}
+        board = self.board
+
+        def fits(c) -> bool:
+            return c not in fighters and not board.blocked(c) and not board.pieces_at(c) and \
+                all(gap(board, c, p.at) >= apart for p in board.pieces
+                    if p.kind == kind and p.to is None)
+        for _ in range(count):
+            spots = game.players.spots(board.cells(zone), fits)
+            if not spots:
+                raise RulesError(diag("E507", f"no room left to place another {kind}",
+                                      stmt.span, hint="place fewer, or closer together"))
+            spot = game.players.place_spot(by, spots, world)
+            self.board.add(Piece(kind, spot, None, radius))
+            if game.log.record:
+                game.log.event("place", game.round, marker=kind, at=position(spot),
+                               by=world.sides[by].name)
+
+
+def apart_from(board: Board, spot, taken: list) -> bool:
+    """Whether a fighter may be set up at `spot` with the fighters at `taken`: not on one of
+    their squares, or an inch or more from each (in C, by map: every try of a deployment asks)."""
+    if board.squares:
+        return spot not in taken
+    return not taken or min(map(math.dist, repeat(spot), taken)) >= 1.0
+
+
+def gap(board: Board, a, b) -> float:
+    """How far apart two points are: squares (diagonals count one) or inches."""
+    if board.squares:
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5

@@ -1,0 +1,72 @@
+"""What the simulator's workers run: `play(request, seed) -> GameResult`, one game of a
+scenario loaded once per process (see results.py for the request and the result)."""
+
+from __future__ import annotations
+
+from warband.diagnostics import Diagnostic, diag, did_you_mean
+from warband.game.engine import Game
+from warband.game.results import GameResult, PlayRequest
+from warband.game.scenario import Scenario, load_scenario
+from warband.run.decisions import Policies
+from warband.run.evaluate import RulesError
+
+_LOADED: dict[str, Scenario] = {}   # this process's scenarios, by the request's reference
+
+
+class ScenarioProblem(Exception):
+    """The scenario cannot be played: its diagnostics, and the texts they point into."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources=None) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+        self.sources = dict(getattr(sources, "texts", None) or {}) if sources else {}
+
+
+def loaded(request: PlayRequest) -> Scenario:
+    """The scenario of a request, loaded once per process; its policies checked."""
+    scenario = _LOADED.get(request.scenario)
+    if scenario is None:
+        found = load_scenario(request.scenario)
+        if isinstance(found, list):
+            raise ScenarioProblem(found)
+        scenario = _LOADED[request.scenario] = found
+    problems = []
+    for who, policy in request.policies:
+        if who != "*" and who not in scenario.side_names:
+            problems.append(diag("E911", f"the scenario has no side '{who}'", None,
+                                 hint=did_you_mean(who, scenario.side_names)
+                                 or f"its sides: {', '.join(scenario.side_names)}"))
+        if policy not in ("random", "greedy", "first"):
+            problems.append(diag("E911", f"unknown policy '{policy}'", None,
+                                 hint="a side plays random, greedy or first"))
+    if problems:
+        raise ScenarioProblem(problems)
+    return scenario
+
+
+def objectives(request: PlayRequest) -> tuple[str, ...]:
+    """The scenario's score terms, as GameResult.scored names them."""
+    return tuple(f"score {side.name}" for side, _, _ in loaded(request).decl.scores)
+
+
+def policies_of(request: PlayRequest) -> Policies:
+    by_side = dict(request.policies)
+    default = by_side.pop("*", "random")
+    if by_side and len(set(by_side.values())) == 1 and \
+            set(by_side) >= _side_names(request):   # every side plays alike: one policy
+        default, by_side = next(iter(by_side.values())), {}
+    return Policies(default, {}, by_side)
+
+
+def _side_names(request: PlayRequest) -> set[str]:
+    scenario = _LOADED.get(request.scenario)
+    return set(scenario.side_names) if scenario is not None else set()
+
+
+def play(request: PlayRequest, seed: int) -> GameResult:
+    """One game of a scenario (loaded once per process): the simulator's worker function."""
+    scenario = loaded(request)
+    try:
+        return Game(scenario, seed, policies_of(request), request.max_rounds).play()
+    except RulesError as error:
+        raise ScenarioProblem([error.diagnostic], scenario.sources) from None

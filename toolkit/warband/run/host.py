@@ -1,0 +1,48 @@
+"""What the interpreter asks of a game it runs in: the host protocol.
+
+Outside a game (the odds of one action, an army rule) the interpreter runs on its own; in a
+game the engine (game/engine.py) sets itself as `Interpreter.game` and answers the statements
+only a board and its players can: activate, travel, deploy, place and concede, and the choices
+a greedy player makes by looking ahead. The run layer declares what it needs here, and the
+game layer above implements it: the interpreter never imports the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+if TYPE_CHECKING:
+    from warband.lang import nodes
+    from warband.run.world import Ref, World
+
+
+class LookAhead(Protocol):
+    """How a game's greedy player weighs a decision inside a sampled action."""
+
+    def best_option(self, name: str, legal: list, run: Callable, world: World,
+                    sign: int) -> Any: ...
+
+
+class GameHost(Protocol):
+    """The game the interpreter runs in (see the module's docstring)."""
+
+    # whether actions go straight to generated code, a turn's Draft changed in place
+    direct: bool
+    look_ahead: LookAhead
+
+    def statement(self, stmt: nodes.Stmt, env: dict, world: World,
+                  next_: Callable[[dict, World], Any]) -> Any:
+        """Run a game statement (activate, travel, concede, deploy, place), then next_."""
+
+    def activate_now(self, stmt: nodes.Activate, ref: Ref, exclude: str | None, world: World,
+                     generated: bool = False) -> tuple[str, World]: ...
+
+    def travel(self, ref: Ref, reach: Any, away: bool, world: World) -> World: ...
+
+    def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str,
+                   world: World) -> World: ...
+
+    def place_now(self, stmt: nodes.Place, at: Any, to: Any, count: Any, zone_name: Any,
+                  apart: Any, by: Any, world: World) -> None: ...
+
+    def concede_now(self, ref: Ref, world: World) -> World: ...
