@@ -7,7 +7,9 @@ ANY, which matches everything, so one mistake yields one message rather than a c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import TYPE_CHECKING, cast
 
 from warband import catalog
 from warband.lang import nodes
@@ -17,6 +19,9 @@ from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
 from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, NOTHING, NUMBER, SIDE, Scope,
                                 Type, compatible, either, noun)
+
+if TYPE_CHECKING:
+    from warband.lang.game_checker import Decision, GameStmt
 
 __all__ = ["Checker", "check", "Type"]
 
@@ -36,8 +41,9 @@ class Checker(ExpressionChecker, GameChecker):
         self.unreadable: frozenset[str] = frozenset()
 
     # ---- reporting ----------------------------------------------------------------------------
-    def error(self, code: str, message: str, span: Span, **kw) -> None:
-        self.diagnostics.append(diag(code, message, span, **kw))
+    def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
+              related: Iterable[Related] = ()) -> None:
+        self.diagnostics.append(diag(code, message, span, hint=hint, related=related))
 
     def lookup(self, name: str) -> Symbol | None:
         sym = self.table.globals.get(name)
@@ -91,12 +97,13 @@ class Checker(ExpressionChecker, GameChecker):
             scope.locals[p.name.name] = (t, p.name.span)
         return scope
 
-    def expect(self, expected: Type, actual: Type, span: Span, what: str, node=None) -> None:
+    def expect(self, expected: Type, actual: Type, span: Span, what: str,
+               node: nodes.Expr | None = None) -> None:
         if not compatible(expected, actual):
             self.error("E302", f"{what} must be {expected.fixed()}, not {actual}", span,
                        hint=self.number_hint(actual, node) if expected.kind == "number" else None)
 
-    def number_hint(self, actual: Type, node=None) -> str | None:
+    def number_hint(self, actual: Type, node: nodes.Expr | None = None) -> str | None:
         """How to get a number out of a fighter."""
         stats = self.table.names_of_kind("stat")
         if actual.kind != "fighter" or not stats:
@@ -104,10 +111,11 @@ class Checker(ExpressionChecker, GameChecker):
         who = node.name if isinstance(node, nodes.Name) else "f"
         return f"a fighter is not a number; use one of its stats, as in {who}.{stats[0]}"
 
-    def member(self, e, expected: Type | None, scope: Scope) -> Type | None:
+    def member(self, e: nodes.Expr, expected: Type | None, scope: Scope) -> Type | None:
         """Check a bare name written where a value of an enum or outcome set is expected, so that
         a misspelt value is reported against that set. None when `e` is something else."""
         if expected is None or expected.kind not in ("enum", "outcome") or \
+                expected.name is None or \
                 not isinstance(e, nodes.Name) or e.name in scope.locals or \
                 e.name in self.table.globals or getattr(self.table.globals.get(
                     expected.name), "kind", None) not in ("enum", "outcomes"):
@@ -115,7 +123,9 @@ class Checker(ExpressionChecker, GameChecker):
         self.used.add(expected.name)
         if any(m.parent == expected.name for m in self.table.members.get(e.name, [])):
             return expected.fixed()
-        names = [m.name.name for m in self.table.globals[expected.name].decl.members]
+        members = cast("nodes.EnumDecl | nodes.OutcomesDecl",
+                       self.table.globals[expected.name].decl).members
+        names = [m.name.name for m in members]
         kind = "an outcome" if expected.kind == "outcome" else "a value"
         self.error("E307" if expected.kind == "outcome" else "E201",
                    f"'{e.name}' is not {kind} of '{expected.name}'", e.span,
@@ -123,7 +133,7 @@ class Checker(ExpressionChecker, GameChecker):
                    or f"{kind.split()[1]}s of '{expected.name}': {', '.join(names)}")
         return ANY
 
-    def repeated(self, idents, what: str, owner: str) -> None:
+    def repeated(self, idents: Iterable[nodes.Ident], what: str, owner: str) -> None:
         """E202 for a name listed twice in one declaration."""
         seen: dict[str, Span] = {}
         for ident in idents:
@@ -211,7 +221,7 @@ class Checker(ExpressionChecker, GameChecker):
         if sym is None or sym.kind != "trait":
             self.unknown(ref.name, ("trait",))
             return
-        trait: nodes.TraitDecl = sym.decl
+        trait = cast(nodes.TraitDecl, sym.decl)
         if trait.param and ref.value is None:
             self.error("E301", f"trait '{trait.name.name}' needs a number", ref.span,
                        hint=f"write it as {trait.name.name}(1)")
@@ -243,14 +253,14 @@ class Checker(ExpressionChecker, GameChecker):
             if sym is None or sym.kind != "stat":
                 self.unknown(name, ("stat",))
                 continue
-            stat_type = sym.decl.type
+            stat_type = cast(nodes.StatDecl, sym.decl).type
             expected = NUMBER if isinstance(stat_type, nodes.RangeType) else \
                 self.type_of_ref(stat_type)
             t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
 
-    def owner(self, decl) -> str | None:
+    def owner(self, decl: nodes.Decl) -> str | None:
         """The name calls made inside a declaration are recorded under (for cycles): None for a
         declaration whose name belongs to another (a duplicate, or a built-in name)."""
         name = getattr(getattr(decl, "name", None), "name", None)
@@ -275,6 +285,7 @@ class Checker(ExpressionChecker, GameChecker):
                            related=[Related(seen_default.span, "the 'otherwise' row")],
                            hint="rows are tried from the top; move 'otherwise' to the end")
             if row.kind == "when":
+                assert row.condition is not None  # a 'when' row has one
                 t = self.expr(row.condition, scope)
                 self.expect(BOOL, t, row.condition.span, "a row's condition")
                 self.require_fixed(t, row.condition.span, "a row's condition")
@@ -292,11 +303,12 @@ class Checker(ExpressionChecker, GameChecker):
             for i, value in enumerate(row.values[:len(decl.columns)]):
                 t = self.expr(value, scope)
                 self.require_fixed(t, value.span, "a table's value")
-                if column_types[i] is None:
+                earlier = column_types[i]
+                if earlier is None:
                     column_types[i] = t
-                elif not compatible(column_types[i], t):
+                elif not compatible(earlier, t):
                     self.error("E302", f"column '{decl.columns[i].name}' holds "
-                                       f"{column_types[i]} in earlier rows, not {t}", value.span)
+                                       f"{earlier} in earlier rows, not {t}", value.span)
         self.current = outer
         if len(decl.columns) == 1:
             result = column_types[0] or ANY
@@ -380,7 +392,7 @@ class Checker(ExpressionChecker, GameChecker):
         for stmt in block.stmts:
             self.stmt(stmt, inner)
 
-    def stmt(self, stmt, scope: Scope) -> None:
+    def stmt(self, stmt: nodes.Stmt | GameStmt, scope: Scope) -> None:
         match stmt:
             case nodes.Let(name=name, value=value):
                 if name.name in scope.locals:
@@ -435,6 +447,7 @@ class Checker(ExpressionChecker, GameChecker):
             case nodes.Return(value=value):
                 t = self.value(value, scope, expected=scope.result)
                 if scope.result is not None and scope.result.kind == "nothing":
+                    assert scope.procedure is not None  # only a procedure's scope has a result
                     self.error("E302", f"'{scope.procedure.name.name}' gives no result, so it "
                                        "cannot return one", stmt.span,
                                hint="declare its result type: '-> number' or '-> OUTCOMES'")
@@ -459,7 +472,7 @@ class Checker(ExpressionChecker, GameChecker):
             case _:
                 self.game_stmt(stmt, scope)
 
-    def decider(self, stmt, scope: Scope) -> None:
+    def decider(self, stmt: Decision, scope: Scope) -> None:
         t = self.expr(stmt.decider, scope)
         if t.kind not in ("fighter", "side", "any"):
             who = next((n for n, (lt, _) in scope.locals.items()
@@ -492,15 +505,16 @@ class Checker(ExpressionChecker, GameChecker):
             self.expect(NUMBER, t, stmt.span, f"'{stmt.op}'")
         self.expect(t.fixed(), value, stmt.value.span, "the new value")
 
-    def value(self, expr, scope: Scope, expected: Type | None = None) -> Type:
+    def value(self, expr: nodes.Expr, scope: Scope, expected: Type | None = None) -> Type:
         """An expression that may also be a call of a procedure standing on its own."""
         if isinstance(expr, nodes.Call):
             sym = self.table.globals.get(expr.callee.name)
             if sym is not None and sym.kind in ("procedure", "action", "phase"):
                 self.used.add(sym.name)
                 self.note_call(sym.name, expr.span)
-                self.arguments(expr, sym.decl.params, scope, sym.kind)
-                return self.procedure_result(sym.decl)
+                decl = cast(nodes.ProcedureDecl, sym.decl)
+                self.arguments(expr, decl.params, scope, sym.kind)
+                return self.procedure_result(decl)
         return self.member(expr, expected, scope) or self.expr(expr, scope)
 
     def note_call(self, callee: str, span: Span) -> None:
@@ -529,7 +543,7 @@ class Checker(ExpressionChecker, GameChecker):
     # ---- expressions --------------------------------------------------------------------------------
     def cycles(self) -> None:
         """Rules must terminate: no table, definition or procedure may reach itself."""
-        reported: set[frozenset] = set()
+        reported: set[frozenset[str]] = set()
         state: dict[str, int] = {}
         stack: list[tuple[str, Span | None]] = []
 
@@ -572,11 +586,11 @@ _MERGED = ("E201", "E203", "E204", "E307")
 def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """One message for a name that is unknown wherever it is used (a misspelt or unreadable
     declaration, most often): the first use, with the lines of the others in its hint."""
-    groups: dict[tuple, list[Diagnostic]] = {}
+    groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         if d.code in _MERGED and d.span is not None:
             groups.setdefault((d.code, d.message, d.span.file), []).append(d)
-    merged = []
+    merged: list[Diagnostic] = []
     for d in diagnostics:
         group = groups.get((d.code, d.message, d.span.file)) if d.code in _MERGED \
             and d.span is not None else None
@@ -585,8 +599,8 @@ def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             continue
         if d is not group[0]:
             continue
-        group.sort(key=lambda g: (g.span.line, g.span.column))
-        lines = sorted({g.span.line for g in group[1:]} - {group[0].span.line})
+        group.sort(key=_place)
+        lines = sorted({_place(g)[0] for g in group[1:]} - {_place(group[0])[0]})
         first = group[0]
         if lines:
             shown = [str(n) for n in lines[:8]] + ([f"{len(lines) - 8} more"]
@@ -595,6 +609,12 @@ def _merge_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             first = replace(first, hint=f"{first.hint} ({also})" if first.hint else also)
         merged.append(first)
     return merged
+
+
+def _place(d: Diagnostic) -> tuple[int, int]:
+    """The line and column of a diagnostic with a span (only those are merged)."""
+    span = cast(Span, d.span)
+    return span.line, span.column
 
 
 def _always_returns(block: nodes.Block | None) -> bool:

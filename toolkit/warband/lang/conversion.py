@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
@@ -27,7 +28,7 @@ from warband.lang.checker import Checker
 from warband.lang.parser import parse
 from warband.lang.ruleset import Ruleset
 from warband.lang.symbols import SymbolTable, collect
-from warband.lang.typesystem import BOOL, FIGHTER, NUMBER, TEXT, Scope, compatible
+from warband.lang.typesystem import BOOL, FIGHTER, NUMBER, TEXT, Scope, Type, compatible
 from warband.limits import MAX_RULES_BYTES
 
 if TYPE_CHECKING:
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
 # (the compiler, for `rules check`, and `warband convert`), since compiling a ruleset may itself
 # check the conversions it holds.
 Loader = Callable[[str], "Compiled"]
+
+# what is given at most once in a conversion: 'otherwise', 'fit', or (kind, name)
+_Given = str | tuple[str, str | None]
 
 _DECLARED = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
 
@@ -83,6 +87,7 @@ def _side(ref: str, span: Span, base: Path, sources: Sources, load: Loader) -> S
                     hint=f"run: warband rules check {ref}")
     # the file's own declarations, as compiling read them: the names its expressions may use
     module, _ = parse(compiled.sources.texts[compiled.ruleset.file], compiled.ruleset.file)
+    assert module is not None  # the file compiled, so it parses
     table, _ = collect(module)
     return Side(compiled.ruleset, table)
 
@@ -98,14 +103,15 @@ class _Check:
         self.exprs = Checker(source.table)
         self.scope = Scope({decl.fighter.name: (FIGHTER, decl.fighter.span)})
 
-    def error(self, code: str, message: str, span: Span, **kw) -> None:
-        self.diagnostics.append(diag(code, message, span, **kw))
+    def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
+              related: Iterable[Related] = ()) -> None:
+        self.diagnostics.append(diag(code, message, span, hint=hint, related=related))
 
-    def expression(self, expr, expected, what: str) -> None:
+    def expression(self, expr: nodes.Expr, expected: Type, what: str) -> None:
         t = self.exprs.value(expr, self.scope, expected)
         self.exprs.expect(expected, t, expr.span, what, expr)
 
-    def twice(self, seen: dict, key, span: Span, what: str) -> bool:
+    def twice(self, seen: dict[_Given, Span], key: _Given, span: Span, what: str) -> bool:
         if key in seen:
             self.error("E806", f"{what} is given twice", span,
                        related=[Related(seen[key], "first given here")],
@@ -114,7 +120,8 @@ class _Check:
         seen[key] = span
         return False
 
-    def unknown(self, code: str, kind: str, ident: nodes.Ident, side: Side, names) -> bool:
+    def unknown(self, code: str, kind: str, ident: nodes.Ident, side: Side,
+                names: Collection[str]) -> bool:
         if ident.name in names:
             return False
         which = "source" if side is self.source else "target"
@@ -126,15 +133,15 @@ class _Check:
 
     def run(self) -> list[Diagnostic]:
         target = self.target.ruleset
-        seen: dict = {}
+        seen: dict[_Given, Span] = {}
         otherwise = None
-        for rule in self.decl.classes:
-            self.unknown("E802", "class", rule.target, self.target, target.classes)
-            if rule.condition is None:
-                self.twice(seen, "otherwise", rule.span, "the 'otherwise' class")
-                otherwise = rule
+        for class_rule in self.decl.classes:
+            self.unknown("E802", "class", class_rule.target, self.target, target.classes)
+            if class_rule.condition is None:
+                self.twice(seen, "otherwise", class_rule.span, "the 'otherwise' class")
+                otherwise = class_rule
             else:
-                self.expression(rule.condition, BOOL, "a class rule's condition")
+                self.expression(class_rule.condition, BOOL, "a class rule's condition")
         if target.classes and not self.decl.classes:
             self.error("E808", f"the conversion gives no class, but '{target.id}' fighters have "
                                "one", self.decl.span,
@@ -145,7 +152,7 @@ class _Check:
                        self.decl.classes[-1].span,
                        hint=f"end them with e.g. 'class {self.decl.classes[-1].target.name} "
                             "otherwise'")
-        given = set()
+        given: set[str] = set()
         for rule in self.decl.stats:
             if self.unknown("E803", "stat", rule.target, self.target, target.stats):
                 continue
@@ -170,18 +177,18 @@ class _Check:
                 self.error("E807", f"the conversion does not give {stat.name}, which every "
                                    f"'{target.id}' fighter needs", self.decl.span,
                            hint=f"add: stat {stat.name} = ...")
-        for rule in self.decl.maps:
-            self.map_rule(rule, seen)
-        for rule in self.decl.warnings:
-            if rule.condition is not None:
-                self.expression(rule.condition, BOOL, "a warning's condition")
-        for stat, _ in self.decl.fits:
-            if not self.twice(seen, "fit", stat.span, "'fit'"):
-                self.fit(stat)
+        for map_rule in self.decl.maps:
+            self.map_rule(map_rule, seen)
+        for warning in self.decl.warnings:
+            if warning.condition is not None:
+                self.expression(warning.condition, BOOL, "a warning's condition")
+        for fitted, _ in self.decl.fits:
+            if not self.twice(seen, "fit", fitted.span, "'fit'"):
+                self.fit(fitted)
         self.diagnostics += self.exprs.diagnostics
         return self.diagnostics
 
-    def map_rule(self, rule: nodes.MapRule, seen: dict) -> None:
+    def map_rule(self, rule: nodes.MapRule, seen: dict[_Given, Span]) -> None:
         code = "E804" if rule.kind == "trait" else "E805"
         pool = "traits" if rule.kind == "trait" else "equipment"
         src, tgt = getattr(self.source.ruleset, pool), getattr(self.target.ruleset, pool)
@@ -194,13 +201,14 @@ class _Check:
             self.unknown(code, rule.kind, rule.source, self.source, src)
         if rule.target is None:
             return
+        assert rule.source is not None  # only 'otherwise drop' has none, and it drops
         ident = rule.target.name if isinstance(rule.target, nodes.TraitRef) else rule.target
         if self.unknown(code, rule.kind, ident, self.target, tgt):
             return
         if rule.kind != "trait":
             return
         numeric = tgt[ident.name].numeric
-        value = rule.target.value
+        value = cast(nodes.TraitRef, rule.target).value   # a trait maps to a trait's reference
         source_numeric = rule.source.name in src and src[rule.source.name].numeric
         if value is not None and not numeric:
             self.error("E809", f"'{ident.name}' takes no value in '{self.target.ruleset.id}'",
@@ -232,7 +240,7 @@ def check(decl: nodes.ConversionDecl, file: str, sources: Sources,
     problems = [d for d in found if isinstance(d, Diagnostic)]
     if problems:
         return None, problems
-    source, target = found
+    source, target = [side for side in found if isinstance(side, Side)]
     diagnostics = _Check(decl, source, target).run()
     if any(d.is_error for d in diagnostics):
         return None, diagnostics

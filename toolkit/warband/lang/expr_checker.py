@@ -5,6 +5,9 @@ Mixed into the Checker, whose declaration and statement walks call `expr` for ev
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
 from warband.lang import nodes
 from warband.diagnostics import did_you_mean
 from warband.lang.game_checker import game_name_type
@@ -15,14 +18,41 @@ from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTER_BUILTINS,
                                 kind_hint, noun, numeric, unify)
 from warband.limits import MAX_DICE, MAX_SIDES
 
+if TYPE_CHECKING:
+    from warband.diagnostics import Related, Span
+    from warband.lang.symbols import Symbol, SymbolTable
+
 
 class ExpressionChecker:
-    def expr(self, e, scope: Scope) -> Type:
+    if TYPE_CHECKING:  # what the Checker this is mixed into provides
+        table: SymbolTable
+        used: set[str]
+        unreadable: frozenset[str]
+        expr_types: dict[int, Type]
+
+        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
+                  related: Iterable[Related] = ()) -> None: ...
+        def lookup(self, name: str) -> Symbol | None: ...
+        def expect(self, expected: Type, actual: Type, span: Span, what: str,
+                   node: nodes.Expr | None = None) -> None: ...
+        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
+        def number_hint(self, actual: Type, node: nodes.Expr | None = None) -> str | None: ...
+        def member(self, e: nodes.Expr, expected: Type | None, scope: Scope) -> Type | None: ...
+        def note_call(self, callee: str, span: Span) -> None: ...
+        def arguments(self, call: nodes.Call, params: tuple[nodes.Param, ...], scope: Scope,
+                      kind: str) -> None: ...
+        def table_type(self, decl: nodes.TableDecl) -> Type: ...
+        def define_type(self, decl: nodes.DefineDecl) -> Type: ...
+        # from the GameChecker
+        def group_element(self, group: nodes.Expr, scope: Scope) -> Type: ...
+        def game_call(self, e: nodes.Call, scope: Scope) -> Type: ...
+
+    def expr(self, e: nodes.Expr, scope: Scope) -> Type:
         t = self._expr(e, scope)
         self.expr_types[id(e)] = t
         return t
 
-    def _expr(self, e, scope: Scope) -> Type:
+    def _expr(self, e: nodes.Expr, scope: Scope) -> Type:
         match e:
             case nodes.Int():
                 return NUMBER
@@ -111,13 +141,13 @@ class ExpressionChecker:
                                        "dropping some has no effect here", mod.span,
                                hint="count in the dice you mean to keep: (n)d6")
                 return NUMBER.rolled(True)
-            case nodes.Aggregate(kind=kind, value=value, var=var, group=group,
+            case nodes.Aggregate(kind=kind_ident, value=value, var=var, group=group,
                                condition=condition):
-                if kind.name not in AGGREGATES:
-                    self.error("E201", f"unknown way to combine a group: '{kind.name}'",
-                               kind.span, hint=did_you_mean(kind.name, AGGREGATES)
+                if kind_ident.name not in AGGREGATES:
+                    self.error("E201", f"unknown way to combine a group: '{kind_ident.name}'",
+                               kind_ident.span, hint=did_you_mean(kind_ident.name, AGGREGATES)
                                or "use total(...), highest(...) or lowest(...)")
-                kind = kind.name
+                kind = kind_ident.name
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
                 element = self.group_element(group, scope)
                 inner.locals[var.name] = (element, var.span)
@@ -179,7 +209,7 @@ class ExpressionChecker:
                 self.predicate(mod.predicate, scope)
         return DICE
 
-    def predicate(self, p, scope: Scope) -> None:
+    def predicate(self, p: nodes.Predicate, scope: Scope) -> None:
         if isinstance(p, nodes.PredCompare):
             t = self.expr(p.value, scope)
             self.expect(NUMBER, t, p.value.span, "a face to compare with")
@@ -191,8 +221,8 @@ class ExpressionChecker:
             return SIDES
         sym = self.lookup(e.name)
         if sym is not None:
-            if game_name_type(sym) is not None:
-                return game_name_type(sym)
+            if (game_type := game_name_type(sym)) is not None:
+                return game_type
             if sym.kind == "class":
                 return Type("class")
             if sym.kind == "tier":
@@ -202,17 +232,18 @@ class ExpressionChecker:
             return ANY
         members = self.table.members.get(e.name, [])
         if len(members) == 1:
-            self.used.add(members[0].parent)
+            self.used.add(cast(str, members[0].parent))   # a member's set, always given
             m = members[0]
             return Type("enum" if m.kind == "enum member" else "outcome", m.parent)
         if len(members) > 1:
             self.error("E204", f"'{e.name}' is a value of several sets "
-                               f"({', '.join(m.parent for m in members)})", e.span)
+                               f"({', '.join(cast(str, m.parent) for m in members)})", e.span)
             return ANY
         self.unknown(e, (), extra=scope.locals)
         return ANY
 
-    def unknown(self, ident, kinds: tuple[str, ...], extra=(), hint: str | None = None) -> None:
+    def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
+                extra: Iterable[str] = (), hint: str | None = None) -> None:
         name = ident.name
         sym = self.table.globals.get(name)
         if sym is None and name in self.unreadable:
@@ -241,7 +272,7 @@ class ExpressionChecker:
                 hint = f"declare it first ({kinds[0]} {name}); {declared}"
         self.error("E201", f"unknown {what} '{name}'", ident.span, hint=hint)
 
-    def suggest(self, name: str, candidates) -> str | None:
+    def suggest(self, name: str, candidates: Iterable[str]) -> str | None:
         """A did-you-mean hint. What it suggests counts as used: the writer meant to use it,
         and a warning that it is unused would only repeat the mistake."""
         hint = did_you_mean(name, candidates)
@@ -278,7 +309,9 @@ class ExpressionChecker:
             return builtins[name]
         candidates = list(builtins)
         for sym in self.table.globals.values():
-            if sym.kind in ("flag", "counter") and sym.decl.owner == owner or \
+            # the kind of a symbol says what its declaration is
+            if sym.kind in ("flag", "counter") and \
+                    cast(nodes.StateDecl, sym.decl).owner == owner or \
                     owner == "fighter" and sym.kind in ("stat", "trait"):
                 candidates.append(sym.name)
                 if sym.name.lower() != name.lower():
@@ -289,16 +322,18 @@ class ExpressionChecker:
                 if sym.kind == "counter":
                     return NUMBER
                 if sym.kind == "stat":
-                    return (Type("enum", sym.decl.type.name)
-                            if isinstance(sym.decl.type, nodes.Ident) else NUMBER)
+                    stat_type = cast(nodes.StatDecl, sym.decl).type
+                    return (Type("enum", stat_type.name)
+                            if isinstance(stat_type, nodes.Ident) else NUMBER)
+                trait = cast(nodes.TraitDecl, sym.decl)
                 if mutable:
-                    kind = "counter" if sym.decl.param else "flag"
+                    kind = "counter" if trait.param else "flag"
                     self.error("E308", f"trait '{sym.name}' cannot be changed during play",
                                field.span, hint=f"keep what changes in a {kind}, as in: "
-                                                + ("counter Wounds on fighter" if sym.decl.param
+                                                + ("counter Wounds on fighter" if trait.param
                                                    else "flag Enraged on fighter"))
                     return ANY
-                if not sym.decl.param:
+                if not trait.param:
                     self.error("E204", f"trait '{sym.name}' carries no number", field.span,
                                hint=f"ask whether a fighter has it: f has {sym.name}")
                     return ANY
@@ -346,9 +381,11 @@ class ExpressionChecker:
                        e.callee.span, hint=kind_hint(sym, scope))
             return ANY
         self.note_call(name, e.span)
-        self.arguments(e, sym.decl.params, scope, sym.kind)
+        self.arguments(e, cast("nodes.TableDecl | nodes.DefineDecl", sym.decl).params, scope,
+                       sym.kind)
         random = any(self.expr_types.get(id(a), NUMBER).random for a in e.args)
-        result = self.table_type(sym.decl) if sym.kind == "table" else self.define_type(sym.decl)
+        result = (self.table_type(cast(nodes.TableDecl, sym.decl)) if sym.kind == "table"
+                  else self.define_type(cast(nodes.DefineDecl, sym.decl)))
         return result.rolled(random)
 
     # ---- whole-file checks ----------------------------------------------------------------------------

@@ -6,12 +6,25 @@ what it means is up to the engine, which supplies the board and the players.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from warband.lang import nodes
 from warband.diagnostics import Related, did_you_mean
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.lang.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SIDE,
                                 TEXT, ZONE, Scope, Type, numeric)
 from warband.limits import MAX_BOARD, MAX_FIGHTERS
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Span
+    from warband.lang.symbols import Symbol
+
+    # a statement that asks a fighter or a side to decide
+    Decision = nodes.Choose | nodes.ChooseNumber | nodes.ChooseAmong
+    # the statements only a game gives meaning to
+    GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
+                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -27,8 +40,22 @@ GAME_SIGNATURES = {
 
 
 class GameChecker:
+    if TYPE_CHECKING:  # what the Checker this is mixed into provides
+        def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
+        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
+                  related: Iterable[Related] = ()) -> None: ...
+        def lookup(self, name: str) -> Symbol | None: ...
+        def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
+                    extra: Iterable[str] = (), hint: str | None = None) -> None: ...
+        def expect(self, expected: Type, actual: Type, span: Span, what: str,
+                   node: nodes.Expr | None = None) -> None: ...
+        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
+        def block(self, block: nodes.Block | None, scope: Scope) -> None: ...
+        def decider(self, stmt: Decision, scope: Scope) -> None: ...
+        def trait_ref(self, ref: nodes.TraitRef) -> None: ...
+
     # ---- statements ------------------------------------------------------------------------------
-    def game_stmt(self, stmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
+    def game_stmt(self, stmt: GameStmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
         match stmt:
             case nodes.ForSorted(var=var, items=items, key=key, body=body):
                 element = self.group_element(items, scope)
@@ -92,7 +119,7 @@ class GameChecker:
                        hint="choose another name")
         scope.locals[name.name] = (t, name.span)
 
-    def group_element(self, group, scope: Scope) -> Type:
+    def group_element(self, group: nodes.Expr, scope: Scope) -> Type:
         t = self.expr(group, scope)
         if t.kind == "sides":
             return SIDE
@@ -123,6 +150,7 @@ class GameChecker:
     # ---- declarations ------------------------------------------------------------------------------------
     def marker(self, decl: nodes.MarkerDecl) -> None:
         if decl.entered is not None:
+            assert decl.entered_by is not None  # the builder gives both or neither
             scope = Scope({decl.entered_by.name: (FIGHTER, decl.entered_by.span)})
             self.block(decl.entered, scope)
 
@@ -145,8 +173,8 @@ class GameChecker:
         if len(decl.sides) < 2:
             self.error("E402", f"scenario '{decl.name.name}' needs at least two sides",
                        decl.name.span, hint="add them, as in: side red from \"red.yaml\"")
-        for side in decl.sides:
-            for spec in side.fighters:
+        for side_decl in decl.sides:
+            for spec in side_decl.fighters:
                 self.fighter_spec(spec)
         for zone in decl.zones:
             known = EDGES if zone.shape == "edge" else CORNERS
@@ -171,7 +199,7 @@ class GameChecker:
             self.expect(NUMBER, t, decl.rounds.span, "the number of rounds")
             self.require_fixed(t, decl.rounds.span, "the number of rounds")
         for what, lines in (("score", decl.scores), ("value", decl.values)):
-            first: dict = {}
+            first: dict[str, Span] = {}
             for side, *_ in lines:   # one of each per side: which would count?
                 if side.name not in first:
                     first[side.name] = side.span
@@ -213,7 +241,7 @@ class GameChecker:
             self.require_fixed(self.expr(value, Scope({})), value.span, "a stat")
 
 
-def game_name_type(sym) -> Type | None:
+def game_name_type(sym: Symbol) -> Type | None:
     """The type of a scenario's own names used as values."""
     return {"side name": SIDE, "zone": ZONE, "marker": MARKER}.get(sym.kind)
 

@@ -13,8 +13,10 @@ where the base uses it. What is layered on what is recorded for provenance (`rul
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
@@ -32,7 +34,7 @@ def _a(kind: str) -> str:
     return _ARTICLE.get(kind, f"a {kind}")
 
 
-def decl_kind(decl) -> str:
+def decl_kind(decl: nodes.Decl) -> str:
     if isinstance(decl, nodes.ArmyDecl):
         return "army"
     try:
@@ -41,12 +43,12 @@ def decl_kind(decl) -> str:
         return type(decl).__name__
 
 
-def _name_span(decl) -> Span:
+def _name_span(decl: nodes.Decl) -> Span:
     name = getattr(decl, "name", None)
     return name.span if isinstance(name, nodes.Ident) else decl.span
 
 
-def decl_name(decl) -> str:
+def decl_name(decl: nodes.Decl) -> str:
     """The name a declaration is layered by; a declaration without a name (the army section)
     is one of a kind, named by its kind."""
     if isinstance(decl, nodes.ArmyDecl):
@@ -83,6 +85,7 @@ def layer(module: nodes.Module, sources: Sources, chain: tuple[str, ...] = ()
     if problem is not None:
         info.failed = True
         return _standalone(module, []), [problem], info
+    assert base_path is not None  # without a problem, the base was found
     identity = _identity(str(base_path))
     if identity in chain:
         names = [Path(c).name for c in chain[chain.index(identity):]] + [Path(identity).name]
@@ -99,6 +102,7 @@ def layer(module: nodes.Module, sources: Sources, chain: tuple[str, ...] = ()
     if problem is not None:
         info.failed = True
         return module, [problem], info
+    assert text is not None  # without a problem, the base was read
     sources.add(name, text)
     base_module, found = parse(text, name)
     diagnostics += found
@@ -151,7 +155,7 @@ def _read(path: Path, name: str, where: Span) -> tuple[str | None, Diagnostic | 
     return None, diag("E435", f"cannot read the base {name}: {text.detail}", where)
 
 
-def _rewrap(original: nodes.Module, decls) -> nodes.Module:
+def _rewrap(original: nodes.Module, decls: Iterable[nodes.Decl]) -> nodes.Module:
     return nodes.Module(original.file, original.header, tuple(decls), original.partial,
                         original.unreadable)
 
@@ -159,7 +163,7 @@ def _rewrap(original: nodes.Module, decls) -> nodes.Module:
 def _standalone(module: nodes.Module, diagnostics: list[Diagnostic]) -> nodes.Module:
     """A file that extends nothing cannot override or remove: each such declaration is reported,
     and an override is kept as a plain declaration so that its uses are not unknown too."""
-    decls = []
+    decls: list[nodes.Decl] = []
     changed = False
     for decl in module.decls:
         if isinstance(decl, (nodes.OverrideDecl, nodes.RemoveDecl)):
@@ -182,7 +186,7 @@ def _standalone(module: nodes.Module, diagnostics: list[Diagnostic]) -> nodes.Mo
     return _rewrap(module, decls) if changed else module
 
 
-def _plain(decl):
+def _plain(decl: nodes.Decl) -> nodes.Decl:
     if isinstance(decl, nodes.ArmyDecl):
         return replace(decl, removals=())
     return decl
@@ -191,8 +195,8 @@ def _plain(decl):
 def _merge(base: nodes.Module, house: nodes.Module, info: Layering
            ) -> tuple[nodes.Module, list[Diagnostic]]:
     d: list[Diagnostic] = []
-    decls: list = list(base.decls)
-    base_names = {decl_name(x): x for x in decls}   # what the base has, before this file
+    decls: list[nodes.Decl | None] = list(base.decls)   # None: removed
+    base_names = {decl_name(x): x for x in base.decls}   # what the base has, before this file
     touched: dict[str, Span] = {}                  # names this file overrode or removed
 
     def index(name: str) -> int | None:
@@ -244,8 +248,11 @@ def _merge(base: nodes.Module, house: nodes.Module, info: Layering
                 decls.append(_plain(inner))
                 continue
             previous = decls[i]
+            assert previous is not None  # index() finds only what is still there
             info.overrides[name] = _name_span(previous)
-            decls[i] = _merge_army(previous, inner, d) if kind == "army" else inner
+            # wrong_kind() saw that both are of one kind: for "army", both are army sections
+            decls[i] = _merge_army(cast(nodes.ArmyDecl, previous), cast(nodes.ArmyDecl, inner),
+                                   d) if kind == "army" else inner
         elif isinstance(decl, nodes.RemoveDecl):
             kind = decl.kind
             name = decl.name.name if decl.name else "army"
@@ -267,6 +274,7 @@ def _merge(base: nodes.Module, house: nodes.Module, info: Layering
             i = index(name) if name in base_names else None
             if i is not None and name not in touched:
                 previous = decls[i]
+                assert previous is not None  # index() finds only what is still there
                 where = _name_span(previous)
                 span = _name_span(decl)
                 what = "an army section" if kind == "army" else \
@@ -306,6 +314,7 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
             quotas.append(q)
     for r in house.removals:
         if r.part == "quota":
+            assert r.selector is not None  # a quota's removal names its selector
             kept = [q for q in quotas if (q.selector_kind, q.selector.name)
                     != (r.selector_kind, r.selector.name)]
             if len(kept) == len(quotas):
@@ -334,7 +343,7 @@ def explain_removed(diagnostics: list[Diagnostic], removed: dict[str, Span]) -> 
     """An unknown name that the house rules removed says so, with the `remove` line."""
     if not removed:
         return diagnostics
-    out = []
+    out: list[Diagnostic] = []
     for x in diagnostics:
         if x.code in ("E201", "E307"):
             name = next((n for n in removed if f"'{n}'" in x.message), None)
