@@ -61,6 +61,7 @@ class Formatted:
     def diff(self) -> str:
         if not self.changed:
             return ""
+        assert self.original is not None and self.text is not None  # only read files change
         return "".join(difflib.unified_diff(
             self.original.splitlines(keepends=True), self.text.splitlines(keepends=True),
             fromfile=f"{self.name} (as it is)", tofile=f"{self.name} (formatted)"))
@@ -291,7 +292,9 @@ def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
     found = Validation().rules(ref, base, data, name, text)
     if isinstance(found, Diagnostic):
         return None
-    return [stat.key for stat in found.compiled.ruleset.stats.values()]
+    ruleset = found.compiled.ruleset
+    assert ruleset is not None  # rules() gives a compiled ruleset or a Diagnostic
+    return [stat.key for stat in ruleset.stats.values()]
 
 
 def format_source(source) -> Formatted:
@@ -303,6 +306,7 @@ def format_source(source) -> Formatted:
     if loaded.data is None or loaded.diagnostics:
         return result
     text = loaded.text
+    assert text is not None  # loaded data comes with its text
     try:
         stats = _stat_keys(loaded.data, source.name, text, source.base)
         formatted = format_text(text, stats)

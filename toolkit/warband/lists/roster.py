@@ -247,6 +247,7 @@ def build(result: FileResult) -> dict:
     """The roster model of a file that validation could read (some entries may be malformed:
     those are left out, and the problems say why)."""
     warband, ruleset = result.warband, result.ruleset
+    assert warband is not None and ruleset is not None  # as the docstring says: a file read
     world = army.world_of(warband, ruleset)
     costs = _costs(warband, ruleset, world)
     cards = [_fighter(f, seen, costs.get(f.index), ruleset)

@@ -124,6 +124,7 @@ class Validation:
     # ---- the pipeline ---------------------------------------------------------------------------
     def source(self, source: Source) -> FileResult:
         name = source.name
+        assert source.raw is not None  # only a Source with a problem has no bytes
         loaded = yamlfast.load(source.raw, name) or load_yaml(source.raw, name)
         if loaded.text is not None:
             self.sources.add(name, loaded.text)
@@ -143,6 +144,7 @@ class Validation:
                 result.unusable = True
             return self._sorted(result)
         ruleset = rules.compiled.ruleset
+        assert ruleset is not None  # rules() gives a _Rules only for a compiled ruleset
         result.ruleset = ruleset
         if rules.schema is None:
             rules.schema = schema.ruleset_schema(ruleset)
