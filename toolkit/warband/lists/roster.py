@@ -88,7 +88,7 @@ def number_text(value) -> str:
     return str(value)
 
 
-def _costs(warband, ruleset, world) -> dict[int, object]:
+def _costs(warband, ruleset, world) -> dict[int, int | Fraction]:
     """The cost of one fighter of each entry, by the ruleset's `cost(f)`, as army.py works it
     out; an entry whose cost cannot be worked out is missing (validation reports why)."""
     if ruleset.army is None or ruleset.army.cost is None:

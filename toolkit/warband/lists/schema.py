@@ -375,7 +375,9 @@ class _Checker:
                             did_you_mean(name, traits) or f"traits: {', '.join(traits)}")
         hint = did_you_mean(name, known)
         if hint:  # 'Skill: 3' is a misspelt 'skill', not a missing one as well
-            self.suggested.add((tuple(path), re.search(r"'(.*)'", hint).group(1)))
+            meant = re.search(r"'(.*)'", hint)
+            assert meant is not None  # did_you_mean quotes the name it suggests
+            self.suggested.add((tuple(path), meant.group(1)))
         if len(path) == 2 and path[0] == FIGHTERS:
             message = f"unknown key '{name}' in fighter {self.fighter(path[1])}"
             missing = {"class": "classes", "traits": "traits", "equipment": "equipment"}
@@ -443,7 +445,7 @@ class _Checker:
         return str(path[-1]) if path else "the file"
 
     def on_type(self, error, path) -> None:
-        wanted = error.validator_value if isinstance(error.validator_value, list) else [
+        wanted: list[str] = error.validator_value if isinstance(error.validator_value, list) else [
             error.validator_value]
         expected = " or ".join(_EXPECTED.get(w, w) for w in wanted)
         hint = None
@@ -521,11 +523,12 @@ class _Checker:
         self.add("E622", what, path, self.span(path, key=True),
                  "list at least one fighter" if path == (FIGHTERS,) else None)
 
-    def on_maxItems(self, error, path) -> None:
+    def on_maxItems(self, error, path) -> bool | None:
         if path[-1:] == ("traits",) and self.ruleset:
-            return self.add("E622", "traits must be a mapping of trait to number, not a list",
-                            path, self.span(path), f"every trait of '{self.ruleset.id}' carries "
-                            "a number, e.g. 'traits: {Name: 1}'")
+            self.add("E622", "traits must be a mapping of trait to number, not a list",
+                     path, self.span(path), f"every trait of '{self.ruleset.id}' carries "
+                     "a number, e.g. 'traits: {Name: 1}'")
+            return None
         return False
 
     def on_minLength(self, error, path) -> None:

@@ -11,6 +11,7 @@ thousand files cost a thousand loads, not a thousand compilations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterable
 
@@ -49,7 +50,7 @@ class FileResult:
     unusable: bool = False          # the file or its ruleset could not be read at all
     ruleset: Ruleset | None = None  # the compiled Ruleset, when found
     warband: Warband | None = None  # the fighters that are well-formed
-    total: object | None = None     # points the warband costs
+    total: int | Fraction | None = None  # points the warband costs
     limit: int | None = None        # points it may cost
     size: int | None = None         # fighters, counting `count`
 
