@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, Optional, cast
 
 import typer
 
@@ -74,8 +74,9 @@ def odds(
     if diagnostics:
         emit(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
+    parsed = cast("list[ParsedFighter]", fighters)   # a fighter not parsed left a diagnostic
     try:
-        result = odds_mod.compute(ruleset, action, fighters, options, policies, solve)
+        result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
     except odds_mod.NotAllowed as refusal:
         emit([diag("E903", f"these fighters may not '{action}': the rules require "
                            f"'{refusal.requirement}'",
