@@ -15,13 +15,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError
-from warband.run.world import Ref, make_world
+from warband.run.world import Ref, World, make_world
+
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Army, Quota, Ruleset
 
 _FIGHTER_PHRASE = {"tier": "of {} classes", "class": "of class {}", "trait": "with {}",
                    "equipment": "with {}"}
@@ -52,7 +55,7 @@ class Place:
     def fighter(self, f: Fighter) -> Span | None:
         return self.at(f.path, line=True)
 
-    def rule_line(self, army, keyword: str) -> Span:
+    def rule_line(self, army: Army, keyword: str) -> Span:
         """The line of the army section that starts with `keyword` (points, size)."""
         span = army.span
         text = self.sources.texts.get(span.file)
@@ -81,7 +84,7 @@ def _plural(n: int, word: str = "fighter") -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def world_of(warband: Warband, ruleset):
+def world_of(warband: Warband, ruleset: Ruleset) -> World:
     """The fighters as the rules see them: class, traits and equipment folded together."""
     return make_world(ruleset, [f.spec() for f in warband.fighters])
 
@@ -184,7 +187,7 @@ def _matches(quota, fighter) -> bool:
     return quota.target in fighter.equipment
 
 
-def _where_counted(quota, f: Fighter, ruleset, place: Place) -> Span | None:
+def _where_counted(quota: Quota, f: Fighter, ruleset: Ruleset, place: Place) -> Span | None:
     """The place in the entry that makes it count: its class, or the trait or equipment."""
     listed = place.data[FIGHTERS][f.index]
     if quota.kind in ("trait", "equipment"):
@@ -205,7 +208,7 @@ def _where_counted(quota, f: Fighter, ruleset, place: Place) -> Span | None:
     return place.fighter(f)
 
 
-def _limit_text(quota, share: bool) -> str:
+def _limit_text(quota: Quota, share: bool) -> str:
     if share and quota.limit == 1:
         return "all"
     if share and quota.limit == 0:
@@ -255,7 +258,7 @@ def check_quotas(warband: Warband, ruleset, world, place: Place,
                                        related=related + [rule], path=path, hint=hint))
 
 
-def duplicate_names(data, place: Place) -> list[Diagnostic]:
+def duplicate_names(data: Mapping[str, Any], place: Place) -> list[Diagnostic]:
     """Fighters sharing a name: allowed, but rosters and FILE#NAME cannot tell them apart."""
     found: list[Diagnostic] = []
     first_at: dict[str, int] = {}
