@@ -36,7 +36,7 @@ from ruamel.yaml.events import ScalarEvent
 
 from warband.diagnostics import Diagnostic, Span, diag
 from warband.lists.validate import Validation
-from warband.lists.warband_file import ruleset_ref
+from warband.lists.warband_file import Source, ruleset_ref
 from warband.lists.yamlload import load_yaml
 
 TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
@@ -285,7 +285,7 @@ def format_text(text: str, stats: list[str] | None) -> str:
     return _indent_comments(_modeline_first(result))
 
 
-def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
+def _stat_keys(data: CommentedMap, name: str, text: str, base: Path) -> list[str] | None:
     ref = ruleset_ref(data)
     if ref is None:
         return None
@@ -297,10 +297,11 @@ def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
     return [stat.key for stat in ruleset.stats.values()]
 
 
-def format_source(source) -> Formatted:
+def format_source(source: Source) -> Formatted:
     """Format one warband file read by warband_file.read_source."""
     if source.problem is not None:
         return Formatted(source.name, None, None, [source.problem])
+    assert source.raw is not None  # only a Source with a problem has no bytes
     loaded = load_yaml(source.raw, source.name)
     result = Formatted(source.name, loaded.text, None, list(loaded.diagnostics))
     if loaded.data is None or loaded.diagnostics:

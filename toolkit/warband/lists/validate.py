@@ -39,6 +39,8 @@ from warband.lists.warband_file import (
 from warband.lists.yamlload import load_yaml
 
 if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap
+
     from warband.run.interpreter import Interpreter
 
 @dataclass
@@ -180,13 +182,13 @@ class Validation:
                                                d.sort_key()))
         return result
 
-    def _generic_check(self, data, name: str, text: str | None) -> list[Diagnostic]:
+    def _generic_check(self, data: CommentedMap, name: str, text: str | None) -> list[Diagnostic]:
         if self._generic is None:
             self._generic = schema.validator_for(schema.generic_schema())
         return schema.check(self._generic, data, name, text).diagnostics
 
     # ---- finding the ruleset --------------------------------------------------------------------
-    def rules(self, ref: str, base: Path, data, name: str,
+    def rules(self, ref: str, base: Path, data: CommentedMap, name: str,
               text: str | None) -> _Rules | Diagnostic:
         """The compiled ruleset a file names, or the diagnostic that makes the file unusable."""
         span = span_at(data, ("ruleset",), name, text) if "ruleset" in data else None
