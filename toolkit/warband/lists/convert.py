@@ -27,7 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.compiler import load
-from warband.lang.conversion import available, load_file, unreadable_text
+from warband.lang.conversion import Conversion, available, load_file, unreadable_text
 from warband.lists.army import world_of
 from warband.lists.fmt import dump_document, load_document
 from warband.lists.validate import Validation
@@ -73,7 +73,7 @@ class _Failed(Exception):
 # ---- finding the conversion ---------------------------------------------------------------------
 
 def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | None,
-         sources: Sources):
+         sources: Sources) -> tuple[Conversion | None, list[Diagnostic]]:
     """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
     problems = []
     for u in using or ():
