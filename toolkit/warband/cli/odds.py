@@ -10,7 +10,7 @@ import typer
 from warband.cli.common import UNUSABLE, Format, emit, load_or_exit
 
 if TYPE_CHECKING:
-    from warband.diagnostics import Diagnostic, Sources
+    from warband.diagnostics import Diagnostic, Sources, Span
     from warband.lang.ruleset import Ruleset
     from warband.run.odds import OddsResult, ParsedFighter
 
@@ -108,7 +108,7 @@ def _fighter(text: str, origin: str, ruleset: Ruleset, side: int,
 
 
 def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagnostic],
-                 name: str, where) -> object:
+                 name: str, where: Span) -> object:
     """A --with value as the parameter's type wants it: yes/no, a number, a text, a name."""
     from warband.diagnostics import diag, did_you_mean
     if kind == "bool":
