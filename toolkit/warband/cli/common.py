@@ -47,14 +47,15 @@ class RosterFormat(str, Enum):
 def emit(diagnostics: list[Diagnostic], sources: Sources | None, fmt: Format = Format.text,
          stream: IO[str] | None = None) -> None:
     """Diagnostics on standard error (or `stream`): rendered like a compiler's, or as JSON."""
-    from warband.diagnostics import render_json, render_text
+    from warband.diagnostics import Sources, render_json, render_text
     stream = stream or sys.stderr
     if not diagnostics:
         return
     if fmt is Format.json:
         stream.write(render_json(diagnostics) + "\n")
     else:
-        stream.write(render_text(diagnostics, sources))
+        # without sources, no excerpts: the diagnostics shown so have no span
+        stream.write(render_text(diagnostics, sources if sources is not None else Sources()))
 
 
 def fail(diagnostics: list[Diagnostic], sources: Sources | dict | None = None, *,

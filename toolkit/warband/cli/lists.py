@@ -56,6 +56,7 @@ def roster(
             sys.stderr.write(f"error: {file} names no ruleset; add 'ruleset:' or give "
                              "--ruleset\n")
         raise typer.Exit(UNUSABLE)
+    assert found.model is not None   # as `usable` says
     if output is not None:
         problem = check_output(output, force)   # before any work
         if problem is not None:

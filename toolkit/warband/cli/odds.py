@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, Optional, cast
 
 import typer
 
 from warband.cli.common import UNUSABLE, Format, emit, load_or_exit
 
 if TYPE_CHECKING:
-    from warband.diagnostics import Diagnostic, Sources
+    from warband.diagnostics import Diagnostic, Sources, Span
     from warband.lang.ruleset import Ruleset
     from warband.run.odds import OddsResult, ParsedFighter
 
@@ -74,8 +74,9 @@ def odds(
     if diagnostics:
         emit(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
+    parsed = cast("list[ParsedFighter]", fighters)   # a fighter not parsed left a diagnostic
     try:
-        result = odds_mod.compute(ruleset, action, fighters, options, policies, solve)
+        result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
     except odds_mod.NotAllowed as refusal:
         emit([diag("E903", f"these fighters may not '{action}': the rules require "
                            f"'{refusal.requirement}'",
@@ -107,7 +108,7 @@ def _fighter(text: str, origin: str, ruleset: Ruleset, side: int,
 
 
 def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagnostic],
-                 name: str, where) -> object:
+                 name: str, where: Span) -> object:
     """A --with value as the parameter's type wants it: yes/no, a number, a text, a name."""
     from warband.diagnostics import diag, did_you_mean
     if kind == "bool":

@@ -46,7 +46,8 @@ def parse_policies(texts: list[str], sources: Sources, found: list[Diagnostic]) 
     """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
     from warband.diagnostics import Span, diag
     sources.add("--policy", " ".join(texts))
-    pairs, seen, column = [], {}, 1
+    pairs, column = [], 1
+    seen: dict[str, str] = {}   # side -> the text that gave it a policy
     for text in texts:
         where = Span("--policy", 1, column, 1, column + len(text))
         name, eq, policy = (part.strip() for part in text.partition("="))

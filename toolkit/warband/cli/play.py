@@ -38,8 +38,9 @@ def play(
                                               "it."),
 ) -> None:
     """Play one game of a scenario and print what happened, turn by turn."""
-    from warband.diagnostics import Sources, diag
-    sources, problems = Sources(), []   # type: Sources, list[Diagnostic]
+    from warband.diagnostics import Diagnostic, Sources, diag
+    sources = Sources()
+    problems: list[Diagnostic] = []
     pairs = parse_policies(list(policy), sources, problems)
     sources.add("--seed", seed)
     seed_value = whole_number(seed, "--seed", 0, "a seed", problems)
@@ -106,8 +107,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
                         code=FINDINGS)
     text = json.dumps(record_out, indent=1) + "\n"
     if output is not None:
-        problem = write_output(output, text, force)
-        if problem is not None:
-            return fail([problem])
+        unwritten = write_output(output, text, force)
+        if unwritten is not None:
+            return fail([unwritten])
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
     return OK

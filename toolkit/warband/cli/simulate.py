@@ -93,16 +93,19 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
     """Check every value; collect every problem."""
     from warband.diagnostics import Span, diag   # lazily, as every command module (common.py)
     from warband.game.simulate import CHUNK_SIZE, resolve_workers
-    out, found = Parsed(), []
+    out = Parsed()
+    found: list[Diagnostic] = []
     for option, text in (("--games", options.games), ("--seed", options.seed),
                          ("--workers", options.workers), ("--max-rounds", options.max_rounds),
                          ("--chunk-size", options.chunk_size), ("--replay", options.replay),
                          ("--scheduler", options.scheduler)):
         if text is not None:
             sources.add(option, text)
-    out.games = whole_number(options.games, "--games", 1, "the number of games to play", found)
+    # None is a problem, reported in `found`: the default then stays, as for the options below
+    out.games = whole_number(options.games, "--games", 1, "the number of games to play",
+                             found) or out.games
     out.seed = whole_number(options.seed, "--seed", 0, "any whole number from 0 up; the same seed "
-                      "plays the same games", found)
+                      "plays the same games", found) or out.seed
     if options.workers is not None:
         cores = resolve_workers("auto")
         if options.workers.strip().lower() == "auto":
@@ -278,5 +281,5 @@ def _progress_bar(wanted: bool | None, stderr):
     bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("games"), TimeRemainingColumn(), console=console,
                    transient=console.is_terminal)   # elsewhere (a log) the last state stays
-    bar.enabled = True
+    bar.enabled = True  # type: ignore[attr-defined]  # what _NoBar answers False to
     return bar

@@ -12,14 +12,19 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, cast
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError
-from warband.run.world import Ref, make_world
+from warband.run.world import Ref, World, make_world
+
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Army, Quota, Ruleset
 
 _FIGHTER_PHRASE = {"tier": "of {} classes", "class": "of class {}", "trait": "with {}",
                    "equipment": "with {}"}
@@ -29,8 +34,8 @@ _BOUND_WORD = {"at most": "allowed", "at least": "needed", "exactly": "required"
 @dataclass
 class ArmyResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    costs: dict[int, object] = field(default_factory=dict)   # entry index -> cost of one
-    total: object | None = None                               # points the warband costs
+    costs: dict[int, int | Fraction] = field(default_factory=dict)  # entry index -> cost of one
+    total: int | Fraction | None = None                       # points the warband costs
     limit: int | None = None                                  # the points it may cost
     size: int | None = None                                   # fighters, counting `count`
 
@@ -39,7 +44,7 @@ class ArmyResult:
 class Place:
     """Where the warband file and the rules file are, for spans."""
 
-    data: object
+    data: Mapping[str, Any]  # the loaded file (YAML values of any kind)
     file: str
     text: str | None
     sources: Sources
@@ -50,7 +55,7 @@ class Place:
     def fighter(self, f: Fighter) -> Span | None:
         return self.at(f.path, line=True)
 
-    def rule_line(self, army, keyword: str) -> Span:
+    def rule_line(self, army: Army, keyword: str) -> Span:
         """The line of the army section that starts with `keyword` (points, size)."""
         span = army.span
         text = self.sources.texts.get(span.file)
@@ -79,7 +84,7 @@ def _plural(n: int, word: str = "fighter") -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def world_of(warband: Warband, ruleset):
+def world_of(warband: Warband, ruleset: Ruleset) -> World:
     """The fighters as the rules see them: class, traits and equipment folded together."""
     return make_world(ruleset, [f.spec() for f in warband.fighters])
 
@@ -124,10 +129,10 @@ def check_points(warband: Warband, ruleset, place: Place, result: ArmyResult) ->
     if result.limit is None or result.total <= result.limit or not by_entry:
         return
     (first, first_cost), others = by_entry[0], by_entry[1:]
-    related = [Related(place.fighter(f), f"{f.label}: {_points(c)}")
-               for f, c in others if place.fighter(f)]
-    if warband.points is not None:
-        related.append(Related(place.at(("points",)), "the limit this file sets"))
+    related = [Related(s, f"{f.label}: {_points(c)}")
+               for f, c in others if (s := place.fighter(f))]
+    if warband.points is not None:  # the file has 'points:', and loaded data keeps positions
+        related.append(Related(cast(Span, place.at(("points",))), "the limit this file sets"))
         larger = ""
     else:
         related.append(Related(place.rule_line(army, "points"), "the ruleset's standard game"))
@@ -156,7 +161,7 @@ def check_size(warband: Warband, ruleset, place: Place, result: ArmyResult) -> N
     message = f"{_plural(result.size)}; {bound} {limit} {_BOUND_WORD[bound]}"
     if result.size > limit and warband.fighters:
         first, others = warband.fighters[0], warband.fighters[1:]
-        related = [Related(place.fighter(f), _also(f)) for f in others if place.fighter(f)]
+        related = [Related(s, _also(f)) for f in others if (s := place.fighter(f))]
         result.diagnostics.append(diag(
             "E702", message, place.fighter(first), related=related + [rule], path=first.path,
             hint=f"remove {_plural(result.size - limit)}, or lower a count"))
@@ -182,7 +187,7 @@ def _matches(quota, fighter) -> bool:
     return quota.target in fighter.equipment
 
 
-def _where_counted(quota, f: Fighter, ruleset, place: Place) -> Span | None:
+def _where_counted(quota: Quota, f: Fighter, ruleset: Ruleset, place: Place) -> Span | None:
     """The place in the entry that makes it count: its class, or the trait or equipment."""
     listed = place.data[FIGHTERS][f.index]
     if quota.kind in ("trait", "equipment"):
@@ -203,7 +208,7 @@ def _where_counted(quota, f: Fighter, ruleset, place: Place) -> Span | None:
     return place.fighter(f)
 
 
-def _limit_text(quota, share: bool) -> str:
+def _limit_text(quota: Quota, share: bool) -> str:
     if share and quota.limit == 1:
         return "all"
     if share and quota.limit == 0:
@@ -253,9 +258,10 @@ def check_quotas(warband: Warband, ruleset, world, place: Place,
                                        related=related + [rule], path=path, hint=hint))
 
 
-def duplicate_names(data, place: Place) -> list[Diagnostic]:
+def duplicate_names(data: Mapping[str, Any], place: Place) -> list[Diagnostic]:
     """Fighters sharing a name: allowed, but rosters and FILE#NAME cannot tell them apart."""
-    found, first_at = [], {}
+    found: list[Diagnostic] = []
+    first_at: dict[str, int] = {}
     entries = data.get(FIGHTERS)
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
         name = entry.get("name") if isinstance(entry, dict) else None
@@ -264,7 +270,7 @@ def duplicate_names(data, place: Place) -> list[Diagnostic]:
         if name in first_at:
             found.append(diag(
                 "W701", f"two fighters are named '{name}'", place.at((FIGHTERS, i, "name")),
-                related=[Related(place.at((FIGHTERS, first_at[name], "name")),
+                related=[Related(cast(Span, place.at((FIGHTERS, first_at[name], "name"))),
                                  "first named here")], path=(FIGHTERS, i, "name"),
                 hint="give each its own name, or write one entry with 'count:'; rosters and "
                      "'warband odds FILE#NAME' find fighters by name"))

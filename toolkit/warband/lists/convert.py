@@ -20,14 +20,14 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.compiler import load
-from warband.lang.conversion import available, load_file, unreadable_text
+from warband.lang.conversion import Conversion, available, load_file, unreadable_text
 from warband.lists.army import world_of
 from warband.lists.fmt import dump_document, load_document
 from warband.lists.validate import Validation
@@ -58,9 +58,9 @@ class _Fighter:
     name: str
     count: int
     fighter_class: str | None
-    stats: dict                # target stat name -> value
+    stats: dict[str, int | str]   # target stat name -> value (a number, or an enum member)
     traits: dict               # target trait -> value (True: bare)
-    equipment: list
+    equipment: list[str]
     notes: list[str] = field(default_factory=list)   # comments for the file
 
 
@@ -73,7 +73,7 @@ class _Failed(Exception):
 # ---- finding the conversion ---------------------------------------------------------------------
 
 def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | None,
-         sources: Sources):
+         sources: Sources) -> tuple[Conversion | None, list[Diagnostic]]:
     """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
     problems = []
     for u in using or ():
@@ -256,7 +256,8 @@ class _Apply:
         for i, f in enumerate(fighters):
             v = fn({param: _ref(i)}, world)
             v = v.only() if type(v) is Dist else v
-            total += v * f.count
+            # a cost that is not a number raises TypeError here, and fit() catches it
+            total += v * f.count  # type: ignore[operator]
         return total
 
     def fit(self, fighters: list[_Fighter], stat: nodes.Ident, doc: str | None) -> None:
@@ -281,7 +282,8 @@ class _Apply:
         floor = self.target.stats[stat.name].low or 0
         for f in fighters:
             if stat.name in f.stats:
-                f.stats[stat.name] = max(math.floor(f.stats[stat.name] * lo), floor)
+                # a number: the conversion's checker refuses 'fit' on a stat of a set (E810)
+                f.stats[stat.name] = max(math.floor(cast(int, f.stats[stat.name]) * lo), floor)
         percent = math.floor(lo * 100)
         after = self.cost(fighters)
         self.diagnostics.append(diag(
@@ -347,7 +349,8 @@ def _write_entry(entry, f: _Fighter, source, target) -> None:
             if key in entry:
                 del entry[key]
             continue
-        if key == "traits":
+        shaped: CommentedMap | CommentedSeq
+        if isinstance(new, dict):  # the traits (the equipment is a list)
             shaped = CommentedMap((n, None if v is True else v) for n, v in new.items())
             if isinstance(old, dict) and list(old.keys()) == list(shaped.keys()):
                 for n in shaped:
@@ -355,7 +358,7 @@ def _write_entry(entry, f: _Fighter, source, target) -> None:
                 continue
         else:
             shaped = CommentedSeq(new)
-            if isinstance(old, list):
+            if isinstance(old, CommentedSeq):  # as the round trip loads every list
                 shaped.fa.set_flow_style() if old.fa.flow_style() else None
                 if list(old) == new:
                     continue
@@ -369,7 +372,7 @@ def _comment_lines(text: str, fighters: list[_Fighter], source_id: str) -> str:
     data = load_document(text)
     lines = text.splitlines(keepends=True)
     inserts: dict[int, list[str]] = {}
-    entries = data.get("fighters") or []
+    entries: CommentedSeq = data.get("fighters") or CommentedSeq()
     for f in fighters:
         if not f.notes or f.index >= len(entries):
             continue

@@ -36,7 +36,7 @@ from ruamel.yaml.events import ScalarEvent
 
 from warband.diagnostics import Diagnostic, Span, diag
 from warband.lists.validate import Validation
-from warband.lists.warband_file import ruleset_ref
+from warband.lists.warband_file import Source, ruleset_ref
 from warband.lists.yamlload import load_yaml
 
 TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
@@ -61,6 +61,7 @@ class Formatted:
     def diff(self) -> str:
         if not self.changed:
             return ""
+        assert self.original is not None and self.text is not None  # only read files change
         return "".join(difflib.unified_diff(
             self.original.splitlines(keepends=True), self.text.splitlines(keepends=True),
             fromfile=f"{self.name} (as it is)", tofile=f"{self.name} (formatted)"))
@@ -284,25 +285,29 @@ def format_text(text: str, stats: list[str] | None) -> str:
     return _indent_comments(_modeline_first(result))
 
 
-def _stat_keys(data, name: str, text: str, base: Path) -> list[str] | None:
+def _stat_keys(data: CommentedMap, name: str, text: str, base: Path) -> list[str] | None:
     ref = ruleset_ref(data)
     if ref is None:
         return None
     found = Validation().rules(ref, base, data, name, text)
     if isinstance(found, Diagnostic):
         return None
-    return [stat.key for stat in found.compiled.ruleset.stats.values()]
+    ruleset = found.compiled.ruleset
+    assert ruleset is not None  # rules() gives a compiled ruleset or a Diagnostic
+    return [stat.key for stat in ruleset.stats.values()]
 
 
-def format_source(source) -> Formatted:
+def format_source(source: Source) -> Formatted:
     """Format one warband file read by warband_file.read_source."""
     if source.problem is not None:
         return Formatted(source.name, None, None, [source.problem])
+    assert source.raw is not None  # only a Source with a problem has no bytes
     loaded = load_yaml(source.raw, source.name)
     result = Formatted(source.name, loaded.text, None, list(loaded.diagnostics))
     if loaded.data is None or loaded.diagnostics:
         return result
     text = loaded.text
+    assert text is not None  # loaded data comes with its text
     try:
         stats = _stat_keys(loaded.data, source.name, text, source.base)
         formatted = format_text(text, stats)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import cast
 
 FORMATS = ("text", "markdown", "html", "pdf")
 TEMPLATES = {"markdown": "roster.md.j2", "html": "roster.html.j2", "pdf": "roster.html.j2"}
@@ -49,10 +50,10 @@ def md_cell(value) -> str:
 
 def _environment(fmt: str, user_dir: Path | None, user_name: str | None):
     # lazily: a roster for the terminal needs no Jinja2
-    from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, PackageLoader, PrefixLoader,
-                        StrictUndefined)
+    from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PackageLoader,
+                        PrefixLoader, StrictUndefined)
     builtin = PackageLoader("warband.lists", "templates")
-    loaders = [PrefixLoader({"warband": builtin})]
+    loaders: list[BaseLoader] = [PrefixLoader({"warband": builtin})]
     if user_dir is not None:
         loaders.insert(0, FileSystemLoader(str(user_dir)))
     html = fmt in ("html", "pdf") or (user_name or "").endswith((".html", ".htm", ".html.j2",
@@ -149,9 +150,9 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
         table.add_column("equipment", min_width=widest("equipment", "name"))
     if model["has_points"]:
         table.add_column("points", justify="right", no_wrap=True)
-    rows = []
+    rows: list[list[Text | str]] = []
     for f in fighters:
-        row = [Text(f["name"]), str(f["count"])]
+        row: list[Text | str] = [Text(f["name"]), str(f["count"])]
         if model["has_classes"]:
             cls = f["class"] or ""
             row.append(Text(cls + (f" ({f['tier']})" if f["tier"] else "")))
@@ -166,7 +167,8 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
         rows.append(row)
     words = [max((len(w) for row in rows for w in str(row[i]).split()), default=0)
              for i in range(len(table.columns))]
-    needed = sum(max(w, len(c.header), c.min_width or 0) for w, c in zip(words, table.columns))
+    needed = sum(max(w, len(cast(str, c.header)), c.min_width or 0)  # headers added as str
+                 for w, c in zip(words, table.columns))
     if needed + 3 * (len(table.columns) - 1) <= width:
         console.print(table)
     else:  # too narrow for a table: one block a fighter
@@ -205,10 +207,10 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
             parts = [p for p in (entry["detail"] and f"({entry['detail']})", entry["doc"]) if p]
             gloss.add_row(Text(entry["name"]), Text(" ".join(parts)))
         console.print(gloss)
-    text = out.getvalue()
+    rendered = out.getvalue()
     if not colour:  # rich pads the last column to its width
-        text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return text
+        rendered = "\n".join(each.rstrip() for each in rendered.split("\n"))
+    return rendered
 
 
 def _fighter_block(console, model: dict, f: dict) -> None:

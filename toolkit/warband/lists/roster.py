@@ -28,11 +28,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
 from warband.lists import army
 from warband.lists.validate import FileResult, Validation
+
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Ruleset
+    from warband.lists.warband_file import Fighter, Warband
+    from warband.run.world import Fighter as WorldFighter
+    from warband.run.world import World
 
 
 
@@ -80,7 +86,7 @@ def roster_text(text: str, name: str = "warband.yaml", *,
 
 # ---- the model -----------------------------------------------------------------------------------
 
-def number_text(value) -> str:
+def number_text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Fraction):
@@ -88,7 +94,7 @@ def number_text(value) -> str:
     return str(value)
 
 
-def _costs(warband, ruleset, world) -> dict[int, object]:
+def _costs(warband: Warband, ruleset: Ruleset, world: World) -> dict[int, int | Fraction]:
     """The cost of one fighter of each entry, by the ruleset's `cost(f)`, as army.py works it
     out; an entry whose cost cannot be worked out is missing (validation reports why)."""
     if ruleset.army is None or ruleset.army.cost is None:
@@ -101,7 +107,7 @@ def _costs(warband, ruleset, world) -> dict[int, object]:
     return found.costs
 
 
-def _has_source(name: str, fighter, seen, ruleset) -> bool:
+def _has_source(name: str, fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> bool:
     """Whether the class, the entry or a piece of equipment gives the trait at all (a numeric
     trait given as 0, such as an ordinary weapon's damage, is still shown)."""
     cls = ruleset.classes.get(fighter.fighter_class) if fighter.fighter_class else None
@@ -113,7 +119,7 @@ def _has_source(name: str, fighter, seen, ruleset) -> bool:
                for n, _ in ruleset.equipment[e].grants)
 
 
-def _traits(fighter, seen, ruleset) -> list[dict]:
+def _traits(fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> list[dict]:
     out = []
     for name, value in seen.traits.items():   # the ruleset's order, values combined by the world
         if value is False or (value == 0 and not _has_source(name, fighter, seen, ruleset)):
@@ -127,7 +133,8 @@ def _traits(fighter, seen, ruleset) -> list[dict]:
     return out
 
 
-def _fighter(fighter, seen, cost, ruleset) -> dict:
+def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
+             ruleset: Ruleset) -> dict:
     stats = [{"name": name, "value": number_text(seen.values.get(name))}
              for name in ruleset.stats]
     equipment = [{"name": e, "doc": ruleset.equipment[e].doc if e in ruleset.equipment else None}
@@ -154,7 +161,7 @@ def _fighter(fighter, seen, cost, ruleset) -> dict:
     }
 
 
-def _totals(warband, ruleset, costs: dict) -> list[dict]:
+def _totals(warband: Warband, ruleset: Ruleset, costs: dict[int, int | Fraction]) -> list[dict]:
     totals = []
     army = ruleset.army
     if army is not None and army.cost is not None:
@@ -170,8 +177,8 @@ def _totals(warband, ruleset, costs: dict) -> list[dict]:
             "ok": None if not complete or limit is None else used <= limit,
         })
     size = sum(f.count for f in warband.fighters)
-    entry = {"name": "fighters", "used": str(size), "limit": None, "bound": None,
-             "text": str(size), "ok": None}
+    entry: dict[str, str | bool | None] = {"name": "fighters", "used": str(size), "limit": None,
+                                           "bound": None, "text": str(size), "ok": None}
     if army is not None and army.size is not None:
         bound, limit, _ = army.size
         entry.update(limit=str(limit), bound=bound,
@@ -202,7 +209,7 @@ def _status(result: FileResult) -> str:
     return "valid"
 
 
-def _glossary(ruleset, fighters, seen_all) -> list[dict]:
+def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[dict]) -> list[dict]:
     """Only what the list uses: its classes, the traits its fighters have (from any source),
     the equipment they carry, the tiers of their classes, its stats and the values they take."""
     classes = list(dict.fromkeys(f.fighter_class for f in fighters if f.fighter_class))
@@ -247,6 +254,7 @@ def build(result: FileResult) -> dict:
     """The roster model of a file that validation could read (some entries may be malformed:
     those are left out, and the problems say why)."""
     warband, ruleset = result.warband, result.ruleset
+    assert warband is not None and ruleset is not None  # as the docstring says: a file read
     world = army.world_of(warband, ruleset)
     costs = _costs(warband, ruleset, world)
     cards = [_fighter(f, seen, costs.get(f.index), ruleset)

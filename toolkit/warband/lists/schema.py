@@ -21,11 +21,15 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warband import catalog
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang.compiler import load
 from warband.lists.warband_file import FIGHTERS, span_at
+
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Ruleset, Stat
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 TOP_KEYS = ("name", "ruleset", "points", FIGHTERS, "notes")
@@ -36,7 +40,7 @@ _STAT_KEY = "^(?!(?:name|class|count|traits|equipment|notes)$)[a-z][a-z0-9_]*$" 
 
 # ---- making schemas -----------------------------------------------------------------------------
 
-def _stat_schema(stat, ruleset) -> dict:
+def _stat_schema(stat: Stat, ruleset: Ruleset) -> dict:
     out: dict = {}
     if stat.enum:
         out["enum"] = [member for member, _ in ruleset.enums[stat.enum]]
@@ -53,13 +57,13 @@ def _stat_schema(stat, ruleset) -> dict:
     return out
 
 
-def required_stats(ruleset, class_name: str | None) -> list[str]:
+def required_stats(ruleset: Ruleset, class_name: str | None) -> list[str]:
     """Keys of the stats a fighter must give: no default, and its class sets no value."""
     given = dict(ruleset.classes[class_name].stats) if class_name in ruleset.classes else {}
     return [s.key for s in ruleset.stats.values() if s.default is None and s.name not in given]
 
 
-def _fighter_schema(ruleset) -> dict:
+def _fighter_schema(ruleset: Ruleset) -> dict:
     props: dict = {"name": {"type": "string", "minLength": 1,
                             "description": "the fighter's name, unique in the warband"}}
     required = ["name"]
@@ -117,7 +121,7 @@ def _document(title: str, description: str, ruleset_prop: dict, fighter: dict,
             "additionalProperties": False}
 
 
-def ruleset_schema(ruleset) -> dict:
+def ruleset_schema(ruleset: Ruleset) -> dict:
     """The schema of the warband files of one ruleset."""
     points = None
     army = ruleset.army
@@ -311,7 +315,7 @@ def _shown(value) -> str:
 class _Checker:
     """Turns jsonschema errors into diagnostics; knows the ruleset's names for better words."""
 
-    def __init__(self, data, filename: str, text: str | None, ruleset,
+    def __init__(self, data, filename: str, text: str | None, ruleset: Ruleset | None,
                  missing_ok: frozenset = frozenset()) -> None:
         self.data, self.file, self.text, self.ruleset = data, filename, text, ruleset
         self.missing_ok = missing_ok  # top-level keys the caller supplies otherwise
@@ -329,7 +333,7 @@ class _Checker:
         name = entry.get("name") if isinstance(entry, dict) else None
         return f"'{name}'" if isinstance(name, str) and name else f"{i + 1}"
 
-    def stat(self, key):
+    def stat(self, key) -> Stat | None:
         return self.ruleset.stat_by_key(key) if self.ruleset and isinstance(key, str) else None
 
     def add(self, code: str, message: str, path, span: Span | None, hint: str | None = None,
@@ -375,7 +379,9 @@ class _Checker:
                             did_you_mean(name, traits) or f"traits: {', '.join(traits)}")
         hint = did_you_mean(name, known)
         if hint:  # 'Skill: 3' is a misspelt 'skill', not a missing one as well
-            self.suggested.add((tuple(path), re.search(r"'(.*)'", hint).group(1)))
+            meant = re.search(r"'(.*)'", hint)
+            assert meant is not None  # did_you_mean quotes the name it suggests
+            self.suggested.add((tuple(path), meant.group(1)))
         if len(path) == 2 and path[0] == FIGHTERS:
             message = f"unknown key '{name}' in fighter {self.fighter(path[1])}"
             missing = {"class": "classes", "traits": "traits", "equipment": "equipment"}
@@ -416,6 +422,7 @@ class _Checker:
         where, who = self.span(path, line=True), self.fighter(path[1])
         stat = self.stat(key)
         if stat is not None:
+            assert self.ruleset is not None  # stat() finds stats only in a ruleset
             cls = entry.get("class")
             values = (f"{stat.low}..{stat.high}" if stat.low is not None else
                       ", ".join(m for m, _ in self.ruleset.enums.get(stat.enum, ())) or "N")
@@ -443,7 +450,7 @@ class _Checker:
         return str(path[-1]) if path else "the file"
 
     def on_type(self, error, path) -> None:
-        wanted = error.validator_value if isinstance(error.validator_value, list) else [
+        wanted: list[str] = error.validator_value if isinstance(error.validator_value, list) else [
             error.validator_value]
         expected = " or ".join(_EXPECTED.get(w, w) for w in wanted)
         hint = None
@@ -521,11 +528,12 @@ class _Checker:
         self.add("E622", what, path, self.span(path, key=True),
                  "list at least one fighter" if path == (FIGHTERS,) else None)
 
-    def on_maxItems(self, error, path) -> None:
+    def on_maxItems(self, error, path) -> bool | None:
         if path[-1:] == ("traits",) and self.ruleset:
-            return self.add("E622", "traits must be a mapping of trait to number, not a list",
-                            path, self.span(path), f"every trait of '{self.ruleset.id}' carries "
-                            "a number, e.g. 'traits: {Name: 1}'")
+            self.add("E622", "traits must be a mapping of trait to number, not a list",
+                     path, self.span(path), f"every trait of '{self.ruleset.id}' carries "
+                     "a number, e.g. 'traits: {Name: 1}'")
+            return None
         return False
 
     def on_minLength(self, error, path) -> None:
@@ -542,7 +550,7 @@ def _suggest(value, names: list[str], what: str) -> str | None:
     return close or (f"{what}: {', '.join(names)}" if names else None)
 
 
-def check(validator, data, filename: str, text: str | None, ruleset=None, *,
+def check(validator, data, filename: str, text: str | None, ruleset: Ruleset | None = None, *,
           missing_ok: frozenset = frozenset()) -> SchemaResult:
     """Every schema problem of one file, as diagnostics at their places; a top-level key in
     `missing_ok` may be absent (`ruleset`, when the command line names it)."""

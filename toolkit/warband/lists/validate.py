@@ -11,6 +11,7 @@ thousand files cost a thousand loads, not a thousand compilations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterable
 
@@ -38,6 +39,8 @@ from warband.lists.warband_file import (
 from warband.lists.yamlload import load_yaml
 
 if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap
+
     from warband.run.interpreter import Interpreter
 
 @dataclass
@@ -49,7 +52,7 @@ class FileResult:
     unusable: bool = False          # the file or its ruleset could not be read at all
     ruleset: Ruleset | None = None  # the compiled Ruleset, when found
     warband: Warband | None = None  # the fighters that are well-formed
-    total: object | None = None     # points the warband costs
+    total: int | Fraction | None = None  # points the warband costs
     limit: int | None = None        # points it may cost
     size: int | None = None         # fighters, counting `count`
 
@@ -124,6 +127,7 @@ class Validation:
     # ---- the pipeline ---------------------------------------------------------------------------
     def source(self, source: Source) -> FileResult:
         name = source.name
+        assert source.raw is not None  # only a Source with a problem has no bytes
         loaded = yamlfast.load(source.raw, name) or load_yaml(source.raw, name)
         if loaded.text is not None:
             self.sources.add(name, loaded.text)
@@ -143,6 +147,7 @@ class Validation:
                 result.unusable = True
             return self._sorted(result)
         ruleset = rules.compiled.ruleset
+        assert ruleset is not None  # rules() gives a _Rules only for a compiled ruleset
         result.ruleset = ruleset
         if rules.schema is None:
             rules.schema = schema.ruleset_schema(ruleset)
@@ -177,13 +182,13 @@ class Validation:
                                                d.sort_key()))
         return result
 
-    def _generic_check(self, data, name: str, text: str | None) -> list[Diagnostic]:
+    def _generic_check(self, data: CommentedMap, name: str, text: str | None) -> list[Diagnostic]:
         if self._generic is None:
             self._generic = schema.validator_for(schema.generic_schema())
         return schema.check(self._generic, data, name, text).diagnostics
 
     # ---- finding the ruleset --------------------------------------------------------------------
-    def rules(self, ref: str, base: Path, data, name: str,
+    def rules(self, ref: str, base: Path, data: CommentedMap, name: str,
               text: str | None) -> _Rules | Diagnostic:
         """The compiled ruleset a file names, or the diagnostic that makes the file unusable."""
         span = span_at(data, ("ruleset",), name, text) if "ruleset" in data else None

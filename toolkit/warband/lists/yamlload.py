@@ -43,7 +43,7 @@ _HINTS = {  # ruamel's wording of common mistakes -> advice a hobbyist can act o
 
 @dataclass(frozen=True)
 class Loaded:
-    data: object | None  # ruamel CommentedMap/CommentedSeq/scalars, None when unusable
+    data: CommentedMap | None  # the top-level mapping (round-trip data), None when unusable
     diagnostics: tuple[Diagnostic, ...]
     text: str | None  # decoded text, for rendering excerpts
 
@@ -122,7 +122,7 @@ class _Composer(Composer):
     def compose_mapping_node(self, anchor):
         self._check_depth()
         node = super().compose_mapping_node(anchor)
-        seen: dict[tuple, object] = {}
+        seen: dict[tuple, ScalarNode] = {}
         for key, _ in node.value:  # ruamel stops at the first duplicate; report them all
             if isinstance(key, ScalarNode):
                 first = seen.setdefault((str(key.tag), key.value), key)
@@ -322,6 +322,7 @@ def load_yaml(raw: bytes, filename: str) -> Loaded:
     text, problem = _decode(raw, filename)
     if problem is not None:
         return Loaded(None, (problem,), text)
+    assert text is not None  # _decode gives the text whenever it finds no problem
     yaml = YAML(typ="rt", pure=True)
     yaml.Scanner, yaml.Composer, yaml.Constructor = _Scanner, _Composer, _Constructor
     try:
