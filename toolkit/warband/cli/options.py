@@ -3,7 +3,7 @@ a Diagnostic located in the option's own text (`--games:1:1: error[E910]`), all 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic, Sources
@@ -42,7 +42,8 @@ def whole_number(text: str, option: str, least: int, what: str, diagnostics: lis
     return value
 
 
-def parse_policies(texts: list[str], sources: Sources, found: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
+def parse_policies(texts: Sequence[str], sources: Sources,
+                   found: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
     """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
     from warband.diagnostics import Span, diag
     sources.add("--policy", " ".join(texts))

@@ -10,8 +10,7 @@ import importlib
 import os
 import re
 import sys
-from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, List, Optional
+from typing import IO, TYPE_CHECKING, List, NamedTuple, Optional, Sequence
 
 import typer
 
@@ -61,14 +60,13 @@ def simulate(
         replay=replay, progress=progress)))
 
 
-@dataclass
-class SimulateOptions:
+class SimulateOptions(NamedTuple):
     """The command line as typed: texts, checked by `parse`."""
 
     scenario: str
     games: str = "1000"
     seed: str = "1"
-    policies: list[str] = field(default_factory=list)
+    policies: Sequence[str] = ()
     workers: str | None = None
     scheduler: str | None = None
     fmt: str = "text"
@@ -78,22 +76,21 @@ class SimulateOptions:
     progress: bool | None = None          # None: only when standard error is a terminal
 
 
-@dataclass
-class Parsed:
-    games: int = 0
-    seed: int = 0
-    workers: int = 1
-    max_rounds: int | None = None
-    chunk_size: int = 0
-    replay: int | None = None
-    policies: tuple[tuple[str, str], ...] = ()
+class Parsed(NamedTuple):
+    games: int
+    seed: int
+    workers: int
+    max_rounds: int | None
+    chunk_size: int
+    replay: int | None
+    policies: tuple[tuple[str, str], ...]
 
 
 def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diagnostic]]:
-    """Check every value; collect every problem."""
+    """Check every value; collect every problem (a bad value leaves its default in Parsed,
+    never used: the command stops on any problem)."""
     from warband.diagnostics import Span, diag   # lazily, as every command module (common.py)
     from warband.game.simulate import CHUNK_SIZE, resolve_workers
-    out = Parsed()
     found: list[Diagnostic] = []
     for option, text in (("--games", options.games), ("--seed", options.seed),
                          ("--workers", options.workers), ("--max-rounds", options.max_rounds),
@@ -101,29 +98,30 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
                          ("--scheduler", options.scheduler)):
         if text is not None:
             sources.add(option, text)
-    # None is a problem, reported in `found`: the default then stays, as for the options below
-    out.games = whole_number(options.games, "--games", 1, "the number of games to play",
-                             found) or out.games
-    out.seed = whole_number(options.seed, "--seed", 0, "any whole number from 0 up; the same seed "
-                      "plays the same games", found) or out.seed
+    games = whole_number(options.games, "--games", 1, "the number of games to play", found)
+    seed = whole_number(options.seed, "--seed", 0, "any whole number from 0 up; the same seed "
+                        "plays the same games", found)
+    workers = 1
     if options.workers is not None:
         cores = resolve_workers("auto")
         if options.workers.strip().lower() == "auto":
-            out.workers = cores
+            workers = cores
         else:
             n = whole_number(options.workers, "--workers", 0, "", found,
-                       hint="a number of processes, or 0 or 'auto' for one per core")
-            out.workers = resolve_workers(n) if n is not None else 1
+                             hint="a number of processes, or 0 or 'auto' for one per core")
+            workers = resolve_workers(n) if n is not None else 1
+    max_rounds = None
     if options.max_rounds is not None:
-        out.max_rounds = whole_number(options.max_rounds, "--max-rounds", 1,
-                                "the most rounds a game may last", found)
-    out.chunk_size = CHUNK_SIZE
+        max_rounds = whole_number(options.max_rounds, "--max-rounds", 1,
+                                  "the most rounds a game may last", found)
+    chunk_size = CHUNK_SIZE
     if options.chunk_size is not None:
-        out.chunk_size = whole_number(options.chunk_size, "--chunk-size", 1, "games per chunk; "
-                                f"the default is {CHUNK_SIZE}", found) or CHUNK_SIZE
+        chunk_size = whole_number(options.chunk_size, "--chunk-size", 1, "games per chunk; "
+                                  f"the default is {CHUNK_SIZE}", found) or CHUNK_SIZE
+    replay = None
     if options.replay is not None:
-        out.replay = whole_number(options.replay, "--replay", 0, "the seed of one game, as a "
-                            "report lists it", found)
+        replay = whole_number(options.replay, "--replay", 0, "the seed of one game, as a "
+                              "report lists it", found)
     if options.scheduler is not None:
         if options.workers is not None:
             found.append(diag("E910", "--workers and --scheduler do not go together",
@@ -133,8 +131,9 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
             found.append(diag("E913", f"'{options.scheduler}' is not a scheduler address",
                               Span("--scheduler", 1, 1, 1, len(options.scheduler) + 1),
                               hint="write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"))
-    out.policies = parse_policies(options.policies, sources, found)
-    return out, found
+    policies = parse_policies(options.policies, sources, found)
+    return Parsed(games or 0, seed or 0, workers, max_rounds, chunk_size, replay,
+                  policies), found
 
 
 def load_engine():
