@@ -513,6 +513,7 @@ class RemoveDecl:
     span: Span
 
 
+# What `override` can replace.
 Decl = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl | EquipmentDecl
         | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
 
@@ -572,9 +573,6 @@ class ConversionDecl:
     span: Span
 
 
-Decl = Decl | ConversionDecl
-
-
 @node
 class Module:
     """One parsed rules file. `partial`: some of its declarations could not be read (and were
@@ -582,7 +580,7 @@ class Module:
     call them unknown nor call what they use unused."""
     file: str
     header: Header | None
-    decls: tuple[Decl, ...]
+    decls: tuple["Item", ...]
     partial: bool = False
     unreadable: frozenset[str] = frozenset()
 
@@ -610,6 +608,10 @@ class ChooseAmong:
     group: Expr
     doc: str | None
     span: Span
+
+
+# What a player or policy decides, by the decision's name.
+Decision = Choose | ChooseNumber | ChooseAmong
 
 
 @node
@@ -724,3 +726,8 @@ class ScenarioDecl:
     end_when: tuple[Expr, ...]
     span: Span
     aftermath: Block | None = None   # after the last round: awards, experience
+
+
+# Everything a file may declare at its top level (the grammar's `item`). Once layer() has merged
+# house rules into their base, a module holds no OverrideDecl or RemoveDecl any more.
+Item = Decl | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl

@@ -56,7 +56,7 @@ class SymbolTable:
         return [s.name for s in self.of_kind(*kinds)]
 
 
-def declaration_kind(decl) -> str:
+def declaration_kind(decl: nodes.Item) -> str:
     match decl:
         case nodes.StatDecl():
             return "stat"
@@ -123,7 +123,8 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
             else:
                 table.army = decl
             continue
-        kind = declaration_kind(decl)
+        kind = declaration_kind(decl)   # a TypeError for override and remove: layer() merged them
+        assert not isinstance(decl, (nodes.OverrideDecl, nodes.RemoveDecl))
         add(Symbol(decl.name.name, kind, decl, decl.name.span))
         if isinstance(decl, (nodes.EnumDecl, nodes.OutcomesDecl)):
             seen: dict[str, Span] = {}
@@ -160,7 +161,8 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
     return table, diagnostics
 
 
-def _collect_decisions(block: nodes.Block | None, table: SymbolTable, diagnostics) -> None:
+def _collect_decisions(block: nodes.Block | None, table: SymbolTable,
+                       diagnostics: list[Diagnostic]) -> None:
     if block is None:
         return
     for stmt in block.stmts:
