@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from dataclasses import dataclass, field
+from typing import cast
 
+from warband.diagnostics import Span
 from warband.lang import nodes
 from warband.lang.ruleset import Army, Ruleset
 from warband.lang.summary import quota_text, row_text, trait_list_text, value_text
@@ -199,7 +201,7 @@ def _step_text(stmt) -> str:
     return type(stmt).__name__  # pragma: no cover - every statement is named above
 
 
-def _inner(stmt) -> list:
+def _inner(stmt: nodes.Stmt) -> list[tuple[nodes.Stmt, ...]]:
     """The blocks a statement holds, for comparing step by step."""
     match stmt:
         case nodes.If(then=t, otherwise=o):
@@ -211,13 +213,14 @@ def _inner(stmt) -> list:
     return []
 
 
-def _steps(a: nodes.Block, b: nodes.Block, depth: int = 0) -> list[str]:
+def _steps(a: nodes.Block | tuple[nodes.Stmt, ...], b: nodes.Block | tuple[nodes.Stmt, ...],
+           depth: int = 0) -> list[str]:
     """What changed between two blocks of statements: steps added (+), dropped (-) and changed
     (~, with the changes inside a block shown beneath it)."""
     out: list[str] = []
     pad = "  " * depth
-    old, new = list(a.stmts if hasattr(a, "stmts") else a), list(b.stmts if hasattr(b, "stmts")
-                                                                else b)
+    old = list(a.stmts if isinstance(a, nodes.Block) else a)
+    new = list(b.stmts if isinstance(b, nodes.Block) else b)
     matcher = difflib.SequenceMatcher(a=[shape(x) for x in old], b=[shape(x) for x in new],
                                       autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -310,13 +313,13 @@ def _items(rules: Ruleset, kind: str) -> dict:
                  "procedure": rules.procedures}[kind])
 
 
-def _army(a, b) -> list[Change]:
+def _army(a: Army | None, b: Army | None) -> list[Change]:
     if a is None and b is None:
         return []
     changes = []
     if a is None or b is None:   # every entry of the one army is added (or removed)
         changes.append(Change("army", "army section", "added" if a is None else "removed"))
-        empty = Army(None, None, None, (), None, None)
+        empty = Army(None, None, None, (), None, cast(Span, None))   # its span is never read
         a, b = a or empty, b or empty
 
     def entry(name: str, old, new) -> None:

@@ -7,6 +7,7 @@ from fractions import Fraction
 from rich.console import Console
 from rich.table import Table
 
+from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset
 from warband.lang.unparse import expr_text
 
@@ -28,19 +29,20 @@ def quota_text(q: Quota) -> str:
     return f"{q.bound} {limit} from {q.kind} {q.target}"
 
 
-def row_text(row) -> str:
+def row_text(row: nodes.Row) -> tuple[str, str]:
+    """A table row as its key (or condition) and its values."""
     values = ", ".join(expr_text(v) for v in row.values)
     if row.kind == "when":
         return f"when {expr_text(row.condition)}", values
     if row.kind == "otherwise":
         return "otherwise", values
     key = row.key
-    key = key.name if hasattr(key, "name") else (f"{key[0]}..{key[1]}" if isinstance(key, tuple)
-                                                  else str(key))
-    return key, values
+    text = key.name if isinstance(key, nodes.Ident) else (
+        f"{key[0]}..{key[1]}" if isinstance(key, tuple) else str(key))
+    return text, values
 
 
-def _options_text(choose) -> str:
+def _options_text(choose: nodes.Decision) -> str:
     if hasattr(choose, "options"):
         return ", ".join(o.name.name for o in choose.options)
     if hasattr(choose, "group"):
