@@ -501,7 +501,7 @@ class ArmyRemoval:
 @node
 class OverrideDecl:
     """`override DECL`: DECL replaces the base's declaration of the same name."""
-    decl: "Decl"
+    decl: "Overridable"
     span: Span
 
 
@@ -514,8 +514,8 @@ class RemoveDecl:
 
 
 # What `override` can replace.
-Decl = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl | EquipmentDecl
-        | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
+Overridable = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl
+               | EquipmentDecl | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
 
 
 # ---- conversions between rulesets ----------------------------------------------------------------
@@ -580,7 +580,7 @@ class Module:
     call them unknown nor call what they use unused."""
     file: str
     header: Header | None
-    decls: tuple["Item", ...]
+    decls: tuple["Decl", ...]
     partial: bool = False
     unreadable: frozenset[str] = frozenset()
 
@@ -730,4 +730,4 @@ class ScenarioDecl:
 
 # Everything a file may declare at its top level (the grammar's `item`). Once layer() has merged
 # house rules into their base, a module holds no OverrideDecl or RemoveDecl any more.
-Item = Decl | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl
+Decl = Overridable | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl

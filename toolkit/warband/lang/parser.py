@@ -114,7 +114,7 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
         starts.insert(0, 0)
     starts.append(len(text))
     header: nodes.Header | None = None
-    decls: list[nodes.Item] = []
+    decls: list[nodes.Decl] = []
     diagnostics: list[Diagnostic] = []
     header_tried = False
     unreadable: set[str] = set()

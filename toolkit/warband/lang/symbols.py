@@ -56,7 +56,7 @@ class SymbolTable:
         return [s.name for s in self.of_kind(*kinds)]
 
 
-def declaration_kind(decl: nodes.Item) -> str:
+def declaration_kind(decl: nodes.Decl) -> str:
     match decl:
         case nodes.StatDecl():
             return "stat"
