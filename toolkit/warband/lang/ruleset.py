@@ -41,7 +41,7 @@ class Stat:
     name: str
     low: Number | None
     high: Number | None
-    default: object
+    default: Constant | None
     enum: str | None
     doc: str | None
     span: Span
@@ -57,7 +57,7 @@ class State:
     name: str
     kind: str          # flag | counter
     owner: str         # fighter | side
-    initial: object
+    initial: Constant | None
     doc: str | None
     span: Span
 
@@ -82,9 +82,9 @@ class Tier:
 class FighterClass:
     name: str
     tier: str | None
-    traits: tuple[tuple[str, object], ...]     # (trait, value); value True for a bare trait
+    traits: tuple[tuple[str, Constant | None], ...]   # (trait, value): True for a bare trait
     equipment: tuple[str, ...]
-    stats: tuple[tuple[str, object], ...]
+    stats: tuple[tuple[str, Constant | None], ...]
     doc: str | None
     span: Span
 
@@ -92,7 +92,7 @@ class FighterClass:
 @dataclass(frozen=True)
 class Equipment:
     name: str
-    grants: tuple[tuple[str, object], ...]
+    grants: tuple[tuple[str, Constant | None], ...]
     doc: str | None
     span: Span
 
@@ -126,7 +126,7 @@ class Quota:
 
 @dataclass(frozen=True)
 class Army:
-    cost: tuple[str, object] | None      # (parameter name, expression)
+    cost: tuple[str, nodes.Expr] | None   # (parameter name, expression)
     points: Number | None
     size: tuple[str, int, str | None] | None   # (bound, limit, doc)
     quotas: tuple[Quota, ...]
