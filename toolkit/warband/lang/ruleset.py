@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterator, Protocol, cast
+from typing import Iterator, cast
 
 from warband.lang import nodes
 from warband.diagnostics import Diagnostic, Span, diag
@@ -188,17 +188,11 @@ class Origin:
                        if self.overrides else "")
 
 
-class _Spanned(Protocol):
-    """Any declaration node: each has the span of its whole text."""
-    @property
-    def span(self) -> Span: ...
-
-
 def provenance(module: nodes.Module, table: SymbolTable, overrides: dict) -> FrozenDict:
     """The Origin of every global definition and army entry of a (merged) module."""
     origins = {}
     for name, sym in table.globals.items():
-        span = cast(_Spanned, sym.decl).span
+        span = sym.decl.span
         origins[name] = Origin(span.file, span.line, overrides.get(name))
     army = table.army
     if army is not None:

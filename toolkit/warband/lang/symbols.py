@@ -36,7 +36,9 @@ BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 class Symbol:
     name: str
     kind: str
-    decl: object        # the declaration node (or the member node)
+    # the declaration node, or the enum member, outcome, side, zone or decision node
+    decl: (nodes.Decl | nodes.EnumMember | nodes.OutcomeMember | nodes.SideDecl | nodes.ZoneDecl
+           | nodes.Decision)
     span: Span
     parent: str | None = None   # the enum or outcome set a member belongs to
 
