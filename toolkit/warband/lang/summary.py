@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 from rich.console import Console
 from rich.table import Table
@@ -33,7 +34,7 @@ def row_text(row: nodes.Row) -> tuple[str, str]:
     """A table row as its key (or condition) and its values."""
     values = ", ".join(expr_text(v) for v in row.values)
     if row.kind == "when":
-        return f"when {expr_text(row.condition)}", values
+        return f"when {expr_text(cast(nodes.Expr, row.condition))}", values   # set on a when row
     if row.kind == "otherwise":
         return "otherwise", values
     key = row.key
