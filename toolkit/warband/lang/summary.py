@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import cast
+from typing import Iterable, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -13,7 +13,7 @@ from warband.lang.ruleset import Quota, Ruleset
 from warband.lang.unparse import expr_text
 
 
-def value_text(v) -> str:
+def value_text(v: object) -> str:
     if v is True:
         return ""
     if isinstance(v, Fraction):
@@ -21,7 +21,7 @@ def value_text(v) -> str:
     return str(v)
 
 
-def trait_list_text(pairs) -> str:
+def trait_list_text(pairs: Iterable[tuple[str, object]]) -> str:
     return ", ".join(n if v is True else f"{n}({value_text(v)})" for n, v in pairs)
 
 
