@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast as pyast
+from typing import cast
 
 from lark import Token, Transformer, Tree, v_args
 
@@ -34,8 +35,10 @@ class Builder(Transformer):
         return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def tok_span(self, tok: Token) -> Span:
-        return Span(self.file, tok.line, tok.column, tok.end_line or tok.line,
-                    tok.end_column or tok.column + len(tok))
+        # the lexer gives every token its position; lark's types leave them optional
+        line, column = cast(int, tok.line), cast(int, tok.column)
+        return Span(self.file, line, column, tok.end_line or line,
+                    tok.end_column or column + len(tok))
 
     def ident(self, tok: Token) -> nodes.Ident:
         return nodes.Ident(str(tok), self.tok_span(tok))
@@ -311,7 +314,8 @@ class Builder(Transformer):
 
     def conversion_decl(self, meta, c):
         fighter, source, target, doc, *entries = c
-        parts = {nodes.ClassRule: [], nodes.StatRule: [], nodes.MapRule: [], nodes.WarnRule: []}
+        parts: dict[type, list] = {nodes.ClassRule: [], nodes.StatRule: [], nodes.MapRule: [],
+                                   nodes.WarnRule: []}
         fits = []
         for entry in entries:
             if isinstance(entry, tuple):

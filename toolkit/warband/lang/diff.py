@@ -11,9 +11,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from dataclasses import dataclass, field
+from typing import Callable, Iterable, cast
 
+from warband.diagnostics import Span
 from warband.lang import nodes
-from warband.lang.ruleset import Army, Ruleset
+from warband.lang.ruleset import (Army, Equipment, FighterClass, Outcomes, Ruleset, Stat, State,
+                                  Tier, Trait)
 from warband.lang.summary import quota_text, row_text, trait_list_text, value_text
 from warband.lang.unparse import expr_text
 
@@ -49,11 +52,12 @@ def shape(node) -> object:
     return node
 
 
-def _traits(pairs) -> str:
+def _traits(pairs: Iterable[tuple[str, object]]) -> str:
     return trait_list_text(pairs) or "none"
 
 
-def _pairs_changes(before, after, noun: str) -> list[str]:
+def _pairs_changes(before: Iterable[tuple[str, object]], after: Iterable[tuple[str, object]],
+                   noun: str) -> list[str]:
     """gains/loses/changes for (name, value) pairs such as a class's traits or stats."""
     old, new = dict(before), dict(after)
     out = []
@@ -69,14 +73,14 @@ def _pairs_changes(before, after, noun: str) -> list[str]:
     return out
 
 
-def _doc(before, after) -> list[str]:
+def _doc(before: str | None, after: str | None) -> list[str]:
     return [f'new description: "{after}"'] if before != after and after else (
         ["description dropped"] if before != after else [])
 
 
 # ---- one kind at a time ---------------------------------------------------------------------
 
-def _stat(a, b) -> list[str]:
+def _stat(a: Stat, b: Stat) -> list[str]:
     out = []
     if (a.low, a.high, a.enum) != (b.low, b.high, b.enum):
         out.append(f"values {a.enum or f'{a.low}..{a.high}'} -> {b.enum or f'{b.low}..{b.high}'}")
@@ -85,7 +89,7 @@ def _stat(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _class(a, b) -> list[str]:
+def _class(a: FighterClass, b: FighterClass) -> list[str]:
     out = []
     if a.tier != b.tier:
         out.append(f"tier {a.tier or 'none'} -> {b.tier or 'none'}")
@@ -106,7 +110,7 @@ def _class(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _trait(a, b) -> list[str]:
+def _trait(a: Trait, b: Trait) -> list[str]:
     out = []
     if a.numeric != b.numeric:
         out.append("now takes a number" if b.numeric else "no longer takes a number")
@@ -115,15 +119,15 @@ def _trait(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _equipment(a, b) -> list[str]:
+def _equipment(a: Equipment, b: Equipment) -> list[str]:
     return _pairs_changes(a.grants, b.grants, "trait") + _doc(a.doc, b.doc)
 
 
-def _row_key(row) -> str:
+def _row_key(row: nodes.Row) -> str:
     return row_text(row)[0]
 
 
-def _table(a, b) -> list[str]:
+def _table(a: nodes.TableDecl, b: nodes.TableDecl) -> list[str]:
     out = []
     if [c.name for c in a.columns] != [c.name for c in b.columns]:
         out.append(f"columns {', '.join(c.name for c in a.columns)} -> "
@@ -147,7 +151,7 @@ def _table(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _define(a, b) -> list[str]:
+def _define(a: nodes.DefineDecl, b: nodes.DefineDecl) -> list[str]:
     out = []
     if shape(a.params) != shape(b.params):
         out.append(f"parameters ({', '.join(p.name.name for p in a.params)}) -> "
@@ -157,7 +161,7 @@ def _define(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _procedure(a, b) -> list[str]:
+def _procedure(a: nodes.ProcedureDecl, b: nodes.ProcedureDecl) -> list[str]:
     out = []
     if a.kind != b.kind:
         out.append(f"{a.kind} -> {b.kind}")
@@ -173,7 +177,7 @@ def _procedure(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _step_text(stmt) -> str:
+def _step_text(stmt: nodes.Stmt) -> str:
     """The first line of a statement, as written in rules (blocks are shown as { ... })."""
     match stmt:
         case nodes.Let(name=n, value=v):
@@ -199,7 +203,7 @@ def _step_text(stmt) -> str:
     return type(stmt).__name__  # pragma: no cover - every statement is named above
 
 
-def _inner(stmt) -> list:
+def _inner(stmt: nodes.Stmt) -> list[tuple[nodes.Stmt, ...]]:
     """The blocks a statement holds, for comparing step by step."""
     match stmt:
         case nodes.If(then=t, otherwise=o):
@@ -211,13 +215,14 @@ def _inner(stmt) -> list:
     return []
 
 
-def _steps(a: nodes.Block, b: nodes.Block, depth: int = 0) -> list[str]:
+def _steps(a: nodes.Block | tuple[nodes.Stmt, ...], b: nodes.Block | tuple[nodes.Stmt, ...],
+           depth: int = 0) -> list[str]:
     """What changed between two blocks of statements: steps added (+), dropped (-) and changed
     (~, with the changes inside a block shown beneath it)."""
     out: list[str] = []
     pad = "  " * depth
-    old, new = list(a.stmts if hasattr(a, "stmts") else a), list(b.stmts if hasattr(b, "stmts")
-                                                                else b)
+    old = list(a.stmts if isinstance(a, nodes.Block) else a)
+    new = list(b.stmts if isinstance(b, nodes.Block) else b)
     matcher = difflib.SequenceMatcher(a=[shape(x) for x in old], b=[shape(x) for x in new],
                                       autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -237,11 +242,12 @@ def _steps(a: nodes.Block, b: nodes.Block, depth: int = 0) -> list[str]:
     return out
 
 
-def _at(span) -> str:
+def _at(span: Span) -> str:
     return f"{span.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{span.line}"
 
 
-def _enum(a, b) -> list[str]:
+def _enum(a: tuple[tuple[str, str | None], ...], b: tuple[tuple[str, str | None], ...]
+          ) -> list[str]:
     old, new = [m for m, _ in a], [m for m, _ in b]
     out = []
     if [m for m in new if m not in old]:
@@ -251,12 +257,12 @@ def _enum(a, b) -> list[str]:
     return out
 
 
-def _outcomes(a, b) -> list[str]:
+def _outcomes(a: Outcomes, b: Outcomes) -> list[str]:
     return [d.replace("trait ", "outcome ") for d in
             _pairs_changes(a.scores, b.scores, "trait")] + _doc(a.doc, b.doc)
 
 
-def _state(a, b) -> list[str]:
+def _state(a: State, b: State) -> list[str]:
     out = []
     if (a.kind, a.owner) != (b.kind, b.owner):
         out.append(f"{a.kind} on each {a.owner} -> {b.kind} on each {b.owner}")
@@ -265,7 +271,7 @@ def _state(a, b) -> list[str]:
     return out + _doc(a.doc, b.doc)
 
 
-def _tier(a, b) -> list[str]:
+def _tier(a: Tier, b: Tier) -> list[str]:
     return _doc(a.doc, b.doc)
 
 
@@ -297,9 +303,11 @@ def _summary(kind: str, item) -> str:
     return getattr(item, "doc", None) or ""
 
 
-_COMPARE = {"stat": _stat, "enum": _enum, "state": _state, "tier": _tier, "trait": _trait,
-            "class": _class, "equipment": _equipment, "table": _table, "define": _define,
-            "outcomes": _outcomes, "procedure": _procedure}
+# each kind's comparison takes two of that kind's items (a Stat, a TableDecl, ...)
+_COMPARE: dict[str, Callable[..., list[str]]] = {
+    "stat": _stat, "enum": _enum, "state": _state, "tier": _tier, "trait": _trait,
+    "class": _class, "equipment": _equipment, "table": _table, "define": _define,
+    "outcomes": _outcomes, "procedure": _procedure}
 
 
 def _items(rules: Ruleset, kind: str) -> dict:
@@ -310,13 +318,13 @@ def _items(rules: Ruleset, kind: str) -> dict:
                  "procedure": rules.procedures}[kind])
 
 
-def _army(a, b) -> list[Change]:
+def _army(a: Army | None, b: Army | None) -> list[Change]:
     if a is None and b is None:
         return []
     changes = []
     if a is None or b is None:   # every entry of the one army is added (or removed)
         changes.append(Change("army", "army section", "added" if a is None else "removed"))
-        empty = Army(None, None, None, (), None, None)
+        empty = Army(None, None, None, (), None, cast(Span, None))   # its span is never read
         a, b = a or empty, b or empty
 
     def entry(name: str, old, new) -> None:

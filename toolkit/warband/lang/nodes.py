@@ -501,7 +501,7 @@ class ArmyRemoval:
 @node
 class OverrideDecl:
     """`override DECL`: DECL replaces the base's declaration of the same name."""
-    decl: "Decl"
+    decl: "Overridable"
     span: Span
 
 
@@ -513,8 +513,9 @@ class RemoveDecl:
     span: Span
 
 
-Decl = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl | EquipmentDecl
-        | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
+# What `override` can replace.
+Overridable = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl
+               | EquipmentDecl | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
 
 
 # ---- conversions between rulesets ----------------------------------------------------------------
@@ -572,9 +573,6 @@ class ConversionDecl:
     span: Span
 
 
-Decl = Decl | ConversionDecl
-
-
 @node
 class Module:
     """One parsed rules file. `partial`: some of its declarations could not be read (and were
@@ -582,7 +580,7 @@ class Module:
     call them unknown nor call what they use unused."""
     file: str
     header: Header | None
-    decls: tuple[Decl, ...]
+    decls: tuple["Decl", ...]
     partial: bool = False
     unreadable: frozenset[str] = frozenset()
 
@@ -610,6 +608,10 @@ class ChooseAmong:
     group: Expr
     doc: str | None
     span: Span
+
+
+# What a player or policy decides, by the decision's name.
+Decision = Choose | ChooseNumber | ChooseAmong
 
 
 @node
@@ -724,3 +726,8 @@ class ScenarioDecl:
     end_when: tuple[Expr, ...]
     span: Span
     aftermath: Block | None = None   # after the last round: awards, experience
+
+
+# Everything a file may declare at its top level (the grammar's `item`). Once layer() has merged
+# house rules into their base, a module holds no OverrideDecl or RemoveDecl any more.
+Decl = Overridable | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import replace
+from typing import cast
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
@@ -56,7 +57,9 @@ def _build(tree: Tree, file: str) -> tuple[nodes.Module | None, list[Diagnostic]
                 dropped.add(str(name))
                 what = f"'{name}'"
                 related = [Related(where, f"here it passes {MAX_DEPTH} levels")]
-                where = Span(file, name.line, name.column, name.end_line, name.end_column)
+                # the lexer gives every token its position; lark's types leave them optional
+                where = Span(file, *cast("tuple[int, int, int, int]",
+                                         (name.line, name.column, name.end_line, name.end_column)))
             diagnostics.append(diag(
                 "E403", f"{what} is nested too deeply: the toolkit reads at most {MAX_DEPTH} "
                         "levels of brackets, operators and blocks", where, related=related,
@@ -110,7 +113,9 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     starts.append(len(text))
-    header, decls, diagnostics = None, [], []
+    header: nodes.Header | None = None
+    decls: list[nodes.Decl] = []
+    diagnostics: list[Diagnostic] = []
     header_tried = False
     unreadable: set[str] = set()
     failed = False

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterator
+from typing import Iterator, cast
 
 from warband.lang import nodes
 from warband.diagnostics import Diagnostic, Span, diag
 from warband.lang.symbols import SymbolTable
+
+
+Number = int | Fraction
+Constant = Number | str | bool   # a fixed value: a number, a text, yes/no, or a symbol's name
 
 
 class FrozenDict(dict):
@@ -22,21 +26,22 @@ class FrozenDict(dict):
     def _refuse(self, *args, **kwargs):
         raise TypeError("a Ruleset is immutable")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
 
     def __reduce__(self):
         return (FrozenDict, (dict(self),))
 
-    def __hash__(self) -> int:  # pragma: no cover - not used as a key
+    # dict declares __hash__ = None (unhashable); a FrozenDict is hashable, by identity
+    def __hash__(self) -> int:  # type: ignore[override]  # pragma: no cover - not used as a key
         return id(self)
 
 
 @dataclass(frozen=True)
 class Stat:
     name: str
-    low: int | None
-    high: int | None
-    default: object
+    low: Number | None
+    high: Number | None
+    default: Constant | None
     enum: str | None
     doc: str | None
     span: Span
@@ -52,7 +57,7 @@ class State:
     name: str
     kind: str          # flag | counter
     owner: str         # fighter | side
-    initial: object
+    initial: Constant | None
     doc: str | None
     span: Span
 
@@ -77,9 +82,9 @@ class Tier:
 class FighterClass:
     name: str
     tier: str | None
-    traits: tuple[tuple[str, object], ...]     # (trait, value); value True for a bare trait
+    traits: tuple[tuple[str, Constant | None], ...]   # (trait, value): True for a bare trait
     equipment: tuple[str, ...]
-    stats: tuple[tuple[str, object], ...]
+    stats: tuple[tuple[str, Constant | None], ...]
     doc: str | None
     span: Span
 
@@ -87,7 +92,7 @@ class FighterClass:
 @dataclass(frozen=True)
 class Equipment:
     name: str
-    grants: tuple[tuple[str, object], ...]
+    grants: tuple[tuple[str, Constant | None], ...]
     doc: str | None
     span: Span
 
@@ -121,8 +126,8 @@ class Quota:
 
 @dataclass(frozen=True)
 class Army:
-    cost: tuple[str, object] | None      # (parameter name, expression)
-    points: int | None
+    cost: tuple[str, nodes.Expr] | None   # (parameter name, expression)
+    points: Number | None
     size: tuple[str, int, str | None] | None   # (bound, limit, doc)
     quotas: tuple[Quota, ...]
     doc: str | None
@@ -147,7 +152,7 @@ class Ruleset:
     defines: FrozenDict        # name -> nodes.DefineDecl
     outcomes: FrozenDict
     procedures: FrozenDict     # name -> nodes.ProcedureDecl (procedures, actions, phases)
-    decisions: FrozenDict      # name -> (procedure name, nodes.Choose)
+    decisions: FrozenDict      # name -> (procedure name, nodes.Decision)
     army: Army | None
     warnings: tuple[Diagnostic, ...] = field(default=())
     markers: FrozenDict = field(default_factory=FrozenDict)   # name -> nodes.MarkerDecl
@@ -200,8 +205,9 @@ def provenance(module: nodes.Module, table: SymbolTable, overrides: dict) -> Fro
     return FrozenDict(origins)
 
 
-def constant(expr, enums: dict | None = None) -> object:
-    """The value of an expression the checker has shown to be fixed: numbers, texts, names."""
+def constant(expr: nodes.Expr, enums: dict | None = None) -> Constant | type[ZeroDivisionError]:
+    """The value of an expression the checker has shown to be fixed: numbers, texts, names.
+    A division by zero gives ZeroDivisionError (the class) rather than raising it."""
     match expr:
         case nodes.Int(value=v):
             return v
@@ -211,10 +217,12 @@ def constant(expr, enums: dict | None = None) -> object:
             return v
         case nodes.Name(name=name):
             return name          # an enum value, outcome or class: symbols are their names
-        case nodes.Neg(operand=x):
-            return -constant(x, enums)
+        # the checker let only numbers into '-' and arithmetic; anything else here (the
+        # ZeroDivisionError of a division by zero inside) raises TypeError, which _const reports
+        case nodes.Neg(operand=operand):
+            return -cast(Number, constant(operand, enums))
         case nodes.Binary(op=op, left=a, right=b):
-            x, y = constant(a, enums), constant(b, enums)
+            x, y = cast(Number, constant(a, enums)), cast(Number, constant(b, enums))
             if op == "+":
                 return x + y
             if op == "-":
@@ -225,7 +233,7 @@ def constant(expr, enums: dict | None = None) -> object:
     raise ValueError("not a constant")
 
 
-def _const(expr, diagnostics: list[Diagnostic], what: str):
+def _const(expr: nodes.Expr, diagnostics: list[Diagnostic], what: str) -> Constant | None:
     try:
         value = constant(expr)
     except (ValueError, TypeError):
@@ -237,7 +245,12 @@ def _const(expr, diagnostics: list[Diagnostic], what: str):
         return None
     if isinstance(value, Fraction) and value.denominator == 1:
         value = int(value)
-    return value
+    return cast(Constant, value)   # not the ZeroDivisionError marker: reported above
+
+
+def _number(expr: nodes.Expr, diagnostics: list[Diagnostic], what: str) -> Number | None:
+    """_const of an expression the checker has typed as a number."""
+    return cast("Number | None", _const(expr, diagnostics, what))
 
 
 def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Diagnostic]]:
@@ -256,15 +269,16 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
             case nodes.StatDecl():
                 low = high = enum = None
                 if isinstance(decl.type, nodes.RangeType):
-                    low = _const(decl.type.low, d, "a stat's lower bound")
-                    high = _const(decl.type.high, d, "a stat's upper bound")
+                    low = _number(decl.type.low, d, "a stat's lower bound")
+                    high = _number(decl.type.high, d, "a stat's upper bound")
                     if isinstance(low, int) and isinstance(high, int) and low > high:
                         d.append(diag("E305", f"the range {low}..{high} is empty",
                                       decl.type.span, hint=f"write it as {high}..{low}"))
                 else:
                     enum = decl.type.name
                 default = _const(decl.default, d, "a default") if decl.default else None
-                if enum is None and decl.default is not None and None not in (low, high) and \
+                if enum is None and decl.default is not None and \
+                        low is not None and high is not None and \
                         isinstance(default, (int, Fraction)) and not low <= default <= high:
                     d.append(diag("E305", f"the default {default} is outside {low}..{high}",
                                   decl.default.span))
@@ -309,8 +323,9 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     for name, value, span in pending:   # once every stat is known, whatever the order
         _check_stat_value(stats.get(name), value, span, d)
     army = _army(table.army, d) if table.army else None
-    decisions = {name: _owner(sym.decl, procedures) for name, sym in table.decisions.items()}
-    header = module.header
+    decisions = {name: _owner(cast(nodes.Decision, sym.decl), procedures)
+                 for name, sym in table.decisions.items()}
+    header = cast(nodes.Header, module.header)   # compile_text assembles only with a header
     ruleset = Ruleset(
         id=header.id, title=header.title or header.id, source=header.source,
         version=header.version, file=module.file,
@@ -332,7 +347,7 @@ def _check_stat_value(stat: "Stat | None", value, span: Span, d: list[Diagnostic
         d.append(diag("E305", f"{stat.name} {value} is outside {stat.low}..{stat.high}", span))
 
 
-def _owner(choose: nodes.Choose, procedures: dict) -> tuple[str, nodes.Choose]:
+def _owner(choose: nodes.Decision, procedures: dict) -> tuple[str, nodes.Decision]:
     for name, proc in procedures.items():
         if proc.span.file == choose.span.file and \
                 proc.span.line <= choose.span.line <= proc.span.end_line:
@@ -341,25 +356,25 @@ def _owner(choose: nodes.Choose, procedures: dict) -> tuple[str, nodes.Choose]:
 
 
 def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
-    points = _const(decl.points, d, "the points limit") if decl.points else None
+    points = _number(decl.points, d, "the points limit") if decl.points else None
     size = None
     if decl.size is not None:
         bound, doc = decl.size
-        limit = _const(bound.value, d, "the number of fighters")
+        limit = _number(bound.value, d, "the number of fighters")
         if not isinstance(limit, int) or limit < 0:
             d.append(diag("E305", "the number of fighters must be a whole number, 0 or more",
                           bound.value.span))
-        size = (bound.kind, limit, doc)
+        size = (bound.kind, cast(int, limit), doc)   # if not, an error: no Ruleset
     quotas = []
     for q in decl.quotas:
-        limit = _const(q.bound.value, d, "a quota's limit")
+        limit = _number(q.bound.value, d, "a quota's limit")
         share = isinstance(q.bound.value, nodes.Binary) and q.bound.value.op == "/"
         if limit is not None and (share and not 0 < limit <= 1 or not share and (
                 not isinstance(limit, int) or limit < 0)):
             d.append(diag("E305", "a quota is a whole number of fighters (0 or more) or a share "
                                   f"written as a fraction between 0 and 1, not {limit}",
                           q.bound.value.span, hint="for example: at most 2, or at least 1/2"))
-        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind, limit, q.doc, q.span,
-                            share))
+        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind,
+                            cast(Number, limit), q.doc, q.span, share))   # None: an error above
     cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
     return Army(cost, points, size, tuple(quotas), decl.doc, decl.span)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Iterable, cast
 
 from rich.console import Console
 from rich.table import Table
 
+from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset
 from warband.lang.unparse import expr_text
 
 
-def value_text(v) -> str:
+def value_text(v: object) -> str:
     if v is True:
         return ""
     if isinstance(v, Fraction):
@@ -19,7 +21,7 @@ def value_text(v) -> str:
     return str(v)
 
 
-def trait_list_text(pairs) -> str:
+def trait_list_text(pairs: Iterable[tuple[str, object]]) -> str:
     return ", ".join(n if v is True else f"{n}({value_text(v)})" for n, v in pairs)
 
 
@@ -28,19 +30,20 @@ def quota_text(q: Quota) -> str:
     return f"{q.bound} {limit} from {q.kind} {q.target}"
 
 
-def row_text(row) -> str:
+def row_text(row: nodes.Row) -> tuple[str, str]:
+    """A table row as its key (or condition) and its values."""
     values = ", ".join(expr_text(v) for v in row.values)
     if row.kind == "when":
-        return f"when {expr_text(row.condition)}", values
+        return f"when {expr_text(cast(nodes.Expr, row.condition))}", values   # set on a when row
     if row.kind == "otherwise":
         return "otherwise", values
     key = row.key
-    key = key.name if hasattr(key, "name") else (f"{key[0]}..{key[1]}" if isinstance(key, tuple)
-                                                  else str(key))
-    return key, values
+    text = key.name if isinstance(key, nodes.Ident) else (
+        f"{key[0]}..{key[1]}" if isinstance(key, tuple) else str(key))
+    return text, values
 
 
-def _options_text(choose) -> str:
+def _options_text(choose: nodes.Decision) -> str:
     if hasattr(choose, "options"):
         return ", ".join(o.name.name for o in choose.options)
     if hasattr(choose, "group"):

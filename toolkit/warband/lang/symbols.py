@@ -36,7 +36,9 @@ BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 class Symbol:
     name: str
     kind: str
-    decl: object        # the declaration node (or the member node)
+    # the declaration node, or the enum member, outcome, side, zone or decision node
+    decl: (nodes.Decl | nodes.EnumMember | nodes.OutcomeMember | nodes.SideDecl | nodes.ZoneDecl
+           | nodes.Decision)
     span: Span
     parent: str | None = None   # the enum or outcome set a member belongs to
 
@@ -56,7 +58,7 @@ class SymbolTable:
         return [s.name for s in self.of_kind(*kinds)]
 
 
-def declaration_kind(decl) -> str:
+def declaration_kind(decl: nodes.Decl) -> str:
     match decl:
         case nodes.StatDecl():
             return "stat"
@@ -123,7 +125,8 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
             else:
                 table.army = decl
             continue
-        kind = declaration_kind(decl)
+        kind = declaration_kind(decl)   # a TypeError for override and remove: layer() merged them
+        assert not isinstance(decl, (nodes.OverrideDecl, nodes.RemoveDecl))
         add(Symbol(decl.name.name, kind, decl, decl.name.span))
         if isinstance(decl, (nodes.EnumDecl, nodes.OutcomesDecl)):
             seen: dict[str, Span] = {}
@@ -160,7 +163,8 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
     return table, diagnostics
 
 
-def _collect_decisions(block: nodes.Block | None, table: SymbolTable, diagnostics) -> None:
+def _collect_decisions(block: nodes.Block | None, table: SymbolTable,
+                       diagnostics: list[Diagnostic]) -> None:
     if block is None:
         return
     for stmt in block.stmts:

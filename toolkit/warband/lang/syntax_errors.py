@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import cast
 
 from lark import Token
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
@@ -289,7 +290,8 @@ def syntax_error(error: UnexpectedInput, text: str, file: str, next_at: int | No
         if found is not None:
             return found
     if isinstance(error, UnexpectedCharacters):
-        return _character(text, error.pos_in_stream, file)
+        # lark sets it on every UnexpectedCharacters, but declares it None on UnexpectedInput
+        return _character(text, cast(int, error.pos_in_stream), file)
     at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
     if isinstance(error, UnexpectedToken):
         accepts = set(error.accepts or error.expected or ())

@@ -7,6 +7,7 @@ so that the checker can refuse a roll where the rules need a fixed number.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import cast
 
 from warband.lang import nodes
 from warband.diagnostics import Span
@@ -99,7 +100,8 @@ def noun(kind: str) -> str:
 def kind_hint(sym: Symbol, scope: Scope | None = None) -> str | None:
     f = next((n for n, (t, _) in scope.locals.items() if t.kind == "fighter"), "f") \
         if scope is not None else "f"
-    kept_on_side = sym.kind in ("flag", "counter") and sym.decl.owner == "side"
+    kept_on_side = sym.kind in ("flag", "counter") and \
+        cast(nodes.StateDecl, sym.decl).owner == "side"
     return {
         "table": f"look it up with arguments: {sym.name}(...)",
         "define": f"call it with arguments: {sym.name}(...)",

@@ -8,7 +8,7 @@ _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6
                "neg": 7}
 
 
-def _prec(e) -> int:
+def _prec(e: nodes.Expr) -> int:
     match e:
         case nodes.Logic(op=op):
             return _PRECEDENCE[op]
@@ -25,12 +25,12 @@ def _prec(e) -> int:
     return 9
 
 
-def expr_text(e, parent: int = 0) -> str:
+def expr_text(e: nodes.Expr, parent: int = 0) -> str:
     text = _text(e)
     return f"({text})" if _prec(e) < parent else text
 
 
-def _pred_text(p) -> str:
+def _pred_text(p: nodes.Predicate) -> str:
     match p:
         case nodes.PredEven():
             return "even"
@@ -43,7 +43,7 @@ def _pred_text(p) -> str:
     raise TypeError(p)  # pragma: no cover
 
 
-def _text(e) -> str:
+def _text(e: nodes.Expr) -> str:
     match e:
         case nodes.Int(value=v):
             return str(v)
