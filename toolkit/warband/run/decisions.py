@@ -11,11 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Callable
 
 from warband.lang import nodes
 from warband.diagnostics import diag
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, as_dist
+
+if TYPE_CHECKING:
+    import random
+
+    from warband.run.evaluate import Compiler
+    from warband.run.world import World
 
 POLICIES = ("first", "random", "greedy")
 
@@ -63,6 +70,23 @@ class OpenDecision(Exception):
 
 class Decisions:
     """The part of the Interpreter that makes decisions (mixed into it)."""
+
+    if TYPE_CHECKING:   # what the Interpreter provides, for the type checker
+        policies: Policies
+        choice_rng: random.Random
+        fn: Compiler
+        exact_mode: bool
+        memoise: bool
+        branches: int
+        drawn: int
+        actor_side: int
+        score: Callable
+        game: Any   # typed by the game engine's GameHost protocol (issue 17)
+
+        def block(self, stmts, i: int, env: dict, world: World, k: Callable,
+                  ret: Callable): ...
+
+        def split(self, ids, world: World, then: Callable): ...
 
     probing = False   # set by strategy.py to find the decisions each side makes up front
 
