@@ -18,7 +18,7 @@ from warband.run.dice import Dist
 from warband.run.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
                                   read_field,
                               norm)
-from warband.run.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, World, changed,
+from warband.run.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World, changed,
                            changed_side, new_world)
 
 UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
@@ -42,6 +42,11 @@ class Draft:
     """
 
     __slots__ = ("fighters", "sides", "lazies", "_own")   # made by draft(world)
+    # the World's tuples, each a list from the first change in it
+    fighters: tuple[Fighter, ...] | list[Fighter]
+    sides: tuple[Side, ...] | list[Side]
+    lazies: dict
+    _own: set[int]
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -57,7 +62,8 @@ class Draft:
         if type(fighters) is tuple:
             fighters = self.fighters = list(fighters)
         f = fighters[i]
-        f = fighters[i] = changed(f, dict(f.values), f.removed, f.position, f.withdrawn)
+        # a list by now, which the type checker cannot tell: `type(x) is tuple` narrows one way
+        f = fighters[i] = changed(f, dict(f.values), f.removed, f.position, f.withdrawn)  # type: ignore[index]
         self._own.add(i)
         return f
 
@@ -80,7 +86,8 @@ class Draft:
             if type(sides) is tuple:
                 sides = self.sides = list(sides)
             s = sides[i]
-            sides[i] = changed_side(s, dict(s.values), s.conceded)
+            # a list by now (as in _fighter)
+            sides[i] = changed_side(s, dict(s.values), s.conceded)  # type: ignore[index]
             self._own.add(-1 - i)
         self.sides[i].values[name] = value
         return self
@@ -253,7 +260,7 @@ def field_getter(interp, name: str):
             return world.fighters[s.index].values[canonical]
         return get
 
-    def get(s, world):
+    def get(s, world):  # type: ignore[no-redef]  # one getter per kind of field, each returned
         if type(s) is Record:
             return s.get(name)
         if s.kind == "side":
