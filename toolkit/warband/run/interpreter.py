@@ -560,7 +560,7 @@ class Interpreter(Decisions):
             return stmt.value
         found = self.synthetic.get(id(stmt))
         if found is None:
-            subject = nodes.Name(stmt.target[0].name, stmt.target[0].span)
+            subject: nodes.Expr = nodes.Name(stmt.target[0].name, stmt.target[0].span)
             for part in stmt.target[1:]:
                 subject = nodes.Field(subject, part, part.span)
             found = self.synthetic[id(stmt)] = nodes.Binary(stmt.op[0], subject, stmt.value,

@@ -31,6 +31,7 @@ import bisect
 import re
 import sys
 import weakref
+from typing import TYPE_CHECKING
 
 from warband import limits
 from warband.diagnostics import diag
@@ -42,6 +43,9 @@ from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
 from warband.run.dice import Dist, random_below
 from warband.run.evaluate import Record, RulesError, Thunk, names_in, norm
 from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
+
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Ruleset
 
 __all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "program_of",
            "sample"]
@@ -606,7 +610,8 @@ def _interpreted_procedure(decl):
 
 # ---- the hook the interpreter calls ------------------------------------------------------------
 
-_PROGRAMS: dict[int, tuple] = {}
+# (id of the Ruleset, the policy made for) -> (the Ruleset, weakly, its program)
+_PROGRAMS: dict[tuple[int, str | None], tuple[weakref.ref[Ruleset], Program]] = {}
 
 
 UNIFORM = ("first", "random")   # policies a program may be made for
@@ -624,7 +629,8 @@ def program_for(interp, uniform: str | None = None) -> Program:
     if found is not None and found[0]() is ruleset:
         return found[1]
     program = Program(ruleset, interp, key[1])
-    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),
+    # (the type checker cannot infer a lambda with a default argument against its context)
+    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),  # type: ignore[misc]
                       program)
     return program
 
