@@ -177,7 +177,7 @@ class OddsResult:
     order: list          # outcomes in the order the rules declare them
     expected: Fraction | None
     effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
-    solution: object = None                        # strategy.Solution, with --solve
+    solution: strategy.Solution | None = None      # with --solve
 
 
 def _labels(decl, world) -> tuple[dict, dict]:
