@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import product
-from typing import Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from warband.lang import nodes
 
@@ -20,6 +20,9 @@ from warband.run.dice import Dist
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.limits import MAX_DICE
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
+
+if TYPE_CHECKING:
+    from warband.run.interpreter import Interpreter
 
 MISSING = object()
 
@@ -242,7 +245,7 @@ def check_count(n, node) -> None:
 class Compiler:
     """Turns expression nodes into closures, once each. `interp` supplies the run's mode."""
 
-    def __init__(self, interp) -> None:
+    def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
         self.ruleset = interp.ruleset
         self.cache: dict[int, Callable] = {}
