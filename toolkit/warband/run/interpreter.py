@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import sys
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
 
 from warband.lang import nodes
 
@@ -97,7 +97,8 @@ class Interpreter(Decisions):
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
 
     # ---- the game around the rules ------------------------------------------------------------------
-    game = None   # set by the engine (game.py) while a game is played
+    # set by the engine (game.py) while a game is played
+    game: Any = None   # typed by the game engine's GameHost protocol (issue 17)
     blocks: dict = {}   # a game's setup, round and aftermath, by their names (game.py)
 
     def global_value(self, name: str):
