@@ -21,6 +21,7 @@ from warband.run.evaluate import RulesError, as_dist
 if TYPE_CHECKING:
     import random
 
+    from warband.game.gamelog import GameLog
     from warband.run.evaluate import Compiler
     from warband.run.world import World
 
@@ -97,7 +98,7 @@ class Decisions:
             side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
             raise OpenDecision(stmt.name.name, options, side)
 
-    recorder = None   # a game's log (gamelog.GameLog) while a game is recorded or replayed
+    recorder: GameLog | None = None   # a game's log while a game is recorded or replayed
 
     def _deciding_side(self, stmt, env, world) -> str:
         decider = self.fn(stmt.decider)(env, world)
