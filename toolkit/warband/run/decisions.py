@@ -11,11 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING, Callable
 
 from warband.lang import nodes
 from warband.diagnostics import diag
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, as_dist
+
+if TYPE_CHECKING:
+    import random
+
+    from warband.run.evaluate import Compiler
+    from warband.run.host import GameHost, Recorder
+    from warband.run.world import World
 
 POLICIES = ("first", "random", "greedy")
 
@@ -64,6 +72,23 @@ class OpenDecision(Exception):
 class Decisions:
     """The part of the Interpreter that makes decisions (mixed into it)."""
 
+    if TYPE_CHECKING:   # what the Interpreter provides, for the type checker
+        policies: Policies
+        choice_rng: random.Random
+        fn: Compiler
+        exact_mode: bool
+        memoise: bool
+        branches: int
+        drawn: int
+        actor_side: int
+        score: Callable
+        game: GameHost | None
+
+        def block(self, stmts, i: int, env: dict, world: World, k: Callable,
+                  ret: Callable): ...
+
+        def split(self, ids, world: World, then: Callable): ...
+
     probing = False   # set by strategy.py to find the decisions each side makes up front
 
     def _probe(self, stmt, options, env, world) -> None:
@@ -73,7 +98,7 @@ class Decisions:
             side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
             raise OpenDecision(stmt.name.name, options, side)
 
-    recorder = None   # a game's log (gamelog.GameLog) while a game is recorded or replayed
+    recorder: Recorder | None = None   # a game's log while a game is recorded or replayed
 
     def _deciding_side(self, stmt, env, world) -> str:
         decider = self.fn(stmt.decider)(env, world)

@@ -46,6 +46,11 @@ class Dist:
     """An immutable finite distribution: outcome -> probability (weight / denominator)."""
 
     __slots__ = ("_w", "_den", "_p", "_cdf", "_hash")
+    _w: dict                                # outcome -> whole-number weight
+    _den: int                               # the weights' common denominator
+    _p: dict | None                         # outcome -> probability, made when first read
+    _cdf: tuple[list, list[int]] | None     # see cumulative()
+    _hash: int | None
 
     def __init__(self, probabilities: dict) -> None:
         """From probabilities (Fractions or whole numbers) that sum to 1."""
@@ -95,10 +100,12 @@ class Dist:
     def partition(self, test: Callable[[Hashable], bool]) -> tuple:
         """(P(test), the outcomes that pass, P(not test), those that fail); a part is None
         when no outcome falls in it."""
+        yes: dict
+        no: dict
         yes, no = {}, {}
         for v, w in self._w.items():
             (yes if test(v) else no)[v] = w
-        out = []
+        out: list = []
         for part in (yes, no):
             total = sum(part.values())
             out += [Fraction(total, self._den), Dist.weighted(part, total, True)] if part else \

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import product
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from warband.lang import nodes
 
@@ -20,6 +20,9 @@ from warband.run.dice import Dist
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.limits import MAX_DICE
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
+
+if TYPE_CHECKING:
+    from warband.run.interpreter import Interpreter
 
 MISSING = object()
 
@@ -167,7 +170,7 @@ COMPARE = {
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
     "<": lambda a, b: a < b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
 }
-BUILTINS = {
+BUILTINS: dict[str, Callable[..., Any]] = {
     "min": min, "max": max, "abs": abs,
     "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
     "isqrt": lambda x: math.isqrt(max(0, math.floor(x))),   # the whole part of a square root
@@ -242,7 +245,7 @@ def check_count(n, node) -> None:
 class Compiler:
     """Turns expression nodes into closures, once each. `interp` supplies the run's mode."""
 
-    def __init__(self, interp) -> None:
+    def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
         self.ruleset = interp.ruleset
         self.cache: dict[int, Callable] = {}
@@ -280,8 +283,8 @@ class Compiler:
                         return v.fn(v.env, world)
                     return v
                 return name_fn
-            case nodes.Field(subject=subject, field=f):
-                sub, fname, field = self(subject), f.name, interp.field
+            case nodes.Field(subject=subject, field=ident):
+                sub, fname, field = self(subject), ident.name, interp.field
 
                 def field_fn(env, world):
                     s = sub(env, world)
@@ -359,7 +362,9 @@ class Compiler:
                 return self.call(e, callee.name, [self(a) for a in args])
             case nodes.Dice():
                 return self.dice(e)
-            case nodes.Count(predicate=pred, pool=pool):
+            case nodes.Count(predicate=pred, pool=counted_pool):
+                # the checker admits only dice written in place (E302)
+                pool = cast(nodes.Dice, counted_pool)
                 count, faces = self(pool.count), self.predicate(pred, pool.sides)
                 single = self.single_die(pool)
 
@@ -374,11 +379,11 @@ class Compiler:
             case nodes.Aggregate(kind=kind, value=value, var=var, group=group,
                                condition=condition):
                 fv, fg, name = self(value), self(group), var.name
-                fc = self(condition) if condition is not None else None
+                fcond = self(condition) if condition is not None else None
                 if kind.name == "all":
                     def all_fn(env, world):
                         return tuple(ref for ref in fg(env, world)
-                                     if fc is None or fc({**env, name: ref}, world) is True)
+                                     if fcond is None or fcond({**env, name: ref}, world) is True)
                     return all_fn
                 combine = AGGREGATES[kind.name]
 
@@ -386,8 +391,8 @@ class Compiler:
                     parts = []
                     for ref in fg(env, world):
                         inner = {**env, name: ref}
-                        if fc is not None:
-                            keep = fc(inner, world)
+                        if fcond is not None:
+                            keep = fcond(inner, world)
                             if type(keep) is Dist:   # a rolled condition: 0 when it fails
                                 parts.append(lift(lambda k, inner=inner: fv(inner, world)
                                                   if k else None, keep))

@@ -3,7 +3,7 @@
 Outside a game (the odds of one action, an army rule) the interpreter runs on its own; in a
 game the engine (game/engine.py) sets itself as `Interpreter.game` and answers the statements
 only a board and its players can: activate, travel, deploy, place and concede, and the choices
-a greedy player makes by looking ahead. The run layer declares what it needs here, and the
+a greedy player makes by looking ahead; a game's log records the dice and the choices. The run layer declares what it needs here, and the
 game layer above implements it: the interpreter never imports the engine.
 """
 
@@ -14,6 +14,20 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 if TYPE_CHECKING:
     from warband.lang import nodes
     from warband.run.world import Ref, World
+
+
+class Recorder(Protocol):
+    """A game's log, while a game is recorded or replayed: the dice rolled and the choices
+    made; in a replay, the recorded choices (`script`) taken instead of the policies'."""
+
+    record: bool
+    script: Any   # the recorded events still to replay, or None
+
+    def rolled(self, dice: str, value: Any) -> None: ...
+
+    def decided(self, kind: str, side: str | None, choice: Any) -> None: ...
+
+    def scripted(self, kind: str, labels: list | None) -> Any: ...
 
 
 class LookAhead(Protocol):

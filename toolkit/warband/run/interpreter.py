@@ -67,14 +67,15 @@ class Interpreter(Decisions):
         seed = self.rng.random()
         self.choice_rng = random.Random(seed) if choice_rng is None else choice_rng
         self.exact_mode = True
-        self.max_branches = None   # MAX_BRANCHES; a game's look-ahead sets a smaller budget
+        # MAX_BRANCHES when None; a game's look-ahead sets a smaller budget
+        self.max_branches: int | None = None
         self.observing = False
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
         self.steps = 0               # turns of loops in a sampled run of generated code
         self.in_sampled_run = False   # inside one (a nested run shares its budget)
-        self.uniform = None         # the policy of every decision of that run, if one is
+        self.uniform: str | None = None   # the policy of every decision of that run, if one is
         self.drawn = 0   # rolls made in this run (a decision before any is made up front)
         self.fn = Compiler(self)
         # Exact evaluation memoises block(...) by code position, state and continuation; the
@@ -563,7 +564,7 @@ class Interpreter(Decisions):
             return stmt.value
         found = self.synthetic.get(id(stmt))
         if found is None:
-            subject = nodes.Name(stmt.target[0].name, stmt.target[0].span)
+            subject: nodes.Expr = nodes.Name(stmt.target[0].name, stmt.target[0].span)
             for part in stmt.target[1:]:
                 subject = nodes.Field(subject, part, part.span)
             found = self.synthetic[id(stmt)] = nodes.Binary(stmt.op[0], subject, stmt.value,

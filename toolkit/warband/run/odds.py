@@ -177,11 +177,13 @@ class OddsResult:
     order: list          # outcomes in the order the rules declare them
     expected: Fraction | None
     effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
-    solution: object = None                        # strategy.Solution, with --solve
+    solution: strategy.Solution | None = None      # with --solve
 
 
 def _labels(decl, world) -> tuple[dict, dict]:
     """Names for what an action can change: the fighters by their parameter names."""
+    fighters: dict[int, str]
+    sides: dict[int, str]
     fighters, sides = {}, {}
     params = [p.name.name for p in decl.params if p.type and p.type.name == "fighter"]
     for i, f in enumerate(world.fighters):
@@ -218,7 +220,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
             policies: Policies, solve: bool = False) -> OddsResult:
     """Raises RulesError when a rule fails while running."""
     decl = ruleset.procedures[action]
-    sides = [dict() for _ in range(max(2, len(fighters)))]
+    sides: list[dict] = [dict() for _ in range(max(2, len(fighters)))]
     for pf in fighters:
         sides[pf.spec.side].update(pf.side_values)
     world = make_world(ruleset, [pf.spec for pf in fighters], sides)

@@ -39,7 +39,7 @@ class Solution:
 def _scripts(ruleset, action, args, world, policies) -> list[dict]:
     """Every combination of up-front choices (a tree: later ranges depend on earlier choices)."""
     leaves: list[dict] = []
-    pending = [{}]
+    pending: list[dict] = [{}]
     while pending:
         script = pending.pop()
         fixed = {name: choice for name, (choice, _) in script.items()}

@@ -27,7 +27,7 @@ class Ref(NamedTuple):
     """A fighter or a side, by index into the World (a tuple: cheap to hash and compare)."""
 
     kind: str   # fighter | side
-    index: int
+    index: int  # type: ignore[assignment]  # a field may shadow tuple.index: NamedTuple allows it
 
     def __repr__(self) -> str:
         return f"{self.kind}#{self.index}"

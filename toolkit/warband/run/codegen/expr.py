@@ -397,7 +397,7 @@ def _logic(op: str, items: list[str]) -> str:
     procedure's arguments put in place folded away: `True and x` is x, `False and x` is
     False; the last operand stays (it is the value when the others let it through)."""
     stop, skip = ("False", "True") if op == "and" else ("True", "False")
-    kept = []
+    kept: list[str] = []
     for i, item in enumerate(items):
         if item == stop:
             if not kept:

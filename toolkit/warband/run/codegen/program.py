@@ -31,6 +31,7 @@ import bisect
 import re
 import sys
 import weakref
+from typing import TYPE_CHECKING
 
 from warband import limits
 from warband.diagnostics import diag
@@ -42,6 +43,10 @@ from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
 from warband.run.dice import Dist, random_below
 from warband.run.evaluate import Record, RulesError, Thunk, names_in, norm
 from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
+
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Ruleset
+    from warband.run.interpreter import Interpreter
 
 __all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "program_of",
            "sample"]
@@ -55,7 +60,7 @@ class Program:
     that check alone. `fallbacks`, `entries` and `requires` generate everything first.
     """
 
-    def __init__(self, ruleset, interp, uniform: str | None = None) -> None:
+    def __init__(self, ruleset, interp: Interpreter, uniform: str | None = None) -> None:
         self.ruleset = ruleset
         # The policy of every decision of every run of this program, when it is made for one
         # ("first" or "random": see program_for); None: each decision asks the policies.
@@ -606,13 +611,14 @@ def _interpreted_procedure(decl):
 
 # ---- the hook the interpreter calls ------------------------------------------------------------
 
-_PROGRAMS: dict[int, tuple] = {}
+# (id of the Ruleset, the policy made for) -> (the Ruleset, weakly, its program)
+_PROGRAMS: dict[tuple[int, str | None], tuple[weakref.ref[Ruleset], Program]] = {}
 
 
 UNIFORM = ("first", "random")   # policies a program may be made for
 
 
-def program_for(interp, uniform: str | None = None) -> Program:
+def program_for(interp: Interpreter, uniform: str | None = None) -> Program:
     """The generated program of the interpreter's Ruleset: made once per Ruleset, and once
     more for each policy in UNIFORM that runs use as the policy of every decision (`uniform`:
     the run's `uniform`). A program made for one policy runs only runs under that policy, and
@@ -624,12 +630,13 @@ def program_for(interp, uniform: str | None = None) -> Program:
     if found is not None and found[0]() is ruleset:
         return found[1]
     program = Program(ruleset, interp, key[1])
-    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),
+    # (the type checker cannot infer a lambda with a default argument against its context)
+    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),  # type: ignore[misc]
                       program)
     return program
 
 
-def program_of(interp, uniform: str | None = None) -> Program:
+def program_of(interp: Interpreter, uniform: str | None = None) -> Program:
     """program_for(interp, uniform), kept on the interpreter (a game asks at every action)."""
     found = interp.programs.get(uniform)
     if found is None:
@@ -637,7 +644,7 @@ def program_of(interp, uniform: str | None = None) -> Program:
     return found
 
 
-def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = False):
+def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, keep: bool = False):
     """Interpreter.sample through the generated program: (value, world), or None when this run
     is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
     does not take). The caller has set sampling mode and reset the counters. `keep`: give back
@@ -677,7 +684,7 @@ def sample(interp, procedure: str, args: dict, world, block=None, keep: bool = F
     return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
 
 
-def sampler(interp, procedure: str):
+def sampler(interp: Interpreter, procedure: str):
     """Interpreter.sampler through the generated program: run(world, *arguments) ->
     (value, world), as sample(procedure, {name: argument}, world) gives, for a caller that runs
     the same procedure many times (an attack, thousands of times), or None when the
@@ -691,7 +698,7 @@ def sampler(interp, procedure: str):
     return make(interp) if make is not None else None
 
 
-def nested(interp, procedure: str, args: dict, world):
+def nested(interp: Interpreter, procedure: str, args: dict, world):
     """A run of an action that the engine starts from inside a generated sampled run (an
     activation of the turn), which has set the policies and the loop budget: (value, world
     or draft), or None when it is left to the interpreter (before anything is drawn)."""
@@ -721,7 +728,7 @@ def _with_interpreter_room(entry, interp, args, world):
         sys.setrecursionlimit(old)
 
 
-def allowed(interp, procedure: str, args: dict, world):
+def allowed(interp: Interpreter, procedure: str, args: dict, world):
     """Interpreter.allowed through the generated program: a bool, or None when left to it."""
     program = program_of(interp, None)
     check = program._requires.get(procedure) or program.requirement(procedure)

@@ -10,6 +10,7 @@ interpreter raises, with the very same diagnostics. Everything mirrors `interpre
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from warband.run import dice
 from warband.diagnostics import diag
@@ -18,8 +19,12 @@ from warband.run.dice import Dist
 from warband.run.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
                                   read_field,
                               norm)
-from warband.run.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, World, changed,
+from warband.run.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World, changed,
                            changed_side, new_world)
+
+if TYPE_CHECKING:
+    from warband.run.codegen.program import Program
+    from warband.run.interpreter import Interpreter
 
 UNBOUND = object()   # a local not (yet) bound on this path: reading it gives its name, as in
 #                      the interpreter, where a name missing from the environment is a symbol
@@ -42,6 +47,11 @@ class Draft:
     """
 
     __slots__ = ("fighters", "sides", "lazies", "_own")   # made by draft(world)
+    # the World's tuples, each a list from the first change in it
+    fighters: tuple[Fighter, ...] | list[Fighter]
+    sides: tuple[Side, ...] | list[Side]
+    lazies: dict
+    _own: set[int]
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -57,7 +67,8 @@ class Draft:
         if type(fighters) is tuple:
             fighters = self.fighters = list(fighters)
         f = fighters[i]
-        f = fighters[i] = changed(f, dict(f.values), f.removed, f.position, f.withdrawn)
+        # a list by now, which the type checker cannot tell: `type(x) is tuple` narrows one way
+        f = fighters[i] = changed(f, dict(f.values), f.removed, f.position, f.withdrawn)  # type: ignore[index]
         self._own.add(i)
         return f
 
@@ -80,7 +91,8 @@ class Draft:
             if type(sides) is tuple:
                 sides = self.sides = list(sides)
             s = sides[i]
-            sides[i] = changed_side(s, dict(s.values), s.conceded)
+            # a list by now (as in _fighter)
+            sides[i] = changed_side(s, dict(s.values), s.conceded)  # type: ignore[index]
             self._own.add(-1 - i)
         self.sides[i].values[name] = value
         return self
@@ -122,7 +134,7 @@ class Interpret(Exception):
 
 # ---- rolls -----------------------------------------------------------------------------------
 
-def draw(interp, dist: Dist):
+def draw(interp: Interpreter, dist: Dist):
     """One seeded outcome: Interpreter.draw in sampling mode (generated code does not keep
     the count of rolls, `drawn`, which only probing in exact mode reads)."""
     return dist.sample(interp.rng)
@@ -145,11 +157,11 @@ def pool_dist(node, n, reroll) -> Dist:
                               hint=dice.KEEP_HINT)) from None
 
 
-def roll(interp, node, n, reroll):
+def roll(interp: Interpreter, node, n, reroll):
     return draw(interp, pool_dist(node, n, reroll))
 
 
-def count_roll(interp, node, n, chosen, reroll):
+def count_roll(interp: Interpreter, node, n, chosen, reroll):
     """`count PRED in (n)dS`: Compiler's count_fn in sampling mode."""
     check_count(n, node)
     sides = node.pool.sides
@@ -200,7 +212,7 @@ _SPECIAL = ("side", "class", "tier", "name", "removed")
 _GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded")
 
 
-def field_getter(interp, name: str):
+def field_getter(interp: Program, name: str):
     """Interpreter.field for one field name, with the name's meaning looked up once."""
     lower = name.lower()
     if name in _GAME_FIELDS:
@@ -253,7 +265,7 @@ def field_getter(interp, name: str):
             return world.fighters[s.index].values[canonical]
         return get
 
-    def get(s, world):
+    def get(s, world):  # type: ignore[no-redef]  # one getter per kind of field, each returned
         if type(s) is Record:
             return s.get(name)
         if s.kind == "side":
@@ -295,7 +307,7 @@ def around(world, index: int, enemies: bool) -> tuple:
                   if not g.removed and r[1] != index and (g.side != side) == enemies])
 
 
-def has_getter(interp, name: str):
+def has_getter(interp: Program, name: str):
     if name in interp.ruleset.equipment:
         return lambda ref, world: name in world.fighters[ref.index].equipment
 
@@ -310,7 +322,7 @@ def is_a(ref, name: str, world) -> bool:
     return name in (f.fighter_class, f.tier)
 
 
-def assign(interp, subject, name: str, value, world):
+def assign(interp: Interpreter, subject, name: str, value, world):
     """The last step of Interpreter.assign_field, once the subject is known."""
     if subject.kind == "side":
         field, holder = interp.side_fields[name.lower()], world.sides[subject.index]
@@ -322,7 +334,7 @@ def assign(interp, subject, name: str, value, world):
     return (world if type(world) is Draft else draft(world)).set(subject, field, value)
 
 
-def lookup(interp, table, args, call, world, rows):
+def lookup(interp: Interpreter, table, args, call, world, rows):
     """Interpreter.lookup: the interpreter's own per-run cache, shared with it."""
     key = (id(table), args)
     found = interp.tables.get(key, MISSING)
@@ -339,7 +351,7 @@ def no_row(table, args, call):
 
 # ---- statements --------------------------------------------------------------------------------
 
-def repeat_times(n, node, limit: int, interp=None, budget: int = 0):
+def repeat_times(n, node, limit: int, interp: Interpreter | None = None, budget: int = 0):
     if type(n) is not int or n < 0:
         raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
                                       f"(0 or more), not {n}", node.times.span))
@@ -359,7 +371,7 @@ def repeat_times(n, node, limit: int, interp=None, budget: int = 0):
     return range(n)
 
 
-def number_choice(interp, stmt, low, high):
+def number_choice(interp: Interpreter, stmt, low, high):
     """Decisions.choose_number up to the default: the chosen number, or None for the default."""
     check_number_range(stmt, low, high)
     policy = interp.policies.for_decision(stmt.name.name)
@@ -380,7 +392,7 @@ def fell_off(decl):
     raise RulesError(diag("E503", f"'{decl.name.name}' ended without a result", decl.name.span))
 
 
-def interpreted(interp, decl, values: list, world):
+def interpreted(interp: Interpreter, decl, values: list, world):
     """Run one procedure through the interpreter from generated code: its result and world."""
     if type(world) is Draft:
         world = world.freeze()
@@ -407,7 +419,7 @@ def too_deep(decl):
         hint="repeat fewer times (at most 1000 in one loop)"))
 
 
-def travel(interp, stmt, ref, reach, world):
+def travel(interp: Interpreter, stmt, ref, reach, world):
     """`travel`: the game moves the fighter (outside a game nothing moves)."""
     game = interp.game
     if game is None or interp.exact_mode:
@@ -423,7 +435,7 @@ def in_order(items, keys, highest: bool):
     return [items[i] for i in order]
 
 
-def choose_among(interp, stmt, group, world):
+def choose_among(interp: Interpreter, stmt, group, world):
     """Decisions.choose_among in sampling mode, for the first, random and scripted policies."""
     if not group:
         raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
@@ -440,7 +452,7 @@ def choose_among(interp, stmt, group, world):
     return group[0]
 
 
-def _game(interp, stmt, world):
+def _game(interp: Interpreter, stmt, world):
     game = interp.game
     if game is None or interp.exact_mode:
         word = {"Activate": "activate", "Concede": "concede", "Deploy": "deploy",
@@ -452,7 +464,7 @@ def _game(interp, stmt, world):
     return game
 
 
-def activate(interp, stmt, ref, exclude, world):
+def activate(interp: Interpreter, stmt, ref, exclude, world):
     """`activate`: the game's player picks an action and it runs; (its name, the world).
     A game whose actions run straight through generated code (Game.direct) takes the draft
     as it is, and its action goes on changing it: no World is made between actions."""
@@ -462,7 +474,7 @@ def activate(interp, stmt, ref, exclude, world):
     return game.activate_now(stmt, ref, exclude, world, generated=True)
 
 
-def deploy(interp, stmt, side, zone, world):
+def deploy(interp: Interpreter, stmt, side, zone, world):
     """`deploy`: the side's fighters set up in the zone. In a game whose actions run straight
     through generated code (Game.direct), on a Draft, changed in place, like an action's (a
     World for each fighter set up, and for each token the set-up hands out after, was a tenth of
@@ -475,13 +487,13 @@ def deploy(interp, stmt, side, zone, world):
     return game.deploy_now(stmt, side, zone, world)
 
 
-def place(interp, stmt, at, to, count, zone, apart, by, world):
+def place(interp: Interpreter, stmt, at, to, count, zone, apart, by, world):
     game = _game(interp, stmt, world)
     game.place_now(stmt, at, to, count, zone, apart, by,
                    world.freeze() if type(world) is Draft else world)
 
 
-def concede(interp, stmt, ref, world):
+def concede(interp: Interpreter, stmt, ref, world):
     game = _game(interp, stmt, world)
     world = world.freeze() if type(world) is Draft else world
     if game is None:

@@ -168,10 +168,10 @@ class Writer(ExpressionWriter):
             if s.op != "=":
                 if s.op not in ("+=", "-="):
                     raise Unsupported(f"assignment {s.op}")
-                subject = nodes.Name(s.target[0].name, s.target[0].span)
+                node: nodes.Expr = nodes.Name(s.target[0].name, s.target[0].span)
                 for part in s.target[1:]:
-                    subject = nodes.Field(subject, part, part.span)
-                value = nodes.Binary(s.op[0], subject, s.value, s.span)
+                    node = nodes.Field(node, part, part.span)
+                value = nodes.Binary(s.op[0], node, s.value, s.span)
             code = self.expr(value, scope)
             if len(s.target) == 1:
                 out.append(f"{pad}{scope.names[s.target[0].name]} = {code}")
@@ -296,6 +296,7 @@ class Writer(ExpressionWriter):
     def loop_scope(self, s, scope: Scope, bound: set[str]) -> Scope:
         """The scope of a `for each` body: the variable bound, and its kind known (a fighter, a
         side) where the group says, unless the body binds the name again."""
+        again: list[str]
         var, member, again = s.var.name, self.members(s.items, scope), []
         assigned_names(s.body.stmts, again)
         kinds = {k: v for k, v in scope.kinds.items() if k != var}
