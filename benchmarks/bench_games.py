@@ -34,9 +34,9 @@ TARGET = 200.0   # full games per second per core
 
 def games_per_second(scenario: str, games: int, workers: int, seed: int = 1,
                      policy: str = "random") -> float:
-    from warband.game.worker import play
     from warband.game.results import PlayRequest
     from warband.game.simulate import simulate
+    from warband.game.worker import play
     request = PlayRequest(scenario, policies=(("*", policy),))
     warm = min(games, 20 if policy == "random" else 2)
     simulate(request, warm, seed + 1000, workers=1, play=play)   # warm: load, compile

@@ -11,16 +11,15 @@ positions), under the first, random and scripted policies; each run is made twic
 from __future__ import annotations
 
 import copy
-from fractions import Fraction
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from warband.lang import nodes
-
-from warband.run.codegen import program as codegen
 from warband.lang.compiler import compile_text, load
+from warband.run.codegen import program as codegen
 from warband.run.dice import Dist
 from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, World, make_world, within

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.lang.compiler import compile_text
 from warband.diagnostics import CODES, render_text
+from warband.lang.compiler import compile_text
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "convert_golden"

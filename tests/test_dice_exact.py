@@ -14,21 +14,20 @@ Bugs found while writing these are kept as regression tests at the end of the fi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import itertools
 import math
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 import icepool
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warband.run import dice
 from warband.lang.compiler import compile_text, load
+from warband.run import dice
 from warband.run.dice import Dist
 from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world

@@ -26,8 +26,8 @@ import pytest
 from typer.testing import CliRunner
 
 from warband.cli import app
-from warband.lang.compiler import compile_text
 from warband.diagnostics import CODES, render_text
+from warband.lang.compiler import compile_text
 from warband.run.interpreter import Interpreter, Policies
 from warband.run.world import make_world
 

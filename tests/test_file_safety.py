@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from warband.cli import output as output_module
 from warband.cli import app
+from warband.cli import output as output_module
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = b"# my own notes: do not lose them\n"

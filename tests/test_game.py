@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from warband.game.board import Board, Piece, Zone
-from warband.lang.compiler import compile_text, load
-from warband.run.evaluate import RulesError
 from warband.game.engine import Game
-from warband.game.worker import ScenarioProblem, play
-from warband.run.interpreter import Interpreter
 from warband.game.results import PlayRequest
 from warband.game.scenario import load_scenario
+from warband.game.worker import ScenarioProblem, play
+from warband.lang.compiler import compile_text, load
+from warband.run.evaluate import RulesError
+from warband.run.interpreter import Interpreter
 from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]

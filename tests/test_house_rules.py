@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from warband.lang.compiler import compile_text, load
 from warband.diagnostics import render_text
+from warband.lang.compiler import compile_text, load
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSE = ROOT / "tests" / "house_rules"
@@ -24,7 +24,8 @@ ERRORS = sorted(p for p in (HOUSE / "errors").iterdir() if p.is_dir())
 def builtin_prefix() -> str:
     """How the built-in rules folder is shown from the repository: dsl/ in a checkout, a path
     into site-packages when the package is installed. Goldens say dsl/."""
-    from warband.catalog import RULES_DIR as BUILTIN_DIR, display_path
+    from warband.catalog import RULES_DIR as BUILTIN_DIR
+    from warband.catalog import display_path
     with contextlib.chdir(ROOT):
         return display_path(BUILTIN_DIR).replace("\\", "/") + "/"
 

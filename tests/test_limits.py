@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from warband import limits
 from warband.cli import app
-from warband.run import interpreter, strategy
 from warband.lang.compiler import compile_text
 from warband.limits import MAX_RULES_BYTES
+from warband.run import interpreter, strategy
 from warband.run.interpreter import Interpreter, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import warband.game.lookahead as lookahead
-from warband.run.decisions import Policies
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
+from warband.run.decisions import Policies
 
 SCENARIOS = ("sss-standard-game", "greedy-dudes-vs-menace", "smart-dungeon")
 

@@ -15,14 +15,21 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from warband.lang import nodes
-from warband.game.board import (BASE, CONTACT, Board, Piece, _near_segment, _ray_entry,
-                           _segment_distance)
+from warband.game.board import (
+    BASE,
+    CONTACT,
+    Board,
+    Piece,
+    _near_segment,
+    _ray_entry,
+    _segment_distance,
+)
 from warband.game.engine import Game
-from warband.game.placement import apart_from
 from warband.game.options import _fixed, conjuncts
+from warband.game.placement import apart_from
 from warband.game.questions import Measure, plain_number
 from warband.game.scenario import load_scenario
+from warband.lang import nodes
 from warband.run.world import Ref
 
 ACTIONS = ("shoot", "melee", "blast", "defend", "move", "charge")
@@ -337,6 +344,7 @@ def _plain_path(board, start, target, stop, occupied):
     """Board._path's search as first written: A* over half-inch points, every step asking the
     points (the points near other bases are the board's own: they are not what changed)."""
     import heapq
+
     from warband.game.board import _taken
     free, taken = board._free(), _taken(start, occupied)
     first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)

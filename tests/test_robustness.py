@@ -23,8 +23,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from warband.lang.compiler import compile_text
 from warband.diagnostics import Diagnostic
+from warband.lang.compiler import compile_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -159,8 +159,8 @@ def compile_checked(text: str, file: str):
 def use_ruleset(ruleset, base=None) -> None:
     """What `rules show`, `schema` and `rules diff` do with a ruleset that compiled."""
     from warband.lang import diff
-    from warband.lists import schema
     from warband.lang import summary as show
+    from warband.lists import schema
     show.as_json(ruleset)
     schema.schema_text(schema.ruleset_schema(ruleset))
     if base is not None:
@@ -288,8 +288,8 @@ FIGHTER_WORDS = ["class=", "Soldier", "Gunslinger", "might=", "10", "-1", "99999
 @given(st.lists(st.sampled_from(FIGHTER_WORDS), max_size=12),
        st.lists(st.text(max_size=20), max_size=3))
 def test_odds_fighters_and_policies_from_any_text(words, policies):
-    from warband.run import odds
     from warband.lang.compiler import load
+    from warband.run import odds
     ruleset = load("super-simple-skirmish").ruleset
     text = "".join(words)
     diagnostics: list[Diagnostic] = []

@@ -11,10 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from warband.cli import output
-
+from warband.cli import app, output
 from warband.lists import render_roster
-from warband.cli import app
 from warband.lists.roster import roster, roster_text
 
 ROOT = Path(__file__).resolve().parents[1]

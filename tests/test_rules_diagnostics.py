@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from warband.lang.compiler import Compiled, compile_text, load
 from warband.diagnostics import CODES, render_text
+from warband.lang.compiler import Compiled, compile_text, load
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "rules_errors"

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import warband.run.interpreter as interpreter_module
-from warband.run import dice
 from warband.lang.compiler import compile_text, load
+from warband.run import dice
 from warband.run.dice import Dist
 from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from warband.lang.compiler import load
-from warband.run.interpreter import Interpreter, Policies
 from warband.lists.validate import validate
+from warband.run.interpreter import Interpreter, Policies
 from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]

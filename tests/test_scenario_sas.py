@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from warband.game.board import Piece
 from warband.cli import app
-from warband.run.decisions import Policies
+from warband.game.board import Piece
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
+from warband.run.decisions import Policies
 from warband.run.world import FighterSpec, Ref, make_world
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,11 +14,11 @@ from fractions import Fraction as F
 import pytest
 from typer.testing import CliRunner
 
-from warband.game.board import _segments_cross
 from warband.cli import app
-from warband.run.decisions import Policies
+from warband.game.board import _segments_cross
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
+from warband.run.decisions import Policies
 from warband.run.world import FighterSpec, Ref, make_world
 
 SCENARIO = "smart-dungeon"

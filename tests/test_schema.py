@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from warband.lists import schema
 from warband.cli import app
 from warband.lang.compiler import load
+from warband.lists import schema
 from warband.lists.validate import validate
 from warband.lists.yamlload import load_yaml
 

@@ -23,10 +23,19 @@ from typer.testing import CliRunner
 
 import simulate_toy
 from warband.cli import app
-from warband.game.results import GameResult, PlayRequest
-from warband.game.simulate import (CHUNK_SIZE, GameFailed, SchedulerError, WorkerLost, chunk_seed,
-                              chunks, game_seeds, resolve_workers, simulate)
 from warband.game.report import render_json
+from warband.game.results import GameResult, PlayRequest
+from warband.game.simulate import (
+    CHUNK_SIZE,
+    GameFailed,
+    SchedulerError,
+    WorkerLost,
+    chunk_seed,
+    chunks,
+    game_seeds,
+    resolve_workers,
+    simulate,
+)
 from warband.game.tally import Summary, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]

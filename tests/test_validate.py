@@ -22,11 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from warband.catalog import display_path
+from warband.catalog import rulesets as builtins
 from warband.cli import app
-from warband.catalog import display_path, rulesets as builtins
 from warband.diagnostics import CODES
-from warband.lists.validate import Validation, validate, validate_text
 from warband.limits import MAX_YAML_BYTES as MAX_BYTES
+from warband.lists.validate import Validation, validate, validate_text
 from warband.lists.yamlload import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]

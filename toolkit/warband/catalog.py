@@ -23,7 +23,6 @@ from pathlib import Path
 
 from warband.limits import MAX_RULES_BYTES
 
-
 _HERE = Path(__file__).parent
 # Installed from a wheel, the shipped files sit inside the package; in a source checkout they
 # live at the repository's top.

@@ -9,8 +9,17 @@ from typing import List, Optional
 
 import typer
 
-from warband.cli.common import (FINDINGS, OK, UNUSABLE, ReportFormat, RosterFormat, check_output,
-                                emit, load_or_exit, write_output)
+from warband.cli.common import (
+    FINDINGS,
+    OK,
+    UNUSABLE,
+    ReportFormat,
+    RosterFormat,
+    check_output,
+    emit,
+    load_or_exit,
+    write_output,
+)
 
 
 def validate(

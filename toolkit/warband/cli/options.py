@@ -17,7 +17,7 @@ MOST = {"--games": 1_000_000_000, "--seed": 2 ** 63 - 1, "--workers": 1024,
 
 def whole_number(text: str, option: str, least: int, what: str, diagnostics: list[Diagnostic],
            hint: str | None = None) -> int | None:
-    from warband.diagnostics import Span, diag   # lazily, as every command module (common.py)
+    from warband.diagnostics import Span, diag  # lazily, as every command module (common.py)
     where = Span(option, 1, 1, 1, len(text) + 1)
     digits = text.strip().replace("_", "")
     try:

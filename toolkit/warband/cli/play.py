@@ -63,11 +63,10 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
     """Play (or replay) the game and print it; returns the exit code."""
     from warband.diagnostics import diag
     from warband.game.engine import Game
-    from warband.game.worker import ScenarioProblem, loaded, policies_of
-    from warband.game.gamelog import (ReplayMismatch, first_difference, game_record,
-                                      read_record)
+    from warband.game.gamelog import ReplayMismatch, first_difference, game_record, read_record
     from warband.game.gamelog import render_text as render_log
     from warband.game.results import PlayRequest
+    from warband.game.worker import ScenarioProblem, loaded, policies_of
     from warband.run.evaluate import RulesError
 
     script = None

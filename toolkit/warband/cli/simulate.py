@@ -89,7 +89,7 @@ class Parsed(NamedTuple):
 def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diagnostic]]:
     """Check every value; collect every problem (a bad value leaves its default in Parsed,
     never used: the command stops on any problem)."""
-    from warband.diagnostics import Span, diag   # lazily, as every command module (common.py)
+    from warband.diagnostics import Span, diag  # lazily, as every command module (common.py)
     from warband.game.simulate import CHUNK_SIZE, resolve_workers
     found: list[Diagnostic] = []
     for option, text in (("--games", options.games), ("--seed", options.seed),
@@ -229,7 +229,6 @@ def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr)
     import json
 
     from warband.diagnostics import Sources, diag
-
     from warband.game import report
     from warband.game.simulate import GameFailed, play_game
     try:
@@ -274,8 +273,13 @@ def _progress_bar(wanted: bool | None, stderr):
     if wanted is False or (wanted is None and not stderr.isatty()):
         return _NoBar()
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
     console = Console(file=stderr, no_color=bool(os.environ.get("NO_COLOR")) or None)
     bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("games"), TimeRemainingColumn(), console=console,

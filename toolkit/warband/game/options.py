@@ -18,9 +18,9 @@ import weakref
 from typing import Sequence
 
 from warband.lang import nodes
+from warband.lang.unparse import expr_text
 from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Interpret
-from warband.lang.unparse import expr_text
 from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
 KEPT = 50_000   # lists of options kept (each a few dozen shared tuples)

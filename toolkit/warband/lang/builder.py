@@ -7,8 +7,8 @@ from typing import cast
 
 from lark import Token, Transformer, Tree, v_args
 
-from warband.lang import nodes
 from warband.diagnostics import Span
+from warband.lang import nodes
 
 
 def _unquote(token: str) -> str:

@@ -12,13 +12,25 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from warband import catalog
-from warband.lang import nodes
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
+from warband.lang import nodes
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
-from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, NOTHING, NUMBER, SIDE, Scope,
-                                Type, compatible, either, noun)
+from warband.lang.typesystem import (
+    ANY,
+    BOOL,
+    DICE,
+    FIGHTER,
+    NOTHING,
+    NUMBER,
+    SIDE,
+    Scope,
+    Type,
+    compatible,
+    either,
+    noun,
+)
 
 if TYPE_CHECKING:
     from warband.lang.game_checker import Decision, GameStmt

@@ -15,8 +15,17 @@ from typing import Callable, Iterable, cast
 
 from warband.diagnostics import Span
 from warband.lang import nodes
-from warband.lang.ruleset import (Army, Equipment, FighterClass, Outcomes, Ruleset, Stat, State,
-                                  Tier, Trait)
+from warband.lang.ruleset import (
+    Army,
+    Equipment,
+    FighterClass,
+    Outcomes,
+    Ruleset,
+    Stat,
+    State,
+    Tier,
+    Trait,
+)
 from warband.lang.summary import quota_text, row_text, trait_list_text, value_text
 from warband.lang.unparse import expr_text
 

@@ -8,14 +8,36 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
-from warband.lang import nodes
 from warband.diagnostics import did_you_mean
+from warband.lang import nodes
 from warband.lang.game_checker import game_name_type
-from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_GROUPS, GAME_FUNCTIONS, \
-    KIND_WORDS
-from warband.lang.typesystem import (ANY, BOOL, DICE, FIGHTER, FIGHTER_BUILTINS, FIGHTERS, NUMBER,
-                                SIDE_BUILTINS, SIDES, TEXT, Scope, Type, compatible, either,
-                                kind_hint, noun, numeric, unify)
+from warband.lang.symbols import (
+    AGGREGATES,
+    BUILTIN_FUNCTIONS,
+    BUILTIN_GROUPS,
+    GAME_FUNCTIONS,
+    KIND_WORDS,
+)
+from warband.lang.typesystem import (
+    ANY,
+    BOOL,
+    DICE,
+    FIGHTER,
+    FIGHTER_BUILTINS,
+    FIGHTERS,
+    NUMBER,
+    SIDE_BUILTINS,
+    SIDES,
+    TEXT,
+    Scope,
+    Type,
+    compatible,
+    either,
+    kind_hint,
+    noun,
+    numeric,
+    unify,
+)
 from warband.limits import MAX_DICE, MAX_SIDES
 
 if TYPE_CHECKING:

@@ -9,11 +9,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from warband.lang import nodes
 from warband.diagnostics import Related, did_you_mean
+from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
-from warband.lang.typesystem import (ANY, BOOL, FIGHTER, FIGHTERS, MARKER, NUMBER, SIDE,
-                                TEXT, ZONE, Scope, Type, numeric)
+from warband.lang.typesystem import (
+    ANY,
+    BOOL,
+    FIGHTER,
+    FIGHTERS,
+    MARKER,
+    NUMBER,
+    SIDE,
+    TEXT,
+    ZONE,
+    Scope,
+    Type,
+    numeric,
+)
 from warband.limits import MAX_BOARD, MAX_FIGHTERS
 
 if TYPE_CHECKING:

@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, cast
 
-from warband.lang import nodes
 from warband.diagnostics import Diagnostic, Span, diag
+from warband.lang import nodes
 from warband.lang.symbols import SymbolTable
-
 
 Number = int | Fraction
 Constant = Number | str | bool   # a fixed value: a number, a text, yes/no, or a symbol's name

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from warband.lang import nodes
 from warband.diagnostics import Diagnostic, Related, Span, diag
+from warband.lang import nodes
 
 # What a declaration kind is called in messages.
 KIND_WORDS = {

@@ -10,8 +10,7 @@ from functools import lru_cache
 from typing import cast
 
 from lark import Token
-from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                             UnexpectedToken)
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang.grammar import DECLARATION_KEYWORDS, STATEMENT_KEYWORDS, first_word, grammar

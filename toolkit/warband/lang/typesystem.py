@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import cast
 
-from warband.lang import nodes
 from warband.diagnostics import Span
+from warband.lang import nodes
 from warband.lang.symbols import KIND_WORDS, Symbol
 
 

@@ -50,8 +50,15 @@ def md_cell(value) -> str:
 
 def _environment(fmt: str, user_dir: Path | None, user_name: str | None):
     # lazily: a roster for the terminal needs no Jinja2
-    from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PackageLoader,
-                        PrefixLoader, StrictUndefined)
+    from jinja2 import (
+        BaseLoader,
+        ChoiceLoader,
+        Environment,
+        FileSystemLoader,
+        PackageLoader,
+        PrefixLoader,
+        StrictUndefined,
+    )
     builtin = PackageLoader("warband.lists", "templates")
     loaders: list[BaseLoader] = [PrefixLoader({"warband": builtin})]
     if user_dir is not None:
@@ -66,7 +73,7 @@ def _environment(fmt: str, user_dir: Path | None, user_name: str | None):
 
 def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     """The model through the built-in template of `fmt`, or through the user's template file."""
-    import jinja2   # lazily, as in _environment
+    import jinja2  # lazily, as in _environment
     if template is not None:
         path = Path(template)
         if not os.path.isfile(path):   # not Path.is_file: it raises for a name too long
@@ -214,7 +221,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
 
 
 def _fighter_block(console, model: dict, f: dict) -> None:
-    from rich.text import Text   # lazily, as in terminal
+    from rich.text import Text  # lazily, as in terminal
     head = Text(f["name"], style="bold")
     if f["count"] > 1:
         head.append(f" × {f['count']}")

@@ -352,7 +352,7 @@ class _Checker:
 
     # -- one error
     def error(self, error) -> None:
-        from jsonschema.exceptions import best_match   # lazily, as in validator_for
+        from jsonschema.exceptions import best_match  # lazily, as in validator_for
         path = tuple(error.absolute_path)
         kind = error.validator
         if kind in ("anyOf", "oneOf") and error.context:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from warband.lists.yamlload import Loaded
 from warband.limits import MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
+from warband.lists.yamlload import Loaded
 
 _KEY = re.compile(r"((?!\d)\w[\w -]*?):(?: +|$)")
 _WORD = re.compile(r"(?!\d)\w[\w .,'!?()/&+-]*")

@@ -24,7 +24,6 @@ from ruamel.yaml.scanner import RoundTripScanner
 from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.limits import MAX_ALIAS_NODES, MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
 
-
 _INT, _FLOAT, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:null"
 _SYNTAX_HINT = "look for a missing ':', an unclosed quote or bracket, or wrong indentation"
 _VALUE_HINT = "fix the value, or quote it if it is text; keys must be plain words or numbers"

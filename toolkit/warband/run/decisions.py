@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
-from warband.lang import nodes
 from warband.diagnostics import diag
+from warband.lang import nodes
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, as_dist
 

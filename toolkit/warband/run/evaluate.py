@@ -12,13 +12,12 @@ from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-from warband.lang import nodes
-
-from warband.run import dice
 from warband.diagnostics import diag
-from warband.run.dice import Dist
+from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.limits import MAX_DICE
+from warband.run import dice
+from warband.run.dice import Dist
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
 
 if TYPE_CHECKING:

@@ -18,18 +18,25 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
+from warband.diagnostics import diag
 from warband.lang import nodes
-
+from warband.lang.ruleset import Ruleset
+from warband.limits import MAX_BRANCHES, MAX_REPEAT
 from warband.run.codegen import program as codegen
 from warband.run.decisions import POLICIES, Decisions, Policies
-from warband.diagnostics import diag
 from warband.run.dice import Dist
-from warband.run.evaluate import (COMPARE, MISSING, Compiler, LazyRef, Record, RulesError, Thunk,
-                                  read_field,
-                              as_dist)
-from warband.lang.ruleset import Ruleset
+from warband.run.evaluate import (
+    COMPARE,
+    MISSING,
+    Compiler,
+    LazyRef,
+    Record,
+    RulesError,
+    Thunk,
+    as_dist,
+    read_field,
+)
 from warband.run.world import SIDE_REFS, Ref, World
-from warband.limits import MAX_BRANCHES, MAX_REPEAT
 
 if TYPE_CHECKING:
     from warband.run.host import GameHost

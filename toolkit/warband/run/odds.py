@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
-from warband.run.dice import Dist
-from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.lang.ruleset import Ruleset
 from warband.lang.unparse import expr_text
 from warband.run import strategy
+from warband.run.dice import Dist
+from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 
 _PAIR = re.compile(r"(\S+?)=(\"[^\"]*\"|\S*)|(\S+)")

@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from warband.limits import MAX_CELLS
 from warband.run.decisions import OpenDecision, Policies
 from warband.run.interpreter import Interpreter
-from warband.limits import MAX_CELLS
-
 
 
 class TooLarge(Exception):

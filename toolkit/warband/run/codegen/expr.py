@@ -9,9 +9,9 @@ names or constants are put in place of their calls.
 from __future__ import annotations
 
 from warband.lang import nodes
+from warband.lang.symbols import GAME_FUNCTIONS
 from warband.run.codegen import runtime as rt
 from warband.run.evaluate import BUILTINS, COMPARE
-from warband.lang.symbols import GAME_FUNCTIONS
 
 _OPS = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
 

@@ -37,8 +37,7 @@ from warband import limits
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.run.codegen import runtime as rt
-from warband.run.codegen.expr import (Scope, Unsupported, reads_only_arguments, mangle,
-                                  param_kinds)
+from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
 from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
 from warband.run.dice import Dist, random_below
 from warband.run.evaluate import Record, RulesError, Thunk, names_in, norm

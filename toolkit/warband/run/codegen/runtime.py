@@ -12,15 +12,31 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from warband.run import dice
 from warband.diagnostics import diag
+from warband.run import dice
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
-from warband.run.evaluate import (AGGREGATES, MISSING, Record, RulesError, Thunk, check_count,
-                                  read_field,
-                              norm)
-from warband.run.world import (FIGHTER_REFS, SIDE_REFS, Fighter, Ref, Side, World, changed,
-                           changed_side, new_world)
+from warband.run.evaluate import (
+    AGGREGATES,
+    MISSING,
+    Record,
+    RulesError,
+    Thunk,
+    check_count,
+    norm,
+    read_field,
+)
+from warband.run.world import (
+    FIGHTER_REFS,
+    SIDE_REFS,
+    Fighter,
+    Ref,
+    Side,
+    World,
+    changed,
+    changed_side,
+    new_world,
+)
 
 if TYPE_CHECKING:
     from warband.run.codegen.program import Program

@@ -9,8 +9,14 @@ go to a draft of it (see codegen_runtime.Draft).
 from __future__ import annotations
 
 from warband.lang import nodes
-from warband.run.codegen.expr import (DRAFT, ExpressionWriter, Scope, Unsupported, mangle,
-                                  param_kinds)
+from warband.run.codegen.expr import (
+    DRAFT,
+    ExpressionWriter,
+    Scope,
+    Unsupported,
+    mangle,
+    param_kinds,
+)
 
 # statements the engine answers, called with their values: statement -> (runtime function,
 # the statement's fields in the order the function takes them)
