@@ -221,3 +221,15 @@ def test_formatting_is_idempotent_and_keeps_the_data_and_the_comments(text, stat
     eol = lambda t: Counter(ln.split("#", 1)[1] for ln in t.splitlines()  # noqa: E731
                             if "#" in ln and not ln.strip().startswith("#"))
     assert eol(once) == eol(text)
+
+
+def test_keys_are_not_reordered_above_the_anchor_their_aliases_need():
+    # (found by the robustness property test: `fighters` moved above the `&d` it aliases, and
+    # the formatted file no longer loaded: E640)
+    text = ("name: Laughs\nruleset: super-simple-skirmish\na: &a lol, lol]\n"
+            "d: &d [*a, *a]\nfighters: [*d]\n")
+    formatted = format_text(text, None)
+    assert plain(load_document(formatted)) == plain(load_document(text))
+    assert formatted.index("&d") < formatted.index("*d")
+    result = format_source(Source("laughs.yaml", text.encode(), Path(".")))
+    assert [d.code for d in result.diagnostics] == []

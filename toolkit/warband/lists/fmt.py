@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import ComposerError
 from ruamel.yaml.events import ScalarEvent
 
 from warband.diagnostics import Diagnostic, Span, diag
@@ -279,10 +280,22 @@ def format_text(text: str, stats: list[str] | None) -> str:
     if result != text and _shift_end_comments(data, load_document(result)):
         result = dump_document(data)
     result = _indent_comments(result)
-    result = _reorder_fighters(result, stats)
-    result = _reorder_top(result)
+    result = _aliases_kept(result, _reorder_fighters(result, stats))
+    result = _aliases_kept(result, _reorder_top(result))
     # a comment that came above a fighter's new first key now sits above its '- ': indent it so
     return _indent_comments(_modeline_first(result))
+
+
+def _aliases_kept(before: str, after: str) -> str:
+    """A reordering, unless it moves an alias (*name) above its anchor (&name): YAML reads an
+    anchor before its aliases, so such a file would no longer load. Then the order stays."""
+    if after == before or "*" not in after:
+        return after
+    try:
+        load_document(after)
+    except ComposerError:
+        return before
+    return after
 
 
 def _stat_keys(data: CommentedMap, name: str, text: str, base: Path) -> list[str] | None:
