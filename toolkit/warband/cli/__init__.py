@@ -1,17 +1,21 @@
-"""The `warband` command line: a thin layer that parses options, calls the library, and maps
-outcomes to exit codes (0 ok, 1 findings, 2 unusable input; see common.py).
+"""The `warband` command line: every command's options and help, and how they are put together.
 
-One module per command group (rules.py, lists.py, odds.py, play.py, simulate.py); this one puts
-them together. Heavy modules (the compiler, Lark, the interpreter) are imported inside the
-commands, so that `warband --version` and `--help` start quickly.
+This module is the command line's whole surface: what `warband --help` lists and each command's
+options. What a command does is in its group's module (rules.py, lists.py, odds.py, play.py,
+simulate.py), imported only when the command runs (# lazily): `warband --version` and `--help`
+load none of them, nor the library under them. common.py holds what every command shares: exit
+codes (0 ok, 1 findings, 2 unusable input, 130 interrupted), formats, showing diagnostics and
+writing output files.
 """
 
 from __future__ import annotations
 
+from typing import List, Optional
+
 import typer
 
 from warband import __version__
-from warband.cli import lists, odds, play, rules, simulate
+from warband.cli.common import Format, ReportFormat, RosterFormat
 
 app = typer.Typer(
     name="warband",
@@ -38,19 +42,220 @@ def main_callback(
     """Warband toolkit."""
 
 
-# The commands, in the order `warband --help` lists them.
-rules_app.command("list")(rules.rules_list)
-rules_app.command("check")(rules.rules_check)
-rules_app.command("show")(rules.rules_show)
-rules_app.command("diff")(rules.rules_diff)
-app.command("validate")(lists.validate)
-app.command("roster")(lists.roster)
-app.command("schema")(lists.schema)
-app.command("odds")(odds.odds)
-app.command("simulate")(simulate.simulate)
-app.command("play")(play.play)
-app.command("convert")(lists.convert)
-app.command("fmt")(lists.fmt)
+# ---- the commands, in the order `warband --help` lists them -----------------------------------
+
+@rules_app.command("list")
+def rules_list_command(
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """List the built-in rulesets: id, name, the ruleset a house-rules file extends, and file."""
+    from warband.cli import rules  # lazily
+    rules.rules_list(fmt)
+
+
+@rules_app.command("check")
+def rules_check_command(
+    refs: List[str] = typer.Argument(..., metavar="FILE|ID...",
+                                     help="Rules files, or ids of built-in rulesets."),
+    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    playouts: int = typer.Option(0, "--playouts", metavar="N", min=0, max=100_000,
+                                 help="Also play N random games of each scenario and report "
+                                      "games that never end, sides left without a legal "
+                                      "action and objectives never scored."),
+) -> None:
+    """Compile rules files and report every problem in them."""
+    from warband.cli import rules  # lazily
+    rules.rules_check(refs, strict, fmt, playouts)
+
+
+@rules_app.command("show")
+def rules_show_command(
+    ref: str = typer.Argument(..., metavar="ID|FILE"),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """A readable summary of a ruleset: stats, classes, traits, tables, army rules, actions."""
+    from warband.cli import rules  # lazily
+    rules.rules_show(ref, fmt)
+
+
+@rules_app.command("diff")
+def rules_diff_command(
+    base_ref: str = typer.Argument(..., metavar="BASE", help="Built-in id or rules file."),
+    house_ref: str = typer.Argument(..., metavar="HOUSE", help="Built-in id or rules file."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """What HOUSE changes compared with BASE: added, changed and removed rules, by kind."""
+    from warband.cli import rules  # lazily
+    rules.rules_diff(base_ref, house_ref, fmt)
+
+
+@app.command("validate")
+def validate_command(
+    files: List[str] = typer.Argument(..., metavar="FILE...",
+                                      help="Warband files (YAML); '-' reads standard input."),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format",
+                                     help="text, json, github (annotations) or sarif"),
+    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
+                                          help="The ruleset of files without a 'ruleset:' key."),
+) -> None:
+    """Check warband files against their rulesets: every problem of every file at once."""
+    from warband.cli import lists  # lazily
+    lists.validate(files, fmt, strict, ruleset)
+
+
+@app.command("roster")
+def roster_command(
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="A warband file (YAML); '-' reads standard input."),
+    fmt: RosterFormat = typer.Option(RosterFormat.text, "--format",
+                                     help="text (the terminal), markdown, html or pdf"),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="PATH",
+                                           help="Your own Jinja2 template instead of the "
+                                                "built-in one."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
+                                          help="The ruleset of a file without a 'ruleset:' key."),
+) -> None:
+    """Roster cards for the table: fighters, stats, traits, equipment, points, validity, and the
+    text of the rules the list uses."""
+    from warband.cli import lists  # lazily
+    lists.roster(file, fmt, output, force, template, ruleset)
+
+
+@app.command("schema")
+def schema_command(
+    ruleset_ref: Optional[str] = typer.Argument(
+        None, metavar="[RULESET]",
+        help="Built-in id or rules file; without it, the schema of any warband file."),
+) -> None:
+    """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
+    from warband.cli import lists  # lazily
+    lists.schema(ruleset_ref)
+
+
+@app.command("odds")
+def odds_command(
+    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
+    attacker: str = typer.Option(..., "--attacker", "-a",
+                                 help='The acting fighter as key=value pairs ("class=NAME '
+                                      'STAT=N ..."), or one from a warband file '
+                                      '("FILE.yaml#NAME").'),
+    target: Optional[str] = typer.Option(None, "--target", "-t",
+                                         help="The fighter acted upon (same forms)."),
+    action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
+    cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
+    policy: List[str] = typer.Option([], "--policy",
+                                     help="first|random|greedy, or DECISION=POLICY|OPTION."),
+    with_: List[str] = typer.Option([], "--with", help="Set another parameter: NAME=VALUE."),
+    solve: bool = typer.Option(False, "--solve",
+                               help="Also find the best secret choices for both sides "
+                                    "(decisions made before any roll), exactly."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+) -> None:
+    """Exact outcome probabilities of one action between two fighters."""
+    from warband.cli import odds  # lazily
+    odds.odds(ruleset_ref, attacker, target, action, cover, policy, with_, solve, fmt)
+
+
+@app.command("simulate")
+def simulate_command(
+    scenario: str = typer.Argument(..., metavar="SCENARIO",
+                                   help="A scenario file, or the id of a built-in scenario."),
+    games: str = typer.Option("1000", "--games", "-n", metavar="N", help="Games to play."),
+    seed: str = typer.Option("1", "--seed", metavar="S",
+                             help="The same seed plays the same games, whatever --workers."),
+    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
+                                     help="How a side (or a decision) plays; repeatable."),
+    workers: Optional[str] = typer.Option(None, "--workers", "-w", metavar="W",
+                                          help="Processes to use (default 1); 0 or 'auto': "
+                                               "every core."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                            help="Play on a Dask cluster (needs the dask "
+                                                 "extra)."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End every game after R rounds at most."),
+    chunk_size: Optional[str] = typer.Option(None, "--chunk-size", metavar="C",
+                                             help="Games per chunk (default 50); part of what "
+                                                  "a seed means."),
+    replay: Optional[str] = typer.Option(None, "--replay", metavar="GAME_SEED",
+                                         help="Play one game, by the seed a report lists, and "
+                                              "show it."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                            help="A progress bar on standard error (default: "
+                                                 "when it is a terminal)."),
+) -> None:
+    """Play a scenario many times with automated players, seeded, and tally the games."""
+    from warband.cli import simulate  # lazily
+    simulate.simulate(scenario, games, seed, policy, workers, scheduler, fmt, max_rounds,
+                      chunk_size, replay, progress)
+
+
+@app.command("play")
+def play_command(
+    scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
+                                             help="A scenario file, or the id of a built-in "
+                                                  "scenario (not needed with --replay)."),
+    seed: str = typer.Option("1", "--seed", metavar="S", help="The same seed plays the same "
+                                                              "game."),
+    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
+                                     help="How a side plays: random, greedy or first; "
+                                          "repeatable."),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End the game after R rounds at most."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text (a log to read) or json "
+                                                             "(the record)"),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="LOG",
+                                         help="Also save the game's record (JSON) here."),
+    force: bool = typer.Option(False, "--force", help="Replace LOG if it exists."),
+    replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
+                                         help="Play a recorded game again, exactly, and check "
+                                              "it."),
+) -> None:
+    """Play one game of a scenario and print what happened, turn by turn."""
+    from warband.cli import play  # lazily
+    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay)
+
+
+@app.command("convert")
+def convert_command(
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="A warband file (YAML); '-' reads standard input."),
+    to: str = typer.Option(..., "--to", metavar="RULESET",
+                           help="The ruleset to convert to: a built-in id or a rules file."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    using: List[str] = typer.Option([], "--using", metavar="FILE",
+                                    help="A rules file with your own conversion (looked at "
+                                         "before the built-in ones)."),
+) -> None:
+    """Convert a warband to another ruleset by a declared conversion; the result is validated,
+    and what was dropped or approximated is reported and noted in the file."""
+    from warband.cli import lists  # lazily
+    lists.convert(file, to, output, force, using)
+
+
+@app.command("fmt")
+def fmt_command(
+    files: List[str] = typer.Argument(..., metavar="FILE...",
+                                      help="Warband files (YAML) to rewrite in place; '-' reads "
+                                           "standard input and writes standard output."),
+    check: bool = typer.Option(False, "--check",
+                               help="Write nothing; exit 1 if a file would change."),
+    diff: bool = typer.Option(False, "--diff",
+                              help="Write nothing; print what would change as a diff."),
+) -> None:
+    """Put warband files into the canonical layout (key order, indentation), keeping every
+    comment. Files that do not load are reported and left untouched."""
+    from warband.cli import lists  # lazily
+    lists.fmt(files, check, diff)
 
 
 def main() -> None:

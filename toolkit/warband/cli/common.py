@@ -79,7 +79,7 @@ def load_or_exit(ref: str) -> Ruleset:
     return compiled.ruleset
 
 
-# ---- writing output files --------------------------------------------------------------------------
+# ---- writing output files ----------------------------------------------------------------------
 
 def check_output(path: str, force: bool) -> Diagnostic | None:
     """Before any work: why `path` cannot be written (E642), or None."""

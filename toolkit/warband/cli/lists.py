@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from typing import List, Optional
 
 import typer
 
@@ -22,16 +21,8 @@ from warband.cli.common import (
 )
 
 
-def validate(
-    files: List[str] = typer.Argument(..., metavar="FILE...",
-                                      help="Warband files (YAML); '-' reads standard input."),
-    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format",
-                                     help="text, json, github (annotations) or sarif"),
-    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
-                                          help="The ruleset of files without a 'ruleset:' key."),
-) -> None:
-    """Check warband files against their rulesets: every problem of every file at once."""
+def validate(files: list[str], fmt: ReportFormat, strict: bool, ruleset: str | None) -> None:
+    """`warband validate` (its options and help: cli/__init__.py)."""
     from warband.lists import reporters
     from warband.lists.validate import validate as run
     report = run(files, default_ruleset=ruleset)
@@ -40,22 +31,10 @@ def validate(
 
 
 def roster(
-    file: str = typer.Argument(..., metavar="FILE",
-                               help="A warband file (YAML); '-' reads standard input."),
-    fmt: RosterFormat = typer.Option(RosterFormat.text, "--format",
-                                     help="text (the terminal), markdown, html or pdf"),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
-                                         help="Write to this file (atomically) instead of "
-                                              "standard output."),
-    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
-    template: Optional[str] = typer.Option(None, "--template", metavar="PATH",
-                                           help="Your own Jinja2 template instead of the "
-                                                "built-in one."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
-                                          help="The ruleset of a file without a 'ruleset:' key."),
+    file: str, fmt: RosterFormat, output: str | None, force: bool, template: str | None,
+    ruleset: str | None,
 ) -> None:
-    """Roster cards for the table: fighters, stats, traits, equipment, points, validity, and the
-    text of the rules the list uses."""
+    """`warband roster` (its options and help: cli/__init__.py)."""
     from warband.lists import render_roster
     from warband.lists.roster import roster as make_roster
     found = make_roster(file, default_ruleset=ruleset)
@@ -98,12 +77,8 @@ def roster(
     raise typer.Exit(OK if found.valid else FINDINGS)
 
 
-def schema(
-    ruleset_ref: Optional[str] = typer.Argument(
-        None, metavar="[RULESET]",
-        help="Built-in id or rules file; without it, the schema of any warband file."),
-) -> None:
-    """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
+def schema(ruleset_ref: str | None) -> None:
+    """`warband schema` (its options and help: cli/__init__.py)."""
     from warband.lists import schema as schemas
     if ruleset_ref is None:
         sys.stdout.write(schemas.schema_text(schemas.generic_schema()))
@@ -112,21 +87,8 @@ def schema(
     sys.stdout.write(schemas.schema_text(schemas.ruleset_schema(ruleset)))
 
 
-def convert(
-    file: str = typer.Argument(..., metavar="FILE",
-                               help="A warband file (YAML); '-' reads standard input."),
-    to: str = typer.Option(..., "--to", metavar="RULESET",
-                           help="The ruleset to convert to: a built-in id or a rules file."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
-                                         help="Write to this file (atomically) instead of "
-                                              "standard output."),
-    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
-    using: List[str] = typer.Option([], "--using", metavar="FILE",
-                                    help="A rules file with your own conversion (looked at "
-                                         "before the built-in ones)."),
-) -> None:
-    """Convert a warband to another ruleset by a declared conversion; the result is validated,
-    and what was dropped or approximated is reported and noted in the file."""
+def convert(file: str, to: str, output: str | None, force: bool, using: list[str]) -> None:
+    """`warband convert` (its options and help: cli/__init__.py)."""
     from warband.lists.convert import OUTPUT_NAME
     from warband.lists.convert import convert as run
     if output is not None:
@@ -150,17 +112,8 @@ def convert(
     raise typer.Exit(OK if result.valid else FINDINGS)
 
 
-def fmt(
-    files: List[str] = typer.Argument(..., metavar="FILE...",
-                                      help="Warband files (YAML) to rewrite in place; '-' reads "
-                                           "standard input and writes standard output."),
-    check: bool = typer.Option(False, "--check",
-                               help="Write nothing; exit 1 if a file would change."),
-    diff: bool = typer.Option(False, "--diff",
-                              help="Write nothing; print what would change as a diff."),
-) -> None:
-    """Put warband files into the canonical layout (key order, indentation), keeping every
-    comment. Files that do not load are reported and left untouched."""
+def fmt(files: list[str], check: bool, diff: bool) -> None:
+    """`warband fmt` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Sources
     from warband.lists.fmt import format_source
     from warband.lists.warband_file import STDIN, read_source

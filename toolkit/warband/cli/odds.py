@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, List, Optional, cast
+from typing import TYPE_CHECKING, cast
 
 import typer
 
@@ -15,24 +15,10 @@ if TYPE_CHECKING:
     from warband.run.odds import OddsResult, ParsedFighter
 
 def odds(
-    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
-    attacker: str = typer.Option(..., "--attacker", "-a",
-                                 help='The acting fighter as key=value pairs ("class=NAME '
-                                      'STAT=N ..."), or one from a warband file '
-                                      '("FILE.yaml#NAME").'),
-    target: Optional[str] = typer.Option(None, "--target", "-t",
-                                         help="The fighter acted upon (same forms)."),
-    action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
-    cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
-    policy: List[str] = typer.Option([], "--policy",
-                                     help="first|random|greedy, or DECISION=POLICY|OPTION."),
-    with_: List[str] = typer.Option([], "--with", help="Set another parameter: NAME=VALUE."),
-    solve: bool = typer.Option(False, "--solve",
-                               help="Also find the best secret choices for both sides "
-                                    "(decisions made before any roll), exactly."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    ruleset_ref: str, attacker: str, target: str | None, action: str, cover: bool,
+    policy: list[str], with_: list[str], solve: bool, fmt: Format,
 ) -> None:
-    """Exact outcome probabilities of one action between two fighters."""
+    """`warband odds` (its options and help: cli/__init__.py)."""
     ruleset = load_or_exit(ruleset_ref)
     from warband.diagnostics import Sources, Span, diag, did_you_mean
     from warband.run import odds as odds_mod

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import List, Optional
 
 import typer
 
@@ -18,26 +17,10 @@ from warband.cli.options import parse_policies, whole_number
 
 
 def play(
-    scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
-                                             help="A scenario file, or the id of a built-in "
-                                                  "scenario (not needed with --replay)."),
-    seed: str = typer.Option("1", "--seed", metavar="S", help="The same seed plays the same "
-                                                              "game."),
-    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
-                                     help="How a side plays: random, greedy or first; "
-                                          "repeatable."),
-    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
-                                             help="End the game after R rounds at most."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text (a log to read) or json "
-                                                             "(the record)"),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="LOG",
-                                         help="Also save the game's record (JSON) here."),
-    force: bool = typer.Option(False, "--force", help="Replace LOG if it exists."),
-    replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
-                                         help="Play a recorded game again, exactly, and check "
-                                              "it."),
+    scenario: str | None, seed: str, policy: list[str], max_rounds: str | None, fmt: Format,
+    output: str | None, force: bool, replay: str | None,
 ) -> None:
-    """Play one game of a scenario and print what happened, turn by turn."""
+    """`warband play` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Diagnostic, Sources, diag
     sources = Sources()
     problems: list[Diagnostic] = []

@@ -1,22 +1,22 @@
 """`warband rules list|check|show|diff`: the rulesets themselves.
 
-The compiler, Lark and the interpreter are imported inside the commands (here and in every
-command module), so that `warband --help` and `--version` start quickly.
+What the commands do; their options and help are in cli/__init__.py, which imports this module
+only when one of them runs. The compiler, Lark and the interpreter are imported inside the
+commands, as in every command module, so that a command loads only what it uses.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import List
 
 import typer
 
 from warband.cli.common import FINDINGS, OK, UNUSABLE, Format, emit, load_or_exit
 
 
-def rules_list(fmt: Format = typer.Option(Format.text, "--format", help="text or json")) -> None:
-    """List the built-in rulesets: id, name, the ruleset a house-rules file extends, and file."""
+def rules_list(fmt: Format) -> None:
+    """`warband rules list` (its options and help: cli/__init__.py)."""
     from warband import catalog
     found = catalog.rulesets()
     if fmt is Format.json:
@@ -31,17 +31,8 @@ def rules_list(fmt: Format = typer.Option(Format.text, "--format", help="text or
     Console(soft_wrap=True).print(table)
 
 
-def rules_check(
-    refs: List[str] = typer.Argument(..., metavar="FILE|ID...",
-                                     help="Rules files, or ids of built-in rulesets."),
-    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
-    playouts: int = typer.Option(0, "--playouts", metavar="N", min=0, max=100_000,
-                                 help="Also play N random games of each scenario and report "
-                                      "games that never end, sides left without a legal "
-                                      "action and objectives never scored."),
-) -> None:
-    """Compile rules files and report every problem in them."""
+def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> None:
+    """`warband rules check` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Sources, summary
     from warband.lang.compiler import load, locate
     everything, sources, unusable, failed = [], Sources(), False, False
@@ -67,11 +58,8 @@ def rules_check(
     raise typer.Exit(UNUSABLE if unusable else FINDINGS if failed else OK)
 
 
-def rules_show(
-    ref: str = typer.Argument(..., metavar="ID|FILE"),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
-) -> None:
-    """A readable summary of a ruleset: stats, classes, traits, tables, army rules, actions."""
+def rules_show(ref: str, fmt: Format) -> None:
+    """`warband rules show` (its options and help: cli/__init__.py)."""
     ruleset = load_or_exit(ref)
     from warband.lang import summary
     if fmt is Format.json:
@@ -81,12 +69,8 @@ def rules_show(
         summary.render(ruleset, Console(soft_wrap=True))
 
 
-def rules_diff(
-    base_ref: str = typer.Argument(..., metavar="BASE", help="Built-in id or rules file."),
-    house_ref: str = typer.Argument(..., metavar="HOUSE", help="Built-in id or rules file."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
-) -> None:
-    """What HOUSE changes compared with BASE: added, changed and removed rules, by kind."""
+def rules_diff(base_ref: str, house_ref: str, fmt: Format) -> None:
+    """`warband rules diff` (its options and help: cli/__init__.py)."""
     base = load_or_exit(base_ref)
     house = load_or_exit(house_ref)
     from warband.lang import diff

@@ -10,7 +10,7 @@ import importlib
 import os
 import re
 import sys
-from typing import IO, TYPE_CHECKING, List, NamedTuple, Optional, Sequence
+from typing import IO, TYPE_CHECKING, NamedTuple, Sequence
 
 import typer
 
@@ -27,33 +27,11 @@ _ADDRESS = re.compile(r"^(tcp|tls)://\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$")
 
 
 def simulate(
-    scenario: str = typer.Argument(..., metavar="SCENARIO",
-                                   help="A scenario file, or the id of a built-in scenario."),
-    games: str = typer.Option("1000", "--games", "-n", metavar="N", help="Games to play."),
-    seed: str = typer.Option("1", "--seed", metavar="S",
-                             help="The same seed plays the same games, whatever --workers."),
-    policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
-                                     help="How a side (or a decision) plays; repeatable."),
-    workers: Optional[str] = typer.Option(None, "--workers", "-w", metavar="W",
-                                          help="Processes to use (default 1); 0 or 'auto': "
-                                               "every core."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
-                                            help="Play on a Dask cluster (needs the dask "
-                                                 "extra)."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
-    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
-                                             help="End every game after R rounds at most."),
-    chunk_size: Optional[str] = typer.Option(None, "--chunk-size", metavar="C",
-                                             help="Games per chunk (default 50); part of what "
-                                                  "a seed means."),
-    replay: Optional[str] = typer.Option(None, "--replay", metavar="GAME_SEED",
-                                         help="Play one game, by the seed a report lists, and "
-                                              "show it."),
-    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
-                                            help="A progress bar on standard error (default: "
-                                                 "when it is a terminal)."),
+    scenario: str, games: str, seed: str, policy: list[str], workers: str | None,
+    scheduler: str | None, fmt: Format, max_rounds: str | None, chunk_size: str | None,
+    replay: str | None, progress: bool | None,
 ) -> None:
-    """Play a scenario many times with automated players, seeded, and tally the games."""
+    """`warband simulate` (its options and help: cli/__init__.py)."""
     raise typer.Exit(run_simulate_command(SimulateOptions(
         scenario, games=games, seed=seed, policies=list(policy), workers=workers,
         scheduler=scheduler, fmt=fmt.value, max_rounds=max_rounds, chunk_size=chunk_size,
