@@ -233,3 +233,14 @@ def test_keys_are_not_reordered_above_the_anchor_their_aliases_need():
     assert formatted.index("&d") < formatted.index("*d")
     result = format_source(Source("laughs.yaml", text.encode(), Path(".")))
     assert [d.code for d in result.diagnostics] == []
+
+
+def test_a_unicode_line_separator_is_refused_with_its_place():
+    # (found by the robustness property test: ruamel wrote the key 'n\u2028ame' back as other
+    # data, and fmt refused the file as a toolkit bug, E641)
+    text = "n\u2028ame: The House Guard\nruleset: super-simple-skirmish\nfighters: []\n"
+    result = format_source(Source("guard.yaml", text.encode(), Path(".")))
+    assert result.text is None
+    [d] = result.diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("E640", 1, 2)
+    assert "U+2028" in d.message

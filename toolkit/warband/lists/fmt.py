@@ -44,6 +44,7 @@ TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
 MODELINE = re.compile(r"^#\s*yaml-language-server:")
 _EXPLICIT_KEY = re.compile(r"^([ -]*\?)(?:\s|$)", re.MULTILINE)  # YAML's '? key' form
 _COMMENT = re.compile(r"^(\s*)#")
+_UNICODE_BREAK = re.compile("[\x85\u2028\u2029]")   # line breaks to YAML 1.1, not to us
 
 
 @dataclass
@@ -321,6 +322,15 @@ def format_source(source: Source) -> Formatted:
         return result
     text = loaded.text
     assert text is not None  # loaded data comes with its text
+    separator = _UNICODE_BREAK.search(text)
+    if separator is not None:   # ruamel writes a key holding one back as YAML of other data
+        line = text.count("\n", 0, separator.start()) + 1
+        column = separator.start() - (text.rfind("\n", 0, separator.start()) + 1) + 1
+        result.diagnostics.append(diag(
+            "E640", f"the file cannot be formatted: it holds a Unicode line separator "
+                    f"(U+{ord(separator.group()):04X})", Span(source.name, line, column),
+            hint="it was left as it is; remove the character and run fmt again"))
+        return result
     try:
         stats = _stat_keys(loaded.data, source.name, text, source.base)
         formatted = format_text(text, stats)
