@@ -7,11 +7,21 @@ columns everywhere (Lark's convention); loaders that count from 0 convert once, 
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import functools
 import json
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Sequence
+
+from warband.limits import (
+    MAX_EXCERPT_CONTEXT,
+    MAX_EXCERPT_MARK,
+    MAX_SHOWN_PER_FILE,
+    MAX_SUGGEST_CANDIDATES,
+    MAX_SUGGEST_NAME,
+)
 
 
 class Severity(str, Enum):
@@ -231,16 +241,70 @@ def diag(
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """A hint naming the closest candidate, or None when nothing is close."""
-    pool = sorted(set(candidates))
-    lowered = {c.lower(): c for c in pool}
-    if name.lower() in lowered and lowered[name.lower()] != name:
-        return f"did you mean '{lowered[name.lower()]}'?"
+    """A hint naming the closest candidate, or None when nothing is close.
+
+    The work is bounded whatever the number of candidates: difflib compares the name closely
+    with at most MAX_SUGGEST_CANDIDATES of them, picked cheaply from an index kept per set of
+    candidates (see _SuggestionIndex). Comparing every pair made a rules file with thousands of
+    unknown names among thousands of declared ones take minutes."""
+    if len(name) > MAX_SUGGEST_NAME:
+        return None
+    index = _suggestion_index(tuple(candidates))
+    exact = index.lowered.get(name.lower())
+    if exact is not None and exact != name:
+        return f"did you mean '{exact}'?"
+    pool = index.nearest(name)
     close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     if not close:
+        lowered = {c.lower(): c for c in pool}
         close = [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1,
                                                                   cutoff=0.6)]
     return f"did you mean '{close[0]}'?" if close else None
+
+
+# Neighbours taken on each side of where a name would sort, by its start and by its end, in each
+# length looked at: a slip of the pen leaves one end of a name as it was.
+_NEIGHBOURS = 4
+
+
+class _SuggestionIndex:
+    """The candidates of a did-you-mean by length, each length sorted by the lower-cased names
+    read forwards and read backwards, so that the names most like one (nearly its length,
+    sharing its start or its end) are found by bisection, not by comparing all of them."""
+
+    def __init__(self, candidates: Iterable[str]) -> None:
+        pool = sorted(set(candidates))
+        self.lowered = {c.lower(): c for c in pool}   # lower-cased -> the last name so spelt
+        self.forwards: dict[int, list[tuple[str, str]]] = {}
+        self.backwards: dict[int, list[tuple[str, str]]] = {}
+        for c in pool:
+            self.forwards.setdefault(len(c), []).append((c.lower(), c))
+            self.backwards.setdefault(len(c), []).append((c.lower()[::-1], c))
+        for table in (self.forwards, self.backwards):
+            for names in table.values():
+                names.sort()
+
+    def nearest(self, name: str) -> list[str]:
+        """At most MAX_SUGGEST_CANDIDATES names that could be close to `name`, in sorted order."""
+        key, length = name.lower(), len(name)
+        chosen: set[str] = set()
+        # difflib's ratio is at most 2*min/(a+b): lengths beyond these cannot reach 0.6
+        sizes = [n for n in self.forwards if 3 * (n + length) <= 10 * min(n, length)]
+        for size in sorted(sizes, key=lambda n: (abs(n - length), n)):
+            for names, probe in ((self.forwards[size], key), (self.backwards[size], key[::-1])):
+                if len(names) <= 4 * _NEIGHBOURS:
+                    chosen.update(c for _, c in names)
+                    continue
+                at = bisect.bisect_left(names, (probe, ""))
+                chosen.update(c for _, c in names[max(0, at - _NEIGHBOURS):at + _NEIGHBOURS])
+            if len(chosen) >= MAX_SUGGEST_CANDIDATES:
+                break
+        return sorted(chosen)[:MAX_SUGGEST_CANDIDATES]
+
+
+@functools.lru_cache(maxsize=32)
+def _suggestion_index(candidates: tuple[str, ...]) -> _SuggestionIndex:
+    return _SuggestionIndex(candidates)
 
 
 @dataclass

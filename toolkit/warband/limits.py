@@ -34,3 +34,15 @@ MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python pa
 MAX_YAML_DEPTH = 100   # nested lists/mappings; keeps ruamel's recursive composer off the stack
 MAX_ALIAS_NODES = 10_000   # extra nodes that aliases (*name) may add once expanded
 MAX_INT_DIGITS = 15   # no game value needs more; Python refuses int() of > 4300 digits anyway
+
+# ---- what is shown: diagnostics and hints -------------------------------------------------------
+MAX_EXCERPT_CONTEXT = 60   # characters of a source line shown on each side of what a caret
+#                            marks: a one-line 120 kB warband repeated whole in every excerpt
+#                            made 0.57 GB of output at 1,000 fighters
+MAX_EXCERPT_MARK = 80      # characters a caret line underlines at most; the rest is elided
+MAX_SHOWN_PER_FILE = 100   # diagnostics the text and GitHub reports show for one file; the rest
+#                            is counted in one line ("... and 2,400 more in FILE"); JSON and
+#                            SARIF, which are data for programs, keep every diagnostic
+MAX_SUGGEST_CANDIDATES = 40   # names one did-you-mean compares closely, picked from an index:
+#                                comparing every name made a 93 kB rules file take 19 s
+MAX_SUGGEST_NAME = 100     # a longer unknown name gets no did-you-mean (difflib is quadratic)
