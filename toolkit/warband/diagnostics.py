@@ -13,11 +13,12 @@ import functools
 import json
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from warband.limits import (
-    MAX_EXCERPT_CONTEXT,
+    MAX_EXCERPT_BEFORE,
     MAX_EXCERPT_MARK,
+    MAX_EXCERPT_WIDTH,
     MAX_SHOWN_PER_FILE,
     MAX_SUGGEST_CANDIDATES,
     MAX_SUGGEST_NAME,
@@ -312,6 +313,9 @@ class Sources:
     """The texts diagnostics point into, by the file name they carry."""
 
     texts: dict[str, str] = field(default_factory=dict)
+    # each text split into lines once, not once per excerpt (a 2 MB file has many mistakes)
+    split: dict[str, tuple[str, list[str]]] = field(default_factory=dict, repr=False,
+                                                      compare=False)
 
     def add(self, name: str, text: str) -> None:
         self.texts[name] = text
@@ -320,43 +324,114 @@ class Sources:
         text = self.texts.get(name)
         if text is None:
             return None
-        lines = text.split("\n")  # not splitlines(): U+2028 and friends do not end a line
+        cached = self.split.get(name)
+        if cached is None or cached[0] is not text:
+            # not splitlines(): U+2028 and friends do not end a line
+            cached = self.split[name] = (text, text.split("\n"))
+        lines = cached[1]
         return lines[line - 1] if 0 < line <= len(lines) else None
 
 
+# ---- text from files, shown on a terminal ---------------------------------------------------------
+#
+# A name in a file from a stranger may hold control characters: an escape sequence can erase the
+# lines above and print a fake "0 errors", and a bidi override can make a line read otherwise
+# than it is. Every piece of file text a renderer writes for people goes through `printable`.
+
+def _escape(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+_UNPRINTABLE = (
+    [c for c in range(0x20) if c != 0x09]   # C0 controls, but a tab (\n: see `printable`)
+    + list(range(0x7F, 0xA0))                # DEL, C1 controls (U+009B is a CSI of its own)
+    + [0x061C, 0x200E, 0x200F]               # bidi marks
+    + list(range(0x202A, 0x202F))            # bidi embeddings and overrides
+    + list(range(0x2066, 0x206A))            # bidi isolates
+    + [0x2028, 0x2029]                       # line and paragraph separators
+)
+_PRINTABLE = {code: _escape(code) for code in _UNPRINTABLE}
+_PRINTABLE_LINES = {code: text for code, text in _PRINTABLE.items() if code != 0x0A}
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """`text` with every character that could move the cursor, change colours or reorder what a
+    terminal shows written as a visible escape (`\\x1b`, `\\u202e`). With `lines`, newlines
+    are kept (a multi-line text the renderer writes as lines)."""
+    return text.translate(_PRINTABLE_LINES if lines else _PRINTABLE)
+
+
 def _excerpt(span: Span, sources: Sources, label: str = "") -> list[str]:
+    """The source line and a caret line under the span. A line longer than MAX_EXCERPT_WIDTH is
+    cut around the span ("…" where cut), the span itself to MAX_EXCERPT_MARK; control
+    characters are escaped, and the carets stand under the escaped text."""
     source_line = sources.line(span.file, span.line)
     if source_line is None:
         return []
-    source_line = source_line.expandtabs(4) if "\t" not in source_line else source_line.replace(
-        "\t", " ")
+    source_line = source_line.replace("\t", " ")
+    start = min(span.column - 1, len(source_line))
+    end = span.end_column - 1 if span.end_line == span.line else len(source_line)
+    end = max(start + 1, min(end, len(source_line)))
+    cut = min(end, start + MAX_EXCERPT_MARK)
+    if len(source_line) <= MAX_EXCERPT_WIDTH:
+        low, high = 0, len(source_line)
+    else:   # the window holds the underlined part: MAX_EXCERPT_BEFORE + MAX_EXCERPT_MARK fit
+        low = max(0, start - MAX_EXCERPT_BEFORE)
+        high = min(len(source_line), max(low + MAX_EXCERPT_WIDTH, cut))
+    before = ("…" if low > 0 else "") + printable(source_line[low:start])
+    marked = printable(source_line[start:cut])
+    if cut < end:   # the span goes on beyond what is underlined
+        after = "…"
+    else:
+        after = printable(source_line[cut:high]) + ("…" if high < len(source_line) else "")
     width = len(str(span.line))
-    end = span.end_column if span.end_line == span.line else len(source_line) + 1
-    carets = "^" * max(1, min(end, len(source_line) + 1) - span.column)
     gutter = " " * width
-    lines = [
+    carets = "^" * max(1, len(marked))
+    return [
         f" {gutter} |",
-        f" {span.line} | {source_line}",
-        f" {gutter} | {' ' * (span.column - 1)}{carets}{(' ' + label) if label else ''}",
+        f" {span.line} | {before}{marked}{after}",
+        f" {gutter} | {' ' * len(before)}{carets}{(' ' + label) if label else ''}",
     ]
-    return lines
 
 
 def render_text(diagnostics: Iterable[Diagnostic], sources: Sources) -> str:
-    """Compiler-style text: location, severity[code], message, excerpt with caret, hint."""
+    """Compiler-style text: location, severity[code], message, excerpt with caret, hint.
+
+    At most MAX_SHOWN_PER_FILE diagnostics are shown for one file; the rest are counted at the
+    end ("... and 12 more in FILE"), so a file with thousands of mistakes stays readable."""
     blocks = []
-    for d in diagnostics:
-        where = f"{d.span}: " if d.span else ""
-        lines = [f"{where}{d.severity.value}[{d.code}]: {d.message}"]
+    for d in shown(diagnostics, lambda file, more: f"... and {more:,} more in {file}"):
+        if isinstance(d, str):
+            blocks.append(printable(d))
+            continue
+        where = f"{printable(str(d.span))}: " if d.span else ""
+        lines = [f"{where}{d.severity.value}[{d.code}]: {printable(d.message)}"]
         if d.span:
             lines += _excerpt(d.span, sources)
         for r in d.related:
-            lines.append(f"  --> {r.span}: {r.message}")
+            lines.append(f"  --> {printable(str(r.span))}: {printable(r.message)}")
             lines += _excerpt(r.span, sources)
         if d.hint:
-            lines.append(f"  = hint: {d.hint}")
+            lines.append(f"  = hint: {printable(d.hint)}")
         blocks.append("\n".join(lines))
     return "\n".join(blocks) + ("\n" if blocks else "")
+
+
+def shown(diagnostics: Iterable[Diagnostic], more: Callable[[str, int], str],
+          ) -> list[Diagnostic | str]:
+    """The diagnostics a report for people shows: at most MAX_SHOWN_PER_FILE per file (those
+    without a place count as one file, ""), then, for each file with more, `more(file, count)`
+    (a line for the renderer to write)."""
+    out: list[Diagnostic | str] = []
+    counts: dict[str, int] = {}
+    for d in diagnostics:
+        file = d.span.file if d.span else ""
+        counts[file] = counts.get(file, 0) + 1
+        if counts[file] <= MAX_SHOWN_PER_FILE:
+            out.append(d)
+    out += [more(file or "files without a place", n - MAX_SHOWN_PER_FILE)
+            for file, n in counts.items() if n > MAX_SHOWN_PER_FILE]
+    return out
 
 
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:

@@ -36,10 +36,11 @@ MAX_ALIAS_NODES = 10_000   # extra nodes that aliases (*name) may add once expan
 MAX_INT_DIGITS = 15   # no game value needs more; Python refuses int() of > 4300 digits anyway
 
 # ---- what is shown: diagnostics and hints -------------------------------------------------------
-MAX_EXCERPT_CONTEXT = 60   # characters of a source line shown on each side of what a caret
-#                            marks: a one-line 120 kB warband repeated whole in every excerpt
-#                            made 0.57 GB of output at 1,000 fighters
-MAX_EXCERPT_MARK = 80      # characters a caret line underlines at most; the rest is elided
+MAX_EXCERPT_WIDTH = 200   # characters of a source line an excerpt shows: a longer line is cut
+#                           around what the carets mark ("…" where cut); a one-line 120 kB warband
+#                           repeated whole in every excerpt made 0.57 GB of output at 1,000 fighters
+MAX_EXCERPT_BEFORE = 40   # of those, at most this many before what the carets mark
+MAX_EXCERPT_MARK = 150    # characters the carets underline at most; the rest is "…"
 MAX_SHOWN_PER_FILE = 100   # diagnostics the text and GitHub reports show for one file; the rest
 #                            is counted in one line ("... and 2,400 more in FILE"); JSON and
 #                            SARIF, which are data for programs, keep every diagnostic

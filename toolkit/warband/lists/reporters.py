@@ -2,6 +2,12 @@
 
 Each takes the Report and returns the whole output as a string; none prints, and none decides an
 exit code. Paths are written as the user gave them (relative stays relative), with '/' in URIs.
+
+Text from the files (names, values, paths) is shown with its control characters escaped
+(`diagnostics.printable`) wherever people read it: the text report, GitHub's annotations and
+SARIF's message texts, which viewers show as they are. The text and GitHub reports show at most
+MAX_SHOWN_PER_FILE diagnostics a file and count the rest; JSON and SARIF, data for programs,
+keep every diagnostic (their summary counts are of all of them).
 """
 
 from __future__ import annotations
@@ -9,7 +15,15 @@ from __future__ import annotations
 import json
 
 from warband import __version__
-from warband.diagnostics import CODES, Diagnostic, Severity, render_text, summary
+from warband.diagnostics import (
+    CODES,
+    Diagnostic,
+    Severity,
+    printable,
+    render_text,
+    shown,
+    summary,
+)
 from warband.lists.validate import Report
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -57,11 +71,12 @@ def as_json(report: Report) -> str:
 # ---- GitHub Actions workflow commands -----------------------------------------------------------
 
 def _escape_data(s: str) -> str:
+    """GitHub's escapes for a command's message (its own newlines become %0A)."""
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_property(s: str) -> str:
-    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+    return _escape_data(printable(s)).replace(":", "%3A").replace(",", "%2C")
 
 
 def _github_line(d: Diagnostic) -> str:
@@ -76,17 +91,22 @@ def _github_line(d: Diagnostic) -> str:
         elif s.end_column > s.column + 1:
             props.append(f"endColumn={s.end_column}")
     props.append(f"title={_escape_property(f'{d.code} {CODES[d.code][1]}')}")
-    message = f"{d.message} [{d.code}]"
+    parts = [f"{printable(d.message)} [{d.code}]"]
     if d.hint:
-        message += f"\nhint: {d.hint}"
-    for r in d.related:
-        message += f"\n{r.span}: {r.message}"
+        parts.append(f"hint: {printable(d.hint)}")
+    parts += [f"{printable(str(r.span))}: {printable(r.message)}" for r in d.related]
+    message = "\n".join(parts)
     return f"::{level} {','.join(props)}::{_escape_data(message)}"
 
 
 def github(report: Report) -> str:
-    """One workflow command per diagnostic: GitHub shows each as an annotation on its line."""
-    return "".join(_github_line(d) + "\n" for d in report.diagnostics)
+    """One workflow command per diagnostic: GitHub shows each as an annotation on its line; at
+    most MAX_SHOWN_PER_FILE a file, then one notice counting the rest."""
+    lines = []
+    for d in shown(report.diagnostics, lambda file, more: f"... and {more:,} more in {file}"):
+        lines.append(_github_line(d) if isinstance(d, Diagnostic) else
+                     f"::notice::{_escape_data(printable(d))}")
+    return "".join(line + "\n" for line in lines)
 
 
 # ---- SARIF 2.1.0 --------------------------------------------------------------------------------
@@ -125,7 +145,8 @@ def sarif(report: Report) -> str:
               "defaultConfiguration": {"level": _LEVEL[CODES[code][0]]}} for code in codes]
     results = []
     for d in diagnostics:
-        text = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        # viewers show a message's text as it is: the file's control characters made visible
+        text = printable(d.message) + (f"\nhint: {printable(d.hint)}" if d.hint else "")
         result: dict = {"ruleId": d.code, "ruleIndex": index[d.code], "level": _LEVEL[d.severity],
                         "message": {"text": text}}
         if d.span is not None:
@@ -136,7 +157,7 @@ def sarif(report: Report) -> str:
                 result["locations"] = [{"physicalLocation": {
                     "artifactLocation": {"uri": _uri(file)}}}]
         if d.related:
-            result["relatedLocations"] = [_location(r.span, r.message, i)
+            result["relatedLocations"] = [_location(r.span, printable(r.message), i)
                                           for i, r in enumerate(d.related)]
         results.append(result)
     log = {
