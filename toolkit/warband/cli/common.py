@@ -69,11 +69,13 @@ def fail(diagnostics: list[Diagnostic], sources: Sources | dict | None = None, *
 
 def load_or_exit(ref: str) -> Ruleset:
     """Compile a ruleset for a command that needs it; exit 2 with diagnostics if it cannot."""
+    from warband.diagnostics import printable
     from warband.lang.compiler import load
     compiled = load(ref)
     if compiled.ruleset is None:
         emit(compiled.errors or compiled.diagnostics, compiled.sources)
         if compiled.errors and compiled.errors[0].code not in ("E404", "E100"):
+            ref = printable(ref)
             sys.stderr.write(f"the rules in '{ref}' have errors; run: warband rules check {ref}\n")
         raise typer.Exit(UNUSABLE)
     return compiled.ruleset

@@ -19,6 +19,7 @@ from warband.cli.common import (
     load_or_exit,
     write_output,
 )
+from warband.diagnostics import printable
 
 
 def validate(files: list[str], fmt: ReportFormat, strict: bool, ruleset: str | None) -> None:
@@ -41,7 +42,7 @@ def roster(
     if not found.usable:
         emit(found.diagnostics, found.sources)
         if not found.diagnostics:
-            sys.stderr.write(f"error: {file} names no ruleset; add 'ruleset:' or give "
+            sys.stderr.write(f"error: {printable(file)} names no ruleset; add 'ruleset:' or give "
                              "--ruleset\n")
         raise typer.Exit(UNUSABLE)
     assert found.model is not None   # as `usable` says
@@ -57,7 +58,7 @@ def roster(
         rendered = render_roster.render(found.model, fmt.value, template=template, width=width,
                                         colour=colour)
     except render_roster.RenderError as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(f"error: {printable(str(error), lines=True)}\n")
         raise typer.Exit(UNUSABLE)
     if output is not None:
         problem = write_output(output, rendered, force)
@@ -127,11 +128,11 @@ def fmt(files: list[str], check: bool, diff: bool) -> None:
             unusable = True
             continue
         if diff:
-            sys.stdout.write(result.diff())
+            sys.stdout.write(printable(result.diff(), lines=True))   # the file's text, shown
         if result.changed:
             would_change = True
             if check:
-                sys.stderr.write(f"would reformat {result.name}\n")
+                sys.stderr.write(f"would reformat {printable(result.name)}\n")
         if check or diff:
             continue
         if arg == STDIN:
@@ -142,5 +143,5 @@ def fmt(files: list[str], check: bool, diff: bool) -> None:
                 emit([problem], None)
                 unusable = True
                 continue
-            sys.stderr.write(f"reformatted {result.name}\n")
+            sys.stderr.write(f"reformatted {printable(result.name)}\n")
     raise typer.Exit(UNUSABLE if unusable else FINDINGS if check and would_change else OK)

@@ -128,14 +128,16 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
 def _print_odds(result: OddsResult) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
+    from warband.diagnostics import printable
     from warband.run.odds import fraction_text, key_text, solution_lines
     table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
     table.columns[1].justify = "right"
     table.columns[2].justify = "right"
     for v in result.order:
         p = result.distribution[v]
-        table.add_row(str(v), fraction_text(p), f"{float(p) * 100:.2f}%")
+        table.add_row(Text(printable(str(v))), fraction_text(p), f"{float(p) * 100:.2f}%")
     console = Console(soft_wrap=True)
     console.print(table)
     if result.expected is not None:
@@ -144,7 +146,7 @@ def _print_odds(result: OddsResult) -> None:
     if result.solution is not None:
         console.print()
         for line in solution_lines(result.solution):
-            console.print(line, highlight=False)
+            console.print(printable(line), highlight=False, markup=False)
     if result.effects:
         console.print()
         after = Table("after the action", "value", "fraction", "percent", box=None,
@@ -153,6 +155,7 @@ def _print_odds(result: OddsResult) -> None:
         for label, dist in result.effects.items():
             for i, (v, p) in enumerate(sorted(dist.items(),
                                               key=lambda kv: (str(type(kv[0])), kv[0]))):
-                after.add_row(label if i == 0 else "", key_text(v), fraction_text(p),
+                after.add_row(Text(printable(label)) if i == 0 else "",
+                              Text(printable(key_text(v))), fraction_text(p),
                               f"{float(p) * 100:.2f}%")
         console.print(after)

@@ -25,9 +25,13 @@ def rules_list(fmt: Format) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    from warband.diagnostics import printable
     table = Table("id", "name", "extends", "file", box=None, pad_edge=False)
-    for b in found:
-        table.add_row(b.id, b.title, b.extends or "", catalog.display_path(b.path))
+    for b in found:   # Text cells: a title is the file's text, never Rich markup
+        table.add_row(*(Text(printable(cell)) for cell in (
+            b.id, b.title, b.extends or "", catalog.display_path(b.path))))
     Console(soft_wrap=True).print(table)
 
 

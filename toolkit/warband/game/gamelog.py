@@ -12,7 +12,7 @@ import json
 from collections import deque
 from fractions import Fraction
 
-from warband.diagnostics import Diagnostic, diag
+from warband.diagnostics import Diagnostic, diag, printable
 from warband.run.world import Ref, World
 
 LOG_FORMAT = "warband-game-log"
@@ -99,7 +99,7 @@ def option_label(name: str, args: dict, world: World) -> str:
 # ---- reading ------------------------------------------------------------------------------------------
 
 def render_text(log: dict) -> str:
-    """The record as a person reads it."""
+    """The record as a person reads it (each event a line)."""
     lines = [f"{log['scenario_title']} - seed {log['seed']}"]
     policies = ", ".join(f"{k}={v}" for k, v in log.get("policies", {}).items())
     if policies:
@@ -148,7 +148,9 @@ def render_text(log: dict) -> str:
             winner = e["winner"] or "none (a draw)"
             lines.append(f"Game over after round {e['round']} ({_why(e['reason'])}). "
                          f"Winner: {winner}. Scores: {scores}")
-    return "\n".join(lines) + "\n"
+    # names come from files (warbands, rules) and a replayed record: shown with their control
+    # characters escaped, a newline in one included, so one event stays one line
+    return "".join(printable(line) + "\n" for line in lines)
 
 
 def _why(reason: str) -> str:

@@ -13,7 +13,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, cast
 
-from warband.diagnostics import Span
+from warband.diagnostics import Span, printable
 from warband.lang import nodes
 from warband.lang.ruleset import (
     Army,
@@ -413,4 +413,5 @@ def as_text(base: Ruleset, house: Ruleset, changes: list[Change]) -> str:
                 lines += [f"             {d}" for d in c.details]
             else:
                 lines.append(f"{head}: {c.details[0]}")
-    return "\n".join(lines) + "\n"
+    # titles and descriptions are the files' text: their control characters made visible
+    return printable("\n".join(lines) + "\n", lines=True)

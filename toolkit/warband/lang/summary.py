@@ -6,11 +6,25 @@ from fractions import Fraction
 from typing import Iterable, cast
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
+
+from warband.diagnostics import printable
 
 from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset
 from warband.lang.unparse import expr_text
+
+
+def shown(text: str) -> str:
+    """File text placed in Rich markup: control characters escaped, brackets not markup."""
+    return escape(printable(text))
+
+
+def add_row(t: Table, *cells: str) -> None:
+    """A table row of file text: Rich reads no markup in a Text cell."""
+    t.add_row(*(Text(printable(c)) for c in cells))
 
 
 def value_text(v: object) -> str:
@@ -80,13 +94,21 @@ def origin_json(ruleset: Ruleset, name: str) -> dict | None:
 
 
 def render(ruleset: Ruleset, console: Console) -> None:
-    """The summary, printed on `console` (the command line's standard output)."""
-    console.print(f"[bold]{ruleset.title}[/bold]  ({ruleset.id})")
+    """The summary, printed on `console` (the command line's standard output).
+
+    The texts of the file (title, descriptions, values) are shown as text: their control
+    characters escaped (`diagnostics.printable`) and never read as Rich markup, so a
+    description cannot colour, link or rewrite the terminal."""
+
+    def say(text: str) -> None:
+        console.print(printable(text), markup=False)
+
+    console.print(f"[bold]{shown(ruleset.title)}[/bold]  ({shown(ruleset.id)})")
     if ruleset.source:
-        console.print(f"source: {ruleset.source}")
-    console.print(f"file: {ruleset.file}")
+        say(f"source: {ruleset.source}")
+    say(f"file: {ruleset.file}")
     if len(ruleset.layers) > 1:
-        console.print("layers: " + " <- ".join(f"{i} ({f})" for i, f in ruleset.layers))
+        say("layers: " + " <- ".join(f"{i} ({f})" for i, f in ruleset.layers))
     at = lambda name: origin_text(ruleset, name)  # noqa: E731 - short, and used everywhere
 
     def col(t, name: str) -> list[str]:
@@ -100,20 +122,20 @@ def render(ruleset: Ruleset, console: Console) -> None:
 
     def section(title: str) -> None:
         console.print()
-        console.print(f"[bold underline]{title}[/bold underline]")
+        console.print(f"[bold underline]{shown(title)}[/bold underline]")
 
     if ruleset.stats:
         section("Stats")
         t = Table("stat", "values", "default", "description", box=None, pad_edge=False)
         for s in ruleset.stats.values():
             values = s.enum if s.enum else f"{s.low}..{s.high}"
-            t.add_row(s.name, values, "" if s.default is None else value_text(s.default), s.doc or "",
+            add_row(t, s.name, values, "" if s.default is None else value_text(s.default), s.doc or "",
                       *col(t, s.name))
         console.print(t)
     if ruleset.enums:
         section("Enumerations")
         for name, members in ruleset.enums.items():
-            console.print(f"{name}{at(name)}: " + ", ".join(
+            say(f"{name}{at(name)}: " + ", ".join(
                 m + (f" ({doc})" if doc else "") for m, doc in members))
     if ruleset.classes:
         section("Classes")
@@ -122,11 +144,11 @@ def render(ruleset: Ruleset, console: Console) -> None:
         t = Table(*columns, box=None, pad_edge=False)
         for c in ruleset.classes.values():
             stats = [", ".join(f"{n} {value_text(v)}" for n, v in c.stats)] if with_stats else []
-            t.add_row(c.name, c.tier or "", *stats, trait_list_text(c.traits),
+            add_row(t, c.name, c.tier or "", *stats, trait_list_text(c.traits),
                       ", ".join(c.equipment), *col(t, c.name))
         console.print(t)
         if ruleset.tiers:
-            console.print("tiers: " + "; ".join(
+            say("tiers: " + "; ".join(
                 f"{t.name}{at(t.name)}" + (f" ({t.doc})" if t.doc else "")
                 for t in ruleset.tiers.values()))
     if ruleset.traits:
@@ -134,55 +156,55 @@ def render(ruleset: Ruleset, console: Console) -> None:
         t = Table("trait", "rule", box=None, pad_edge=False)
         for tr in ruleset.traits.values():
             name = f"{tr.name}(N)" if tr.numeric else tr.name
-            t.add_row(name, tr.doc or "", *col(t, tr.name))
+            add_row(t, name, tr.doc or "", *col(t, tr.name))
         console.print(t)
     if ruleset.equipment:
         section("Equipment")
         t = Table("equipment", "grants", "description", box=None, pad_edge=False)
         for e in ruleset.equipment.values():
-            t.add_row(e.name, trait_list_text(e.grants), e.doc or "", *col(t, e.name))
+            add_row(t, e.name, trait_list_text(e.grants), e.doc or "", *col(t, e.name))
         console.print(t)
     if ruleset.states:
         section("Kept during play")
         for s in ruleset.states.values():
-            console.print(f"{s.kind} {s.name}{at(s.name)} on each {s.owner}"
+            say(f"{s.kind} {s.name}{at(s.name)} on each {s.owner}"
                           + (f": {s.doc}" if s.doc else ""))
     for table in ruleset.tables.values():
         section(f"Table {table.name.name}({', '.join(p.name.name for p in table.params)})"
                 + at(table.name.name))
         if table.doc:
-            console.print(table.doc)
+            say(table.doc)
         t = Table("row", ", ".join(c.name for c in table.columns), "note", box=None,
                   pad_edge=False)
         for row in table.rows:
             key, values = row_text(row)
-            t.add_row(key, values, row.doc or "")
+            add_row(t, key, values, row.doc or "")
         console.print(t)
     if ruleset.army:
         army = ruleset.army
         section("Army construction" + at("army"))
         if army.cost:
-            console.print(f"cost of a fighter: {expr_text(army.cost[1])}" + at("army.cost"))
+            say(f"cost of a fighter: {expr_text(army.cost[1])}" + at("army.cost"))
         if army.points is not None:
-            console.print(f"standard game: {army.points} points" + at("army.points"))
+            say(f"standard game: {army.points} points" + at("army.points"))
         if army.size:
-            console.print(f"fighters: {army.size[0]} {army.size[1]}" + at("army.size"))
+            say(f"fighters: {army.size[0]} {army.size[1]}" + at("army.size"))
         for q in army.quotas:
             where = f" ({_base(q.span.file)}:{q.span.line})" if len(ruleset.layers) > 1 else ""
-            console.print(f"quota: {quota_text(q)}" + (f" ({q.doc})" if q.doc else "") + where)
+            say(f"quota: {quota_text(q)}" + (f" ({q.doc})" if q.doc else "") + where)
     actions = [p for p in ruleset.procedures.values() if p.kind in ("action", "phase")]
     if actions:
         section("Actions and phases")
         t = Table("name", "kind", "parameters", "description", box=None, pad_edge=False)
         for p in actions:
             params = ", ".join(p.name.name for p in p.params)
-            t.add_row(p.name.name, p.kind, params, p.doc or "", *col(t, p.name.name))
+            add_row(t, p.name.name, p.kind, params, p.doc or "", *col(t, p.name.name))
         console.print(t)
     if ruleset.decisions:
         section("Decisions")
         t = Table("decision", "in", "options", "description", box=None, pad_edge=False)
         for name, (owner, choose) in ruleset.decisions.items():
-            t.add_row(name, owner, _options_text(choose), choose.doc or "")
+            add_row(t, name, owner, _options_text(choose), choose.doc or "")
         console.print(t)
 
 
