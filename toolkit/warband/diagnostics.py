@@ -20,6 +20,7 @@ from warband.limits import (
     MAX_EXCERPT_MARK,
     MAX_EXCERPT_WIDTH,
     MAX_SHOWN_PER_FILE,
+    MAX_SHOWN_RELATED,
     MAX_SUGGEST_CANDIDATES,
     MAX_SUGGEST_NAME,
 )
@@ -397,8 +398,9 @@ def _excerpt(span: Span, sources: Sources, label: str = "") -> list[str]:
 def render_text(diagnostics: Iterable[Diagnostic], sources: Sources) -> str:
     """Compiler-style text: location, severity[code], message, excerpt with caret, hint.
 
-    At most MAX_SHOWN_PER_FILE diagnostics are shown for one file; the rest are counted at the
-    end ("... and 12 more in FILE"), so a file with thousands of mistakes stays readable."""
+    At most MAX_SHOWN_PER_FILE diagnostics are shown for one file, and MAX_SHOWN_RELATED related
+    places for one diagnostic; the rest are counted ("... and 12 more in FILE"), so a file with
+    thousands of mistakes gives a report that can be read."""
     blocks = []
     for d in shown(diagnostics, lambda file, more: f"... and {more:,} more in {file}"):
         if isinstance(d, str):
@@ -408,9 +410,11 @@ def render_text(diagnostics: Iterable[Diagnostic], sources: Sources) -> str:
         lines = [f"{where}{d.severity.value}[{d.code}]: {printable(d.message)}"]
         if d.span:
             lines += _excerpt(d.span, sources)
-        for r in d.related:
+        for r in d.related[:MAX_SHOWN_RELATED]:
             lines.append(f"  --> {printable(str(r.span))}: {printable(r.message)}")
             lines += _excerpt(r.span, sources)
+        if len(d.related) > MAX_SHOWN_RELATED:
+            lines.append(f"  --> ... and {len(d.related) - MAX_SHOWN_RELATED:,} more places")
         if d.hint:
             lines.append(f"  = hint: {printable(d.hint)}")
         blocks.append("\n".join(lines))

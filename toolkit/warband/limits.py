@@ -44,6 +44,9 @@ MAX_EXCERPT_MARK = 150    # characters the carets underline at most; the rest is
 MAX_SHOWN_PER_FILE = 100   # diagnostics the text and GitHub reports show for one file; the rest
 #                            is counted in one line ("... and 2,400 more in FILE"); JSON and
 #                            SARIF, which are data for programs, keep every diagnostic
+MAX_SHOWN_RELATED = 10    # related places ("F7: 100 points") shown under one diagnostic; the
+#                           rest counted in one line: a warband 984 fighters over its size
+#                           listed every one, each with its excerpt
 MAX_SUGGEST_CANDIDATES = 40   # names one did-you-mean compares closely, picked from an index:
 #                                comparing every name made a 93 kB rules file take 19 s
 MAX_SUGGEST_NAME = 100     # a longer unknown name gets no did-you-mean (difflib is quadratic)

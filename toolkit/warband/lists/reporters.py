@@ -6,8 +6,8 @@ exit code. Paths are written as the user gave them (relative stays relative), wi
 Text from the files (names, values, paths) is shown with its control characters escaped
 (`diagnostics.printable`) wherever people read it: the text report, GitHub's annotations and
 SARIF's message texts, which viewers show as they are. The text and GitHub reports show at most
-MAX_SHOWN_PER_FILE diagnostics a file and count the rest; JSON and SARIF, data for programs,
-keep every diagnostic (their summary counts are of all of them).
+MAX_SHOWN_PER_FILE diagnostics a file (MAX_SHOWN_RELATED related places each) and count the
+rest; JSON and SARIF, data for programs, keep every diagnostic (their summaries count them all).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from warband.diagnostics import (
     shown,
     summary,
 )
+from warband.limits import MAX_SHOWN_RELATED
 from warband.lists.validate import Report
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -94,7 +95,10 @@ def _github_line(d: Diagnostic) -> str:
     parts = [f"{printable(d.message)} [{d.code}]"]
     if d.hint:
         parts.append(f"hint: {printable(d.hint)}")
-    parts += [f"{printable(str(r.span))}: {printable(r.message)}" for r in d.related]
+    parts += [f"{printable(str(r.span))}: {printable(r.message)}"
+              for r in d.related[:MAX_SHOWN_RELATED]]
+    if len(d.related) > MAX_SHOWN_RELATED:
+        parts.append(f"... and {len(d.related) - MAX_SHOWN_RELATED:,} more places")
     message = "\n".join(parts)
     return f"::{level} {','.join(props)}::{_escape_data(message)}"
 
