@@ -51,11 +51,22 @@ class SymbolTable:
     army: nodes.ArmyDecl | None = None
     scenario: nodes.ScenarioDecl | None = None
 
+    # names_of_kind's answers, by the kinds asked and the number of globals then: the checker
+    # asks once per unknown name, and a file with thousands of them made that quadratic
+    by_kind: dict[tuple[tuple[str, ...], int], list[str]] = field(default_factory=dict,
+                                                                  repr=False, compare=False)
+
     def of_kind(self, *kinds: str) -> list[Symbol]:
         return [s for s in self.globals.values() if s.kind in kinds]
 
     def names_of_kind(self, *kinds: str) -> list[str]:
-        return [s.name for s in self.of_kind(*kinds)]
+        """The names of those kinds, in declaration order (a list shared between calls: not to
+        be changed)."""
+        key = (kinds, len(self.globals))
+        names = self.by_kind.get(key)
+        if names is None:
+            names = self.by_kind[key] = [s.name for s in self.of_kind(*kinds)]
+        return names
 
 
 def declaration_kind(decl: nodes.Decl) -> str:
