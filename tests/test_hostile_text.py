@@ -30,6 +30,7 @@ from warband.limits import (
     MAX_EXCERPT_MARK,
     MAX_EXCERPT_WIDTH,
     MAX_SHOWN_PER_FILE,
+    MAX_SUGGEST_CANDIDATES,
     MAX_SUGGEST_NAME,
 )
 from warband.lists import render_roster, reporters, roster
@@ -251,6 +252,29 @@ def test_did_you_mean_still_finds_slips_among_many_names():
     assert did_you_mean("Marksmna", names) == "did you mean 'Marksman'?"
     assert did_you_mean("Zebra", names) is None
     assert did_you_mean("x" * (MAX_SUGGEST_NAME + 1), names) is None
+
+
+def old_did_you_mean(name: str, candidates) -> str | None:
+    """did_you_mean as it was, comparing every candidate."""
+    import difflib   # lazily: only this reference needs it
+    pool = sorted(set(candidates))
+    lowered = {c.lower(): c for c in pool}
+    if name.lower() in lowered and lowered[name.lower()] != name:
+        return f"did you mean '{lowered[name.lower()]}'?"
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
+    if not close:
+        close = [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1,
+                                                                  cutoff=0.6)]
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+names_st = st.text(alphabet="abcdeABCDE_", min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=names_st, candidates=st.lists(names_st, max_size=MAX_SUGGEST_CANDIDATES))
+def test_did_you_mean_of_a_few_names_is_what_it_was(name, candidates):
+    assert did_you_mean(name, candidates) == old_did_you_mean(name, candidates)
 
 
 def test_did_you_mean_costs_little_whatever_the_number_of_names():

@@ -275,11 +275,11 @@ class _SuggestionIndex:
     sharing its start or its end) are found by bisection, not by comparing all of them."""
 
     def __init__(self, candidates: Iterable[str]) -> None:
-        pool = sorted(set(candidates))
-        self.lowered = {c.lower(): c for c in pool}   # lower-cased -> the last name so spelt
+        self.pool = sorted(set(candidates))
+        self.lowered = {c.lower(): c for c in self.pool}   # lower-cased -> the last so spelt
         self.forwards: dict[int, list[tuple[str, str]]] = {}
         self.backwards: dict[int, list[tuple[str, str]]] = {}
-        for c in pool:
+        for c in self.pool:
             self.forwards.setdefault(len(c), []).append((c.lower(), c))
             self.backwards.setdefault(len(c), []).append((c.lower()[::-1], c))
         for table in (self.forwards, self.backwards):
@@ -287,21 +287,25 @@ class _SuggestionIndex:
                 names.sort()
 
     def nearest(self, name: str) -> list[str]:
-        """At most MAX_SUGGEST_CANDIDATES names that could be close to `name`, in sorted order."""
+        """At most MAX_SUGGEST_CANDIDATES names that could be close to `name`: all of them when
+        there are no more; otherwise the neighbours of `name` in the lengths nearest its own."""
+        if len(self.pool) <= MAX_SUGGEST_CANDIDATES:
+            return self.pool
         key, length = name.lower(), len(name)
-        chosen: set[str] = set()
+        chosen: dict[str, None] = {}   # an ordered set: the nearest lengths first
         # difflib's ratio is at most 2*min/(a+b): lengths beyond these cannot reach 0.6
         sizes = [n for n in self.forwards if 3 * (n + length) <= 10 * min(n, length)]
         for size in sorted(sizes, key=lambda n: (abs(n - length), n)):
             for names, probe in ((self.forwards[size], key), (self.backwards[size], key[::-1])):
                 if len(names) <= 4 * _NEIGHBOURS:
-                    chosen.update(c for _, c in names)
+                    chosen.update((c, None) for _, c in names)
                     continue
                 at = bisect.bisect_left(names, (probe, ""))
-                chosen.update(c for _, c in names[max(0, at - _NEIGHBOURS):at + _NEIGHBOURS])
+                chosen.update((c, None) for _, c in
+                              names[max(0, at - _NEIGHBOURS):at + _NEIGHBOURS])
             if len(chosen) >= MAX_SUGGEST_CANDIDATES:
                 break
-        return sorted(chosen)[:MAX_SUGGEST_CANDIDATES]
+        return list(chosen)[:MAX_SUGGEST_CANDIDATES]
 
 
 @functools.lru_cache(maxsize=32)
