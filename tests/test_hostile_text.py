@@ -326,3 +326,12 @@ def test_the_record_of_a_game_is_shown_escaped():
     out = render_log(log)
     assert_safe(out, "log")
     assert "fake line" in out and "\nfake line" not in out   # one event stays one line
+
+
+def test_a_name_as_long_as_its_file_is_quoted_cut():
+    name = "Soldier" * 20_000
+    out = reporters.render(report_of(warband(name)), "text")
+    assert len(out) < 5_000, len(out)
+    assert "more characters)" in out
+    github = reporters.render(report_of(warband(name)), "github")
+    assert len(github) < 5_000, len(github)

@@ -21,6 +21,7 @@ from warband.limits import (
     MAX_EXCERPT_WIDTH,
     MAX_SHOWN_PER_FILE,
     MAX_SHOWN_RELATED,
+    MAX_SHOWN_TEXT,
     MAX_SUGGEST_CANDIDATES,
     MAX_SUGGEST_NAME,
 )
@@ -366,6 +367,14 @@ def printable(text: str, *, lines: bool = False) -> str:
     return text.translate(_PRINTABLE_LINES if lines else _PRINTABLE)
 
 
+def shown_text(text: str) -> str:
+    """A message, hint or note as a report for people shows it: printable, and cut after
+    MAX_SHOWN_TEXT characters (a name can be as long as its file)."""
+    if len(text) > MAX_SHOWN_TEXT:
+        text = text[:MAX_SHOWN_TEXT] + f"… ({len(text) - MAX_SHOWN_TEXT:,} more characters)"
+    return printable(text)
+
+
 def _excerpt(span: Span, sources: Sources, label: str = "") -> list[str]:
     """The source line and a caret line under the span. A line longer than MAX_EXCERPT_WIDTH is
     cut around the span ("…" where cut), the span itself to MAX_EXCERPT_MARK; control
@@ -411,16 +420,16 @@ def render_text(diagnostics: Iterable[Diagnostic], sources: Sources) -> str:
             blocks.append(printable(d))
             continue
         where = f"{printable(str(d.span))}: " if d.span else ""
-        lines = [f"{where}{d.severity.value}[{d.code}]: {printable(d.message)}"]
+        lines = [f"{where}{d.severity.value}[{d.code}]: {shown_text(d.message)}"]
         if d.span:
             lines += _excerpt(d.span, sources)
         for r in d.related[:MAX_SHOWN_RELATED]:
-            lines.append(f"  --> {printable(str(r.span))}: {printable(r.message)}")
+            lines.append(f"  --> {printable(str(r.span))}: {shown_text(r.message)}")
             lines += _excerpt(r.span, sources)
         if len(d.related) > MAX_SHOWN_RELATED:
             lines.append(f"  --> ... and {len(d.related) - MAX_SHOWN_RELATED:,} more places")
         if d.hint:
-            lines.append(f"  = hint: {printable(d.hint)}")
+            lines.append(f"  = hint: {shown_text(d.hint)}")
         blocks.append("\n".join(lines))
     return "\n".join(blocks) + ("\n" if blocks else "")
 

@@ -47,6 +47,8 @@ MAX_SHOWN_PER_FILE = 100   # diagnostics the text and GitHub reports show for on
 MAX_SHOWN_RELATED = 10    # related places ("F7: 100 points") shown under one diagnostic; the
 #                           rest counted in one line: a warband 984 fighters over its size
 #                           listed every one, each with its excerpt
+MAX_SHOWN_TEXT = 1_000     # characters of one message, hint or note a report for people shows:
+#                            a 200 kB name is quoted in its message, once per fighter
 MAX_SUGGEST_CANDIDATES = 40   # names one did-you-mean compares closely, picked from an index:
 #                                comparing every name made a 93 kB rules file take 19 s
 MAX_SUGGEST_NAME = 100     # a longer unknown name gets no did-you-mean (difflib is quadratic)

@@ -22,6 +22,7 @@ from warband.diagnostics import (
     printable,
     render_text,
     shown,
+    shown_text,
     summary,
 )
 from warband.limits import MAX_SHOWN_RELATED
@@ -92,10 +93,10 @@ def _github_line(d: Diagnostic) -> str:
         elif s.end_column > s.column + 1:
             props.append(f"endColumn={s.end_column}")
     props.append(f"title={_escape_property(f'{d.code} {CODES[d.code][1]}')}")
-    parts = [f"{printable(d.message)} [{d.code}]"]
+    parts = [f"{shown_text(d.message)} [{d.code}]"]
     if d.hint:
-        parts.append(f"hint: {printable(d.hint)}")
-    parts += [f"{printable(str(r.span))}: {printable(r.message)}"
+        parts.append(f"hint: {shown_text(d.hint)}")
+    parts += [f"{printable(str(r.span))}: {shown_text(r.message)}"
               for r in d.related[:MAX_SHOWN_RELATED]]
     if len(d.related) > MAX_SHOWN_RELATED:
         parts.append(f"... and {len(d.related) - MAX_SHOWN_RELATED:,} more places")
