@@ -2,9 +2,9 @@
 
 1. Control characters (escape sequences, carriage returns, C1 controls, bidi overrides, line
    separators) in any name or text of a rules or warband file are shown escaped by every report
-   for people: text, GitHub and SARIF; rosters; `rules show`, `rules diff`, `rules list`; the
-   record of a game. A class named "Soldir<ESC>[2K<CR>...0 errors" must not erase the real
-   report and print a clean one.
+   for people: text, GitHub and SARIF; `rules show`, `rules diff`, `rules list`; the record of
+   a game (rosters: tests/test_templates_sandbox.py). A class named "Soldir<ESC>[2K<CR>...0
+   errors" must not erase the real report and print a clean one.
 2. Long lines and many mistakes: excerpts are cut around their carets, a file's diagnostics are
    shown up to a bound (and counted beyond it), and did-you-mean hints cost a bounded amount of
    work whatever the number of names.
@@ -33,7 +33,7 @@ from warband.limits import (
     MAX_SUGGEST_CANDIDATES,
     MAX_SUGGEST_NAME,
 )
-from warband.lists import render_roster, reporters, roster
+from warband.lists import reporters
 from warband.lists.validate import Report, Validation
 
 # What must never reach a terminal raw: C0 controls but tab and newline, DEL, C1 controls, the
@@ -149,10 +149,8 @@ def test_no_unsafe_character_of_a_warband_reaches_a_report_for_people(class_name
     report = report_of(warband(class_name, fighter, notes, name))
     for fmt in ("text", "github", "sarif"):
         assert_safe(reporters.render(report, fmt), fmt)
-    found = roster.roster_text(warband("Soldier", fighter, notes, name), "shared.yaml")
-    if found.model is not None:
-        for fmt in ("text", "markdown"):
-            assert_safe(render_roster.render(found.model, fmt), f"roster {fmt}")
+    # rosters: render_roster.printable (tests/test_templates_sandbox.py) shows their control
+    # characters as U+FFFD
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

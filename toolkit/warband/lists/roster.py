@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from warband.diagnostics import Diagnostic, Sources, printable
+from warband.diagnostics import Diagnostic, Sources
 from warband.lists import army
 from warband.lists.validate import FileResult, Validation
 
@@ -260,7 +260,7 @@ def build(result: FileResult) -> dict:
     cards = [_fighter(f, seen, costs.get(f.index), ruleset)
              for f, seen in zip(warband.fighters, world.fighters)]
     title = warband.name or Path(result.file).stem
-    return _printable({
+    return {
         "title": title,
         "file": result.file,
         "notes": str(warband.notes) if warband.notes is not None else None,
@@ -277,24 +277,7 @@ def build(result: FileResult) -> dict:
         "status": _status(result),
         "problems": _problems(result),
         "glossary": _glossary(ruleset, warband.fighters, cards),
-    })
-
-
-# Texts of the model that may run over lines (a file's notes, a description); every other text
-# is one line of a table or a list, and a newline in it is escaped like any control character.
-_MULTI_LINE = frozenset({"notes", "doc"})
-
-
-def _printable(value, key: str = ""):
-    """The model with every text's control characters escaped (`diagnostics.printable`): names
-    and notes come from a stranger's file, and the text and markdown rosters go to terminals."""
-    if isinstance(value, str):
-        return printable(value, lines=key in _MULTI_LINE)
-    if isinstance(value, dict):
-        return {k: _printable(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_printable(v, key) for v in value]
-    return value
+    }
 
 
 __all__ = ["Roster", "roster", "roster_text", "build", "number_text"]
