@@ -37,6 +37,8 @@ GRAMMAR = RULES_DIR / "warband.lark"
 _HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"((?:\\.|[^"\\\n])*)")?',
                      re.MULTILINE)
 _EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]*)"', re.MULTILINE)
+# A conversion's line: `conversion (f) from "A" to "B"`, found without compiling anything.
+_CONVERSION = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,11 @@ def extends_of(text: str) -> str | None:
     """The base a rules text names after `extends`, if any (the header need not be readable)."""
     m = _EXTENDS.search(text)
     return m.group(1) if m else None
+
+
+def conversions_of(text: str) -> list[tuple[str, str]]:
+    """The (source, target) rulesets of every conversion a rules text declares."""
+    return [(m.group(1), m.group(2)) for m in _CONVERSION.finditer(text)]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ passing it is a diagnostic (mostly E403), never a crash. docs/robustness.md list
 MAX_RULES_BYTES = 2_000_000   # one rules file
 MAX_DEPTH = 150     # nesting levels of a declaration's parse tree: the builder and the checker
 #                     walk it recursively, so deeper input would exhaust Python's stack
+MAX_CACHE_ENTRIES = 200   # compiled rulesets kept on disk (an edited rules file leaves old ones)
+MAX_CACHE_ENTRY_BYTES = 64_000_000   # one kept entry (the shipped rulesets pickle to 50-150 kB)
 MAX_LAYERS = 16     # layers of `extends`: a house file on a campaign on a base is 3
 MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places (half inches)
 

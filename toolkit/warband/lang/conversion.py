@@ -15,7 +15,6 @@ the two ids in their `conversion ... from "A" to "B"` line without compiling any
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,6 @@ Loader = Callable[[str], "Compiled"]
 # what is given at most once in a conversion: 'otherwise', 'fit', or (kind, name)
 _Given = str | tuple[str, str | None]
 
-_DECLARED = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
 
 
 @dataclass(frozen=True)
@@ -271,7 +269,7 @@ def available(using: list[str] | None = None) -> list[tuple[str, str, Path]]:
         text = catalog.read_rules(path)
         if isinstance(text, catalog.Unreadable):   # reported by convert.find for --using files
             continue
-        out += [(m.group(1), m.group(2), path) for m in _DECLARED.finditer(text)]
+        out += [(source, target, path) for source, target in catalog.conversions_of(text)]
     return out
 
 
