@@ -124,15 +124,16 @@ def _dependencies(text: str, file: str) -> list[str]:
     while todo:
         text, file, depth = todo.pop()
         folder = Path(file).parent
-        base = catalog.extends_of(text)
-        paths = [] if base is None else [
-            catalog.resolve(base, catalog.rulesets(), folder).path or folder / base]
-        for ref in (ref for pair in catalog.conversions_of(text) for ref in pair):
-            # (as conversion.py finds them: a path from the file's folder, else an id)
-            if catalog.looks_like_path(ref):
-                ref = os.path.normpath(folder / ref)
-            found = catalog.resolve(ref, catalog.rulesets() + catalog.scenarios(), existing=True)
-            paths.append(found.path or Path(ref))
+        # (as layers.py and conversion.py find them: a shipped id, or a rules file relative to
+        # the file; what a file may not name is never read)
+        refs = [(ref, catalog.rulesets()) for ref in filter(None, [catalog.extends_of(text)])]
+        refs += [(ref, catalog.rulesets() + catalog.scenarios())
+                 for pair in catalog.conversions_of(text) for ref in pair]
+        paths = []
+        for ref, among in refs:
+            found = catalog.resolve(ref, among, folder, suffixes=catalog.RULES_SUFFIXES)
+            if found.refused is None:
+                paths.append(found.path or folder / ref)
         for path in paths:
             if depth >= MAX_LAYERS:
                 out.append(f"<too deep {path}>")

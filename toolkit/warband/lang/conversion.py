@@ -68,9 +68,15 @@ class Conversion:
 def _side(ref: str, span: Span, base: Path, sources: Sources, load: Loader) -> Side | Diagnostic:
     shipped = catalog.rulesets()
     written = ref
+    # a shipped id, or a rules file named relative to the conversion (never another file)
+    found = catalog.resolve(ref, shipped + catalog.scenarios(), base,
+                            suffixes=catalog.RULES_SUFFIXES)
+    if found.refused is not None:
+        return diag("E800", f"'{written}' is not a rules file a conversion may name", span,
+                    hint=catalog.refusal_hint(found, "rules"))
     if catalog.looks_like_path(ref):
         ref = os.path.normpath(base / ref)  # a rules file next to the conversion
-    if catalog.resolve(ref, shipped + catalog.scenarios(), existing=True).path is None:
+    if found.path is None:
         ids = [s.id for s in shipped]
         where = f" (relative to {base.as_posix()}/)" if ref != written else ""
         return diag("E800", f"unknown ruleset '{written}'{where}", span,
