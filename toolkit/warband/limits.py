@@ -18,6 +18,7 @@ MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places
 MAX_DICE = 100      # dice in one roll
 MAX_SIDES = 1000    # sides of one die
 MAX_KEEP_STATES = 2_000_000   # states of an exact keep-highest/lowest pool
+MAX_POOL_BITS = 7_000_000   # the big integer an exact sum of dice is worked out in: ~2 s (100d100)
 MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
 #                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000

@@ -163,7 +163,10 @@ def pool_dist(node, n, reroll) -> Dist:
     die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
     keep = next((m for m in node.mods if type(m).__name__ == "KeepMod"), None)
     if keep is None:
-        return dice.pool_sum(die, n)
+        try:
+            return dice.pool_sum(die, n)
+        except OverflowError as error:
+            raise RulesError(diag("E504", str(error), node.span, hint=dice.SUM_HINT)) from None
     kept = keep.count if keep.keep else max(n - keep.count, 0)
     highest = keep.highest if keep.keep else not keep.highest
     try:
