@@ -136,8 +136,9 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     else:
         name = f"warband/{TEMPLATES[fmt]}"
     env = _environment(fmt, template, seen)
+    budget = StepBudget(seen)
     try:
-        with StepBudget(seen):
+        with budget:
             out: list[str] = []
             size = 0
             for chunk in env.get_template(name).generate(**model, roster=model):
@@ -152,7 +153,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     except TemplateUnreadable as error:   # a template it includes or extends
         raise unreadable(error) from None
     except Exception as error:   # any error of a template is the template's, never a crash
-        raise failed(error, model, template or name, seen) from None
+        raise failed(error, model, template or name, seen, budget.where()) from None
 
 
 def unreadable(error) -> RenderError:
@@ -162,11 +163,12 @@ def unreadable(error) -> RenderError:
                        Sources())
 
 
-def failed(error: Exception, model: dict, shown: str,
-           seen: dict[str, tuple[str, str]]) -> RenderError:
+def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str, str]],
+           last: tuple[str, int] | None = None) -> RenderError:
     """E651 for a template that fails, at the template line where it failed: a syntax error's
     own line, or the innermost frame of compiled template code in the traceback (Jinja rewrites
-    those frames to the template's file and line)."""
+    those frames to the template's file and line); else the line that ran `last`, as when the
+    output grew too long."""
     # lazily, as in _environment
     import jinja2
 
@@ -181,6 +183,8 @@ def failed(error: Exception, model: dict, shown: str,
             if tb.tb_frame.f_code.co_filename in seen:
                 file, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
             tb = tb.tb_next
+        if file is None and last is not None:
+            file, line = last
     hint = ("templates run in a sandbox: they can read the roster's data (see the docs of "
             "`warband roster`), not Python's internals, files or programs")
     if isinstance(error, TemplateLimit):
@@ -199,6 +203,9 @@ def failed(error: Exception, model: dict, shown: str,
                 "\"warband/roster.html.j2\" or \"warband/roster.md.j2\"")
     elif isinstance(error, jinja2.TemplateError):
         message = f"template error: {error}"
+    elif isinstance(error, OverflowError) and "MAX_RANGE" in str(error):
+        message = "template error: a range() of more than 100,000 numbers"
+        hint = "a roster needs no such range"
     elif isinstance(error, RecursionError):
         message = "template error: macros call each other too deeply"
         hint = "a macro that calls itself needs a way to stop"

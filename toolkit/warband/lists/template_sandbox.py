@@ -235,6 +235,15 @@ class StepBudget:
 
     def __init__(self, files: set[str] | dict[str, Any], steps: int = MAX_TEMPLATE_STEPS) -> None:
         self.files, self.left = files, steps
+        self.last: FrameType | None = None   # the template code that ran last
+
+    def where(self) -> tuple[str, int] | None:
+        """The file and template line of the template code that ran last."""
+        frame = self.last
+        template = frame.f_globals.get("__jinja_template__") if frame is not None else None
+        if frame is None or template is None:
+            return None
+        return frame.f_code.co_filename, template.get_corresponding_lineno(frame.f_lineno)
 
     def __enter__(self) -> StepBudget:
         self.previous = sys.gettrace()
@@ -249,6 +258,7 @@ class StepBudget:
 
     def step(self, frame: FrameType, event: str, arg: Any) -> Callable | None:
         if event == "line":
+            self.last = frame
             self.left -= 1
             if self.left < 0:
                 raise TemplateLimit(
