@@ -381,3 +381,40 @@ def test_user_html_templates_are_escaped(tmp_path, name, fmt):
     result = run(hostile(tmp_path), "--format", fmt, "--template", template)
     assert result.exit_code == 0, result.output
     assert result.stdout == "<h1>&lt;img src=x onerror=alert(1)&gt;</h1>"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_an_included_link_out_of_the_folder_is_refused(tmp_path):
+    (tmp_path / "secret.txt").write_text("the secret", encoding="utf-8")
+    (tmp_path / "shared").mkdir()
+    os.symlink(tmp_path / "secret.txt", tmp_path / "shared" / "part.j2")
+    result, _ = with_template(tmp_path, "{% include 'part.j2' %}", "shared/t.md.j2")
+    assert "leads out of the folder" in refused(result, "E650")
+    os.symlink(tmp_path / "shared" / "t.md.j2", tmp_path / "shared" / "inside.j2")
+    (tmp_path / "shared" / "u.md.j2").write_text("{% include 'inside.j2' %}", encoding="utf-8")
+    (tmp_path / "shared" / "t.md.j2").write_text("{{ title }}", encoding="utf-8")
+    result = run(FAMILY, "--template", str(tmp_path / "shared" / "u.md.j2"))
+    assert result.exit_code == 0 and result.stdout == "The Family", result.output
+
+
+def test_a_pdf_loads_nothing_from_outside(monkeypatch):
+    """A template's <img src="file:///..."> or <a rel=attachment> must not put a local file into
+    the PDF: WeasyPrint gets a URL fetcher that allows data: URLs only."""
+    import types
+    seen = {}
+
+    class HTML:
+        def __init__(self, string, url_fetcher):
+            seen["fetcher"] = url_fetcher
+
+        def write_pdf(self):
+            return b"%PDF"
+
+    fake = types.SimpleNamespace(HTML=HTML, default_url_fetcher=lambda url, *a, **k: {"ok": url})
+    monkeypatch.setitem(sys.modules, "weasyprint", fake)
+    assert render_roster.pdf("<p>x</p>") == b"%PDF"
+    fetch = seen["fetcher"]
+    for url in ("file:///etc/passwd", "http://example.com/x.png", "https://x/y", "ftp://x"):
+        with pytest.raises(ValueError, match="loads nothing"):
+            fetch(url)
+    assert fetch("data:image/png;base64,AAAA") == {"ok": "data:image/png;base64,AAAA"}

@@ -88,15 +88,22 @@ def _environment(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str
     from jinja2 import FunctionLoader, StrictUndefined
     from jinja2.loaders import split_template_path
 
-    from warband.lists.template_sandbox import RosterSandbox, read_template
+    from warband.lists.template_sandbox import RosterSandbox, TemplateUnreadable, read_template
 
     builtin = resources.files("warband.lists") / "templates"
     folder = os.path.dirname(user_file) if user_file is not None else None
+    real_folder = os.path.realpath(folder or ".")
 
     def load(name: str):
         if folder is not None:
             path = os.path.join(folder, *split_template_path(name))   # no '..'
-            if os.path.lexists(path) or name == os.path.basename(user_file or ""):
+            top = name == os.path.basename(user_file or "")
+            if os.path.lexists(path) or top:
+                if not top and os.path.commonpath([os.path.realpath(path), real_folder]) != \
+                        real_folder:   # a link out of the folder: to a secret, say
+                    raise TemplateUnreadable(
+                        path, f"the template {path} leads out of the folder of {user_file}",
+                        "a template can include or extend only the files in its own folder")
                 text = read_template(path)   # TemplateUnreadable: shown as E650
                 seen[os.path.abspath(path)] = (path, text)
                 return text, os.path.abspath(path), lambda: True
@@ -245,7 +252,17 @@ def pdf(html: str) -> bytes:
         import weasyprint  # lazily: optional, and only a PDF needs it
     except (ImportError, OSError):  # not installed, or its system libraries are missing
         raise RenderError(PDF_MISSING) from None
-    return weasyprint.HTML(string=html).write_pdf()
+    return weasyprint.HTML(string=html, url_fetcher=fetch_nothing).write_pdf()
+
+
+def fetch_nothing(url: str, *args, **kwargs):
+    """WeasyPrint's URL fetcher for rosters: only data: URLs. A template from a stranger could
+    otherwise put a local file (file:///...) into the PDF, as an image or an attachment, or
+    reach the network; the built-in templates need nothing."""
+    if url.startswith("data:"):
+        import weasyprint  # lazily, as in pdf
+        return weasyprint.default_url_fetcher(url, *args, **kwargs)
+    raise ValueError(f"a roster loads nothing from outside: {url}")
 
 
 def pdf_available() -> bool:
