@@ -125,7 +125,10 @@ HUGE = [
     ('{{ ("x" * 3000)|replace("x", "x" * 3000) }}', "too large"),
     ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
      f"ran too long (more than {MAX_TEMPLATE_STEPS:,} steps)"),
-    ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "too deeply"),
+    ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "nested too deeply"),
+    ("{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}", "t.md.j2: template error: nested too"),
+    ("{{ " + "[" * 5000 + "]" * 5000 + " }}", "error"),
+    ("{% if 1 %}" * 3000 + "{% endif %}" * 3000, "error"),
 ]
 
 

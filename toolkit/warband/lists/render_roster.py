@@ -116,7 +116,7 @@ def _environment(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str
 
     env = RosterSandbox(loader=FunctionLoader(load), autoescape=is_html(fmt, user_file),
                         undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                        keep_trailing_newline=True, cache_size=0)
+                        keep_trailing_newline=True)
     env.filters["md"] = md_cell
     env.filters["md_code"] = md_code
     return env
@@ -214,8 +214,10 @@ def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str,
         message = "template error: a range() of more than 100,000 numbers"
         hint = "a roster needs no such range"
     elif isinstance(error, RecursionError):
-        message = "template error: macros call each other too deeply"
-        hint = "a macro that calls itself needs a way to stop"
+        message = "template error: nested too deeply (a macro that calls itself, or brackets in " \
+                  "brackets)"
+        hint = "a macro that calls itself needs a way to stop; brackets and blocks nest a " \
+               "few hundred deep at most"
     else:
         message = f"template error: {type(error).__name__}: {error}"
         hint = "the template failed while it ran: this is a mistake in the template"
@@ -225,6 +227,8 @@ def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str,
         span = place(shown_file, text, line, message)
     elif file is not None:
         span = Span(file, line, 1)
+    else:   # nowhere in particular (the template did not compile): name the file at least
+        message = f"{shown}: {message}"
     return RenderError(f"{span or shown}: {message}", diag("E651", message, span, hint=hint),
                        sources)
 
