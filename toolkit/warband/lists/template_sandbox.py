@@ -7,8 +7,9 @@ changing the data it is given; this module adds the bounds of docs/robustness.md
 
 - a template file is read only if it is a regular file (never a FIFO, a device or a folder,
   which could block or never end) of at most MAX_TEMPLATE_BYTES, as UTF-8;
-- at most MAX_TEMPLATE_STEPS lines of template code run (Python's line tracing, on the compiled
-  template's frames only), so nested loops end;
+- at most MAX_TEMPLATE_STEPS steps: a line of template code run is one, entering template
+  code (an include, a macro, a block) CALL_STEPS (Python's tracing, on the compiled templates'
+  frames only), so nested loops end;
 - no value a template computes (a string, a list) and not the output itself grows beyond
   MAX_TEMPLATE_OUTPUT characters or items: `*` and `**`, `%` and `.format` widths, and integer
   arguments of filters are checked before they run, every filter's, call's and attribute's
@@ -37,6 +38,7 @@ from warband.limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_OUTPUT, MAX_TEMPLATE
 MAX_INT_BITS = 4096   # ~1,200 digits: more than any roster needs; int * int and ** beyond it
 MAX_ARGUMENT = 10_000   # a filter's integer argument (a width, a count) or a format's width
 WIDE_FORMAT = re.compile(r"\d{5,}")   # a width or precision of 10,000 or more in a format
+CALL_STEPS = 20   # steps charged for entering template code: an include, a macro, a block
 NESTED_FIELD = re.compile(r"\{[^{}]*\{")   # '{:{}}': a width from .format's values
 
 
@@ -254,7 +256,10 @@ class StepBudget:
         sys.settrace(self.previous)
 
     def trace(self, frame: FrameType, event: str, arg: Any) -> Callable | None:
-        return self.step if frame.f_code.co_filename in self.files else None
+        if frame.f_code.co_filename not in self.files:
+            return None
+        self.left -= CALL_STEPS   # entering template code (an include, a macro, a block) costs
+        return self.step          # more than a line: it makes a context
 
     def step(self, frame: FrameType, event: str, arg: Any) -> Callable | None:
         if event == "line":
