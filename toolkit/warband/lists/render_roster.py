@@ -3,7 +3,9 @@
 Markdown and HTML come from Jinja2 templates shipped in warband/lists/templates/ (roster.md.j2,
 roster.html.j2); a user's own template (`--template PATH`) gets the same model instead. The
 built-in templates are also reachable from a user's template as "warband/roster.html.j2", so a
-template can `{% extends "warband/roster.html.j2" %}` and override only some blocks. The terminal
+template can `{% extends "warband/roster.html.j2" %}` and override only some blocks. Every
+template, built-in or not, runs in template_sandbox's bounded Jinja2 sandbox, and whatever goes
+wrong in one is a RenderError carrying a diagnostic at the template's line. The terminal
 format is built with rich directly. PDF is the HTML printed by WeasyPrint (the optional `pdf`
 extra). Every function returns the output; nothing here prints or writes files.
 """
