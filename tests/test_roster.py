@@ -265,7 +265,7 @@ def test_a_failing_render_leaves_the_original_untouched(tmp_path):
     result = run("warbands/the-family.yaml", "--format", "markdown", "--template", str(broken),
                  "-o", str(out), "--force")
     assert result.exit_code == 2
-    assert "error[E651]: template error" in result.stderr and "nickname" in result.stderr
+    assert "error[E661]: template error" in result.stderr and "nickname" in result.stderr
     assert out.read_text(encoding="utf-8") == "mine"
     assert leftovers(tmp_path) == []
 
@@ -343,7 +343,7 @@ def test_template_syntax_error_names_the_line(tmp_path):
     template.write_text("# {{ title }}\n{% for f in fighters %}\n", encoding="utf-8")
     result = run("warbands/the-family.yaml", "--template", str(template))
     assert result.exit_code == 2
-    assert re.search(r"bad\.md\.j2:2:\d+: error\[E651\]: template syntax error", result.stderr)
+    assert re.search(r"bad\.md\.j2:2:\d+: error\[E661\]: template syntax error", result.stderr)
 
 
 # ---- HTML for paper, and PDF -----------------------------------------------------------------

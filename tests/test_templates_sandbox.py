@@ -1,7 +1,7 @@
 """Roster templates from strangers (`warband roster --template`): they run in Jinja2's immutable
 sandbox, with bounded work and bounded values; a template file is read only if it is a regular
-file of bounded size; every failure is a diagnostic at the template's line (E650 the file cannot
-be used, E651 the template fails), exit 2, never a traceback. And the markdown and HTML rosters
+file of bounded size; every failure is a diagnostic at the template's line (E660 the file cannot
+be used, E661 the template fails), exit 2, never a traceback. And the markdown and HTML rosters
 escape whatever a warband file says (docs/robustness.md, "Shared files")."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def with_template(tmp_path: Path, text: str, name: str = "t.md.j2", *more: str):
     return run(FAMILY, "--template", str(path), *more), path
 
 
-def refused(result, code: str = "E651") -> str:
+def refused(result, code: str = "E661") -> str:
     """The one diagnostic of a refused template: exit 2, nothing on standard output."""
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
     assert result.stdout == ""
@@ -83,7 +83,7 @@ def test_no_way_out_of_the_sandbox(tmp_path, monkeypatch, text):
     path.write_text(text, encoding="utf-8")
     result = CliRunner().invoke(app, ["roster", str(ROOT / FAMILY), "--template", str(path)])
     stderr = refused(result)
-    assert re.search(r"evil\.md\.j2:1:\d+: error\[E651\]", stderr)
+    assert re.search(r"evil\.md\.j2:1:\d+: error\[E661\]", stderr)
     assert not (tmp_path / "PWNED").exists()
     assert "<class" not in stderr and "<module" not in stderr
 
@@ -91,7 +91,7 @@ def test_no_way_out_of_the_sandbox(tmp_path, monkeypatch, text):
 def test_unsafe_attribute_is_pointed_at(tmp_path):
     result, _ = with_template(tmp_path, "# {{ title }}\n\n{{ cycler.__init__.__globals__ }}\n")
     stderr = refused(result)
-    assert "t.md.j2:3:11: error[E651]: the template did something a template may not: access " \
+    assert "t.md.j2:3:11: error[E661]: the template did something a template may not: access " \
            "to attribute '__init__'" in stderr
     assert " 3 | {{ cycler.__init__.__globals__ }}" in stderr
     assert "   |           ^^^^^^^^" in stderr
@@ -144,7 +144,7 @@ def test_output_is_bounded_and_the_error_points_at_the_loop(tmp_path):
     result, _ = with_template(tmp_path, 'a\n{% for i in range(100000) %}\n{{ "x" * 1000 }}\n'
                                         "{% endfor %}\n")
     stderr = refused(result)
-    assert f"t.md.j2:3:1: error[E651]: the roster would be longer than " \
+    assert f"t.md.j2:3:1: error[E661]: the roster would be longer than " \
            f"{MAX_TEMPLATE_OUTPUT:,} characters" in stderr
 
 
@@ -200,7 +200,7 @@ def test_an_exception_at_line_7_is_reported_at_line_7(tmp_path):
            "{{ fighters | length / 0 }}\n"
     result, _ = with_template(tmp_path, text)
     stderr = refused(result)
-    assert re.search(r"t\.md\.j2:7:\d+: error\[E651\]: template error: ZeroDivisionError: "
+    assert re.search(r"t\.md\.j2:7:\d+: error\[E661\]: template error: ZeroDivisionError: "
                      r"division by zero", stderr)
     assert " 7 | {{ fighters | length / 0 }}" in stderr
 
@@ -209,7 +209,7 @@ def test_an_error_in_an_included_template_names_that_file(tmp_path):
     (tmp_path / "part.md.j2").write_text("one\ntwo {{ nonesuch }}\n", encoding="utf-8")
     result, _ = with_template(tmp_path, "# {{ title }}\n{% include 'part.md.j2' %}\n")
     stderr = refused(result)
-    assert re.search(r"part\.md\.j2:2:8: error\[E651\]: template error: 'nonesuch' is "
+    assert re.search(r"part\.md\.j2:2:8: error\[E661\]: template error: 'nonesuch' is "
                      r"undefined", stderr)
     assert " 2 | two {{ nonesuch }}" in stderr
 
@@ -217,14 +217,14 @@ def test_an_error_in_an_included_template_names_that_file(tmp_path):
 def test_a_syntax_error_has_its_line(tmp_path):
     result, _ = with_template(tmp_path, "# {{ title }}\n\n{{ title | }}\n")
     stderr = refused(result)
-    assert re.search(r"t\.md\.j2:3:\d+: error\[E651\]: template syntax error", stderr)
+    assert re.search(r"t\.md\.j2:3:\d+: error\[E661\]: template syntax error", stderr)
     assert "jinja.palletsprojects.com" in stderr
 
 
 def test_an_unknown_name_lists_what_the_model_has(tmp_path):
     result, _ = with_template(tmp_path, "{{ title }}\n{{ warband.name }}\n")
     stderr = refused(result)
-    assert "t.md.j2:2:4: error[E651]: template error: 'warband' is undefined" in stderr
+    assert "t.md.j2:2:4: error[E661]: template error: 'warband' is undefined" in stderr
     assert "the roster model has: title, file" in stderr
 
 
@@ -240,7 +240,7 @@ def test_json_of_a_template_error_is_not_needed_but_the_message_is_one_line(tmp_
     with pytest.raises(render_roster.RenderError) as caught:
         render_roster.render_template(model(), "markdown", _write(tmp_path, "\n{{ 1/0 }}"))
     error = caught.value
-    assert error.diagnostic is not None and error.diagnostic.code == "E651"
+    assert error.diagnostic is not None and error.diagnostic.code == "E661"
     assert error.diagnostic.span is not None and error.diagnostic.span.line == 2
     assert "\n" not in str(error)
 
@@ -249,12 +249,12 @@ def test_json_of_a_template_error_is_not_needed_but_the_message_is_one_line(tmp_
 
 def test_a_missing_template(tmp_path):
     result = run(FAMILY, "--template", "no/such/template.j2")
-    assert "error[E650]: no such template: no/such/template.j2" in refused(result, "E650")
+    assert "error[E660]: no such template: no/such/template.j2" in refused(result, "E660")
 
 
 def test_a_folder_is_not_a_template(tmp_path):
     result = run(FAMILY, "--template", str(tmp_path))
-    assert "is a folder" in refused(result, "E650")
+    assert "is a folder" in refused(result, "E660")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -263,7 +263,7 @@ def test_a_fifo_is_refused_without_waiting(tmp_path):
     os.mkfifo(fifo)
     started = time.monotonic()
     result = run(FAMILY, "--template", str(fifo))
-    assert "is not a regular file" in refused(result, "E650")
+    assert "is not a regular file" in refused(result, "E660")
     assert time.monotonic() - started < 10
 
 
@@ -271,20 +271,20 @@ def test_a_fifo_is_refused_without_waiting(tmp_path):
 def test_an_included_fifo_is_refused_without_waiting(tmp_path):
     os.mkfifo(tmp_path / "pipe")
     result, _ = with_template(tmp_path, "{% include 'pipe' %}")
-    assert "is not a regular file" in refused(result, "E650")
+    assert "is not a regular file" in refused(result, "E660")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_a_device_is_refused():
     result = run(FAMILY, "--template", "/dev/zero")
-    assert "/dev/zero is not a regular file" in refused(result, "E650")
+    assert "/dev/zero is not a regular file" in refused(result, "E660")
 
 
 def test_a_template_too_large(tmp_path):
     path = tmp_path / "big.md.j2"
     path.write_bytes(b"x" * (MAX_TEMPLATE_BYTES + 1))
     result = run(FAMILY, "--template", str(path))
-    assert f"is larger than {MAX_TEMPLATE_BYTES // 1024} kB" in refused(result, "E650")
+    assert f"is larger than {MAX_TEMPLATE_BYTES // 1024} kB" in refused(result, "E660")
     path.write_bytes(b"x" * MAX_TEMPLATE_BYTES)
     assert run(FAMILY, "--template", str(path)).exit_code == 0
 
@@ -293,8 +293,8 @@ def test_a_template_that_is_not_utf8_is_placed(tmp_path):
     path = tmp_path / "latin.md.j2"
     path.write_bytes(b"# {{ title }}\nCaf\xe9\n")
     result = run(FAMILY, "--template", str(path))
-    stderr = refused(result, "E650")
-    assert re.search(r"latin\.md\.j2:2:4: error\[E650\]: a template must be UTF-8 text", stderr)
+    stderr = refused(result, "E660")
+    assert re.search(r"latin\.md\.j2:2:4: error\[E660\]: a template must be UTF-8 text", stderr)
 
 
 def test_a_bom_is_dropped(tmp_path):
@@ -392,7 +392,7 @@ def test_an_included_link_out_of_the_folder_is_refused(tmp_path):
     (tmp_path / "shared").mkdir()
     os.symlink(tmp_path / "secret.txt", tmp_path / "shared" / "part.j2")
     result, _ = with_template(tmp_path, "{% include 'part.j2' %}", "shared/t.md.j2")
-    assert "leads out of the folder" in refused(result, "E650")
+    assert "leads out of the folder" in refused(result, "E660")
     os.symlink(tmp_path / "shared" / "t.md.j2", tmp_path / "shared" / "inside.j2")
     (tmp_path / "shared" / "u.md.j2").write_text("{% include 'inside.j2' %}", encoding="utf-8")
     (tmp_path / "shared" / "t.md.j2").write_text("{{ title }}", encoding="utf-8")

@@ -129,8 +129,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E641": (Severity.ERROR, "formatting would change the data"),
     "E642": (Severity.ERROR, "output file exists or cannot be written"),
     # warband roster --template
-    "E650": (Severity.ERROR, "template file cannot be used"),
-    "E651": (Severity.ERROR, "template error"),
+    "E660": (Severity.ERROR, "template file cannot be used"),
+    "E661": (Severity.ERROR, "template error"),
     # conversions between rulesets
     "E800": (Severity.ERROR, "unknown ruleset in a conversion"),
     "E801": (Severity.ERROR, "a ruleset of a conversion has errors"),

@@ -29,8 +29,8 @@ PDF_MISSING = ("PDF output needs WeasyPrint: pip install 'warband-toolkit[pdf]' 
 
 class RenderError(Exception):
     """A roster cannot be rendered: a broken template, or PDF support missing. The message is
-    for the user; a template's problem also comes as a diagnostic (E650 the file cannot be
-    used, E651 the template fails) with the sources its excerpt needs."""
+    for the user; a template's problem also comes as a diagnostic (E660 the file cannot be
+    used, E661 the template fails) with the sources its excerpt needs."""
 
     def __init__(self, message: str, diagnostic: Diagnostic | None = None,
                  sources: Sources | None = None) -> None:
@@ -106,7 +106,7 @@ def _environment(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str
                     raise TemplateUnreadable(
                         path, f"the template {path} leads out of the folder of {user_file}",
                         "a template can include or extend only the files in its own folder")
-                text = read_template(path)   # TemplateUnreadable: shown as E650
+                text = read_template(path)   # TemplateUnreadable: shown as E660
                 seen[os.path.abspath(path)] = (path, text)
                 return text, os.path.abspath(path), lambda: True
         if name.startswith("warband/") and name.removeprefix("warband/") in TEMPLATES.values():
@@ -166,15 +166,15 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
 
 
 def unreadable(error) -> RenderError:
-    """E650 for a template file that cannot be used (a TemplateUnreadable)."""
+    """E660 for a template file that cannot be used (a TemplateUnreadable)."""
     span = Span(error.path, error.line, error.column) if error.line else None
-    return RenderError(error.message, diag("E650", error.message, span, hint=error.hint),
+    return RenderError(error.message, diag("E660", error.message, span, hint=error.hint),
                        Sources())
 
 
 def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str, str]],
            last: tuple[str, int] | None = None) -> RenderError:
-    """E651 for a template that fails, at the template line where it failed: a syntax error's
+    """E661 for a template that fails, at the template line where it failed: a syntax error's
     own line, or the innermost frame of compiled template code in the traceback (Jinja rewrites
     those frames to the template's file and line); else the line that ran `last`, as when the
     output grew too long."""
@@ -231,7 +231,7 @@ def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str,
         span = Span(file, line, 1)
     else:   # nowhere in particular (the template did not compile): name the file at least
         message = f"{shown}: {message}"
-    return RenderError(f"{span or shown}: {message}", diag("E651", message, span, hint=hint),
+    return RenderError(f"{span or shown}: {message}", diag("E661", message, span, hint=hint),
                        sources)
 
 
