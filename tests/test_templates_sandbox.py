@@ -430,3 +430,15 @@ def test_an_include_in_a_long_loop_is_bounded(tmp_path):
                                         "{% endfor %}")
     assert "ran too long" in refused(result)
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+def test_control_characters_from_the_file_never_reach_the_terminal(tmp_path, fmt):
+    path = tmp_path / "esc.yaml"
+    path.write_text('name: "Evil\\e[31mRED\\e]0;title\\a\\rX"\nruleset: super-simple-skirmish\n'
+                    'fighters:\n  - {name: "A\\e[2J\\x9b", class: Soldier, might: 5}\n',
+                    encoding="utf-8")
+    result = run(str(path), "--format", fmt)
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", result.stdout)
+    assert re.search(r"Evil\ufffd\\?\[31mRED", result.stdout)

@@ -75,6 +75,22 @@ def md_code(value) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # C0 but tab and newline, DEL, C1
+
+
+def printable(value):
+    """The model with every control character in its text (an escape sequence, a carriage
+    return) shown as U+FFFD: a warband file's names must not drive the terminal a roster is
+    printed on, whatever the format."""
+    if isinstance(value, str):
+        return CONTROL.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {key: printable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(printable(item) for item in value)
+    return value
+
+
 def is_html(fmt: str, name: str | None) -> bool:
     return fmt in ("html", "pdf") or (name or "").endswith((".html", ".htm", ".html.j2",
                                                             ".htm.j2"))
@@ -135,6 +151,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
         checked,
         read_template,
     )
+    model = printable(model)
     seen: dict[str, tuple[str, str]] = {}
     if template is not None:
         name = os.path.basename(template)
@@ -289,6 +306,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     from rich.table import Table
     from rich.text import Text
 
+    model = printable(model)
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=colour, no_color=not colour,
                       color_system="standard" if colour else None, highlight=False, emoji=False,
