@@ -111,10 +111,10 @@ HUGE = [
     ('{{ "x" * 10**9 }}', "too large"),
     ("{{ [1] * 10**9 }}", "too large"),
     ("{{ 10**100000 }}", "a power too large"),
-    ("{% set ns = namespace(n=2) %}{% for i in range(40) %}{% set ns.n = ns.n * ns.n %}"
-     "{% endfor %}{{ ns.n }}", "too large"),
-    ('{% set ns = namespace(s="x") %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}'
-     "{% endfor %}", "too large"),
+    (("{% set ns = namespace(n=2) %}{% for i in range(40) %}{% set ns.n = ns.n * ns.n %}"
+      "{% endfor %}{{ ns.n }}"), "too large"),
+    (('{% set ns = namespace(s="x") %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}'
+      "{% endfor %}"), "too large"),
     ('{{ "x"|center(1000000000) }}', "the filter 'center' was given 1000000000"),
     ('{{ "x\\n" * 1000 | indent(100000000) }}', "the filter 'indent'"),
     ('{{ "%01000000000d" % 1 }}', "a number of 10,000 or more"),
@@ -175,7 +175,6 @@ def test_the_step_budget_puts_back_a_tracer_already_there(tmp_path):
 
     def tracer(frame, event, arg):
         calls.append(event)
-        return None
 
     previous = sys.gettrace()
     sys.settrace(tracer)

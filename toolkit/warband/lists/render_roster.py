@@ -178,7 +178,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
             return checked("".join(out))
     except TemplateUnreadable as error:   # a template it includes or extends
         raise unreadable(error) from None
-    except Exception as error:   # any error of a template is the template's, never a crash
+    except Exception as error:  # noqa: BLE001  # any error of a template is the template's
         raise failed(error, model, template or name, seen, budget.where()) from None
 
 
@@ -417,5 +417,5 @@ def _fighter_block(console, model: dict, f: dict) -> None:
         console.print(Text("  equipment: " + ", ".join(e["name"] for e in f["equipment"])))
 
 
-__all__ = ["FORMATS", "RenderError", "render", "render_template", "terminal", "pdf",
-           "pdf_available", "md_cell", "PDF_MISSING"]
+__all__ = ["FORMATS", "PDF_MISSING", "RenderError", "md_cell", "md_code", "pdf",
+           "pdf_available", "printable", "render", "render_template", "terminal"]

@@ -27,8 +27,9 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Callable
 from types import FrameType
-from typing import Any, Callable
+from typing import Any, Self
 
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -187,16 +188,16 @@ class RosterSandbox(ImmutableSandboxedEnvironment):
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int):
-                    if len(seq) * max(times, 0) > MAX_TEMPLATE_OUTPUT:
-                        raise too_big("a repeated string or list")
-            if isinstance(left, int) and isinstance(right, int):
-                if left.bit_length() + right.bit_length() > MAX_INT_BITS:
-                    raise TemplateLimit("a product too large", "a roster needs no such number")
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and \
+                        len(seq) * max(times, 0) > MAX_TEMPLATE_OUTPUT:
+                    raise too_big("a repeated string or list")
+            if isinstance(left, int) and isinstance(right, int) and \
+                    left.bit_length() + right.bit_length() > MAX_INT_BITS:
+                raise TemplateLimit("a product too large", "a roster needs no such number")
         elif operator == "**":
-            if isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1:
-                if left.bit_length() * right > MAX_INT_BITS:
-                    raise TemplateLimit("a power too large", "a roster needs no such number")
+            if isinstance(left, int) and isinstance(right, int) and right > 0 and \
+                    abs(left) > 1 and left.bit_length() * right > MAX_INT_BITS:
+                raise TemplateLimit("a power too large", "a roster needs no such number")
         elif operator == "%" and isinstance(left, str):
             check_format(left, "a '%' format")
             if "*" in left:   # a width taken from the values
@@ -218,8 +219,8 @@ class RosterSandbox(ImmutableSandboxedEnvironment):
             return checked(wrapped(*args, **kwargs), "a formatted string")
         return run
 
-    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's)
-        return checked(super().call(__context, __obj, *args, **kwargs), "a call's result")
+    def call(self, context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return checked(super().call(context, obj, *args, **kwargs), "a call's result")
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         return checked(super().getattr(obj, attribute))
@@ -247,7 +248,7 @@ class StepBudget:
             return None
         return frame.f_code.co_filename, template.get_corresponding_lineno(frame.f_lineno)
 
-    def __enter__(self) -> StepBudget:
+    def __enter__(self) -> Self:
         self.previous = sys.gettrace()
         sys.settrace(self.trace)
         return self
@@ -273,5 +274,5 @@ class StepBudget:
         return self.step
 
 
-__all__ = ["RosterSandbox", "StepBudget", "TemplateLimit", "TemplateUnreadable", "read_template",
-           "checked", "MAX_INT_BITS", "MAX_ARGUMENT"]
+__all__ = ["MAX_ARGUMENT", "MAX_INT_BITS", "RosterSandbox", "StepBudget", "TemplateLimit",
+           "TemplateUnreadable", "checked", "read_template"]
