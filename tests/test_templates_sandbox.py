@@ -441,3 +441,49 @@ def test_control_characters_from_the_file_never_reach_the_terminal(tmp_path, fmt
     assert result.exit_code == 0, result.output
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", result.stdout)
     assert re.search(r"Evil\ufffd\\?\[31mRED", result.stdout)
+
+
+# ---- any template: a roster or one well-placed diagnostic ---------------------------------------
+
+FRAGMENTS = ["{{", "}}", "{%", "%}", "{#", "#}", " ", "\n", "for", "f", "in", "fighters",
+             "endfor", "if", "endif", "else", "macro", "m()", "endmacro", "set", "=", "x",
+             "range(", "99999", ")", "(", "[", "]", ".", "f.name", "title", "|", "md",
+             "md_code", "length", "join", "center(", "format", "replace(", "'a'", ",", "~",
+             "*", "**", "%", "/", "0", "1", "__class__", "__globals__", "__subclasses__()",
+             "mro()", "cycler", "namespace(", "include", "extends", "'warband/roster.html.j2'",
+             "'warband/roster.md.j2'", "'t.j2'", "block", "endblock", "super()", "loop.index",
+             "self", "call", "endcall", "attr(", "'__init__'", "map(", "list", "none", "true"]
+
+
+def render_any(tmp_path: Path, text: str):
+    path = tmp_path / "t.j2"
+    path.write_text(text, encoding="utf-8")
+    try:
+        return render_roster.render_template(model(), "markdown", str(path))
+    except render_roster.RenderError as error:
+        return error
+
+
+def test_template_soup_gives_a_roster_or_a_well_placed_diagnostic(tmp_path):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=60, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.sampled_from(FRAGMENTS), max_size=30))
+    def check(words):
+        text = "".join(words)
+        result = render_any(tmp_path, text)
+        if isinstance(result, str):
+            return
+        d = result.diagnostic
+        assert d is not None and d.code in ("E660", "E661"), (text, str(result))
+        assert "\n" not in d.message
+        if d.span is not None:
+            shown = result.sources.texts.get(d.span.file) if result.sources else None
+            if shown is not None:   # the template itself, or a built-in one
+                assert 1 <= d.span.line <= shown.count("\n") + 1, (text, d)
+                line = shown.split("\n")[d.span.line - 1]
+                assert 1 <= d.span.column <= len(line) + 1, (text, d)
+
+    check()
