@@ -37,3 +37,9 @@ MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python pa
 MAX_YAML_DEPTH = 100   # nested lists/mappings; keeps ruamel's recursive composer off the stack
 MAX_ALIAS_NODES = 10_000   # extra nodes that aliases (*name) may add once expanded
 MAX_INT_DIGITS = 15   # no game value needs more; Python refuses int() of > 4300 digits anyway
+
+# ---- roster templates (--template: Jinja2, in a sandbox) ---------------------------------------------
+MAX_TEMPLATE_BYTES = 256 * 1024   # one template file (the built-in HTML one is ~7 kB)
+MAX_TEMPLATE_STEPS = 2_000_000   # lines of template code run for one roster (entering an
+#                                  include, macro or block counts 20); the built-in ones ~26,000
+MAX_TEMPLATE_OUTPUT = 4_000_000   # characters of output, and of any string or list made on the way

@@ -57,7 +57,10 @@ def roster(
         rendered = render_roster.render(found.model, fmt.value, template=template, width=width,
                                         colour=colour)
     except render_roster.RenderError as error:
-        sys.stderr.write(f"error: {error}\n")
+        if error.diagnostic is not None:   # a template's problem, at its line
+            emit([error.diagnostic], error.sources)
+        else:
+            sys.stderr.write(f"error: {error}\n")
         raise typer.Exit(UNUSABLE)
     if output is not None:
         problem = write_output(output, rendered, force)
