@@ -3,7 +3,8 @@ ruleset, and writing output files.
 
 Exit codes: 0 all is well, 1 findings (an invalid warband, a file fmt would change, a replay
 that differs), 2 unusable input (a missing file, an unknown ruleset, a bad option), 130
-interrupted. Every failed write is one diagnostic, E642, whatever the command.
+interrupted (Ctrl-C in `simulate`), 143 terminated (SIGTERM: `kill`, `timeout`, a cancelled CI
+job). Every failed write is one diagnostic, E642, whatever the command.
 
 Like every command module, this one imports the library inside its functions: `warband --help`
 and `--version` load none of it (not even the diagnostics, whose table of codes takes a few
@@ -22,7 +23,25 @@ if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic, Sources
     from warband.lang.ruleset import Ruleset
 
-OK, FINDINGS, UNUSABLE, INTERRUPTED = 0, 1, 2, 130
+OK, FINDINGS, UNUSABLE, INTERRUPTED, TERMINATED = 0, 1, 2, 130, 143
+
+
+class Terminated(BaseException):
+    """Raised in the main thread when the process gets SIGTERM (see `warband.cli.main`).
+
+    Like KeyboardInterrupt it is no Exception, so no `except Exception` swallows it: it unwinds
+    through every clean-up (a temporary file removed, a pool of workers stopped) to `main`,
+    which exits with TERMINATED. Unlike KeyboardInterrupt, click does not turn it into
+    "Aborted!" and exit 1."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """The SIGTERM handler `main` installs: raise Terminated once; a second SIGTERM while the
+    first one is being cleaned up after (`timeout` sends one to the process and one to its
+    group) is ignored rather than cutting the clean-up short."""
+    import signal
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    raise Terminated()
 
 
 class Format(str, Enum):
