@@ -251,11 +251,14 @@ def fmt_command(
                                help="Write nothing; exit 1 if a file would change."),
     diff: bool = typer.Option(False, "--diff",
                               help="Write nothing; print what would change as a diff."),
+    force: bool = typer.Option(False, "--force",
+                               help="Also rewrite read-only files, and files with hard links "
+                                    "or another owner (in place, not atomically)."),
 ) -> None:
     """Put warband files into the canonical layout (key order, indentation), keeping every
     comment. Files that do not load are reported and left untouched."""
     from warband.cli import lists  # lazily
-    lists.fmt(files, check, diff)
+    lists.fmt(files, check, diff, force)
 
 
 def main() -> None:

@@ -107,7 +107,7 @@ def check_output(path: str, force: bool) -> Diagnostic | None:
     try:
         check_target(path, force=force)   # a folder, no such folder, an existing file
     except OutputError as error:
-        return diag("E642", str(error), None)
+        return diag("E642", str(error), None, hint=error.hint)
     return None
 
 
@@ -119,5 +119,19 @@ def write_output(path: str, data: str | bytes, force: bool) -> Diagnostic | None
     try:
         write_atomic(path, data, force=force)
     except OutputError as error:
-        return diag("E642", str(error), None)
+        return diag("E642", str(error), None, hint=error.hint)
+    return None
+
+
+def rewrite_output(path: str, data: str | bytes, original: bytes,
+                   force: bool) -> Diagnostic | None:
+    """Rewrite a file read as `original` (fmt): the same file, owner, group, mode and links;
+    why it was not (E642: read-only, hard links or another owner without `force`, changed since
+    it was read, or the write failed), or None. The file is then left as it was."""
+    from warband.cli.output import OutputError, rewrite
+    from warband.diagnostics import diag
+    try:
+        rewrite(path, data, original, force=force)
+    except OutputError as error:
+        return diag("E642", str(error), None, hint=error.hint)
     return None
