@@ -308,23 +308,45 @@ def never_replace(monkeypatch):
     monkeypatch.setattr(output_module.os, "link", refuse)
 
 
+DEVICE_WRITERS = {
+    "roster": ["roster", "sas.yaml", "--format", "markdown", "-o", "DEVICE", "--force"],
+    "convert": ["convert", "sas.yaml", "--to", "super-simple-skirmish", "-o", "DEVICE",
+                "--force"],
+    "play": ["play", "sss-standard-game", "--seed", "1", "--max-rounds", "1", "-o", "DEVICE",
+             "--force"],
+}
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/null"), reason="POSIX devices")
-@pytest.mark.parametrize("name", ["roster", "convert"])
+@pytest.mark.parametrize("name", sorted(DEVICE_WRITERS))
 def test_output_to_dev_null_is_written_in_place(folder, never_replace, name):
-    args, _ = FORCED[name]
-    args = args[:args.index("-o") + 1] + ["/dev/null"] + args[args.index("-o") + 2:]
-    result = run(*args)
+    result = run(*[a.replace("DEVICE", "/dev/null") for a in DEVICE_WRITERS[name]])
     assert result.exit_code in (0, 1), result.output
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     assert leftovers(folder) == []
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="Linux's /dev/full")
-def test_output_to_a_full_device_is_a_clean_error(folder, never_replace):
-    result = run("roster", "sas.yaml", "-o", "/dev/full", "--force")
-    assert result.exit_code == 2
+@pytest.mark.parametrize("name", sorted(DEVICE_WRITERS))
+def test_output_to_a_full_device_is_a_clean_error(folder, never_replace, name):
+    """As root, `play -o /dev/full --force` used to turn /dev/full into a regular file."""
+    result = run(*[a.replace("DEVICE", "/dev/full") for a in DEVICE_WRITERS[name]])
+    assert result.exit_code == 2, result.output
     assert "cannot write /dev/full: No space left on device" in result.stderr
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_socket_is_refused_before_any_work(folder, never_replace):
+    import socket
+    where = socket.socket(socket.AF_UNIX)
+    try:
+        where.bind("sock")
+        result = run("roster", "sas.yaml", "-o", "sock", "--force")
+    finally:
+        where.close()
+    assert result.exit_code == 2
+    assert "is not a regular file, a device such as /dev/null or a FIFO" in result.stderr
+    assert stat.S_ISSOCK(os.stat(folder / "sock").st_mode)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
