@@ -271,7 +271,10 @@ def main() -> None:
     import sys
 
     from warband.cli.common import TERMINATED, Terminated, on_sigterm
-    signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:   # called from a thread other than the main one: only it may
+        pass
     try:
         app()
     except Terminated:

@@ -201,13 +201,13 @@ def _check_unchanged(given: Path, target: Path, info: os.stat_result, original: 
                                  "again")
 
 
-def _write_all(fd: int, raw: bytes, offset: int = 0) -> None:
+def _write_all(fd: int, raw: bytes, *, rewind: bool = True) -> None:
+    """Write all of `raw`, from the start of the file (rewind) or where the stream is."""
+    if rewind:
+        os.lseek(fd, 0, os.SEEK_SET)
     view = memoryview(raw)
     while view:
-        done = os.pwrite(fd, view, offset) if offset >= 0 else os.write(fd, view)
-        view = view[done:]
-        if offset >= 0:
-            offset += done
+        view = view[os.write(fd, view):]
 
 
 def _write_in_place(target: Path, raw: bytes, original: bytes) -> None:
@@ -258,7 +258,7 @@ def _write_special(given: Path, raw: bytes, info: os.stat_result) -> None:
     try:
         if fifo:
             os.set_blocking(fd, True)
-        _write_all(fd, raw, offset=-1)
+        _write_all(fd, raw, rewind=False)
     except OSError as error:
         raise OutputError(f"cannot write {given}: {error.strerror or error}") from None
     finally:
