@@ -125,11 +125,15 @@ def test_an_interrupt_stops_the_workers_at_once(tmp_path):
 # ---- writes in flight ---------------------------------------------------------------------------
 
 # The child runs the real `main`, with os.fsync made to stop in the middle of the write (the data
-# is in the temporary file, not yet in place) and to say so by making a marker file.
+# is in the temporary file, not yet in place) and to say so by making a marker file; only the
+# first time: a clean-up may flush too.
 IN_FLIGHT = """
 import os, sys, time
 marker = sys.argv.pop(1)
+real = os.fsync
 def stuck(fd):
+    if os.path.exists(marker):   # the clean-up's own flush
+        return real(fd)
     open(marker, "w").close()
     time.sleep(60)
 os.fsync = stuck
@@ -143,6 +147,8 @@ WRITERS = {
     "roster": (["roster", "sas.yaml", "--format", "markdown", "-o", "out.txt", "--force"],
                "out.txt"),
     "roster-new": (["roster", "sas.yaml", "--format", "markdown", "-o", "new.txt"], "new.txt"),
+    # a file with hard links, written in place: the original content is written back
+    "fmt-in-place": (["fmt", "--force", "messy.yaml"], "messy.yaml"),
 }
 
 
@@ -153,13 +159,18 @@ def test_sigterm_while_writing_leaves_the_original_and_no_temporary_file(tmp_pat
     (tmp_path / "out.txt").write_bytes(OLD)
     args, target = WRITERS[name]
     before = (tmp_path / target).read_bytes() if (tmp_path / target).exists() else None
+    if name == "fmt-in-place":
+        os.link(tmp_path / target, tmp_path / "other-name.yaml")
     marker = tmp_path / "writing"
     child = subprocess.Popen([sys.executable, "-c", IN_FLIGHT, str(marker), *args],
                              cwd=tmp_path, env=environment(tmp_path), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
     try:
         wait_for(marker.exists, what="the write to start")
-        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]   # in flight
+        if name == "fmt-in-place":    # the new content is in, not yet flushed
+            assert (tmp_path / target).read_bytes() != before
+        else:                         # the new content is in the temporary file
+            assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
         child.send_signal(signal.SIGTERM)
         _, err = child.communicate(timeout=15)
     finally:
@@ -172,6 +183,8 @@ def test_sigterm_while_writing_leaves_the_original_and_no_temporary_file(tmp_pat
         assert not (tmp_path / target).exists()
     else:
         assert (tmp_path / target).read_bytes() == before
+    if name == "fmt-in-place":
+        assert (tmp_path / "other-name.yaml").read_bytes() == before
 
 
 def test_sigterm_before_any_write_exits_143(tmp_path):
