@@ -17,6 +17,7 @@ from warband.cli.common import (
     check_output,
     emit,
     load_or_exit,
+    rewrite_output,
     write_output,
 )
 
@@ -115,14 +116,15 @@ def convert(file: str, to: str, output: str | None, force: bool, using: list[str
     raise typer.Exit(OK if result.valid else FINDINGS)
 
 
-def fmt(files: list[str], check: bool, diff: bool) -> None:
+def fmt(files: list[str], check: bool, diff: bool, force: bool = False) -> None:
     """`warband fmt` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Sources
     from warband.lists.fmt import format_source
     from warband.lists.warband_file import STDIN, read_source
     sources, unusable, would_change = Sources(), False, False
     for arg in files:
-        result = format_source(read_source(arg))
+        source = read_source(arg)
+        result = format_source(source)
         if result.original is not None:
             sources.add(result.name, result.original)
         if result.text is None:
@@ -140,7 +142,7 @@ def fmt(files: list[str], check: bool, diff: bool) -> None:
         if arg == STDIN:
             sys.stdout.write(result.text)
         elif result.changed:
-            problem = write_output(arg, result.text, force=True)
+            problem = rewrite_output(arg, result.text, source.raw or b"", force)
             if problem is not None:
                 emit([problem], None)
                 unusable = True
