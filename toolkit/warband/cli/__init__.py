@@ -4,8 +4,8 @@ This module is the command line's whole surface: what `warband --help` lists and
 options. What a command does is in its group's module (rules.py, lists.py, odds.py, play.py,
 simulate.py), imported only when the command runs (# lazily): `warband --version` and `--help`
 load none of them, nor the library under them. common.py holds what every command shares: exit
-codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143 terminated), formats, showing diagnostics and
-writing output files.
+codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143 terminated), formats, showing
+diagnostics and writing output files.
 """
 
 from __future__ import annotations
