@@ -22,7 +22,7 @@ import io
 import re
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from warband.diagnostics import Diagnostic
@@ -425,6 +425,8 @@ def test_damaged_game_records_replay_or_are_refused_cleanly(raw):
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.output[-2000:])
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         repr(result.exception)
+    codes = re.findall(r"error\[(E\d{3})\]", result.stderr)
+    event(f"exit {result.exit_code}" + (f", {codes[0]}" if codes else ""))   # (statistics)
     assert "Traceback" not in result.output
     for line in result.stderr.split("\n"):   # (not splitlines: \x1d in an excerpt is no line end)
         if line and not line[0].isspace():
