@@ -55,7 +55,7 @@ def changed(record: dict, change) -> dict:
     return copy
 
 
-# ---- the cases of the issue ------------------------------------------------------------------------
+# ---- the cases of the issue ----------------------------------------------------------------------
 
 def test_a_good_record_replays(tmp_path, record):
     result = replay(tmp_path, record, "--format", "json")
@@ -271,7 +271,7 @@ def test_control_characters_from_a_record_are_escaped_in_messages(tmp_path, reco
     assert "\x1b" not in err and "\\u001b[2Jboo" in err
 
 
-# ---- where a path is in the text -------------------------------------------------------------------
+# ---- where a path is in the text -----------------------------------------------------------------
 
 def test_offset_of_finds_keys_items_and_the_nearest_place():
     text = '{"a": [1, {"b": 2, "c": [3, 4]}], "d": {}}'

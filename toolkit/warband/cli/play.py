@@ -92,8 +92,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
             for side in record.data["policies"]:
                 if side != "*" and side not in scenario.side_names:
                     return fail([record.diagnostic(
-                        "E916", f"the record gives a policy to a side its scenario does not "
-                                f"have", ("policies", side),
+                        "E916", "the record gives a policy to a side its scenario does not "
+                                "have", ("policies", side),
                         hint=f"the scenario's sides: {', '.join(scenario.side_names)}",
                         sources=sources)], sources)
         scenario = loaded(request)

@@ -248,7 +248,7 @@ def pointer_text(pointer: tuple) -> str:
         or "/"
 
 
-# ---- the checks of each field ----------------------------------------------------------------------
+# ---- the checks of each field --------------------------------------------------------------------
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and \
         v == v and abs(v) <= MAX_NUMBER   # (NaN and the infinities are no game's numbers)
@@ -297,7 +297,7 @@ def _mapping_of(values, what: str):
 
 
 _ROUND = _whole(0, MAX_ROUNDS)
-_SCORES = _mapping_of(lambda x: None if _is_number(x) else "n", "side -> score (a number)")
+_SCORES = _mapping_of(lambda x: None if _is_number(x) else "a number", "side -> score (a number)")
 _KILLS = _mapping_of(_mapping_of(_whole(0, MAX_FIGHTERS), "class -> count"),
                      "side -> {class -> count}")
 
@@ -391,7 +391,7 @@ def check_record(record) -> None:
               f"event {i + 1} (a {type_} event)")
 
 
-# ---- where a value is in the record's text ---------------------------------------------------------
+# ---- where a value is in the record's text -------------------------------------------------------
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+', re.S)
 
 
