@@ -247,6 +247,12 @@ def test_a_huge_line_is_not_shown_under_its_diagnostic(tmp_path, record):
     assert len(err) < 1000
 
 
+def test_a_line_with_control_characters_is_not_shown(tmp_path, record):
+    text = json.dumps(record, indent=1).replace('"seed": 3,', '"seed": 3, "\x1b[2J": 1\x07,')
+    err = refused(replay(tmp_path, text))
+    assert "game.json:6:" in err and "\x1b" not in err and "\x07" not in err
+
+
 def test_a_bad_placement_in_a_record_is_a_mismatch_not_a_crash(tmp_path, record):
     def forge(r):
         next(e for e in r["events"] if e.get("decision") == "placement")["choice"] = 5

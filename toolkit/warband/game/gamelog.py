@@ -582,14 +582,15 @@ def at_place(code: str, message: str, path: str, text: str | None, pointer: tupl
              sources: Sources | None) -> Diagnostic:
     """A diagnostic about a record: at `place` (line, column), else where `pointer` is in
     `text`, its path in the message; the text added to `sources` for the excerpt unless that
-    line is too long to show."""
+    line is too long to show or holds control characters."""
     if place is None and text is not None:
         place = line_column(text, offset_of(text, pointer))
     span = Span(path, *place) if place is not None else None
     if span is not None and text is not None and sources is not None:
         lines = text.split("\n")
-        if span.line <= len(lines) and len(lines[span.line - 1]) <= MAX_SHOWN_LINE:
-            sources.add(path, text)
+        shown_line = lines[span.line - 1].replace("\t", " ") if span.line <= len(lines) else ""
+        if len(shown_line) <= MAX_SHOWN_LINE and shown_line.rstrip("\r").isprintable():
+            sources.add(path, text)   # (no line with control characters goes to a terminal)
     if pointer:
         message = f"{message} (at {pointer_text(pointer)})"
     return diag(code, message, span, hint=hint)
