@@ -355,6 +355,7 @@ def _somewhere(draw, data):
 
 @st.composite
 def damaged_record(draw) -> bytes:
+    import copy
     import json
     text = replay_record(draw(st.sampled_from(range(len(REPLAY_GAMES)))))
     data = json.loads(text)
@@ -366,12 +367,12 @@ def damaged_record(draw) -> bytes:
         if op == "delete":
             del holder[key]
         elif op == "replace":
-            holder[key] = draw(st.sampled_from(ODD_VALUES))
+            holder[key] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))   # (mutated later)
         elif op == "text":
             holder[key] = draw(st.text(max_size=12))
         elif op == "retype":
             value = holder[key]
-            holder[key] = [value] if draw(st.booleans()) else \
+            holder[key] = [copy.deepcopy(value)] if draw(st.booleans()) else \
                 str(value) if not isinstance(value, str) else \
                 draw(st.integers(-10, 10 ** 20))
         elif isinstance(data, dict) and isinstance(data.get("events"), list) and \
@@ -383,7 +384,7 @@ def damaged_record(draw) -> bytes:
             if how == "drop":
                 del events[i]
             elif how == "copy":
-                events.insert(j, events[i])
+                events.insert(j, copy.deepcopy(events[i]))
             else:
                 events.insert(j, events.pop(i))
     out = json.dumps(data, indent=draw(st.sampled_from([None, 1]))).encode()
