@@ -306,3 +306,16 @@ def test_the_largest_seed_replays_and_one_more_is_refused(tmp_path, record):
     assert played.exit_code == 0, played.output
     assert replay(tmp_path, json.loads(played.stdout)).exit_code == 0
     refused(replay(tmp_path, changed(record, lambda r: r.__setitem__("seed", 2 ** 63))))
+
+
+@pytest.mark.parametrize("policy", ["\u00b2", "9" * 5000, "-\u00b3", "3"])
+def test_generated_code_reads_a_number_choice_only_when_int_can(policy):
+    # the same check as the interpreter's (run/decisions.py), in the generated code's runtime:
+    # a policy naming a number is read only if it is a plain whole number of a sane length
+    from types import SimpleNamespace
+
+    from warband.run.codegen.runtime import number_choice
+    from warband.run.decisions import Policies
+    interp = SimpleNamespace(policies=Policies("first", {"pick": policy}))
+    stmt = SimpleNamespace(name=SimpleNamespace(name="pick"), span=None)
+    assert number_choice(interp, stmt, 0, 5) == (3 if policy == "3" else None)
