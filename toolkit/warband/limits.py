@@ -31,6 +31,9 @@ MAX_CELLS = 20_000   # pairs of strategies of a secret choice; beyond this the g
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
+MAX_RECORD_BYTES = 32 * 1024 * 1024   # a game's record read by `play --replay`: a six-round
+#                                       game is ~60 kB, a fifty-round one with big warbands a
+#                                       few MB; read whole, then parsed (memory ~10x its size)
 
 # ---- warband files (YAML) ---------------------------------------------------------------------------
 MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python parser reads ~50 kB/s

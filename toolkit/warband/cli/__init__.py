@@ -201,8 +201,8 @@ def play_command(
     scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
                                              help="A scenario file, or the id of a built-in "
                                                   "scenario (not needed with --replay)."),
-    seed: str = typer.Option("1", "--seed", metavar="S", help="The same seed plays the same "
-                                                              "game."),
+    seed: Optional[str] = typer.Option(None, "--seed", metavar="S",
+                                       help="The same seed plays the same game (default 1)."),
     policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
                                      help="How a side plays: random, greedy or first; "
                                           "repeatable."),

@@ -398,7 +398,7 @@ def number_choice(interp: Interpreter, stmt, low, high):
         if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter
             raise Interpret(stmt.name.name)
         return interp.choice_rng.choice(list(range(low, high + 1)))
-    if policy.lstrip("-").isdigit() and low <= int(policy) <= high:
+    if policy.lstrip("-").isdecimal() and len(policy) <= 30 and low <= int(policy) <= high:
         return int(policy)
     return None
 
