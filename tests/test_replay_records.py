@@ -319,3 +319,18 @@ def test_generated_code_reads_a_number_choice_only_when_int_can(policy):
     interp = SimpleNamespace(policies=Policies("first", {"pick": policy}))
     stmt = SimpleNamespace(name=SimpleNamespace(name="pick"), span=None)
     assert number_choice(interp, stmt, 0, 5) == (3 if policy == "3" else None)
+
+
+@pytest.mark.parametrize("scenario", ["/etc/passwd", "../secret.txt", "/proc/self/environ",
+                                      "notes.txt"])
+def test_a_record_names_only_a_scenario_a_shared_file_may_name(tmp_path, record, scenario,
+                                                                  monkeypatch):
+    # (a record from a stranger naming any file would have it compiled, and a syntax error would
+    # show its first line)
+    (tmp_path / "notes.txt").write_text("secret notes\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)   # (a bare name in the working folder is no scenario either)
+    text = refused(replay(tmp_path, changed(record, lambda r: r.update(scenario=scenario))))
+    assert "is not a rules file a record may name" in text or \
+        "is not a shipped scenario" in text
+    assert "secret notes" not in text
+    assert "root:" not in text and "PATH=" not in text

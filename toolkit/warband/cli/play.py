@@ -57,6 +57,7 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
              replay: str | None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
     from warband.diagnostics import Sources, diag
+    from warband import catalog
     from warband.game.engine import Game
     from warband.game.gamelog import ReplayMismatch, as_json, first_difference, game_record
     from warband.game.gamelog import read_record
@@ -78,6 +79,20 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
                                       f"'{scenario_ref}'", None,
                               hint="leave SCENARIO out: --replay plays the record's own "
                                    "scenario")])
+        if scenario_ref is None:
+            # named by the record alone, which may come from anyone: a shipped scenario, or a
+            # rules file by a relative path, never another file (docs/robustness.md, section 6)
+            found = catalog.resolve(data["scenario"], catalog.scenarios(),
+                                    suffixes=catalog.RULES_SUFFIXES)
+            if found.refused is not None:
+                return fail([diag("E916", f"the record's scenario '{data['scenario']}' is not "
+                                          "a rules file a record may name", None,
+                                  hint=catalog.refusal_hint(found, "rules") + "; if you trust "
+                                  "the record, name it: warband play SCENARIO --replay LOG")])
+            if found.path is None and found.tried is None:   # (never a file of the folder)
+                return fail([diag("E916", f"the record's scenario '{data['scenario']}' is not "
+                                          "a shipped scenario", None,
+                                  hint=f"shipped scenarios: {', '.join(found.known)}")])
         scenario_ref = data["scenario"]
         seed = data["seed"]
         policies = sorted(data["policies"].items())
