@@ -48,6 +48,7 @@ def pytest_configure(config):
 def _no_disk_cache(monkeypatch, tmp_path_factory):
     # Tests never read or write the user's compile cache.
     monkeypatch.setenv("WARBAND_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.getbasetemp() / "state"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
 

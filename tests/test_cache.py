@@ -1,13 +1,21 @@
-"""The compile cache's key: a cached Ruleset is reused only by the exact code that made it, so
-the fingerprint of the toolkit covers every module of every subpackage (a module moved, added
-or changed anywhere makes a new key)."""
+"""The compile cache: its key (a cached Ruleset is reused only by the exact code that made it, so
+the fingerprint of the toolkit covers every module of every subpackage), and a cache folder from
+a stranger (nothing in it runs code or sticks)."""
 
 from __future__ import annotations
 
+import os
+import pickle
 import shutil
+import stat
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from warband.cli import app
 from warband.lang import cache
+from warband.lang.compiler import Compiled, compile_cached
 
 SUBPACKAGES = ("lang", "run", "run/codegen", "lists", "game", "cli")
 
@@ -46,3 +54,142 @@ def test_a_module_added_or_moved_changes_the_fingerprint(tmp_path):
 
 def test_the_running_toolkit_is_fingerprinted_from_its_own_package():
     assert cache.toolkit_fingerprint() == cache.fingerprint(cache.PACKAGE)
+
+
+# ---- a cache folder from a stranger -------------------------------------------------------------
+# The folder may be shared or restored from elsewhere (a CI cache from a pull request): nothing in
+# it may run code, and nothing unexpected may stick. Every test here has a folder and a key of
+# its own.
+
+
+ROOT = Path(__file__).resolve().parents[1]
+FAMILY = str(ROOT / "warbands" / "the-family.yaml")
+RULES = (ROOT / "dsl" / "super-simple-skirmish.rules")
+
+
+class _Planted:
+    """What an attacker pickles: unpickling it runs `touch MARKER`."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    folder, state = tmp_path / "cache", tmp_path / "state"
+    monkeypatch.setenv("WARBAND_CACHE_DIR", str(folder))
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    cache.clear_memory()
+    cache._key.clear()
+    yield folder
+    cache.clear_memory()
+    cache._key.clear()
+
+
+def _entry_of(text: str, file: str) -> str:
+    return cache.key(text, file)
+
+
+def _validate() -> int:
+    cache.clear_memory()
+    return CliRunner().invoke(app, ["validate", FAMILY]).exit_code
+
+
+def test_a_planted_pickle_is_never_unpickled(fresh, tmp_path):
+    assert _validate() == 0                       # the folder and the key now exist
+    [entry] = list(fresh.glob(f"*{cache.SUFFIX}"))
+    marker = tmp_path / "pwned"
+    for body in (pickle.dumps(_Planted(marker)),                    # no tag at all
+                 b"\0" * cache.TAG_BYTES + pickle.dumps(_Planted(marker))):   # a forged tag
+        entry.write_bytes(body)
+        assert _validate() == 0
+        assert not marker.exists()
+        assert entry.read_bytes() != body          # compiled again and replaced
+
+
+def test_even_an_authenticated_entry_makes_only_the_toolkits_data(fresh, tmp_path):
+    # (defence in depth: should the key ever leak, the unpickler still refuses every global
+    # that is not one of the toolkit's data classes)
+    assert _validate() == 0
+    [entry] = list(fresh.glob(f"*{cache.SUFFIX}"))
+    marker = tmp_path / "pwned"
+    body = pickle.dumps(_Planted(marker))
+    secret = cache._secret(create=False)
+    assert secret is not None
+    entry.write_bytes(cache._tag(secret, entry.stem, body) + body)
+    assert _validate() == 0
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("planted", [Compiled(None, []), 42, ["a", "list"]])
+def test_a_planted_value_of_another_kind_is_compiled_again(fresh, planted):
+    text = RULES.read_text(encoding="utf-8")
+    entry = _entry_of(text, str(RULES))
+    fresh.mkdir(mode=0o700)
+    body = pickle.dumps(planted)
+    secret = cache._secret(create=True)
+    assert secret is not None
+    (fresh / f"{entry}{cache.SUFFIX}").write_bytes(cache._tag(secret, entry, body) + body)
+    compiled = compile_cached(text, str(RULES))
+    assert compiled.ruleset is not None and not compiled.errors
+
+
+def test_a_folder_others_may_write_is_not_used(fresh):
+    fresh.mkdir()
+    os.chmod(fresh, 0o777)
+    assert _validate() == 0
+    assert list(fresh.iterdir()) == []
+    os.chmod(fresh, 0o700)
+    assert _validate() == 0
+    assert len(list(fresh.glob(f"*{cache.SUFFIX}"))) == 1
+
+
+def test_a_key_others_may_read_is_not_used(fresh):
+    assert _validate() == 0
+    key = cache.key_file()
+    assert key is not None and stat.S_IMODE(key.stat().st_mode) == 0o600
+    os.chmod(key, 0o644)
+    cache._key.clear()
+    assert cache._secret(create=False) is None
+
+
+def test_a_failed_write_leaves_no_temporary_file(fresh, monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(cache.os, "replace", full)
+    assert _validate() == 0
+    assert [p.name for p in fresh.iterdir()] == []
+
+
+def test_the_folder_keeps_the_newest_entries(fresh, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_CACHE_ENTRIES", 3)
+    for i in range(6):
+        cache.put(f"entry{i}", Compiled(None, []), keep_on_disk=True)
+        os.utime(fresh / f"entry{i}{cache.SUFFIX}", (1000 + i, 1000 + i))
+    assert sorted(p.stem for p in fresh.glob(f"*{cache.SUFFIX}")) == \
+        ["entry3", "entry4", "entry5"]
+
+
+def test_no_home_no_cache_and_nothing_created(tmp_path, monkeypatch):
+    monkeypatch.delenv("WARBAND_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "nonexistent"))
+    assert cache.folder() is None and cache.key_file() is None
+    assert _validate() == 0
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_the_key_covers_the_rulesets_a_conversion_names(tmp_path):
+    source = tmp_path / "a.rules"
+    target = tmp_path / "b.rules"
+    source.write_text('ruleset "a"\n', encoding="utf-8")
+    target.write_text('ruleset "b"\n', encoding="utf-8")
+    text = 'ruleset "a-to-b"\nconversion (f) from "a.rules" to "b.rules" { }\n'
+    file = str(tmp_path / "convert.rules")
+    before = cache.key(text, file)
+    target.write_text('ruleset "b"\nstat Might 1 to 10\n', encoding="utf-8")
+    assert cache.key(text, file) != before

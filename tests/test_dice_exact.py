@@ -1049,3 +1049,29 @@ def test_bug_count_ignores_keep():
     got = Interpreter(ruleset, Policies()).exact("a", {"f": ME}, world)
     assert_same(got, brute_force_pool(4, 6, lambda f: sum(1 for x in sorted(f)[2:]
                                                            if x % 2 == 0)))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(weights=st.dictionaries(st.integers(-20, 40), st.integers(1, 9), min_size=1, max_size=8),
+       n=st.integers(2, 12))
+def test_pool_sum_by_one_big_power_is_pairwise_convolution(weights, n):
+    # the big-integer power (Kronecker substitution) against the repeated squaring it replaced
+    total = sum(weights.values())
+    single = Dist({face: Fraction(w, total) for face, w in weights.items()})
+    assert_same(dice.pool_sum(single, n), dice._squared_pool_sum(single, n))
+
+
+def test_a_large_sum_of_dice_matches_icepool_quickly():
+    import time
+    start = time.perf_counter()
+    got = dice.pool_sum(fair(1000), 10)
+    assert time.perf_counter() - start < 5   # pairwise convolution: 13 s
+    assert_same(got, from_icepool(10 @ d(1000)))
+
+
+def test_a_sum_too_large_to_work_out_is_refused_at_once():
+    import time
+    start = time.perf_counter()
+    with pytest.raises(OverflowError):
+        dice.pool_sum(fair(1000), 100)
+    assert time.perf_counter() - start < 1

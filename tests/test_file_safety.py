@@ -177,3 +177,210 @@ def test_fmt_leaves_a_file_that_does_not_load_alone(folder):
     assert result.exit_code == 2
     assert (folder / "broken.yaml").read_bytes() == b"name: [unclosed\n"
     assert "reformatted messy.yaml" in result.stderr      # the others are still formatted
+
+
+# ---- what a name stands for: links, owners, read-only files, files changed meanwhile, devices --
+
+def formatted(folder: Path) -> bytes:
+    """What fmt makes of messy.yaml (formatted in a copy)."""
+    shutil.copy(folder / "messy.yaml", folder / "copy.yaml")
+    assert run("fmt", "copy.yaml").exit_code == 0
+    text = (folder / "copy.yaml").read_bytes()
+    (folder / "copy.yaml").unlink()
+    return text
+
+
+def test_fmt_on_a_symlink_formats_its_target_and_keeps_the_link(folder):
+    want = formatted(folder)
+    (folder / "real").mkdir()
+    (folder / "messy.yaml").rename(folder / "real" / "messy.yaml")
+    (folder / "link.yaml").symlink_to(Path("real") / "messy.yaml")
+    result = run("fmt", "link.yaml")
+    assert result.exit_code == 0, result.output
+    assert (folder / "link.yaml").is_symlink()
+    assert (folder / "real" / "messy.yaml").read_bytes() == want
+    assert leftovers(folder) == [] and leftovers(folder / "real") == []
+
+
+def test_fmt_on_a_hard_link_is_refused_without_force_and_written_in_place_with_it(folder):
+    want = formatted(folder)
+    before = (folder / "messy.yaml").read_bytes()
+    os.link(folder / "messy.yaml", folder / "other-name.yaml")
+    result = run("fmt", "messy.yaml")
+    assert result.exit_code == 2
+    assert "has 2 names (hard links)" in result.stderr and "--force" in result.stderr
+    assert (folder / "messy.yaml").read_bytes() == before
+    result = run("fmt", "--force", "messy.yaml")
+    assert result.exit_code == 0, result.output
+    assert (folder / "other-name.yaml").read_bytes() == want       # still one file
+    assert (folder / "messy.yaml").stat().st_ino == (folder / "other-name.yaml").stat().st_ino
+    assert leftovers(folder) == []
+
+
+def test_an_in_place_write_that_fails_puts_the_original_back(folder, monkeypatch):
+    before = (folder / "messy.yaml").read_bytes()
+    os.link(folder / "messy.yaml", folder / "other-name.yaml")
+    real = os.fsync
+
+    def full(fd):
+        if os.fstat(fd).st_ino == (folder / "messy.yaml").stat().st_ino and \
+                os.fstat(fd).st_size != len(before):
+            raise OSError(28, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(output_module.os, "fsync", full)
+    result = run("fmt", "--force", "messy.yaml")
+    assert result.exit_code == 2
+    assert "No space left on device" in result.stderr
+    assert (folder / "other-name.yaml").read_bytes() == before
+
+
+def test_fmt_refuses_a_read_only_file_without_force(folder):
+    want = formatted(folder)
+    before = (folder / "messy.yaml").read_bytes()
+    (folder / "messy.yaml").chmod(0o444)
+    result = run("fmt", "messy.yaml")
+    assert result.exit_code == 2
+    assert "messy.yaml is read-only" in result.stderr and "--force" in result.stderr
+    assert (folder / "messy.yaml").read_bytes() == before
+    result = run("fmt", "--force", "messy.yaml")
+    assert result.exit_code == 0, result.output
+    assert (folder / "messy.yaml").read_bytes() == want
+    assert stat.S_IMODE((folder / "messy.yaml").stat().st_mode) == 0o444
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_fmt_as_root_keeps_the_owner_and_group(folder):
+    os.chown(folder / "messy.yaml", 4321, 4322)
+    assert run("fmt", "messy.yaml").exit_code == 0
+    info = (folder / "messy.yaml").stat()
+    assert (info.st_uid, info.st_gid) == (4321, 4322)
+
+
+def test_another_users_file_is_refused_without_force(folder, monkeypatch):
+    """As a user who could not give a new file the owner of the old one (simulated: the tests
+    may run as root)."""
+    before = (folder / "messy.yaml").read_bytes()
+    monkeypatch.setattr(output_module, "_may_own", lambda info: False)
+    result = run("fmt", "messy.yaml")
+    assert result.exit_code == 2
+    assert "belongs to another user or group" in result.stderr
+    assert (folder / "messy.yaml").read_bytes() == before
+    ino = (folder / "messy.yaml").stat().st_ino
+    assert run("fmt", "--force", "messy.yaml").exit_code == 0
+    assert (folder / "messy.yaml").stat().st_ino == ino        # in place
+    assert (folder / "messy.yaml").read_bytes() != before
+
+
+@pytest.mark.parametrize("when", ["formatting", "writing"])
+def test_fmt_leaves_a_file_changed_while_it_worked(folder, monkeypatch, when):
+    """An edit saved while fmt formatted the file, or while it wrote the new one, is kept."""
+    import warband.lists.fmt as fmt_module
+    edit = b"# saved meanwhile\n" + (folder / "messy.yaml").read_bytes()
+    if when == "formatting":
+        real = fmt_module.format_text
+
+        def format_and_edit(*args, **kwargs):
+            (folder / "messy.yaml").write_bytes(edit)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(fmt_module, "format_text", format_and_edit)
+    else:
+        real_fsync = os.fsync
+
+        def edit_while_writing(fd):
+            (folder / "messy.yaml").write_bytes(edit)
+            return real_fsync(fd)
+        monkeypatch.setattr(output_module.os, "fsync", edit_while_writing)
+    result = run("fmt", "messy.yaml")
+    assert result.exit_code == 2, result.output
+    assert "messy.yaml changed after it was read; it is left as it is" in result.stderr
+    assert (folder / "messy.yaml").read_bytes() == edit
+    assert leftovers(folder) == []
+
+
+@pytest.fixture
+def never_replace(monkeypatch):
+    """A device must never be replaced: should the code try, the test fails instead of (as
+    root) turning /dev/null into a regular file."""
+    def refuse(*args, **_kwargs):
+        raise AssertionError(f"tried to replace or link {args}")
+    monkeypatch.setattr(output_module.os, "replace", refuse)
+    monkeypatch.setattr(output_module.os, "link", refuse)
+
+
+DEVICE_WRITERS = {
+    "roster": ["roster", "sas.yaml", "--format", "markdown", "-o", "DEVICE", "--force"],
+    "convert": ["convert", "sas.yaml", "--to", "super-simple-skirmish", "-o", "DEVICE",
+                "--force"],
+    "play": ["play", "sss-standard-game", "--seed", "1", "--max-rounds", "1", "-o", "DEVICE",
+             "--force"],
+}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="POSIX devices")
+@pytest.mark.parametrize("name", sorted(DEVICE_WRITERS))
+def test_output_to_dev_null_is_written_in_place(folder, never_replace, name):
+    result = run(*[a.replace("DEVICE", "/dev/null") for a in DEVICE_WRITERS[name]])
+    assert result.exit_code in (0, 1), result.output
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert leftovers(folder) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="Linux's /dev/full")
+@pytest.mark.parametrize("name", sorted(DEVICE_WRITERS))
+def test_output_to_a_full_device_is_a_clean_error(folder, never_replace, name):
+    """As root, `play -o /dev/full --force` used to turn /dev/full into a regular file."""
+    result = run(*[a.replace("DEVICE", "/dev/full") for a in DEVICE_WRITERS[name]])
+    assert result.exit_code == 2, result.output
+    assert "cannot write /dev/full: No space left on device" in result.stderr
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_socket_is_refused_before_any_work(folder, never_replace):
+    import socket
+    where = socket.socket(socket.AF_UNIX)
+    try:
+        where.bind("sock")
+        result = run("roster", "sas.yaml", "-o", "sock", "--force")
+    finally:
+        where.close()
+    assert result.exit_code == 2
+    assert "is not a regular file, a device such as /dev/null or a FIFO" in result.stderr
+    assert stat.S_ISSOCK(os.stat(folder / "sock").st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_output_to_a_fifo_is_written_into_it_not_over_it(folder, never_replace):
+    import threading
+    os.mkfifo(folder / "pipe")
+    result = run("roster", "sas.yaml", "--format", "markdown", "-o", "pipe")
+    assert result.exit_code == 2 and "pipe exists; use --force" in result.stderr
+    result = run("roster", "sas.yaml", "--format", "markdown", "-o", "pipe", "--force")
+    assert result.exit_code == 2
+    assert "no program is reading from that FIFO" in result.stderr       # and no hang
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append((folder / "pipe").read_bytes()))
+    reader.start()
+    try:
+        for _ in range(100):          # until the reader has opened its end
+            result = run("roster", "sas.yaml", "--format", "markdown", "-o", "pipe", "--force")
+            if result.exit_code != 2:
+                break
+    finally:
+        if reader.is_alive() and result.exit_code == 2:
+            with open(folder / "pipe", "wb"):
+                pass
+        reader.join(5)
+    assert result.exit_code in (0, 1), result.output
+    assert received and received[0].startswith(b"#")
+    assert stat.S_ISFIFO(os.stat(folder / "pipe").st_mode)
+    assert leftovers(folder) == []
+
+
+def test_output_through_a_symlink_writes_its_target(folder):
+    (folder / "link.txt").symlink_to("out.txt")
+    result = run("roster", "sas.yaml", "--format", "markdown", "-o", "link.txt", "--force")
+    assert result.exit_code in (0, 1), result.output
+    assert (folder / "link.txt").is_symlink()
+    assert (folder / "out.txt").read_bytes() != OLD
+    assert leftovers(folder) == []

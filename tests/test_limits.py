@@ -93,6 +93,22 @@ def test_kept_dice_too_many_to_list_are_refused_at_once(mode, compiled):
     assert "fewer dice" in d.hint
 
 
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("exact", True),
+                                           ("sample", True), ("sample", False)])
+def test_a_sum_of_dice_too_large_to_work_out_is_refused_at_once(mode, compiled):
+    # (summing dice was counted by no budget: 40d1000 ran for minutes)
+    with Quick(3), pytest.raises(RulesError) as caught:
+        run_action(action("  return 100d1000"), mode, compiled=compiled)
+    d = caught.value.diagnostic
+    assert d.code == "E504" and "too big to work out exactly" in d.message
+    assert "fewer dice" in d.hint
+
+
+def test_the_largest_sums_of_dice_are_worked_out_in_seconds():
+    with Quick(10):
+        assert len(run_action(action("  return 100d100"), "exact")) == 9901
+
+
 # ---- exact odds: the state space ---------------------------------------------------------------
 
 BIG = action("  let x = 0\n  repeat 12 times { set x += d20 }\n  return x")

@@ -1,4 +1,4 @@
-"""Hardening: no bad input crashes, hangs or loses data (the parts that need no game engine).
+"""Hardening: no bad input crashes, hangs or loses data (of the games, only replayed records).
 
 1. Property tests: rules files and warband files, valid, mutated (characters, tokens and lines
    deleted, duplicated, swapped, inserted) and random, through every stage a command runs:
@@ -8,6 +8,8 @@
 3. Files: every command that writes does so atomically, never over a file without --force, and
    leaves the original untouched on any error, an interrupt included.
 4. Strange command lines: exit 0, 1 or 2, never a traceback.
+5. Game records given to `warband play --replay`, mutated: refused cleanly (E916, E917) or
+   replayed exactly (a property test, section 4 below; tests/test_replay_records.py has the rest).
 
 Budgets: each property runs a few dozen examples by default; `--budget large` (or
 HYPOTHESIS_PROFILE=large) runs WARBAND_FUZZ_EXAMPLES (100,000 unless set) each. See
@@ -20,7 +22,7 @@ import io
 import re
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from warband.diagnostics import Diagnostic
@@ -301,6 +303,140 @@ def test_odds_fighters_and_policies_from_any_text(words, policies):
     for d in diagnostics:
         if d.span is not None and d.span.file in texts:
             assert_inside(d, texts)
+
+
+# ---- 4. game records given to `warband play --replay` -------------------------------------------
+# Records of the shipped games, made by `warband play --format json` (once per process), mutated
+# as data (a key deleted, a value replaced by one of another type, a huge number, deep nesting,
+# an event dropped, duplicated or moved) or as text (truncated, bytes inserted or flipped, a
+# number made 5,000 digits long, brackets nested 100,000 deep), then replayed through the command
+# line. Exit 0, 1 or 2, no traceback, every error line `path:line:col: error[CODE]` or
+# `error[CODE]`; and a record that replays with exit 0 is the replayed game's record, to the byte
+# of its JSON: nothing forged is accepted.
+
+REPLAY_GAMES = [("sss-standard-game", "3", None), ("smart-dungeon", "1", "3"),
+                ("greedy-dudes-vs-menace", "2", "3")]
+_RECORDS: dict[int, str] = {}
+ODD_VALUES = [None, True, False, 0, -1, 1.5, 2 ** 63, 2 ** 64, -(2 ** 63) - 1, float("inf"), "",
+              "x", "\x1b[2J", "\u202e", "9" * 40, "random", "greedy", "*", [], {}, [1, 2],
+              [[1, 2]], {"type": "roll"}, {"type": "decision", "decision": "placement",
+                                          "by": None, "choice": [0, 0]}]
+DIAGNOSTIC_LINE = re.compile(r"^(\S.*:\d+:\d+: )?(error|warning)\[[EW]\d{3}\]: ")
+
+
+def replay_record(index: int) -> str:
+    """The JSON text of a shipped game's record (played once per process)."""
+    if index not in _RECORDS:
+        from typer.testing import CliRunner
+
+        from warband.cli import app
+        scenario, seed, rounds = REPLAY_GAMES[index]
+        args = ["play", scenario, "--seed", seed, "--format", "json"]
+        made = CliRunner().invoke(app, args + (["--max-rounds", rounds] if rounds else []))
+        assert made.exit_code == 0, made.output
+        _RECORDS[index] = made.stdout
+    return _RECORDS[index]
+
+
+def _somewhere(draw, data):
+    """A path to a value inside `data` (a container and a key or index in it)."""
+    holder, key = None, None
+    node = data
+    for _ in range(draw(st.integers(0, 4))):
+        if isinstance(node, dict) and node:
+            holder, key = node, draw(st.sampled_from(sorted(node)))
+        elif isinstance(node, list) and node:
+            holder, key = node, draw(st.integers(0, len(node) - 1))
+        else:
+            break
+        node = holder[key]
+    return holder, key
+
+
+@st.composite
+def damaged_record(draw) -> bytes:
+    import copy
+    import json
+    text = replay_record(draw(st.sampled_from(range(len(REPLAY_GAMES)))))
+    data = json.loads(text)
+    for _ in range(draw(st.integers(0, 3))):   # as data
+        holder, key = _somewhere(draw, data)
+        if holder is None:
+            continue
+        op = draw(st.sampled_from(["delete", "replace", "text", "retype", "events"]))
+        if op == "delete":
+            del holder[key]
+        elif op == "replace":
+            holder[key] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))   # (mutated later)
+        elif op == "text":
+            holder[key] = draw(st.text(max_size=12))
+        elif op == "retype":
+            value = holder[key]
+            holder[key] = [copy.deepcopy(value)] if draw(st.booleans()) else \
+                str(value) if not isinstance(value, str) else \
+                draw(st.integers(-10, 10 ** 20))
+        elif isinstance(data, dict) and isinstance(data.get("events"), list) and \
+                data["events"]:
+            events = data["events"]
+            i = draw(st.integers(0, len(events) - 1))
+            j = draw(st.integers(0, len(events) - 1))
+            how = draw(st.sampled_from(["drop", "copy", "move"]))
+            if how == "drop":
+                del events[i]
+            elif how == "copy":
+                events.insert(j, copy.deepcopy(events[i]))
+            else:
+                events.insert(j, events.pop(i))
+    out = json.dumps(data, indent=draw(st.sampled_from([None, 1]))).encode()
+    for _ in range(draw(st.integers(0, 2))):   # as text
+        at = draw(st.integers(0, len(out)))
+        op = draw(st.sampled_from(["truncate", "insert", "flip", "huge", "deep"]))
+        if op == "truncate":
+            out = out[:at]
+        elif op == "insert":
+            out = out[:at] + draw(st.binary(min_size=1, max_size=8)) + out[at:]
+        elif op == "flip" and out:
+            at = min(at, len(out) - 1)
+            out = out[:at] + bytes([out[at] ^ draw(st.integers(1, 255))]) + out[at + 1:]
+        elif op == "huge":
+            digits = re.search(rb"\d+", out[at:])
+            if digits:
+                start, end = at + digits.start(), at + digits.end()
+                out = out[:start] + b"7" * draw(st.sampled_from([19, 20, 4300, 5000])) + \
+                    out[end:]
+        elif op == "deep":
+            depth = draw(st.sampled_from([5, 200, 1000, 100_000]))
+            out = out[:at] + b"[" * depth + b"1" + b"]" * depth + out[at:]
+    return out
+
+
+@budget(25)
+@given(damaged_record())
+def test_damaged_game_records_replay_or_are_refused_cleanly(raw):
+    import json
+    import tempfile
+
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.json"
+        path.write_bytes(raw)
+        result = CliRunner().invoke(app, ["play", "--replay", str(path), "--format", "json"])
+    assert result.exit_code in (0, 1, 2), (result.exit_code, result.output[-2000:])
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+    codes = re.findall(r"error\[(E\d{3})\]", result.stderr)
+    event(f"exit {result.exit_code}" + (f", {codes[0]}" if codes else ""))   # (statistics)
+    assert "Traceback" not in result.output
+    for line in result.stderr.split("\n"):   # (not splitlines: \x1d in an excerpt is no line end)
+        if line and not line[0].isspace():
+            assert DIAGNOSTIC_LINE.match(line), line
+    if result.exit_code == 0:   # accepted: then it is exactly the game the replay played
+        assert json.dumps(json.loads(result.stdout), sort_keys=True) == \
+            json.dumps(json.loads(raw), sort_keys=True)
+    else:
+        assert "error[" in result.stderr
 
 
 # ---- what the property tests found (each a regression test) ------------------------------------

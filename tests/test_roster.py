@@ -265,7 +265,7 @@ def test_a_failing_render_leaves_the_original_untouched(tmp_path):
     result = run("warbands/the-family.yaml", "--format", "markdown", "--template", str(broken),
                  "-o", str(out), "--force")
     assert result.exit_code == 2
-    assert "template error" in result.stderr and "nickname" in result.stderr
+    assert "error[E661]: template error" in result.stderr and "nickname" in result.stderr
     assert out.read_text(encoding="utf-8") == "mine"
     assert leftovers(tmp_path) == []
 
@@ -329,7 +329,7 @@ def test_html_template_escapes_names(tmp_path):
     html = run(str(path), "--format", "html").stdout
     assert "&lt;b&gt;Bold&lt;/b&gt; &amp; Co" in html and "<i>" not in html
     markdown = run(str(path), "--format", "markdown").stdout
-    assert "| A \\| B <i> |" in markdown
+    assert "| A \\| B &lt;i&gt; |" in markdown and "<" not in markdown
 
 
 def test_missing_template_exits_2():
@@ -343,7 +343,7 @@ def test_template_syntax_error_names_the_line(tmp_path):
     template.write_text("# {{ title }}\n{% for f in fighters %}\n", encoding="utf-8")
     result = run("warbands/the-family.yaml", "--template", str(template))
     assert result.exit_code == 2
-    assert re.search(r"bad\.md\.j2:\d+: template error", result.stderr)
+    assert re.search(r"bad\.md\.j2:2:\d+: error\[E661\]: template syntax error", result.stderr)
 
 
 # ---- HTML for paper, and PDF -----------------------------------------------------------------

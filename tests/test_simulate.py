@@ -274,6 +274,17 @@ def test_an_unreachable_scheduler_is_a_clean_error(toy):
     assert "dask scheduler" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("address", ["tcp://[::1", "tcp://127.0.0.1:99999", "tcp://host:0",
+                                     "tcp://[::1]:8786x", "tcp://a:b:1"])
+def test_a_malformed_scheduler_address_is_a_clean_error(toy, address):
+    # (a bracket left open and a port past 65535 passed the old pattern, and urllib's
+    # ValueError came out as a traceback)
+    result = run("skirmish", "--scheduler", address)
+    assert result.exit_code == 2
+    assert f"error[E913]: '{address}' is not a scheduler address" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # ---- the command line ---------------------------------------------------------------------------
 
 def test_json_report(golden, toy):

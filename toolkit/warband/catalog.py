@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +38,8 @@ GRAMMAR = RULES_DIR / "warband.lark"
 _HEADER = re.compile(r'^\s*ruleset\s+"([^"\n]*)"(?:\s+title\s+"((?:\\.|[^"\\\n])*)")?',
                      re.MULTILINE)
 _EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]*)"', re.MULTILINE)
+# A conversion's line: `conversion (f) from "A" to "B"`, found without compiling anything.
+_CONVERSION = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,11 @@ def extends_of(text: str) -> str | None:
     """The base a rules text names after `extends`, if any (the header need not be readable)."""
     m = _EXTENDS.search(text)
     return m.group(1) if m else None
+
+
+def conversions_of(text: str) -> list[tuple[str, str]]:
+    """The (source, target) rulesets of every conversion a rules text declares."""
+    return [(m.group(1), m.group(2)) for m in _CONVERSION.finditer(text)]
 
 
 @dataclass(frozen=True)
@@ -116,21 +124,38 @@ class Resolved:
     tried: Path | None = None
     folder: bool = False
     known: list[str] = field(default_factory=list)
+    refused: str | None = None   # why a file may not name this path (see `resolve`)
+
+
+RULES_SUFFIXES = (".rules",)
+WARBAND_SUFFIXES = (".yaml", ".yml")
 
 
 def resolve(ref: str, among: list[Shipped], relative_to: Path | None = None, *,
-            existing: bool = False) -> Resolved:
+            existing: bool = False, suffixes: tuple[str, ...] | None = None) -> Resolved:
     """A shipped id (one of `among`) or a path relative to `relative_to` (the folder of the file
     that names it; None: the working directory). With existing=True a reference that names an
-    existing file is a path even without a separator (the command line's `my-rules`)."""
+    existing file is a path even without a separator (the command line's `my-rules`).
+
+    `suffixes`: the reference is written in a file, which may come from anyone, so it may name
+    only a file of its kind (RULES_SUFFIXES, WARBAND_SUFFIXES) by a path relative to itself:
+    never an absolute path, nor any other file on the machine (`refused` says why)."""
     for shipped in among:
         if shipped.id == ref:
             return Resolved(shipped.path)
     path = Path(ref)
+    as_path = looks_like_path(ref) or suffixes is not None and ref.lower().endswith(suffixes)
+    if suffixes is not None and as_path:
+        if path.is_absolute() or path.drive:
+            return Resolved(None, tried=path, refused="absolute")
+        if not ref.lower().endswith(suffixes):
+            return Resolved(None, tried=path, refused="kind")
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
     # os.path's tests, not Path's: they answer False for a name the system refuses (too long)
-    if looks_like_path(ref) or existing and os.path.exists(path):
+    if as_path or existing and os.path.exists(path):
+        if suffixes is not None and not os.path.realpath(path).lower().endswith(suffixes):
+            return Resolved(None, tried=path, refused="kind")   # a link to another kind of file
         if os.path.isfile(path):
             return Resolved(path)
         return Resolved(None, tried=path, folder=os.path.isdir(path))
@@ -151,13 +176,12 @@ class Unreadable:
 
 
 def read_rules(path: Path) -> str | Unreadable:
-    """The text of a rules file, or why it cannot be had. The size is checked while reading, so
-    a huge file is never read whole."""
-    try:
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_RULES_BYTES + 1)
-    except OSError as error:
-        return Unreadable("os", error.strerror or str(error))
+    """The text of a rules file, or why it cannot be had. Only a regular file is read (a FIFO
+    would wait for ever, a device never end), and its size is checked while reading, so a huge
+    file is never read whole."""
+    raw = read_regular(path, MAX_RULES_BYTES + 1)
+    if isinstance(raw, Unreadable):
+        return raw
     if len(raw) > MAX_RULES_BYTES:
         return Unreadable("size")
     try:
@@ -166,6 +190,33 @@ def read_rules(path: Path) -> str | Unreadable:
         line = raw[:error.start].count(b"\n") + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         return Unreadable("encoding", line=line, column=column)
+
+
+def read_regular(path: Path | str, most: int) -> bytes | Unreadable:
+    """At most `most` bytes of a regular file (opened without waiting: a FIFO is refused, not
+    waited on), or why it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        return Unreadable("os", error.strerror or str(error))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return Unreadable("os", "not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            return stream.read(most)
+    except OSError as error:
+        return Unreadable("os", error.strerror or str(error))
+    finally:
+        os.close(fd)
+
+
+def refusal_hint(resolved: Resolved, kind: str) -> str:
+    """Why a file may not name a path, as a hint (`kind`: 'rules' or 'warband')."""
+    suffixes = ", ".join(RULES_SUFFIXES if kind == "rules" else WARBAND_SUFFIXES)
+    if resolved.refused == "absolute":
+        return (f"a file names other files by a path relative to itself (a {kind} file "
+                f"ending in {suffixes}), never an absolute path")
+    return f"a file may name only {kind} files ({suffixes}), by a path relative to itself"
 
 
 def display_path(path: Path | str) -> str:

@@ -141,6 +141,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E640": (Severity.ERROR, "file cannot be formatted"),
     "E641": (Severity.ERROR, "formatting would change the data"),
     "E642": (Severity.ERROR, "output file exists or cannot be written"),
+    # warband roster --template
+    "E660": (Severity.ERROR, "template file cannot be used"),
+    "E661": (Severity.ERROR, "template error"),
     # conversions between rulesets
     "E800": (Severity.ERROR, "unknown ruleset in a conversion"),
     "E801": (Severity.ERROR, "a ruleset of a conversion has errors"),

@@ -9,6 +9,8 @@ passing it is a diagnostic (mostly E403), never a crash. docs/robustness.md list
 MAX_RULES_BYTES = 2_000_000   # one rules file
 MAX_DEPTH = 150     # nesting levels of a declaration's parse tree: the builder and the checker
 #                     walk it recursively, so deeper input would exhaust Python's stack
+MAX_CACHE_ENTRIES = 200   # compiled rulesets kept on disk (an edited rules file leaves old ones)
+MAX_CACHE_ENTRY_BYTES = 64_000_000   # one kept entry (the shipped rulesets pickle to 50-150 kB)
 MAX_LAYERS = 16     # layers of `extends`: a house file on a campaign on a base is 3
 MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places (half inches)
 
@@ -16,6 +18,7 @@ MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places
 MAX_DICE = 100      # dice in one roll
 MAX_SIDES = 1000    # sides of one die
 MAX_KEEP_STATES = 2_000_000   # states of an exact keep-highest/lowest pool
+MAX_POOL_BITS = 7_000_000   # the big integer an exact sum of dice is worked out in: ~2 s (100d100)
 MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
 #                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
@@ -28,12 +31,21 @@ MAX_CELLS = 20_000   # pairs of strategies of a secret choice; beyond this the g
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
+MAX_RECORD_BYTES = 32 * 1024 * 1024   # a game's record read by `play --replay`: a six-round
+#                                       game is ~60 kB, a fifty-round one with big warbands a
+#                                       few MB; read whole, then parsed (memory ~10x its size)
 
 # ---- warband files (YAML) ---------------------------------------------------------------------------
 MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python parser reads ~50 kB/s
 MAX_YAML_DEPTH = 100   # nested lists/mappings; keeps ruamel's recursive composer off the stack
 MAX_ALIAS_NODES = 10_000   # extra nodes that aliases (*name) may add once expanded
 MAX_INT_DIGITS = 15   # no game value needs more; Python refuses int() of > 4300 digits anyway
+
+# ---- roster templates (--template: Jinja2, in a sandbox) ---------------------------------------------
+MAX_TEMPLATE_BYTES = 256 * 1024   # one template file (the built-in HTML one is ~7 kB)
+MAX_TEMPLATE_STEPS = 2_000_000   # lines of template code run for one roster (entering an
+#                                  include, macro or block counts 20); the built-in ones ~26,000
+MAX_TEMPLATE_OUTPUT = 4_000_000   # characters of output, and of any string or list made on the way
 
 # ---- what is shown: diagnostics and hints -------------------------------------------------------
 MAX_EXCERPT_WIDTH = 200   # characters of a source line an excerpt shows: a longer line is cut

@@ -4,8 +4,8 @@ This module is the command line's whole surface: what `warband --help` lists and
 options. What a command does is in its group's module (rules.py, lists.py, odds.py, play.py,
 simulate.py), imported only when the command runs (# lazily): `warband --version` and `--help`
 load none of them, nor the library under them. common.py holds what every command shares: exit
-codes (0 ok, 1 findings, 2 unusable input, 130 interrupted), formats, showing diagnostics and
-writing output files.
+codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143 terminated), formats, showing
+diagnostics and writing output files.
 """
 
 from __future__ import annotations
@@ -201,8 +201,8 @@ def play_command(
     scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
                                              help="A scenario file, or the id of a built-in "
                                                   "scenario (not needed with --replay)."),
-    seed: str = typer.Option("1", "--seed", metavar="S", help="The same seed plays the same "
-                                                              "game."),
+    seed: Optional[str] = typer.Option(None, "--seed", metavar="S",
+                                       help="The same seed plays the same game (default 1)."),
     policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
                                      help="How a side plays: random, greedy or first; "
                                           "repeatable."),
@@ -251,15 +251,35 @@ def fmt_command(
                                help="Write nothing; exit 1 if a file would change."),
     diff: bool = typer.Option(False, "--diff",
                               help="Write nothing; print what would change as a diff."),
+    force: bool = typer.Option(False, "--force",
+                               help="Also rewrite read-only files, and files with hard links "
+                                    "or another owner (in place, not atomically)."),
 ) -> None:
     """Put warband files into the canonical layout (key order, indentation), keeping every
     comment. Files that do not load are reported and left untouched."""
     from warband.cli import lists  # lazily
-    lists.fmt(files, check, diff)
+    lists.fmt(files, check, diff, force)
 
 
 def main() -> None:
-    app()
+    """The `warband` command. SIGTERM takes the path an interrupt takes (every clean-up runs:
+    no temporary file left, no worker process left) and ends with exit 143. The handler is
+    installed here, not when the module is imported: processes that import the command line
+    without running it (spawned simulation workers) keep the default, so that their pool can
+    stop them with SIGTERM."""
+    import signal
+    import sys
+
+    from warband.cli.common import TERMINATED, Terminated, on_sigterm
+    try:
+        signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:   # called from a thread other than the main one: only it may
+        pass
+    try:
+        app()
+    except Terminated:
+        sys.stderr.write("warband: terminated\n")
+        sys.exit(TERMINATED)
 
 
 if __name__ == "__main__":  # pragma: no cover

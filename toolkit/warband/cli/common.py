@@ -3,7 +3,8 @@ ruleset, and writing output files.
 
 Exit codes: 0 all is well, 1 findings (an invalid warband, a file fmt would change, a replay
 that differs), 2 unusable input (a missing file, an unknown ruleset, a bad option), 130
-interrupted. Every failed write is one diagnostic, E642, whatever the command.
+interrupted (Ctrl-C in `simulate`), 143 terminated (SIGTERM: `kill`, `timeout`, a cancelled CI
+job). Every failed write is one diagnostic, E642, whatever the command.
 
 Like every command module, this one imports the library inside its functions: `warband --help`
 and `--version` load none of it (not even the diagnostics, whose table of codes takes a few
@@ -22,7 +23,25 @@ if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic, Sources
     from warband.lang.ruleset import Ruleset
 
-OK, FINDINGS, UNUSABLE, INTERRUPTED = 0, 1, 2, 130
+OK, FINDINGS, UNUSABLE, INTERRUPTED, TERMINATED = 0, 1, 2, 130, 143
+
+
+class Terminated(BaseException):
+    """Raised in the main thread when the process gets SIGTERM (see `warband.cli.main`).
+
+    Like KeyboardInterrupt it is no Exception, so no `except Exception` swallows it: it unwinds
+    through every clean-up (a temporary file removed, a pool of workers stopped) to `main`,
+    which exits with TERMINATED. Unlike KeyboardInterrupt, click does not turn it into
+    "Aborted!" and exit 1."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """The SIGTERM handler `main` installs: raise Terminated once; a second SIGTERM while the
+    first one is being cleaned up after (`timeout` sends one to the process and one to its
+    group) is ignored rather than cutting the clean-up short."""
+    import signal
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    raise Terminated()
 
 
 class Format(str, Enum):
@@ -90,7 +109,7 @@ def check_output(path: str, force: bool) -> Diagnostic | None:
     try:
         check_target(path, force=force)   # a folder, no such folder, an existing file
     except OutputError as error:
-        return diag("E642", str(error), None)
+        return diag("E642", str(error), None, hint=error.hint)
     return None
 
 
@@ -102,5 +121,19 @@ def write_output(path: str, data: str | bytes, force: bool) -> Diagnostic | None
     try:
         write_atomic(path, data, force=force)
     except OutputError as error:
-        return diag("E642", str(error), None)
+        return diag("E642", str(error), None, hint=error.hint)
+    return None
+
+
+def rewrite_output(path: str, data: str | bytes, original: bytes,
+                   force: bool) -> Diagnostic | None:
+    """Rewrite a file read as `original` (fmt): the same file, owner, group, mode and links;
+    why it was not (E642: read-only, hard links or another owner without `force`, changed since
+    it was read, or the write failed), or None. The file is then left as it was."""
+    from warband.cli.output import OutputError, rewrite
+    from warband.diagnostics import diag
+    try:
+        rewrite(path, data, original, force=force)
+    except OutputError as error:
+        return diag("E642", str(error), None, hint=error.hint)
     return None

@@ -17,6 +17,7 @@ from warband.cli.common import (
     check_output,
     emit,
     load_or_exit,
+    rewrite_output,
     write_output,
 )
 from warband.diagnostics import printable
@@ -58,7 +59,10 @@ def roster(
         rendered = render_roster.render(found.model, fmt.value, template=template, width=width,
                                         colour=colour)
     except render_roster.RenderError as error:
-        sys.stderr.write(f"error: {printable(str(error), lines=True)}\n")
+        if error.diagnostic is not None:   # a template's problem, at its line
+            emit([error.diagnostic], error.sources)
+        else:
+            sys.stderr.write(f"error: {printable(str(error), lines=True)}\n")
         raise typer.Exit(UNUSABLE)
     if output is not None:
         problem = write_output(output, rendered, force)
@@ -113,14 +117,15 @@ def convert(file: str, to: str, output: str | None, force: bool, using: list[str
     raise typer.Exit(OK if result.valid else FINDINGS)
 
 
-def fmt(files: list[str], check: bool, diff: bool) -> None:
+def fmt(files: list[str], check: bool, diff: bool, force: bool = False) -> None:
     """`warband fmt` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Sources
     from warband.lists.fmt import format_source
     from warband.lists.warband_file import STDIN, read_source
     sources, unusable, would_change = Sources(), False, False
     for arg in files:
-        result = format_source(read_source(arg))
+        source = read_source(arg)
+        result = format_source(source)
         if result.original is not None:
             sources.add(result.name, result.original)
         if result.text is None:
@@ -138,7 +143,7 @@ def fmt(files: list[str], check: bool, diff: bool) -> None:
         if arg == STDIN:
             sys.stdout.write(result.text)
         elif result.changed:
-            problem = write_output(arg, result.text, force=True)
+            problem = rewrite_output(arg, result.text, source.raw or b"", force)
             if problem is not None:
                 emit([problem], None)
                 unusable = True

@@ -2,7 +2,10 @@
 
 A record (`-o game.json`, or `--format json`) holds the scenario, the seed, the players'
 policies and every event. `--replay game.json` plays the game again taking every choice from the
-record, checks that each roll and each result comes out as recorded, and prints it.
+record, checks that each roll and each result comes out as recorded, and prints it. A record may
+come from anyone: it is read and checked as data (game/gamelog.read_record) before anything uses
+it, and the game's settings come from it alone: a SCENARIO that is not the record's, or --seed,
+--policy or --max-rounds with --replay, is refused (E901).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from warband.cli.options import parse_policies, whole_number
 
 
 def play(
-    scenario: str | None, seed: str, policy: list[str], max_rounds: str | None, fmt: Format,
+    scenario: str | None, seed: str | None, policy: list[str], max_rounds: str | None,
+    fmt: Format,
     output: str | None, force: bool, replay: str | None,
 ) -> None:
     """`warband play` (its options and help: cli/__init__.py)."""
@@ -25,6 +29,7 @@ def play(
     sources = Sources()
     problems: list[Diagnostic] = []
     pairs = parse_policies(list(policy), sources, problems)
+    seed_given, seed = seed is not None, seed if seed is not None else "1"
     sources.add("--seed", seed)
     seed_value = whole_number(seed, "--seed", 0, "a seed", problems)
     if max_rounds is not None:
@@ -34,6 +39,13 @@ def play(
     if scenario is None and replay is None:
         problems.append(diag("E902", "name a scenario to play (or a record to --replay)", None,
                              hint="warband play sss-standard-game --seed 1"))
+    if replay is not None:   # the record says how the game was played: nothing may differ
+        given = [name for name, there in (("--seed", seed_given), ("--policy", policy),
+                                          ("--max-rounds", max_rounds is not None)) if there]
+        for name in given:
+            problems.append(diag("E901", f"{name} cannot be used with --replay", None,
+                                 hint="a replay plays the game as its record says (its seed, "
+                                      "its players' policies, its rounds); leave out " + name))
     if problems or seed_value is None:
         raise typer.Exit(fail(problems, sources))
     raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
@@ -44,28 +56,61 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
              max_rounds: int | None, fmt: str, output: str | None, force: bool,
              replay: str | None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
-    from warband.diagnostics import diag
+    from warband.diagnostics import Sources, diag
+    from warband import catalog
     from warband.game.engine import Game
-    from warband.game.gamelog import ReplayMismatch, first_difference, game_record, read_record
+    from warband.game.gamelog import ReplayMismatch, as_json, first_difference, game_record
+    from warband.game.gamelog import read_record
     from warband.game.gamelog import render_text as render_log
     from warband.game.results import PlayRequest
     from warband.game.worker import ScenarioProblem, loaded, policies_of
     from warband.run.evaluate import RulesError
 
     script = None
+    record = None
+    sources = Sources()
     if replay is not None:
-        record, problem = read_record(replay)
+        record, problem = read_record(replay, sources)
         if record is None:
-            return fail([problem] if problem else [])
-        scenario_ref = record["scenario"]
-        seed = record["seed"]
-        policies = sorted(record.get("policies", {}).items())
-        max_rounds = record.get("max_rounds")
-        script = record["events"]
+            return fail([problem] if problem else [], sources)
+        data = record.data
+        if scenario_ref is not None and scenario_ref != data["scenario"]:
+            return fail([diag("E901", f"the record is a game of '{data['scenario']}', not of "
+                                      f"'{scenario_ref}'", None,
+                              hint="leave SCENARIO out: --replay plays the record's own "
+                                   "scenario")])
+        if scenario_ref is None:
+            # named by the record alone, which may come from anyone: a shipped scenario, or a
+            # rules file by a relative path, never another file (docs/robustness.md, section 6)
+            found = catalog.resolve(data["scenario"], catalog.scenarios(),
+                                    suffixes=catalog.RULES_SUFFIXES)
+            if found.refused is not None:
+                return fail([diag("E916", f"the record's scenario '{data['scenario']}' is not "
+                                          "a rules file a record may name", None,
+                                  hint=catalog.refusal_hint(found, "rules") + "; if you trust "
+                                  "the record, name it: warband play SCENARIO --replay LOG")])
+            if found.path is None and found.tried is None:   # (never a file of the folder)
+                return fail([diag("E916", f"the record's scenario '{data['scenario']}' is not "
+                                          "a shipped scenario", None,
+                                  hint=f"shipped scenarios: {', '.join(found.known)}")])
+        scenario_ref = data["scenario"]
+        seed = data["seed"]
+        policies = sorted(data["policies"].items())
+        max_rounds = data["max_rounds"]
+        script = data["events"]
     assert scenario_ref is not None   # the command line asks for one without --replay
     request = PlayRequest(scenario_ref, tuple(policies), max_rounds)
     scenario = None
     try:
+        if record is not None:   # a record's sides are checked here, to point into it
+            scenario = loaded(PlayRequest(scenario_ref, (), max_rounds))
+            for side in record.data["policies"]:
+                if side != "*" and side not in scenario.side_names:
+                    return fail([record.diagnostic(
+                        "E916", "the record gives a policy to a side its scenario does not "
+                                "have", ("policies", side),
+                        hint=f"the scenario's sides: {', '.join(scenario.side_names)}",
+                        sources=sources)], sources)
         scenario = loaded(request)
         game = Game(scenario, seed, policies_of(request), max_rounds, script=script,
                     record=True)
@@ -73,20 +118,31 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
     except ScenarioProblem as problem:
         return fail(problem.diagnostics, problem.sources)
     except ReplayMismatch as mismatch:
-        return fail([diag("E917", f"the record no longer fits the rules: {mismatch}", None,
-                          hint="the rules or the scenario changed since it was recorded; "
-                               "play the game anew")], code=FINDINGS)
+        message = f"the record no longer fits the rules: {mismatch}"
+        hint = "the rules or the scenario changed since it was recorded; play the game anew"
+        return fail([record.diagnostic("E917", message, ("events", mismatch.index), hint,
+                                       sources)
+                     if record is not None and mismatch.index is not None else
+                     diag("E917", message, None, hint=hint)], sources, code=FINDINGS)
     except RulesError as error:   # a rule that fails in play: its own diagnostic
         return fail([error.diagnostic], scenario.sources if scenario else None)
     record_out = game_record(scenario_ref, scenario, seed, dict(policies), max_rounds, result,
                              game.log.events)
-    if script is not None:
+    if record is not None and script is not None:
         differs = first_difference(script, game.log.events)
         if differs is not None:
-            return fail([diag("E917", f"the replay differs from the record at event "
-                                      f"{differs + 1}", None,
-                              hint="the rules or the scenario changed since it was recorded")],
-                        code=FINDINGS)
+            return fail([record.diagnostic(
+                "E917", f"the replay differs from the record at event {differs + 1}",
+                ("events", differs) if differs < len(script) else ("events",),
+                "the rules or the scenario changed since it was recorded (or the record was "
+                "edited)", sources)], sources, code=FINDINGS)
+        for key, what in (("result", "result"), ("scenario_title", "scenario's title")):
+            replayed = json.loads(as_json(record_out[key]))
+            if as_json(replayed) != as_json(record.data[key]):
+                return fail([record.diagnostic(
+                    "E917", f"the record's {what} is not the replayed game's", (key,),
+                    f"the replay gives {_summary(key, replayed)}; the record says "
+                    f"{_summary(key, record.data[key])}", sources)], sources, code=FINDINGS)
     text = json.dumps(record_out, indent=1) + "\n"
     if output is not None:
         unwritten = write_output(output, text, force)
@@ -94,3 +150,14 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
             return fail([unwritten])
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
     return OK
+
+
+def _summary(key: str, value) -> str:
+    """A record's result (or title) in a few words, for a hint."""
+    from warband.game.gamelog import shown
+    if key != "result":
+        return shown(value)
+    scores = ", ".join(f"{shown(side, 30)} {shown(score)}"
+                       for side, score in list(value["scores"].items())[:8])
+    return (f"winner {shown(value['winner'], 30)}, scores {scores}, "
+            f"{shown(value['rounds'])} rounds, ended {shown(value['ended'], 30)}")

@@ -23,7 +23,14 @@ if TYPE_CHECKING:
 ENGINE = "warband.game.worker"
 # Where the game engine is imported from; tests (and engine work) point it elsewhere.
 ENGINE_VARIABLE = "WARBAND_ENGINE"
-_ADDRESS = re.compile(r"^(tcp|tls)://\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$")
+_ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
+
+
+def is_scheduler_address(text: str) -> bool:
+    """tcp://HOST:PORT (or tls://): a name or IPv4 address, or an IPv6 one in brackets, and a
+    port from 1 to 65535."""
+    found = _ADDRESS.match(text.strip())
+    return found is not None and 1 <= int(found.group(3)) <= 65535
 
 
 def simulate(
@@ -105,7 +112,7 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
             found.append(diag("E910", "--workers and --scheduler do not go together",
                               Span("--workers", 1, 1, 1, len(options.workers) + 1),
                               hint="with --scheduler the cluster's workers play the games"))
-        if not _ADDRESS.match(options.scheduler.strip()):
+        if not is_scheduler_address(options.scheduler):
             found.append(diag("E913", f"'{options.scheduler}' is not a scheduler address",
                               Span("--scheduler", 1, 1, 1, len(options.scheduler) + 1),
                               hint="write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable
 
+from warband.game.gamelog import ReplayMismatch, shown
 from warband.game.options import Options
 from warband.run.codegen.runtime import Interpret
 from warband.run.decisions import Policies
@@ -141,10 +142,12 @@ class Players:
         policy = self.policies.for_decision("placement", world.sides[side].name)
         scripted = log.scripted("placement", None)
         if scripted is not None:
-            spot = tuple(scripted)
-            if spot in spots:
-                log.decided("placement", world.sides[side].name, list(spot))
-                return spot
+            spot = tuple(scripted) if isinstance(scripted, list) else ()   # (a record's place)
+            if spot not in spots:
+                raise ReplayMismatch(f"the log places at {shown(scripted)}, where nothing may "
+                                     "be placed now", log.at)
+            log.decided("placement", world.sides[side].name, list(spot))
+            return spot
         spot = spots[0] if policy == "first" else spots[random_below(self.choice_rng, len(spots))]
         if log.record:
             log.decided("placement", world.sides[side].name, list(spot))

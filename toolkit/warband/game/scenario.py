@@ -81,7 +81,13 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
         if side.file is not None:
-            file = (path.parent / side.file)
+            found = catalog.resolve(side.file, [], path.parent, suffixes=catalog.WARBAND_SUFFIXES)
+            if found.refused is not None or found.path is None and found.tried is None:
+                diagnostics.append(diag("E901", f"side '{side.name.name}': '{side.file}' is not "
+                                                "a warband file this scenario may name",
+                                        side.span, hint=catalog.refusal_hint(found, "warband")))
+                continue
+            file = path.parent / side.file
             result = validation.file(str(file))
             if result.unusable or result.errors or result.warband is None:
                 diagnostics += result.diagnostics

@@ -264,10 +264,17 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
                 from None
         # spawn everywhere: what works here works on macOS and Windows, and no worker
         # inherits the parent's threads or locks
+        others = set(multiprocessing.active_children())
         pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(plan)),
                                       mp_context=multiprocessing.get_context("spawn"))
+
+        def stop() -> None:   # an interrupt or SIGTERM: no waiting for the running chunks
+            _stop(set(multiprocessing.active_children()) - others)
+            pool.shutdown(wait=True)   # the pool sees its workers gone, fails what was pending
+
         try:
-            _run_on(pool, plan, play, request, seed, keep_results, finished, 2 * workers)
+            _run_on(pool, plan, play, request, seed, keep_results, finished, 2 * workers,
+                    stop=stop)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     else:
@@ -281,6 +288,21 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
         finally:
             client.close()
     return folded.result()
+
+
+def _stop(processes) -> None:
+    """Stop a pool's worker processes at once (SIGTERM, then SIGKILL for one that lingers) and
+    reap them, so that none is left playing, orphaned, after the command ends; the pool's
+    shutdown then finds them gone. (The default, shutdown(wait=True), would let every running
+    chunk finish first, and a SIGTERM that kills this process without clean-up would leave the
+    workers and multiprocessing's resource tracker running for ever.)"""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(2)
+        if process.is_alive():
+            process.kill()
+            process.join(2)
 
 
 class _Fold:
@@ -314,10 +336,14 @@ def _cluster_trouble(client, address: str) -> None:
 
 
 def _run_on(executor: cf.Executor, plan, play, request, seed, keep, finished,
-            in_flight: int, watch: Callable[[], None] | None = None) -> None:
+            in_flight: int, watch: Callable[[], None] | None = None,
+            stop: Callable[[], None] | None = None) -> None:
     """Submit the chunks with at most `in_flight` outstanding; stop everything at the first
     failure (the remaining futures are cancelled). While nothing finishes, `watch()` is
-    called every WATCH_INTERVAL seconds and may raise to give up."""
+    called every WATCH_INTERVAL seconds and may raise to give up. On an interrupt (an
+    exception that is no Exception: KeyboardInterrupt, SIGTERM's), `stop()` is called first,
+    before any future is cancelled (a process pool whose workers die fails its pending
+    futures, and on Python 3.11 it cannot fail one already cancelled)."""
     todo = iter(plan)
     running: dict[cf.Future, tuple[int, int, int]] = {}
     ahead: tuple[int, int, int] | None = None
@@ -355,6 +381,10 @@ def _run_on(executor: cf.Executor, plan, play, request, seed, keep, finished,
                     raise WorkerLost(first, first + count - 1, describe_error(error)) from None
                 finished(*outcome)
             submit_more()
+    except BaseException as error:
+        if stop is not None and not isinstance(error, Exception):
+            stop()
+        raise
     finally:
         for future in running:
             future.cancel()

@@ -80,7 +80,8 @@ def compile_cached(text: str, file: str) -> Compiled:
     """compile_text, or what an earlier compilation of the same text (and bases) gave."""
     key = cache.key(text, file)
     found = cache.get(key)
-    if isinstance(found, Compiled):
+    # (whatever else the cache gives, even authenticated, is compiled again and replaced)
+    if isinstance(found, Compiled) and (found.ruleset is not None or found.diagnostics):
         return found
     compiled = compile_text(text, file)
     cache.put(key, compiled, keep_on_disk=compiled.ruleset is not None)

@@ -15,7 +15,6 @@ the two ids in their `conversion ... from "A" to "B"` line without compiling any
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,6 @@ Loader = Callable[[str], "Compiled"]
 # what is given at most once in a conversion: 'otherwise', 'fit', or (kind, name)
 _Given = str | tuple[str, str | None]
 
-_DECLARED = re.compile(r'conversion\s*\(\s*\w+\s*\)\s*from\s*"([^"\n]*)"\s*to\s*"([^"\n]*)"')
 
 
 @dataclass(frozen=True)
@@ -70,9 +68,15 @@ class Conversion:
 def _side(ref: str, span: Span, base: Path, sources: Sources, load: Loader) -> Side | Diagnostic:
     shipped = catalog.rulesets()
     written = ref
+    # a shipped id, or a rules file named relative to the conversion (never another file)
+    found = catalog.resolve(ref, shipped + catalog.scenarios(), base,
+                            suffixes=catalog.RULES_SUFFIXES)
+    if found.refused is not None:
+        return diag("E800", f"'{written}' is not a rules file a conversion may name", span,
+                    hint=catalog.refusal_hint(found, "rules"))
     if catalog.looks_like_path(ref):
         ref = os.path.normpath(base / ref)  # a rules file next to the conversion
-    if catalog.resolve(ref, shipped + catalog.scenarios(), existing=True).path is None:
+    if found.path is None:
         ids = [s.id for s in shipped]
         where = f" (relative to {base.as_posix()}/)" if ref != written else ""
         return diag("E800", f"unknown ruleset '{written}'{where}", span,
@@ -271,7 +275,7 @@ def available(using: list[str] | None = None) -> list[tuple[str, str, Path]]:
         text = catalog.read_rules(path)
         if isinstance(text, catalog.Unreadable):   # reported by convert.find for --using files
             continue
-        out += [(m.group(1), m.group(2), path) for m in _DECLARED.finditer(text)]
+        out += [(source, target, path) for source, target in catalog.conversions_of(text)]
     return out
 
 

@@ -131,9 +131,13 @@ def _identity(file: str) -> str:
 
 def _resolve_base(ref: str, file: str, where: Span) -> tuple[Path | None, Diagnostic | None]:
     """A built-in id, or a path relative to the folder of the file that extends it."""
-    found = catalog.resolve(ref, catalog.rulesets(), Path(file).parent)
+    found = catalog.resolve(ref, catalog.rulesets(), Path(file).parent,
+                            suffixes=catalog.RULES_SUFFIXES)
     if found.path is not None:
         return found.path, None
+    if found.refused is not None:
+        return None, diag("E435", f"'{ref}' is not a rules file this file may extend", where,
+                          hint=catalog.refusal_hint(found, "rules"))
     if found.tried is not None:
         return None, diag("E435", f"no rules file '{ref}' to extend", where,
                           hint=f"looked for {catalog.display_path(found.tried)}; a path is read "

@@ -3,7 +3,9 @@
 Markdown and HTML come from Jinja2 templates shipped in warband/lists/templates/ (roster.md.j2,
 roster.html.j2); a user's own template (`--template PATH`) gets the same model instead. The
 built-in templates are also reachable from a user's template as "warband/roster.html.j2", so a
-template can `{% extends "warband/roster.html.j2" %}` and override only some blocks. The terminal
+template can `{% extends "warband/roster.html.j2" %}` and override only some blocks. Every
+template, built-in or not, runs in template_sandbox's bounded Jinja2 sandbox, and whatever goes
+wrong in one is a RenderError carrying a diagnostic at the template's line. The terminal
 format is built with rich directly. PDF is the HTML printed by WeasyPrint (the optional `pdf`
 extra). Every function returns the output; nothing here prints or writes files.
 """
@@ -12,8 +14,11 @@ from __future__ import annotations
 
 import io
 import os
-from pathlib import Path
+import re
 from typing import cast
+
+from warband.diagnostics import Diagnostic, Sources, Span, diag
+from warband.limits import MAX_TEMPLATE_OUTPUT
 
 FORMATS = ("text", "markdown", "html", "pdf")
 TEMPLATES = {"markdown": "roster.md.j2", "html": "roster.html.j2", "pdf": "roster.html.j2"}
@@ -24,7 +29,13 @@ PDF_MISSING = ("PDF output needs WeasyPrint: pip install 'warband-toolkit[pdf]' 
 
 class RenderError(Exception):
     """A roster cannot be rendered: a broken template, or PDF support missing. The message is
-    for the user."""
+    for the user; a template's problem also comes as a diagnostic (E660 the file cannot be
+    used, E661 the template fails) with the sources its excerpt needs."""
+
+    def __init__(self, message: str, diagnostic: Diagnostic | None = None,
+                 sources: Sources | None = None) -> None:
+        super().__init__(message)
+        self.diagnostic, self.sources = diagnostic, sources
 
 
 def render(model: dict, fmt: str, *, template: str | None = None, width: int = 100,
@@ -42,60 +53,218 @@ def render(model: dict, fmt: str, *, template: str | None = None, width: int = 1
 
 # ---- templates ----------------------------------------------------------------------------------
 
+MD_SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "\\": "\\\\",
+                            "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]"})
+
+
 def md_cell(value) -> str:
-    """A value for a markdown table cell: no line breaks, pipes escaped."""
+    """A value as markdown text, safe anywhere on a line and in a table cell: one line, HTML's
+    `& < >` as entities (markdown renderers pass raw HTML through), and the characters that make
+    markup (`| \\ ` * _ [ ]`) escaped with a backslash."""
     text = "" if value is None else str(value)
-    return " ".join(text.split()).replace("|", "\\|")
+    return " ".join(text.split()).translate(MD_SPECIAL)
 
 
-def _environment(fmt: str, user_dir: Path | None, user_name: str | None):
+def md_code(value) -> str:
+    """A value as a markdown code span, whatever backticks it holds: one line, fenced by more
+    backticks than it has in a row (inside a code span nothing is markup, not even HTML)."""
+    text = " ".join(("" if value is None else str(value)).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # C0 but tab and newline, DEL, C1
+
+
+def printable(value):
+    """The model with every control character in its text (an escape sequence, a carriage
+    return) shown as U+FFFD: a warband file's names must not drive the terminal a roster is
+    printed on, whatever the format."""
+    if isinstance(value, str):
+        return CONTROL.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {key: printable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(printable(item) for item in value)
+    return value
+
+
+def is_html(fmt: str, name: str | None) -> bool:
+    return fmt in ("html", "pdf") or (name or "").endswith((".html", ".htm", ".html.j2",
+                                                            ".htm.j2"))
+
+
+def _environment(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str]]):
+    """The sandbox for one roster: the built-in templates as "warband/NAME", and the folder of
+    the user's template (read through read_template: regular files, bounded). Every template
+    loaded is recorded in `seen`: its compiled code's file name -> (the name to show, text)."""
     # lazily: a roster for the terminal needs no Jinja2
-    from jinja2 import (
-        BaseLoader,
-        ChoiceLoader,
-        Environment,
-        FileSystemLoader,
-        PackageLoader,
-        PrefixLoader,
-        StrictUndefined,
-    )
-    builtin = PackageLoader("warband.lists", "templates")
-    loaders: list[BaseLoader] = [PrefixLoader({"warband": builtin})]
-    if user_dir is not None:
-        loaders.insert(0, FileSystemLoader(str(user_dir)))
-    html = fmt in ("html", "pdf") or (user_name or "").endswith((".html", ".htm", ".html.j2",
-                                                                    ".htm.j2"))
-    env = Environment(loader=ChoiceLoader(loaders), autoescape=html, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    from importlib import resources
+
+    from jinja2 import FunctionLoader, StrictUndefined
+    from jinja2.loaders import split_template_path
+
+    from warband.lists.template_sandbox import RosterSandbox, TemplateUnreadable, read_template
+
+    builtin = resources.files("warband.lists") / "templates"
+    folder = os.path.dirname(user_file) if user_file is not None else None
+    real_folder = os.path.realpath(folder or ".")
+
+    def load(name: str):
+        if folder is not None:
+            path = os.path.join(folder, *split_template_path(name))   # no '..'
+            top = name == os.path.basename(user_file or "")
+            if os.path.lexists(path) or top:
+                if not top and os.path.commonpath([os.path.realpath(path), real_folder]) != \
+                        real_folder:   # a link out of the folder: to a secret, say
+                    raise TemplateUnreadable(
+                        path, f"the template {path} leads out of the folder of {user_file}",
+                        "a template can include or extend only the files in its own folder")
+                text = read_template(path)   # TemplateUnreadable: shown as E660
+                seen[os.path.abspath(path)] = (path, text)
+                return text, os.path.abspath(path), lambda: True
+        if name.startswith("warband/") and name.removeprefix("warband/") in TEMPLATES.values():
+            source = builtin / name.removeprefix("warband/")
+            text = source.read_text(encoding="utf-8")
+            seen[str(source)] = (name, text)
+            return text, str(source), lambda: True
+        return None
+
+    env = RosterSandbox(loader=FunctionLoader(load), autoescape=is_html(fmt, user_file),
+                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                        keep_trailing_newline=True)
     env.filters["md"] = md_cell
+    env.filters["md_code"] = md_code
     return env
 
 
 def render_template(model: dict, fmt: str, template: str | None = None) -> str:
-    """The model through the built-in template of `fmt`, or through the user's template file."""
-    import jinja2  # lazily, as in _environment
+    """The model through the built-in template of `fmt`, or through the user's template file.
+    Any failure is a RenderError with its diagnostic."""
+    # lazily, as in _environment
+    from warband.lists.template_sandbox import (
+        StepBudget,
+        TemplateLimit,
+        TemplateUnreadable,
+        checked,
+        read_template,
+    )
+    model = printable(model)
+    seen: dict[str, tuple[str, str]] = {}
     if template is not None:
-        path = Path(template)
-        if not os.path.isfile(path):   # not Path.is_file: it raises for a name too long
-            raise RenderError(f"no such template: {template}")
-        env = _environment(fmt, path.parent, path.name)
-        name, shown = path.name, template
+        name = os.path.basename(template)
+        try:
+            read_template(template)   # before anything else: a missing file, a FIFO, ...
+        except TemplateUnreadable as error:
+            raise unreadable(error) from None
     else:
-        env = _environment(fmt, None, None)
         name = f"warband/{TEMPLATES[fmt]}"
-        shown = name
+    env = _environment(fmt, template, seen)
+    budget = StepBudget(seen)
     try:
-        return env.get_template(name).render(**model, roster=model)
-    except jinja2.TemplateSyntaxError as error:
-        where = f"{error.filename or shown}:{error.lineno}" if error.lineno else shown
-        raise RenderError(f"{where}: template error: {error.message}") from None
-    except jinja2.UndefinedError as error:
-        raise RenderError(f"{shown}: template error: {error.message} (the roster model has: "
-                          f"{', '.join(model)})") from None
-    except jinja2.TemplateError as error:
-        raise RenderError(f"{shown}: template error: {error}") from None
-    except UnicodeDecodeError:
-        raise RenderError(f"{shown}: a template must be UTF-8 text") from None
+        with budget:
+            out: list[str] = []
+            size = 0
+            for chunk in env.get_template(name).generate(**model, roster=model):
+                size += len(chunk)
+                if size > MAX_TEMPLATE_OUTPUT:
+                    raise TemplateLimit(f"the roster would be longer than "
+                                        f"{MAX_TEMPLATE_OUTPUT:,} characters",
+                                        "a roster is a few pages; look for a loop that "
+                                        "prints too much")
+                out.append(chunk)
+            return checked("".join(out))
+    except TemplateUnreadable as error:   # a template it includes or extends
+        raise unreadable(error) from None
+    except Exception as error:  # noqa: BLE001  # any error of a template is the template's
+        raise failed(error, model, template or name, seen, budget.where()) from None
+
+
+def unreadable(error) -> RenderError:
+    """E660 for a template file that cannot be used (a TemplateUnreadable)."""
+    span = Span(error.path, error.line, error.column) if error.line else None
+    return RenderError(error.message, diag("E660", error.message, span, hint=error.hint),
+                       Sources())
+
+
+def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str, str]],
+           last: tuple[str, int] | None = None) -> RenderError:
+    """E661 for a template that fails, at the template line where it failed: a syntax error's
+    own line, or the innermost frame of compiled template code in the traceback (Jinja rewrites
+    those frames to the template's file and line); else the line that ran `last`, as when the
+    output grew too long."""
+    # lazily, as in _environment
+    import jinja2
+
+    from warband.lists.template_sandbox import TemplateLimit
+    sources = Sources({shown: text for shown, text in seen.values()})
+    file, line = None, 0
+    if isinstance(error, jinja2.TemplateSyntaxError) and error.lineno:
+        file, line = error.filename, error.lineno
+    else:
+        tb = error.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename in seen:
+                file, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+            tb = tb.tb_next
+        if file is None and last is not None:
+            file, line = last
+    hint = ("templates run in a sandbox: they can read the roster's data (see the docs of "
+            "`warband roster`), not Python's internals, files or programs")
+    if isinstance(error, TemplateLimit):
+        message, hint = str(error), error.hint
+    elif isinstance(error, jinja2.TemplateSyntaxError):
+        message = f"template syntax error: {error.message or 'cannot be read'}"
+        hint = "see Jinja2's template syntax: https://jinja.palletsprojects.com/templates/"
+    elif isinstance(error, jinja2.UndefinedError):
+        message = f"template error: {error.message or 'an undefined value'}"
+        hint = f"the roster model has: {', '.join(model)}"
+    elif isinstance(error, jinja2.exceptions.SecurityError):
+        message = f"the template did something a template may not: {error}"
+    elif isinstance(error, jinja2.TemplateNotFound):
+        message = f"template error: no template '{error.name}' to include or extend"
+        hint = ("a template can include or extend the files next to it and "
+                "\"warband/roster.html.j2\" or \"warband/roster.md.j2\"")
+    elif isinstance(error, jinja2.TemplateError):
+        message = f"template error: {error}"
+    elif isinstance(error, OverflowError) and "MAX_RANGE" in str(error):
+        message = "template error: a range() of more than 100,000 numbers"
+        hint = "a roster needs no such range"
+    elif isinstance(error, RecursionError):
+        message = "template error: nested too deeply (a macro that calls itself, or brackets in " \
+                  "brackets)"
+        hint = "a macro that calls itself needs a way to stop; brackets and blocks nest a " \
+               "few hundred deep at most"
+    else:
+        message = f"template error: {type(error).__name__}: {error}"
+        hint = "the template failed while it ran: this is a mistake in the template"
+    span = None
+    if file is not None and file in seen:
+        shown_file, text = seen[file]
+        span = place(shown_file, text, line, message)
+    elif file is not None:
+        span = Span(file, line, 1)
+    else:   # nowhere in particular (the template did not compile): name the file at least
+        message = f"{shown}: {message}"
+    return RenderError(f"{span or shown}: {message}", diag("E661", message, span, hint=hint),
+                       sources)
+
+
+def place(file: str, text: str, line: int, message: str) -> Span:
+    """Where on its line an error is: at the name it quotes if the line has it ('x' is
+    undefined, has no attribute 'x'), else the whole line but its indentation."""
+    lines = text.split("\n")
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    for quoted in reversed(re.findall(r"'([^'\s]+)'", message)):
+        found = re.search(rf"(?<![\w.]){re.escape(quoted)}(?!\w)", source) or re.search(
+            rf"\.{re.escape(quoted)}(?!\w)", source)
+        if found:
+            start = found.start() + (1 if found.group().startswith(".") else 0)
+            return Span(file, line, start + 1, line, found.end() + 1)
+    start = len(source) - len(source.lstrip())
+    return Span(file, line, start + 1, line, max(len(source.rstrip()), start + 1) + 1)
 
 
 # ---- PDF ----------------------------------------------------------------------------------------
@@ -106,7 +275,17 @@ def pdf(html: str) -> bytes:
         import weasyprint  # lazily: optional, and only a PDF needs it
     except (ImportError, OSError):  # not installed, or its system libraries are missing
         raise RenderError(PDF_MISSING) from None
-    return weasyprint.HTML(string=html).write_pdf()
+    return weasyprint.HTML(string=html, url_fetcher=fetch_nothing).write_pdf()
+
+
+def fetch_nothing(url: str, *args, **kwargs):
+    """WeasyPrint's URL fetcher for rosters: only data: URLs. A template from a stranger could
+    otherwise put a local file (file:///...) into the PDF, as an image or an attachment, or
+    reach the network; the built-in templates need nothing."""
+    if url.startswith("data:"):
+        import weasyprint  # lazily, as in pdf
+        return weasyprint.default_url_fetcher(url, *args, **kwargs)
+    raise ValueError(f"a roster loads nothing from outside: {url}")
 
 
 def pdf_available() -> bool:
@@ -127,6 +306,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     from rich.table import Table
     from rich.text import Text
 
+    model = printable(model)
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=colour, no_color=not colour,
                       color_system="standard" if colour else None, highlight=False, emoji=False,
@@ -237,5 +417,5 @@ def _fighter_block(console, model: dict, f: dict) -> None:
         console.print(Text("  equipment: " + ", ".join(e["name"] for e in f["equipment"])))
 
 
-__all__ = ["FORMATS", "RenderError", "render", "render_template", "terminal", "pdf",
-           "pdf_available", "md_cell", "PDF_MISSING"]
+__all__ = ["FORMATS", "PDF_MISSING", "RenderError", "md_cell", "md_code", "pdf",
+           "pdf_available", "printable", "render", "render_template", "terminal"]

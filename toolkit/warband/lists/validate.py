@@ -135,10 +135,11 @@ class Validation:
         data = loaded.data
         if data is None:
             return result
-        ref, base = ruleset_ref(data), source.base
+        ref, base, shared = ruleset_ref(data), source.base, True
         if ref is None and "ruleset" not in data and self.default_ruleset:
-            ref, base = self.default_ruleset, Path(".")  # named on the command line
-        rules = self.rules(ref, base, data, name, loaded.text) if ref else None
+            # named on the command line: the user's own choice, not the file's
+            ref, base, shared = self.default_ruleset, Path("."), False
+        rules = self.rules(ref, base, data, name, loaded.text, shared=shared) if ref else None
         if not isinstance(rules, _Rules):
             # no usable ruleset: the generic schema still finds what is wrong with the shape
             result.diagnostics += self._generic_check(data, name, loaded.text)
@@ -189,12 +190,17 @@ class Validation:
 
     # ---- finding the ruleset --------------------------------------------------------------------
     def rules(self, ref: str, base: Path, data: CommentedMap, name: str,
-              text: str | None) -> _Rules | Diagnostic:
-        """The compiled ruleset a file names, or the diagnostic that makes the file unusable."""
+              text: str | None, *, shared: bool = True) -> _Rules | Diagnostic:
+        """The compiled ruleset a file names, or the diagnostic that makes the file unusable.
+        `shared`: the file names it (a file may name only rules files, relative to itself)."""
         span = span_at(data, ("ruleset",), name, text) if "ruleset" in data else None
         if self._shipped is None:
             self._shipped = catalog.rulesets()
-        found = catalog.resolve(ref, self._shipped, base)
+        found = catalog.resolve(ref, self._shipped, base,
+                                suffixes=catalog.RULES_SUFFIXES if shared else None)
+        if found.refused is not None:
+            return diag("E100", f"'{ref}' is not a rules file this warband may name", span,
+                        hint=catalog.refusal_hint(found, "rules"))
         if found.path is None and found.tried is not None:
             where = "" if base == Path(".") else f" (relative to {base.as_posix()}/)"
             return diag("E100", f"no such rules file: {ref}{where}", span,

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from warband.diagnostics import Diagnostic, Span, diag
+from warband.limits import MAX_YAML_BYTES
 from warband.run.world import FighterSpec
 
 STDIN = "-"
@@ -45,13 +46,16 @@ class Source:
 
 
 def read_source(arg: str, stdin: BinaryIO | None = None) -> Source:
-    """Read a path, or standard input for '-'; a file that cannot be read is a diagnostic."""
+    """Read a path, or standard input for '-'; a file that cannot be read is a diagnostic. One
+    byte more than a warband file may have is read at most (the loader reports the size): a
+    device or an endless pipe named on the command line is never read whole."""
     if arg == STDIN:
         stream = stdin if stdin is not None else sys.stdin.buffer
-        return Source(STDIN_NAME, stream.read(), Path("."))
+        return Source(STDIN_NAME, stream.read(MAX_YAML_BYTES + 1), Path("."))
     path = Path(arg)
     try:
-        return Source(arg, path.read_bytes(), path.parent)
+        with open(path, "rb") as stream:
+            return Source(arg, stream.read(MAX_YAML_BYTES + 1), path.parent)
     except FileNotFoundError:
         problem = diag("E100", f"no such file: {arg}", None,
                        hint="check the path; '-' reads the warband from standard input")

@@ -186,7 +186,7 @@ class Decisions:
             self._probe(stmt, [str(v) for v in values], env, world)
         if policy in ("random", "greedy") and len(values) > 1:
             return self.decide(stmt, policy, values, run, env, world)
-        if policy.lstrip("-").isdigit() and int(policy) in values:
+        if policy.lstrip("-").isdecimal() and len(policy) <= 30 and int(policy) in values:
             return run(int(policy), world)   # scripted
         default = low
         if stmt.default is not None:

@@ -468,7 +468,11 @@ class Compiler:
             check_count(n, e)
             die = self.die_for(e.sides, reroll)
             if keep is None:
-                return interp.draw(dice.pool_sum(die, n), e)
+                try:
+                    return interp.draw(dice.pool_sum(die, n), e)
+                except OverflowError as error:
+                    raise RulesError(diag("E504", str(error), e.span,
+                                          hint=dice.SUM_HINT)) from None
             kept = keep.count if keep.keep else max(n - keep.count, 0)
             highest = keep.highest if keep.keep else not keep.highest
             try:

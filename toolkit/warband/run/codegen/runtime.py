@@ -163,7 +163,10 @@ def pool_dist(node, n, reroll) -> Dist:
     die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
     keep = next((m for m in node.mods if type(m).__name__ == "KeepMod"), None)
     if keep is None:
-        return dice.pool_sum(die, n)
+        try:
+            return dice.pool_sum(die, n)
+        except OverflowError as error:
+            raise RulesError(diag("E504", str(error), node.span, hint=dice.SUM_HINT)) from None
     kept = keep.count if keep.keep else max(n - keep.count, 0)
     highest = keep.highest if keep.keep else not keep.highest
     try:
@@ -395,7 +398,7 @@ def number_choice(interp: Interpreter, stmt, low, high):
         if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter
             raise Interpret(stmt.name.name)
         return interp.choice_rng.choice(list(range(low, high + 1)))
-    if policy.lstrip("-").isdigit() and low <= int(policy) <= high:
+    if policy.lstrip("-").isdecimal() and len(policy) <= 30 and low <= int(policy) <= high:
         return int(policy)
     return None
 
