@@ -75,7 +75,10 @@ def md_code(value) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # C0 but tab and newline, DEL, C1
+# C0 but tab and newline, DEL, C1, and what reorders text (bidi controls, line separators): the
+# characters diagnostics.printable escapes
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                     "\u2066-\u2069\u2028\u2029]")
 
 
 def printable(value):
