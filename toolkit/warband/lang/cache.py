@@ -22,7 +22,6 @@ import hmac
 import io
 import os
 import pickle
-import secrets
 import stat
 import tempfile
 from pathlib import Path
@@ -293,6 +292,7 @@ def _read_key(path: Path) -> bytes | None:
 
 
 def _make_key(path: Path) -> bytes | None:
+    import secrets  # lazily: made once per user; every other run only reads the key
     secret = secrets.token_bytes(32)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
