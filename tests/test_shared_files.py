@@ -120,3 +120,12 @@ def test_a_device_named_on_the_command_line_is_read_only_so_far():
     result = run("validate", "/dev/zero")
     assert result.exit_code == 1
     assert "error[E607]" in result.output
+
+
+def test_a_name_no_file_can_have_is_refused_cleanly(tmp_path):
+    # (following links to see what a name stands for raised ValueError on a NUL: a traceback)
+    band = _warband(tmp_path, '"a\\0b.rules"')
+    result = run("validate", str(band))
+    assert result.exit_code == 2, result.output
+    assert "is not a rules file this warband may name" in result.output
+    assert catalog.read_rules(Path("a\0b.rules")).reason == "os"

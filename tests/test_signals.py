@@ -87,18 +87,29 @@ def test_sigterm_stops_a_simulation_and_its_workers(tmp_path, how):
     `group`: every process of the job, as a CI runner or a shell's job control does."""
     child, children = start_simulation(tmp_path)
     assert len(children) >= 3          # two workers and the resource tracker
+    sends = [] if how == "group" else [os.kill]
+    sends += [os.killpg] if how in ("twice", "group") else []
+    err = stopped(child, signal.SIGTERM, sends)
+    assert child.returncode == 143, err.decode()
+    assert b"Traceback" not in err, err.decode()
+    assert b"terminated" in err
+    assert_none_left(children)
+
+
+def stopped(child: subprocess.Popen, signum: int, sends: list) -> bytes:
+    """Send `signum` by each of `sends` (os.kill: the process; os.killpg: its group) and wait
+    for the child (killed if it outlives the wait); its standard error."""
     try:
-        if how in ("process", "twice"):
-            os.kill(child.pid, signal.SIGTERM)
-        if how in ("twice", "group"):
-            os.killpg(child.pid, signal.SIGTERM)
+        for send in sends:
+            send(child.pid, signum)
         _, err = child.communicate(timeout=15)
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
-    assert child.returncode == 143, err.decode()
-    assert b"Traceback" not in err, err.decode()
-    assert b"terminated" in err
+    return err
+
+
+def assert_none_left(children: list) -> None:
     left = gone(children)
     for pid in left:                   # do not leave them to the next test
         os.kill(pid, signal.SIGKILL)
@@ -109,17 +120,9 @@ def test_an_interrupt_stops_the_workers_at_once(tmp_path):
     """SIGINT to the command alone (not a terminal's Ctrl-C, which reaches the workers too):
     exit 130, without waiting for the chunks being played, and no worker left."""
     child, children = start_simulation(tmp_path)
-    try:
-        os.kill(child.pid, signal.SIGINT)
-        _, err = child.communicate(timeout=15)
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
+    err = stopped(child, signal.SIGINT, [os.kill])
     assert child.returncode == 130, err.decode()
-    left = gone(children)
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert_none_left(children)
 
 
 # ---- writes in flight ---------------------------------------------------------------------------

@@ -154,12 +154,20 @@ def resolve(ref: str, among: list[Shipped], relative_to: Path | None = None, *,
         path = relative_to / path
     # os.path's tests, not Path's: they answer False for a name the system refuses (too long)
     if as_path or existing and os.path.exists(path):
-        if suffixes is not None and not os.path.realpath(path).lower().endswith(suffixes):
+        if suffixes is not None and not _real_name(path).lower().endswith(suffixes):
             return Resolved(None, tried=path, refused="kind")   # a link to another kind of file
         if os.path.isfile(path):
             return Resolved(path)
         return Resolved(None, tried=path, folder=os.path.isdir(path))
     return Resolved(None, known=[s.id for s in among])
+
+
+def _real_name(path: Path) -> str:
+    """The path with every link followed; '' for a name no file can have (a NUL in it)."""
+    try:
+        return os.path.realpath(path)
+    except (ValueError, OSError):
+        return ""
 
 
 # ---- reading --------------------------------------------------------------------------------------
@@ -199,6 +207,8 @@ def read_regular(path: Path | str, most: int) -> bytes | Unreadable:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         return Unreadable("os", error.strerror or str(error))
+    except ValueError:   # a NUL in the name
+        return Unreadable("os", "no file can have this name")
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return Unreadable("os", "not a regular file")
