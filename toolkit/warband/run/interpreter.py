@@ -546,8 +546,12 @@ class Interpreter(Decisions):
         def loop(j, env2, world2):
             if j == len(ordered):
                 return next_(env2, world2)
-            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2,
-                              lambda e, w: loop(j + 1, e, w), ret)
+            # interned as `for each` and `repeat` intern theirs: a memo key holds the id of the
+            # continuation, and a fresh lambda's id is reused once it is freed (another
+            # iteration's, or another fighter's, memoised future)
+            after = self._intern(("sorted", id(stmt), j, ordered, id(next_), id(ret)),
+                                 lambda e, w: loop(j + 1, e, w))
+            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2, after, ret)
         return loop(0, env, world)
 
     def _game_statement(self, stmt, env, world, next_):
