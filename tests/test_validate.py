@@ -407,6 +407,50 @@ def test_a_run_compiles_each_ruleset_once(monkeypatch):
                              "swords-against-sorcery", "swords-against-sorcery-points"]
 
 
+# ---- a table keyed on a fighter, over several files ------------------------------------------
+
+PRICE_RULES = """ruleset "price"
+  title "Price"
+  version "1"
+
+stat Skill: 1..10 "skill"
+class A { }
+class B { }
+
+table price(f: fighter) -> points "a fighter's price, by its class" {
+  when f is A => 10
+  otherwise => 99
+}
+
+army "points" {
+  cost(f) = price(f)
+  points 100
+}
+"""
+
+
+def test_a_table_keyed_on_a_fighter_prices_each_file_fighter_by_fighter(tmp_path):
+    """Issue 19: the first fighter of one.yaml (class A) and of two.yaml (class B) are both
+    fighter #0: the table's row was kept by that position, and two.yaml cost 10, not 99."""
+    (tmp_path / "price.rules").write_text(PRICE_RULES)
+    (tmp_path / "one.yaml").write_text(
+        "name: One\nruleset: price.rules\nfighters:\n  - {name: a, class: A, skill: 1}\n")
+    (tmp_path / "two.yaml").write_text(
+        "name: Two\nruleset: price.rules\npoints: 50\n"
+        "fighters:\n  - {name: b, class: B, skill: 1}\n")
+    one, two = str(tmp_path / "one.yaml"), str(tmp_path / "two.yaml")
+
+    def verdict(*files):
+        return {f.file: (f.total, [d.code for d in f.diagnostics])
+                for f in validate(list(files)).files}
+    expected = {one: (10, []), two: (99, ["E701"])}
+    assert verdict(one) | verdict(two) == expected
+    assert verdict(one, two) == expected
+    assert verdict(two, one) == expected
+    result = run("validate", one, two)
+    assert result.exit_code == 1 and "the warband costs 99 points; at most 50" in result.stdout
+
+
 # ---- odds with fighters from warband files ------------------------------------------------------
 
 def test_odds_takes_fighters_from_warband_files(at_root):

@@ -24,6 +24,7 @@ from warband.lang.ruleset import Ruleset
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
 from warband.run import budget
 from warband.run.codegen import program as codegen
+from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -97,7 +98,8 @@ class Interpreter(Decisions):
         # Worlds are memoised: a Draft has no key)
         self._keyed: tuple = (None, None)
         self.synthetic: dict = {}
-        self.tables: dict = {}
+        self.tables: dict = {}        # (table, arguments) -> row, for tables in pure_tables
+        self.pure_tables: dict = {}   # id of a table -> whether it reads only its arguments
         fields: dict[str, tuple[str, str]] = {}
         for name in ruleset.stats:
             fields[name.lower()] = ("value", name)
@@ -551,8 +553,12 @@ class Interpreter(Decisions):
         def loop(j, env2, world2):
             if j == len(ordered):
                 return next_(env2, world2)
-            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2,
-                              lambda e, w: loop(j + 1, e, w), ret)
+            # interned as `for each` and `repeat` intern theirs: a memo key holds the id of the
+            # continuation, and a fresh lambda's id is reused once it is freed (another
+            # iteration's, or another fighter's, memoised future)
+            after = self._intern(("sorted", id(stmt), j, ordered, id(next_), id(ret)),
+                                 lambda e, w: loop(j + 1, e, w))
+            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2, after, ret)
         return loop(0, env, world)
 
     def _game_statement(self, stmt, env, world, next_):
@@ -656,7 +662,17 @@ class Interpreter(Decisions):
         return value
 
     def lookup(self, table: nodes.TableDecl, args, call, world):
-        # A table reads only its arguments, so each lookup is computed once per interpreter.
+        # A table that reads only its arguments gives the same row for the same arguments, so
+        # it is looked up once per interpreter. One that reads the world (`f is A`, `f.Might`,
+        # `f has T`) is looked up every time: a fighter argument is an index into *a* world,
+        # and one interpreter checks many warbands (the same index, another fighter) and plays
+        # whole games (the same fighter, changed).
+        pure = self.pure_tables.get(id(table))
+        if pure is None:
+            pure = self.pure_tables[id(table)] = reads_only_arguments(
+                nodes.Call(table.name, (), table.span), self.ruleset, set())
+        if not pure:
+            return self.lookup_uncached(table, args, call, world)
         key = (id(table), args)
         found = self.tables.get(key, MISSING)
         if found is MISSING:

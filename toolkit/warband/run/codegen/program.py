@@ -13,7 +13,7 @@ the same decisions and the same errors as the interpreter sampling: a roll bound
 drawn at the `let` (sampling mode evaluates at once), a `dice` argument rolls again at each read
 of its parameter (a closure for a generated callee, the interpreter's Thunk for an interpreted
 one), names not bound on a path read as their own name (symbols), a table that reads more than
-its arguments shares the interpreter's cache of looked-up rows. Where it cannot match the
+its arguments is looked up afresh each time, as the interpreter does. Where it cannot match the
 interpreter it does not try: a procedure with a construct the generator does not know runs
 through the interpreter (`Program.fallbacks` names it), and so does any run under the greedy
 policy (look-ahead needs the continuations), while probing, or with arguments generated code

@@ -18,7 +18,6 @@ from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
     AGGREGATES,
-    MISSING,
     Record,
     RulesError,
     Thunk,
@@ -354,12 +353,11 @@ def assign(interp: Interpreter, subject, name: str, value, world):
 
 
 def lookup(interp: Interpreter, table, args, call, world, rows):
-    """Interpreter.lookup: the interpreter's own per-run cache, shared with it."""
-    key = (id(table), args)
-    found = interp.tables.get(key, MISSING)
-    if found is MISSING:
-        found = interp.tables[key] = rows(interp, world, call, *args)
-    return found
+    """A table that reads the world (generated code calls a table that reads only its
+    arguments straight): looked up every time, as Interpreter.lookup does. Its rows depend on
+    the world its fighter arguments index into, and a cached row would be another warband's,
+    or another moment's, fighter."""
+    return rows(interp, world, call, *args)
 
 
 def no_row(table, args, call):
