@@ -230,9 +230,33 @@ def refusal_hint(resolved: Resolved, kind: str) -> str:
 
 
 def display_path(path: Path | str) -> str:
-    """Paths as a user reads them: relative to the working directory when inside it."""
+    """Paths as a user reads them: relative to the working directory when inside it; a shipped
+    file by its place among the shipped files (`dsl/smart.rules`, `scenarios/x.rules`), not by
+    where the package happens to be installed (`.venv/lib/python3.11/site-packages/warband/dsl/
+    ...`, or a temporary folder under pre-commit)."""
+    shipped = _shipped_name(path)
     try:
         relative = os.path.relpath(path)
     except ValueError:  # another drive, on Windows
-        return str(path)
+        return shipped or str(path)
+    if shipped is not None and shipped != relative.replace(os.sep, "/"):
+        # the shipped name, unless the working directory holds another file by that name
+        # (a user's own dsl/smart.rules), which it would then seem to be
+        if not os.path.exists(shipped) or os.path.samefile(shipped, path):
+            return shipped
     return str(Path(path).resolve()) if relative.startswith("..") else relative
+
+
+def _shipped_name(path: Path | str) -> str | None:
+    """`dsl/...` or `scenarios/...` for a file among the shipped ones, else None."""
+    try:
+        real = Path(os.path.realpath(path))
+    except (ValueError, OSError):
+        return None
+    for folder, name in ((RULES_DIR, "dsl"), (SCENARIO_DIR, "scenarios")):
+        try:
+            inside = real.relative_to(os.path.realpath(folder))
+        except ValueError:
+            continue
+        return "/".join((name, *inside.parts))
+    return None
