@@ -58,10 +58,13 @@ def keep_whole(table: Table) -> None:
         if any(text is None for text in texts):   # a cell that is no text: left as it is
             continue
         words = [text for text in texts if text]
-        if all(len(text.split()) <= 1 for text in words):
+        if all(len(text.split()) <= 1 for text in words):   # ids, paths, numbers
             longest = max([len(header)] + [Text(text).cell_len for text in words])
             column.no_wrap = True
-            column.min_width = max(column.min_width or 0, longest)
+        else:   # text: wrapped between words, none cut (a name in a sentence is an id too)
+            longest = max([len(word) for word in header.split()] +
+                          [Text(word).cell_len for text in words for word in text.split()])
+        column.min_width = max(column.min_width or 0, longest)
         column.overflow = "fold"
 
 
@@ -78,6 +81,10 @@ class WholeConsole(Console):
         tables = [o for o in objects if isinstance(o, Table)]
         for table in tables:
             keep_whole(table)
+        # rich may still squeeze a column below its longest word while it shares out the width,
+        # then widen it again: the line runs past the width, and is not cropped
+        if tables:
+            kwargs.setdefault("crop", False)
         width = max([self.width] + [needed_width(self, t) for t in tables])
         if width <= self.width:
             super().print(*objects, **kwargs)
@@ -97,9 +104,9 @@ def console(file: IO[str] | None = None, *, colour: bool | None = None,
     terminal)."""
     if colour is None:
         colour = colour_wanted(file or sys.stdout)
+    kwargs.setdefault("color_system", "auto" if colour else None)
     return WholeConsole(file=file, width=width, force_terminal=colour, no_color=not colour,
-                        color_system="auto" if colour else None, soft_wrap=soft_wrap,
-                        **kwargs)
+                        soft_wrap=soft_wrap, **kwargs)
 
 
 __all__ = ["WholeConsole", "colour_wanted", "console", "keep_whole", "needed_width"]
