@@ -68,7 +68,7 @@ def _completion_shell(value: str) -> str:
             raise typer.BadParameter(f"'{value}' is not a shell completion is made for; "
                                      f"choose one of {', '.join(SHELLS)}")
         return value
-    import shellingham   # typer's own way of finding the shell
+    import shellingham  # type: ignore[import-untyped]  # how typer finds the shell
     try:
         return shellingham.detect_shell()[0]
     except shellingham.ShellDetectionFailure:
