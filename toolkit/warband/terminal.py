@@ -48,10 +48,18 @@ def _cell_text(cell: Any) -> str | None:
     return None
 
 
-def keep_whole(table: Table) -> None:
+# When a table is wider than the terminal anyway (its ids and paths alone are), a column of text
+# gets this many characters, rather than being squeezed to its longest word.
+_ROOMY_TEXT = 30
+
+
+def keep_whole(table: Table) -> int:
     """Mark the columns of one-word cells (ids, paths, numbers) as never wrapped and never
-    narrower than their longest cell; let the other columns wrap between words, folding a word
-    longer than its column rather than cutting it. Called by WholeConsole on every table."""
+    narrower than their longest cell; let the other columns wrap between words, never narrower
+    than their longest word (folded, never cut, if rich squeezes them). Called by WholeConsole
+    on every table. Returns the room the text columns would take beyond their longest words to
+    be _ROOMY_TEXT wide (at most their longest text)."""
+    slack = 0
     for column in table.columns:
         texts = [_cell_text(cell) for cell in column.cells]
         header = _cell_text(column.header) or ""
@@ -64,8 +72,11 @@ def keep_whole(table: Table) -> None:
         else:   # text: wrapped between words, none cut (a name in a sentence is an id too)
             longest = max([len(word) for word in header.split()] +
                           [Text(word).cell_len for text in words for word in text.split()])
+            widest = max(Text(text).cell_len for text in words)
+            slack += max(0, min(widest, _ROOMY_TEXT) - max(longest, column.min_width or 0))
         column.min_width = max(column.min_width or 0, longest)
         column.overflow = "fold"
+    return slack
 
 
 def needed_width(console: Console, table: Table) -> int:
@@ -79,13 +90,16 @@ class WholeConsole(Console):
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         tables = [o for o in objects if isinstance(o, Table)]
+        width = self.width
         for table in tables:
-            keep_whole(table)
+            slack = keep_whole(table)
+            needed = needed_width(self, table)
+            if needed > self.width:   # past the terminal anyway: text need not be squeezed
+                width = max(width, needed + slack)
         # rich may still squeeze a column below its longest word while it shares out the width,
         # then widen it again: the line runs past the width, and is not cropped
         if tables:
             kwargs.setdefault("crop", False)
-        width = max([self.width] + [needed_width(self, t) for t in tables])
         if width <= self.width:
             super().print(*objects, **kwargs)
             return
