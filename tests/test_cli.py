@@ -247,20 +247,29 @@ def test_builtins_are_named_by_their_dsl_path_from_any_folder(tmp_path):
 
 def test_display_path_of_an_installed_builtin(tmp_path, monkeypatch):
     from warband import catalog
-    installed = tmp_path / "lib" / "python3.11" / "site-packages" / "warband" / "dsl"
+    package = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages" / "warband"
+    installed = package / "dsl"
     (installed / "conversions").mkdir(parents=True)
     (installed / "smart.rules").write_text("x")
     (installed / "conversions" / "a.rules").write_text("x")
     monkeypatch.setattr(catalog, "RULES_DIR", installed)
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
+    monkeypatch.setattr(catalog, "_HERE", package)
+    # the project's folder, with the virtual environment inside it: the case
+    monkeypatch.chdir(tmp_path)
     assert catalog.display_path(installed / "smart.rules") == "dsl/smart.rules"
     assert catalog.display_path(installed / "conversions" / "a.rules") == \
         "dsl/conversions/a.rules"
     # a folder with a dsl/smart.rules of its own: the built-in is not shown as that file
     monkeypatch.chdir(ROOT)
     assert catalog.display_path(installed / "smart.rules") == str(installed / "smart.rules")
+    assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "dsl/smart.rules"
+
+
+def test_display_path_in_a_checkout_stays_relative_to_the_working_directory(monkeypatch):
+    from warband import catalog
+    monkeypatch.chdir(ROOT / "dsl")
+    assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "smart.rules"
+    monkeypatch.chdir(ROOT / "warbands")
     assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "dsl/smart.rules"
 
 
