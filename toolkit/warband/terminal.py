@@ -43,8 +43,11 @@ def colour_wanted(stream: IO[str] | None) -> bool:
 def _cell_text(cell: Any) -> str | None:
     if isinstance(cell, Text):
         return cell.plain
-    if isinstance(cell, str):
-        return Text.from_markup(cell).plain
+    if isinstance(cell, str):   # rich reads a str cell as markup
+        try:
+            return Text.from_markup(cell).plain
+        except Exception:   # not markup after all (rich says so when it prints it)
+            return cell
     return None
 
 
@@ -63,14 +66,15 @@ def keep_whole(table: Table) -> int:
     for column in table.columns:
         texts = [_cell_text(cell) for cell in column.cells]
         header = _cell_text(column.header) or ""
+        header_words = [Text(word).cell_len for word in header.split()] or [0]
         if any(text is None for text in texts):   # a cell that is no text: left as it is
             continue
         words = [text for text in texts if text]
         if all(len(text.split()) <= 1 for text in words):   # ids, paths, numbers
-            longest = max([len(header)] + [Text(text).cell_len for text in words])
+            longest = max([Text(header).cell_len] + [Text(text).cell_len for text in words])
             column.no_wrap = True
         else:   # text: wrapped between words, none cut (a name in a sentence is an id too)
-            longest = max([len(word) for word in header.split()] +
+            longest = max(header_words +
                           [Text(word).cell_len for text in words for word in text.split()])
             widest = max(Text(text).cell_len for text in words)
             slack += max(0, min(widest, _ROOMY_TEXT) - max(longest, column.min_width or 0))
