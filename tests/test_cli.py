@@ -448,3 +448,18 @@ def test_force_color_is_honoured_and_no_color_and_pipes_are_plain(args, tmp_path
         outputs[label] = done.stdout + done.stderr
     assert "\x1b[" in outputs["forced"], outputs["forced"]
     assert "\x1b[" not in outputs["piped"] and "\x1b[" not in outputs["no colour"]
+
+
+@pytest.mark.parametrize("args", [
+    ["roster", "warbands/the-family.yaml"],
+    ["convert", "warbands/greedy-dudes.yaml", "--to", "super-simple-skirmish"],
+    ["play", "sss-standard-game"],
+], ids=lambda a: a[0])
+def test_an_existing_output_is_refused_before_any_work_with_e642(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    existing = tmp_path / "out"
+    existing.write_text("keep me")
+    result = run(*args, "-o", str(existing))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error[E642]: ") and result.stdout == ""
+    assert existing.read_text() == "keep me"
