@@ -23,6 +23,7 @@ from warband.cli.common import Format, ReportFormat, RosterFormat
 HELP = {"help_option_names": ["-h", "--help"]}
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
+
 class _Group(TyperGroup):
     """The top command: `--show-completion` and `--install-completion` take a shell's name,
     or none (then the shell this runs in), which click's options cannot say by themselves."""
@@ -30,9 +31,11 @@ class _Group(TyperGroup):
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         args = list(args)
         for i, arg in enumerate(args):
-            if arg in ("--show-completion", "--install-completion") and (
-                    i + 1 == len(args) or args[i + 1].startswith("-")):
-                args.insert(i + 1, "auto")
+            if arg in ("--show-completion", "--install-completion"):
+                if i + 1 == len(args) or args[i + 1].startswith("-"):
+                    args.insert(i + 1, "auto")
+                break
+            if not arg.startswith("-"):   # a command: what follows is its own
                 break
         return super().parse_args(ctx, args)
 
@@ -79,6 +82,7 @@ def _completion_shell(value: str) -> str:
 def _show_completion(ctx: typer.Context, value: str | None) -> None:
     if value is None or ctx.resilient_parsing:
         return
+    # typer's own script for each shell, as its --show-completion printed (no public name)
     from typer._completion_shared import get_completion_script
     typer.echo(get_completion_script(prog_name="warband", complete_var="_WARBAND_COMPLETE",
                                      shell=_completion_shell(value)))
