@@ -146,3 +146,320 @@ def test_odds_refuses_an_action_the_rules_do_not_allow():
     assert result.exit_code == 2
     assert "error[E903]" in result.stderr
     assert "attacker has Ranged" in result.stderr
+
+
+# ---- issue 19: ids never cut; built-ins named by their dsl/ path; the smaller things ---------
+
+def _builtin_ids() -> list[str]:
+    from warband import catalog
+    return [s.id for s in catalog.rulesets()]
+
+
+# Every command that prints a table (or a summary a person reads), with the ids it must show.
+TABLES = {
+    "rules list": (["rules", "list"], _builtin_ids() + [
+        f"dsl/{i}.rules" for i in ("swords-against-sorcery-points", "super-simple-skirmish",
+                                   "smart-range-per-inch")]),
+    "rules show": (["rules", "show", "swords-against-sorcery-points"],
+                   ["swords-against-sorcery.rules:108", "MissileWeapon", "OneHandedWeapon"]),
+    "rules show scenario": (["rules", "show", "sss-standard-game"], ["super-simple-skirmish"]),
+    "odds": (["odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot"],
+             ["target.Stunned", "target.removed"]),
+    "simulate": (["simulate", "sss-standard-game", "--games", "4"],
+                 ["sss-standard-game", "Gunslinger", "Berserker"]),
+    "roster": (["roster", "warbands/clockwork-empire.yaml"],
+               ["Gunslinger", "super-simple-skirmish", "warbands/clockwork-empire.yaml"]),
+    "validate": (["validate", "warbands/clockwork-empire.yaml", "warbands/greedy-dudes.yaml"],
+                 []),
+    "rules diff": (["rules", "diff", "swords-against-sorcery", "swords-against-sorcery-points"],
+                   ["swords-against-sorcery-points"]),
+}
+
+
+def _whole(output: str, ids: list[str]) -> None:
+    assert "…" not in output, output
+    words = set(re.findall(r"[^\s(),]+", output))
+    for name in ids:
+        assert name in output and any(name in w for w in words), (name, output)
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_no_table_cuts_an_id_at_60_columns(name, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "60")
+    args, ids = TABLES[name]
+    result = run(*args)
+    assert result.exit_code in (0, 1), result.output
+    _whole(result.stdout, ids)
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_no_table_cuts_an_id_through_a_pipe(name):
+    """A real pipe, no COLUMNS: rich's 80 columns (the `rules list | grep ID` of the issue)."""
+    args, ids = TABLES[name]
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env["PYTHONPATH"] = str(ROOT / "toolkit")
+    done = subprocess.run(_warband_command() + args, cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    _whole(done.stdout, ids)
+
+
+def test_rules_list_piped_to_grep_finds_every_id():
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env["PYTHONPATH"] = str(ROOT / "toolkit")
+    listed = subprocess.run(_warband_command() + ["rules", "list"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60).stdout
+    firsts = [line.split()[0] for line in listed.splitlines()[1:] if line[:1].strip()]
+    assert firsts == _builtin_ids()
+    assert "super-simple-skirmish " in listed
+
+
+def test_keep_whole_marks_one_word_columns_and_wraps_text():
+    from rich.table import Table
+
+    from warband import terminal
+    table = Table("id", "description")
+    table.add_row("swords-against-sorcery-points", "a long description that may wrap freely")
+    terminal.keep_whole(table)
+    ids, text = table.columns
+    assert ids.no_wrap and ids.min_width == len("swords-against-sorcery-points")
+    assert not text.no_wrap and text.min_width == len("description")
+    out = terminal.console(__import__("io").StringIO(), colour=False, width=20)
+    out.print(table)
+    assert "swords-against-sorcery-points" in out.file.getvalue()
+
+
+def test_builtins_are_named_by_their_dsl_path_from_any_folder(tmp_path):
+    house = tmp_path / "house.rules"
+    house.write_text('ruleset "house"\n  extends "smart"\n\n'
+                     'class Infantry "again" { tier human }\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit"), "WARBAND_NO_CACHE": "1"}
+    out = ""
+    for args in (["rules", "list"], ["rules", "show", "sss-sentinel"],
+                 ["rules", "check", str(house)]):
+        done = subprocess.run(_warband_command() + args, cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60)
+        out += done.stdout + done.stderr
+    assert "dsl/smart.rules" in out and "file: dsl/sss-sentinel.rules" in out
+    assert str(ROOT) not in out, out   # never where the package happens to be
+
+
+def test_display_path_of_an_installed_builtin(tmp_path, monkeypatch):
+    from warband import catalog
+    package = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages" / "warband"
+    installed = package / "dsl"
+    (installed / "conversions").mkdir(parents=True)
+    (installed / "smart.rules").write_text("x")
+    (installed / "conversions" / "a.rules").write_text("x")
+    monkeypatch.setattr(catalog, "RULES_DIR", installed)
+    monkeypatch.setattr(catalog, "_HERE", package)
+    # the project's folder, with the virtual environment inside it: the issue's case
+    monkeypatch.chdir(tmp_path)
+    assert catalog.display_path(installed / "smart.rules") == "dsl/smart.rules"
+    assert catalog.display_path(installed / "conversions" / "a.rules") == \
+        "dsl/conversions/a.rules"
+    # a folder with a dsl/smart.rules of its own: the built-in is not shown as that file
+    monkeypatch.chdir(ROOT)
+    assert catalog.display_path(installed / "smart.rules") == str(installed / "smart.rules")
+    assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "dsl/smart.rules"
+
+
+def test_display_path_in_a_checkout_stays_relative_to_the_working_directory(monkeypatch):
+    from warband import catalog
+    monkeypatch.chdir(ROOT / "dsl")
+    assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "smart.rules"
+    monkeypatch.chdir(ROOT / "warbands")
+    assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "dsl/smart.rules"
+
+
+def test_playout_hints_name_a_shipped_scenario_by_its_id(monkeypatch):
+    from warband import catalog
+    from warband.cli.rules import _scenario_ref
+    shipped = {s.id: s.path for s in catalog.scenarios()}
+    assert _scenario_ref("sss-standard-game", shipped["sss-standard-game"]) == \
+        "sss-standard-game"
+    assert _scenario_ref(str(shipped["smart-dungeon"]), shipped["smart-dungeon"]) == \
+        "smart-dungeon"
+    assert _scenario_ref("my/scenario.rules", Path("/x/my/scenario.rules")) == \
+        "my/scenario.rules"
+
+
+def _command_paths(command=None, prefix=()):
+    import typer.main
+    command = command or typer.main.get_command(app)
+    yield list(prefix)
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _command_paths(sub, (*prefix, name))
+
+
+@pytest.mark.parametrize("path", list(_command_paths()),
+                         ids=lambda p: " ".join(p) or "warband")
+def test_dash_h_is_help_everywhere(path):
+    short, long = run(*path, "-h"), run(*path, "--help")
+    assert short.exit_code == 0, short.output
+    assert short.stdout == long.stdout and "Usage:" in short.stdout
+
+
+@pytest.mark.parametrize("path", [p for p in _command_paths() if p],
+                         ids=lambda p: " ".join(p))
+def test_help_texts_have_no_hard_line_breaks(path, monkeypatch):
+    import inspect
+
+    import typer.main
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    assert "\n" not in (command.help or ""), command.help
+    monkeypatch.setenv("COLUMNS", "300")
+    doc = " ".join((command.help or "").split())
+    assert doc and doc in run(*path, "-h").stdout
+    assert inspect  # (the docstrings themselves keep their 100-column lines)
+
+
+@pytest.mark.parametrize("shell, start", [("zsh", "#compdef warband"),
+                                          ("fish", "complete --command warband"),
+                                          ("bash", "_warband_completion()"),
+                                          ("powershell", "Import-Module PSReadLine")])
+def test_show_completion_prints_the_named_shell_script(shell, start):
+    result = run("--show-completion", shell)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.lstrip().startswith(start), result.stdout[:200]
+
+
+def test_show_completion_of_an_unknown_shell_is_refused():
+    result = run("--show-completion", "tcsh")
+    assert result.exit_code == 2 and "tcsh" in result.output
+
+
+def test_completion_offers_ruleset_and_scenario_ids(tmp_path, monkeypatch):
+    from warband.cli import complete_rules, complete_ruleset, complete_scenario
+    monkeypatch.chdir(tmp_path)
+    assert complete_ruleset("super") == ["super-simple-skirmish"]
+    assert complete_scenario("sss") == ["sss-standard-game"]
+    assert "smart-dungeon" in complete_rules("smart") and "smart" in complete_rules("smart")
+    (tmp_path / "mine.rules").write_text("")
+    assert complete_ruleset("mi") == ["mine.rules"]
+    # through the shell's protocol, as zsh asks
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit"), "_WARBAND_COMPLETE": "complete_zsh",
+           "_TYPER_COMPLETE_ARGS": "warband simulate sss"}
+    code = "import sys; sys.argv[0] = 'warband'; from warband.cli import main; main()"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert "sss-standard-game" in done.stdout, done.stdout + done.stderr
+
+
+def test_pdf_hint_installs_into_the_python_that_runs_warband(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "weasyprint", None)   # as if not installed
+    monkeypatch.chdir(ROOT)
+    result = run("roster", "warbands/the-family.yaml", "--format", "pdf", "-o",
+                 str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2
+    assert "error[E642]" in result.stderr
+    assert f"{sys.executable} -m pip install 'weasyprint" in result.stderr
+
+
+def test_roster_over_an_existing_file_is_a_coded_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    existing = tmp_path / "out.txt"
+    existing.write_text("keep me")
+    result = run("roster", "warbands/the-family.yaml", "-o", str(existing))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error[E642]: ") and "--force" in result.stderr
+    assert existing.read_text() == "keep me"
+
+
+def test_odds_of_a_phase_without_a_result_prints_no_none_row():
+    result = run("odds", "swords-against-sorcery", "--attacker", "Training=3", "--action",
+                 "coin_flip")
+    assert result.exit_code == 0, result.output
+    assert "None" not in result.stdout and "no result" in result.stdout
+    assert "Order" in result.stdout   # what it changes is still shown
+
+
+def test_odds_with_a_side_given_by_with_is_refused_not_a_traceback():
+    result = run("odds", "smart", "--attacker", "class=Infantry", "--action", "new_battle",
+                 "--with", "side=1")
+    assert result.exit_code == 2
+    assert "error[E901]" in result.stderr and "'side' is a side" in result.stderr
+
+
+def test_simulate_never_says_stuck_0_above_a_list_of_stuck_games():
+    from warband.game import report
+    from warband.game.results import GameResult, PlayRequest
+    from warband.game.tally import Summary
+    summary = Summary(request=PlayRequest("x"), seed=1, chunk_size=50)
+    # the engine notes a round in which a side had no legal action, and plays on: the game
+    # ends by its limit, and is listed (not counted as an ending) as stuck
+    summary.add(0, GameResult(11, ("A", "B"), "A", {"A": 1.0, "B": 0.0}, 6, "limit",
+                              stuck="round 6: B had fighters to activate but no legal action"))
+    summary.add(1, GameResult(12, ("A", "B"), None, {"A": 0.0, "B": 0.0}, 6, "limit"))
+    text = report.render_text(summary, "x")
+    assert "how games ended  limit 2, condition 0, conceded 0\n" in text
+    assert "stuck 0" not in text
+    assert "games in which a side had no legal action (stuck): 1" in text
+
+
+def test_the_tier_glossary_does_not_repeat_the_tier(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = run("roster", "warbands/clockwork-empire.yaml")
+    assert "common   common" not in result.stdout and "common   classes (" in result.stdout
+
+
+# ---- colour: a terminal, NO_COLOR, FORCE_COLOR -------------------------------------------------
+
+def test_diagnostics_are_coloured_as_rustc_colours_them():
+    from warband.diagnostics import Sources, Span, diag, render_text
+    sources = Sources({"f.rules": "class A { tier nope }\n"})
+    found = [diag("E201", "unknown tier 'nope'", Span("f.rules", 1, 16, 1, 20), hint="h"),
+             diag("W101", "unused", Span("f.rules", 1, 7, 1, 8))]
+    plain = render_text(found, sources)
+    coloured = render_text(found, sources, colour=True)
+    assert "\x1b[" not in plain
+    assert "\x1b[1;31merror[E201]\x1b[0m" in coloured
+    assert "\x1b[1;33mwarning[W101]\x1b[0m" in coloured
+    assert "\x1b[1;31m^^^^\x1b[0m" in coloured and "\x1b[1;33m^\x1b[0m" in coloured
+    assert "\x1b[1mf.rules:1:16:\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain   # the same text, coloured
+
+
+BROKEN_RULES = 'ruleset "b"\nclass A { tier nope }\n'
+
+
+@pytest.mark.parametrize("args", [
+    ["rules", "check", "BROKEN"], ["rules", "list"], ["rules", "show", "smart"],
+    ["odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot"],
+    ["odds", "super-simple-skirmish", *MUSKETEER, "--action", "shot"],
+    ["validate", "INVALID"], ["roster", "warbands/the-family.yaml"],
+    ["simulate", "sss-standard-game", "--games", "2"], ["schema", "BROKEN"],
+], ids=lambda a: " ".join(a[:2]))
+def test_force_color_is_honoured_and_no_color_and_pipes_are_plain(args, tmp_path):
+    (tmp_path / "b.rules").write_text(BROKEN_RULES)
+    (tmp_path / "bad.yaml").write_text("name: X\nruleset: smart\nfighters: 3\n")
+    args = [a.replace("BROKEN", str(tmp_path / "b.rules"))
+            .replace("INVALID", str(tmp_path / "bad.yaml")) for a in args]
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    env["PYTHONPATH"] = str(ROOT / "toolkit")
+    outputs = {}
+    for label, extra in (("forced", {"FORCE_COLOR": "1"}), ("piped", {}),
+                         ("no colour", {"FORCE_COLOR": "1", "NO_COLOR": "1"})):
+        done = subprocess.run(_warband_command() + args, cwd=ROOT, env={**env, **extra},
+                              capture_output=True, text=True, timeout=120)
+        outputs[label] = done.stdout + done.stderr
+    assert "\x1b[" in outputs["forced"], outputs["forced"]
+    assert "\x1b[" not in outputs["piped"] and "\x1b[" not in outputs["no colour"]
+
+
+@pytest.mark.parametrize("args", [
+    ["roster", "warbands/the-family.yaml"],
+    ["convert", "warbands/greedy-dudes.yaml", "--to", "super-simple-skirmish"],
+    ["play", "sss-standard-game"],
+], ids=lambda a: a[0])
+def test_an_existing_output_is_refused_before_any_work_with_e642(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    existing = tmp_path / "out"
+    existing.write_text("keep me")
+    result = run(*args, "-o", str(existing))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error[E642]: ") and result.stdout == ""
+    assert existing.read_text() == "keep me"

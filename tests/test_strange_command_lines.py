@@ -95,6 +95,12 @@ LINES = [
     ["simulate", "x", "--max-rounds", "", "--chunk-size", "", "--replay", ""],
     ["simulate", "x", "--policy", "=", "--policy", "a=b", "--policy", "a=c"],
     ["simulate", "x", "--format", "yaml"],
+    # issue 19: -h, completion scripts by shell, --with a side
+    ["-h"], ["rules", "-h"], ["rules", "check", "-h"], ["--show-completion"],
+    ["--show-completion", "zsh"], ["--show-completion", "nope"], ["--show-completion", ""],
+    ["--show-completion", "--version"],
+    ["odds", "smart", "-a", "class=Infantry", "--action", "new_battle", "--with", "side=1"],
+    ["odds", "swords-against-sorcery", "-a", "Training=3", "--action", "coin_flip"],
 ]
 
 

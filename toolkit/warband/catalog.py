@@ -30,6 +30,8 @@ _HERE = Path(__file__).parent
 RULES_DIR = _HERE / "dsl" if (_HERE / "dsl").is_dir() else _HERE.parents[1] / "dsl"
 SCENARIO_DIR = _HERE / "scenarios" if (_HERE / "scenarios").is_dir() else \
     _HERE.parents[1] / "scenarios"
+WARBANDS_DIR = _HERE / "warbands" if (_HERE / "warbands").is_dir() else \
+    _HERE.parents[1] / "warbands"   # the warbands the shipped scenarios play
 CONVERSIONS_DIR = RULES_DIR / "conversions"
 GRAMMAR = RULES_DIR / "warband.lark"
 
@@ -230,9 +232,46 @@ def refusal_hint(resolved: Resolved, kind: str) -> str:
 
 
 def display_path(path: Path | str) -> str:
-    """Paths as a user reads them: relative to the working directory when inside it."""
+    """Paths as a user reads them: relative to the working directory when inside it. A shipped
+    file installed with the package is shown by its place among the shipped files
+    (`dsl/smart.rules`, `scenarios/x.rules`, `warbands/x.yaml`), never by where the package
+    happens to be (`.venv/lib/python3.11/site-packages/warband/dsl/...`, a temporary folder
+    under pre-commit); in a source checkout, where they are the user's own files, so is one
+    outside the working directory (rather than by an absolute path)."""
+    shipped = _shipped_name(path)
     try:
         relative = os.path.relpath(path)
     except ValueError:  # another drive, on Windows
-        return str(path)
-    return str(Path(path).resolve()) if relative.startswith("..") else relative
+        return shipped or str(path)
+    outside = relative.startswith("..")
+    if shipped is not None and (outside or _installed(path)):
+        # the shipped name, unless the working directory holds another file by that name
+        # (a user's own dsl/smart.rules), which it would then seem to be
+        if not os.path.exists(shipped) or os.path.samefile(shipped, path):
+            return shipped
+    return str(Path(path).resolve()) if outside else relative
+
+
+def _installed(path: Path | str) -> bool:
+    """Whether a file lies inside the package (a shipped file of an installed toolkit)."""
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(_HERE))
+    except (ValueError, OSError):
+        return False
+
+
+def _shipped_name(path: Path | str) -> str | None:
+    """`dsl/...`, `scenarios/...` or `warbands/...` for a file among the shipped ones, else
+    None."""
+    try:
+        real = Path(os.path.realpath(path))
+    except (ValueError, OSError):
+        return None
+    for folder, name in ((RULES_DIR, "dsl"), (SCENARIO_DIR, "scenarios"),
+                         (WARBANDS_DIR, "warbands")):
+        try:
+            inside = real.relative_to(os.path.realpath(folder))
+        except ValueError:
+            continue
+        return "/".join((name, *inside.parts))
+    return None

@@ -378,7 +378,30 @@ def shown_text(text: str) -> str:
     return printable(text)
 
 
-def _excerpt(span: Span, sources: Sources, label: str = "") -> list[str]:
+# ---- colour, as rustc and ruff colour their diagnostics -----------------------------------------
+#
+# Only when asked (render_text's `colour`, which the command line sets from warband.terminal:
+# a terminal, not NO_COLOR, or FORCE_COLOR); the escapes go around text already made printable.
+
+_BOLD, _RESET = "\x1b[1m", "\x1b[0m"
+_SEVERITY_STYLE = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m",
+                   Severity.NOTE: "\x1b[1;36m"}
+_GUTTER_STYLE = "\x1b[1;34m"   # line numbers, bars, arrows
+_HINT_STYLE = "\x1b[1;36m"
+
+
+class _Paint:
+    """Wraps text in the escapes of a style, or leaves it alone (no colour)."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __call__(self, style: str, text: str) -> str:
+        return f"{style}{text}{_RESET}" if self.on and text else text
+
+
+def _excerpt(span: Span, sources: Sources, label: str = "", paint: _Paint = _Paint(False),
+             mark: str = _SEVERITY_STYLE[Severity.ERROR]) -> list[str]:
     """The source line and a caret line under the span. A line longer than MAX_EXCERPT_WIDTH is
     cut around the span ("…" where cut), the span itself to MAX_EXCERPT_MARK; control
     characters are escaped, and the carets stand under the escaped text."""
@@ -404,35 +427,43 @@ def _excerpt(span: Span, sources: Sources, label: str = "") -> list[str]:
     width = len(str(span.line))
     gutter = " " * width
     carets = "^" * max(1, len(marked))
+    bar = paint(_GUTTER_STYLE, f" {gutter} |")
     return [
-        f" {gutter} |",
-        f" {span.line} | {before}{marked}{after}",
-        f" {gutter} | {' ' * len(before)}{carets}{(' ' + label) if label else ''}",
+        bar,
+        f"{paint(_GUTTER_STYLE, f' {span.line} |')} {before}{marked}{after}",
+        f"{bar} {' ' * len(before)}{paint(mark, carets + ((' ' + label) if label else ''))}",
     ]
 
 
-def render_text(diagnostics: Iterable[Diagnostic], sources: Sources) -> str:
-    """Compiler-style text: location, severity[code], message, excerpt with caret, hint.
+def render_text(diagnostics: Iterable[Diagnostic], sources: Sources, *,
+                colour: bool = False) -> str:
+    """Compiler-style text: location, severity[code], message, excerpt with caret, hint; with
+    `colour`, coloured as rustc colours its own (the severity and the carets red or yellow, the
+    place and the message bold, the gutter blue).
 
     At most MAX_SHOWN_PER_FILE diagnostics are shown for one file, and MAX_SHOWN_RELATED related
     places for one diagnostic; the rest are counted ("... and 12 more in FILE"), so a file with
     thousands of mistakes gives a report that can be read."""
+    paint = _Paint(colour)
     blocks = []
     for d in shown(diagnostics, lambda file, more: f"... and {more:,} more in {file}"):
         if isinstance(d, str):
             blocks.append(printable(d))
             continue
-        where = f"{printable(str(d.span))}: " if d.span else ""
-        lines = [f"{where}{d.severity.value}[{d.code}]: {shown_text(d.message)}"]
+        style = _SEVERITY_STYLE[d.severity]
+        where = paint(_BOLD, f"{printable(str(d.span))}:") + " " if d.span else ""
+        lines = [f"{where}{paint(style, f'{d.severity.value}[{d.code}]')}"
+                 f"{paint(_BOLD, ': ' + shown_text(d.message))}"]
         if d.span:
-            lines += _excerpt(d.span, sources)
+            lines += _excerpt(d.span, sources, paint=paint, mark=style)
         for r in d.related[:MAX_SHOWN_RELATED]:
-            lines.append(f"  --> {printable(str(r.span))}: {shown_text(r.message)}")
-            lines += _excerpt(r.span, sources)
+            lines.append(f"  {paint(_GUTTER_STYLE, '-->')} {paint(_BOLD, printable(str(r.span)))}"
+                         f": {shown_text(r.message)}")
+            lines += _excerpt(r.span, sources, paint=paint, mark=_GUTTER_STYLE)
         if len(d.related) > MAX_SHOWN_RELATED:
             lines.append(f"  --> ... and {len(d.related) - MAX_SHOWN_RELATED:,} more places")
         if d.hint:
-            lines.append(f"  = hint: {shown_text(d.hint)}")
+            lines.append(f"  {paint(_HINT_STYLE, '= hint:')} {shown_text(d.hint)}")
         blocks.append("\n".join(lines))
     return "\n".join(blocks) + ("\n" if blocks else "")
 

@@ -13,18 +13,48 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
+from typer.completion import completion_init
+from typer.core import TyperGroup
 
 from warband import __version__
 from warband.cli.common import Format, ReportFormat, RosterFormat
 
+# -h is --help, for every command (subcommands inherit their parent's context settings)
+HELP = {"help_option_names": ["-h", "--help"]}
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+class _Group(TyperGroup):
+    """The top command: `--show-completion` and `--install-completion` take a shell's name,
+    or none (then the shell this runs in), which click's options cannot say by themselves."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        args = list(args)
+        for i, arg in enumerate(args):
+            if arg in ("--show-completion", "--install-completion"):
+                if i + 1 == len(args) or args[i + 1].startswith("-"):
+                    args.insert(i + 1, "auto")
+                break
+            if not arg.startswith("-"):   # a command: what follows is its own
+                break
+        return super().parse_args(ctx, args)
+
+
+completion_init()   # typer's completion of each shell (add_completion=False leaves it out)
+
 app = typer.Typer(
     name="warband",
+    cls=_Group,
     help="Write skirmish wargame rules, check warbands, and compute exact odds.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
-    add_completion=True,
+    # typer's own --show-completion is a flag that prints the script of the shell it runs
+    # in, whatever shell is named after it: ours below takes the shell's name
+    add_completion=False,
+    context_settings=HELP,
 )
-rules_app = typer.Typer(help="Compile, list and show rulesets.", no_args_is_help=True)
+rules_app = typer.Typer(help="Compile, list and show rulesets.", no_args_is_help=True,
+                        context_settings=HELP)
 app.add_typer(rules_app, name="rules")
 
 
@@ -34,12 +64,86 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _completion_shell(value: str) -> str:
+    """The shell named, or the one this runs in ('auto': no shell named)."""
+    if value != "auto":
+        if value not in SHELLS:
+            raise typer.BadParameter(f"'{value}' is not a shell completion is made for; "
+                                     f"choose one of {', '.join(SHELLS)}")
+        return value
+    import shellingham  # type: ignore[import-untyped]  # how typer finds the shell
+    try:
+        return shellingham.detect_shell()[0]
+    except shellingham.ShellDetectionFailure:
+        raise typer.BadParameter("cannot tell which shell this is; name it, e.g. "
+                                 "--show-completion zsh") from None
+
+
+def _show_completion(ctx: typer.Context, value: str | None) -> None:
+    if value is None or ctx.resilient_parsing:
+        return
+    # typer's own script for each shell, as its --show-completion printed (no public name)
+    from typer._completion_shared import get_completion_script
+    typer.echo(get_completion_script(prog_name="warband", complete_var="_WARBAND_COMPLETE",
+                                     shell=_completion_shell(value)))
+    raise typer.Exit()
+
+
+def _install_completion(ctx: typer.Context, value: str | None) -> None:
+    if value is None or ctx.resilient_parsing:
+        return
+    from typer._completion_shared import install
+    shell, path = install(shell=_completion_shell(value), prog_name="warband",
+                          complete_var="_WARBAND_COMPLETE")
+    typer.echo(f"{shell} completion installed in {path}; it takes effect in a new shell")
+    raise typer.Exit()
+
+
 @app.callback()
 def main_callback(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Show the version and exit."),
+    show_completion: Optional[str] = typer.Option(
+        None, "--show-completion", metavar="[SHELL]",
+        callback=_show_completion, is_eager=True, expose_value=False,
+        help="Print the completion script of SHELL (bash, zsh, fish, powershell; default: "
+             "this shell)."),
+    install_completion: Optional[str] = typer.Option(
+        None, "--install-completion", metavar="[SHELL]",
+        callback=_install_completion, is_eager=True, expose_value=False,
+        help="Install completion for SHELL (default: this shell)."),
 ) -> None:
     """Warband toolkit."""
+
+
+# ---- completion of ids: the shipped rulesets and scenarios, then rules files ------------------
+
+def _ids(incomplete: str, rulesets: bool, scenarios: bool) -> list[str]:
+    import glob
+
+    from warband import catalog
+    shipped = (catalog.rulesets() if rulesets else []) + (catalog.scenarios() if scenarios
+                                                            else [])
+    ids = [s.id for s in shipped if s.id.startswith(incomplete)]
+    start = glob.escape(incomplete)
+    files = sorted(glob.glob(start + "*.rules"))
+    folders = [] if ids else sorted(glob.glob(start + "*/"))   # on the way to a file
+    return ids + files + folders
+
+
+def complete_ruleset(incomplete: str) -> list[str]:
+    """Shell completion of RULESET: the shipped rulesets' ids, then rules files."""
+    return _ids(incomplete, True, False)
+
+
+def complete_scenario(incomplete: str) -> list[str]:
+    """Shell completion of SCENARIO: the shipped scenarios' ids, then rules files."""
+    return _ids(incomplete, False, True)
+
+
+def complete_rules(incomplete: str) -> list[str]:
+    """Shell completion of rules anywhere (rules check, show): rulesets and scenarios."""
+    return _ids(incomplete, True, True)
 
 
 # ---- the commands, in the order `warband --help` lists them -----------------------------------
@@ -56,7 +160,8 @@ def rules_list_command(
 @rules_app.command("check")
 def rules_check_command(
     refs: List[str] = typer.Argument(..., metavar="FILE|ID...",
-                                     help="Rules files, or ids of built-in rulesets."),
+                                     help="Rules files, or ids of built-in rulesets.",
+                                     autocompletion=complete_rules),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
     playouts: int = typer.Option(0, "--playouts", metavar="N", min=0, max=100_000,
@@ -71,7 +176,7 @@ def rules_check_command(
 
 @rules_app.command("show")
 def rules_show_command(
-    ref: str = typer.Argument(..., metavar="ID|FILE"),
+    ref: str = typer.Argument(..., metavar="ID|FILE", autocompletion=complete_rules),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
 ) -> None:
     """A readable summary of a ruleset: stats, classes, traits, tables, army rules, actions."""
@@ -81,8 +186,10 @@ def rules_show_command(
 
 @rules_app.command("diff")
 def rules_diff_command(
-    base_ref: str = typer.Argument(..., metavar="BASE", help="Built-in id or rules file."),
-    house_ref: str = typer.Argument(..., metavar="HOUSE", help="Built-in id or rules file."),
+    base_ref: str = typer.Argument(..., metavar="BASE", help="Built-in id or rules file.",
+                                   autocompletion=complete_ruleset),
+    house_ref: str = typer.Argument(..., metavar="HOUSE", help="Built-in id or rules file.",
+                                    autocompletion=complete_ruleset),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
 ) -> None:
     """What HOUSE changes compared with BASE: added, changed and removed rules, by kind."""
@@ -98,7 +205,8 @@ def validate_command(
                                      help="text, json, github (annotations) or sarif"),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
-                                          help="The ruleset of files without a 'ruleset:' key."),
+                                          help="The ruleset of files without a 'ruleset:' key.",
+                                          autocompletion=complete_ruleset),
 ) -> None:
     """Check warband files against their rulesets: every problem of every file at once."""
     from warband.cli import lists  # lazily
@@ -119,7 +227,8 @@ def roster_command(
                                            help="Your own Jinja2 template instead of the "
                                                 "built-in one."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="ID|FILE",
-                                          help="The ruleset of a file without a 'ruleset:' key."),
+                                          help="The ruleset of a file without a 'ruleset:' key.",
+                                          autocompletion=complete_ruleset),
 ) -> None:
     """Roster cards for the table: fighters, stats, traits, equipment, points, validity, and the
     text of the rules the list uses."""
@@ -131,7 +240,8 @@ def roster_command(
 def schema_command(
     ruleset_ref: Optional[str] = typer.Argument(
         None, metavar="[RULESET]",
-        help="Built-in id or rules file; without it, the schema of any warband file."),
+        help="Built-in id or rules file; without it, the schema of any warband file.",
+        autocompletion=complete_ruleset),
 ) -> None:
     """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
     from warband.cli import lists  # lazily
@@ -140,7 +250,8 @@ def schema_command(
 
 @app.command("odds")
 def odds_command(
-    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file."),
+    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file.",
+                                      autocompletion=complete_ruleset),
     attacker: str = typer.Option(..., "--attacker", "-a",
                                  help='The acting fighter as key=value pairs ("class=NAME '
                                       'STAT=N ..."), or one from a warband file '
@@ -165,7 +276,8 @@ def odds_command(
 @app.command("simulate")
 def simulate_command(
     scenario: str = typer.Argument(..., metavar="SCENARIO",
-                                   help="A scenario file, or the id of a built-in scenario."),
+                                   help="A scenario file, or the id of a built-in scenario.",
+                                   autocompletion=complete_scenario),
     games: str = typer.Option("1000", "--games", "-n", metavar="N", help="Games to play."),
     seed: str = typer.Option("1", "--seed", metavar="S",
                              help="The same seed plays the same games, whatever --workers."),
@@ -200,7 +312,8 @@ def simulate_command(
 def play_command(
     scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
                                              help="A scenario file, or the id of a built-in "
-                                                  "scenario (not needed with --replay)."),
+                                                  "scenario (not needed with --replay).",
+                                             autocompletion=complete_scenario),
     seed: Optional[str] = typer.Option(None, "--seed", metavar="S",
                                        help="The same seed plays the same game (default 1)."),
     policy: List[str] = typer.Option([], "--policy", metavar="SIDE=POLICY",
@@ -227,7 +340,8 @@ def convert_command(
     file: str = typer.Argument(..., metavar="FILE",
                                help="A warband file (YAML); '-' reads standard input."),
     to: str = typer.Option(..., "--to", metavar="RULESET",
-                           help="The ruleset to convert to: a built-in id or a rules file."),
+                           help="The ruleset to convert to: a built-in id or a rules file.",
+                           autocompletion=complete_ruleset),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
                                          help="Write to this file (atomically) instead of "
                                               "standard output."),
@@ -259,6 +373,19 @@ def fmt_command(
     comment. Files that do not load are reported and left untouched."""
     from warband.cli import lists  # lazily
     lists.fmt(files, check, diff, force)
+
+
+def _unbroken(typer_app: typer.Typer) -> None:
+    """A command's help is its docstring as one paragraph: the docstring's line breaks (kept at
+    100 columns in the source) would otherwise break the lines of `--help` where they are."""
+    import inspect
+    for info in typer_app.registered_commands:
+        if info.help is None and info.callback is not None:
+            info.help = " ".join((inspect.getdoc(info.callback) or "").split())
+
+
+_unbroken(app)
+_unbroken(rules_app)
 
 
 def main() -> None:

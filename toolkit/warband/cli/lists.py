@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 
@@ -20,15 +19,16 @@ from warband.cli.common import (
     rewrite_output,
     write_output,
 )
-from warband.diagnostics import printable
+from warband.diagnostics import diag, printable
 
 
 def validate(files: list[str], fmt: ReportFormat, strict: bool, ruleset: str | None) -> None:
     """`warband validate` (its options and help: cli/__init__.py)."""
     from warband.lists import reporters
     from warband.lists.validate import validate as run
+    from warband.terminal import colour_wanted
     report = run(files, default_ruleset=ruleset)
-    sys.stdout.write(reporters.render(report, fmt.value))
+    sys.stdout.write(reporters.render(report, fmt.value, colour=colour_wanted(sys.stdout)))
     raise typer.Exit(UNUSABLE if report.unusable else FINDINGS if report.failed(strict) else OK)
 
 
@@ -43,8 +43,8 @@ def roster(
     if not found.usable:
         emit(found.diagnostics, found.sources)
         if not found.diagnostics:
-            sys.stderr.write(f"error: {printable(file)} names no ruleset; add 'ruleset:' or give "
-                             "--ruleset\n")
+            emit([diag("E621", f"{file} names no ruleset", None,
+                       hint="add 'ruleset: ID' to the file, or give --ruleset ID")], None)
         raise typer.Exit(UNUSABLE)
     assert found.model is not None   # as `usable` says
     if output is not None:
@@ -53,7 +53,8 @@ def roster(
             emit([problem], None)
             raise typer.Exit(UNUSABLE)
     to_terminal = output is None and sys.stdout.isatty()
-    colour = to_terminal and fmt is RosterFormat.text and not os.environ.get("NO_COLOR")
+    from warband.terminal import colour_wanted
+    colour = output is None and fmt is RosterFormat.text and colour_wanted(sys.stdout)
     width = shutil.get_terminal_size((100, 24)).columns
     try:
         rendered = render_roster.render(found.model, fmt.value, template=template, width=width,
@@ -61,8 +62,10 @@ def roster(
     except render_roster.RenderError as error:
         if error.diagnostic is not None:   # a template's problem, at its line
             emit([error.diagnostic], error.sources)
-        else:
-            sys.stderr.write(f"error: {printable(str(error), lines=True)}\n")
+        elif str(error) == render_roster.PDF_MISSING:
+            emit([_pdf_missing(output)], None)
+        else:   # (every other RenderError comes with its diagnostic)
+            emit([diag("E642", str(error), None)], None)
         raise typer.Exit(UNUSABLE)
     if output is not None:
         problem = write_output(output, rendered, force)
@@ -71,7 +74,8 @@ def roster(
             raise typer.Exit(UNUSABLE)
     elif isinstance(rendered, bytes):
         if to_terminal:
-            sys.stderr.write("error: a PDF is not for the terminal; give -o FILE.pdf\n")
+            emit([diag("E901", "a PDF is not for the terminal", None,
+                       hint="write it to a file: -o FILE.pdf")], None)
             raise typer.Exit(UNUSABLE)
         sys.stdout.flush()
         sys.stdout.buffer.write(rendered)
@@ -80,6 +84,20 @@ def roster(
         sys.stdout.write(rendered)
     emit(found.diagnostics, found.sources)
     raise typer.Exit(OK if found.valid else FINDINGS)
+
+
+def _pdf_missing(output: str | None):
+    """E642: no PDF without WeasyPrint; the hint installs it into the very Python that runs
+    warband (`pip install 'warband-toolkit[pdf]'` fails in a checkout, where the toolkit is
+    not a package an index has, and may install into another Python)."""
+    import shlex
+    return diag("E642", f"cannot write {output or 'the PDF'}: PDF output needs WeasyPrint, "
+                        "which is not installed", None,
+                hint=f"install it into the Python that runs warband: "
+                     f"{shlex.quote(sys.executable)} -m pip install 'weasyprint>=60' (what the "
+                     "extra warband-toolkit[pdf] holds, which works from a checkout too; it "
+                     "also needs the Pango libraries of your system); or write HTML with "
+                     "--format html and print it to PDF from a browser")
 
 
 def schema(ruleset_ref: str | None) -> None:

@@ -106,6 +106,12 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
         return False
     if kind == "text":
         return raw
+    if kind in ("fighter", "side"):   # a value of the board: --attacker/--target give fighters
+        diagnostics.append(diag("E901", f"'{name}' is a {kind}, which --with cannot give",
+                                where, hint="odds follows one action between the fighters "
+                                "of --attacker and --target; play a phase of the game with: "
+                                "warband play SCENARIO"))
+        return None
     if kind in ruleset.enums:
         members = [m for m, _ in ruleset.enums[kind]]
     elif kind in ruleset.outcomes:
@@ -126,10 +132,10 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
 
 
 def _print_odds(result: OddsResult) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from warband import terminal
     from warband.diagnostics import printable
     from warband.run.odds import fraction_text, key_text, solution_lines
     table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
@@ -137,9 +143,16 @@ def _print_odds(result: OddsResult) -> None:
     table.columns[2].justify = "right"
     for v in result.order:
         p = result.distribution[v]
-        table.add_row(Text(printable(str(v))), fraction_text(p), f"{float(p) * 100:.2f}%")
-    console = Console(soft_wrap=True)
-    console.print(table)
+        # None: the action (a phase, say) gives no result; never a row that reads "None"
+        table.add_row(Text("(no result)" if v is None else printable(str(v))),
+                      fraction_text(p), f"{float(p) * 100:.2f}%")
+    console = terminal.console()
+    if list(result.order) == [None]:
+        console.print("no result: the action returns nothing; what it changes is below"
+                      if result.effects else "no result: the action returns nothing and "
+                      "changes nothing", highlight=False, markup=False)
+    else:
+        console.print(table)
     if result.expected is not None:
         console.print(f"expected: {fraction_text(result.expected)} "
                       f"({float(result.expected):.3f})")

@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from warband.cli.common import FINDINGS, OK, Format, fail, write_output
+from warband.cli.common import FINDINGS, OK, Format, check_output, fail, write_output
 from warband.cli.options import parse_policies, whole_number
 
 
@@ -46,6 +46,10 @@ def play(
             problems.append(diag("E901", f"{name} cannot be used with --replay", None,
                                  hint="a replay plays the game as its record says (its seed, "
                                       "its players' policies, its rounds); leave out " + name))
+    if output is not None:   # before the game is played, as every command checks its output
+        unwritable = check_output(output, force)
+        if unwritable is not None:
+            problems.append(unwritable)
     if problems or seed_value is None:
         raise typer.Exit(fail(problems, sources))
     raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,

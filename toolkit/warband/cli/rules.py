@@ -23,16 +23,16 @@ def rules_list(fmt: Format) -> None:
         typer.echo(json.dumps([{"id": b.id, "name": b.title, "file": str(b.path),
                                 "extends": b.extends} for b in found], indent=2))
         return
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from warband import terminal
     from warband.diagnostics import printable
     table = Table("id", "name", "extends", "file", box=None, pad_edge=False)
     for b in found:   # Text cells: a title is the file's text, never Rich markup
         table.add_row(*(Text(printable(cell)) for cell in (
             b.id, b.title, b.extends or "", catalog.display_path(b.path))))
-    Console(soft_wrap=True).print(table)
+    terminal.console().print(table)   # ids and paths whole, titles wrapped
 
 
 def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> None:
@@ -47,7 +47,7 @@ def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> No
                 compiled.ruleset.scenario is not None:
             from warband.game.playouts import playouts as play_out
             path, _ = locate(ref)
-            compiled.diagnostics.extend(play_out(str(path or ref), compiled, playouts))
+            compiled.diagnostics.extend(play_out(_scenario_ref(ref, path), compiled, playouts))
         everything += compiled.diagnostics
         if any(d.code in ("E100", "E404") for d in compiled.diagnostics):
             unusable = True
@@ -62,6 +62,17 @@ def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> No
     raise typer.Exit(UNUSABLE if unusable else FINDINGS if failed else OK)
 
 
+def _scenario_ref(ref: str, path) -> str:
+    """How the playouts name the scenario, in their hints (`warband play REF --seed N`) as when
+    they load it: a shipped scenario by its id, never by where the package is installed; a
+    user's file as it was typed."""
+    from warband import catalog
+    for shipped in catalog.scenarios():
+        if path is not None and shipped.path == path:
+            return shipped.id
+    return ref if path is None or catalog.looks_like_path(ref) else str(path)
+
+
 def rules_show(ref: str, fmt: Format) -> None:
     """`warband rules show` (its options and help: cli/__init__.py)."""
     ruleset = load_or_exit(ref)
@@ -69,8 +80,8 @@ def rules_show(ref: str, fmt: Format) -> None:
     if fmt is Format.json:
         typer.echo(json.dumps(summary.as_json(ruleset), indent=2))
     else:
-        from rich.console import Console
-        summary.render(ruleset, Console(soft_wrap=True))
+        from warband import terminal
+        summary.render(ruleset, terminal.console())   # its tables print names whole
 
 
 def rules_diff(base_ref: str, house_ref: str, fmt: Format) -> None:

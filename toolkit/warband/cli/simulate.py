@@ -199,7 +199,8 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
         stdout.write(report.render_json(summary, options.scenario))
     else:
         import shutil
-        colour = stdout.isatty() and not os.environ.get("NO_COLOR")
+        from warband.terminal import colour_wanted
+        colour = colour_wanted(stdout)
         width = shutil.get_terminal_size((100, 24)).columns
         stdout.write(report.render_text(summary, options.scenario, width=width, colour=colour))
     return OK

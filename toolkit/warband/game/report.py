@@ -9,8 +9,9 @@ from __future__ import annotations
 import io
 import json
 
-from rich.console import Console
 from rich.table import Table
+
+from warband import terminal
 
 from warband.game.results import GameResult
 from warband.game.tally import ENDINGS, Summary
@@ -82,9 +83,8 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
                 colour: bool = False) -> str:
     """The report a person reads: one column per side, then the whole run's figures."""
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, force_terminal=colour,
-                      color_system="auto" if colour else None, no_color=not colour,
-                      soft_wrap=False, highlight=False)
+    console = terminal.console(buffer, colour=colour, width=width, soft_wrap=False,
+                               highlight=False)   # its tables print names whole
     name = scenario if scenario is not None else (
         summary.request.scenario if summary.request else "?")
     games = f"{summary.games} game{'s' if summary.games != 1 else ''}"
@@ -123,7 +123,11 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
                 if summary.games else "0")
     run.add_row("rounds", f"average {_number(summary.mean_rounds())}, "
                           f"min {summary.rounds_min}, max {summary.rounds_max}")
-    run.add_row("how games ended", ", ".join(f"{how} {n}" for how, n in _ended(summary).items()))
+    # an ending no game had is left out but for the usual three: "stuck 0" above a list of
+    # stuck games read as a contradiction (see the stuck section below)
+    endings = {how: n for how, n in _ended(summary).items()
+               if n or how in ENDINGS and how != "stuck"}
+    run.add_row("how games ended", ", ".join(f"{how} {n}" for how, n in endings.items()))
     never = summary.never_scored()
     if never is not None:
         run.add_row("never scored", ", ".join(never) if never else "(every objective scored)")
@@ -133,8 +137,12 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
         console.print()
         shown = len(summary.stuck)
         more = f" (the first {shown})" if shown < summary.stuck_count else ""
-        console.print(f"stuck games: {summary.stuck_count}{more}; replay one with "
-                      "--replay SEED", markup=False)
+        # Not an ending: a game is listed here when, in some round, a side had fighters to
+        # activate and no legal action for any of them; the engine plays on, so the game
+        # itself may end by its limit or condition (and is counted there).
+        console.print(f"games in which a side had no legal action (stuck): "
+                      f"{summary.stuck_count}{more}; replay one with --replay SEED",
+                      markup=False)
         stuck = Table("game", "seed", "why", box=None, pad_edge=False, show_edge=False)
         stuck.columns[0].justify = stuck.columns[1].justify = "right"
         for s in summary.stuck:

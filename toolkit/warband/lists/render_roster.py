@@ -305,15 +305,15 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     """Rich tables: the fighters, the totals and validity, then the glossary."""
     # lazily: markdown, HTML and PDF rosters need no rich
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from warband import terminal
     model = printable(model)
     out = io.StringIO()
-    console = Console(file=out, width=width, force_terminal=colour, no_color=not colour,
-                      color_system="standard" if colour else None, highlight=False, emoji=False,
-                      legacy_windows=False)
+    console = terminal.console(out, colour=colour, width=width, soft_wrap=False,
+                               color_system="standard" if colour else None, highlight=False,
+                               emoji=False, legacy_windows=False)   # names never cut
     console.print(Text(model["title"], style="bold"))
     ruleset = model["ruleset"]
     console.print(Text(f"{ruleset['title']} ({ruleset['id']}) · {model['file']}", style="dim"))

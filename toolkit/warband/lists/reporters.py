@@ -33,15 +33,19 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 
 
-def render(report: Report, fmt: str) -> str:
-    return {"text": text, "json": as_json, "github": github, "sarif": sarif}[fmt](report)
+def render(report: Report, fmt: str, *, colour: bool = False) -> str:
+    """The report in one of FORMATS; `colour` (text only): for a terminal."""
+    if fmt == "text":
+        return text(report, colour=colour)
+    return {"json": as_json, "github": github, "sarif": sarif}[fmt](report)
 
 
 # ---- text ---------------------------------------------------------------------------------------
 
-def text(report: Report) -> str:
-    """Compiler-style diagnostics with excerpts, then one summary line."""
-    out = render_text(report.diagnostics, report.sources)
+def text(report: Report, *, colour: bool = False) -> str:
+    """Compiler-style diagnostics with excerpts (coloured, with `colour`), then one summary
+    line."""
+    out = render_text(report.diagnostics, report.sources, colour=colour)
     n = len(report.files)
     invalid = sum(f.failed() for f in report.files)
     verdict = f", {invalid} invalid" if invalid else ""

@@ -209,6 +209,16 @@ def _status(result: FileResult) -> str:
     return "valid"
 
 
+def _unrepeated(name: str, doc: str | None) -> str | None:
+    """A tier's description without its own name in front: a tier is described as a kind of
+    class ("common classes (Soldier, ...)"), and the glossary, which shows the name beside it,
+    read "common   common classes"."""
+    if doc is None:
+        return None
+    first, _, rest = doc.partition(" ")
+    return rest if first.lower() == name.lower() and rest else doc
+
+
 def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[dict]) -> list[dict]:
     """Only what the list uses: its classes, the traits its fighters have (from any source),
     the equipment they carry, the tiers of their classes, its stats and the values they take."""
@@ -235,7 +245,7 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
             {"name": n, "doc": e.doc, "detail": listed(e.grants) or None}
             for n, e in ruleset.equipment.items() if n in equipment]),
         ("Tiers", "tier", [
-            {"name": n, "doc": t.doc, "detail": None}
+            {"name": n, "doc": _unrepeated(n, t.doc), "detail": None}
             for n, t in ruleset.tiers.items() if n in tiers]),
     ]
     stat_entries = []
