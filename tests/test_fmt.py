@@ -72,6 +72,20 @@ def test_shipped_warbands_only_move_lines(warband):
 
 
 @pytest.mark.parametrize("warband", WARBANDS, ids=lambda p: p.stem)
+def test_shipped_warbands_are_in_the_layout_fmt_makes(warband):
+    """The README's tour runs `warband fmt --check warbands/*.yaml`: it must pass. (Rules files
+    are not fmt's: it formats warband files only.)"""
+    result = fmt(warband)
+    assert result.diagnostics == []
+    assert result.text == result.original, f"run `warband fmt {warband.relative_to(ROOT)}`"
+
+
+def test_the_readme_fmt_check_passes_on_every_shipped_warband():
+    result = run("fmt", "--check", *(str(w) for w in WARBANDS))
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("warband", WARBANDS, ids=lambda p: p.stem)
 def test_formatted_shipped_warbands_still_validate(warband, tmp_path):
     from warband.lists.validate import Validation
     result = fmt(warband)
