@@ -224,9 +224,12 @@ def warband_texts(draw):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(warband_texts(), st.sampled_from([None, ["might"]]))
-def test_formatting_is_idempotent_and_keeps_the_data_and_the_comments(text, stats):
+@given(warband_texts(), st.sampled_from([None, ["might"]]), st.booleans())
+def test_formatting_is_idempotent_and_keeps_the_data_and_the_comments(text, stats, crlf):
     load = load_document
+    if crlf:   # a Windows file: laid out the same, its line ends kept
+        assert format_text(text.replace("\n", "\r\n"), stats) == \
+            format_text(text, stats).replace("\n", "\r\n")
     once = format_text(text, stats)
     assert format_text(once, stats) == once
     assert plain(load(once)) == plain(load(text))
@@ -258,3 +261,59 @@ def test_a_unicode_line_separator_is_refused_with_its_place():
     [d] = result.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("E640", 1, 2)
     assert "U+2028" in d.message
+
+
+# ---- line ends, anchors, sets and ordered maps (issue 19) -------------------------------------
+
+def test_a_windows_file_keeps_its_crlf_line_ends(tmp_path):
+    messy = (CASES / "messy.yaml").read_text().replace("\n", "\r\n")
+    expected = (CASES / "messy.formatted.yaml").read_text().replace("\n", "\r\n")
+    result = format_source(Source("messy.yaml", messy.encode(), CASES))
+    assert result.diagnostics == []
+    assert result.text == expected
+    target = tmp_path / "messy.yaml"
+    target.write_bytes(messy.encode())
+    assert run("fmt", str(target)).exit_code == 0
+    assert target.read_bytes() == expected.encode()
+    assert run("fmt", "--check", str(target)).exit_code == 0     # formatted CRLF is canonical
+
+
+def test_a_canonical_windows_file_is_left_byte_for_byte():
+    canonical = (CASES / "canonical.yaml").read_bytes().replace(b"\n", b"\r\n")
+    result = format_source(Source("canonical.yaml", canonical, CASES))
+    assert result.diagnostics == [] and not result.changed
+
+
+@pytest.mark.parametrize("case", ["anchors", "sets"])
+def test_anchors_aliases_sets_and_ordered_maps_round_trip(case):
+    # (E640 before: an alias item '- *x' took its anchor's lines, a merge key's keys were
+    # looked up where they are not, and an !!omap has no key positions)
+    result = fmt(CASES / f"{case}.yaml")
+    assert result.diagnostics == []
+    assert result.text is not None
+    assert plain(load_document(result.text)) == plain(load_document(result.original))
+    again = format_source(Source(case, result.text.encode(), CASES))
+    assert again.text == result.text                                # idempotent
+    comments = lambda t: Counter(ln.split("#", 1)[1].strip() for ln in t.splitlines()  # noqa: E731
+                                 if "#" in ln)
+    assert comments(result.text) == comments(result.original)
+
+
+def test_a_merge_keys_comment_stays_on_its_line():
+    text = ("name: M\nruleset: super-simple-skirmish\nfighters:\n  - &s\n    name: S\n"
+            "  - <<: *s   # why\n    name: C\n")
+    assert "  - <<: *s   # why\n    name: C\n" in format_text(text, None)
+
+
+def test_a_reused_anchor_is_formatted_and_prints_no_warning():
+    result = run("fmt", "--check", str(CASES / "anchors.formatted.yaml"))
+    assert result.exit_code == 0, result.output
+    assert "Warning" not in result.stderr and result.stderr == ""
+
+
+def test_sets_and_ordered_maps_through_the_command(tmp_path):
+    target = tmp_path / "sets.yaml"
+    shutil.copy(CASES / "sets.yaml", target)
+    result = run("fmt", str(target))
+    assert result.exit_code == 0, result.output
+    assert target.read_text() == (CASES / "sets.formatted.yaml").read_text()
