@@ -317,3 +317,12 @@ def test_sets_and_ordered_maps_through_the_command(tmp_path):
     result = run("fmt", str(target))
     assert result.exit_code == 0, result.output
     assert target.read_text() == (CASES / "sets.formatted.yaml").read_text()
+
+
+def test_validate_places_an_error_inside_an_omap_without_a_traceback():
+    # (found by test_robustness on sets.formatted.yaml: an !!omap keeps no key positions, and
+    # placing the error in `traits: !!omap` raised a TypeError)
+    result = run("validate", str(CASES / "sets.formatted.yaml"))
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    assert "sets.formatted.yaml:7:" in result.stdout          # at `traits:`, the omap's place
