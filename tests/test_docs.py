@@ -284,6 +284,14 @@ def _shown_commands() -> list[Shown]:
             i = 0
             while i < len(lines):
                 line = lines[i]
+                if m.group(1) == "sh" and " && " in line:   # the install line's chain of commands
+                    for part in line.split(" && "):
+                        if part.startswith(".venv/bin/warband "):
+                            command = part.removeprefix(".venv/bin/")
+                            out.append(Shown(f"{name}:{first + i}", command, None,
+                                             mark.group(1) if mark else "", path, part, part))
+                    i += 1
+                    continue
                 prompt = line.startswith("$ warband ")
                 if not (prompt or (m.group(1) == "sh" and line.startswith("warband "))):
                     i += 1
