@@ -326,3 +326,21 @@ def test_validate_places_an_error_inside_an_omap_without_a_traceback():
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
     assert "sets.formatted.yaml:7:" in result.stdout          # at `traits:`, the omap's place
+
+
+def test_an_anchor_no_alias_uses_is_kept():
+    text = ("name: &title A\nruleset: super-simple-skirmish\nfighters: &all\n"
+            "  - class: Soldier\n    name: B\n")
+    formatted = format_text(text, None)
+    assert "name: &title A\n" in formatted and "fighters: &all\n" in formatted
+    assert "  - name: B\n    class: Soldier\n" in formatted
+
+
+def test_fighters_that_are_an_alias_keep_their_lines():
+    # (the fighters' lines were taken from where their anchor is, and the result did not load:
+    # E640, "this may be a toolkit bug")
+    text = ("base: &f\n  - class: Soldier\n    name: B\nname: A\nfighters: *f\n"
+            "ruleset: super-simple-skirmish\n")
+    result = format_source(Source("alias.yaml", text.encode(), Path(".")))
+    assert result.diagnostics == []
+    assert result.text == text   # the canonical order would put `*f` above `&f`: kept as it is

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.composer import ComposerError
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
     MappingEndEvent,
     MappingStartEvent,
@@ -96,8 +96,27 @@ def load_document(text: str):
         return _yaml().load(text)
 
 
+def _keep_anchors(data) -> None:
+    """ruamel writes an anchor back only if an alias uses it: mark every anchor to be kept, as
+    the file has it (an editor's reader, or a later edit, may use it)."""
+    stack, seen = [data], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        anchor = node.yaml_anchor() if hasattr(node, "yaml_anchor") else None
+        if anchor is not None and anchor.value:
+            node.yaml_set_anchor(anchor.value, always_dump=True)
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
 def dump_document(data) -> str:
     """Round-trip data as text, in the canonical indentation."""
+    _keep_anchors(data)
     out = io.StringIO()
     _yaml().dump(data, out)
     return out.getvalue()
@@ -204,6 +223,8 @@ def _reorder_fighters(text: str, stats: list[str] | None) -> str:
     data = load_document(text)
     fighters = data.get("fighters") if _block_map(data) else None
     if not isinstance(fighters, CommentedSeq) or fighters.fa.flow_style() or not fighters:
+        return text
+    if fighters.lc.line < data.lc.key("fighters")[0]:   # `fighters: *all`: its lines are above
         return text
     lines = text.splitlines(keepends=True)
     top_keys = list(data.keys())
@@ -381,7 +402,7 @@ def _aliases_kept(before: str, after: str) -> str:
         return after
     try:
         load_document(after)
-    except ComposerError:
+    except YAMLError:   # (only a ComposerError has been seen; any other would be a bug here)
         return before
     return after
 
