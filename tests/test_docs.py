@@ -380,8 +380,17 @@ def _update(shown: Shown, actual: str) -> None:
 def test_a_shown_command_prints_what_the_docs_show(shown: Shown, tmp_path, monkeypatch, request):
     if shown.mark.startswith("not run"):
         pytest.skip(shown.mark)
-    for name in _SHIPPED:        # the checkout's files, seen from a folder the command may write
-        (tmp_path / name).symlink_to(ROOT / name, target_is_directory=True)
+    from warband import catalog
+    # the checkout's files, seen from a folder the command may write; the built-in rules and
+    # scenarios (in the package when it is installed) seen there too, so that they are shown
+    # as dsl/... and scenarios/... wherever the package is, and tables are laid out alike
+    shipped = {name: ROOT / name for name in _SHIPPED} | {
+        "dsl": catalog.RULES_DIR, "scenarios": catalog.SCENARIO_DIR}
+    for name, folder in shipped.items():
+        (tmp_path / name).symlink_to(folder, target_is_directory=True)
+    monkeypatch.setattr(catalog, "RULES_DIR", tmp_path / "dsl")
+    monkeypatch.setattr(catalog, "SCENARIO_DIR", tmp_path / "scenarios")
+    monkeypatch.setattr(catalog, "CONVERSIONS_DIR", tmp_path / "dsl" / "conversions")
     for name, text in _shown_files().items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
