@@ -482,3 +482,32 @@ def test_every_way_a_game_ends_is_documented():
     bullet = commands[commands.index("- **how games ended**"):]
     bullet = bullet[:bullet.index("\n- **")]
     assert all(f"`{how}`" in bullet for how in endings), (sorted(endings), bullet)
+
+
+def _written(value: int) -> set[str]:
+    """The ways the docs write a limit: 250,000; 250000; 256 kB; 32 MB; 64 MB (10^6)."""
+    out = {f"{value:,}", str(value)}
+    for unit, name in ((1024, "kB"), (1024 * 1024, "MB"), (1000, "kB"), (1_000_000, "MB")):
+        if value % unit == 0:
+            out.add(f"{value // unit} {name}")
+    return out
+
+
+def test_the_limits_tables_give_the_values_limits_py_has():
+    """docs/robustness.md lists every bound with the constant that holds it: each row shows
+    that constant's value, and every constant is listed."""
+    from warband import limits
+    text = (ROOT / "docs" / "robustness.md").read_text(encoding="utf-8")
+    listed = set()
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        shown = " ".join(cells[:-1])          # the last column names where it is enforced
+        for name in re.findall(r"\b(MAX_[A-Z_]+)\b", line):
+            if hasattr(limits, name):
+                listed.add(name)
+                value = getattr(limits, name)
+                assert any(w in shown for w in _written(value)), (name, value, line)
+    constants = {n for n in vars(limits) if n.startswith("MAX_")}
+    assert constants - listed == set(), "limits missing from docs/robustness.md"
