@@ -72,6 +72,20 @@ def test_shipped_warbands_only_move_lines(warband):
 
 
 @pytest.mark.parametrize("warband", WARBANDS, ids=lambda p: p.stem)
+def test_shipped_warbands_are_in_the_layout_fmt_makes(warband):
+    """The README's tour runs `warband fmt --check warbands/*.yaml`: it must pass. (Rules files
+    are not fmt's: it formats warband files only.)"""
+    result = fmt(warband)
+    assert result.diagnostics == []
+    assert result.text == result.original, f"run `warband fmt {warband.relative_to(ROOT)}`"
+
+
+def test_the_readme_fmt_check_passes_on_every_shipped_warband():
+    result = run("fmt", "--check", *(str(w) for w in WARBANDS))
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("warband", WARBANDS, ids=lambda p: p.stem)
 def test_formatted_shipped_warbands_still_validate(warband, tmp_path):
     from warband.lists.validate import Validation
     result = fmt(warband)
@@ -210,9 +224,12 @@ def warband_texts(draw):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(warband_texts(), st.sampled_from([None, ["might"]]))
-def test_formatting_is_idempotent_and_keeps_the_data_and_the_comments(text, stats):
+@given(warband_texts(), st.sampled_from([None, ["might"]]), st.booleans())
+def test_formatting_is_idempotent_and_keeps_the_data_and_the_comments(text, stats, crlf):
     load = load_document
+    if crlf:   # a Windows file: laid out the same, its line ends kept
+        assert format_text(text.replace("\n", "\r\n"), stats) == \
+            format_text(text, stats).replace("\n", "\r\n")
     once = format_text(text, stats)
     assert format_text(once, stats) == once
     assert plain(load(once)) == plain(load(text))
@@ -244,3 +261,86 @@ def test_a_unicode_line_separator_is_refused_with_its_place():
     [d] = result.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("E640", 1, 2)
     assert "U+2028" in d.message
+
+
+# ---- line ends, anchors, sets and ordered maps (issue 19) -------------------------------------
+
+def test_a_windows_file_keeps_its_crlf_line_ends(tmp_path):
+    messy = (CASES / "messy.yaml").read_text().replace("\n", "\r\n")
+    expected = (CASES / "messy.formatted.yaml").read_text().replace("\n", "\r\n")
+    result = format_source(Source("messy.yaml", messy.encode(), CASES))
+    assert result.diagnostics == []
+    assert result.text == expected
+    target = tmp_path / "messy.yaml"
+    target.write_bytes(messy.encode())
+    assert run("fmt", str(target)).exit_code == 0
+    assert target.read_bytes() == expected.encode()
+    assert run("fmt", "--check", str(target)).exit_code == 0     # formatted CRLF is canonical
+
+
+def test_a_canonical_windows_file_is_left_byte_for_byte():
+    canonical = (CASES / "canonical.yaml").read_bytes().replace(b"\n", b"\r\n")
+    result = format_source(Source("canonical.yaml", canonical, CASES))
+    assert result.diagnostics == [] and not result.changed
+
+
+@pytest.mark.parametrize("case", ["anchors", "sets"])
+def test_anchors_aliases_sets_and_ordered_maps_round_trip(case):
+    # (E640 before: an alias item '- *x' took its anchor's lines, a merge key's keys were
+    # looked up where they are not, and an !!omap has no key positions)
+    result = fmt(CASES / f"{case}.yaml")
+    assert result.diagnostics == []
+    assert result.text is not None
+    assert plain(load_document(result.text)) == plain(load_document(result.original))
+    again = format_source(Source(case, result.text.encode(), CASES))
+    assert again.text == result.text                                # idempotent
+    comments = lambda t: Counter(ln.split("#", 1)[1].strip() for ln in t.splitlines()  # noqa: E731
+                                 if "#" in ln)
+    assert comments(result.text) == comments(result.original)
+
+
+def test_a_merge_keys_comment_stays_on_its_line():
+    text = ("name: M\nruleset: super-simple-skirmish\nfighters:\n  - &s\n    name: S\n"
+            "  - <<: *s   # why\n    name: C\n")
+    assert "  - <<: *s   # why\n    name: C\n" in format_text(text, None)
+
+
+def test_a_reused_anchor_is_formatted_and_prints_no_warning():
+    result = run("fmt", "--check", str(CASES / "anchors.formatted.yaml"))
+    assert result.exit_code == 0, result.output
+    assert "Warning" not in result.stderr and result.stderr == ""
+
+
+def test_sets_and_ordered_maps_through_the_command(tmp_path):
+    target = tmp_path / "sets.yaml"
+    shutil.copy(CASES / "sets.yaml", target)
+    result = run("fmt", str(target))
+    assert result.exit_code == 0, result.output
+    assert target.read_text() == (CASES / "sets.formatted.yaml").read_text()
+
+
+def test_validate_places_an_error_inside_an_omap_without_a_traceback():
+    # (found by test_robustness on sets.formatted.yaml: an !!omap keeps no key positions, and
+    # placing the error in `traits: !!omap` raised a TypeError)
+    result = run("validate", str(CASES / "sets.formatted.yaml"))
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    assert "sets.formatted.yaml:7:" in result.stdout          # at `traits:`, the omap's place
+
+
+def test_an_anchor_no_alias_uses_is_kept():
+    text = ("name: &title A\nruleset: super-simple-skirmish\nfighters: &all\n"
+            "  - class: Soldier\n    name: B\n")
+    formatted = format_text(text, None)
+    assert "name: &title A\n" in formatted and "fighters: &all\n" in formatted
+    assert "  - name: B\n    class: Soldier\n" in formatted
+
+
+def test_fighters_that_are_an_alias_keep_their_lines():
+    # (the fighters' lines were taken from where their anchor is, and the result did not load:
+    # E640, "this may be a toolkit bug")
+    text = ("base: &f\n  - class: Soldier\n    name: B\nname: A\nfighters: *f\n"
+            "ruleset: super-simple-skirmish\n")
+    result = format_source(Source("alias.yaml", text.encode(), Path(".")))
+    assert result.diagnostics == []
+    assert result.text == text   # the canonical order would put `*f` above `&f`: kept as it is

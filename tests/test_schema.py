@@ -99,6 +99,63 @@ def test_shipped_warbands_pass_the_published_schemas(path: Path):
     assert (path.parent / modeline.split("$schema=")[1]).resolve() == own.resolve()
 
 
+# ---- what an editor needs: ids, the ruleset pinned, the files shipped ----------------------------
+
+@pytest.mark.parametrize("path", sorted(SCHEMAS.glob("*.json")), ids=lambda p: p.stem)
+def test_each_published_schema_has_its_own_id(path: Path):
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["$id"] == path.name      # relative: it names the file where it is read
+
+
+def test_a_rulesets_schema_accepts_its_id_or_a_rules_path_and_no_other_ruleset():
+    # (before: the Super Simple Skirmish schema accepted `ruleset: smart`)
+    data = _data(ROOT / "warbands" / "clockwork-empire.yaml")
+    validator = jsonschema.Draft7Validator(json.loads(SSS.read_text(encoding="utf-8")))
+    for ruleset, ok in [("super-simple-skirmish", True), ("smart", False),
+                        ("swords-against-sorcery", False), ("../dsl/house.rules", True),
+                        ("house.RULES", True), ("house.yaml", False), (3, False)]:
+        assert validator.is_valid(data | {"ruleset": ruleset}) == ok, ruleset
+        assert schema.conforms(validator.schema, data | {"ruleset": ruleset}) == ok, ruleset
+    generic = jsonschema.Draft7Validator(schema.generic_schema())
+    assert generic.is_valid(data | {"ruleset": "smart"})         # any ruleset's warband
+
+
+def test_the_schema_command_pins_a_house_ruleset_too():
+    made = schema.ruleset_schema(load(str(ERRORS / "house.rules")).ruleset)
+    assert made["$id"] == "house-skirmish.warband.schema.json"
+    assert made["properties"]["ruleset"]["anyOf"][0] == {"const": "house-skirmish"}
+
+
+def _force_included() -> dict[str, str]:
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return config["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+
+
+@pytest.mark.parametrize("path", WARBANDS, ids=lambda p: p.stem)
+def test_a_shipped_warbands_modeline_finds_its_schema_when_installed(path: Path):
+    """The wheel puts warbands/ and schemas/ side by side in the package, as in a checkout, so
+    the modeline's relative path (../schemas/X.json) resolves in site-packages too."""
+    shipped = _force_included()
+    modeline = path.read_text().splitlines()[0]
+    target = modeline.split("$schema=")[1]
+    assert shipped["warbands"] == "warband/warbands"
+    installed = (Path("/site") / shipped["warbands"] / target).resolve()
+    relative = installed.relative_to(Path("/site").resolve())
+    source = next(k for k, v in shipped.items() if relative.as_posix().startswith(v + "/"))
+    assert (ROOT / source / relative.relative_to(shipped[source])).is_file()
+
+
+def test_an_installed_package_holds_the_schemas_beside_the_warbands():
+    import warband
+    package = Path(warband.__file__).resolve().parent
+    if not (package / "warbands").is_dir():
+        pytest.skip("run from a checkout: the package is toolkit/warband, without shipped files")
+    for path in (package / "warbands").glob("*.yaml"):
+        target = path.read_text(encoding="utf-8").splitlines()[0].split("$schema=")[1]
+        assert (path.parent / target).is_file(), path
+
+
 def _examples_for(ruleset_id: str):
     for path in sorted(ERRORS.glob("*.yaml")):
         result = validate([str(path)]).files[0]

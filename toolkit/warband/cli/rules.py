@@ -43,15 +43,16 @@ def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> No
     for ref in refs:
         compiled = load(ref)
         sources.texts.update(compiled.sources.texts)
+        found = list(compiled.diagnostics)   # a copy: load() keeps compiled rulesets for reuse
         if playouts and not compiled.errors and compiled.ruleset is not None and \
                 compiled.ruleset.scenario is not None:
             from warband.game.playouts import playouts as play_out
             path, _ = locate(ref)
-            compiled.diagnostics.extend(play_out(_scenario_ref(ref, path), compiled, playouts))
-        everything += compiled.diagnostics
-        if any(d.code in ("E100", "E404") for d in compiled.diagnostics):
+            found += play_out(_scenario_ref(ref, path), compiled, playouts)
+        everything += found
+        if any(d.code in ("E100", "E404") for d in found):
             unusable = True
-        if compiled.errors or (strict and compiled.diagnostics):
+        if compiled.errors or (strict and found):
             failed = True
     if fmt is Format.json:
         typer.echo(json.dumps([d.to_json() for d in everything], indent=2))

@@ -17,6 +17,10 @@ It works in two steps, so that what is already canonical is never touched:
    every line that does not move stays as it was. (ruamel itself would attach a comment to the
    key *before* it, and so move it to the wrong place.)
 
+What YAML lets a file share or type is kept: anchors and aliases (a fighter that is an alias,
+`- *base`, and a mapping with a merge key, `<<: *base`, keep their key order, as their lines
+are elsewhere), `!!set` and `!!omap`; a file with CRLF line ends is written back with CRLF.
+
 Nothing here writes files or prints; the result says what the new text is and what went wrong.
 The data is loaded again after formatting and compared with the original: a difference (which
 would be a bug) refuses the file rather than change its meaning.
@@ -27,13 +31,21 @@ from __future__ import annotations
 import difflib
 import io
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.composer import ComposerError
-from ruamel.yaml.events import ScalarEvent
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import (
+    MappingEndEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 
 from warband.diagnostics import Diagnostic, Span, diag
 from warband.lists.validate import Validation
@@ -79,14 +91,39 @@ def _yaml():
 
 def load_document(text: str):
     """A warband file's text as ruamel's round-trip data (comments and positions kept)."""
-    return _yaml().load(text)
+    with warnings.catch_warnings():  # a reused anchor (&a twice) is legal YAML: no warning text
+        warnings.simplefilter("ignore")
+        return _yaml().load(text)
+
+
+def _keep_anchors(data) -> None:
+    """ruamel writes an anchor back only if an alias uses it: mark every anchor to be kept, as
+    the file has it (an editor's reader, or a later edit, may use it)."""
+    stack, seen = [data], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        anchor = node.yaml_anchor() if hasattr(node, "yaml_anchor") else None
+        if anchor is not None and anchor.value:
+            node.yaml_set_anchor(anchor.value, always_dump=True)
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def dump_document(data) -> str:
     """Round-trip data as text, in the canonical indentation."""
+    _keep_anchors(data)
     out = io.StringIO()
     _yaml().dump(data, out)
     return out.getvalue()
+
+
+def _parse(text: str):
+    return list(_yaml().parse(text))
 
 
 def plain(data):
@@ -158,7 +195,10 @@ def _reorder(lines: list[str], node, order: list, start: int, end: int, *,
 
 
 def _block_map(node) -> bool:
-    return isinstance(node, CommentedMap) and not node.fa.flow_style() and node.lc.line is not None
+    """A block mapping whose keys can be moved as lines: not an !!omap (a subclass that keeps no
+    key positions), and no merge key ('<<: *base': its keys are the anchor's lines, elsewhere)."""
+    return type(node) is CommentedMap and not node.fa.flow_style() and \
+        node.lc.line is not None and not node.merge
 
 
 def _fighter_order(fighter, stats: list[str] | None) -> list:
@@ -184,6 +224,8 @@ def _reorder_fighters(text: str, stats: list[str] | None) -> str:
     fighters = data.get("fighters") if _block_map(data) else None
     if not isinstance(fighters, CommentedSeq) or fighters.fa.flow_style() or not fighters:
         return text
+    if fighters.lc.line < data.lc.key("fighters")[0]:   # `fighters: *all`: its lines are above
+        return text
     lines = text.splitlines(keepends=True)
     top_keys = list(data.keys())
     after = top_keys.index("fighters") + 1
@@ -192,16 +234,44 @@ def _reorder_fighters(text: str, stats: list[str] | None) -> str:
     while region_end > 0 and after < len(top_keys) and _is_comment(lines[region_end - 1]) and \
             _indent(lines[region_end - 1]) == 0:
         region_end -= 1
-    item_starts = [fighters.lc.item(i)[0] for i in range(len(fighters))]
+    item_starts = _item_lines(text, fighters.lc.line, fighters.lc.col)
+    if len(item_starts) != len(fighters):
+        return text
     out = lines[:item_starts[0]]
+    seen: set[int] = set()
     for i, fighter in enumerate(fighters):
         s = item_starts[i]
         e = item_starts[i + 1] if i + 1 < len(fighters) else region_end
-        if _block_map(fighter) and fighter.lc.key(next(iter(fighter)))[0] == s:
+        alias = id(fighter) in seen   # '- *base': the same data as an earlier item, one line
+        seen.add(id(fighter))
+        if not alias and _block_map(fighter) and fighter.lc.key(next(iter(fighter)))[0] == s:
             out += _reorder(lines, fighter, _fighter_order(fighter, stats), s, e, dash=True)
         else:
             out += lines[s:e]
     return "".join(out + lines[region_end:])
+
+
+def _item_lines(text: str, line: int, column: int) -> list[int]:
+    """The lines (0-based) where the items of the block sequence starting at line:column begin.
+    From the parser's events, as ruamel's positions give an alias item ('- *base') the place
+    of its anchor."""
+    starts: list[int] = []
+    depth = None
+    for event in _parse(text):
+        if depth is None:
+            if isinstance(event, SequenceStartEvent) and \
+                    (event.start_mark.line, event.start_mark.column) == (line, column):
+                depth = 0
+            continue
+        if depth == 0 and isinstance(event, NodeEvent):
+            starts.append(event.start_mark.line)
+        if isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+            depth += 1
+        elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+            if depth == 0:
+                break
+            depth -= 1
+    return starts
 
 
 def _reorder_top(text: str) -> str:
@@ -224,17 +294,28 @@ def _modeline_first(text: str) -> str:
 
 # ---- the whole pass -----------------------------------------------------------------------------
 
+def _placed(node, key) -> bool:
+    return node.lc.data is not None and key in node.lc.data
+
+
 def _shift_end_comments(old, new) -> bool:
     """Move end-of-line comments left or right as far as their line's key moved, so that a
     re-indented `might: 20  # note` keeps its two spaces. True if any comment moved."""
     moved = False
     stack = [(old, new)]
+    done: set[int] = set()
     while stack:
         a, b = stack.pop()
+        if id(a) in done:   # an alias: the anchor's comments are moved once
+            continue
+        done.add(id(a))
         if isinstance(a, CommentedMap) and isinstance(b, CommentedMap):
-            pairs = [(k, a.lc.key(k)[1] - b.lc.key(k)[1], a[k], b[k]) for k in a if k in b]
+            # an !!omap keeps no key positions, and a merge key's keys are the anchor's
+            pairs = [(k, a.lc.key(k)[1] - b.lc.key(k)[1], a[k], b[k]) for k in a
+                     if k in b and _placed(a, k) and _placed(b, k)]
         elif isinstance(a, CommentedSeq) and isinstance(b, CommentedSeq):
-            pairs = [(i, a.lc.item(i)[1] - b.lc.item(i)[1], a[i], b[i]) for i in range(len(a))]
+            pairs = [(i, a.lc.item(i)[1] - b.lc.item(i)[1], a[i], b[i]) for i in range(len(a))
+                     if _placed(a, i) and _placed(b, i)]
         else:
             continue
         for key, delta, x, y in pairs:
@@ -248,10 +329,34 @@ def _shift_end_comments(old, new) -> bool:
     return moved
 
 
+_MERGE_LINE = re.compile(r"^\s*(- +)*<<\s*:\s*\*[^\s#]+(\s+)(#.*)$")
+
+
+def _merge_comments_kept(before: str, after: str) -> str:
+    """ruamel writes the comment at the end of a merge key's line ('<<: *base   # why') on a
+    line of its own after it: put it back at the end of that line, with its spacing."""
+    if "<<" not in before:
+        return after
+    gaps = {}
+    for line in before.splitlines():
+        found = _MERGE_LINE.match(line)
+        if found is not None:
+            gaps[found.group(3).rstrip()] = found.group(2)
+    lines = after.splitlines(keepends=True)
+    out: list[str] = []
+    for line in lines:
+        comment = line.strip()
+        if out and comment in gaps and re.match(r"^\s*(- +)*<<\s*:\s*\*[^\s#]+\s*$", out[-1]):
+            out[-1] = out[-1].rstrip() + gaps[comment] + comment + "\n"
+            continue
+        out.append(line)
+    return "".join(out)
+
+
 def _scalar_lines(text: str) -> set[int]:
     """Lines inside multi-line scalars (0-based): their '#' is text, not a comment."""
     inside: set[int] = set()
-    for event in _yaml().parse(text):
+    for event in _parse(text):
         if isinstance(event, ScalarEvent) and event.end_mark.line > event.start_mark.line:
             inside.update(range(event.start_mark.line + 1, event.end_mark.line + 1))
     return inside
@@ -276,10 +381,13 @@ def _indent_comments(text: str) -> str:
 def format_text(text: str, stats: list[str] | None) -> str:
     """The canonical layout of a warband file's text that loads; `stats` are the keys of the
     ruleset's stats in declaration order (None when the ruleset is not known)."""
+    if "\r\n" in text:   # a Windows file stays one: laid out with '\n', written back with '\r\n'
+        return format_text(text.replace("\r\n", "\n"), stats).replace("\n", "\r\n")
     data = load_document(text)
     result = dump_document(data)
     if result != text and _shift_end_comments(data, load_document(result)):
         result = dump_document(data)
+    result = _merge_comments_kept(text, result)
     result = _indent_comments(result)
     result = _aliases_kept(result, _reorder_fighters(result, stats))
     result = _aliases_kept(result, _reorder_top(result))
@@ -294,7 +402,7 @@ def _aliases_kept(before: str, after: str) -> str:
         return after
     try:
         load_document(after)
-    except ComposerError:
+    except YAMLError:   # (only a ComposerError has been seen; any other would be a bug here)
         return before
     return after
 

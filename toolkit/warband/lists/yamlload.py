@@ -355,7 +355,11 @@ def position_of(data, path: tuple[str | int, ...], filename: str, *,
                 # an empty value ('might:') has no text of its own: ruamel places it on the
                 # next token, so point at its key instead
                 last_key = key and i == len(path) - 1
-                pos = node.lc.key(step) if last_key or node[step] is None else node.lc.value(step)
+                found = node.lc.key(step) if last_key or node[step] is None else \
+                    node.lc.value(step)
+                if found is None:   # an !!omap keeps no positions: the enclosing node's
+                    break
+                pos = found
             elif isinstance(node, CommentedSeq) and type(step) is int and 0 <= step < len(node):
                 pos = node.lc.item(step)
             else:
