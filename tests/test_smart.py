@@ -521,3 +521,33 @@ action poke(a: fighter, b: fighter) -> bool
                                    "and a != b")
     assert [expr_text(p) for p in conjuncts(requires)] == [
         "a.Might > 1", "b.Might > 1", "a.Might > 2 or b.Might > 2", "a != b"]
+
+
+def test_why_a_requirement_is_false_in_the_rules_words():
+    from warband.lang.unparse import conjuncts, expr_text, why_false
+    compiled = compile_text('''ruleset "t"
+  title "t"
+stat Might: 1..20 default 1
+flag Stunned on fighter
+trait Ranged
+action poke(a: fighter, b: fighter, reach: number = 3) -> bool
+  requires a has Ranged and not (b has Ranged) and not a.Stunned and b.Stunned
+    and reach <= a.Might and 2 > a.Might and a.side != b.side and (a.Might > 5 or b.Might > 5)
+{
+  return true
+}
+''', "t.rules")
+    assert compiled.ruleset is not None, compiled.diagnostics
+    parts = conjuncts(compiled.ruleset.procedures["poke"].requires)
+    values = {"a.Might": 2, "b.Might": 1, "reach": 3, "2": 2, "5": 5, "a.side": "s", "b.side": "s"}
+    said = [why_false(p, lambda e: values.get(expr_text(e), False)) for p in parts]
+    assert said == [
+        "the a has no Ranged",
+        "the b has Ranged",
+        "the a is Stunned",
+        "the b is not Stunned",
+        "reach is 3, more than a.Might (2)",
+        "2 is not more than a.Might (2)",
+        "a.side is the same as b.side",
+        "none of these holds: a.Might is 2, not more than 5; b.Might is 1, not more than 5",
+    ]
