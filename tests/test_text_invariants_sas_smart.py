@@ -313,3 +313,31 @@ def test_firing_into_hand_to_hand_uses_the_1_inch_of_engagement():
                              {"archer": archer, "target": goblin}, world, exact=True,
                              observe=lambda w: 0)
     assert shot.map(lambda pair: pair[0])["own_unit"] == 0
+
+
+def test_a_missile_strikes_its_own_unit_only_within_the_1_inch_of_engagement(smart_games):
+    # Positions from the record (deployment, then every move; the record rounds to 0.01"), bases
+    # 1" across: a shot that "hits their own unit" found a unit of the shooter's side within 1"
+    # of the target, between the bases, as hand-to-hand measures it.
+    strays = 0
+    for events, _, world in smart_games:
+        side_of = {f.name: world.sides[f.side].name for f in world.fighters}
+        where = {name: tuple(map(float, at)) for name, at in positions_at_start(events,
+                                                                                world).items()}
+        shot = None
+        for e in events:
+            if e.get("type") == "travel":
+                where[e["fighter"]] = tuple(map(float, e["to"].strip("()").split(", ")))
+            elif e.get("type") == "activate":
+                action, _, target = e["action"].partition(" ")
+                shot = (e["fighter"], target) if action == "shoot" else None
+            elif e.get("type") == "result" and e["action"] == "shoot" and \
+                    e["value"] == "own_unit":
+                shooter, target = shot
+                tx, ty = where[target]
+                gaps = [((x - tx) ** 2 + (y - ty) ** 2) ** 0.5 - 1
+                        for name, (x, y) in where.items()
+                        if side_of[name] == side_of[shooter] and name != shooter]
+                assert min(gaps) <= 1.02, (e, shot, gaps)
+                strays += 1
+    assert strays >= 1
