@@ -104,11 +104,32 @@ def test_a_dude_stepping_on_a_door_escapes_and_scores(scenario):
     game = Game(scenario, 1, Policies("random", {}, {"dudes": "(1, 4)"}))
     game.board.add(Piece("door", (1, 4)))
     world = world_with(scenario, (0, (2, 5), {"Pockets": 2}), (1, (6, 8), {}))
+    world = world.set(Ref("side", 0), "Escapes", True)    # the scenario's set-up does this
     assert game.scores(world) == {"dudes": 0, "menace": 0}
     after = game.travel(Ref("fighter", 0), 2, False, world)
     dude = after.fighters[0]
     assert dude.withdrawn and dude.removed and dude.values["Escaped"] is True
     assert game.scores(after) == {"dudes": 3, "menace": 0}   # 1 for him, 1 a pocket-filling turn
+
+
+def test_a_menace_on_a_door_stays_in_the_room(scenario):
+    # the doors are the Dudes' way out (see the scenario's readings): a Menace's move ends on
+    # the door, and it is still in play
+    game = Game(scenario, 1, Policies("random", {}, {"menace": "(8, 5)"}))
+    game.board.add(Piece("door", (8, 5)))
+    world = world_with(scenario, (0, (2, 2), {}), (1, (7, 6), {}))
+    world = world.set(Ref("side", 0), "Escapes", True)
+    after = game.travel(Ref("fighter", 1), 3, False, world)
+    menace = after.fighters[1]
+    assert menace.position == (8, 5) and not menace.removed and not menace.withdrawn
+
+
+def test_with_no_menace_left_the_dudes_in_the_room_walk_out(scenario):
+    game = Game(scenario, 1)
+    world = world_with(scenario, (0, (2, 2), {"Pockets": 2}), (0, (3, 3), {}), (1, (8, 8), {}))
+    assert game.scores(world)["dudes"] == 0
+    world = world.remove(Ref("fighter", 2))      # the last Menace falls
+    assert game.scores(world)["dudes"] == 3 + 1
 
 
 def test_a_door_ends_the_move_there(scenario):
@@ -224,6 +245,6 @@ def test_greedy_players_estimate_what_is_too_big_to_follow(scenario, monkeypatch
     # players still play, estimating actions, decisions and doors by trial runs (lookahead.py)
     import warband.game.lookahead as lookahead
     monkeypatch.setattr(lookahead, "LOOK_AHEAD", 1)
-    game, result = played(scenario, 1, policies=Policies("greedy"), max_rounds=3)
+    game, result = played(scenario, 3, policies=Policies("greedy"), max_rounds=5)
     assert result.rounds >= 1 and game.interp.max_branches is None
     assert {"exchange", ("decision", "a_attack"), ("entered", "door")} <= game.look_ahead.too_big

@@ -476,3 +476,78 @@ def test_optional_faith_roll_avoids_magic(smart):
     result = exact(smart, "cast", {"caster": A, "target": T, "distance": 2, "faith": True}, world)
     assert result["saved"] == d20_at_least(11, 2) == F(3, 5)
     assert result["defeated"] == F(2, 5)
+
+
+# ---- E903: `warband odds` says which part of a `requires` is false (issue 19, A9) ---------------
+
+REFUSALS = [
+    # (ruleset, attacker, target, action, extra options)
+    ("super-simple-skirmish", "class=Warrior might=10", "class=Soldier might=10", "shoot", []),
+    ("smart", "class=Magician", "class=Goblin", "cast", ["--with", "distance=30"]),
+    ("smart", "class=Archer", "class=Goblin", "breath", []),
+    ("smart", "class=Goblin", "class=Goblin", "next_level", []),
+    ("swords-against-sorcery", "training=3", "training=2", "missile", []),
+]
+
+
+def test_odds_names_the_first_false_part_of_requires(golden):
+    runner = CliRunner()
+    out = []
+    for ruleset, attacker, target, action, extra in REFUSALS:
+        result = runner.invoke(app, ["odds", ruleset, "--attacker", attacker, "--target", target,
+                                     "--action", action, *extra])
+        assert result.exit_code == 2, result.output
+        # one part, in the rules' words, never the whole `requires` in nested parentheses
+        assert "error[E903]" in result.stderr and "((" not in result.stderr
+        out.append(f"$ warband odds {ruleset} --attacker '{attacker}' --target '{target}' "
+                   f"--action {action} {' '.join(extra)}".rstrip() + "\n" + result.stderr)
+    golden(ROOT / "tests" / "cli_golden" / "odds_refusals.txt", "\n".join(out))
+
+
+def test_a_chain_of_ands_is_written_without_parentheses():
+    from warband.lang.unparse import conjuncts, expr_text
+    compiled = compile_text('''ruleset "t"
+  title "t"
+stat Might: 1..20 default 1
+action poke(a: fighter, b: fighter) -> bool
+  requires a.Might > 1 and b.Might > 1 and (a.Might > 2 or b.Might > 2) and a != b
+{
+  return true
+}
+''', "t.rules")
+    assert compiled.ruleset is not None, compiled.diagnostics
+    requires = compiled.ruleset.procedures["poke"].requires
+    assert expr_text(requires) == ("a.Might > 1 and b.Might > 1 and (a.Might > 2 or b.Might > 2) "
+                                   "and a != b")
+    assert [expr_text(p) for p in conjuncts(requires)] == [
+        "a.Might > 1", "b.Might > 1", "a.Might > 2 or b.Might > 2", "a != b"]
+
+
+def test_why_a_requirement_is_false_in_the_rules_words():
+    from warband.lang.unparse import conjuncts, expr_text, why_false
+    compiled = compile_text('''ruleset "t"
+  title "t"
+stat Might: 1..20 default 1
+flag Stunned on fighter
+trait Ranged
+action poke(a: fighter, b: fighter, reach: number = 3) -> bool
+  requires a has Ranged and not (b has Ranged) and not a.Stunned and b.Stunned
+    and reach <= a.Might and 2 > a.Might and a.side != b.side and (a.Might > 5 or b.Might > 5)
+{
+  return true
+}
+''', "t.rules")
+    assert compiled.ruleset is not None, compiled.diagnostics
+    parts = conjuncts(compiled.ruleset.procedures["poke"].requires)
+    values = {"a.Might": 2, "b.Might": 1, "reach": 3, "2": 2, "5": 5, "a.side": "s", "b.side": "s"}
+    said = [why_false(p, lambda e: values.get(expr_text(e), False)) for p in parts]
+    assert said == [
+        "the a has no Ranged",
+        "the b has Ranged",
+        "the a is Stunned",
+        "the b is not Stunned",
+        "reach is 3, more than a.Might (2)",
+        "2 is not more than a.Might (2)",
+        "a.side is the same as b.side",
+        "none of these holds: a.Might is 2, not more than 5; b.Might is 1, not more than 5",
+    ]

@@ -66,9 +66,14 @@ def test_swords_against_sorcery_hands_between_equals_have_a_saddle_point():
     world = make_world(ruleset, [FighterSpec("a", 0, None, {"Training": 1, "Size": "Medium"}),
                                  FighterSpec("b", 1, None, {"Training": 1, "Size": "Medium"})])
     args = {"attacker": Ref("fighter", 0), "target": Ref("fighter", 1)}
-    solution = solve(ruleset, "exchange", args, world, Policies(), actor_side=0)
+    # the target fights back (it may also flee: that is the same game with one more column)
+    fights = Policies("first", {"answer_attack": "fight_back"})
+    solution = solve(ruleset, "exchange", args, world, fights, actor_side=0)
     assert len(solution.rows) == len(solution.columns) == 4   # attack, defence, speed or none
     assert solution.pure and solution.value == 0
+    either = solve(ruleset, "exchange", args, world, Policies(), actor_side=0)
+    assert {"answer_attack": "flee_attack"} in either.columns
+    assert either.pure and either.value == 0
 
 
 def test_odds_solve_from_the_command_line():

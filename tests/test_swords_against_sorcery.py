@@ -612,3 +612,55 @@ def test_filling_pockets_means_no_dice(sas):
     assert turns == 1 and stat(after, A, "FillingPockets")
     assert value(sas, "dice_in_hand", A, world=after) == 0
     assert not interp.allowed("exchange", {"attacker": A, "target": T}, after)
+
+
+# ---- issue 19: one gang attack a round, gang hits, a defender's flight ---------------------------------
+
+def test_a_gang_member_makes_no_other_attack_that_round(sas):
+    world, lone = gang(sas, [2, 2], 6, {"Toughness": 20})
+    interp = Interpreter(sas)
+    _, after = interp.sample("gang_up", {"leader": A, "lone": lone}, world)
+    second = Ref("fighter", 1)
+    assert stat(after, A, "Attacked") and stat(after, second, "Attacked")
+    # the second member pooled its dice already: it neither gangs up again nor attacks alone
+    assert not interp.allowed("gang_up", {"leader": second, "lone": lone}, after)
+    assert not interp.allowed("exchange", {"attacker": second, "target": lone}, after)
+    # a new round, a new attack
+    for side in (0, 1):
+        _, after = interp.sample("new_round", {"side": Ref("side", side)}, after)
+    assert interp.allowed("gang_up", {"leader": second, "lone": lone}, after)
+
+
+def test_a_gang_cannot_pile_its_successes_into_one_hit(sas):
+    # two Training-2 figures with every die on attack against Armor 1: four successes are two
+    # hits of 2 (1 through each), never one of 4 (3 through), whatever the leader asks
+    world, lone = gang(sas, [2, 2], 8, lone_equipment=("Chainmail",))
+    args = {"leader": A, "lone": lone}
+    piled = run(sas, "gang_up", args, world, gang_attack=4, gang_share=4, **LONE_IDLE)
+    even = run(sas, "gang_up", args, world, gang_attack=4, **LONE_IDLE)
+    assert piled == even
+    # k successes of 4 dice: k // 2 and k - k // 2, each hit of n doing n - 1: 0 for k <= 1
+    # (5/16), else k - 2 through (k = 2 is 1 + 1 - 2 = 0 too)
+    assert even == Dist({"even": F(1 + 4 + 6, 16), "ahead": F(4 + 1, 16)})
+
+
+def test_a_defender_may_flee(sas):
+    world = world_of(sas, fighter("attacker", 0, 2), fighter("runner", 1, 4))
+    args = {"attacker": A, "target": T}
+    got = run(sas, "exchange", args, world, answer_attack="flee_attack")
+    # the runner rolls 2 speed dice (half of 4), the attacker 1 attack and 1 speed die: away
+    # first half the time; else a success (1/2) hits it for 1. The attacker is never hurt
+    assert got == Dist({"even": F(3, 4), "ahead": F(1, 4)})
+    # with no movement points left it cannot: it fights back
+    spent = world_of(sas, fighter("attacker", 0, 2),
+                     fighter("runner", 1, 4, state={"MovementUsed": 2}))
+    assert run(sas, "exchange", args, spent, answer_attack="flee_attack") == \
+        run(sas, "exchange", args, spent)
+
+
+def test_a_move_may_keep_movement_points_for_a_flight(sas):
+    world = world_of(sas, fighter("runner", 0, 2, "Big"), fighter("chaser", 1, 2))
+    interp = Interpreter(sas, Policies("first", {"move_points": "1"}))
+    left, after = interp.sample("move", {"mover": A}, world)
+    assert left == 2 and stat(after, A, "MovementUsed") == 1
+    assert interp.allowed("flee", {"runner": A, "chaser": T}, after)

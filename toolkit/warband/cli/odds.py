@@ -64,10 +64,11 @@ def odds(
     try:
         result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
     except odds_mod.NotAllowed as refusal:
-        emit([diag("E903", f"these fighters may not '{action}': the rules require "
-                           f"'{refusal.requirement}'",
+        # the first part of the `requires` that is false, in the rules' words
+        emit([diag("E903", f"these fighters may not '{action}': {refusal.reason}",
                    Span("--attacker", 1, 1, 1, len(attacker) + 1),
-                   hint="choose an action this fighter can take, or another class")], sources)
+                   hint=f"'{action}' requires {refusal.requirement}: give fighters for whom "
+                        "it holds, or choose another --action")], sources)
         raise typer.Exit(UNUSABLE)
     except odds_mod.RulesError as error:
         from warband.lang.compiler import load

@@ -18,7 +18,7 @@ import weakref
 from typing import Sequence
 
 from warband.lang import nodes
-from warband.lang.unparse import expr_text
+from warband.lang.unparse import conjuncts, expr_text
 from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Interpret
 from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
@@ -251,13 +251,6 @@ def in_play(option, fighters) -> bool:
     if len(targets) == 1:
         return not fighters[targets[0]].removed
     return not any(fighters[i].removed for i in targets)
-
-
-def conjuncts(e) -> list:
-    """a and b and c, however the parser nested it: [a, b, c]."""
-    if type(e) is nodes.Logic and e.op == "and":
-        return [part for item in e.items for part in conjuncts(item)]
-    return [e]
 
 
 def names_read(node) -> set[str]:

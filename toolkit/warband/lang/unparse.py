@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
+
 from warband.lang import nodes
 
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6,
@@ -28,6 +31,78 @@ def _prec(e: nodes.Expr) -> int:
 def expr_text(e: nodes.Expr, parent: int = 0) -> str:
     text = _text(e)
     return f"({text})" if _prec(e) < parent else text
+
+
+def _same_logic(e: nodes.Expr, op: str) -> bool:
+    return isinstance(e, nodes.Logic) and e.op == op
+
+
+def conjuncts(e: nodes.Expr) -> list[nodes.Expr]:
+    """The parts of a chain of `and`s, in the order written (the parser nests them)."""
+    if isinstance(e, nodes.Logic) and e.op == "and":
+        return [part for item in e.items for part in conjuncts(item)]
+    return [e]
+
+
+# a comparison that failed, said the other way round: `distance(a, b) <= 24` failing is
+# "more than 24"
+_FAILED = {"<=": "more than", "<": "not less than", ">=": "less than", ">": "not more than",
+           "==": "not", "!=": "the same as"}
+
+
+def _value_text(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, Fraction):
+        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    return str(v)
+
+
+def _who(e: nodes.Expr) -> str:
+    """A fighter or side named in a requirement: "the attacker" for a parameter."""
+    return f"the {e.name}" if isinstance(e, nodes.Name) else expr_text(e, 9)
+
+
+def why_false(e: nodes.Expr, value: Callable[[nodes.Expr], object]) -> str:
+    """Why a condition that does not hold is false, in the rules' words: "the attacker has no
+    Ranged", "distance(attacker, target) is 30, more than 24". `value` gives the value of any
+    part of it (the caller evaluates it for the fighters at hand)."""
+    match e:
+        case nodes.Logic(op="and"):
+            for part in conjuncts(e):
+                if value(part) is not True:
+                    return why_false(part, value)
+        case nodes.Logic(op="or", items=items):
+            return "none of these holds: " + "; ".join(why_false(i, value) for i in items)
+        case nodes.Has(subject=s, name=n):
+            return f"{_who(s)} has no {n.name}"
+        case nodes.Is(subject=s, name=n):
+            return f"{_who(s)} is not {n.name}"
+        case nodes.Not(operand=nodes.Has(subject=s, name=n)):
+            return f"{_who(s)} has {n.name}"
+        case nodes.Not(operand=nodes.Is(subject=s, name=n)):
+            return f"{_who(s)} is {n.name}"
+        case nodes.Not(operand=nodes.Field(subject=s, field=f)):
+            return f"{_who(s)} is {f.name}"
+        case nodes.Field(subject=s, field=f):
+            return f"{_who(s)} is not {f.name}"
+        case nodes.Not(operand=x):
+            return f"{expr_text(x)} holds"
+        case nodes.Compare(op=op, left=a, right=b):
+            left, right = value(a), value(b)
+            if not all(isinstance(v, (int, Fraction)) and not isinstance(v, bool)
+                       for v in (left, right)):
+                if op == "!=":
+                    return f"{expr_text(a)} is the same as {expr_text(b)}"
+                if isinstance(left, str):
+                    return f"{expr_text(a)} is {left}, not {expr_text(b)}"
+                return f"{expr_text(a)} is not {expr_text(b)}"
+            said = (f"{_value_text(left)} is" if isinstance(a, nodes.Int)
+                    else f"{expr_text(a, 5)} is {_value_text(left)},")
+            shown = (expr_text(b) if isinstance(b, nodes.Int)
+                     else f"{expr_text(b, 5)} ({_value_text(right)})")
+            return f"{said} {_FAILED[op]} {shown}"
+    return f"{expr_text(e)} is false"
 
 
 def _pred_text(p: nodes.Predicate) -> str:
@@ -63,8 +138,10 @@ def _text(e: nodes.Expr) -> str:
         case nodes.Compare(op=op, left=a, right=b):
             return f"{expr_text(a, 5)} {op} {expr_text(b, 5)}"
         case nodes.Logic(op=op, items=items):
+            # `and` and `or` are associative: a chain of the same one needs no parentheses
             p = _PRECEDENCE[op]
-            return f" {op} ".join(expr_text(i, p + 1) for i in items)
+            return f" {op} ".join(expr_text(i, p + (0 if _same_logic(i, op) else 1))
+                                  for i in items)
         case nodes.Not(operand=x):
             return f"not {expr_text(x, 3)}"
         case nodes.Neg(operand=x):

@@ -210,6 +210,11 @@ class Interpreter(Decisions):
         result = self.fn(decl.requires)(self._bind_params(decl, args, world), world)
         return result is True or (type(result) is Dist and result[True] == 1)
 
+    def requirement_env(self, decl, args: dict, world: World) -> dict:
+        """The names a declaration's `requires` reads (its parameters, defaults filled in), to
+        ask the parts of it one by one (why `warband odds` refuses an action)."""
+        return self._bind_params(decl, args, world)
+
     def call(self, name: str, args: list, e=None, world: World | None = None):
         """The value of a table or definition for plain arguments."""
         return self.fn.call(e, name, [lambda env, world, v=v: v for v in args])({}, world)

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang.ruleset import Ruleset
-from warband.lang.unparse import expr_text
+from warband.lang.unparse import conjuncts, expr_text, why_false
 from warband.run import strategy
 from warband.run.dice import Dist
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
@@ -163,11 +163,26 @@ def parse_policies(values: list[str], ruleset: Ruleset,
 
 
 class NotAllowed(Exception):
-    """The action's 'requires' does not hold for the fighters given."""
+    """The action's 'requires' does not hold for the fighters given: `requirement` is the first
+    part of it (an `and` of parts) that is false, as written; `reason` says why, with the values
+    it found ("the attacker has no Ranged")."""
 
-    def __init__(self, requirement: str) -> None:
+    def __init__(self, requirement: str, reason: str) -> None:
         super().__init__(requirement)
         self.requirement = requirement
+        self.reason = reason
+
+
+def _refusal(interpreter: Interpreter, decl, args: dict, world) -> NotAllowed:
+    """Ask the parts of a `requires` one by one, and name the first that does not hold."""
+    env = interpreter.requirement_env(decl, args, world)
+
+    def value(e):
+        return interpreter.fn(e)(dict(env), world)
+    for part in conjuncts(decl.requires):
+        if value(part) is not True:
+            return NotAllowed(expr_text(part), why_false(part, value))
+    return NotAllowed(expr_text(decl.requires), f"{expr_text(decl.requires)} is false")
 
 
 @dataclass
@@ -237,7 +252,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
             args[p.name.name] = options[p.name.name]
     interpreter = Interpreter(ruleset, policies)
     if not interpreter.allowed(action, args, world):
-        raise NotAllowed(expr_text(decl.requires))
+        raise _refusal(interpreter, decl, args, world)
     observe, initial = _observer(decl, world)
     joint = interpreter.exact(action, args, world, observe=observe)
     dist = joint.map(lambda pair: pair[0])
