@@ -716,3 +716,125 @@ def test_a_side_is_read_into_a_local_only_where_its_first_read_comes_first():
     assert codegen._side_local(header, local, read) == [line.replace(local, read)
                                                          for line in header]
     assert codegen._side_local(body[:3], local, read)[2] == body[2].replace(local, read)
+
+
+# ---- issue 19: a define given a scenario's side; a default that reads earlier parameters ---------
+
+SIDED = '''
+ruleset "sided"
+stat Might: 1..30
+counter Fate on side
+counter Hits on fighter
+
+define alive(s: side) = s.Fate + 1
+define pair(s: side, t: side) = if s == t then 0 else s.Fate - t.Fate
+define left(s: side) = total(1 for f in s.fighters)
+
+action reach(a: fighter, t: fighter, r: number = distance(a, t), m: number = r + a.Might) -> number {
+  return m
+}
+procedure big(a: fighter, t: fighter, r: number = distance(a, t) + 1) -> number {
+  let x = 0
+  repeat 3 times { set x += 1 }
+  if x > 2 { set x += r } else { set x -= r }
+  repeat 2 times { set x += 1 }
+  return x
+}
+procedure probe(a: fighter) -> number {
+  let n = 0
+  for each t in a.enemies {
+    let got = reach(a, t)
+    let more = big(a, t)
+    let fixed = reach(a, t, 2)
+    set n += got + more + fixed
+  }
+  return n
+}
+phase play_round() {
+  for each s in sides {
+    set s.Fate += d6
+    for each f in s.fighters {
+      let hits = probe(f)
+      set f.Hits += hits
+    }
+  }
+}
+scenario duel {
+  board 12 by 12 inches
+  side red { fighter "A" count 2 { stat Might = 3 } }
+  side blue { fighter "B" count 2 { stat Might = 4 } }
+  zone west = edge west depth 3
+  zone east = edge east depth 3
+  setup { deploy red in west  deploy blue in east  set red.Fate = alive(blue) }
+  round { play_round() }
+  rounds 3
+  end when alive(red) > 40 or pair(blue, red) > 30
+  score red = alive(red) + pair(red, blue) + left(red)
+  score blue = alive(blue) + pair(blue, red) + total(f.Hits for f in blue.fighters)
+  value red = alive(red) - alive(blue)
+  value blue = pair(blue, red)
+}
+'''
+
+
+def _sided_scenario(tmp_path):
+    from warband.game.scenario import load_scenario
+    path = tmp_path / "sided.rules"
+    path.write_text(SIDED.replace("pair(blue, red)", "pair(blue, red)"))
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), [d.message for d in scenario]
+    return scenario
+
+
+def test_a_define_given_a_scenarios_side_is_that_side_in_generated_code(tmp_path):
+    # `score red = alive(red)` with `define alive(s: side) = s.Fate + 1`: the definition was put
+    # in place with the side's name as text for `s` (TypeError in the generated score)
+    from warband.game.engine import Game
+    scenario = _sided_scenario(tmp_path)
+    for seed in range(1, 6):
+        fast = Game(scenario, seed).play()
+        recorded = Game(scenario, seed, record=True).play()
+        slow = Game(scenario, seed)
+        slow.interp.compiled = False
+        assert fast == recorded == slow.play()
+    game = Game(scenario, 1)
+    program = codegen.program_of(game.interp)
+    world = scenario.start().set(Ref("side", 0), "Fate", 2).set(Ref("side", 1), "Fate", 5)
+    for side, expr, _ in scenario.decl.scores:
+        fn = program.value(expr, f"score {side.name}")
+        assert fn is not None
+        assert fn(game.interp, world) == game.interp.fn(expr)({}, world)
+
+
+def test_a_default_reads_the_parameters_before_it_when_called_from_a_rule():
+    # `r: number = distance(a, t)` left out by a caller: the generated callee (called, or put in
+    # place) read `a` and `t` as symbols (IndexError: string index out of range)
+    ruleset = compiled(SIDED.split("scenario duel")[0])
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 3}, position=(1, 1)),
+                                 FighterSpec("b", 1, None, {"Might": 4}, position=(4, 5)),
+                                 FighterSpec("c", 1, None, {"Might": 5}, position=(2, 9))])
+    a = Ref("fighter", 0)
+    for seed in range(5):
+        both_ways(ruleset, seed, [("sample", "probe", {"a": a}, world),
+                                  ("sample", "big", {"a": a, "t": Ref("fighter", 1)}, world)])
+    value = Interpreter(ruleset, rng=random.Random(1)).sample("probe", {"a": a}, world)[0]
+    # outside a game every distance is 0: reach 0 + 3, big 3 + (0 + 1) + 2, reach 2 + 3, twice
+    assert value == 2 * (3 + 6 + 5)
+    # the callee's own function (not put in place): p_big(I, world, a, t), r left out
+    interp = Interpreter(ruleset, rng=random.Random(1))
+    p_big = codegen.program_for(interp)._materialise("p", "big")
+    assert p_big(interp, world, a, Ref("fighter", 1)) == (6, world)
+    assert "        v_r = (I.q_distance(v_a, v_t, world) + 1)" in codegen.program_for(interp).source
+    assert value == Interpreter(ruleset, rng=random.Random(1), compiled=False).sample(
+        "probe", {"a": a}, world)[0]
+    assert "procedure probe" not in codegen.program_for(Interpreter(ruleset)).fallbacks
+
+
+def test_play_and_simulate_agree_on_a_default_that_reads_earlier_parameters(tmp_path):
+    from warband.game.results import PlayRequest
+    from warband.game.worker import play
+    scenario = _sided_scenario(tmp_path)
+    request = PlayRequest(scenario.path, ())
+    from warband.game.engine import Game
+    for seed in (1, 2, 3):
+        assert play(request, seed) == Game(scenario, seed, record=True).play()

@@ -403,11 +403,11 @@ class Program:
             sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
                           for p, py in zip(decl.params, params.values()))
             lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
-            empty = Scope({}, set())
-            for p, py in zip(decl.params, params.values()):
+            for i, (p, py) in enumerate(zip(decl.params, params.values())):
                 if p.default is not None:
+                    # a default may read the parameters before it: r = distance(a, t)
                     lines += [f"    if {py} is _NOARG:",
-                              f"        {py} = {w.expr(p.default, empty)}"]
+                              f"        {py} = {w.expr(p.default, _earlier(decl.params, i, params))}"]
         body: list[str] = []
         w.block(decl.body.stmts, scope, body, "    ")
         for n in sorted(assigned - set(params)):
@@ -580,6 +580,17 @@ def _fixed(expr, params: dict):
     if type(expr) is nodes.Name and expr.name not in params:
         return expr.name
     return _NOT_FIXED
+
+
+def _earlier(params, i: int, names: dict[str, str]) -> Scope:
+    """The scope of a default of the i-th parameter of a procedure called between rules: the
+    parameters before it (the checker's types hold between rules; a dice one is a closure)."""
+    earlier = params[:i]
+    return Scope({p.name.name: names[p.name.name] for p in earlier},
+                 {p.name.name for p in earlier},
+                 frozenset(p.name.name for p in earlier
+                           if p.type is not None and p.type.name == "dice"),
+                 kinds=param_kinds(earlier))
 
 
 def _missing_argument(decl, i: int):
