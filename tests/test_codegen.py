@@ -838,3 +838,79 @@ def test_play_and_simulate_agree_on_a_default_that_reads_earlier_parameters(tmp_
     from warband.game.engine import Game
     for seed in (1, 2, 3):
         assert play(request, seed) == Game(scenario, seed, record=True).play()
+
+
+# ---- a fault of the generator is a diagnostic naming the rule, never a traceback -----------------
+
+def _broken(*args):
+    raise TypeError("tuple indices must be integers or slices, not str")
+
+
+def test_a_fault_in_generated_code_is_a_diagnostic_naming_the_rule(tmp_path, monkeypatch):
+    from warband.game.engine import Game
+    from warband.run.codegen.runtime import Interpret
+    scenario = _sided_scenario(tmp_path)   # (a new Ruleset: its programs are made below)
+    ruleset = scenario.ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 3}, position=(1, 1)),
+                                 FighterSpec("b", 1, None, {"Might": 4}, position=(4, 5))])
+    a, b = Ref("fighter", 0), Ref("fighter", 1)
+    monkeypatch.setattr(codegen.rt, "aggregate", _broken)
+    monkeypatch.setattr(codegen, "norm", _broken)
+    interp = Interpreter(ruleset, rng=random.Random(1))
+
+    def failure(run) -> tuple:
+        with pytest.raises(RulesError) as caught:
+            run()
+        d = caught.value.diagnostic
+        assert d.code == "E914" and "TypeError: tuple indices" in d.message and d.hint
+        return d.message.split(" failed")[0], d.span.line
+    # a procedure, a sampler's run (its callee put in place: the caller is named), a value
+    assert failure(lambda: interp.sample("big", {"a": a, "t": b}, world)) == \
+        ("procedure 'big'", 14)
+    assert failure(lambda: interp.sampler("probe")(world, a)) == ("procedure 'probe'", 21)
+    score = next(e for s, e, _ in scenario.decl.scores if s.name == "blue")
+    fn = codegen.program_of(interp).value(score, "score blue")
+    assert failure(lambda: fn(interp, world)) == ("the scenario's score for 'blue'", 51)
+    # the game's own exceptions go on as they are
+    program = codegen.program_of(interp)
+    def interpret(*args):
+        raise Interpret
+    program.namespace["_aggregate"] = program.namespace["_norm"] = interpret
+    with pytest.raises(Interpret):
+        fn(interp, world)
+    program.namespace["_aggregate"] = program.namespace["_norm"] = _broken
+    # a whole game, recorded (as `warband play` plays it) or sampled (as `simulate` does)
+    for record in (True, False):
+        with pytest.raises(RulesError) as caught:
+            Game(scenario, 1, record=record).play()
+        d = caught.value.diagnostic   # ('end when', asked after the set-up; or the round)
+        assert d.code == "E914" and d.span is not None
+        assert d.message.split(" failed in the Python generated")[0] in (
+            "the scenario's 'end when'", "the scenario's round"), d.message
+
+
+BROKEN_CLI = """
+import runpy, sys
+import warband.run.codegen.runtime as rt
+def broken(*args):
+    raise TypeError("tuple indices must be integers or slices, not str")
+rt.aggregate = broken   # (the scores: total(f.Might for f in ...))
+runpy.run_module("warband", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("command", [["play", "sss-standard-game", "--seed", "3"],
+                                     ["rules", "check", "--playouts", "2",
+                                      "scenarios/sss-standard-game.rules"],
+                                     ["simulate", "-n", "2", "sss-standard-game"]])
+def test_no_command_shows_a_traceback_for_a_fault_in_generated_code(command):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit")}
+    result = subprocess.run([sys.executable, "-c", BROKEN_CLI, *command], capture_output=True,
+                            text=True, cwd=ROOT, env=env, timeout=300)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in out and "╭" not in out, out
+    assert "sss-standard-game.rules:63:52: error[E914]: the scenario's score for 'empire' " \
+           "failed in the Python generated for it (TypeError: tuple indices" in out, out

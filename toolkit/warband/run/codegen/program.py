@@ -22,7 +22,13 @@ does not take (a distribution, a side where a fighter is declared).
 Safety: no name from a rules file becomes a Python identifier unescaped (`mangle`), string
 constants are written with repr, and anything else (AST nodes, distributions, tables of rolls) is
 passed in the function's namespace, never as source text. The namespace's builtins are only
-`len`, `type`, `tuple`, `StopIteration` and `RecursionError`.
+`len`, `type`, `tuple`, `StopIteration`, `RecursionError` and `Exception`.
+
+Errors: a rule's own (no table row, division by zero) are the interpreter's RulesErrors, with
+the same diagnostic. Any exception of Python's own from generated code (a TypeError...) is a
+fault of the generator: `Program.crashed` makes it a diagnostic naming the rule that ran
+(E914), where the function is called (`sample`, `nested`, `allowed`, a sampler's run, the
+engine's tests and a scenario's values), so that no command shows a traceback for it.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from warband import limits
-from warband.diagnostics import diag
+from warband.diagnostics import Span, diag
 from warband.lang import nodes
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
@@ -72,7 +78,8 @@ class Program:
         self.global_names = {"sides"} | set(self.named_sides)
         self.namespace: dict = {
             "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type,
-                             "tuple": tuple, "RecursionError": RecursionError},
+                             "tuple": tuple, "RecursionError": RecursionError,
+                             "Exception": Exception},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
             "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
             "_aggregate": rt.aggregate, "_within": within, "_roll": rt.roll,
@@ -89,7 +96,7 @@ class Program:
             "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters,
             "_side_groups": SIDE_GROUPS,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
-            "_given": rt.given, "_too_deep": rt.too_deep,
+            "_given": rt.given, "_too_deep": rt.too_deep, "_crashed": self.crashed,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)
@@ -102,6 +109,9 @@ class Program:
         self._engine_tests: dict = {}   # a part of a requires -> fn(I, world, *refs) -> bool
         self._values: dict = {}    # a scenario's expression -> fn(I, world)
         self._missing: set = set()
+        # generated function -> (the rule it runs, as a message names it; its span): what a
+        # failure of generated code is reported as (see `crashed`)
+        self._rules: dict[str, tuple[str, Span | None]] = {}
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
                             ("p", self.ruleset.procedures)):
             for name in decls:
@@ -174,9 +184,10 @@ class Program:
             lines = self._lines("define", name, lambda w: self._define(w, decl))
             fallback = _interpreted_define(decl)
         else:
-            table = self.ruleset.tables[name]
+            decl = table = self.ruleset.tables[name]
             lines = self._lines("table", name, lambda w: self._table(w, table))
             fallback = _interpreted_rows(table)
+        self._rules[fname] = _rule(decl)
         compiled = self._compile(fname, lines) if lines is not None else None
         if compiled is None:
             self.namespace[fname] = fallback
@@ -191,6 +202,8 @@ class Program:
             decl = block or self.ruleset.procedures.get(procedure)
             if decl is None or (block is None and not self.generates(procedure)):
                 return None
+            for prefix in "ce":
+                self._rules[f"{prefix}_{mangle(procedure)}"] = _rule(decl)
             return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
         return self._kept(self._entries, procedure, procedure, "e", lines)
 
@@ -234,6 +247,8 @@ class Program:
             "            pass",
             "        except RecursionError:",
             f"            raise _too_deep({w.const(decl, 'n')}) from None",
+            "        except Exception as error:   # (see crashed: a RulesError goes on as it is)",
+            f"            raise _crashed(error, {w.const(decl, 'n')}) from None",
             "        finally:",
             "            I.in_sampled_run = False",
             "        I.branches = I.drawn = 0",
@@ -256,6 +271,8 @@ class Program:
         def lines():
             if contains_dice((decl.requires, decl.params)):
                 return None
+            self._rules[f"r_{mangle(procedure)}"] = (f"the requires of {_rule(decl)[0]}",
+                                                     decl.requires.span)
             return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
         return self._kept(self._requires, procedure, ("requires", procedure), "r", lines)
 
@@ -271,7 +288,11 @@ class Program:
                         for p in decl.params)
             if not plain or contains_dice((decl.requires, decl.params)):
                 return None
-            return self._lines("requires", key, lambda w: self._engine_test(w, decl))
+            action = decl.name.name.rsplit(" ", 1)[0]   # (the engine's key: "NAME part")
+            self._rules[f"q_{mangle(key)}"] = (f"the requires of action '{action}'",
+                                               decl.requires.span)
+            return self._lines("requires", key, lambda w: _guarded(
+                self._engine_test(w, decl), w.const(decl.requires, "n")))
         return self._kept(self._engine_tests, key, ("engine", key), "q", lines)
 
     def value(self, node, key: str):
@@ -281,9 +302,10 @@ class Program:
         def lines():
             if contains_dice(node):
                 return None
-            return self._lines("value", key, lambda w: [
+            self._rules[f"x_{mangle(key)}"] = (_scenario_part(key), node.span)
+            return self._lines("value", key, lambda w: _guarded([
                 f"def x_{mangle(key)}(I, world):",
-                f"    return {w.expr(node, Scope({}, set()))}"])
+                f"    return {w.expr(node, Scope({}, set()))}"], w.const(node, "n")))
         return self._kept(self._values, key, ("value", key), "x", lines)
 
     def _kept(self, store: dict, key, missing, prefix: str, lines):
@@ -300,6 +322,28 @@ class Program:
                 return None
             store[key] = found
         return found
+
+    def crashed(self, error: Exception, node=None) -> Exception:
+        """What a run of generated code that raised `error` raises: a RulesError, or an
+        exception of warband's own (the game's GameOver...), as it is; any other is Python's
+        own (a TypeError, an IndexError...), which only a fault of the generator raises: a
+        diagnostic naming the rule that ran (the innermost generated function in the
+        traceback, else `node`), never a traceback, for every command that plays."""
+        if type(error).__module__.startswith("warband.") or type(error) is RecursionError:
+            return error
+        where = _rule(node) if node is not None else None
+        tb = error.__traceback__
+        while tb is not None:
+            found = self._rules.get(tb.tb_frame.f_code.co_name)
+            if found is not None and tb.tb_frame.f_code.co_filename.startswith("<warband rules"):
+                where = found
+            tb = tb.tb_next
+        what, span = where or (f"a rule of '{self.ruleset.id}'", None)
+        detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        return RulesError(diag(
+            "E914", f"{what} failed in the Python generated for it ({detail})", span,
+            hint="a fault of warband's code generator, not of the rules: please report it "
+                 "with this rules file"))
 
     def complete(self) -> None:
         """Generate everything (for reading the source, or asking what fell back)."""
@@ -593,6 +637,36 @@ def _earlier(params, i: int, names: dict[str, str]) -> Scope:
                  kinds=param_kinds(earlier))
 
 
+def _rule(node) -> tuple[str, Span | None]:
+    """A declaration (a procedure, a scenario's block, a definition, a table) or a scenario's
+    expression, as a message names it, and its span."""
+    name = getattr(node, "name", None)
+    if not isinstance(name, nodes.Ident):
+        return "an expression", getattr(node, "span", None)
+    if name.name.startswith("scenario "):   # a scenario's setup, round or aftermath
+        return f"the scenario's {name.name.split(' ', 1)[1]}", name.span
+    kind = getattr(node, "kind", None) or ("table" if isinstance(node, nodes.TableDecl)
+                                           else "define")
+    return f"{kind} '{name.name}'", name.span
+
+
+def _scenario_part(key: str) -> str:
+    """A scenario's expression by its key in Program.value ("score red", "end 0")."""
+    if key.startswith("end "):
+        return "the scenario's 'end when'"
+    kind, _, side = key.partition(" ")
+    return f"the scenario's {kind} for '{side}'" if side else f"the scenario's {key}"
+
+
+def _guarded(lines: list[str], node: str) -> list[str]:
+    """A function's lines (`def ...:`, then its body) with its failures reported as `crashed`
+    says: for a function the engine calls itself, with no caller of ours to do it."""
+    head, *body = lines
+    return [head, "    try:", *("    " + line for line in body),
+            "    except Exception as error:",
+            f"        raise _crashed(error, {node}) from None"]
+
+
 def _missing_argument(decl, i: int):
     p = decl.params[i]
     raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
@@ -688,6 +762,8 @@ def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, k
         return None
     except RecursionError:
         raise rt.too_deep(block or program.ruleset.procedures[procedure]) from None
+    except Exception as error:
+        raise program.crashed(error, block or program.ruleset.procedures[procedure]) from None
     finally:
         if outermost:
             interp.in_sampled_run = False
@@ -724,6 +800,8 @@ def nested(interp: Interpreter, procedure: str, args: dict, world):
         return None
     except RecursionError:
         raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+    except Exception as error:
+        raise program.crashed(error, program.ruleset.procedures[procedure]) from None
 
 
 def _with_interpreter_room(entry, interp, args, world):
@@ -748,3 +826,5 @@ def allowed(interp: Interpreter, procedure: str, args: dict, world):
         return check(interp, args, world)
     except rt.Interpret:
         return None
+    except Exception as error:
+        raise program.crashed(error, program.ruleset.procedures[procedure]) from None
