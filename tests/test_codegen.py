@@ -914,3 +914,27 @@ def test_no_command_shows_a_traceback_for_a_fault_in_generated_code(command):
     assert result.returncode != 0 and "Traceback" not in out and "╭" not in out, out
     assert "sss-standard-game.rules:63:52: error[E914]: the scenario's score for 'empire' " \
            "failed in the Python generated for it (TypeError: tuple indices" in out, out
+
+
+def test_a_default_that_reads_a_fighters_side_is_generated():
+    # the body reads a fighter parameter's side from a local made in the body; a default that
+    # read it so too read a local not made yet (IndexError while generating, which the
+    # differential tests found)
+    ruleset = compiled('''ruleset "x"
+counter Fate on side
+procedure sided(a: fighter, s: side = a.side, n: number = a.side.Fate) -> number {
+  return s.Fate * 10 + n + a.side.Fate
+}
+procedure calls(a: fighter) -> number {
+  let x = sided(a)
+  return x
+}''')
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {}), FighterSpec("b", 1, None, {})],
+                       sides=[{"Fate": 2}, {"Fate": 5}])
+    program = codegen.program_for(Interpreter(ruleset))
+    assert program.fallbacks == {}
+    for seed in range(3):
+        both_ways(ruleset, seed, [("sample", name, {"a": Ref("fighter", i)}, world)
+                                  for name in ("sided", "calls") for i in (0, 1)])
+    assert Interpreter(ruleset).sample("sided", {"a": Ref("fighter", 1)}, world)[0] == 60
+    assert program._materialise("p", "sided")(None, world, Ref("fighter", 1))[0] == 60

@@ -436,9 +436,7 @@ class Program:
                            if p.type is not None and p.type.name == "dice")
         kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
         scope = Scope(names, set(params), thunks, kinds)
-        w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
-                         if kind == "fighter" and n in params}
-        w.sides_read = set()
+        w.side_locals, w.sides_read = {}, set()   # (a default reads a fighter's side there)
         if entry:
             sig = "".join(f", {py}=_UNB" for py in params.values())
             lines = [f"def c_{mangle(decl.name.name)}(I, world{sig}):"]
@@ -452,6 +450,9 @@ class Program:
                     # a default may read the parameters before it: r = distance(a, t)
                     lines += [f"    if {py} is _NOARG:",
                               f"        {py} = {w.expr(p.default, _earlier(decl.params, i, params))}"]
+        # the body reads a fighter parameter's side from a local (see _side_local)
+        w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
+                         if kind == "fighter" and n in params}
         body: list[str] = []
         w.block(decl.body.stmts, scope, body, "    ")
         for n in sorted(assigned - set(params)):
