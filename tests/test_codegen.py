@@ -938,3 +938,16 @@ procedure calls(a: fighter) -> number {
                                   for name in ("sided", "calls") for i in (0, 1)])
     assert Interpreter(ruleset).sample("sided", {"a": Ref("fighter", 1)}, world)[0] == 60
     assert program._materialise("p", "sided")(None, world, Ref("fighter", 1))[0] == 60
+
+
+def test_playouts_report_a_fault_of_the_engine_as_a_diagnostic(monkeypatch):
+    # the last net under `rules check --playouts`: whatever fails, a diagnostic, not a traceback
+    from warband.game import playouts
+    from warband.lang.compiler import load as load_rules
+    path = str(ROOT / "scenarios" / "sss-standard-game.rules")
+    monkeypatch.setattr(playouts.Game, "play", lambda self: _broken())
+    found = playouts.playouts(path, load_rules(path), 2)
+    assert [(d.code, d.span.line) for d in found] == [("E914", 16)]
+    assert found[0].message == "game 1 of the playouts failed: TypeError: tuple indices must " \
+                               "be integers or slices, not str"
+    assert f"warband play {path} --seed 1" in found[0].hint
