@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import re
 import typing
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,8 @@ define strength(f: fighter) = f.Might + f.Armor
 define lead(s: side) = s.Fate + 1
 define gap(s: side, t: side) = if s == t then 0 else s.Fate - t.Fate
 define crowd(s: side) = total(1 for x in s.fighters)
+define braves(group: fighters) = total(x.Might for x in group if x has Brave or x is Runner)
+define same(b: bool) = b
 '''
 
 # (type, expression): "number" or "bool"
@@ -155,6 +158,8 @@ CASES = [
     ("number", "lead(@s) + lead(red) + gap(@s, @t) + gap(blue, @s)"),
     ("number", "crowd(@s) + crowd(blue)"),
     ("number", "total(lead(x) for x in sides)"),
+    ("number", "braves(@s.fighters) + braves(@f.enemies) * 100"),   # members not known
+    ("bool", "not same(true) or same(false) or same(@f.Hurt)"),   # constants put in place
     # dice
     ("number", "2d6 + @n"),
     ("number", "(@n)d6"),
@@ -181,7 +186,7 @@ CASES = [
 ]
 
 
-# ---- the rules each case is put in ----------------------------------------------------------------
+# ---- the rules each case is put in ---------------------------------------------------------
 
 def sink(kind: str, text: str) -> str:
     """An expression of the case's type as a number."""
@@ -311,9 +316,24 @@ scenario arena {{
 
 # ---- running both ways -------------------------------------------------------------------------
 
+def typed(value):
+    """A value with the type of every number in it: 2 and Fraction(2) are equal in Python,
+    but a rule's value is one or the other (a whole number is always an int)."""
+    if type(value) in (bool, int, float, Fraction):
+        return type(value).__name__, value
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, tuple(typed(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, typed(v)) for k, v in value.items())
+    if hasattr(value, "__dataclass_fields__") and not isinstance(value, Ref):
+        return type(value).__name__, tuple(typed(getattr(value, f))
+                                           for f in value.__dataclass_fields__)
+    return value
+
+
 def outcome(interp, run):
     try:
-        result = ("ok", run())
+        result = ("ok", typed(run()))
     except RulesError as error:
         d = error.diagnostic
         result = ("error", d.code, d.message, d.span, d.hint)
@@ -379,7 +399,7 @@ def check_positions(scenario, seed: int, worlds: int = 12) -> None:
         fast, slow = games(scenario, game_seed)
         played = (fast, Game(scenario, game_seed, record=True), slow)
         # the result, the draws from both streams, and the World at the end
-        results = [(outcome(g.interp, g.play), g.final) for g in played]
+        results = [(outcome(g.interp, g.play), typed(g.final)) for g in played]
         assert results[0] == results[1] == results[2], game_seed
 
 
@@ -451,8 +471,8 @@ def test_every_form_has_a_case():
     assert {n.kind.name for n in found if type(n) is nodes.Aggregate} == set(AGGREGATES)
     calls = {n.callee.name for n in found if type(n) is nodes.Call}
     assert set(BUILTIN_FUNCTIONS) | set(GAME_FUNCTIONS) <= calls
-    assert {"band", "by_size", "worth", "half", "strength", "lead", "gap",
-            "crowd"} <= calls   # tables: pure, of records, reading the World
+    assert {"band", "by_size", "worth", "half", "strength", "lead", "gap", "crowd", "braves",
+            "same"} <= calls   # tables: pure, of records, reading the World
     fields = {n.field.name for n in found if type(n) is nodes.Field}
     assert set(typesystem.FIGHTER_BUILTINS) | set(typesystem.SIDE_BUILTINS) <= fields
     assert {"Might", "Speed", "Wounds", "Hurt", "Armor", "Tough", "Bulk", "Fate",
@@ -480,7 +500,7 @@ def test_shipped_scenarios_alike(name):
     for seed in (1, 2, 3):
         fast, slow = games(scenario, seed)
         played = (fast, Game(scenario, seed, record=True), slow)
-        results = [(outcome(g.interp, g.play), g.final) for g in played]
+        results = [(outcome(g.interp, g.play), typed(g.final)) for g in played]
         assert results[0] == results[1] == results[2], seed
     rng = random.Random(name)
     fast, slow = games(scenario, 7)
@@ -551,18 +571,21 @@ def test_shipped_definitions_and_tables_alike(ruleset_id):
 
 # ---- expressions hypothesis makes of the same parts ----------------------------------------------
 
-NUMBER_LEAVES = ["0", "1", "2", "3", "7", "@n", "@f.Might", "@g.Wounds", "@f.Speed",
+NUMBER_LEAVES = ["0", "1", "2", "3", "7", "1000", "@n", "@f.Might", "@g.Wounds", "@f.Speed",
                  "@s.Fate", "@t.Out", "@f.Armor", "@g.Tough", "red.Fate", "distance(@f, @g)",
                  "distance(@g, wall)", "worth(@f)", "strength(@g)", "lead(@t)", "lead(blue)",
-                 "crowd(@s)", "by_size(@f.Bulk).reach", "@f.side.Fate"]
+                 "crowd(@s)", "by_size(@f.Bulk).reach", "@f.side.Fate", "(@f.Might / 3)",
+                 "half(@n)", "(@n / (@g.Wounds - @g.Wounds))", "lead(@f.side)",
+                 "braves(@s.fighters)", "braves(@f.enemies)", "gap(@s, red)"]
 BOOL_LEAVES = ["true", "false", "@f.Hurt", "@s.Ready", "@f has Shield", "@g has Brave",
                "@f is Guard", "@g is rare", "@f == @g", "@s == @t", "@f.side == @s",
                "@g.side != red", "sees(@f, @g)", "contact(@f, @g)", "engaged(@g)",
-               'band(@n) == "low"', "@f.Bulk == big", "@f.removed", "@g.class == Runner"]
+               'band(@n) == "low"', "@f.Bulk == big", "@f.removed", "@g.class == Runner",
+               "same(@f.Hurt)", "same(true)"]
 GROUPS = ["@s.fighters", "@t.casualties", "@f.enemies", "@g.friends", "fighters within 4 of @f",
-          "all(y for y in @s.fighters if y.Hurt)", "red.fighters"]
+          "all(y for y in @s.fighters if y.Hurt)", "red.fighters", "sides"]
 ROLLS = ["d6", "2d6", "(@n)d6", "3d6 keep highest 2", "d8 reroll <= 2", "count >= 4 in 3d6",
-         "count even in (@n)d6"]
+         "count even in (@n)d6", "4d6 drop lowest 1"]
 
 
 @st.composite
@@ -570,42 +593,61 @@ def number_expr(draw, depth: int = 3, dice: bool = False):
     if depth == 0 or draw(st.integers(0, 3)) == 0:
         leaves = NUMBER_LEAVES + (ROLLS if dice else [])
         return draw(st.sampled_from(leaves))
-    form = draw(st.sampled_from(["op", "op", "neg", "if", "call", "aggregate", "half"]))
+    forms = ["op", "op", "neg", "if", "call", "aggregate", "half", "pick", "define"]
+    form = draw(st.sampled_from(forms + (["dice", "count"] if dice else [])))
+    sub = number_expr(depth - 1, dice)
     if form == "op":
         op = draw(st.sampled_from(["+", "-", "*", "/"]))
-        return f"({draw(number_expr(depth - 1, dice))} {op} {draw(number_expr(depth - 1, dice))})"
+        return f"({draw(sub)} {op} {draw(sub)})"
     if form == "neg":
-        return f"-({draw(number_expr(depth - 1, dice))})"
+        return f"-({draw(sub)})"
     if form == "if":
-        return (f"(if {draw(bool_expr(depth - 1, dice))} then {draw(number_expr(depth - 1, dice))}"
-                f" else {draw(number_expr(depth - 1, dice))})")
+        return f"(if {draw(bool_expr(depth - 1, dice))} then {draw(sub)} else {draw(sub)})"
     if form == "half":
-        return f"half({draw(number_expr(depth - 1, dice))})"
+        return f"half({draw(sub)})"
+    if form == "pick":   # a fighter or a side chosen by a condition
+        field = draw(st.sampled_from(["(if {b} then @f else @g).Might",
+                                      "(if {b} then @s else @t).Fate",
+                                      "strength(if {b} then @g else @f)",
+                                      "gap(if {b} then @s else @t, blue)"]))
+        return field.format(b=draw(bool_expr(depth - 1, dice)))
+    if form == "define":
+        return f"lead(if {draw(bool_expr(depth - 1, dice))} then red else @t)"
+    if form == "dice":
+        return f"({draw(sub)})d6"
+    if form == "count":
+        return f"count >= ({draw(sub)}) in 3d6"
     if form == "call":
         name = draw(st.sampled_from(["min", "max", "floor", "ceil", "abs", "isqrt"]))
-        args = [draw(number_expr(depth - 1, dice))
-                for _ in range(2 if name in ("min", "max") else 1)]
+        args = [draw(sub) for _ in range(2 if name in ("min", "max") else 1)]
         return f"{name}({', '.join(args)})"
-    # an aggregate: its value and condition read its member as @f
+    # an aggregate: its value and condition read its member as @f (or @s over sides); an
+    # inner one may use the outer one's name again
     kind = draw(st.sampled_from(["total", "highest", "lowest"]))
-    value = draw(number_expr(depth - 1, dice)).replace("@f", "x")
     group = draw(st.sampled_from(GROUPS))
+    var = draw(st.sampled_from(["x", "y"]))
+    member = "@s" if group == "sides" else "@f"
+    value = draw(sub).replace(member, var)
     condition = ""
     if draw(st.booleans()):
-        condition = f" if {draw(bool_expr(depth - 1, dice)).replace('@f', 'x')}"
-    return f"{kind}({value} for x in {group}{condition})"
+        condition = f" if {draw(bool_expr(depth - 1, dice)).replace(member, var)}"
+    if group.startswith("fighters within"):
+        group = f"fighters within ({draw(number_expr(0))}) of @f"
+    return f"{kind}({value} for {var} in {group}{condition})"
 
 
 @st.composite
 def bool_expr(draw, depth: int = 3, dice: bool = False):
     if depth == 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(BOOL_LEAVES))
-    form = draw(st.sampled_from(["compare", "compare", "not", "and", "or", "if"]))
+    form = draw(st.sampled_from(["compare", "compare", "not", "and", "or", "if", "same"]))
     if form == "compare":
         op = draw(st.sampled_from([">=", "<=", "==", "!=", ">", "<"]))
         return f"({draw(number_expr(depth - 1, dice))} {op} {draw(number_expr(depth - 1, dice))})"
     if form == "not":
         return f"not ({draw(bool_expr(depth - 1, dice))})"
+    if form == "same":
+        return f"same({draw(bool_expr(depth - 1, dice))})"
     if form == "if":
         return (f"(if {draw(bool_expr(depth - 1, dice))} then {draw(bool_expr(depth - 1, dice))}"
                 f" else {draw(bool_expr(depth - 1, dice))})")

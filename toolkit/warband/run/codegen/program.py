@@ -448,8 +448,8 @@ class Program:
             for i, (p, py) in enumerate(zip(decl.params, params.values())):
                 if p.default is not None:
                     # a default may read the parameters before it: r = distance(a, t)
-                    lines += [f"    if {py} is _NOARG:",
-                              f"        {py} = {w.expr(p.default, _earlier(decl.params, i, params))}"]
+                    default = w.expr(p.default, _earlier(decl.params, i, params))
+                    lines += [f"    if {py} is _NOARG:", f"        {py} = {default}"]
         # the body reads a fighter parameter's side from a local (see _side_local)
         w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
                          if kind == "fighter" and n in params}
