@@ -670,3 +670,139 @@ def test_generated_expressions_in_every_position(tmp_path, generated):
     kind, expr = generated
     scenario = scenario_of(tmp_path, rules_for(kind, expr))
     check_positions(scenario, seed=len(expr), worlds=6)
+
+
+# ---- every statement, in a game: set-up, rounds, actions, a marker's hook ------------------------
+
+STATEMENTS = BASE + '''
+marker gold obscuring when entered by who {
+  set who.Wounds += 1
+  set who.side.Out += 3
+}
+
+procedure tally(s: side, by: number = 1) -> number {
+  let n = 0
+  for each x in s.fighters {
+    if x.Hurt {
+      set n += by * 2
+    } else if x.Might > 6 {
+      set n -= by
+    } else {
+      set n += by
+    }
+  }
+  return n
+}
+action strike(f: fighter, g: fighter) -> number
+  requires not f.Hurt and g.side != f.side and distance(f, g) <= 6
+{
+  let hit = 2d6 + f.Might / 4
+  if hit >= 9 {
+    set g.Wounds += 1
+    if g.Wounds >= 2 {
+      remove g
+      return 2
+    }
+    return 1
+  }
+  return 0
+}
+action step(f: fighter) -> number {
+  travel f up to f.Speed
+  return 0
+}
+action flee(f: fighter) requires f.Wounds >= 1 {
+  choose where by f.side "Break off, or leave the table" {
+    option away { travel f away 2 }
+    option off when f.Hurt { withdraw f }
+  }
+}
+action rest(f: fighter) {
+  set f.Hurt = false
+}
+
+scenario stmts {
+  board 16 by 12 inches
+  side red {
+    fighter "A" { class Guard  stat Might = 5 }
+    fighter "B" { class Runner  stat Might = 12 }
+    fighter "C" { stat Might = 3  stat Bulk = big }
+  }
+  side blue {
+    fighter "D" count 2 { class Guard  stat Might = 8 }
+    fighter "E" { stat Might = 20  equipment Spear }
+  }
+  zone west = edge west depth 3
+  zone east = edge east depth 3
+  zone middle = area (6, 2) to (10, 10)
+  setup {
+    deploy red in west
+    deploy blue in east
+    place wall at (8, 1)
+    place wall from (8, 10) to (8, 11)
+    place 2 gold by blue in middle apart 2
+    let bonus = 0
+    choose pace by red "How fast the game starts" {
+      option slow { set bonus = 1 }
+      option fast when red.Fate == 0 { set bonus = 2  set red.Ready = true }
+    }
+    choose stake by blue from 0..3 default 1
+    set blue.Fate = stake + bonus
+    repeat 2 times {
+      set red.Fate += 1
+    }
+    for each x in sides by highest x.Fate {
+      let counted = tally(x)
+      set x.Out += counted
+    }
+    choose victim by red among blue.fighters
+    set victim.Hurt = true
+    tally(blue, 2)
+  }
+  round {
+    for each s in sides by lowest s.Fate {
+      for each f in s.fighters {
+        activate f using strike, step, flee as done
+        if done == "none" {
+          activate f using rest
+        } else if f.Might > 10 and not f.removed {
+          activate f except done
+        }
+      }
+      if s.Out > 40 {
+        concede s
+      }
+    }
+  }
+  rounds 4
+  score red = red.Out + total(x.Wounds for x in blue.fighters) + total(1 for x in blue.casualties)
+  score blue = blue.Out + total(1 for x in red.casualties) + total(1 for x in red.withdrawn)
+}
+'''
+
+
+def test_every_statement_kind_is_played_alike(tmp_path):
+    """Every statement of the language, in a game, generated and interpreted: the same games
+    (results, draws, the World at the end), under each policy."""
+    from warband.run.decisions import Policies
+    scenario = scenario_of(tmp_path, STATEMENTS, "statements")
+    found: list = []
+    for decl in [*scenario.ruleset.procedures.values(), scenario.decl,
+                 *scenario.ruleset.markers.values()]:
+        walk(decl, found)
+    kinds = {type(n) for n in found}
+    statements = set(typing.get_args(nodes.Stmt)) | {
+        nodes.ForSorted, nodes.ChooseAmong, nodes.Activate, nodes.Travel, nodes.Withdraw,
+        nodes.Concede, nodes.Deploy, nodes.Place}
+    assert statements - kinds == set(), "a statement kind without a case here"
+    assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
+    for policy in ("random", "first", "greedy"):
+        for seed in range(1, 7 if policy != "greedy" else 3):
+            def game(compiled: bool, record: bool = False) -> Game:
+                g = Game(scenario, seed, Policies(policy), record=record)
+                g.interp.compiled = compiled
+                return g
+            played = (game(True), game(True, record=True), game(False))
+            results = [(outcome(g.interp, g.play), typed(g.final)) for g in played]
+            assert results[0] == results[1] == results[2], (policy, seed)
+            assert results[0][0][0][0] == "ok", results[0][0][0]   # (played to its end)
