@@ -951,3 +951,30 @@ def test_playouts_report_a_fault_of_the_engine_as_a_diagnostic(monkeypatch):
     assert found[0].message == "game 1 of the playouts failed: TypeError: tuple indices must " \
                                "be integers or slices, not str"
     assert f"warband play {path} --seed 1" in found[0].hint
+
+
+def test_a_default_reads_earlier_parameters_in_a_callee_left_to_the_interpreter():
+    # the third way a rule's call leaves out a parameter: a callee generated code does not
+    # take (Python refuses 22 nested loops) runs through the interpreter, whose default read
+    # an empty environment (AttributeError: 'str' object has no attribute 'kind')
+    deep = "repeat 1 times { " * 22 + "set n += 1 " + "} " * 22
+    ruleset = compiled(f'''ruleset "x"
+stat Might: 0..20
+procedure deep(a: fighter, r: number = a.Might) -> number {{
+  let n = r
+  {deep}
+  for each x in a.friends {{ return n }}
+  return n
+}}
+procedure calls(a: fighter) -> number {{
+  let x = deep(a)
+  return x
+}}''')
+    program = codegen.program_for(Interpreter(ruleset))
+    assert "p_deep" in program.fallbacks and "p_calls" not in program.fallbacks
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 7}),
+                                 FighterSpec("b", 0, None, {"Might": 2})])
+    for seed in range(2):
+        both_ways(ruleset, seed, [("sample", "calls", {"a": Ref("fighter", i)}, world)
+                                  for i in (0, 1)])
+    assert Interpreter(ruleset).sample("calls", {"a": Ref("fighter", 0)}, world)[0] == 8
