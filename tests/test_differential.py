@@ -409,6 +409,23 @@ def test_every_form_in_every_position(tmp_path, kind, expr):
     check_positions(scenario, seed=sum(map(ord, expr)))
 
 
+@pytest.mark.parametrize("kind,expr", CASES[::3], ids=[e for _, e in CASES[::3]])
+def test_every_form_through_callees_left_to_the_interpreter(tmp_path, monkeypatch, kind, expr):
+    """The same, with every definition, table and procedure a generated function calls run by
+    the interpreter (as when the generator does not take one, or Python refuses its text)."""
+    compile_ = codegen.Program._compile
+
+    def refuse(self, fname: str, lines: list[str]):
+        if fname[:2] in ("p_", "d_", "t_"):
+            self._fallbacks[fname] = "refused by the test"
+            return None
+        return compile_(self, fname, lines)
+    monkeypatch.setattr(codegen.Program, "_compile", refuse)
+    scenario = scenario_of(tmp_path, rules_for(kind, expr))
+    check_positions(scenario, seed=sum(map(ord, expr)), worlds=6)
+    assert "d_def_5f_case" in codegen.program_for(Game(scenario, 1).interp).fallbacks
+
+
 # ---- that the cases cover the language ---------------------------------------------------------
 
 # The grammar's expression alternatives (dsl/warband.lark, its "expressions" section), each
