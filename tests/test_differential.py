@@ -463,12 +463,12 @@ def walk(node, found: list) -> None:
 
 
 def case_nodes(kind: str, expr: str) -> list:
-    """The nodes of a case as the procedure `body` holds it."""
-    from warband.lang.compiler import compile_text
-    ruleset = compile_text(rules_for(kind, expr), "case.rules").ruleset
-    assert ruleset is not None, expr
+    """The nodes of a case as the parser makes them (each case compiles in the tests above)."""
+    from warband.lang.parser import parse
+    module, problems = parse(f'ruleset "x"\ndefine probe({PARAMS}) = {bind(expr)}\n', "case.rules")
+    assert module is not None and not problems, expr
     found: list = []
-    walk(ruleset.procedures["body"].body.stmts[0].value, found)
+    walk(module.decls[0].body, found)
     return found
 
 
