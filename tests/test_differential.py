@@ -42,6 +42,7 @@ from warband.run.codegen import program as codegen
 from warband.run.evaluate import RulesError
 from warband.run.world import Ref
 
+import test_codegen
 from test_codegen import random_world
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -550,13 +551,24 @@ def random_value(rng: random.Random, param, world):
     return None   # an enum, a class...: from the ruleset below
 
 
-@pytest.mark.parametrize("ruleset_id", ["super-simple-skirmish", "swords-against-sorcery",
-                                        "smart"])
+RULESETS = sorted(p.stem for p in (ROOT / "dsl").glob("*.rules"))   # house rules too
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(set(RULESETS) - set(test_codegen.SHIPPED)))
+def test_shipped_house_rules_procedures_alike(ruleset_id):
+    """test_codegen runs every procedure of the three systems both ways; the house rules
+    shipped with them (layers that override their procedures, tables, definitions) too."""
+    ruleset = load(str(ROOT / "dsl" / f"{ruleset_id}.rules")).ruleset
+    assert ruleset is not None
+    assert test_codegen.check_everything(ruleset, seeds=8) > 50
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_shipped_definitions_and_tables_alike(ruleset_id):
     """Every definition and table, called with arguments of its parameters' types, through
     its generated function and through the interpreter."""
     from warband.run.interpreter import Interpreter
-    ruleset = load(ruleset_id).ruleset
+    ruleset = load(str(ROOT / "dsl" / f"{ruleset_id}.rules")).ruleset
     rng = random.Random(ruleset_id)
     symbols = {name: [m[0] for m in members] for name, members in ruleset.enums.items()}
     symbols.update({"class": list(ruleset.classes), "tier": list(getattr(ruleset, "tiers", ()))})
@@ -794,6 +806,9 @@ scenario stmts {
   rounds 4
   score red = red.Out + total(x.Wounds for x in blue.fighters) + total(1 for x in blue.casualties)
   score blue = blue.Out + total(1 for x in red.casualties) + total(1 for x in red.withdrawn)
+  value red = red.Out - blue.Out + total(x.Wounds for x in blue.fighters) - lead(blue)
+  value blue = blue.Out / 2 + total(x.Might for x in blue.fighters if not x.Hurt) / 10
+  end when total(1 for x in red.fighters if x.Hurt) >= 3
 }
 '''
 
