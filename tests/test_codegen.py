@@ -978,3 +978,19 @@ procedure calls(a: fighter) -> number {{
         both_ways(ruleset, seed, [("sample", "calls", {"a": Ref("fighter", i)}, world)
                                   for i in (0, 1)])
     assert Interpreter(ruleset).sample("calls", {"a": Ref("fighter", 0)}, world)[0] == 8
+
+
+def test_a_fault_of_the_generator_leaves_the_rule_to_the_interpreter(monkeypatch):
+    # translating a rule fails (a fault of ours): the interpreter runs it, with the same
+    # answer; the fallback is noted (the shipped rules are tested to have none)
+    def broken(self, e, scope):
+        raise TypeError("a fault")
+    monkeypatch.setattr(codegen.Writer, "field", broken)
+    ruleset = compiled(CORNERS)
+    world = make_world(ruleset, [FighterSpec("a", 0, "Guard", {"Training": 2}),
+                                 FighterSpec("b", 1, None, {"Training": 6})])
+    program = codegen.program_for(Interpreter(ruleset))
+    assert program.fallbacks["procedure divide"] == "the generator failed (TypeError: a fault)"
+    for seed in range(3):
+        both_ways(ruleset, seed, [("sample", "divide", {"f": Ref("fighter", 0), "n": 4}, world),
+                                  ("allowed", "removing", {"f": Ref("fighter", 1)}, world)])

@@ -144,11 +144,17 @@ class Program:
 
     # ---- generating, compiling ----------------------------------------------------------------
     def _lines(self, kind: str, name: str, make) -> list[str] | None:
-        """One function's lines from a fresh writer; None (and a fallback) on Unsupported."""
+        """One function's lines from a fresh writer; None (and a fallback) on Unsupported, and
+        on any failure of the generator itself: the interpreter runs what it cannot translate
+        (the tests ask the shipped rules for no fallback, so such a fault does not hide)."""
         try:
             return make(Writer(self))
         except Unsupported as why:
             self._fallbacks[f"{kind} {name}"] = str(why)
+            return None
+        except Exception as error:
+            self._fallbacks[f"{kind} {name}"] = \
+                f"the generator failed ({type(error).__name__}: {error})"
             return None
 
     def _compile(self, fname: str, lines: list[str]):
