@@ -994,3 +994,16 @@ def test_a_fault_of_the_generator_leaves_the_rule_to_the_interpreter(monkeypatch
     for seed in range(3):
         both_ways(ruleset, seed, [("sample", "divide", {"f": Ref("fighter", 0), "n": 4}, world),
                                   ("allowed", "removing", {"f": Ref("fighter", 1)}, world)])
+
+
+def test_a_rule_failing_in_a_simulated_game_names_the_seed(tmp_path):
+    from warband.game.results import PlayRequest
+    from warband.game.worker import ScenarioProblem, play
+    path = tmp_path / "broken.rules"
+    path.write_text(SIDED.replace("score blue = alive(blue)",
+                                  "score blue = alive(blue) / (alive(red) - alive(red))"))
+    with pytest.raises(ScenarioProblem) as caught:
+        play(PlayRequest(str(path), ()), 5)
+    [d] = caught.value.diagnostics
+    assert (d.code, d.message) == ("E502", "division by zero (in the game with seed 5)")
+    assert d.hint == "replay it alone with --replay 5"
