@@ -25,10 +25,9 @@ passed in the function's namespace, never as source text. The namespace's builti
 `len`, `type`, `tuple`, `StopIteration`, `RecursionError` and `Exception`.
 
 Errors: a rule's own (no table row, division by zero) are the interpreter's RulesErrors, with
-the same diagnostic. Any exception of Python's own from generated code (a TypeError...) is a
-fault of the generator: `Program.crashed` makes it a diagnostic naming the rule that ran
-(E914), where the function is called (`sample`, `nested`, `allowed`, a sampler's run, the
-engine's tests and a scenario's values), so that no command shows a traceback for it.
+the same diagnostic; any exception of Python's own from generated code is a fault of the
+generator, reported as E914 naming the rule (faults.py); a failure while generating leaves the
+rule to the interpreter (`_lines`).
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
+from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
 from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
@@ -193,7 +193,7 @@ class Program:
             decl = table = self.ruleset.tables[name]
             lines = self._lines("table", name, lambda w: self._table(w, table))
             fallback = _interpreted_rows(table)
-        self._rules[fname] = _rule(decl)
+        self._rules[fname] = faults.rule(decl)
         compiled = self._compile(fname, lines) if lines is not None else None
         if compiled is None:
             self.namespace[fname] = fallback
@@ -209,7 +209,7 @@ class Program:
             if decl is None or (block is None and not self.generates(procedure)):
                 return None
             for prefix in "ce":
-                self._rules[f"{prefix}_{mangle(procedure)}"] = _rule(decl)
+                self._rules[f"{prefix}_{mangle(procedure)}"] = faults.rule(decl)
             return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
         return self._kept(self._entries, procedure, procedure, "e", lines)
 
@@ -277,7 +277,7 @@ class Program:
         def lines():
             if contains_dice((decl.requires, decl.params)):
                 return None
-            self._rules[f"r_{mangle(procedure)}"] = (f"the requires of {_rule(decl)[0]}",
+            self._rules[f"r_{mangle(procedure)}"] = (f"the requires of {faults.rule(decl)[0]}",
                                                      decl.requires.span)
             return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
         return self._kept(self._requires, procedure, ("requires", procedure), "r", lines)
@@ -297,7 +297,7 @@ class Program:
             action = decl.name.name.rsplit(" ", 1)[0]   # (the engine's key: "NAME part")
             self._rules[f"q_{mangle(key)}"] = (f"the requires of action '{action}'",
                                                decl.requires.span)
-            return self._lines("requires", key, lambda w: _guarded(
+            return self._lines("requires", key, lambda w: faults.guarded(
                 self._engine_test(w, decl), w.const(decl.requires, "n")))
         return self._kept(self._engine_tests, key, ("engine", key), "q", lines)
 
@@ -308,8 +308,8 @@ class Program:
         def lines():
             if contains_dice(node):
                 return None
-            self._rules[f"x_{mangle(key)}"] = (_scenario_part(key), node.span)
-            return self._lines("value", key, lambda w: _guarded([
+            self._rules[f"x_{mangle(key)}"] = (faults.scenario_part(key), node.span)
+            return self._lines("value", key, lambda w: faults.guarded([
                 f"def x_{mangle(key)}(I, world):",
                 f"    return {w.expr(node, Scope({}, set()))}"], w.const(node, "n")))
         return self._kept(self._values, key, ("value", key), "x", lines)
@@ -330,26 +330,8 @@ class Program:
         return found
 
     def crashed(self, error: Exception, node=None) -> Exception:
-        """What a run of generated code that raised `error` raises: a RulesError, or an
-        exception of warband's own (the game's GameOver...), as it is; any other is Python's
-        own (a TypeError, an IndexError...), which only a fault of the generator raises: a
-        diagnostic naming the rule that ran (the innermost generated function in the
-        traceback, else `node`), never a traceback, for every command that plays."""
-        if type(error).__module__.startswith("warband.") or type(error) is RecursionError:
-            return error
-        where = _rule(node) if node is not None else None
-        tb = error.__traceback__
-        while tb is not None:
-            found = self._rules.get(tb.tb_frame.f_code.co_name)
-            if found is not None and tb.tb_frame.f_code.co_filename.startswith("<warband rules"):
-                where = found
-            tb = tb.tb_next
-        what, span = where or (f"a rule of '{self.ruleset.id}'", None)
-        detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-        return RulesError(diag(
-            "E914", f"{what} failed in the Python generated for it ({detail})", span,
-            hint="a fault of warband's code generator, not of the rules: please report it "
-                 "with this rules file"))
+        """What a run of generated code that raised `error` raises (see faults.crashed)."""
+        return faults.crashed(error, self._rules, self.ruleset.id, node)
 
     def complete(self) -> None:
         """Generate everything (for reading the source, or asking what fell back)."""
@@ -642,36 +624,6 @@ def _earlier(params, i: int, names: dict[str, str]) -> Scope:
                  frozenset(p.name.name for p in earlier
                            if p.type is not None and p.type.name == "dice"),
                  kinds=param_kinds(earlier))
-
-
-def _rule(node) -> tuple[str, Span | None]:
-    """A declaration (a procedure, a scenario's block, a definition, a table) or a scenario's
-    expression, as a message names it, and its span."""
-    name = getattr(node, "name", None)
-    if not isinstance(name, nodes.Ident):
-        return "an expression", getattr(node, "span", None)
-    if name.name.startswith("scenario "):   # a scenario's setup, round or aftermath
-        return f"the scenario's {name.name.split(' ', 1)[1]}", name.span
-    kind = getattr(node, "kind", None) or ("table" if isinstance(node, nodes.TableDecl)
-                                           else "define")
-    return f"{kind} '{name.name}'", name.span
-
-
-def _scenario_part(key: str) -> str:
-    """A scenario's expression by its key in Program.value ("score red", "end 0")."""
-    if key.startswith("end "):
-        return "the scenario's 'end when'"
-    kind, _, side = key.partition(" ")
-    return f"the scenario's {kind} for '{side}'" if side else f"the scenario's {key}"
-
-
-def _guarded(lines: list[str], node: str) -> list[str]:
-    """A function's lines (`def ...:`, then its body) with its failures reported as `crashed`
-    says: for a function the engine calls itself, with no caller of ours to do it."""
-    head, *body = lines
-    return [head, "    try:", *("    " + line for line in body),
-            "    except Exception as error:",
-            f"        raise _crashed(error, {node}) from None"]
 
 
 def _missing_argument(decl, i: int):
