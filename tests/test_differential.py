@@ -838,3 +838,105 @@ def test_every_statement_kind_is_played_alike(tmp_path):
             results = [(outcome(g.interp, g.play), typed(g.final)) for g in played]
             assert results[0] == results[1] == results[2], (policy, seed)
             assert results[0][0][0][0] == "ok", results[0][0][0]   # (played to its end)
+
+
+# ---- statements hypothesis makes, in a procedure and in a set-up ---------------------------------
+
+@st.composite
+def block(draw, depth: int = 2, counter: list | None = None) -> str:
+    """Statements over @f, @g (fighters), @s, @t (sides), @n, whose expressions are
+    hypothesis's too; names made unique with `counter`."""
+    counter = [0] if counter is None else counter
+    stmts = []
+    for _ in range(draw(st.integers(1, 3))):
+        counter[0] += 1
+        i = counter[0]
+        number, truth = number_expr(1), bool_expr(1)
+        forms = ["add", "set", "flag", "let", "number"] + (
+            ["if", "each", "repeat", "choose"] if depth > 0 else [])
+        form = draw(st.sampled_from(forms))
+        inner = (lambda: draw(block(depth - 1, counter))) if depth > 0 else (lambda: "")
+        if form == "add":
+            stmts.append(f"set @s.Out += {draw(number)}")
+        elif form == "set":
+            stmts.append(f"set @f.Wounds = {draw(number)}")
+        elif form == "flag":
+            stmts.append(f"set @g.Hurt = {draw(truth)}")
+        elif form == "let":
+            stmts.append(f"let v{i} = {draw(number)}\nset @t.Out -= v{i}")
+        elif form == "number":
+            stmts.append(f"choose c{i} by @s from 0..3 default 1\nset @s.Out += c{i} * 10")
+        elif form == "if":
+            stmts.append(f"if {draw(truth)} {{\n{inner()}\n}} else {{\n{inner()}\n}}")
+        elif form == "each":   # a loop over fighters: inside it, @g is the loop's
+            body = draw(block(depth - 1, counter)).replace("@g", f"x{i}")
+            stmts.append(f"for each x{i} in @s.fighters {{\n{body}\n}}")
+        elif form == "repeat":
+            stmts.append(f"repeat min(abs({draw(number)}), 3) times {{\n{inner()}\n}}")
+        else:
+            stmts.append(f'choose o{i} by @t "a choice" {{\n'
+                         f"  option keep {{\n{inner()}\n}}\n"
+                         f"  option other when {draw(truth)} {{\n{inner()}\n}}\n}}")
+    return "\n".join(stmts)
+
+
+def statements_rules(body: str) -> str:
+    # the scenario's set-up binds the fighters and sides as the scenario positions above do
+    # (its decisions renamed: a decision's name is the ruleset's, once)
+    setup = bind(re.sub(r"\b([co]\d+)\b", r"set_\1", body), s="red", t="blue", n="2")
+    return BASE + f'''
+procedure run({PARAMS}) -> number {{
+{bind(body)}
+  return s.Out * 1000 + t.Out + f.Wounds
+}}
+scenario arena {{
+  board 12 by 12 inches
+  side red {{
+    fighter "A" {{ class Guard  stat Might = 5 }}
+    fighter "B" {{ class Runner  stat Might = 12 }}
+  }}
+  side blue {{
+    fighter "D" count 2 {{ class Guard  stat Might = 8 }}
+  }}
+  zone west = edge west depth 3
+  zone east = edge east depth 3
+  setup {{
+    deploy red in west
+    deploy blue in east
+    for each f in red.fighters {{
+      for each g in blue.fighters {{
+{setup}
+      }}
+    }}
+  }}
+  round {{
+    set red.Out += 1
+  }}
+  rounds 1
+  score red = red.Out
+  score blue = blue.Out + total(x.Wounds for x in blue.fighters)
+}}
+'''
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(block())
+def test_generated_statements_alike(tmp_path, body):
+    from warband.run.decisions import Policies
+    scenario = scenario_of(tmp_path, statements_rules(body), "statements")
+    rng = random.Random(len(body))
+    fast, slow = games(scenario, 3)
+    for _ in range(6):
+        world = random_world(scenario.ruleset, rng)
+        args = random_args(world, rng)
+        assert outcome(fast.interp, lambda: fast.interp.sample("run", args, world)) == \
+            outcome(slow.interp, lambda: slow.interp.sample("run", args, world)), args
+    for policy in ("random", "first"):
+        def game(compiled: bool, record: bool = False) -> Game:
+            g = Game(scenario, 4, Policies(policy), record=record)
+            g.interp.compiled = compiled
+            return g
+        played = (game(True), game(True, record=True), game(False))
+        results = [(outcome(g.interp, g.play), typed(g.final)) for g in played]
+        assert results[0] == results[1] == results[2], policy
