@@ -36,6 +36,11 @@ def playouts(path: str, compiled, games: int) -> list[Diagnostic]:
                          hint=f"see it happen: warband play {path} --seed {seed}")]
         except ScenarioProblem as problem:
             return problem.diagnostics
+        except Exception as error:   # a fault of the engine itself: a diagnostic all the same
+            return [diag("E914", f"game {seed} of the playouts failed: "
+                                 f"{type(error).__name__}: {error}", decl.name.span,
+                         hint=f"a fault of warband, not of the rules: please report it; see it "
+                              f"happen: warband play {path} --seed {seed}")]
         if decl.rounds is None and result.ended == "limit" and result.rounds >= DEFAULT_ROUNDS:
             capped.append(seed)
         if result.stuck is not None:

@@ -3,6 +3,8 @@ scenario loaded once per process (see results.py for the request and the result)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from warband.diagnostics import Diagnostic, diag, did_you_mean
 from warband.game.engine import Game
 from warband.game.results import GameResult, PlayRequest
@@ -69,4 +71,9 @@ def play(request: PlayRequest, seed: int) -> GameResult:
     try:
         return Game(scenario, seed, policies_of(request), request.max_rounds).play()
     except RulesError as error:
-        raise ScenarioProblem([error.diagnostic], scenario.sources) from None
+        # a rule that failed in this game: the simulator shows its diagnostic as it is, so it
+        # names the seed that replays the game (the simulator's own failures do so too)
+        d = error.diagnostic
+        named = replace(d, message=f"{d.message} (in the game with seed {seed})",
+                        hint=d.hint or f"replay it alone with --replay {seed}")
+        raise ScenarioProblem([named], scenario.sources) from None

@@ -93,6 +93,9 @@ class Interpreter(Decisions):
         # continuations are interned so that equal futures are the same object (and id).
         self.memo: dict = {}
         self.conts: dict = {}
+        # whether block(...) memoises now (run_cps sets it; a procedure that generated code
+        # leaves to the interpreter may run before any run_cps: rt.interpreted)
+        self.memoise = False
         # the last World whose key a memo key took, and that key: statements in a row mostly
         # share their World, and its key walks every fighter (a World never changes, and only
         # Worlds are memoised: a Draft has no key)

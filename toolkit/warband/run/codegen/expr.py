@@ -336,7 +336,8 @@ class ExpressionWriter:
             if t in (nodes.Int, nodes.Str, nodes.Bool):
                 names[p.name.name] = self.literal(a.value)
             elif t is nodes.Name and a.name not in scope.names:
-                names[p.name.name] = repr(a.name)
+                # a symbol is its name; a scenario's side or `sides` is what name() makes of it
+                names[p.name.name] = self.name(a.name, scope)
             elif t is nodes.Name and a.name in scope.bound and a.name not in scope.thunks:
                 names[p.name.name] = scope.names[a.name]
             else:

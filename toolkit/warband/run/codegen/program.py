@@ -22,7 +22,12 @@ does not take (a distribution, a side where a fighter is declared).
 Safety: no name from a rules file becomes a Python identifier unescaped (`mangle`), string
 constants are written with repr, and anything else (AST nodes, distributions, tables of rolls) is
 passed in the function's namespace, never as source text. The namespace's builtins are only
-`len`, `type`, `tuple`, `StopIteration` and `RecursionError`.
+`len`, `type`, `tuple`, `StopIteration`, `RecursionError` and `Exception`.
+
+Errors: a rule's own (no table row, division by zero) are the interpreter's RulesErrors, with
+the same diagnostic; any exception of Python's own from generated code is a fault of the
+generator, reported as E914 naming the rule (faults.py); a failure while generating leaves the
+rule to the interpreter (`_lines`).
 """
 
 from __future__ import annotations
@@ -34,9 +39,10 @@ import weakref
 from typing import TYPE_CHECKING
 
 from warband import limits
-from warband.diagnostics import diag
+from warband.diagnostics import Span, diag
 from warband.lang import nodes
 from warband.run import budget
+from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
 from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
@@ -73,7 +79,8 @@ class Program:
         self.global_names = {"sides"} | set(self.named_sides)
         self.namespace: dict = {
             "__builtins__": {"StopIteration": StopIteration, "len": len, "type": type,
-                             "tuple": tuple, "RecursionError": RecursionError},
+                             "tuple": tuple, "RecursionError": RecursionError,
+                             "Exception": Exception},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
             "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
             "_aggregate": rt.aggregate, "_within": within, "_roll": rt.roll,
@@ -91,7 +98,7 @@ class Program:
             "_all_sides": rt.all_sides, "_side_fighters": rt.side_fighters,
             "_side_groups": SIDE_GROUPS,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
-            "_given": rt.given, "_too_deep": rt.too_deep,
+            "_given": rt.given, "_too_deep": rt.too_deep, "_crashed": self.crashed,
         }
         self.consts: dict[int, str] = {}      # id(object) -> its name in the namespace
         self.inlines = 0                      # procedures inlined so far (for unique names)
@@ -104,6 +111,9 @@ class Program:
         self._engine_tests: dict = {}   # a part of a requires -> fn(I, world, *refs) -> bool
         self._values: dict = {}    # a scenario's expression -> fn(I, world)
         self._missing: set = set()
+        # generated function -> (the rule it runs, as a message names it; its span): what a
+        # failure of generated code is reported as (see `crashed`)
+        self._rules: dict[str, tuple[str, Span | None]] = {}
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
                             ("p", self.ruleset.procedures)):
             for name in decls:
@@ -136,11 +146,17 @@ class Program:
 
     # ---- generating, compiling ----------------------------------------------------------------
     def _lines(self, kind: str, name: str, make) -> list[str] | None:
-        """One function's lines from a fresh writer; None (and a fallback) on Unsupported."""
+        """One function's lines from a fresh writer; None (and a fallback) on Unsupported, and
+        on any failure of the generator itself: the interpreter runs what it cannot translate
+        (the tests ask the shipped rules for no fallback, so such a fault does not hide)."""
         try:
             return make(Writer(self))
         except Unsupported as why:
             self._fallbacks[f"{kind} {name}"] = str(why)
+            return None
+        except Exception as error:
+            self._fallbacks[f"{kind} {name}"] = \
+                f"the generator failed ({type(error).__name__}: {error})"
             return None
 
     def _compile(self, fname: str, lines: list[str]):
@@ -176,9 +192,10 @@ class Program:
             lines = self._lines("define", name, lambda w: self._define(w, decl))
             fallback = _interpreted_define(decl)
         else:
-            table = self.ruleset.tables[name]
+            decl = table = self.ruleset.tables[name]
             lines = self._lines("table", name, lambda w: self._table(w, table))
             fallback = _interpreted_rows(table)
+        self._rules[fname] = faults.rule(decl)
         compiled = self._compile(fname, lines) if lines is not None else None
         if compiled is None:
             self.namespace[fname] = fallback
@@ -193,6 +210,8 @@ class Program:
             decl = block or self.ruleset.procedures.get(procedure)
             if decl is None or (block is None and not self.generates(procedure)):
                 return None
+            for prefix in "ce":
+                self._rules[f"{prefix}_{mangle(procedure)}"] = faults.rule(decl)
             return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
         return self._kept(self._entries, procedure, procedure, "e", lines)
 
@@ -237,6 +256,8 @@ class Program:
             "            pass",
             "        except RecursionError:",
             f"            raise _too_deep({w.const(decl, 'n')}) from None",
+            "        except Exception as error:   # (see crashed: a RulesError goes on as it is)",
+            f"            raise _crashed(error, {w.const(decl, 'n')}) from None",
             "        finally:",
             "            I.in_sampled_run = False",
             "        I.branches = I.drawn = 0",
@@ -259,6 +280,8 @@ class Program:
         def lines():
             if contains_dice((decl.requires, decl.params)):
                 return None
+            self._rules[f"r_{mangle(procedure)}"] = (f"the requires of {faults.rule(decl)[0]}",
+                                                     decl.requires.span)
             return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
         return self._kept(self._requires, procedure, ("requires", procedure), "r", lines)
 
@@ -274,7 +297,11 @@ class Program:
                         for p in decl.params)
             if not plain or contains_dice((decl.requires, decl.params)):
                 return None
-            return self._lines("requires", key, lambda w: self._engine_test(w, decl))
+            action = decl.name.name.rsplit(" ", 1)[0]   # (the engine's key: "NAME part")
+            self._rules[f"q_{mangle(key)}"] = (f"the requires of action '{action}'",
+                                               decl.requires.span)
+            return self._lines("requires", key, lambda w: faults.guarded(
+                self._engine_test(w, decl), w.const(decl.requires, "n")))
         return self._kept(self._engine_tests, key, ("engine", key), "q", lines)
 
     def value(self, node, key: str):
@@ -284,9 +311,10 @@ class Program:
         def lines():
             if contains_dice(node):
                 return None
-            return self._lines("value", key, lambda w: [
+            self._rules[f"x_{mangle(key)}"] = (faults.scenario_part(key), node.span)
+            return self._lines("value", key, lambda w: faults.guarded([
                 f"def x_{mangle(key)}(I, world):",
-                f"    return {w.expr(node, Scope({}, set()))}"])
+                f"    return {w.expr(node, Scope({}, set()))}"], w.const(node, "n")))
         return self._kept(self._values, key, ("value", key), "x", lines)
 
     def _kept(self, store: dict, key, missing, prefix: str, lines):
@@ -303,6 +331,10 @@ class Program:
                 return None
             store[key] = found
         return found
+
+    def crashed(self, error: Exception, node=None) -> Exception:
+        """What a run of generated code that raised `error` raises (see faults.crashed)."""
+        return faults.crashed(error, self._rules, self.ruleset.id, node)
 
     def complete(self) -> None:
         """Generate everything (for reading the source, or asking what fell back)."""
@@ -395,9 +427,7 @@ class Program:
                            if p.type is not None and p.type.name == "dice")
         kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
         scope = Scope(names, set(params), thunks, kinds)
-        w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
-                         if kind == "fighter" and n in params}
-        w.sides_read = set()
+        w.side_locals, w.sides_read = {}, set()   # (a default reads a fighter's side there)
         if entry:
             sig = "".join(f", {py}=_UNB" for py in params.values())
             lines = [f"def c_{mangle(decl.name.name)}(I, world{sig}):"]
@@ -406,11 +436,14 @@ class Program:
             sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
                           for p, py in zip(decl.params, params.values()))
             lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
-            empty = Scope({}, set())
-            for p, py in zip(decl.params, params.values()):
+            for i, (p, py) in enumerate(zip(decl.params, params.values())):
                 if p.default is not None:
-                    lines += [f"    if {py} is _NOARG:",
-                              f"        {py} = {w.expr(p.default, empty)}"]
+                    # a default may read the parameters before it: r = distance(a, t)
+                    default = w.expr(p.default, _earlier(decl.params, i, params))
+                    lines += [f"    if {py} is _NOARG:", f"        {py} = {default}"]
+        # the body reads a fighter parameter's side from a local (see _side_local)
+        w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
+                         if kind == "fighter" and n in params}
         body: list[str] = []
         w.block(decl.body.stmts, scope, body, "    ")
         for n in sorted(assigned - set(params)):
@@ -585,6 +618,17 @@ def _fixed(expr, params: dict):
     return _NOT_FIXED
 
 
+def _earlier(params, i: int, names: dict[str, str]) -> Scope:
+    """The scope of a default of the i-th parameter of a procedure called between rules: the
+    parameters before it (the checker's types hold between rules; a dice one is a closure)."""
+    earlier = params[:i]
+    return Scope({p.name.name: names[p.name.name] for p in earlier},
+                 {p.name.name for p in earlier},
+                 frozenset(p.name.name for p in earlier
+                           if p.type is not None and p.type.name == "dice"),
+                 kinds=param_kinds(earlier))
+
+
 def _missing_argument(decl, i: int):
     p = decl.params[i]
     raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
@@ -682,6 +726,8 @@ def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, k
         return None
     except RecursionError:
         raise rt.too_deep(block or program.ruleset.procedures[procedure]) from None
+    except Exception as error:
+        raise program.crashed(error, block or program.ruleset.procedures[procedure]) from None
     finally:
         if outermost:
             interp.in_sampled_run = False
@@ -718,6 +764,8 @@ def nested(interp: Interpreter, procedure: str, args: dict, world):
         return None
     except RecursionError:
         raise rt.too_deep(program.ruleset.procedures[procedure]) from None
+    except Exception as error:
+        raise program.crashed(error, program.ruleset.procedures[procedure]) from None
 
 
 def _with_interpreter_room(entry, interp, args, world):
@@ -742,3 +790,5 @@ def allowed(interp: Interpreter, procedure: str, args: dict, world):
         return check(interp, args, world)
     except rt.Interpret:
         return None
+    except Exception as error:
+        raise program.crashed(error, program.ruleset.procedures[procedure]) from None

@@ -9,6 +9,7 @@ interpreter raises, with the very same diagnostics. Everything mirrors `interpre
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -412,13 +413,21 @@ def interpreted(interp: Interpreter, decl, values: list, world):
         world = world.freeze()
     params = decl.params
     inner = {p.name.name: v for p, v in zip(params, values)}
-    for p in params[len(values):]:
-        inner[p.name.name] = interp.fn(p.default)({}, world)
+    for p in params[len(values):]:   # a default may read the parameters before it
+        inner[p.name.name] = interp.fn(p.default)(dict(inner), world)
 
     def done(value, w):
         return value, w
-    return interp.block(decl.body.stmts, 0, inner, world,
-                        lambda e, w: interp.fell_off(decl, w, done), done)
+    # (a run that knew from its start it would call one has these set: _with_interpreter_room;
+    # the first run of a program learns it only now, when Python refuses the callee)
+    interp.memoise = False
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        return interp.block(decl.body.stmts, 0, inner, world,
+                            lambda e, w: interp.fell_off(decl, w, done), done)
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def make_thunk(fn, node):

@@ -109,11 +109,14 @@ class Writer(ExpressionWriter):
         assigned_names(decl.body.stmts, bindings)
         stable = {n for n in bindings if bindings.count(n) == 1}
         names = {n: prefix + mangle(n) for n in bindings}
-        empty = Scope({}, set())
         for i, p in enumerate(decl.params):
             n = p.name.name
             if i >= len(call.args):
-                out.append(f"{pad}{names[n]} = {self.expr(p.default, empty)}")
+                # a default may read the parameters before it (as they are named in here)
+                earlier = [q.name.name for q in decl.params[:i]]
+                kinds = {k: v for k, v in param_kinds(decl.params[:i]).items() if k in stable}
+                own = Scope({q: names[q] for q in earlier}, set(earlier), frozenset(), kinds)
+                out.append(f"{pad}{names[n]} = {self.expr(p.default, own)}")
                 continue
             arg = call.args[i]
             if p.type is not None and p.type.name == "dice":
