@@ -37,7 +37,7 @@ def rules_list(fmt: Format) -> None:
 
 def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> None:
     """`warband rules check` (its options and help: cli/__init__.py)."""
-    from warband.diagnostics import Sources, summary
+    from warband.diagnostics import Severity, Sources, summary
     from warband.lang.compiler import load, locate
     everything, sources, unusable, failed = [], Sources(), False, False
     for ref in refs:
@@ -52,8 +52,8 @@ def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> No
         everything += found
         if any(d.code in ("E100", "E404") for d in found):
             unusable = True
-        if compiled.errors or (strict and found):
-            failed = True
+        if any(d.severity is Severity.ERROR for d in found) or (strict and found):
+            failed = True   # (a playout's errors too: they are not the compiled ruleset's)
     if fmt is Format.json:
         typer.echo(json.dumps([d.to_json() for d in everything], indent=2))
     else:
