@@ -126,3 +126,60 @@ def test_exact_work_is_bounded(monkeypatch):
     with pytest.raises(RulesError) as caught:
         Interpreter(rules).exact("a", {"f": Ref("fighter", 0)}, world)
     assert caught.value.diagnostic.code == "E504"
+
+
+# ---- a table's columns: each holds one kind of value ----------------------------------------
+
+COLUMNS = '''
+ruleset "columns"
+stat Might: 1..20
+enum Mood { Calm, Angry }
+outcomes res { win = 1  lose = 0 }
+table reaction(x) -> (steps, shaken, mood, label, result) "one kind of value a column" {
+  when x > 10 => 2, true, Angry, "big", win
+  when x > 5  => 1, false, Angry, "middling", lose
+  otherwise   => 0, false, Calm, "small", lose
+}
+action by_flag(f: fighter) -> number {
+  let row = reaction(f.Might)
+  if row.shaken { return row.steps + 10 }
+  return row.steps
+}
+action by_enum(f: fighter) -> Mood { return reaction(f.Might + d6).mood }
+action by_text(f: fighter) -> bool { return reaction(f.Might).label == "middling" }
+action by_outcome(f: fighter) -> res {
+  let row = reaction(f.Might + d6)
+  return row.result
+}
+'''
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_columns_of_yes_no_enum_text_and_outcome_values(compiled):
+    rules = ruleset(COLUMNS)
+    world = make_world(rules, [FighterSpec("a", 0, None, {"Might": 11}),
+                               FighterSpec("b", 0, None, {"Might": 6})])
+    strong, middling = {"f": Ref("fighter", 0)}, {"f": Ref("fighter", 1)}
+    interpreter = Interpreter(rules, compiled=compiled)
+    assert interpreter.exact("by_flag", strong, world) == Dist.point(12)
+    assert interpreter.exact("by_flag", middling, world) == Dist.point(1)
+    assert interpreter.exact("by_enum", middling, world) == Dist.point("Angry")
+    assert interpreter.exact("by_text", middling, world) == Dist.point(True)
+    assert interpreter.exact("by_text", strong, world) == Dist.point(False)
+    # 6 + d6 > 10 on a 5 or a 6
+    assert interpreter.exact("by_outcome", middling, world) == Dist({"win": F(1, 3),
+                                                                    "lose": F(2, 3)})
+
+
+def test_columns_sample_alike_generated_and_interpreted():
+    from test_codegen import check_everything
+    assert check_everything(ruleset(COLUMNS), seeds=5) > 20
+
+
+def test_a_column_of_two_kinds_is_reported_at_the_odd_cell_naming_both():
+    compiled = compile_text('ruleset "x"\ntable t(x) -> (a, b) {\n  1 => true, 1\n'
+                            '  2 => 3, 2\n  otherwise => false, 3\n}\n'
+                            'define u(x) = t(x).a\n', "inline.rules")
+    [error] = [d for d in compiled.diagnostics if d.code != "W101"]
+    assert error.code == "E302" and (error.span.line, error.span.column) == (4, 8)
+    assert "yes/no values" in error.message and "a number" in error.message

@@ -288,7 +288,7 @@ class Checker(ExpressionChecker, GameChecker):
         outer, self.current = self.current, self.owner(decl)
         scope = self.params_scope(decl.params)
         self.repeated(decl.columns, "column", f"table '{name}'")
-        column_types: list[Type | None] = [None] * len(decl.columns)
+        cells: list[list[tuple[Type, nodes.Expr]]] = [[] for _ in decl.columns]
         seen_default: nodes.Row | None = None
         for row in decl.rows:
             if seen_default is not None:
@@ -315,19 +315,42 @@ class Checker(ExpressionChecker, GameChecker):
             for i, value in enumerate(row.values[:len(decl.columns)]):
                 t = self.expr(value, scope)
                 self.require_fixed(t, value.span, "a table's value")
-                earlier = column_types[i]
-                if earlier is None:
-                    column_types[i] = t
-                elif not compatible(earlier, t):
-                    self.error("E302", f"column '{decl.columns[i].name}' holds "
-                                       f"{earlier} in earlier rows, not {t}", value.span)
+                cells[i].append((t.fixed(), value))
         self.current = outer
+        column_types = [self.column_type(decl, column, found)
+                        for column, found in zip(decl.columns, cells)]
         if len(decl.columns) == 1:
-            result = column_types[0] or ANY
+            result = column_types[0]
         else:
-            result = Type("record", name, tuple(c.name for c in decl.columns))
+            result = Type("record", name, tuple(c.name for c in decl.columns),
+                          columns=tuple(column_types))
         self.table_types[id(decl)] = result.fixed()
         return self.table_types[id(decl)]
+
+    def column_type(self, decl: nodes.TableDecl, column: nodes.Ident,
+                    cells: list[tuple[Type, nodes.Expr]]) -> Type:
+        """The one kind of value a column holds: that of most of its cells (the first of them
+        on a tie), with an error at each cell of another kind, naming both."""
+        kinds: list[tuple[Type, list[nodes.Expr]]] = []
+        for t, value in cells:
+            if t.kind == "any":
+                continue   # unknown already reported; it matches every kind
+            same = next((group for kind, group in kinds
+                         if compatible(kind, t) or compatible(t, kind)), None)
+            if same is None:
+                kinds.append((t, [value]))
+            else:
+                same.append(value)
+        if not kinds:
+            return ANY
+        held, majority = max(kinds, key=lambda k: len(k[1]))   # max keeps the first on a tie
+        for t, value in cells:
+            if t.kind != "any" and not any(value is v for v in majority):
+                self.error("E302", f"column '{column.name}' of table '{decl.name.name}' holds "
+                                   f"{_plural(held)} ({len(majority)} of its "
+                                   f"{len(cells)} rows), but this is {t}", value.span,
+                           hint=_column_hint(held, t, value, self.table))
+        return held
 
     def key(self, decl: nodes.TableDecl, row: nodes.Row, scope: Scope) -> None:
         if isinstance(row.key, nodes.Ident) and row.key.name not in self.table.globals and \
@@ -627,6 +650,29 @@ def _place(d: Diagnostic) -> tuple[int, int]:
     """The line and column of a diagnostic with a span (only those are merged)."""
     span = cast(Span, d.span)
     return span.line, span.column
+
+
+def _plural(t: Type) -> str:
+    """'numbers', 'yes/no values', "values of 'Mood'": what a column of t holds."""
+    if t.kind in ("enum", "outcome"):
+        return f"values of '{t.name}'"
+    return {"number": "numbers", "bool": "yes/no values", "text": "texts",
+            "class": "classes", "tier": "tiers", "fighter": "fighters",
+            "side": "sides"}.get(t.kind, str(t))
+
+
+def _column_hint(held: Type, t: Type, value: nodes.Expr, table: SymbolTable) -> str:
+    sym = table.globals.get(held.name or "")
+    if held.kind in ("enum", "outcome") and isinstance(value, nodes.Str) and sym is not None:
+        names = [m.name.name for m in cast("nodes.EnumDecl | nodes.OutcomesDecl",
+                                           sym.decl).members]
+        close = next((n for n in names if n.lower() == value.value.lower()), None) or \
+            next(iter(names), value.value)
+        return f"write the value by its name, without quotes: {close}"
+    if held.kind == "bool" and t.kind == "number":
+        return "write true or false"
+    return "a column holds one kind of value: numbers, yes/no values, texts, values of one " \
+           "enum, or outcomes of one set"
 
 
 def _always_returns(block: nodes.Block | None) -> bool:

@@ -315,7 +315,9 @@ class ExpressionChecker:
             builtins = SIDE_BUILTINS
         elif subject.kind == "record":
             if name in subject.fields:
-                return NUMBER.rolled(subject.random)
+                index = subject.fields.index(name)
+                column = subject.columns[index] if index < len(subject.columns) else ANY
+                return column.rolled(subject.random)
             self.error("E203", f"table '{subject.name}' has no column '{name}'", field.span,
                        hint=did_you_mean(name, subject.fields))
             return ANY
