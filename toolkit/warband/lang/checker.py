@@ -227,6 +227,27 @@ class Checker(ExpressionChecker, GameChecker):
                                                                            Scope({}))
             self.expect(expected, t, decl.default.span, "the default")
             self.require_fixed(t, decl.default.span, "a default")
+            if decl.derived is not None and decl.when is None:
+                self.error("E308", f"stat '{decl.name.name}' is worked out for every fighter, "
+                                   "so a default would never be used", decl.default.span,
+                           hint="remove 'default ...', or add 'when CONDITION' after the "
+                                "value: the fighters it is not worked out for take the default")
+        if decl.derived is not None:
+            self.derived_stat(decl, expected)
+
+    def derived_stat(self, decl: nodes.StatDecl, expected: Type) -> None:
+        """`stat Level(f): 1..20 = EXPR [when COND]`: EXPR and COND are fixed values of the
+        fighter f, worked out whenever the stat is read."""
+        assert decl.fighter is not None and decl.derived is not None  # the grammar gives both
+        scope = Scope({decl.fighter.name: (FIGHTER, decl.fighter.span)})
+        t = self.member(decl.derived, expected, scope) or self.expr(decl.derived, scope)
+        self.expect(expected, t, decl.derived.span, f"the value of stat '{decl.name.name}'",
+                    node=decl.derived)
+        self.require_fixed(t, decl.derived.span, "a stat's value")
+        if decl.when is not None:
+            ct = self.expr(decl.when, scope)
+            self.expect(BOOL, ct, decl.when.span, "the condition after 'when'")
+            self.require_fixed(ct, decl.when.span, "the condition after 'when'")
 
     def trait_ref(self, ref: nodes.TraitRef) -> None:
         sym = self.lookup(ref.name.name)
@@ -265,12 +286,22 @@ class Checker(ExpressionChecker, GameChecker):
             if sym is None or sym.kind != "stat":
                 self.unknown(name, ("stat",))
                 continue
-            stat_type = cast(nodes.StatDecl, sym.decl).type
+            stat_decl = cast(nodes.StatDecl, sym.decl)
+            self.settable(stat_decl, name, f"class '{decl.name.name}'")
+            stat_type = stat_decl.type
             expected = NUMBER if isinstance(stat_type, nodes.RangeType) else \
                 self.type_of_ref(stat_type)
             t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
+
+    def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
+        """E308 for a value given to a stat the rules work out for every fighter."""
+        if decl.derived is not None and decl.when is None:
+            self.error("E308", f"stat '{decl.name.name}' is worked out by the rules, so "
+                               f"{who} cannot set it", name.span,
+                       related=[Related(decl.name.span, "worked out here")],
+                       hint="remove this line; set the values it is worked out from instead")
 
     def owner(self, decl: nodes.Decl) -> str | None:
         """The name calls made inside a declaration are recorded under (for cycles): None for a

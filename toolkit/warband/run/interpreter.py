@@ -96,8 +96,8 @@ class Interpreter(Decisions):
         self.synthetic: dict = {}
         self.tables: dict = {}
         fields: dict[str, tuple[str, str]] = {}
-        for name in ruleset.stats:
-            fields[name.lower()] = ("value", name)
+        for name, stat in ruleset.stats.items():
+            fields[name.lower()] = ("derived" if stat.derived is not None else "value", name)
         for name, state in ruleset.states.items():
             if state.owner == "fighter":
                 fields[name.lower()] = ("value", name)
@@ -681,6 +681,21 @@ class Interpreter(Decisions):
 
     # a field of a fighter, a side or a record (evaluate.read_field, as a method: no extra call)
     field = read_field
+
+    def derived_stat(self, ref: Ref, name: str, world: World):
+        """A derived stat of a fighter, worked out now from what it is derived from (its given
+        value for a fighter its `when` does not hold for)."""
+        if not self.works_out(name, ref, world):
+            return world.fighters[ref.index].values[name]
+        stat = self.ruleset.stats[name]
+        return self.fn(stat.derived)({stat.fighter: ref}, world)
+
+    def works_out(self, name: str, ref: Ref, world: World) -> bool:
+        """Whether the rules work stat `name` out for this fighter (so nobody may give it)."""
+        stat = self.ruleset.stats[name]
+        if stat.derived is None:
+            return False
+        return stat.when is None or self.fn(stat.when)({stat.fighter: ref}, world) is True
 
     def has(self, ref: Ref, name: str, world: World) -> bool:
         f = world.fighters[ref.index]

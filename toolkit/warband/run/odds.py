@@ -54,6 +54,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         diagnostics.append(diag("E901", message, Span(origin, 1, start + 1, 1, end + 1),
                                 hint=hint))
 
+    given: dict[str, re.Match] = {}   # stats given a value, for those the rules work out
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
@@ -77,6 +78,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                     else:
                         spec.equipment += (item,)
             elif (stat := ruleset.stat_by_key(low)) is not None:
+                given[stat.name] = m
                 if stat.enum:
                     members = [n for n, _ in ruleset.enums[stat.enum]]
                     if raw not in members:
@@ -110,10 +112,19 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                 bad(m, 1, f"unknown key '{key}'", did_you_mean(key, keys))
         except (ValueError, ZeroDivisionError):
             bad(m, 2, f"'{raw}' is not a number")
+    if any(ruleset.stats[name].derived is not None for name in given):
+        interpreter, world = Interpreter(ruleset), make_world(ruleset, [spec])
+        for name, m in given.items():
+            if ruleset.stats[name].derived is not None and \
+                    interpreter.works_out(name, Ref("fighter", 0), world):
+                bad(m, 1, f"{name} is worked out by the rules for this fighter, so it cannot "
+                          "be given", f"leave out {m.group(1)}=...; give what it is worked "
+                                      "out from")
     for stat in ruleset.stats.values():
         has_class_value = spec.fighter_class and stat.name in dict(
             ruleset.classes[spec.fighter_class].stats)
-        if stat.default is None and stat.name not in spec.stats and not has_class_value:
+        if stat.default is None and stat.name not in spec.stats and not has_class_value \
+                and not stat.always_derived:
             end = len(text) + 1
             diagnostics.append(diag("E901", f"missing {stat.key}", Span(origin, 1, end),
                                     hint=f"add {stat.key}=N"))

@@ -139,6 +139,9 @@ class ExpressionWriter:
         name, sub = e.field.name, self.expr(e.subject, scope)
         kind, lower = self.kind(e.subject, scope), e.field.name.lower()
         program = self.program
+        if program.fighter_fields.get(lower, ("",))[0] == "derived" and type(kind) is not tuple:
+            # a derived stat is worked out by the interpreter (a fixed value: no dice drawn)
+            return f"I.field({sub}, {name!r}, world)"
         if kind == "fighter":
             f = f"world.fighters[{sub}[1]]"
             if name == "side":
