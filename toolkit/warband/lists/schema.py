@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING
 from warband import catalog
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang.compiler import load
+from warband.lang.unparse import expr_text
 from warband.lists.warband_file import FIGHTERS, span_at
 
 if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset, Stat
+    from warband.lists.warband_file import Warband
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 TOP_KEYS = ("name", "ruleset", "points", FIGHTERS, "notes")
@@ -58,9 +60,50 @@ def _stat_schema(stat: Stat, ruleset: Ruleset) -> dict:
 
 
 def required_stats(ruleset: Ruleset, class_name: str | None) -> list[str]:
-    """Keys of the stats a fighter must give: no default, and its class sets no value."""
+    """Keys of the stats a fighter must give: no default, its class sets no value, and the
+    rules do not work it out (for some fighters, or for all: derived_given checks the rest)."""
     given = dict(ruleset.classes[class_name].stats) if class_name in ruleset.classes else {}
-    return [s.key for s in ruleset.stats.values() if s.default is None and s.name not in given]
+    return [s.key for s in ruleset.stats.values()
+            if s.default is None and s.name not in given and s.derived is None]
+
+
+def derived_given(warband: Warband, ruleset: Ruleset, data, file: str,
+                  text: str | None) -> list[Diagnostic]:
+    """E630 at each stat a warband entry gives that the rules work out for its fighter (a stat
+    derived for some fighters only: `stat Level(f): ... when f is human`)."""
+    if not any(ruleset.stats[name].derived is not None
+               for f in warband.fighters for name in f.stats if name in ruleset.stats):
+        return []
+    # lazily: the interpreter (and the code generator under it) only for derived stats
+    from warband.run.interpreter import Interpreter, RulesError
+    from warband.run.world import Ref, make_world
+    interpreter = Interpreter(ruleset)
+    world = make_world(ruleset, [f.spec() for f in warband.fighters])
+    out = []
+    for i, fighter in enumerate(warband.fighters):
+        for name in fighter.stats:
+            stat = ruleset.stats.get(name)
+            if stat is None or stat.derived is None:
+                continue
+            try:
+                derived = interpreter.works_out(name, Ref("fighter", i), world)
+            except RulesError:   # the rule fails for this fighter: play will report it
+                continue
+            if derived:
+                path = fighter.path + (stat.key,)
+                message, hint = _derived_words(stat, f"'{fighter.name}'")
+                out.append(diag("E630", message, span_at(data, path, file, text, key=True),
+                                hint=hint, path=path))
+    return out
+
+
+def _derived_words(stat: Stat, who: str) -> tuple[str, str]:
+    """The message and hint of E630: a fighter gives a stat the rules work out for it."""
+    assert stat.derived is not None   # asked only of a derived stat
+    return (f"fighter {who} gives {stat.key}, which the rules work out for it",
+            f"remove '{stat.key}: ...': the rules work {stat.name} out as "
+            f"{expr_text(stat.derived)}"
+            + (f" when {expr_text(stat.when)}" if stat.when is not None else ""))
 
 
 def _fighter_schema(ruleset: Ruleset) -> dict:
@@ -76,7 +119,8 @@ def _fighter_schema(ruleset: Ruleset) -> dict:
     props["count"] = {"type": "integer", "minimum": 1, "default": 1,
                       "description": "how many identical fighters this entry stands for"}
     for stat in ruleset.stats.values():
-        props[stat.key] = _stat_schema(stat, ruleset)
+        if not stat.always_derived:   # worked out by the rules for every fighter: never given
+            props[stat.key] = _stat_schema(stat, ruleset)
     if ruleset.traits:
         bare = [n for n, t in ruleset.traits.items() if not t.numeric]
         traits: dict = {
@@ -382,6 +426,11 @@ class _Checker:
             meant = re.search(r"'(.*)'", hint)
             assert meant is not None  # did_you_mean quotes the name it suggests
             self.suggested.add((tuple(path), meant.group(1)))
+        derived = self.stat(name)
+        if len(path) == 2 and path[0] == FIGHTERS and derived is not None and \
+                derived.always_derived:
+            message, hint = _derived_words(derived, self.fighter(path[1]))
+            return self.add("E630", message, path + (key,), where, hint)
         if len(path) == 2 and path[0] == FIGHTERS:
             message = f"unknown key '{name}' in fighter {self.fighter(path[1])}"
             missing = {"class": "classes", "traits": "traits", "equipment": "equipment"}
