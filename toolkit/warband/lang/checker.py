@@ -230,13 +230,13 @@ class Checker(ExpressionChecker, GameChecker):
             if decl.derived is not None and decl.when is None:
                 self.error("E308", f"stat '{decl.name.name}' is worked out for every fighter, "
                                    "so a default would never be used", decl.default.span,
-                           hint="remove 'default ...', or add 'when CONDITION' after the "
+                           hint="remove 'default ...', or add 'if CONDITION' after the "
                                 "value: the fighters it is not worked out for take the default")
         if decl.derived is not None:
             self.derived_stat(decl, expected)
 
     def derived_stat(self, decl: nodes.StatDecl, expected: Type) -> None:
-        """`stat Level(f): 1..20 = EXPR [when COND]`: EXPR and COND are fixed values of the
+        """`stat Level(f): 1..20 as EXPR [if COND]`: EXPR and COND are fixed values of the
         fighter f, worked out whenever the stat is read."""
         assert decl.fighter is not None and decl.derived is not None  # the grammar gives both
         scope = Scope({decl.fighter.name: (FIGHTER, decl.fighter.span)})
@@ -246,8 +246,8 @@ class Checker(ExpressionChecker, GameChecker):
         self.require_fixed(t, decl.derived.span, "a stat's value")
         if decl.when is not None:
             ct = self.expr(decl.when, scope)
-            self.expect(BOOL, ct, decl.when.span, "the condition after 'when'")
-            self.require_fixed(ct, decl.when.span, "the condition after 'when'")
+            self.expect(BOOL, ct, decl.when.span, "the condition after 'if'")
+            self.require_fixed(ct, decl.when.span, "the condition after 'if'")
 
     def trait_ref(self, ref: nodes.TraitRef) -> None:
         sym = self.lookup(ref.name.name)
@@ -622,9 +622,13 @@ class Checker(ExpressionChecker, GameChecker):
                     if key not in reported:
                         reported.add(key)
                         path = " -> ".join(names + [callee])
+                        stat = any(getattr(self.table.globals.get(n), "kind", None) == "stat"
+                                   for n in names)
                         self.error("E401", f"'{callee}' depends on itself: {path}", where,
-                                   hint="rules must always finish; repetition is written with "
-                                        "'repeat N times' or 'for each'")
+                                   hint="a derived stat is worked out from other values, never "
+                                        "from itself" if stat else
+                                   "rules must always finish; repetition is written with "
+                                   "'repeat N times' or 'for each'")
                 elif state.get(callee) is None:
                     stack.append((callee, where))
                     visit(callee)

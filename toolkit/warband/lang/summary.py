@@ -40,10 +40,10 @@ def trait_list_text(pairs: Iterable[tuple[str, object]]) -> str:
 
 
 def derived_text(s: Stat) -> str:
-    """How the rules work a derived stat out: 'level_from_xp(f.XP) when f is human'."""
+    """How the rules work a derived stat out: 'level_from_xp(f.XP) if f is human'."""
     if s.derived is None:
         return ""
-    return expr_text(s.derived) + (f" when {expr_text(s.when)}" if s.when is not None else "")
+    return expr_text(s.derived) + (f" if {expr_text(s.when)}" if s.when is not None else "")
 
 
 def quota_text(q: Quota) -> str:

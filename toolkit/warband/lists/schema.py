@@ -70,7 +70,7 @@ def required_stats(ruleset: Ruleset, class_name: str | None) -> list[str]:
 def derived_given(warband: Warband, ruleset: Ruleset, data, file: str,
                   text: str | None) -> list[Diagnostic]:
     """E630 at each stat a warband entry gives that the rules work out for its fighter (a stat
-    derived for some fighters only: `stat Level(f): ... when f is human`)."""
+    derived for some fighters only: `stat Level(f): ... if f is human`)."""
     if not any(ruleset.stats[name].derived is not None
                for f in warband.fighters for name in f.stats if name in ruleset.stats):
         return []
@@ -103,7 +103,7 @@ def _derived_words(stat: Stat, who: str) -> tuple[str, str]:
     return (f"fighter {who} gives {stat.key}, which the rules work out for it",
             f"remove '{stat.key}: ...': the rules work {stat.name} out as "
             f"{expr_text(stat.derived)}"
-            + (f" when {expr_text(stat.when)}" if stat.when is not None else ""))
+            + (f" if {expr_text(stat.when)}" if stat.when is not None else ""))
 
 
 def _fighter_schema(ruleset: Ruleset) -> dict:

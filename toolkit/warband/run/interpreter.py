@@ -684,7 +684,7 @@ class Interpreter(Decisions):
 
     def derived_stat(self, ref: Ref, name: str, world: World):
         """A derived stat of a fighter, worked out now from what it is derived from (its given
-        value for a fighter its `when` does not hold for)."""
+        value for a fighter its `if` does not hold for)."""
         if not self.works_out(name, ref, world):
             return world.fighters[ref.index].values[name]
         stat = self.ruleset.stats[name]
