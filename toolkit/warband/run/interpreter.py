@@ -95,6 +95,7 @@ class Interpreter(Decisions):
         self._keyed: tuple = (None, None)
         self.synthetic: dict = {}
         self.tables: dict = {}
+        self.derived: dict = {}   # a derived stat's name -> (fighter's name, value, condition)
         fields: dict[str, tuple[str, str]] = {}
         for name, stat in ruleset.stats.items():
             fields[name.lower()] = ("derived" if stat.derived is not None else "value", name)
@@ -685,10 +686,16 @@ class Interpreter(Decisions):
     def derived_stat(self, ref: Ref, name: str, world: World):
         """A derived stat of a fighter, worked out now from what it is derived from (its given
         value for a fighter its `if` does not hold for)."""
-        if not self.works_out(name, ref, world):
+        found = self.derived.get(name)
+        if found is None:
+            stat = self.ruleset.stats[name]
+            found = self.derived[name] = (stat.fighter, self.fn(stat.derived),
+                                          self.fn(stat.when) if stat.when is not None else None)
+        fighter, value, when = found
+        env = {fighter: ref}
+        if when is not None and when(env, world) is not True:
             return world.fighters[ref.index].values[name]
-        stat = self.ruleset.stats[name]
-        return self.fn(stat.derived)({stat.fighter: ref}, world)
+        return value(env, world)
 
     def works_out(self, name: str, ref: Ref, world: World) -> bool:
         """Whether the rules work stat `name` out for this fighter (so nobody may give it)."""
