@@ -335,3 +335,22 @@ def test_rules_show_and_diff_say_how_a_stat_is_worked_out():
     rules = ruleset(LEVELS)
     [level] = [s for s in as_json(rules)["stats"] if s["name"] == "Level"]
     assert level["derived"] == "max(1, isqrt(f.XP / 6)) if f is human"
+
+
+def test_odds_show_a_derived_stat_that_changes_with_what_it_is_derived_from():
+    from warband.run.odds import compute, parse_fighter
+    rules, diagnostics = ruleset(LEVELS), []
+    squire = parse_fighter("class=Knight xp=24", "--attacker", rules, 0, diagnostics)
+    result = compute(rules, "win", [squire], {}, Policies())
+    assert not diagnostics
+    assert result.effects["a.XP"] == Dist.point(54)
+    assert result.effects["a.Level"] == Dist.point(3)   # second level, then third
+
+
+def test_a_derived_value_outside_its_range_is_reported_at_the_entry(tmp_path, monkeypatch):
+    from warband.lists.validate import validate_text
+    _rules_file(tmp_path, monkeypatch, LEVELS, "levels")
+    result = validate_text("name: Old\nruleset: levels.rules\nfighters:\n"
+                           "  - {name: Methuselah, class: Knight, xp: 5000}\n")
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E623", 4)]
+    assert "Level works out as 28, outside 1..20" in result.diagnostics[0].message

@@ -20,6 +20,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,12 +68,14 @@ def required_stats(ruleset: Ruleset, class_name: str | None) -> list[str]:
             if s.default is None and s.name not in given and s.derived is None]
 
 
-def derived_given(warband: Warband, ruleset: Ruleset, data, file: str,
+def check_derived(warband: Warband, ruleset: Ruleset, data, file: str,
                   text: str | None) -> list[Diagnostic]:
-    """E630 at each stat a warband entry gives that the rules work out for its fighter (a stat
-    derived for some fighters only: `stat Level(f): ... if f is human`)."""
-    if not any(ruleset.stats[name].derived is not None
-               for f in warband.fighters for name in f.stats if name in ruleset.stats):
+    """The stats the rules work out, fighter by fighter: E630 at each one a warband entry gives
+    (for a stat derived for some fighters only, `stat Level(f): ... if f is human`, where it is
+    derived for that fighter), and E623 at an entry whose worked-out value is outside the stat's
+    range (a range of levels its XP has outgrown)."""
+    derived = [s for s in ruleset.stats.values() if s.derived is not None]
+    if not derived or not warband.fighters:
         return []
     # lazily: the interpreter (and the code generator under it) only for derived stats
     from warband.run.interpreter import Interpreter, RulesError
@@ -81,19 +84,28 @@ def derived_given(warband: Warband, ruleset: Ruleset, data, file: str,
     world = make_world(ruleset, [f.spec() for f in warband.fighters])
     out = []
     for i, fighter in enumerate(warband.fighters):
-        for name in fighter.stats:
-            stat = ruleset.stats.get(name)
-            if stat is None or stat.derived is None:
-                continue
+        for stat in derived:
+            ref = Ref("fighter", i)
             try:
-                derived = interpreter.works_out(name, Ref("fighter", i), world)
+                if not interpreter.works_out(stat.name, ref, world):
+                    continue
+                value = interpreter.derived_stat(ref, stat.name, world)
             except RulesError:   # the rule fails for this fighter: play will report it
                 continue
-            if derived:
+            if stat.name in fighter.stats:
                 path = fighter.path + (stat.key,)
                 message, hint = _derived_words(stat, f"'{fighter.name}'")
                 out.append(diag("E630", message, span_at(data, path, file, text, key=True),
                                 hint=hint, path=path))
+            elif stat.low is not None and stat.high is not None and \
+                    isinstance(value, (int, Fraction)) and not isinstance(value, bool) and \
+                    not stat.low <= value <= stat.high:
+                out.append(diag(
+                    "E623", f"fighter '{fighter.name}': {stat.name} works out as {value}, "
+                            f"outside {stat.low}..{stat.high}",
+                    span_at(data, fighter.path, file, text, line=True), path=fighter.path,
+                    hint=f"the rules work {stat.name} out as {expr_text(stat.derived)}; "
+                         "change what it follows from, or widen its range in the rules"))
     return out
 
 

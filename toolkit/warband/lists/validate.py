@@ -166,7 +166,7 @@ class Validation:
         result.warband = warband_from(data, name, ruleset, usable)
         if "points" in found.bad_keys:  # a bad limit is reported once, not checked against
             result.warband = replace(result.warband, points=None)
-        result.diagnostics += schema.derived_given(result.warband, ruleset, data, name,
+        result.diagnostics += schema.check_derived(result.warband, ruleset, data, name,
                                                    loaded.text)
         complete = len(usable) == count and FIGHTERS not in found.bad_keys
         if rules.interpreter is None and ruleset.army is not None:

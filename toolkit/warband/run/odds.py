@@ -206,19 +206,31 @@ def _labels(decl, world) -> tuple[dict, dict]:
     return fighters, sides
 
 
-def _observer(decl, world):
+def _observer(decl, world, interpreter: Interpreter):
     fighters, sides = _labels(decl, world)
+    derived = [n for n, s in interpreter.ruleset.stats.items() if s.derived is not None]
+
+    def values(w, i: int) -> dict:
+        """A fighter's values, its derived stats worked out (a level that follows XP)."""
+        found = w.fighters[i].values
+        if not derived:
+            return found
+        return {**found, **{n: interpreter.derived_stat(Ref("fighter", i), n, w)
+                            for n in derived}}
+
     initial = {}
+    before = [values(world, i) for i in range(len(world.fighters))]
     for i, f in enumerate(world.fighters):
-        initial.update({f"{fighters[i]}.{k}": v for k, v in f.values.items()})
+        initial.update({f"{fighters[i]}.{k}": v for k, v in before[i].items()})
         initial[f"{fighters[i]}.removed"] = False
     for i, side in enumerate(world.sides):
         initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
 
     def changes(after) -> tuple:
         out = []
-        for i, (f0, f1) in enumerate(zip(world.fighters, after.fighters)):
-            out += [(f"{fighters[i]}.{k}", v) for k, v in f1.values.items() if f0.values[k] != v]
+        for i, f1 in enumerate(after.fighters[:len(before)]):
+            out += [(f"{fighters[i]}.{k}", v) for k, v in values(after, i).items()
+                    if before[i][k] != v]
             if f1.removed:
                 out.append((f"{fighters[i]}.removed", True))
         for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
@@ -249,7 +261,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     interpreter = Interpreter(ruleset, policies)
     if not interpreter.allowed(action, args, world):
         raise NotAllowed(expr_text(decl.requires))
-    observe, initial = _observer(decl, world)
+    observe, initial = _observer(decl, world, interpreter)
     joint = interpreter.exact(action, args, world, observe=observe)
     dist = joint.map(lambda pair: pair[0])
     changed = sorted({label for pair in joint for label, _ in pair[1]})
