@@ -354,3 +354,25 @@ def test_a_derived_value_outside_its_range_is_reported_at_the_entry(tmp_path, mo
                            "  - {name: Methuselah, class: Knight, xp: 5000}\n")
     assert [(d.code, d.span.line) for d in result.diagnostics] == [("E623", 4)]
     assert "Level works out as 28, outside 1..20" in result.diagnostics[0].message
+
+
+def test_neither_a_scenario_nor_a_conversion_may_give_a_stat_derived_for_every_fighter(
+        tmp_path, monkeypatch):
+    from warband.lang.compiler import load
+    _rules_file(tmp_path, monkeypatch, MOVES, "moves")
+    (tmp_path / "game.rules").write_text(
+        'ruleset "moves-game"\n  extends "moves.rules"\n'
+        'scenario brawl {\n  board 6 by 6 squares\n'
+        '  side ogres { fighter "Grog" { class Ogre  stat Training = 3  stat Move = 4 } }\n'
+        '  side sprites { fighter "Pip" { class Sprite  stat Training = 1 } }\n}\n',
+        encoding="utf-8")
+    errors = [(d.code, d.span.line) for d in load("game.rules").diagnostics
+              if d.code == "E308"]
+    assert errors == [("E308", 5)]
+    (tmp_path / "to-moves.rules").write_text(
+        'ruleset "sss-to-moves"\n'
+        'conversion (f) from "super-simple-skirmish" to "moves.rules" {\n'
+        '  class Ogre otherwise\n  stat Training = 2\n  stat Move = 3\n}\n', encoding="utf-8")
+    errors = [(d.code, d.span.line) for d in load("to-moves.rules").diagnostics
+              if d.severity.value == "error"]
+    assert errors == [("E308", 5)]
