@@ -190,6 +190,105 @@ def test_a_hundred_nested_loops_are_refused_by_the_compiler_at_once():
     assert found == ["E403"]
 
 
+# ---- groups weighed by total, highest, lowest, all ----------------------------------------------
+
+def weighing(depth: int, filtered: bool = True) -> str:
+    """total(... for v in f.friends) nested `depth` deep: |friends| ** depth members weighed."""
+    value = "1"
+    for i in range(depth):
+        cond = f" if v{i}.side == f.side" if i == 0 and filtered else ""
+        value = f"total({value} for v{i} in f.friends{cond})"
+    return action("  return busy(f)", head=f"define busy(f: fighter) = {value}\n")
+
+
+def run_many(text: str, mode: str, fighters: int, compiled: bool = True):
+    ruleset = compile_text(text, "limits.rules").ruleset
+    assert ruleset is not None
+    interp = Interpreter(ruleset, rng=random.Random(1))
+    interp.compiled = compiled
+    world = make_world(ruleset, [FighterSpec(f"m{i}") for i in range(fighters)])
+    return interp, world, getattr(interp, mode)("a", {"f": Ref("fighter", 0)}, world)
+
+
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True),
+                                             ("sample", False)])
+def test_nested_totals_are_bounded_in_all(mode, compiled):
+    """Four levels of total over 200 fighters (1.6 billion members weighed) ran for hours in a
+    game (about thirty minutes a round at 200 fighters a side); now every mode refuses."""
+    with Quick(30), pytest.raises(RulesError) as caught:
+        run_many(weighing(4), mode, 200, compiled)
+    d = caught.value.diagnostic
+    assert d.code == "E403"
+    assert "total" in d.message and "nest" in (d.hint or "")
+    assert d.span is not None and d.span.line == 2   # the define's line, at an aggregate
+
+
+@pytest.mark.parametrize("mode, compiled", [("exact", False), ("sample", True),
+                                             ("sample", False)])
+def test_nested_totals_within_the_budget_agree(mode, compiled):
+    *_, result = run_many(weighing(3), mode, 40, compiled)
+    expected = 39 * 39 * 39   # f's friends are the other 39
+    if mode == "exact":
+        assert result[expected] == 1   # (a Dist: the chance of each value)
+    else:
+        assert result[0] == expected
+
+
+def test_the_budget_starts_again_for_each_evaluation():
+    """Each run counts its own work: a run just under the budget can be made again and again
+    (a counter that never started again would refuse the second)."""
+    interp, world, _ = run_many(weighing(3), "sample", 100)   # 99 ** 3 = 970,299 each
+    for _ in range(3):
+        assert interp.sample("a", {"f": Ref("fighter", 0)}, world)[0] == 99 ** 3
+    assert interp.counting == 0 and not interp.in_sampled_run
+
+
+def test_nested_totals_asked_outside_any_run_are_bounded_too():
+    """A definition asked on its own (as a scenario's score or a list's army rule is) counts
+    its work from its outermost aggregate."""
+    ruleset = compile_text(weighing(4), "limits.rules").ruleset
+    interp = Interpreter(ruleset, rng=random.Random(1))
+    world = make_world(ruleset, [FighterSpec(f"m{i}") for i in range(200)])
+    with Quick(30), pytest.raises(RulesError) as caught:
+        interp.call("busy", [Ref("fighter", 0)], world=world)
+    assert caught.value.diagnostic.code == "E403"
+    assert interp.counting == 0   # the evaluation it opened is closed, error or not
+    assert interp.call("busy", [Ref("fighter", 0)], world=make_world(
+        ruleset, [FighterSpec(f"m{i}") for i in range(5)])) == 4 ** 4
+
+
+def test_nested_totals_in_a_scenario_value_are_bounded_in_generated_code():
+    """A score or end condition is asked through generated code outside any run (after every
+    action): its outermost aggregate counts the work."""
+    from warband.run.codegen import program as codegen
+    expr = "1"
+    for i, group in enumerate(["s.fighters"] * 3 + ["sides"]):
+        var = "s" if group == "sides" else f"v{i}"
+        cond = f" if {var}.side == s" if i == 0 else ""
+        expr = f"total({expr} for {var} in {group}{cond})"
+    text = action("  return 1", head=f"define busy(f: fighter) = {expr}\n")
+    ruleset = compile_text(text, "limits.rules").ruleset
+    interp = Interpreter(ruleset, rng=random.Random(1))
+    value = codegen.program_of(interp).value(ruleset.defines["busy"].body, "score test")
+    assert value is not None   # (as a scenario's score is asked)
+    world = make_world(ruleset, [FighterSpec(f"m{i}") for i in range(200)])
+    with Quick(30), pytest.raises(RulesError) as caught:
+        value(interp, world)
+    assert caught.value.diagnostic.code == "E403"
+    assert interp.counting == 0
+    small = make_world(ruleset, [FighterSpec(f"m{i}") for i in range(5)])
+    assert value(interp, small) == 5 ** 3
+
+
+def test_a_loop_around_a_total_counts_both():
+    text = action("  let x = 0\n  repeat 1000 times { repeat 1000 times {\n"
+                  "    set x += total(f.Might for g in f.friends) } }\n  return x",
+                  head="stat Might: 1..10\n")
+    with Quick(30), pytest.raises(RulesError) as caught:
+        run_many(text, "sample", 10)
+    assert caught.value.diagnostic.code == "E403"
+
+
 # ---- rules files --------------------------------------------------------------------------------
 
 def test_expression_depth():

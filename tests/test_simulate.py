@@ -256,6 +256,53 @@ def test_a_cluster_that_loses_its_workers_is_an_error_not_a_wait(monkeypatch):
     assert "no workers left" in str(outcome[0])
 
 
+def test_a_scheduler_that_dies_mid_run_is_named_with_no_dask_traceback(tmp_path, capfd):
+    """Found by hand: killing the scheduler mid-run printed Dask's reconnection tracebacks
+    (its client logs each try) and then E915 blaming "a worker"."""
+    import threading
+    import time
+
+    pytest.importorskip("distributed")
+    port = _closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    scheduler = subprocess.Popen([*dask, "--port", str(port), "--no-dashboard"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", "1", "--no-dashboard"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import distributed
+        with distributed.Client(address, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=60)   # (the cluster up before the run)
+        outcome, started = [], threading.Event()
+
+        def play_on_the_cluster() -> None:
+            try:
+                simulate(PlayRequest("slow"), 400, 1, scheduler=address,
+                         play=simulate_toy.play, chunk_size=10,
+                         progress=lambda done, total: started.set())
+            except Exception as error:
+                outcome.append(error)
+        deadline = time.monotonic() + 60
+        player = threading.Thread(target=play_on_the_cluster)
+        player.start()
+        while not started.wait(timeout=1) and player.is_alive() and time.monotonic() < deadline:
+            pass
+        assert started.is_set(), outcome
+        scheduler.kill()
+        player.join(timeout=90)
+        assert not player.is_alive()
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], SchedulerError), outcome
+    assert "connection to the scheduler was lost" in str(outcome[0])
+    assert "Traceback" not in capfd.readouterr().err
+
+
 def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

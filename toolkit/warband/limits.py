@@ -23,8 +23,9 @@ MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes 
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
 #                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
-MAX_SAMPLED_STEPS = 2_000_000    # turns of 'repeat' loops in one sampled run (generated code
-#                                  has no stack to bound it: nested loops multiply), < 1 s
+MAX_SAMPLED_STEPS = 2_000_000    # work of one evaluation: turns of 'repeat' loops and members
+#                                  of groups weighed (nested loops and totals multiply), ~1 s:
+#                                  see run/budget.py
 MAX_CELLS = 20_000   # pairs of strategies of a secret choice; beyond this the game is refused
 
 # ---- games ------------------------------------------------------------------------------------------

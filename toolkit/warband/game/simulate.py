@@ -172,6 +172,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT):
     except ImportError:
         raise SchedulerError(address, "the 'distributed' package is not installed",
                              "install the dask extra: pip install 'warband-toolkit[dask]'")
+    _quiet(distributed)
     start = "start one with `dask scheduler` and workers with " \
             f"`dask worker {address}`, or check the address"
     _probe(address, timeout, start)
@@ -186,6 +187,15 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT):
         raise SchedulerError(address, f"the scheduler has no workers ({describe_error(error)})",
                              f"start workers with `dask worker {address}`")
     return client
+
+
+def _quiet(distributed) -> None:
+    """Keep Dask's own log lines (a lost scheduler logs each reconnection try with a
+    traceback) off the user's terminal: what went wrong is reported once, as SchedulerError."""
+    import logging  # lazily: only a --scheduler run has Dask's loggers to quiet
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
+    for name in ["distributed", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _probe(address: str, timeout: float, hint: str) -> None:
@@ -329,7 +339,9 @@ def _cluster_trouble(client, address: str) -> None:
     Dask future would otherwise wait for a worker for ever)."""
     if client.status != "running":
         raise SchedulerError(address, f"the connection to the scheduler was lost "
-                                      f"({client.status})")
+                                      f"({client.status})",
+                             "the scheduler stopped or the network failed: start it again "
+                             "(`dask scheduler`), check the address, and run again")
     if not client.scheduler_info().get("workers"):
         raise SchedulerError(address, "the cluster has no workers left",
                              f"start workers with `dask worker {address}`")
@@ -378,6 +390,8 @@ def _run_on(executor: cf.Executor, plan, play, request, seed, keep, finished,
                 except SimulationError:
                     raise
                 except Exception as error:  # a dead process, a lost cluster node
+                    if watch is not None:   # (or the whole cluster: its scheduler gone)
+                        watch()
                     raise WorkerLost(first, first + count - 1, describe_error(error)) from None
                 finished(*outcome)
             submit_more()

@@ -16,22 +16,15 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.limits import MAX_DICE
-from warband.run import dice
+from warband.run import budget, dice
 from warband.run.dice import Dist
+from warband.run.errors import RulesError
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
 
 if TYPE_CHECKING:
     from warband.run.interpreter import Interpreter
 
 MISSING = object()
-
-
-class RulesError(Exception):
-    """A rule failed while running (no table row matched, division by zero, ...)."""
-
-    def __init__(self, diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
 
 
 class LazyRef:
@@ -381,16 +374,22 @@ class Compiler:
                                condition=condition):
                 fv, fg, name = self(value), self(group), var.name
                 fcond = self(condition) if condition is not None else None
+                # its members count against the evaluation's budget of work (budget.py)
+                outer = budget.weighs_more(e, interp.ruleset)
+                members, heavy = budget.members, budget.INTERPRETED
                 if kind.name == "all":
                     def all_fn(env, world):
-                        return tuple(ref for ref in fg(env, world)
+                        return tuple(ref for ref in members(interp, fg(env, world), e, heavy)
                                      if fcond is None or fcond({**env, name: ref}, world) is True)
+                    if outer:
+                        return lambda env, world: budget.evaluation(
+                            interp, lambda: all_fn(env, world))
                     return all_fn
                 combine = AGGREGATES[kind.name]
 
                 def aggregate_fn(env, world):
                     parts = []
-                    for ref in fg(env, world):
+                    for ref in members(interp, fg(env, world), e, heavy):
                         inner = {**env, name: ref}
                         if fcond is not None:
                             keep = fcond(inner, world)
@@ -402,6 +401,9 @@ class Compiler:
                                 continue
                         parts.append(fv(inner, world))
                     return lift(lambda *vs: combine([v for v in vs if v is not None]), *parts)
+                if outer:   # (its work counted as an evaluation of its own: budget.py)
+                    return lambda env, world: budget.evaluation(
+                        interp, lambda: aggregate_fn(env, world))
                 return aggregate_fn
             case nodes.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)

@@ -22,6 +22,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
+from warband.run import budget
 from warband.run.codegen import program as codegen
 from warband.run.decisions import POLICIES, Decisions, Policies
 from warband.run.dice import Dist
@@ -80,8 +81,10 @@ class Interpreter(Decisions):
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
-        self.steps = 0               # turns of loops in a sampled run of generated code
-        self.in_sampled_run = False   # inside one (a nested run shares its budget)
+        self.steps = 0               # work done by this evaluation: see budget.py
+        self.in_sampled_run = False   # inside a run of generated code (a nested run shares
+        #                               its budget)
+        self.counting = 0             # 1 inside another evaluation whose work is counted
         self.uniform: str | None = None   # the policy of every decision of that run, if one is
         self.drawn = 0   # rolls made in this run (a decision before any is made up front)
         self.fn = Compiler(self)
@@ -258,6 +261,7 @@ class Interpreter(Decisions):
         sys.setrecursionlimit(max(old, 20_000))
         memo, conts = self.memo, self.conts
         self.memo, self.conts = {}, {}
+        counted = budget.open_count(self)
         try:
             end = self._intern(("end", id(decl), id(done)),
                                lambda env, world: self.fell_off(decl, world, done))
@@ -270,6 +274,7 @@ class Interpreter(Decisions):
         finally:
             sys.setrecursionlimit(old)
             self.memo, self.conts = memo, conts
+            budget.close_count(self, counted)
 
     def _intern(self, key, make):
         """One continuation object per distinct future (needed only when memoising)."""
@@ -505,6 +510,8 @@ class Interpreter(Decisions):
                     if n > MAX_REPEAT:
                         raise RulesError(diag("E403", f"'repeat' runs at most {MAX_REPEAT} "
                                                       f"times, not {n}", times.span))
+                    if not self.exact_mode:   # (an exact run counts its steps as branches)
+                        budget.spend(self, n, times)
 
                     def loop(j, env2, world2):
                         if j >= n:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
+from warband.run import budget
 from warband.run.codegen import runtime as rt
 from warband.run.evaluate import BUILTINS, COMPARE
 
@@ -240,7 +241,7 @@ class ExpressionWriter:
             inner, py = self.member_scope(e, scope)
             cond = f" if ({self.expr(e.condition, inner)}) is True" \
                 if e.condition is not None else ""
-            return f"tuple([{py} for {py} in {self.expr(e.group, scope)}{cond}])"
+            return self.counted(e, f"tuple([{py} for {py} in {self.weighed(e, scope)}{cond}])")
         if t is nodes.Aggregate:
             if e.kind.name not in ("total", "highest", "lowest"):
                 raise Unsupported(f"aggregate {e.kind.name}")
@@ -250,15 +251,26 @@ class ExpressionWriter:
             if e.kind.name == "total" and type(e.value) is nodes.Int and e.value.value == 1:
                 # a count (`total(1 for f in side.fighters)`, asked every turn); a group of
                 # known members is a tuple of them, counted as it is
-                if member is not None and not cond:
+                if member is not None and not cond:   # (no work to count: len is at once)
                     return f"len({self.expr(e.group, scope)})"
-                return f"len([1 for {py} in {self.expr(e.group, scope)}{cond}])"
+                return self.counted(e, f"len([1 for {py} in {self.weighed(e, scope)}{cond}])")
             value = self.expr(e.value, inner)
-            return (f"_aggregate({e.kind.name!r}, [{value} for {py} in "
-                    f"{self.expr(e.group, scope)}{cond}])")
+            return self.counted(e, f"_aggregate({e.kind.name!r}, [{value} for {py} in "
+                                   f"{self.weighed(e, scope)}{cond}])")
         if t is nodes.Within:
             return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
         raise Unsupported(f"expression {t.__name__}")
+
+    def weighed(self, e: nodes.Aggregate, scope: Scope) -> str:
+        """An aggregate's group, its members counted against the budget of work (budget.py)."""
+        return f"_members(I, {self.expr(e.group, scope)}, {self.const(e, 'n')})"
+
+    def counted(self, e: nodes.Aggregate, code: str) -> str:
+        """An aggregate that weighs other groups: an evaluation of its own outside any run,
+        as the interpreter counts it (budget.evaluation)."""
+        if budget.weighs_more(e, self.ruleset):
+            return f"_evaluation(I, lambda: {code})"
+        return code
 
     def member_scope(self, e: nodes.Aggregate, scope: Scope) -> tuple[Scope, str]:
         """The scope inside an aggregate (its variable bound, and known to hold a fighter or

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import diag
 from warband.lang import nodes
+from warband.run import budget
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
 from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
@@ -78,6 +79,7 @@ class Program:
             "_aggregate": rt.aggregate, "_within": within, "_roll": rt.roll,
             "_count": rt.count_roll, "_faces": rt.faces_where, "_assign": rt.assign,
             "_repeat": rt.repeat_times, "_number_choice": rt.number_choice, "_clamp": rt.clamp,
+            "_members": budget.members, "_evaluation": budget.evaluation,
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_limits": limits, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
@@ -224,7 +226,8 @@ class Program:
             f"or policies.default {self._other_policy} or _program._fallbacks:",
             f"            return I.sample({procedure!r}, _given({given}), world)",
             "        I.exact_mode = False",
-            "        I.steps = 0   # (generated code counts no branches or rolls drawn)",
+            "        if not I.counting:   # one budget of work (budget.py); no branches counted",
+            "            I.steps = 0",
             "        I.uniform = policies.default",
             "        I.in_sampled_run = True",
             "        start = world",
@@ -666,8 +669,10 @@ def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, k
         return None
     interp.uniform = uniform
     outermost = not interp.in_sampled_run
-    if outermost:   # one budget of loop turns for the whole run, nested runs included
-        interp.steps, interp.in_sampled_run = 0, True
+    if outermost:   # one budget of work for the whole run, nested runs included (budget.py)
+        interp.in_sampled_run = True
+        if not interp.counting:   # (else part of an interpreter's run: its budget goes on)
+            interp.steps = 0
     try:
         if program._fallbacks:
             value, after = _with_interpreter_room(entry, interp, args, world)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import dice
+from warband.run import budget, dice
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -370,7 +370,7 @@ def no_row(table, args, call):
 
 # ---- statements --------------------------------------------------------------------------------
 
-def repeat_times(n, node, limit: int, interp: Interpreter | None = None, budget: int = 0):
+def repeat_times(n, node, limit: int, interp: Interpreter | None = None, allowed: int = 0):
     if type(n) is not int or n < 0:
         raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
                                       f"(0 or more), not {n}", node.times.span))
@@ -379,14 +379,11 @@ def repeat_times(n, node, limit: int, interp: Interpreter | None = None, budget:
                                       f"times, not {n}", node.times.span))
     if interp is not None:
         # Each loop is bounded, but nested loops multiply (1000 x 1000 x 1000 turns run for
-        # minutes, four deep for days): a sampled run may take `budget` turns of loops in all
-        # (interpreter.MAX_SAMPLED_STEPS).
+        # minutes, four deep for days): a sampled run may do `allowed` steps of work in all
+        # (limits.MAX_SAMPLED_STEPS; budget.py).
         interp.steps += n
-        if interp.steps > budget:
-            raise RulesError(diag(
-                "E403", f"this run takes more than {budget:,} turns of 'repeat' "
-                        "loops in all", node.times.span,
-                hint="nested loops multiply: repeat fewer times, or loop less deeply"))
+        if interp.steps > allowed:
+            raise budget.too_much_work(node.times)
     return range(n)
 
 
