@@ -376,3 +376,20 @@ def test_neither_a_scenario_nor_a_conversion_may_give_a_stat_derived_for_every_f
     errors = [(d.code, d.span.line) for d in load("to-moves.rules").diagnostics
               if d.severity.value == "error"]
     assert errors == [("E308", 5)]
+
+
+def test_a_stat_derived_with_if_and_no_default_is_needed_only_where_it_is_not_derived(
+        tmp_path, monkeypatch):
+    from warband.lists.validate import validate_text
+    from warband.run.odds import parse_fighter
+    text = LEVELS.replace('stat Level(f): 1..20 default 1 ', 'stat Level(f): 1..20 ')
+    _rules_file(tmp_path, monkeypatch, text, "levels")
+    result = validate_text("name: Two\nruleset: levels.rules\nfighters:\n"
+                           "  - {name: Sir Edmund, class: Knight, xp: 54}\n"
+                           "  - {name: Smaug, class: Dragon}\n")
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E628", 5)]
+    rules, diagnostics = ruleset(text), []
+    parse_fighter("class=Knight xp=54", "--attacker", rules, 0, diagnostics)
+    assert diagnostics == []
+    parse_fighter("class=Dragon", "--target", rules, 1, diagnostics)
+    assert [d.message for d in diagnostics] == ["missing level"]

@@ -88,6 +88,14 @@ def check_derived(warband: Warband, ruleset: Ruleset, data, file: str,
             ref = Ref("fighter", i)
             try:
                 if not interpreter.works_out(stat.name, ref, world):
+                    if _lacks(stat, fighter, ruleset):
+                        out.append(diag(
+                            "E628", f"fighter '{fighter.name}' has no {stat.key}",
+                            span_at(data, fighter.path, file, text, line=True),
+                            path=fighter.path,
+                            hint=f"add '{stat.key}: ...'; the rules work {stat.name} out only "
+                                 f"if {expr_text(stat.when)}" if stat.when is not None else
+                            None))
                     continue
                 value = interpreter.derived_stat(ref, stat.name, world)
             except RulesError:   # the rule fails for this fighter: play will report it
@@ -107,6 +115,13 @@ def check_derived(warband: Warband, ruleset: Ruleset, data, file: str,
                     hint=f"the rules work {stat.name} out as {expr_text(stat.derived)}; "
                          "change what it follows from, or widen its range in the rules"))
     return out
+
+
+def _lacks(stat: Stat, fighter, ruleset: Ruleset) -> bool:
+    """Whether a fighter has no value for a stat: not given, no default, not its class's."""
+    cls = ruleset.classes.get(fighter.fighter_class) if fighter.fighter_class else None
+    return stat.default is None and stat.name not in fighter.stats and not (
+        cls is not None and stat.name in dict(cls.stats))
 
 
 def _derived_words(stat: Stat, who: str) -> tuple[str, str]:

@@ -166,9 +166,10 @@ class Validation:
         result.warband = warband_from(data, name, ruleset, usable)
         if "points" in found.bad_keys:  # a bad limit is reported once, not checked against
             result.warband = replace(result.warband, points=None)
-        result.diagnostics += schema.check_derived(result.warband, ruleset, data, name,
-                                                   loaded.text)
-        complete = len(usable) == count and FIGHTERS not in found.bad_keys
+        derived = schema.check_derived(result.warband, ruleset, data, name, loaded.text)
+        result.diagnostics += derived
+        complete = len(usable) == count and FIGHTERS not in found.bad_keys and not any(
+            d.code == "E628" for d in derived)   # (a cost of a fighter without the stat)
         if rules.interpreter is None and ruleset.army is not None:
             # lazily: the interpreter (and the code generator under it) only for army rules
             from warband.run.interpreter import Interpreter

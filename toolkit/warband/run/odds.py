@@ -112,11 +112,16 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                 bad(m, 1, f"unknown key '{key}'", did_you_mean(key, keys))
         except (ValueError, ZeroDivisionError):
             bad(m, 2, f"'{raw}' is not a number")
-    if any(ruleset.stats[name].derived is not None for name in given):
+    derived: set[str] = set()   # the stats the rules work out for this fighter
+    if any(s.derived is not None for s in ruleset.stats.values()):
         interpreter, world = Interpreter(ruleset), make_world(ruleset, [spec])
+        try:
+            derived = {n for n, s in ruleset.stats.items() if s.derived is not None and
+                       interpreter.works_out(n, Ref("fighter", 0), world)}
+        except RulesError:   # a condition that fails here fails in the odds: reported there
+            derived = {n for n, s in ruleset.stats.items() if s.always_derived}
         for name, m in given.items():
-            if ruleset.stats[name].derived is not None and \
-                    interpreter.works_out(name, Ref("fighter", 0), world):
+            if name in derived:
                 bad(m, 1, f"{name} is worked out by the rules for this fighter, so it cannot "
                           "be given", f"leave out {m.group(1)}=...; give what it is worked "
                                       "out from")
@@ -124,7 +129,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         has_class_value = spec.fighter_class and stat.name in dict(
             ruleset.classes[spec.fighter_class].stats)
         if stat.default is None and stat.name not in spec.stats and not has_class_value \
-                and not stat.always_derived:
+                and stat.name not in derived:
             end = len(text) + 1
             diagnostics.append(diag("E901", f"missing {stat.key}", Span(origin, 1, end),
                                     hint=f"add {stat.key}=N"))
