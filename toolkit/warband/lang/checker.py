@@ -17,6 +17,7 @@ from warband.lang import nodes
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
+from warband.lang.table_checker import TableChecker
 from warband.lang.typesystem import (
     ANY,
     BOOL,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker):
+class Checker(ExpressionChecker, GameChecker, TableChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -309,96 +310,6 @@ class Checker(ExpressionChecker, GameChecker):
         name = getattr(getattr(decl, "name", None), "name", None)
         sym = self.table.globals.get(name) if name else None
         return name if sym is not None and sym.decl is decl else None
-
-    def table_type(self, decl: nodes.TableDecl) -> Type:
-        """The type a table returns, checking the table the first time it is asked for."""
-        if id(decl) in self.table_types:
-            return self.table_types[id(decl)]
-        self.table_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
-        name = decl.name.name
-        outer, self.current = self.current, self.owner(decl)
-        scope = self.params_scope(decl.params)
-        self.repeated(decl.columns, "column", f"table '{name}'")
-        cells: list[list[tuple[Type, nodes.Expr]]] = [[] for _ in decl.columns]
-        seen_default: nodes.Row | None = None
-        for row in decl.rows:
-            if seen_default is not None:
-                self.error("W102", "this row can never be used: 'otherwise' above it matches "
-                                   "everything", row.span,
-                           related=[Related(seen_default.span, "the 'otherwise' row")],
-                           hint="rows are tried from the top; move 'otherwise' to the end")
-            if row.kind == "when":
-                assert row.condition is not None  # a 'when' row has one
-                t = self.expr(row.condition, scope)
-                self.expect(BOOL, t, row.condition.span, "a row's condition")
-                self.require_fixed(t, row.condition.span, "a row's condition")
-            elif row.kind == "otherwise":
-                seen_default = row
-            else:
-                self.key(decl, row, scope)
-            if len(row.values) != len(decl.columns):
-                cols = ", ".join(c.name for c in decl.columns)
-                self.error("E304", f"this row has {len(row.values)} value"
-                                   f"{'s' if len(row.values) != 1 else ''}, but the table has "
-                                   f"{len(decl.columns)} column"
-                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span,
-                           hint=f"give one value for each column, in order: {cols}")
-            for i, value in enumerate(row.values[:len(decl.columns)]):
-                t = self.expr(value, scope)
-                self.require_fixed(t, value.span, "a table's value")
-                cells[i].append((t.fixed(), value))
-        self.current = outer
-        column_types = [self.column_type(decl, column, found)
-                        for column, found in zip(decl.columns, cells)]
-        if len(decl.columns) == 1:
-            result = column_types[0]
-        else:
-            result = Type("record", name, tuple(c.name for c in decl.columns),
-                          columns=tuple(column_types))
-        self.table_types[id(decl)] = result.fixed()
-        return self.table_types[id(decl)]
-
-    def column_type(self, decl: nodes.TableDecl, column: nodes.Ident,
-                    cells: list[tuple[Type, nodes.Expr]]) -> Type:
-        """The one kind of value a column holds: that of most of its cells (the first of them
-        on a tie), with an error at each cell of another kind, naming both."""
-        kinds: list[tuple[Type, list[nodes.Expr]]] = []
-        for t, value in cells:
-            if t.kind == "any":
-                continue   # unknown already reported; it matches every kind
-            same = next((group for kind, group in kinds
-                         if compatible(kind, t) or compatible(t, kind)), None)
-            if same is None:
-                kinds.append((t, [value]))
-            else:
-                same.append(value)
-        if not kinds:
-            return ANY
-        held, majority = max(kinds, key=lambda k: len(k[1]))   # max keeps the first on a tie
-        for t, value in cells:
-            if t.kind != "any" and not any(value is v for v in majority):
-                self.error("E302", f"column '{column.name}' of table '{decl.name.name}' holds "
-                                   f"{_plural(held)} ({len(majority)} of its "
-                                   f"{len(cells)} rows), but this is {t}", value.span,
-                           hint=_column_hint(held, t, value, self.table))
-        return held
-
-    def key(self, decl: nodes.TableDecl, row: nodes.Row, scope: Scope) -> None:
-        if isinstance(row.key, nodes.Ident) and row.key.name not in self.table.globals and \
-                row.key.name not in self.table.members and \
-                did_you_mean(row.key.name, ["otherwise"]):
-            self.error("E201", f"unknown name '{row.key.name}'", row.key.span,
-                       hint="did you mean 'otherwise'?")
-            return
-        if len(decl.params) != 1:
-            self.error("E301", "rows with keys need a table of exactly one parameter", row.span,
-                       hint="use 'when CONDITION => VALUES' rows for several parameters")
-            return
-        param_type = scope.locals[decl.params[0].name.name][0]
-        if isinstance(row.key, nodes.Ident):
-            self.expr(nodes.Name(row.key.name, row.key.span), scope)
-        elif param_type.kind not in ("number", "any"):
-            self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
 
     def define_type(self, decl: nodes.DefineDecl) -> Type:
         if id(decl) in self.define_types:
@@ -685,29 +596,6 @@ def _place(d: Diagnostic) -> tuple[int, int]:
     """The line and column of a diagnostic with a span (only those are merged)."""
     span = cast(Span, d.span)
     return span.line, span.column
-
-
-def _plural(t: Type) -> str:
-    """'numbers', 'yes/no values', "values of 'Mood'": what a column of t holds."""
-    if t.kind in ("enum", "outcome"):
-        return f"values of '{t.name}'"
-    return {"number": "numbers", "bool": "yes/no values", "text": "texts",
-            "class": "classes", "tier": "tiers", "fighter": "fighters",
-            "side": "sides"}.get(t.kind, str(t))
-
-
-def _column_hint(held: Type, t: Type, value: nodes.Expr, table: SymbolTable) -> str:
-    sym = table.globals.get(held.name or "")
-    if held.kind in ("enum", "outcome") and isinstance(value, nodes.Str) and sym is not None:
-        names = [m.name.name for m in cast("nodes.EnumDecl | nodes.OutcomesDecl",
-                                           sym.decl).members]
-        close = next((n for n in names if n.lower() == value.value.lower()), None) or \
-            next(iter(names), value.value)
-        return f"write the value by its name, without quotes: {close}"
-    if held.kind == "bool" and t.kind == "number":
-        return "write true or false"
-    return "a column holds one kind of value: numbers, yes/no values, texts, values of one " \
-           "enum, or outcomes of one set"
 
 
 def _always_returns(block: nodes.Block | None) -> bool:

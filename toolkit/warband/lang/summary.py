@@ -11,7 +11,6 @@ from rich.table import Table
 from rich.text import Text
 
 from warband.diagnostics import printable
-
 from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset, Stat
 from warband.lang.unparse import expr_text
