@@ -132,6 +132,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E627": (Severity.ERROR, "value not one of the stat's values"),
     "E628": (Severity.ERROR, "missing stat"),
     "E629": (Severity.ERROR, "the warband's ruleset has errors"),
+    "E630": (Severity.ERROR, "a value given for a stat the rules work out"),
     # warband files: army-construction rules
     "E701": (Severity.ERROR, "points limit exceeded"),
     "E702": (Severity.ERROR, "wrong number of fighters"),

@@ -83,6 +83,13 @@ class Builder(Transformer):
             type_ = self.ident(type_)
         return nodes.StatDecl(self.ident(name), type_, default, doc, self.span(meta))
 
+    def derived_stat_decl(self, meta, c):
+        name, fighter, type_, default, doc, value, when = c
+        if isinstance(type_, Token):
+            type_ = self.ident(type_)
+        return nodes.StatDecl(self.ident(name), type_, default, doc, self.span(meta),
+                              self.ident(fighter), value, when)
+
     def range_type(self, meta, c):
         return nodes.RangeType(c[0], c[1], self.span(meta))
 

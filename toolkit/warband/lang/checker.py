@@ -17,6 +17,7 @@ from warband.lang import nodes
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
+from warband.lang.table_checker import TableChecker
 from warband.lang.typesystem import (
     ANY,
     BOOL,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker):
+class Checker(ExpressionChecker, GameChecker, TableChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -227,6 +228,27 @@ class Checker(ExpressionChecker, GameChecker):
                                                                            Scope({}))
             self.expect(expected, t, decl.default.span, "the default")
             self.require_fixed(t, decl.default.span, "a default")
+            if decl.derived is not None and decl.when is None:
+                self.error("E308", f"stat '{decl.name.name}' is worked out for every fighter, "
+                                   "so a default would never be used", decl.default.span,
+                           hint="remove 'default ...', or add 'if CONDITION' after the "
+                                "value: the fighters it is not worked out for take the default")
+        if decl.derived is not None:
+            self.derived_stat(decl, expected)
+
+    def derived_stat(self, decl: nodes.StatDecl, expected: Type) -> None:
+        """`stat Level(f): 1..20 as EXPR [if COND]`: EXPR and COND are fixed values of the
+        fighter f, worked out whenever the stat is read."""
+        assert decl.fighter is not None and decl.derived is not None  # the grammar gives both
+        scope = Scope({decl.fighter.name: (FIGHTER, decl.fighter.span)})
+        t = self.member(decl.derived, expected, scope) or self.expr(decl.derived, scope)
+        self.expect(expected, t, decl.derived.span, f"the value of stat '{decl.name.name}'",
+                    node=decl.derived)
+        self.require_fixed(t, decl.derived.span, "a stat's value")
+        if decl.when is not None:
+            ct = self.expr(decl.when, scope)
+            self.expect(BOOL, ct, decl.when.span, "the condition after 'if'")
+            self.require_fixed(ct, decl.when.span, "the condition after 'if'")
 
     def trait_ref(self, ref: nodes.TraitRef) -> None:
         sym = self.lookup(ref.name.name)
@@ -265,12 +287,22 @@ class Checker(ExpressionChecker, GameChecker):
             if sym is None or sym.kind != "stat":
                 self.unknown(name, ("stat",))
                 continue
-            stat_type = cast(nodes.StatDecl, sym.decl).type
+            stat_decl = cast(nodes.StatDecl, sym.decl)
+            self.settable(stat_decl, name, f"class '{decl.name.name}'")
+            stat_type = stat_decl.type
             expected = NUMBER if isinstance(stat_type, nodes.RangeType) else \
                 self.type_of_ref(stat_type)
             t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
+
+    def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
+        """E308 for a value given to a stat the rules work out for every fighter."""
+        if decl.derived is not None and decl.when is None:
+            self.error("E308", f"stat '{decl.name.name}' is worked out by the rules, so "
+                               f"{who} cannot set it", name.span,
+                       related=[Related(decl.name.span, "worked out here")],
+                       hint="remove this line; set the values it is worked out from instead")
 
     def owner(self, decl: nodes.Decl) -> str | None:
         """The name calls made inside a declaration are recorded under (for cycles): None for a
@@ -278,73 +310,6 @@ class Checker(ExpressionChecker, GameChecker):
         name = getattr(getattr(decl, "name", None), "name", None)
         sym = self.table.globals.get(name) if name else None
         return name if sym is not None and sym.decl is decl else None
-
-    def table_type(self, decl: nodes.TableDecl) -> Type:
-        """The type a table returns, checking the table the first time it is asked for."""
-        if id(decl) in self.table_types:
-            return self.table_types[id(decl)]
-        self.table_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
-        name = decl.name.name
-        outer, self.current = self.current, self.owner(decl)
-        scope = self.params_scope(decl.params)
-        self.repeated(decl.columns, "column", f"table '{name}'")
-        column_types: list[Type | None] = [None] * len(decl.columns)
-        seen_default: nodes.Row | None = None
-        for row in decl.rows:
-            if seen_default is not None:
-                self.error("W102", "this row can never be used: 'otherwise' above it matches "
-                                   "everything", row.span,
-                           related=[Related(seen_default.span, "the 'otherwise' row")],
-                           hint="rows are tried from the top; move 'otherwise' to the end")
-            if row.kind == "when":
-                assert row.condition is not None  # a 'when' row has one
-                t = self.expr(row.condition, scope)
-                self.expect(BOOL, t, row.condition.span, "a row's condition")
-                self.require_fixed(t, row.condition.span, "a row's condition")
-            elif row.kind == "otherwise":
-                seen_default = row
-            else:
-                self.key(decl, row, scope)
-            if len(row.values) != len(decl.columns):
-                cols = ", ".join(c.name for c in decl.columns)
-                self.error("E304", f"this row has {len(row.values)} value"
-                                   f"{'s' if len(row.values) != 1 else ''}, but the table has "
-                                   f"{len(decl.columns)} column"
-                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span,
-                           hint=f"give one value for each column, in order: {cols}")
-            for i, value in enumerate(row.values[:len(decl.columns)]):
-                t = self.expr(value, scope)
-                self.require_fixed(t, value.span, "a table's value")
-                earlier = column_types[i]
-                if earlier is None:
-                    column_types[i] = t
-                elif not compatible(earlier, t):
-                    self.error("E302", f"column '{decl.columns[i].name}' holds "
-                                       f"{earlier} in earlier rows, not {t}", value.span)
-        self.current = outer
-        if len(decl.columns) == 1:
-            result = column_types[0] or ANY
-        else:
-            result = Type("record", name, tuple(c.name for c in decl.columns))
-        self.table_types[id(decl)] = result.fixed()
-        return self.table_types[id(decl)]
-
-    def key(self, decl: nodes.TableDecl, row: nodes.Row, scope: Scope) -> None:
-        if isinstance(row.key, nodes.Ident) and row.key.name not in self.table.globals and \
-                row.key.name not in self.table.members and \
-                did_you_mean(row.key.name, ["otherwise"]):
-            self.error("E201", f"unknown name '{row.key.name}'", row.key.span,
-                       hint="did you mean 'otherwise'?")
-            return
-        if len(decl.params) != 1:
-            self.error("E301", "rows with keys need a table of exactly one parameter", row.span,
-                       hint="use 'when CONDITION => VALUES' rows for several parameters")
-            return
-        param_type = scope.locals[decl.params[0].name.name][0]
-        if isinstance(row.key, nodes.Ident):
-            self.expr(nodes.Name(row.key.name, row.key.span), scope)
-        elif param_type.kind not in ("number", "any"):
-            self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
 
     def define_type(self, decl: nodes.DefineDecl) -> Type:
         if id(decl) in self.define_types:
@@ -568,9 +533,13 @@ class Checker(ExpressionChecker, GameChecker):
                     if key not in reported:
                         reported.add(key)
                         path = " -> ".join(names + [callee])
+                        stat = any(getattr(self.table.globals.get(n), "kind", None) == "stat"
+                                   for n in names)
                         self.error("E401", f"'{callee}' depends on itself: {path}", where,
-                                   hint="rules must always finish; repetition is written with "
-                                        "'repeat N times' or 'for each'")
+                                   hint="a derived stat is worked out from other values, never "
+                                        "from itself" if stat else
+                                   "rules must always finish; repetition is written with "
+                                   "'repeat N times' or 'for each'")
                 elif state.get(callee) is None:
                     stack.append((callee, where))
                     visit(callee)

@@ -165,6 +165,11 @@ class _Check:
                 continue
             given.add(rule.target.name)
             stat = target.stats[rule.target.name]
+            if stat.always_derived:
+                self.error("E308", f"the target's rules work {stat.name} out for every fighter, "
+                                   "so a conversion cannot give it", rule.target.span,
+                           hint="remove this rule; give what it is worked out from instead")
+                continue
             if stat.enum is None:
                 self.expression(rule.value, NUMBER, f"the value of {stat.name}")
                 continue
@@ -177,7 +182,8 @@ class _Check:
         fixed_by_every_class = {name for name in target.stats if target.classes and all(
             name in dict(c.stats) for c in target.classes.values())}
         for stat in target.stats.values():
-            if stat.default is None and stat.name not in given | fixed_by_every_class:
+            if stat.default is None and stat.name not in given | fixed_by_every_class and \
+                    stat.derived is None:
                 self.error("E807", f"the conversion does not give {stat.name}, which every "
                                    f"'{target.id}' fighter needs", self.decl.span,
                            hint=f"add: stat {stat.name} = ...")

@@ -26,7 +26,13 @@ from warband.lang.ruleset import (
     Tier,
     Trait,
 )
-from warband.lang.summary import quota_text, row_text, trait_list_text, value_text
+from warband.lang.summary import (
+    derived_text,
+    quota_text,
+    row_text,
+    trait_list_text,
+    value_text,
+)
 from warband.lang.unparse import expr_text
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
@@ -95,6 +101,10 @@ def _stat(a: Stat, b: Stat) -> list[str]:
         out.append(f"values {a.enum or f'{a.low}..{a.high}'} -> {b.enum or f'{b.low}..{b.high}'}")
     if a.default != b.default:
         out.append(f"default {value_text(a.default) or 'none'} -> {value_text(b.default) or 'none'}")
+    derived = (derived_text(a), derived_text(b))
+    if derived[0] != derived[1]:
+        out.append(f"worked out as {derived[0] or 'nothing (given)'} -> "
+                   f"{derived[1] or 'nothing (given)'}")
     return out + _doc(a.doc, b.doc)
 
 

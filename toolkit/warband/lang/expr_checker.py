@@ -315,7 +315,9 @@ class ExpressionChecker:
             builtins = SIDE_BUILTINS
         elif subject.kind == "record":
             if name in subject.fields:
-                return NUMBER.rolled(subject.random)
+                index = subject.fields.index(name)
+                column = subject.columns[index] if index < len(subject.columns) else ANY
+                return column.rolled(subject.random)
             self.error("E203", f"table '{subject.name}' has no column '{name}'", field.span,
                        hint=did_you_mean(name, subject.fields))
             return ANY
@@ -344,9 +346,17 @@ class ExpressionChecker:
                 if sym.kind == "counter":
                     return NUMBER
                 if sym.kind == "stat":
-                    stat_type = cast(nodes.StatDecl, sym.decl).type
-                    return (Type("enum", stat_type.name)
-                            if isinstance(stat_type, nodes.Ident) else NUMBER)
+                    stat = cast(nodes.StatDecl, sym.decl)
+                    if stat.derived is not None:
+                        # worked out when read: a dependency, as a call is (for cycles)
+                        self.note_call(sym.name, field.span)
+                        if mutable:
+                            self.error("E308", f"stat '{sym.name}' is worked out by the rules "
+                                               "and cannot be changed", field.span,
+                                       hint="change what it is worked out from, or keep what "
+                                            "changes in a counter")
+                    return (Type("enum", stat.type.name)
+                            if isinstance(stat.type, nodes.Ident) else NUMBER)
                 trait = cast(nodes.TraitDecl, sym.decl)
                 if mutable:
                     kind = "counter" if trait.param else "flag"

@@ -7,7 +7,7 @@ what it means is up to the engine, which supplies the board and the players.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
@@ -65,6 +65,7 @@ class GameChecker:
         def block(self, block: nodes.Block | None, scope: Scope) -> None: ...
         def decider(self, stmt: Decision, scope: Scope) -> None: ...
         def trait_ref(self, ref: nodes.TraitRef) -> None: ...
+        def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None: ...
 
     # ---- statements ------------------------------------------------------------------------------
     def game_stmt(self, stmt: GameStmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
@@ -250,6 +251,8 @@ class GameChecker:
             sym = self.lookup(stat.name)
             if sym is None or sym.kind != "stat":
                 self.unknown(stat, ("stat",))
+            else:
+                self.settable(cast(nodes.StatDecl, sym.decl), stat, f"fighter '{spec.name}'")
             self.require_fixed(self.expr(value, Scope({})), value.span, "a stat")
 
 

@@ -333,6 +333,11 @@ class StatDecl:
     default: Expr | None
     doc: str | None
     span: Span
+    # a derived stat, `stat Level(f): 1..20 as level_from_xp(f.XP) if f is human`: the name
+    # of the fighter, the value worked out from it, and for whom (None: every fighter)
+    fighter: Ident | None = None
+    derived: Expr | None = None
+    when: Expr | None = None
 
 
 @node

@@ -44,11 +44,21 @@ class Stat:
     enum: str | None
     doc: str | None
     span: Span
+    # a derived stat: the name its expressions give the fighter, the value worked out from it
+    # whenever the stat is read, and the fighters it is worked out for (None: every fighter)
+    fighter: str | None = None
+    derived: nodes.Expr | None = None
+    when: nodes.Expr | None = None
 
     @property
     def key(self) -> str:
         """How the stat is written in warband files: its name in lower case."""
         return self.name.lower()
+
+    @property
+    def always_derived(self) -> bool:
+        """Worked out for every fighter: nobody gives it a value (a warband entry, a class)."""
+        return self.derived is not None and self.when is None
 
 
 @dataclass(frozen=True)
@@ -282,7 +292,9 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                     d.append(diag("E305", f"the default {default} is outside {low}..{high}",
                                   decl.default.span))
                 stats[decl.name.name] = Stat(decl.name.name, low, high, default, enum, decl.doc,
-                                             decl.span)
+                                             decl.span,
+                                             decl.fighter.name if decl.fighter else None,
+                                             decl.derived, decl.when)
             case nodes.StateDecl():
                 initial = _const(decl.initial, d, "a starting value") if decl.initial else (
                     False if decl.kind == "flag" else 0)

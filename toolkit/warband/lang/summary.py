@@ -11,9 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from warband.diagnostics import printable
-
 from warband.lang import nodes
-from warband.lang.ruleset import Quota, Ruleset
+from warband.lang.ruleset import Quota, Ruleset, Stat
 from warband.lang.unparse import expr_text
 
 
@@ -37,6 +36,13 @@ def value_text(v: object) -> str:
 
 def trait_list_text(pairs: Iterable[tuple[str, object]]) -> str:
     return ", ".join(n if v is True else f"{n}({value_text(v)})" for n, v in pairs)
+
+
+def derived_text(s: Stat) -> str:
+    """How the rules work a derived stat out: 'level_from_xp(f.XP) if f is human'."""
+    if s.derived is None:
+        return ""
+    return expr_text(s.derived) + (f" if {expr_text(s.when)}" if s.when is not None else "")
 
 
 def quota_text(q: Quota) -> str:
@@ -126,11 +132,13 @@ def render(ruleset: Ruleset, console: Console) -> None:
 
     if ruleset.stats:
         section("Stats")
-        t = Table("stat", "values", "default", "description", box=None, pad_edge=False)
+        derived = any(s.derived is not None for s in ruleset.stats.values())
+        t = Table("stat", "values", "default", *(["worked out as"] if derived else []),
+                  "description", box=None, pad_edge=False)
         for s in ruleset.stats.values():
             values = s.enum if s.enum else f"{s.low}..{s.high}"
-            add_row(t, s.name, values, "" if s.default is None else value_text(s.default), s.doc or "",
-                      *col(t, s.name))
+            add_row(t, s.name, values, "" if s.default is None else value_text(s.default),
+                    *([derived_text(s)] if derived else []), s.doc or "", *col(t, s.name))
         console.print(t)
     if ruleset.enums:
         section("Enumerations")
@@ -221,7 +229,9 @@ def as_json(ruleset: Ruleset) -> dict:
         "file": ruleset.file,
         "layers": [{"id": i, "file": f} for i, f in ruleset.layers],
         "stats": [{"name": s.name, "low": s.low, "high": s.high, "enum": s.enum,
-                   "default": jv(s.default), "doc": s.doc, **o(s.name)}
+                   "default": jv(s.default), "doc": s.doc,
+                   **({"derived": derived_text(s)} if s.derived is not None else {}),
+                   **o(s.name)}
                   for s in ruleset.stats.values()],
         "tiers": [{"name": t.name, "doc": t.doc, **o(t.name)} for t in ruleset.tiers.values()],
         "classes": [{"name": c.name, "tier": c.tier,

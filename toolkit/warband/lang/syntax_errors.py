@@ -172,6 +172,9 @@ def _token_hint(error: UnexpectedToken, accepts: set[str]) -> str | None:
     label = _example_keys().get((error.state.position, frozenset(accepts)))
     if label:
         return label
+    if value == "=" and any(patterns.get(n) == "as" for n in accepts):
+        return "a derived stat gives its value after 'as', as in " \
+               "'stat Move(f): 1..5 as movement(f.Size)'"
     if value in ("=", "+=", "-=") and "COMP_OP" in accepts:
         return "use '==' to compare two values; '=' only gives a value"
     if value in ("=", "+=", "-=") and accepts == {"LPAR"} and before is not None:

@@ -20,6 +20,9 @@ class Type:
     name: str | None = None     # outcome record nothing any; the enum or outcome set's name
     fields: tuple[str, ...] = ()
     random: bool = False        # True when the value depends on a roll
+    # a table row's: the type of each column, in the order of `fields` (a column holds one
+    # kind of value, worked out from its cells)
+    columns: tuple["Type", ...] = ()
 
     def __str__(self) -> str:
         words = {"number": "a number", "bool": "a yes/no value", "text": "a text",

@@ -107,6 +107,27 @@ def _costs(warband: Warband, ruleset: Ruleset, world: World) -> dict[int, int | 
     return found.costs
 
 
+def _derived(ruleset: Ruleset, world: World) -> list[dict]:
+    """Each fighter's derived stats, worked out by the rules as play would ("?" for one that
+    cannot be: the rule that works it out fails for this fighter)."""
+    names = [name for name, stat in ruleset.stats.items() if stat.derived is not None]
+    if not names:
+        return [{} for _ in world.fighters]
+    # lazily: the interpreter (and the code generator under it) only for derived stats
+    from warband.run.interpreter import Interpreter, RulesError
+    from warband.run.world import Ref
+    interpreter, out = Interpreter(ruleset), []
+    for i in range(len(world.fighters)):
+        values = {}
+        for name in names:
+            try:
+                values[name] = interpreter.derived_stat(Ref("fighter", i), name, world)
+            except RulesError:
+                values[name] = "?"
+        out.append(values)
+    return out
+
+
 def _has_source(name: str, fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> bool:
     """Whether the class, the entry or a piece of equipment gives the trait at all (a numeric
     trait given as 0, such as an ordinary weapon's damage, is still shown)."""
@@ -134,8 +155,9 @@ def _traits(fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> list[dict
 
 
 def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
-             ruleset: Ruleset) -> dict:
-    stats = [{"name": name, "value": number_text(seen.values.get(name))}
+             ruleset: Ruleset, derived: dict) -> dict:
+    stats = [{"name": name, "value": number_text(derived[name] if name in derived
+                                                 else seen.values.get(name))}
              for name in ruleset.stats]
     equipment = [{"name": e, "doc": ruleset.equipment[e].doc if e in ruleset.equipment else None}
                  for e in seen.equipment]
@@ -267,8 +289,9 @@ def build(result: FileResult) -> dict:
     assert warband is not None and ruleset is not None  # as the docstring says: a file read
     world = army.world_of(warband, ruleset)
     costs = _costs(warband, ruleset, world)
-    cards = [_fighter(f, seen, costs.get(f.index), ruleset)
-             for f, seen in zip(warband.fighters, world.fighters)]
+    cards = [_fighter(f, seen, costs.get(f.index), ruleset, derived)
+             for f, seen, derived in zip(warband.fighters, world.fighters,
+                                         _derived(ruleset, world))]
     title = warband.name or Path(result.file).stem
     return {
         "title": title,

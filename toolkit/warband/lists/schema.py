@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from warband import catalog
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang.compiler import load
+from warband.lists.derived import derived_words
 from warband.lists.warband_file import FIGHTERS, span_at
 
 if TYPE_CHECKING:
@@ -59,9 +60,11 @@ def _stat_schema(stat: Stat, ruleset: Ruleset) -> dict:
 
 
 def required_stats(ruleset: Ruleset, class_name: str | None) -> list[str]:
-    """Keys of the stats a fighter must give: no default, and its class sets no value."""
+    """Keys of the stats a fighter must give: no default, its class sets no value, and the
+    rules do not work it out (for some fighters or all: lists/derived.py checks the rest)."""
     given = dict(ruleset.classes[class_name].stats) if class_name in ruleset.classes else {}
-    return [s.key for s in ruleset.stats.values() if s.default is None and s.name not in given]
+    return [s.key for s in ruleset.stats.values()
+            if s.default is None and s.name not in given and s.derived is None]
 
 
 def _fighter_schema(ruleset: Ruleset) -> dict:
@@ -77,7 +80,8 @@ def _fighter_schema(ruleset: Ruleset) -> dict:
     props["count"] = {"type": "integer", "minimum": 1, "default": 1,
                       "description": "how many identical fighters this entry stands for"}
     for stat in ruleset.stats.values():
-        props[stat.key] = _stat_schema(stat, ruleset)
+        if not stat.always_derived:   # worked out by the rules for every fighter: never given
+            props[stat.key] = _stat_schema(stat, ruleset)
     if ruleset.traits:
         bare = [n for n, t in ruleset.traits.items() if not t.numeric]
         traits: dict = {
@@ -397,6 +401,11 @@ class _Checker:
             meant = re.search(r"'(.*)'", hint)
             assert meant is not None  # did_you_mean quotes the name it suggests
             self.suggested.add((tuple(path), meant.group(1)))
+        derived = self.stat(name)
+        if len(path) == 2 and path[0] == FIGHTERS and derived is not None and \
+                derived.always_derived:
+            message, hint = derived_words(derived, self.fighter(path[1]))
+            return self.add("E630", message, path + (key,), where, hint)
         if len(path) == 2 and path[0] == FIGHTERS:
             message = f"unknown key '{name}' in fighter {self.fighter(path[1])}"
             missing = {"class": "classes", "traits": "traits", "equipment": "equipment"}

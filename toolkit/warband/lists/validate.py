@@ -27,6 +27,7 @@ from warband.diagnostics import (
 from warband.lang.compiler import Compiled, load
 from warband.lang.ruleset import Ruleset
 from warband.lists import army, schema, yamlfast
+from warband.lists.derived import check_derived
 from warband.lists.warband_file import (
     FIGHTERS,
     Source,
@@ -166,7 +167,10 @@ class Validation:
         result.warband = warband_from(data, name, ruleset, usable)
         if "points" in found.bad_keys:  # a bad limit is reported once, not checked against
             result.warband = replace(result.warband, points=None)
-        complete = len(usable) == count and FIGHTERS not in found.bad_keys
+        derived = check_derived(result.warband, ruleset, data, name, loaded.text)
+        result.diagnostics += derived
+        complete = len(usable) == count and FIGHTERS not in found.bad_keys and not any(
+            d.code == "E628" for d in derived)   # (a cost of a fighter without the stat)
         if rules.interpreter is None and ruleset.army is not None:
             # lazily: the interpreter (and the code generator under it) only for army rules
             from warband.run.interpreter import Interpreter

@@ -119,6 +119,8 @@ def read_field(tables, subject, name: str, world: World):
         return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
                      if not g.removed and i != subject.index and (g.side != f.side) == enemy)
     kind, canonical = tables.fighter_fields[name.lower()]
+    if kind == "derived":   # (only an Interpreter: generated code reads one through it)
+        return tables.derived_stat(subject, canonical, world)
     if kind == "trait":
         value = f.traits.get(canonical, 0)
         return 0 if value is False else value

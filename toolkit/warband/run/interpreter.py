@@ -103,9 +103,10 @@ class Interpreter(Decisions):
         self.synthetic: dict = {}
         self.tables: dict = {}        # (table, arguments) -> row, for tables in pure_tables
         self.pure_tables: dict = {}   # id of a table -> whether it reads only its arguments
+        self.derived: dict = {}   # a derived stat's name -> (fighter's name, value, condition)
         fields: dict[str, tuple[str, str]] = {}
-        for name in ruleset.stats:
-            fields[name.lower()] = ("value", name)
+        for name, stat in ruleset.stats.items():
+            fields[name.lower()] = ("derived" if stat.derived is not None else "value", name)
         for name, state in ruleset.states.items():
             if state.owner == "fighter":
                 fields[name.lower()] = ("value", name)
@@ -712,6 +713,27 @@ class Interpreter(Decisions):
 
     # a field of a fighter, a side or a record (evaluate.read_field, as a method: no extra call)
     field = read_field
+
+    def derived_stat(self, ref: Ref, name: str, world: World):
+        """A derived stat of a fighter, worked out now from what it is derived from (its given
+        value for a fighter its `if` does not hold for)."""
+        found = self.derived.get(name)
+        if found is None:
+            stat = self.ruleset.stats[name]
+            found = self.derived[name] = (stat.fighter, self.fn(stat.derived),
+                                          self.fn(stat.when) if stat.when is not None else None)
+        fighter, value, when = found
+        env = {fighter: ref}
+        if when is not None and when(env, world) is not True:
+            return world.fighters[ref.index].values[name]
+        return value(env, world)
+
+    def works_out(self, name: str, ref: Ref, world: World) -> bool:
+        """Whether the rules work stat `name` out for this fighter (so nobody may give it)."""
+        stat = self.ruleset.stats[name]
+        if stat.derived is None:
+            return False
+        return stat.when is None or self.fn(stat.when)({stat.fighter: ref}, world) is True
 
     def has(self, ref: Ref, name: str, world: World) -> bool:
         f = world.fighters[ref.index]

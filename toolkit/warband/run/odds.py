@@ -54,6 +54,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         diagnostics.append(diag("E901", message, Span(origin, 1, start + 1, 1, end + 1),
                                 hint=hint))
 
+    given: dict[str, re.Match] = {}   # stats given a value, for those the rules work out
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
@@ -77,6 +78,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                     else:
                         spec.equipment += (item,)
             elif (stat := ruleset.stat_by_key(low)) is not None:
+                given[stat.name] = m
                 if stat.enum:
                     members = [n for n, _ in ruleset.enums[stat.enum]]
                     if raw not in members:
@@ -110,10 +112,24 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                 bad(m, 1, f"unknown key '{key}'", did_you_mean(key, keys))
         except (ValueError, ZeroDivisionError):
             bad(m, 2, f"'{raw}' is not a number")
+    derived: set[str] = set()   # the stats the rules work out for this fighter
+    if any(s.derived is not None for s in ruleset.stats.values()):
+        interpreter, world = Interpreter(ruleset), make_world(ruleset, [spec])
+        try:
+            derived = {n for n, s in ruleset.stats.items() if s.derived is not None and
+                       interpreter.works_out(n, Ref("fighter", 0), world)}
+        except RulesError:   # a condition that fails here fails in the odds: reported there
+            derived = {n for n, s in ruleset.stats.items() if s.always_derived}
+        for name, m in given.items():
+            if name in derived:
+                bad(m, 1, f"{name} is worked out by the rules for this fighter, so it cannot "
+                          "be given", f"leave out {m.group(1)}=...; give what it is worked "
+                                      "out from")
     for stat in ruleset.stats.values():
         has_class_value = spec.fighter_class and stat.name in dict(
             ruleset.classes[spec.fighter_class].stats)
-        if stat.default is None and stat.name not in spec.stats and not has_class_value:
+        if stat.default is None and stat.name not in spec.stats and not has_class_value \
+                and stat.name not in derived:
             end = len(text) + 1
             diagnostics.append(diag("E901", f"missing {stat.key}", Span(origin, 1, end),
                                     hint=f"add {stat.key}=N"))
@@ -210,19 +226,31 @@ def _labels(decl, world) -> tuple[dict, dict]:
     return fighters, sides
 
 
-def _observer(decl, world):
+def _observer(decl, world, interpreter: Interpreter):
     fighters, sides = _labels(decl, world)
+    derived = [n for n, s in interpreter.ruleset.stats.items() if s.derived is not None]
+
+    def values(w, i: int) -> dict:
+        """A fighter's values, its derived stats worked out (a level that follows XP)."""
+        found = w.fighters[i].values
+        if not derived:
+            return found
+        return {**found, **{n: interpreter.derived_stat(Ref("fighter", i), n, w)
+                            for n in derived}}
+
     initial = {}
+    before = [values(world, i) for i in range(len(world.fighters))]
     for i, f in enumerate(world.fighters):
-        initial.update({f"{fighters[i]}.{k}": v for k, v in f.values.items()})
+        initial.update({f"{fighters[i]}.{k}": v for k, v in before[i].items()})
         initial[f"{fighters[i]}.removed"] = False
     for i, side in enumerate(world.sides):
         initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
 
     def changes(after) -> tuple:
         out = []
-        for i, (f0, f1) in enumerate(zip(world.fighters, after.fighters)):
-            out += [(f"{fighters[i]}.{k}", v) for k, v in f1.values.items() if f0.values[k] != v]
+        for i, f1 in enumerate(after.fighters[:len(before)]):
+            out += [(f"{fighters[i]}.{k}", v) for k, v in values(after, i).items()
+                    if before[i][k] != v]
             if f1.removed:
                 out.append((f"{fighters[i]}.removed", True))
         for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
@@ -253,7 +281,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     interpreter = Interpreter(ruleset, policies)
     if not interpreter.allowed(action, args, world):
         raise _refusal(interpreter, decl, args, world)
-    observe, initial = _observer(decl, world)
+    observe, initial = _observer(decl, world, interpreter)
     joint = interpreter.exact(action, args, world, observe=observe)
     dist = joint.map(lambda pair: pair[0])
     changed = sorted({label for pair in joint for label, _ in pair[1]})

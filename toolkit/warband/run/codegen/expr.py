@@ -140,6 +140,12 @@ class ExpressionWriter:
         name, sub = e.field.name, self.expr(e.subject, scope)
         kind, lower = self.kind(e.subject, scope), e.field.name.lower()
         program = self.program
+        found = program.fighter_fields.get(lower)
+        if found is not None and found[0] == "derived" and type(kind) is not tuple:
+            # a derived stat is worked out by the interpreter (a fixed value: no dice drawn)
+            if kind == "fighter":
+                return f"I.derived_stat({sub}, {found[1]!r}, world)"
+            return f"I.field({sub}, {name!r}, world)"
         if kind == "fighter":
             f = f"world.fighters[{sub}[1]]"
             if name == "side":

@@ -1,0 +1,148 @@
+"""The part of the checker that types tables: rows, keys, and the one kind of value each column
+holds (that of most of its cells; a cell of another kind is reported where it is).
+
+Mixed into the Checker, as the expression and game halves are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
+from warband.diagnostics import Related, did_you_mean
+from warband.lang import nodes
+from warband.lang.typesystem import ANY, BOOL, Scope, Type, compatible
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Span
+    from warband.lang.symbols import SymbolTable
+
+
+class TableChecker:
+    if TYPE_CHECKING:  # what the Checker this is mixed into provides
+        table: SymbolTable
+        table_types: dict[int, Type]
+        current: str | None
+
+        def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
+        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
+                  related: Iterable[Related] = ()) -> None: ...
+        def expect(self, expected: Type, actual: Type, span: Span, what: str,
+                   node: nodes.Expr | None = None) -> None: ...
+        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
+        def owner(self, decl: nodes.Decl) -> str | None: ...
+        def params_scope(self, params: tuple[nodes.Param, ...], default: Type = ...) -> Scope: ...
+        def repeated(self, idents: Iterable[nodes.Ident], what: str, owner: str) -> None: ...
+
+    def table_type(self, decl: nodes.TableDecl) -> Type:
+        """The type a table returns, checking the table the first time it is asked for."""
+        if id(decl) in self.table_types:
+            return self.table_types[id(decl)]
+        self.table_types[id(decl)] = ANY  # stands in while checking, in case of a cycle
+        name = decl.name.name
+        outer, self.current = self.current, self.owner(decl)
+        scope = self.params_scope(decl.params)
+        self.repeated(decl.columns, "column", f"table '{name}'")
+        cells: list[list[tuple[Type, nodes.Expr]]] = [[] for _ in decl.columns]
+        seen_default: nodes.Row | None = None
+        for row in decl.rows:
+            if seen_default is not None:
+                self.error("W102", "this row can never be used: 'otherwise' above it matches "
+                                   "everything", row.span,
+                           related=[Related(seen_default.span, "the 'otherwise' row")],
+                           hint="rows are tried from the top; move 'otherwise' to the end")
+            if row.kind == "when":
+                assert row.condition is not None  # a 'when' row has one
+                t = self.expr(row.condition, scope)
+                self.expect(BOOL, t, row.condition.span, "a row's condition")
+                self.require_fixed(t, row.condition.span, "a row's condition")
+            elif row.kind == "otherwise":
+                seen_default = row
+            else:
+                self.key(decl, row, scope)
+            if len(row.values) != len(decl.columns):
+                cols = ", ".join(c.name for c in decl.columns)
+                self.error("E304", f"this row has {len(row.values)} value"
+                                   f"{'s' if len(row.values) != 1 else ''}, but the table has "
+                                   f"{len(decl.columns)} column"
+                                   f"{'s' if len(decl.columns) != 1 else ''} ({cols})", row.span,
+                           hint=f"give one value for each column, in order: {cols}")
+            for i, value in enumerate(row.values[:len(decl.columns)]):
+                t = self.expr(value, scope)
+                self.require_fixed(t, value.span, "a table's value")
+                cells[i].append((t.fixed(), value))
+        self.current = outer
+        column_types = [self.column_type(decl, column, found)
+                        for column, found in zip(decl.columns, cells)]
+        if len(decl.columns) == 1:
+            result = column_types[0]
+        else:
+            result = Type("record", name, tuple(c.name for c in decl.columns),
+                          columns=tuple(column_types))
+        self.table_types[id(decl)] = result.fixed()
+        return self.table_types[id(decl)]
+
+    def column_type(self, decl: nodes.TableDecl, column: nodes.Ident,
+                    cells: list[tuple[Type, nodes.Expr]]) -> Type:
+        """The one kind of value a column holds: that of most of its cells (the first of them
+        on a tie), with an error at each cell of another kind, naming both."""
+        kinds: list[tuple[Type, list[nodes.Expr]]] = []
+        for t, value in cells:
+            if t.kind == "any":
+                continue   # unknown already reported; it matches every kind
+            same = next((group for kind, group in kinds
+                         if compatible(kind, t) or compatible(t, kind)), None)
+            if same is None:
+                kinds.append((t, [value]))
+            else:
+                same.append(value)
+        if not kinds:
+            return ANY
+        held, majority = max(kinds, key=lambda k: len(k[1]))   # max keeps the first on a tie
+        for t, value in cells:
+            if t.kind != "any" and not any(value is v for v in majority):
+                self.error("E302", f"column '{column.name}' of table '{decl.name.name}' holds "
+                                   f"{_plural(held)} ({len(majority)} of its "
+                                   f"{len(cells)} rows), but this is {t}", value.span,
+                           hint=_column_hint(held, t, value, self.table))
+        return held
+
+    def key(self, decl: nodes.TableDecl, row: nodes.Row, scope: Scope) -> None:
+        if isinstance(row.key, nodes.Ident) and row.key.name not in self.table.globals and \
+                row.key.name not in self.table.members and \
+                did_you_mean(row.key.name, ["otherwise"]):
+            self.error("E201", f"unknown name '{row.key.name}'", row.key.span,
+                       hint="did you mean 'otherwise'?")
+            return
+        if len(decl.params) != 1:
+            self.error("E301", "rows with keys need a table of exactly one parameter", row.span,
+                       hint="use 'when CONDITION => VALUES' rows for several parameters")
+            return
+        param_type = scope.locals[decl.params[0].name.name][0]
+        if isinstance(row.key, nodes.Ident):
+            self.expr(nodes.Name(row.key.name, row.key.span), scope)
+        elif param_type.kind not in ("number", "any"):
+            self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
+
+
+def _plural(t: Type) -> str:
+    """'numbers', 'yes/no values', "values of 'Mood'": what a column of t holds."""
+    if t.kind in ("enum", "outcome"):
+        return f"values of '{t.name}'"
+    return {"number": "numbers", "bool": "yes/no values", "text": "texts",
+            "class": "classes", "tier": "tiers", "fighter": "fighters",
+            "side": "sides"}.get(t.kind, str(t))
+
+
+def _column_hint(held: Type, t: Type, value: nodes.Expr, table: SymbolTable) -> str:
+    sym = table.globals.get(held.name or "")
+    if held.kind in ("enum", "outcome") and isinstance(value, nodes.Str) and sym is not None:
+        names = [m.name.name for m in cast("nodes.EnumDecl | nodes.OutcomesDecl",
+                                           sym.decl).members]
+        close = next((n for n in names if n.lower() == value.value.lower()), None) or \
+            next(iter(names), value.value)
+        return f"write the value by its name, without quotes: {close}"
+    if held.kind == "bool" and t.kind == "number":
+        return "write true or false"
+    return "a column holds one kind of value: numbers, yes/no values, texts, values of one " \
+           "enum, or outcomes of one set"
