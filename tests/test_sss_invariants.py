@@ -6,6 +6,7 @@ what every fighter did; `Table` rebuilds the board from it."""
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +19,10 @@ from warband.run.decisions import Policies
 
 ROOT = Path(__file__).resolve().parents[1]
 SSS_GAME = str(ROOT / "scenarios" / "sss-standard-game.rules")
-RANDOM_SEEDS = range(1, 41)
-GREEDY_SEEDS = range(1, 4)
+# a few seconds by default; WARBAND_SSS_GAMES=400 for a long run (and a tenth as many greedy)
+GAMES = int(os.environ.get("WARBAND_SSS_GAMES", "24"))
+RANDOM_SEEDS = range(1, GAMES + 1)
+GREEDY_SEEDS = range(1, max(2, GAMES // 10) + 1)
 CONTACT = 0.01   # bases this close touch (the board's rule)
 
 
