@@ -235,8 +235,12 @@ def test_a_straight_move_stops_at_bases_edges_and_walls():
 def test_zones():
     board = Board(24, 24, False, {})
     south, corner = Zone("edge", ("south",), 6), Zone("corner", ("northeast",), 11)
-    assert board.in_zone((3, 5.9), south) and not board.in_zone((3, 6.1), south)
+    # in inches the whole base stands in the zone: its centre half an inch inside the line
+    assert board.in_zone((3, 5.5), south) and not board.in_zone((3, 5.6), south)
     assert board.in_zone((20, 20), corner) and not board.in_zone((13, 13), corner)
+    assert board.in_zone((17, 17), corner) and not board.in_zone((16.5, 16.5), corner)
+    area = Zone("area", (), 0, ((1, 5), (8, 19)))
+    assert board.in_zone((1.5, 18.5), area) and not board.in_zone((1.2, 10), area)
     squares = Board(8, 8, True, {})
     assert len(squares.cells(Zone("edge", ("east", "west"), 1))) == 16
 
