@@ -115,7 +115,7 @@ def test_rules_show_names_each_item_origin(golden, monkeypatch):
     soldier = next(c for c in data["classes"] if c["name"] == "Soldier")
     assert soldier["origin"] == {
         "file": "tests/house_rules/three_layers/house.rules", "line": 13,
-        "overrides": {"file": "dsl/super-simple-skirmish.rules", "line": 43}}
+        "overrides": {"file": "dsl/super-simple-skirmish.rules", "line": SOLDIER_LINE}}
     assert [layer["id"] for layer in data["layers"]] == [
         "super-simple-skirmish", "sss-campaign", "sss-club"]
 
