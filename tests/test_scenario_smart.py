@@ -289,8 +289,9 @@ def test_a_recorded_game_replays(tmp_path):
 # they draw after the awards were first worked by hand, so the game is another one now). Sir
 # Bors is the only human standing at the end and is credited what he earned: 54 -> 74. The
 # semantics (the XP value of the defeated, nothing for the fallen) are checked above for every
-# game; this pins one whole game's outcome.
-PINNED_AWARDS = [("Sir Bors", 54, 61), ("Robin", 24, 41)]
+# game; this pins one whole game's outcome (again since: a base now stands wholly inside its
+# deployment zone, so the set-up draws from fewer points).
+PINNED_AWARDS = [("Sir Bors", 54, 60), ("Robin", 24, 45)]
 
 
 # ---- the engine's moves round walls (a general fix the dungeon needed) ----------------------------
