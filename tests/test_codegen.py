@@ -668,20 +668,22 @@ procedure products(x: number) -> number {
 
 
 def test_a_fighter_parameters_side_is_read_once_on_entry():
-    # the Fate decisions ask for the attacker's side again and again: a fighter never changes
-    # side, so its number is read into a local when the procedure starts, and only if used
-    ruleset = load("super-simple-skirmish").ruleset
+    # Fate decisions written on a fighter (`owner.side.Fate`, as tests/fate.rules words them)
+    # ask for its side again and again: a fighter never changes side, so its number is read
+    # into a local once, and only if used
+    text = (Path(__file__).parent / "fate.rules").read_text(encoding="utf-8")
+    ruleset = compile_text(text, "fate.rules").ruleset
     program = codegen.program_for(Interpreter(ruleset, Policies("random")), "random")
-    program.entry("shoot")
-    program.entry("defend")
+    program.entry("total")
+    program.entry("nudge")
     source = "\n".join(program.source)
-    shoot = source[source.index("def c_shoot("):source.index("def e_shoot(")]
-    assert shoot.count("_side_v_attacker = world.fighters[v_attacker[1]].side") == 1
-    assert "world.fighters[v_attacker[1]].side" not in shoot.replace(
-        "_side_v_attacker = world.fighters[v_attacker[1]].side", "")
-    assert "world.sides[_side_v_attacker].values['Fate']" in shoot
-    defend = source[source.index("def c_defend("):source.index("def e_defend(")]
-    assert "_side_v_" not in defend
+    total = source[source.index("def c_total("):source.index("def e_total(")]
+    assert total.count("_side_v_f = world.fighters[v_f[1]].side") == 1
+    assert "world.fighters[v_f[1]].side" not in total.replace(
+        "_side_v_f = world.fighters[v_f[1]].side", "")
+    assert "world.sides[_side_v_f].values['Fate']" in total
+    nudge = source[source.index("def c_nudge("):source.index("def e_nudge(")]
+    assert "_side_v_" not in nudge
 
 
 def test_one_chosen_among_a_sides_fighters_is_known_to_be_a_fighter():

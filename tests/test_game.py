@@ -4,6 +4,7 @@ records and replays, determinism, playouts."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -235,8 +236,12 @@ def test_a_straight_move_stops_at_bases_edges_and_walls():
 def test_zones():
     board = Board(24, 24, False, {})
     south, corner = Zone("edge", ("south",), 6), Zone("corner", ("northeast",), 11)
-    assert board.in_zone((3, 5.9), south) and not board.in_zone((3, 6.1), south)
+    # in inches the whole base stands in the zone: its centre half an inch inside the line
+    assert board.in_zone((3, 5.5), south) and not board.in_zone((3, 5.6), south)
     assert board.in_zone((20, 20), corner) and not board.in_zone((13, 13), corner)
+    assert board.in_zone((17, 17), corner) and not board.in_zone((16.5, 16.5), corner)
+    area = Zone("area", (), 0, ((1, 5), (8, 19)))
+    assert board.in_zone((1.5, 18.5), area) and not board.in_zone((1.2, 10), area)
     squares = Board(8, 8, True, {})
     assert len(squares.cells(Zone("edge", ("east", "west"), 1))) == 16
 
@@ -435,3 +440,80 @@ def test_every_game_ends_within_its_limit_even_when_nobody_can_win(tmp_path):
                      "--format", "json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["rounds"]["max"] <= 3
+
+
+# ---- breaking off: `travel f away D` ---------------------------------------------------------------------
+
+BREAK_OFF = '''
+ruleset "break-off-{base}"
+  extends "{base}"
+
+marker pillar "A pillar nobody walks through" impassable
+
+phase break_off(f: fighter) "Step out of base contact" {{
+  travel f away 1
+}}
+
+scenario breaking_off {{
+  board 24 by 24 inches
+  side a {{ fighter "Hero" {{ class {hero} }} }}
+  side b {{
+    fighter "Foe 1" {{ class {foe} }}
+    fighter "Foe 2" {{ class {foe} }}
+    fighter "Foe 3" {{ class {foe} }}
+  }}
+  zone west = edge west depth 6
+  zone east = edge east depth 6
+  setup {{ deploy a in west  deploy b in east }}
+  round {{ for each f in a.fighters {{ break_off(f) }} }}
+  rounds 1
+  score a = 0
+  score b = 0
+}}
+'''
+SYSTEMS = [("super-simple-skirmish", "Warrior", "Soldier"), ("smart", "Infantry", "Goblin")]
+
+
+def _break_off(tmp_path, base, hero, foe, spots, pieces=()):
+    """Hero breaks off from the foes at `spots`: (where it ends, the game's events)."""
+    path = tmp_path / f"{base}.rules"
+    path.write_text(BREAK_OFF.format(base=base, hero=hero, foe=foe))
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), scenario
+    game = Game(scenario, 1, record=True)
+    for at in pieces:
+        game.board.add(Piece("pillar", at, None, 0.5))
+    world = scenario.start()
+    for i, at in enumerate(spots):
+        world = world.place(Ref("fighter", i), at)
+    _, after = game.interp.run_nested(scenario.ruleset.procedures["break_off"],
+                                      {"f": Ref("fighter", 0)}, world)
+    return after.fighters[0].position, game.log.events
+
+
+@pytest.mark.parametrize("base, hero, foe", SYSTEMS)
+def test_breaking_off_goes_straight_away_from_the_enemy(tmp_path, base, hero, foe):
+    end, events = _break_off(tmp_path, base, hero, foe, [(10, 10), (11, 10), (20, 20), (20, 22)])
+    assert end == (9, 10)
+    assert [e["type"] for e in events] == ["travel"]
+
+
+@pytest.mark.parametrize("base, hero, foe", SYSTEMS)
+def test_breaking_off_takes_another_free_route_when_the_straight_one_is_blocked(
+        tmp_path, base, hero, foe):
+    # a pillar right behind: straight away is blocked, so the hero steps aside, out of contact
+    end, events = _break_off(tmp_path, base, hero, foe, [(10, 10), (11, 10), (20, 20), (20, 22)],
+                             pieces=[(8.8, 10)])
+    assert math.dist(end, (10, 10)) == pytest.approx(1.0, abs=0.02)
+    assert math.dist(end, (11, 10)) - 1.0 > 0.01 and math.dist(end, (8.8, 10)) >= 1.0
+    assert [e["type"] for e in events] == ["travel"]
+
+
+@pytest.mark.parametrize("base, hero, foe", SYSTEMS)
+def test_a_fighter_hemmed_in_stays_and_the_log_says_so(tmp_path, base, hero, foe):
+    # in the corner, with foes on the two open sides: no free route 1" away
+    end, events = _break_off(tmp_path, base, hero, foe, [(0.5, 0.5), (1.5, 0.5), (0.5, 1.5),
+                                                          (1.2, 1.2)])
+    assert end == (0.5, 0.5)
+    assert [(e["type"], e["fighter"]) for e in events] == [("stuck", "Hero")]
+    assert "no free route" in events[0]["why"]

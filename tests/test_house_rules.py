@@ -72,12 +72,18 @@ def test_three_layers_stack(club):
     assert army.cost is not None
 
 
+# where the base declares the Soldier (the base's header comment grows with its readings)
+SOLDIER_LINE = next(i for i, line in enumerate(
+    (ROOT / "dsl" / "super-simple-skirmish.rules").read_text().splitlines(), 1)
+    if line.startswith("class Soldier"))
+
+
 def test_provenance(club):
     rules = club.ruleset
     soldier = rules.origin("Soldier")
     assert soldier.file.endswith("three_layers/house.rules") and soldier.line == 13
     assert norm(soldier.overrides.file) == "dsl/super-simple-skirmish.rules"
-    assert soldier.overrides.line == 43
+    assert soldier.overrides.line == SOLDIER_LINE
     assert rules.origin("Experience").file.endswith("campaign.rules")
     assert rules.origin("Warrior").overrides is None
     assert rules.origin("army").overrides.file.endswith("campaign.rules")
@@ -101,7 +107,7 @@ def test_rules_show_names_each_item_origin(golden, monkeypatch):
     assert result.exit_code == 0, result.output
     text = norm("\n".join(line.rstrip() for line in result.stdout.splitlines()) + "\n")
     assert "Soldier    common   Ranged, Defend" in text
-    assert "house.rules:13, overrides super-simple-skirmish.rules:43" in text
+    assert f"house.rules:13, overrides super-simple-skirmish.rules:{SOLDIER_LINE}" in text
     golden(HOUSE / "three_layers" / "show.txt", text)
     data = json.loads(norm(CliRunner().invoke(app, [
         "rules", "show", "tests/house_rules/three_layers/house.rules", "--format",
@@ -109,7 +115,7 @@ def test_rules_show_names_each_item_origin(golden, monkeypatch):
     soldier = next(c for c in data["classes"] if c["name"] == "Soldier")
     assert soldier["origin"] == {
         "file": "tests/house_rules/three_layers/house.rules", "line": 13,
-        "overrides": {"file": "dsl/super-simple-skirmish.rules", "line": 43}}
+        "overrides": {"file": "dsl/super-simple-skirmish.rules", "line": SOLDIER_LINE}}
     assert [layer["id"] for layer in data["layers"]] == [
         "super-simple-skirmish", "sss-campaign", "sss-club"]
 

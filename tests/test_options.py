@@ -97,15 +97,16 @@ def test_a_random_player_picks_every_legal_option_about_equally(standard):
 
 
 def test_an_actor_test_asked_by_several_actions_is_asked_once(standard):
-    # shoot and blast both ask `not attacker.Stunned and not engaged(attacker)`, melee and
-    # charge `not attacker.Stunned`; defend and move ask that too, of an actor with another
-    # name (not shared: the name is part of what is asked)
+    # shoot, blast and charge ask `not attacker.Stunned and not engaged(attacker)`, melee
+    # `not attacker.Stunned`; defend and move ask the like of an actor with another name (not
+    # shared: the name is part of what is asked)
     game, world = mid_game(standard, 1, rounds=1)
     ref = next(Ref("fighter", i) for i, f in enumerate(world.fighters) if not f.removed)
     options = game.players.options
     options.candidates(game.interp, ref, ACTIONS, world)
     plans = {name: options._plans[name][0] for name in ACTIONS}
-    assert plans["shoot"] is plans["blast"] and plans["melee"] is plans["charge"]
+    assert plans["shoot"] is plans["blast"] is plans["charge"]
+    assert plans["melee"] is not plans["shoot"]
     assert len({id(t) for t in plans.values()}) == 4
     # one activation asks each of its actor's distinct tests once
     tests = next(iter(options._usable.values()))[0]

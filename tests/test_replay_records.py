@@ -103,17 +103,19 @@ def test_100000_nested_brackets_are_refused(tmp_path):
 
 
 def test_a_forged_result_is_caught(tmp_path, record):
-    def forge(r):
-        r["result"]["winner"] = "family"
-        r["result"]["scores"]["family"] = 99.0
+    def forge(r):   # (the other side wins)
+        other = "empire" if r["result"]["winner"] == "family" else "family"
+        r["result"]["winner"] = other
+        r["result"]["scores"][other] = 99.0
     err = refused(replay(tmp_path, changed(record, forge)), "E917", 1)
     assert "the record's result is not the replayed game's (at /result)" in err
     assert "winner 'empire'" in err and "winner 'family'" in err
 
 
 def test_a_forged_end_event_is_caught(tmp_path, record):
-    def forge(r):
-        r["events"][-1]["winner"] = "family"
+    def forge(r):   # (the other side wins)
+        r["events"][-1]["winner"] = "empire" if r["events"][-1]["winner"] == "family" \
+            else "family"
     err = refused(replay(tmp_path, changed(record, forge)), "E917", 1)
     assert f"differs from the record at event {len(record['events'])}" in err
     assert f"(at /events/{len(record['events']) - 1})" in err

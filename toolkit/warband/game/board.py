@@ -256,24 +256,27 @@ class Board:
 
     # ---- zones -------------------------------------------------------------------------------------
     def in_zone(self, pos, zone: Zone) -> bool:
+        """Whether a fighter (or a piece) at `pos` stands in the zone: its cell, or in inches
+        its whole base (a base half outside a deployment zone is not deployed in it)."""
         x, y = pos
         if zone.shape == "everywhere":
             return True
+        margin = 0.0 if self.squares else _R
         if zone.shape == "area":
             (x1, y1), (x2, y2) = zone.corners
-            return min(x1, x2) <= x <= max(x1, x2) and min(y1, y2) <= y <= max(y1, y2)
+            return min(x1, x2) + margin <= x <= max(x1, x2) - margin and \
+                min(y1, y2) + margin <= y <= max(y1, y2) - margin
         w, h, d = self.width, self.height, zone.size
         if zone.shape == "edge":
             low = 1 if self.squares else 0
-            high_x, high_y = (w, h) if self.squares else (w, h)
-            reach = d - 1 if self.squares else d
-            tests = {"south": y - low <= reach, "north": high_y - y <= reach,
-                     "west": x - low <= reach, "east": high_x - x <= reach}
+            reach = d - 1 if self.squares else d - margin
+            tests = {"south": y - low <= reach, "north": h - y <= reach,
+                     "west": x - low <= reach, "east": w - x <= reach}
             return any(tests[e] for e in zone.where)
         origin = 1 if self.squares else 0
         corners = {"southwest": (origin, origin), "southeast": (w, origin),
                    "northwest": (origin, h), "northeast": (w, h)}
-        return any(math.dist(pos, corners[c]) <= d for c in zone.where)
+        return any(math.dist(pos, corners[c]) + margin <= d for c in zone.where)
 
     def cells(self, zone: Zone) -> list:
         """Where something may stand in a zone: every cell, or points half an inch apart."""

@@ -382,6 +382,7 @@ class Game:
                            side=world.sides[fighter.side].name,
                            action=option_label(name, args, world))
         interp = self.interp
+        before = world if self.log.record else None
         interp.in_action += 1
         try:
             # an action of a sampled game: straight to its generated code when it can (what
@@ -398,5 +399,10 @@ class Game:
             interp.in_action -= 1
         if result is not None and self.log.record:
             self.log.event("result", self.round, action=name, value=plain(result))
+        if before is not None:   # who the action took out of play, for whoever reads the record
+            for f0, f1 in zip(before.fighters, world.fighters):
+                if f1.removed and not f0.removed:
+                    self.log.event("removed", self.round, fighter=f1.name,
+                                   side=world.sides[f1.side].name)
         self.check_end(world)
         return name, world

@@ -150,6 +150,10 @@ def render_text(log: dict) -> str:
             lines.append(f"      result: {e['value']}")
         elif kind == "idle":
             lines.append(f"  {e['fighter']} has nothing it may do")
+        elif kind == "stuck":
+            lines.append(f"  {e['fighter']} cannot move: {e['why']}")
+        elif kind == "removed":
+            lines.append(f"      {e['fighter']} ({e['side']}) is removed from play")
         elif kind == "aftermath":
             lines.append("")
             lines.append("After the game")
@@ -316,6 +320,8 @@ EVENT_KEYS: dict[str, dict] = {
     "enter": {"round": _ROUND, "fighter": _text, "marker": _text},
     "result": {"round": _ROUND, "action": _text, "value": _value},
     "idle": {"round": _ROUND, "fighter": _text},
+    "stuck": {"round": _ROUND, "fighter": _text, "why": _text},
+    "removed": {"round": _ROUND, "fighter": _text, "side": _text},
     "concede": {"round": _ROUND, "side": _text},
     "change": {"round": _ROUND, "fighter": _text, "field": _text, "old": _value,
                "new": _value},

@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from warband.game.board import BASE, Board
-from warband.game.gamelog import position
+from warband.game.gamelog import number, position
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
 from warband.run.world import Ref, World
@@ -67,7 +67,8 @@ class Movement:
             if away:
                 if not enemies:
                     return world
-                chosen = count - 1
+                spot = self.break_off(world.fighters[ref.index].name, start, enemies, reach,
+                                      others())
             else:
                 def routes():
                     return [_route(i, enemies, pieces) for i in range(count)]
@@ -78,7 +79,8 @@ class Movement:
                 chosen = game.players.pick(
                     side, "destination", lambda: [_route_label(r[0]) for r in routes()], world,
                     lambda i: self.spot_value(ref, end(i), enemies, world), count=count)
-            spot = self.route_end(_route(chosen, enemies, pieces), start, enemies, reach, others)
+                spot = self.route_end(_route(chosen, enemies, pieces), start, enemies, reach,
+                                      others)
         log = game.log
         if spot != start and log.record:
             log.event("travel", game.round, fighter=fighter.name, start=position(start),
@@ -94,6 +96,28 @@ class Movement:
                 _, world = game.interp.run_nested(self.entered(marker),
                                                   {marker.entered_by.name: ref}, world)
         return world
+
+    def break_off(self, name: str, start, enemies: list, reach: float, others: list):
+        """Inches, `travel f away D`: the whole distance by any free straight route that ends
+        out of contact with every enemy, straight away from the nearest enemy if it can, else
+        the free direction nearest to that; where there is none, the fighter stays and the log
+        says so (a `stuck` event)."""
+        game, board = self.game, self.board
+        straight_away = _away(start, enemies, 1.0)
+        base = math.atan2(straight_away[1] - start[1], straight_away[0] - start[0])
+        for turn in _BREAK_OFF_TURNS:
+            angle = base + turn
+            target = (start[0] + math.cos(angle) * reach, start[1] + math.sin(angle) * reach)
+            end = board.straight(start, target, reach, 0.0, others)
+            if end is None or math.dist(start, end) < reach - 0.02:
+                continue   # an edge, a piece or another base is in the way
+            if any(board.contact(end, e) for _, e in enemies):
+                continue
+            return end
+        if game.log.record:
+            game.log.event("stuck", game.round, fighter=name,
+                           why=f"no free route {number(reach)}\" away from the enemy")
+        return start
 
     def route_end(self, route: tuple, start, enemies: list, reach: float,
                   others: Callable[[], list]):
@@ -129,6 +153,12 @@ class Movement:
                                                    {marker.entered_by.name: ref}, side, after)
         closeness = -min((self.board.distance(spot, e) for _, e in enemies), default=0)
         return float(game.value(after, side)) + closeness / 1000
+
+
+# the directions a fighter breaking off tries, as turns from straight away from the nearest
+# enemy: that first, then ever further round on either side, every 15 degrees
+_BREAK_OFF_TURNS = tuple(math.radians(sign * step * 15) for step in range(13)
+                         for sign in ((1,) if step in (0, 12) else (1, -1)))
 
 
 def _away(start, enemies: list, reach: float) -> tuple[float, float]:
