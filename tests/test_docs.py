@@ -412,13 +412,21 @@ def test_a_shown_command_prints_what_the_docs_show(shown: Shown, tmp_path, monke
         f"{shown} (exit {result.exit_code}) printed:\n{actual}\n\nthe docs show:\n{expected}")
 
 
-def test_rules_check_with_playouts_twice_in_one_process_reports_each_finding_once():
+def test_rules_check_with_playouts_twice_in_one_process_reports_each_finding_once(tmp_path):
     # (found by the test above: `rules check --playouts` added its findings to the compiled
     # ruleset load() keeps, so the second run in one process reported W902 twice)
+    text = (ROOT / "scenarios" / "sss-standard-game.rules").read_text().replace(
+        "score empire \"points of enemy fighters killed\" = total(f.Might for f in "
+        "family.casualties)", "score empire \"never\" = 0")   # W903 in every playout
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "warbands").mkdir()
+    for name in ("clockwork-empire.yaml", "the-family.yaml"):
+        (tmp_path / "warbands" / name).write_text((ROOT / "warbands" / name).read_text())
+    (tmp_path / "scenarios" / "g.rules").write_text(text)
     for _ in range(2):
-        result = CliRunner().invoke(app, ["rules", "check", "sss-standard-game", "--playouts",
-                                          "50"])
-        assert result.stdout.count("warning[W902]") == 1, result.stdout
+        result = CliRunner().invoke(app, ["rules", "check", str(tmp_path / "scenarios" /
+                                                                 "g.rules"), "--playouts", "5"])
+        assert result.stdout.count("warning[W903]") == 1, result.stdout
 
 
 # ---- what the docs say the program does ---------------------------------------------------------

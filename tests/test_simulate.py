@@ -467,19 +467,8 @@ def test_interval_and_rate_are_consistent_in_the_report(toy):
         assert math.isclose(side["win_rate"], side["wins"] / 500)
 
 
-def test_commands_doc_shows_the_report_as_it_is_printed():
-    # the real engine and a shipped scenario: the example changes when the engine's draws do
-    import re
-    import shlex
-    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
-    sessions = re.findall(r"^```\n\$ (warband simulate [^\n]*)\n(.*?)^```$", text,
-                          re.MULTILINE | re.DOTALL)
-    assert sessions
-    for command, expected in sessions:
-        result = run(*shlex.split(command)[2:])
-        assert result.exit_code == 0, result.output
-        shown = expected.removesuffix("  ...\n")
-        assert result.stdout.startswith(shown), command
+# (the docs' simulate examples, text and JSON, are run by tests/test_docs.py, as every
+# command the docs show)
 
 
 def test_a_slow_first_chunk_does_not_let_the_others_pile_up():
