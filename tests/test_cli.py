@@ -471,3 +471,8 @@ def test_an_existing_output_is_refused_before_any_work_with_e642(args, tmp_path,
     assert result.exit_code == 2
     assert result.stderr.startswith("error[E642]: ") and result.stdout == ""
     assert existing.read_text() == "keep me"
+    as_json = run("odds", "swords-against-sorcery", "--attacker", "Training=3", "--action",
+                  "coin_flip", "--format", "json")
+    assert as_json.exit_code == 0, as_json.output
+    data = json.loads(as_json.stdout)
+    assert data["outcomes"] is None and data["percent"] is None and data["effects"]

@@ -351,11 +351,16 @@ def fraction_text(p: Fraction) -> str:
 
 
 def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
+    # An action with no result gives null outcomes (what it changes, `effects`, is its odds),
+    # not {"None": "1"}: a ruleset may name an outcome None.
+    no_result = list(result.order) == [None]
     out = {
         "ruleset": ruleset.id,
         "action": result.action,
-        "outcomes": {str(v): fraction_text(result.distribution[v]) for v in result.order},
-        "percent": {str(v): round(float(result.distribution[v]) * 100, 4) for v in result.order},
+        "outcomes": None if no_result else {
+            str(v): fraction_text(result.distribution[v]) for v in result.order},
+        "percent": None if no_result else {
+            str(v): round(float(result.distribution[v]) * 100, 4) for v in result.order},
         "policy": {"default": policies.default, **policies.by_decision},
     }
     if result.expected is not None:
