@@ -331,3 +331,26 @@ def test_a_straight_move_never_ends_inside_a_walls_margin():
     end = board.straight((2.39, 7.88), (7.33, 4.48), 6, 0, ())   # ended 0.48" from it
     assert end is not None and _segment_distance(end, (0, 4), (10, 4)) >= 0.5
     assert not board.blocked(end)
+
+
+def test_a_fighter_the_scenario_writes_may_not_give_a_level_the_rules_work_out(tmp_path):
+    """A human unit's Level follows from its XP (`... as level_from_xp(f.XP) if f is human`):
+    a scenario's own fighter that gives one was silently overruled in play; now E630 at it. A
+    monster's Level is the Judge's to give."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "scenarios" / "smart-dungeon.rules").read_text().replace(
+        '    fighter "Ghoul" { class Ghoul }',
+        '    fighter "Ghoul" { class Ghoul  stat Level = 4 }\n'
+        '    fighter "Turncoat" { class Infantry  stat Level = 5 }')
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "warbands").mkdir()
+    (tmp_path / "warbands" / "dungeon-delvers.yaml").write_text(
+        (root / "warbands" / "dungeon-delvers.yaml").read_text())
+    (tmp_path / "scenarios" / "d.rules").write_text(text)
+    found = load_scenario(str(tmp_path / "scenarios" / "d.rules"))
+    assert isinstance(found, list)
+    assert [(d.code, d.message) for d in found] == [
+        ("E630", "fighter 'Turncoat' gives level, which the rules work out for it")]
+    assert found[0].span is not None and found[0].span.line == text.splitlines().index(
+        '    fighter "Turncoat" { class Infantry  stat Level = 5 }') + 1

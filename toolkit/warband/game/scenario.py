@@ -19,7 +19,7 @@ from warband.lang.nodes import ScenarioDecl
 from warband.lang.ruleset import Ruleset, constant
 from warband.limits import MAX_FIGHTERS
 from warband.lists.validate import Validation
-from warband.run.world import FighterSpec, World, make_world
+from warband.run.world import FighterSpec, Ref, World, make_world
 
 
 @dataclass
@@ -77,9 +77,11 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     validation = Validation()
     forces: list[list[FighterSpec]] = []
+    inline: list = []   # (a fighter the scenario writes, its first fighter's place, its side)
     total = 0
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
+        specs_before = [f for force in forces for f in force]
         if side.file is not None:
             found = catalog.resolve(side.file, [], path.parent, suffixes=catalog.WARBAND_SUFFIXES)
             if found.refused is not None or found.path is None and found.tried is None:
@@ -110,6 +112,7 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
             for fighter in result.warband.fighters:
                 specs += fighter.specs(index)
         for spec in side.fighters:
+            inline.append((spec, len(specs_before) + len(specs), index))
             stats = {s.name: _constant(v) for s, v in spec.stats}
             traits = {r.name.name: (True if r.value is None else _constant(r.value))
                       for r in spec.traits}
@@ -119,11 +122,37 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
                                          if spec.fighter_class else None, dict(stats),
                                          dict(traits), tuple(e.name for e in spec.equipment)))
         forces.append(specs)
+    if not diagnostics:
+        diagnostics = _derived_given(ruleset, inline, [f for force in forces for f in force])
     if diagnostics:
         return diagnostics
     names = [s.name.name for s in decl.sides]
     return Scenario(ruleset, decl, catalog.display_path(path), names, forces,
                     sources=compiled.sources)
+
+
+def _derived_given(ruleset: Ruleset, inline: list, fighters: list[FighterSpec]) -> list:
+    """E630 at a fighter the scenario writes that gives a stat the rules work out for it (one
+    derived for some fighters only, `... if f is human`: the checker's E308 covers a stat
+    derived for every fighter); else the given value was silently overruled in play."""
+    derived = [st for st in ruleset.stats.values() if st.derived is not None]
+    given = [(spec, first) for spec, first, _ in inline
+             if any(st.name == d.name for st, _ in spec.stats for d in derived)]
+    if not given:
+        return []
+    # lazily: the interpreter only for a scenario whose fighters give a derived stat
+    from warband.lists.derived import derived_words
+    from warband.run.interpreter import Interpreter
+    interpreter, world = Interpreter(ruleset), make_world(ruleset, fighters)
+    out = []
+    for spec, first in given:
+        for stat_name, _ in spec.stats:
+            stat = ruleset.stats[stat_name.name]
+            if stat.derived is not None and \
+                    interpreter.works_out(stat.name, Ref("fighter", first), world):
+                message, hint = derived_words(stat, f"'{spec.name}'")
+                out.append(diag("E630", message, stat_name.span, hint=hint))
+    return out
 
 
 def _constant(expr):

@@ -354,7 +354,7 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
     # An action with no result gives null outcomes (what it changes, `effects`, is its odds),
     # not {"None": "1"}: a ruleset may name an outcome None.
     no_result = list(result.order) == [None]
-    out = {
+    out: dict[str, object] = {
         "ruleset": ruleset.id,
         "action": result.action,
         "outcomes": None if no_result else {
