@@ -143,6 +143,25 @@ def test_summary_figures_agree_with_a_count_by_hand():
     assert summary.never_scored() == ["banner"]
 
 
+def test_the_report_shows_names_from_files_as_text_with_controls_escaped():
+    """A scenario's path, an objective's or a class's name and a stuck game's reason come from
+    files: in the report's tables they are text (rich markup such as '[/]' raised MarkupError:
+    a traceback), with control characters escaped (issue 18)."""
+    from warband.game.report import render_text
+    from warband.game.tally import StuckGame
+    results = toy_results(game_seeds(3, 0, 40))
+    summary = Summary()
+    for i, r in enumerate(results):
+        summary.add(i, r)
+    summary.objectives = ("[/] \x1b[2Jgone",)
+    summary.stuck = [StuckGame(0, 1, "round 1: [bold]\x1b[8mhidden")]
+    summary.stuck_count = 1
+    text = render_text(summary, "odd\x1b]0;title\x07.rules")
+    assert "\x1b" not in text and "\x07" not in text
+    assert "[/] \\x1b[2Jgone" in text and "[bold]\\x1b[8mhidden" in text
+    assert "odd\\x1b]0;title\\x07.rules" in text
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 60), max_size=5))
 def test_summaries_merge_exactly(cuts):

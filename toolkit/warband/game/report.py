@@ -10,8 +10,10 @@ import io
 import json
 
 from rich.table import Table
+from rich.text import Text
 
 from warband import terminal
+from warband.diagnostics import printable
 
 from warband.game.results import GameResult
 from warband.game.tally import ENDINGS, Summary
@@ -88,8 +90,8 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
     name = scenario if scenario is not None else (
         summary.request.scenario if summary.request else "?")
     games = f"{summary.games} game{'s' if summary.games != 1 else ''}"
-    console.print(f"{name}: {games}, seed {summary.seed}, chunks of {summary.chunk_size}",
-                  markup=False)
+    console.print(f"{printable(name)}: {games}, seed {summary.seed}, chunks of "
+                  f"{summary.chunk_size}", markup=False)
     policies = _policies(summary)
     if policies:
         console.print("policies: " + ", ".join(f"{k}={v}" for k, v in policies.items()),
@@ -111,8 +113,8 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
     if removed:
         sides.add_row("removed per game", *("" for _ in summary.sides))
         for kind in removed:
-            sides.add_row(f"  {kind}", *(_number(summary.lost_per_game(s).get(kind, 0.0))
-                                         for s in summary.sides))
+            sides.add_row(Text(f"  {printable(kind)}"), *(
+                _number(summary.lost_per_game(s).get(kind, 0.0)) for s in summary.sides))
     console.print(sides)
     console.print()
 
@@ -130,7 +132,9 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
     run.add_row("how games ended", ", ".join(f"{how} {n}" for how, n in endings.items()))
     never = summary.never_scored()
     if never is not None:
-        run.add_row("never scored", ", ".join(never) if never else "(every objective scored)")
+        # (objectives are named by the rules' own words: text, never markup, controls escaped)
+        run.add_row("never scored", Text(printable(", ".join(never)) if never else
+                                         "(every objective scored)"))
     console.print(run)
 
     if summary.stuck_count:
@@ -146,7 +150,7 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
         stuck = Table("game", "seed", "why", box=None, pad_edge=False, show_edge=False)
         stuck.columns[0].justify = stuck.columns[1].justify = "right"
         for s in summary.stuck:
-            stuck.add_row(str(s.game + 1), str(s.seed), s.why)
+            stuck.add_row(str(s.game + 1), str(s.seed), Text(printable(s.why)))
         console.print(stuck)
     return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
