@@ -424,3 +424,22 @@ def test_commands_doc_shows_what_roster_prints():
         shown = expected.removesuffix("...\n")
         assert result.stdout.startswith(shown) if shown != expected else \
             result.stdout == expected, command
+
+
+def test_a_sheet_lists_at_most_a_hundred_problems_and_counts_the_rest(tmp_path):
+    """A warband of 150 fighters each with an unknown trait (and over its size): the sheet
+    lists 100 problems and says how many more (every format), as validate's report for people
+    does."""
+    from warband.cli import app
+    fighters = "".join(f"  - {{name: F{i}, class: Soldier, traits: [Nope{i}]}}\n"
+                       for i in range(150))
+    path = tmp_path / "many.yaml"
+    path.write_text("ruleset: super-simple-skirmish\nname: Many\nfighters:\n" + fighters)
+    for fmt in ("text", "markdown", "html"):
+        result = CliRunner().invoke(app, ["roster", str(path), "--format", fmt])
+        assert result.exit_code == 1, result.output
+        problems = int(re.search(r"(\d+) problems", result.stdout)[1])
+        assert problems > 150   # (one or more a fighter)
+        assert f"and {problems - 100} more (warband validate lists them all)" in \
+            result.stdout, fmt
+        assert result.stdout.count("E625") + result.stdout.count("E6") <= 2 * 100 + 2

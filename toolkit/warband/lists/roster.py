@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
+from warband.limits import MAX_SHOWN_PER_FILE
 from warband.lists import army
 from warband.lists.validate import FileResult, Validation
 
@@ -213,12 +214,20 @@ def _totals(warband: Warband, ruleset: Ruleset, costs: dict[int, int | Fraction]
 
 
 def _problems(result: FileResult) -> list[dict]:
+    """The warband's problems as the card sheet lists them: at most MAX_SHOWN_PER_FILE, the
+    rest counted in one line (a sheet of 5,000 fighters each over a limit is read by no one;
+    `warband validate --format json` keeps them all)."""
     out = []
-    for d in result.diagnostics:
+    for d in result.diagnostics[:MAX_SHOWN_PER_FILE]:
         where = f"line {d.span.line}" if d.span and d.span.file == result.file else (
             str(d.span) if d.span else None)
         out.append({"severity": d.severity.value, "code": d.code, "message": d.message,
                     "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}"})
+    more = len(result.diagnostics) - MAX_SHOWN_PER_FILE
+    if more > 0:
+        message = f"and {more:,} more (warband validate lists them all)"
+        out.append({"severity": "note", "code": "", "message": message, "where": None,
+                    "text": message})
     return out
 
 
