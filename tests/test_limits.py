@@ -234,6 +234,39 @@ def test_nested_totals_within_the_budget_agree(mode, compiled):
         assert result[0] == expected
 
 
+@pytest.mark.parametrize("fighters, refused", [(70, False), (130, True)])
+def test_generated_code_and_the_interpreter_count_the_same_work(fighters, refused):
+    """Found in review: the interpreter counted each member 8 times and generated code's
+    unconditioned count (a bare len) nothing, so `odds`, greedy and recorded play refused what
+    `simulate` played. Both count a step where a member's value or condition is worked out:
+    69 ** 3 members here are well in the budget, 129 ** 3 (2,146,689) not."""
+    text = action("  return busy(f)", head="define busy(f: fighter) = total(total(total(1 for "
+                  "c in f.friends if c.side == f.side) for b in f.friends) for a in f.friends)"
+                  "\n")
+    verdicts = []
+    for mode, compiled in (("sample", True), ("sample", False), ("exact", False)):
+        try:
+            run_many(text, mode, fighters, compiled)
+            verdicts.append("ok")
+        except RulesError as error:
+            verdicts.append(error.diagnostic.code)
+    assert verdicts == (["E403"] * 3 if refused else ["ok"] * 3)
+
+
+def test_a_part_of_a_run_has_a_budget_of_its_own():
+    """Each activation inside a scenario's round counts its work from nothing (review: 400
+    cheap activations in one round added up to one run's budget, and `play` refused a
+    scenario `simulate` played); after it, the round's count goes on."""
+    from warband.run import budget
+    ruleset = compile_text(weighing(1), "limits.rules").ruleset
+    interp = Interpreter(ruleset)
+    interp.in_sampled_run, interp.steps = True, 1_500_000
+    with budget.part(interp):
+        assert interp.steps == 0
+        budget.spend(interp, 1_900_000, None)   # (alone it fits)
+    assert interp.steps == 1_500_000
+
+
 def test_the_budget_starts_again_for_each_evaluation():
     """Each run counts its own work: a run just under the budget can be made again and again
     (a counter that never started again would refuse the second)."""

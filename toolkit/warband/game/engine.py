@@ -31,6 +31,7 @@ from warband.game.results import GameResult
 from warband.game.scenario import Scenario
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
+from warband.run import budget
 from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Draft, Interpret
 from warband.run.decisions import Policies
@@ -336,8 +337,14 @@ class Game:
     def activate_now(self, stmt: nodes.Activate, ref: Ref, exclude, world: World,
                      generated: bool = False) -> tuple[str, World]:
         """One activation: (the name of the action taken, or "none"; the world after it).
-        `generated`: asked by a generated sampled run (the turn), whose policies and budget
-        the action's own generated run shares."""
+        `generated`: asked by a generated sampled run (the turn), whose policies the action's
+        own generated run shares. Its work (the options checked, the look-ahead, the action)
+        has a budget of its own, whatever else the round has done (run/budget.py)."""
+        with budget.part(self.interp):
+            return self._activation(stmt, ref, exclude, world, generated)
+
+    def _activation(self, stmt: nodes.Activate, ref: Ref, exclude, world: World,
+                    generated: bool) -> tuple[str, World]:
         fighter = world.fighters[ref.index]
         if fighter.removed:
             return "none", world

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from warband.game.gamelog import GameLog
+from warband.run import budget
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
 
@@ -49,16 +50,17 @@ class LookAhead:
         if key in self.too_big:
             return None
         interp = self.interp
-        budget, interp.max_branches = interp.max_branches, LOOK_AHEAD
+        most, interp.max_branches = interp.max_branches, LOOK_AHEAD
         try:
-            return follow()
+            with budget.part(interp):   # (a budget of work of its own: run/budget.py)
+                return follow()
         except RulesError as error:
             if error.diagnostic.code != "E504":
                 raise
             self.too_big.add(key)
             return None
         finally:
-            interp.max_branches = budget
+            interp.max_branches = most
 
     @contextmanager
     def trials(self):
@@ -98,11 +100,16 @@ class LookAhead:
             if dist is not None:
                 return float(dist.mean_of(lambda pair: pair[1]))
             with self.trials():
-                total = sum(float(game.value(interp.run_nested(decl, args, world)[1], side))
+                total = sum(float(game.value(self.trial(decl, args, world)[1], side))
                             for _ in range(TRIALS))
             return total / TRIALS
         finally:
             interp.in_action -= 1
+
+    def trial(self, decl, args: dict, world):
+        """One sampled run of a look-ahead's trials, with a budget of work of its own."""
+        with budget.part(self.interp):
+            return self.interp.run_nested(decl, args, world)
 
     def best_option(self, name: str, legal: list, run, world, sign: int):
         """The option of a decision in a sampled action with the best expected score for the
@@ -116,7 +123,10 @@ class LookAhead:
         best, best_value = None, None
         with self.trials():
             for option in legal:
-                value = sign * sum(score(run(option, world)[0]) for _ in range(TRIALS))
+                value = 0
+                for _ in range(TRIALS):
+                    with budget.part(interp):
+                        value += sign * score(run(option, world)[0])
                 if best_value is None or value > best_value:
                     best, best_value = option, value
         return best

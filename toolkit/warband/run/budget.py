@@ -10,12 +10,21 @@ MAX_SAMPLED_STEPS (about a second of generated code) is E403 at the node that pa
 What is one evaluation: a run of a procedure (sampled or exact; a run inside a run shares its
 caller's budget), or, outside any run, one outermost aggregate that weighs other aggregates or
 calls the rules' own functions. An aggregate that only weighs its members' own values, outside
-any run, is not counted: its work is the size of its group.
+any run, is not counted: its work is the size of its group. Inside a run, a `part` has a budget
+of its own: each activation the engine runs inside a scenario's round (with the options it
+checks and the look-ahead it makes), each look-ahead evaluation; else a round of 400 cheap
+activations would add up to one evaluation.
+
+The interpreter and the generated code count the same steps, so that whether a rule is too
+much does not depend on which of them runs it (`play` and `simulate` agree): a member counts
+where its value or condition is worked out (`total(1 for f in G)` without a condition works out
+nothing a member: generated code asks the group's length).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from warband.diagnostics import diag
 from warband.lang import nodes
@@ -24,13 +33,6 @@ from warband.run.errors import RulesError
 
 if TYPE_CHECKING:
     from warband.run.interpreter import Interpreter
-
-
-# A member the interpreter weighs counts this many steps: it takes about as many times as long
-# as generated code's (2,000,000 members: 0.6 s generated, 6 s interpreted, 10 s exact), so the
-# budget keeps every machinery to about a second. The interpreter runs exact odds, look-ahead,
-# and what generated code leaves to it.
-INTERPRETED = 8
 
 
 def open_count(interp: Interpreter) -> bool:
@@ -84,12 +86,30 @@ def weighs_more(aggregate: nodes.Aggregate, ruleset) -> bool:
     return weighs(aggregate.value) or weighs(aggregate.condition)
 
 
-def members(interp: Interpreter, group, node, weight: int = 1):
-    """A group an aggregate weighs: counted when an evaluation is (inside a run, or inside an
-    outer aggregate: see `evaluation`), else as it is. Each member counts `weight` steps
-    (INTERPRETED for the interpreter's, 1 for generated code's)."""
+def works_out_members(aggregate: nodes.Aggregate) -> bool:
+    """Whether an aggregate works something out for each member (its value or condition), so
+    that its members count as work: not `total(1 for f in G)` nor `all(f for f in G)`."""
+    return aggregate.condition is not None or not (
+        type(aggregate.value) is nodes.Int or
+        type(aggregate.value) is nodes.Name and aggregate.value.name == aggregate.var.name)
+
+
+@contextmanager
+def part(interp: Interpreter) -> Iterator[None]:
+    """A part of a run with a budget of its own (an activation, a look-ahead evaluation): the
+    run's count goes on after it as before."""
+    saved, interp.steps = interp.steps, 0
+    try:
+        yield
+    finally:
+        interp.steps = saved
+
+
+def members(interp: Interpreter, group, node):
+    """A group an aggregate weighs, a step a member: counted when an evaluation is (inside a
+    run, or inside an outer aggregate: see `evaluation`), else as it is."""
     if interp.in_sampled_run or interp.counting:
-        interp.steps += len(group) * weight
+        interp.steps += len(group)
         if interp.steps > MAX_SAMPLED_STEPS:
             raise too_much_work(node)
     return group

@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 MISSING = object()
 
 
+def _as_it_is(interp, group, node):
+    """The members of an aggregate that works nothing out for them: no work to count."""
+    return group
+
+
 class LazyRef:
     """A rolled value not yet split into its outcomes: its distribution lives in the World.
 
@@ -376,10 +381,11 @@ class Compiler:
                 fcond = self(condition) if condition is not None else None
                 # its members count against the evaluation's budget of work (budget.py)
                 outer = budget.weighs_more(e, interp.ruleset)
-                members, heavy = budget.members, budget.INTERPRETED
+                # (counted as generated code counts them: see budget.py)
+                members = budget.members if budget.works_out_members(e) else _as_it_is
                 if kind.name == "all":
                     def all_fn(env, world):
-                        return tuple(ref for ref in members(interp, fg(env, world), e, heavy)
+                        return tuple(ref for ref in members(interp, fg(env, world), e)
                                      if fcond is None or fcond({**env, name: ref}, world) is True)
                     if outer:
                         return lambda env, world: budget.evaluation(
@@ -389,7 +395,7 @@ class Compiler:
 
                 def aggregate_fn(env, world):
                     parts = []
-                    for ref in members(interp, fg(env, world), e, heavy):
+                    for ref in members(interp, fg(env, world), e):
                         inner = {**env, name: ref}
                         if fcond is not None:
                             keep = fcond(inner, world)

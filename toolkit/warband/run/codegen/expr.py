@@ -262,7 +262,10 @@ class ExpressionWriter:
         raise Unsupported(f"expression {t.__name__}")
 
     def weighed(self, e: nodes.Aggregate, scope: Scope) -> str:
-        """An aggregate's group, its members counted against the budget of work (budget.py)."""
+        """An aggregate's group, its members counted against the budget of work as the
+        interpreter counts them (budget.py): where something is worked out for each."""
+        if not budget.works_out_members(e):
+            return self.expr(e.group, scope)
         return f"_members(I, {self.expr(e.group, scope)}, {self.const(e, 'n')})"
 
     def counted(self, e: nodes.Aggregate, code: str) -> str:
