@@ -13,10 +13,15 @@ from __future__ import annotations
 import json
 import sys
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from warband.cli.common import FINDINGS, OK, Format, check_output, fail, write_output
 from warband.cli.options import parse_policies, whole_number
+
+if TYPE_CHECKING:
+    from warband.diagnostics import Diagnostic
 
 
 def play(
@@ -218,7 +223,7 @@ def _recorded(side_files: tuple) -> dict[str, str]:
     return {f.side: Path(os.path.relpath(f.path)).as_posix() for f in side_files}
 
 
-def record_sides(record, sources) -> tuple[tuple, object]:
+def record_sides(record, sources) -> tuple[tuple, Diagnostic | None]:
     """The record's side files, each a warband file by a relative path (the record may come
     from anyone: never an absolute path, nor another kind of file), or the E916 why not."""
     import os
