@@ -58,6 +58,7 @@ CASE_RUNS = {
     "invalid_source": ["tests/warband_errors/common_share.yaml", "--to", "smart"],
     "result_breaks_a_quota": ["warbands/vaguely-defined-menace.yaml", "--to", SSS, "--using",
                               "tests/conversion_cases/sas-to-sss-monsters.rules"],
+    "house_rules_not_covered": ["tests/conversion_cases/house-dudes.yaml", "--to", SSS],
     "output_exists": ["warbands/greedy-dudes.yaml", "--to", SSS, "-o",
                       "warbands/the-family.yaml"],
 }

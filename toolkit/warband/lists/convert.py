@@ -190,8 +190,11 @@ class _Apply:
                 break
         for rule in self.decl.stats:
             out.stats[rule.target.name] = self.stat(rule, position, f, out)
-        if f.fighter_class is not None and ("classes", f.fighter_class) in self.house:
-            self.house_warning(f, out, f"class {f.fighter_class} became "
+        how = self.house.get(("classes", f.fighter_class or ""))
+        if how is not None:
+            whose = "as the house rules change it" if how == "changed" else \
+                "the house rules' own"
+            self.house_warning(f, out, f"class {f.fighter_class} ({whose}) became "
                                        f"{out.fighter_class or 'no class'}")
         self.house_stats(f, out)
         self.mapped(f, position, out, "trait", dict(f.traits))
@@ -224,10 +227,13 @@ class _Apply:
         return kept
 
     def house_warning(self, f, out: _Fighter, what: str) -> None:
-        self.warn("W805", f, f"{what}: a house rule of '{self.source.id}', which the conversion "
-                             f"from '{self.base.id}' does not cover", None,
-                  "check it by hand, or write a conversion from "
-                  f"'{self.source.id}' and give it with --using FILE", out)
+        message = f"{what}: a house rule of '{self.source.id}', which the conversion from " \
+                  f"'{self.base.id}' does not cover"
+        self.diagnostics.append(diag(
+            "W805", f"fighter '{f.name}': {message}", self.at(f.index),
+            hint=f"check it by hand, or write a conversion from '{self.source.id}' and give it "
+                 "with --using FILE", path=("fighters", f.index)))
+        out.notes.append(message)   # the file's comment: the hint is said once, at the top
 
     def house_stats(self, f, out: _Fighter) -> None:
         """A stat of the house rules' own that the file gives: the conversion never reads it."""
