@@ -71,6 +71,17 @@ def test_the_record_names_the_files_and_replay_plays_the_same_game(tmp_path):
     assert warband("play", "--replay", str(log)).exit_code == 1
 
 
+def test_a_record_whose_side_file_is_another_list_does_not_replay(tmp_path):
+    made = warband("play", SCENARIO, "--seed", "2", "--side", "family=warbands/the-family.yaml",
+                   "--format", "json")
+    data = json.loads(made.stdout)
+    data["sides"]["family"] = MINE   # as if the file had changed since the game was recorded
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps(data, indent=1))
+    result = warband("play", "--replay", str(log))
+    assert result.exit_code == 1 and "error[E917]" in result.stderr, result.output
+
+
 def test_side_cannot_be_given_with_replay(tmp_path):
     log = tmp_path / "game.json"
     assert warband("play", SCENARIO, "-o", str(log)).exit_code == 0
