@@ -32,6 +32,7 @@ from warband.lang.compiler import load
 from warband.lang.conversion import Conversion, available, load_file, unreadable_text
 from warband.lang.ruleset import Ruleset
 from warband.lists.army import world_of
+from warband.lists.convert_house import house_names, house_summary
 from warband.lists.fmt import dump_document, load_document
 from warband.lists.validate import Validation
 from warband.lists.warband_file import span_at
@@ -150,7 +151,7 @@ class _Apply:
         # definitions (and overrides) the conversion's expressions run with
         self.source = ruleset or conversion.source.ruleset
         self.base = conversion.source.ruleset
-        self.house = _house_names(self.source, self.base.id)
+        self.house = house_names(self.source, self.base.id)
         self.warband, self.data, self.file, self.text = warband, data, file, text
         self.world = world_of(warband, self.source)
         self.interpreter = Interpreter(self.source)
@@ -359,43 +360,6 @@ class _Apply:
             hint=doc))
 
 
-def _house_names(ruleset: Ruleset, base_id: str) -> dict[tuple[str, str], str]:
-    """What the house rules over `base_id` declare or change: (pool, name) -> 'added' or
-    'changed', pool being classes, stats, traits, equipment, army or rules (anything else)."""
-    ids = [layer for layer, _ in ruleset.layers]
-    if base_id not in ids or base_id == ruleset.id:
-        return {}
-    files = {file for _, file in ruleset.layers[ids.index(base_id) + 1:]}
-    out: dict[tuple[str, str], str] = {}
-    for name, origin in ruleset.origins.items():
-        if origin.file not in files:
-            continue
-        pool = "army" if name.startswith("army") else next(
-            (p for p in ("classes", "stats", "traits", "equipment") if name in getattr(ruleset, p)),
-            "rules")
-        out[(pool, name)] = "changed" if origin.overrides is not None else "added"
-    return out
-
-
-def house_summary(ruleset: Ruleset, base_id: str) -> str | None:
-    """The house rules' additions in a line, for the warning and the file's comment."""
-    house = _house_names(ruleset, base_id)
-    if not house:
-        return None
-    words = {"classes": "class", "stats": "stat", "traits": "trait", "equipment": "equipment",
-             "rules": "definition"}
-    parts = []
-    for pool in ("classes", "stats", "traits", "equipment", "rules"):
-        names = [f"{n}{' (changed)' if how == 'changed' else ''}"
-                 for (p, n), how in house.items() if p == pool]
-        if names:
-            parts.append(f"{words[pool]} {', '.join(names)}")
-    army = sorted(n.split(".", 1)[1] for (p, n) in house if p == "army" and "." in n)
-    if any(p == "army" for p, _ in house):
-        parts.append("army" + (f" ({', '.join(army)})" if army else ""))
-    return "; ".join(parts)
-
-
 def _ref(position: int):
     return Ref("fighter", position)
 
@@ -569,4 +533,4 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
     return result
 
 
-__all__ = ["Converted", "convert", "find", "house_summary", "OUTPUT_NAME"]
+__all__ = ["Converted", "convert", "find", "OUTPUT_NAME"]
