@@ -1,18 +1,17 @@
 """`warband play`: one game, its record printed (text or JSON) or saved, and replays of a record.
 
 A record (`-o game.json`, or `--format json`) holds the scenario, the seed, the players'
-policies and every event. `--replay game.json` plays the game again taking every choice from the
+policies, the warband files given with `--side SIDE=FILE`, and every event. `--replay game.json` plays the game again taking every choice from the
 record, checks that each roll and each result comes out as recorded, and prints it. A record may
 come from anyone: it is read and checked as data (game/gamelog.read_record) before anything uses
 it, and the game's settings come from it alone: a SCENARIO that is not the record's, or --seed,
---policy or --max-rounds with --replay, is refused (E901).
+--policy, --side or --max-rounds with --replay, is refused (E901).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-
 from typing import TYPE_CHECKING
 
 import typer
