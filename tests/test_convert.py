@@ -33,6 +33,13 @@ SHIPPED = {  # warband -> (Might of each entry, total points), worked out by han
     "narnia-patrol": ([17, 9, 9, 6, 15], 92),       # 4 x level + absorption
     "goblin-warren": ([4, 4, 11, 12], 55),          # Moss: 4 x 2 + 2 x 2 spells
 }
+# house rules over a ruleset a conversion is from: converted by the base's conversion, and what
+# the house rules add reported (W805); the numbers are the base warbands' own
+HOUSE = {
+    "greedy-dudes-points": ([15], 60),
+    "vaguely-defined-menace-points": ([23], 69),
+    "narnia-faithful": ([17, 9, 18], 62),            # the knight, 3 archers, the elf (Spells 2)
+}
 BAD_CONVERSIONS = sorted(ERRORS.glob("*.rules"))
 CASE_RUNS = {
     "unknown_enum_value": ["warbands/the-family.yaml", "--to", "swords-against-sorcery",
@@ -51,6 +58,7 @@ CASE_RUNS = {
     "invalid_source": ["tests/warband_errors/common_share.yaml", "--to", "smart"],
     "result_breaks_a_quota": ["warbands/vaguely-defined-menace.yaml", "--to", SSS, "--using",
                               "tests/conversion_cases/sas-to-sss-monsters.rules"],
+    "house_rules_not_covered": ["tests/conversion_cases/house-dudes.yaml", "--to", SSS],
     "output_exists": ["warbands/greedy-dudes.yaml", "--to", SSS, "-o",
                       "warbands/the-family.yaml"],
 }
@@ -75,7 +83,7 @@ def _session(args: list[str]) -> tuple[str, object]:
 
 # ---- the shipped conversions ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("name", [*SHIPPED, *HOUSE])
 def test_shipped_conversion(name, golden, at_root):
     result = run("convert", f"warbands/{name}.yaml", "--to", SSS)
     assert result.exit_code == 0, result.output
@@ -83,7 +91,7 @@ def test_shipped_conversion(name, golden, at_root):
     golden(GOLDEN / f"{name}.txt", f"{result.stderr}[exit {result.exit_code}]\n")
 
 
-@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("name", [*SHIPPED, *HOUSE])
 def test_converted_warband_is_legal_with_the_worked_numbers(name, at_root):
     from warband.lists.convert import convert
     from warband.lists.validate import Validation
@@ -91,7 +99,7 @@ def test_converted_warband_is_legal_with_the_worked_numbers(name, at_root):
     assert converted.valid
     checked = Validation().text(converted.text, "converted.yaml", ROOT / "warbands")
     assert not checked.diagnostics, checked.diagnostics          # legal: points, size, quotas
-    mights, total = SHIPPED[name]
+    mights, total = {**SHIPPED, **HOUSE}[name]
     assert [f.stats["Might"] for f in checked.warband.fighters] == mights
     assert checked.total == total <= checked.limit == 100
     assert checked.size <= 16
@@ -102,7 +110,9 @@ _CHANGED = re.compile(r"^\s*(- )?(ruleset|class|training|size|xp|level|equipment
 
 
 @pytest.mark.parametrize("path", [f"warbands/{n}.yaml" for n in SHIPPED]
-                         + ["tests/conversion_cases/armoured.yaml"])
+                         + ["warbands/greedy-dudes-points.yaml",
+                            "warbands/vaguely-defined-menace-points.yaml",
+                            "tests/conversion_cases/armoured.yaml"])
 def test_comments_and_untouched_lines_stay_byte_for_byte(path, at_root):
     from warband.lists.convert import convert
     source = (ROOT / path).read_text()
@@ -127,6 +137,80 @@ def test_the_note_of_what_was_dropped_is_in_the_file(at_root):
             "Might, 3 a point)\n  - name: Menace\n") in text
     assert text.startswith("# yaml-language-server: $schema=../schemas/"
                            "super-simple-skirmish.warband.schema.json\n")
+
+
+def test_house_rules_convert_by_the_base_and_say_what_is_not_covered(at_root):
+    from warband.lists.convert import convert
+    converted = convert("warbands/narnia-faithful.yaml", SSS)
+    assert converted.valid
+    w805 = [d for d in converted.diagnostics if d.code == "W805"]
+    # once for the file (at its ruleset line), once per fighter with a house class or trait
+    assert w805[0].span.line == 6 and "conversion from 'smart', its base" in w805[0].message
+    assert "trait Faithful" in w805[0].message and "(changed)" in w805[0].message
+    assert any("trait Faithful is dropped" in d.message for d in w805[1:])
+    text = converted.text
+    assert "# converted from smart-faith by the conversion from smart; not converted, the " \
+           "house rules' " in text
+    assert "  # converted from smart-faith: trait Faithful is dropped: a house rule of " \
+           "'smart-faith'" in text
+    assert "Faithful" not in text.split("fighters:")[1].replace("# converted", "").split(
+        "\n  - name: Elf of the Wood")[1]   # the trait itself is gone
+
+
+def test_a_house_rules_conversion_of_its_own_wins_over_the_base(tmp_path, at_root):
+    mine = tmp_path / "mine.rules"
+    mine.write_text((ROOT / "dsl" / "conversions" /
+                     "swords-against-sorcery-to-super-simple-skirmish.rules").read_text()
+                    .replace('from "swords-against-sorcery"',
+                             'from "swords-against-sorcery-points"'))
+    result = run("convert", "warbands/greedy-dudes-points.yaml", "--to", SSS, "--using",
+                 str(mine))
+    assert result.exit_code == 0, result.output
+    assert "W805" not in result.stderr and "house rules" not in result.stdout
+
+
+def test_no_conversion_for_house_rules_names_the_bases_too(at_root):
+    result = run("convert", "warbands/narnia-faithful.yaml", "--to", "swords-against-sorcery")
+    assert result.exit_code == 2
+    assert "E813" in result.stderr and \
+        "conversions from 'smart-faith' (or its base smart) go to: super-simple-skirmish" \
+        in result.stderr
+
+
+def test_a_conversion_from_a_rules_file_named_by_path(tmp_path, at_root):
+    """Regression: the source written as a path was compared with the ruleset's id (E813)."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "house.rules").write_text(
+        (ROOT / "dsl" / "swords-against-sorcery.rules").read_text().replace(
+            'ruleset "swords-against-sorcery"', 'ruleset "house"'))
+    mine = rules / "mine.rules"
+    mine.write_text((ROOT / "dsl" / "conversions" /
+                     "swords-against-sorcery-to-super-simple-skirmish.rules").read_text()
+                    .replace('from "swords-against-sorcery"', 'from "house.rules"'))
+    dudes = tmp_path / "dudes.yaml"
+    dudes.write_text((ROOT / "warbands" / "greedy-dudes.yaml").read_text().replace(
+        "ruleset: swords-against-sorcery\n", "ruleset: rules/house.rules\n"))
+    result = run("convert", str(dudes), "--to", SSS, "--using", str(mine))
+    assert result.exit_code == 0, result.output
+    assert "ruleset: super-simple-skirmish\n" in result.stdout and "might: 15" in result.stdout
+    # and a path to another ruleset is not taken for it
+    mine.write_text(mine.read_text().replace('from "house.rules"',
+                                             'from "../../dsl/smart.rules"'))
+    assert "E813" in run("convert", str(dudes), "--to", SSS, "--using", str(mine)).stderr
+
+
+def test_a_conversions_rulesets_are_parsed_once(at_root, monkeypatch):
+    from warband.lang import conversion
+    from warband.lists.convert import convert
+    calls = []
+    real = conversion.parse
+    monkeypatch.setattr(conversion, "parse", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    conversion._TABLES.clear()
+    for _ in range(3):
+        assert convert("warbands/greedy-dudes.yaml", SSS).valid
+    ruleset_files = [c for c in calls if not c.startswith("dsl/conversions")]
+    assert len(ruleset_files) == len(set(ruleset_files)) == 2   # source and target, once each
 
 
 # ---- failures and warnings -------------------------------------------------------------------------

@@ -185,6 +185,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "W802": (Severity.WARNING, "approximated by the conversion"),
     "W803": (Severity.WARNING, "converted value kept inside the stat's range"),
     "W804": (Severity.WARNING, "converted stats scaled to fit the points limit"),
+    "W805": (Severity.WARNING, "house rules the conversion does not cover"),
 }
 
 

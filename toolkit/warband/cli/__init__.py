@@ -301,11 +301,13 @@ def simulate_command(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="A progress bar on standard error (default: "
                                                  "when it is a terminal)."),
+    side: List[str] = typer.Option([], "--side", metavar="SIDE=FILE",
+                                   help="Play a side with your own warband file; repeatable."),
 ) -> None:
     """Play a scenario many times with automated players, seeded, and tally the games."""
     from warband.cli import simulate  # lazily
     simulate.simulate(scenario, games, seed, policy, workers, scheduler, fmt, max_rounds,
-                      chunk_size, replay, progress)
+                      chunk_size, replay, progress, sides=side)
 
 
 @app.command("play")
@@ -329,10 +331,12 @@ def play_command(
     replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
                                          help="Play a recorded game again, exactly, and check "
                                               "it."),
+    side: List[str] = typer.Option([], "--side", metavar="SIDE=FILE",
+                                   help="Play a side with your own warband file; repeatable."),
 ) -> None:
     """Play one game of a scenario and print what happened, turn by turn."""
     from warband.cli import play  # lazily
-    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay)
+    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay, sides=side)
 
 
 @app.command("convert")

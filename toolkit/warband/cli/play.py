@@ -1,34 +1,39 @@
 """`warband play`: one game, its record printed (text or JSON) or saved, and replays of a record.
 
 A record (`-o game.json`, or `--format json`) holds the scenario, the seed, the players'
-policies and every event. `--replay game.json` plays the game again taking every choice from the
+policies, the warband files given with `--side SIDE=FILE`, and every event. `--replay game.json` plays the game again taking every choice from the
 record, checks that each roll and each result comes out as recorded, and prints it. A record may
 come from anyone: it is read and checked as data (game/gamelog.read_record) before anything uses
 it, and the game's settings come from it alone: a SCENARIO that is not the record's, or --seed,
---policy or --max-rounds with --replay, is refused (E901).
+--policy, --side or --max-rounds with --replay, is refused (E901).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
 from warband.cli.common import FINDINGS, OK, Format, check_output, fail, write_output
 from warband.cli.options import parse_policies, whole_number
 
+if TYPE_CHECKING:
+    from warband.diagnostics import Diagnostic
+
 
 def play(
     scenario: str | None, seed: str | None, policy: list[str], max_rounds: str | None,
     fmt: Format,
-    output: str | None, force: bool, replay: str | None,
+    output: str | None, force: bool, replay: str | None, *, sides: list[str] | None = None,
 ) -> None:
     """`warband play` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Diagnostic, Sources, diag
     sources = Sources()
     problems: list[Diagnostic] = []
     pairs = parse_policies(list(policy), sources, problems)
+    side_files = parse_sides(list(sides or ()), sources, problems)
     seed_given, seed = seed is not None, seed if seed is not None else "1"
     sources.add("--seed", seed)
     seed_value = whole_number(seed, "--seed", 0, "a seed", problems)
@@ -41,11 +46,13 @@ def play(
                              hint="warband play sss-standard-game --seed 1"))
     if replay is not None:   # the record says how the game was played: nothing may differ
         given = [name for name, there in (("--seed", seed_given), ("--policy", policy),
-                                          ("--max-rounds", max_rounds is not None)) if there]
+                                          ("--max-rounds", max_rounds is not None),
+                                          ("--side", sides)) if there]
         for name in given:
             problems.append(diag("E901", f"{name} cannot be used with --replay", None,
                                  hint="a replay plays the game as its record says (its seed, "
-                                      "its players' policies, its rounds); leave out " + name))
+                                      "its players' policies, its rounds, its sides' warband "
+                                      "files); leave out " + name))
     if output is not None:   # before the game is played, as every command checks its output
         unwritable = check_output(output, force)
         if unwritable is not None:
@@ -53,12 +60,53 @@ def play(
     if problems or seed_value is None:
         raise typer.Exit(fail(problems, sources))
     raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
-                              force, replay))
+                              force, replay, side_files=side_files, sources=sources))
+
+
+def parse_sides(texts: list[str], sources, found: list) -> tuple:
+    """SIDE=FILE pairs (`--side`, for play and simulate), each a scenario.SideFile located in
+    the --side values joined by spaces; the side's name is checked when the scenario loads."""
+    import os
+    from pathlib import Path
+
+    from warband.diagnostics import Span, diag
+    from warband.game.scenario import SideFile
+    if not texts:
+        return ()
+    sources.add("--side", " ".join(texts))
+    out, column = [], 1
+    for text in texts:
+        where = Span("--side", 1, column, 1, column + len(text))
+        name, eq, file = (part.strip() for part in text.partition("="))
+        if not eq or not name or not file:
+            found.append(diag("E901", f"'{text}' is not SIDE=FILE", where,
+                              hint="name a side of the scenario and a warband file, e.g. "
+                                   "--side Red=my-warband.yaml (rules show SCENARIO lists the "
+                                   "sides)"))
+        elif file == "-":   # workers play the games: standard input is not theirs to read
+            found.append(diag("E901", f"side '{name}': a warband is read from a file here, not "
+                                      "from standard input", where,
+                              hint="save it to a file and name that"))
+        else:
+            out.append(SideFile(name, os.path.abspath(file), Path(file).as_posix(), where))
+        column += len(text) + 1
+    return tuple(out)
+
+
+def side_texts(side_files: tuple) -> dict[str, str]:
+    """The texts of the --side files, by the names their diagnostics use, for the excerpts."""
+    from warband.lists.warband_file import read_source
+    texts = {}
+    for f in side_files:
+        raw = read_source(f.shown).raw
+        if raw is not None:
+            texts[f.shown] = raw.decode("utf-8-sig", errors="replace")
+    return texts
 
 
 def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]],
              max_rounds: int | None, fmt: str, output: str | None, force: bool,
-             replay: str | None) -> int:
+             replay: str | None, *, side_files: tuple = (), sources=None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
     from warband.diagnostics import Sources, diag
     from warband import catalog
@@ -72,7 +120,7 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
 
     script = None
     record = None
-    sources = Sources()
+    sources = sources if sources is not None else Sources()
     if replay is not None:
         record, problem = read_record(replay, sources)
         if record is None:
@@ -102,25 +150,32 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
         policies = sorted(data["policies"].items())
         max_rounds = data["max_rounds"]
         script = data["events"]
+        side_files, problem = record_sides(record, sources)
+        if problem is not None:
+            return fail([problem], sources)
     assert scenario_ref is not None   # the command line asks for one without --replay
-    request = PlayRequest(scenario_ref, tuple(policies), max_rounds)
+    request = PlayRequest(scenario_ref, tuple(policies), max_rounds, sides=side_files)
     scenario = None
     try:
         if record is not None:   # a record's sides are checked here, to point into it
             scenario = loaded(PlayRequest(scenario_ref, (), max_rounds))
-            for side in record.data["policies"]:
-                if side != "*" and side not in scenario.side_names:
-                    return fail([record.diagnostic(
-                        "E916", "the record gives a policy to a side its scenario does not "
-                                "have", ("policies", side),
-                        hint=f"the scenario's sides: {', '.join(scenario.side_names)}",
-                        sources=sources)], sources)
+            for key, named in (("policies", record.data["policies"]),
+                               ("sides", record.data.get("sides", {}))):
+                for side in named:
+                    if side != "*" and side not in scenario.side_names:
+                        return fail([record.diagnostic(
+                            "E916", f"the record gives {_GIVES[key]} to a side its scenario "
+                                    "does not have",
+                            (key, side),
+                            hint=f"the scenario's sides: {', '.join(scenario.side_names)}",
+                            sources=sources)], sources)
         scenario = loaded(request)
         game = Game(scenario, seed, policies_of(request), max_rounds, script=script,
                     record=True)
         result = game.play()
     except ScenarioProblem as problem:
-        return fail(problem.diagnostics, problem.sources)
+        return fail(problem.diagnostics, {**side_texts(side_files), **sources.texts,
+                                          **problem.sources})
     except ReplayMismatch as mismatch:
         message = f"the record no longer fits the rules: {mismatch}"
         hint = "the rules or the scenario changed since it was recorded; play the game anew"
@@ -131,7 +186,7 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
     except RulesError as error:   # a rule that fails in play: its own diagnostic
         return fail([error.diagnostic], scenario.sources if scenario else None)
     record_out = game_record(scenario_ref, scenario, seed, dict(policies), max_rounds, result,
-                             game.log.events)
+                             game.log.events, sides=_recorded(side_files))
     if record is not None and script is not None:
         differs = first_difference(script, game.log.events)
         if differs is not None:
@@ -154,6 +209,36 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
             return fail([unwritten])
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
     return OK
+
+
+_GIVES = {"policies": "a policy", "sides": "a warband file"}
+
+
+def _recorded(side_files: tuple) -> dict[str, str]:
+    """The side files as a record names them: relative to the working directory, as the
+    record's scenario is, so that `--replay` from there plays the same game."""
+    import os
+    from pathlib import Path
+    return {f.side: Path(os.path.relpath(f.path)).as_posix() for f in side_files}
+
+
+def record_sides(record, sources) -> tuple[tuple, Diagnostic | None]:
+    """The record's side files, each a warband file by a relative path (the record may come
+    from anyone: never an absolute path, nor another kind of file), or the E916 why not."""
+    import os
+
+    from warband import catalog
+    from warband.game.scenario import SideFile
+    out = []
+    for side, file in record.data.get("sides", {}).items():
+        found = catalog.resolve(file, [], None, suffixes=catalog.WARBAND_SUFFIXES)
+        if found.refused is not None:
+            return (), record.diagnostic(
+                "E916", f"the record's warband file for side '{side}' is not a file a record "
+                        "may name", ("sides", side), catalog.refusal_hint(found, "warband"),
+                sources)
+        out.append(SideFile(side, os.path.abspath(file), file))
+    return tuple(out), None
 
 
 def _summary(key: str, value) -> str:

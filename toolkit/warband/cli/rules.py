@@ -78,11 +78,46 @@ def rules_show(ref: str, fmt: Format) -> None:
     """`warband rules show` (its options and help: cli/__init__.py)."""
     ruleset = load_or_exit(ref)
     from warband.lang import summary
+    sides = scenario_sides(ruleset)
     if fmt is Format.json:
-        typer.echo(json.dumps(summary.as_json(ruleset), indent=2))
+        shown = summary.as_json(ruleset)
+        if sides is not None:
+            shown["sides"] = sides
+        typer.echo(json.dumps(shown, indent=2))
     else:
         from warband import terminal
-        summary.render(ruleset, terminal.console())   # its tables print names whole
+        console = terminal.console()
+        summary.render(ruleset, console)   # its tables print names whole
+        if sides is not None:
+            _render_sides(sides, console)
+
+
+def scenario_sides(ruleset) -> list[dict] | None:
+    """A scenario's sides (None for rules without a scenario): each side's name, its title, and
+    where its fighters come from: a warband file (relative to the scenario's file, as written)
+    and the fighters the scenario writes itself. `play` and `simulate --side NAME=FILE` take
+    these names."""
+    if ruleset.scenario is None:
+        return None
+    return [{"name": side.name.name, "title": side.doc, "file": side.file,
+             "fighters": sum(f.count for f in side.fighters)}
+            for side in ruleset.scenario.sides]
+
+
+def _render_sides(sides: list[dict], console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+    table = Table("side", "title", "fighters from", box=None, pad_edge=False)
+    for side in sides:
+        where = [f"the warband file {side['file']}"] if side["file"] else []
+        if side["fighters"]:
+            where.append(f"{side['fighters']} written in the scenario")
+        table.add_row(Text(side["name"]), Text(side["title"] or ""),
+                      Text(" and ".join(where) or "no fighters"))
+    console.print()
+    console.print("[bold]Sides[/bold] (play and simulate take --side NAME=FILE to play one "
+                  "with your own warband)")
+    console.print(table)
 
 
 def rules_diff(base_ref: str, house_ref: str, fmt: Format) -> None:

@@ -36,13 +36,13 @@ def is_scheduler_address(text: str) -> bool:
 def simulate(
     scenario: str, games: str, seed: str, policy: list[str], workers: str | None,
     scheduler: str | None, fmt: Format, max_rounds: str | None, chunk_size: str | None,
-    replay: str | None, progress: bool | None,
+    replay: str | None, progress: bool | None, *, sides: list[str] | None = None,
 ) -> None:
     """`warband simulate` (its options and help: cli/__init__.py)."""
     raise typer.Exit(run_simulate_command(SimulateOptions(
         scenario, games=games, seed=seed, policies=list(policy), workers=workers,
         scheduler=scheduler, fmt=fmt.value, max_rounds=max_rounds, chunk_size=chunk_size,
-        replay=replay, progress=progress)))
+        replay=replay, progress=progress, sides=list(sides or ()))))
 
 
 class SimulateOptions(NamedTuple):
@@ -59,6 +59,7 @@ class SimulateOptions(NamedTuple):
     chunk_size: str | None = None
     replay: str | None = None
     progress: bool | None = None          # None: only when standard error is a terminal
+    sides: Sequence[str] = ()             # SIDE=FILE: a side's force from a warband file
 
 
 class Parsed(NamedTuple):
@@ -69,6 +70,7 @@ class Parsed(NamedTuple):
     chunk_size: int
     replay: int | None
     policies: tuple[tuple[str, str], ...]
+    sides: tuple = ()                     # scenario.SideFile
 
 
 def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diagnostic]]:
@@ -117,8 +119,10 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
                               Span("--scheduler", 1, 1, 1, len(options.scheduler) + 1),
                               hint="write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"))
     policies = parse_policies(options.policies, sources, found)
+    from warband.cli.play import parse_sides
+    sides = parse_sides(list(options.sides), sources, found)
     return Parsed(games or 0, seed or 0, workers, max_rounds, chunk_size, replay,
-                  policies), found
+                  policies, sides), found
 
 
 def load_engine():
@@ -157,17 +161,18 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
     from warband.game.results import PlayRequest
     from warband.game.simulate import GameFailed, SchedulerError, WorkerLost, simulate
     request = PlayRequest(_scenario_for_workers(options.scenario), parsed.policies,
-                          parsed.max_rounds)
+                          parsed.max_rounds, sides=parsed.sides)
     json_out = options.fmt == "json"
     if parsed.replay is not None:
-        return _replay(engine, request, parsed.replay, options, json_out, stdout, stderr)
+        return _replay(engine, request, parsed.replay, options, json_out, stdout, stderr,
+                       sources)
     try:   # the engine may list the scenario's score terms: "never scored" needs them
         objectives = engine.objectives(request) if hasattr(engine, "objectives") else None
     except Exception as error:
         from warband.game.simulate import describe_error, error_sources
         return _fail(list(getattr(error, "diagnostics", None) or [diag(
             "E914", f"the game engine failed before the first game: {describe_error(error)}")]),
-            sources, stderr, error_sources(error))
+            sources, stderr, error_sources(error), parsed.sides)
     bar = _progress_bar(options.progress, stderr)
     try:
         with bar:
@@ -184,7 +189,7 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
         return _fail(list(failure.diagnostics) or [diag(
             "E914", str(failure),
             hint=f"replay it alone: {_replay_command(options, failure.seed)}")],
-            sources, stderr, failure.sources)
+            sources, stderr, failure.sources, parsed.sides)
     except WorkerLost as lost:
         return _fail([diag("E915", str(lost), hint="a worker ran out of memory or crashed; "
                                                    "try fewer --workers")], sources, stderr)
@@ -211,7 +216,8 @@ def _scenario_for_workers(scenario: str) -> str:
     return os.path.abspath(scenario) if os.path.isfile(scenario) else scenario
 
 
-def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr) -> int:
+def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr,
+            sources=None) -> int:
     import json
 
     from warband.diagnostics import Sources, diag
@@ -222,7 +228,7 @@ def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr)
     except GameFailed as failure:
         return _fail(list(failure.diagnostics) or [diag(
             "E914", f"the game with seed {seed} failed: {failure.detail}")],
-            Sources(), stderr, failure.sources)
+            sources or Sources(), stderr, failure.sources, request.sides)
     stdout.write(json.dumps(report.game_as_json(result), indent=2) + "\n" if json_out
                  else report.render_game_text(result))
     return OK
@@ -235,13 +241,18 @@ def _replay_command(options: SimulateOptions, seed: int) -> str:
         words += ["--policy", policy]
     if options.max_rounds is not None:
         words += ["--max-rounds", options.max_rounds]
+    for side in options.sides:
+        words += ["--side", side]
     return shlex.join(words + ["--replay", str(seed)])
 
 
 def _fail(diagnostics: list[Diagnostic], sources: Sources, stderr: IO[str],
-          engine_sources: dict | None = None) -> int:
-    """Show the diagnostics (with the texts the engine's own point into); exit 2."""
-    return fail(diagnostics, {**sources.texts, **(engine_sources or {})}, stream=stderr)
+          engine_sources: dict | None = None, side_files: tuple = ()) -> int:
+    """Show the diagnostics (with the texts the engine's own point into, and the --side
+    files'); exit 2."""
+    from warband.cli.play import side_texts
+    return fail(diagnostics, {**side_texts(side_files), **sources.texts,
+                              **(engine_sources or {})}, stream=stderr)
 
 
 class _NoBar:

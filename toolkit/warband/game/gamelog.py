@@ -119,6 +119,9 @@ def render_text(log: dict) -> str:
     policies = ", ".join(f"{k}={v}" for k, v in log.get("policies", {}).items())
     if policies:
         lines.append(f"players: {policies}")
+    sides = ", ".join(f"{k}={v}" for k, v in log.get("sides", {}).items())
+    if sides:
+        lines.append(f"warbands: {sides}")
     for e in log["events"]:
         kind = e["type"]
         if kind == "roll":
@@ -181,12 +184,13 @@ def _why(reason: str) -> str:
 # ---- the record as a file ------------------------------------------------------------------------
 
 def game_record(scenario_ref: str, scenario, seed: int, policies: dict, max_rounds,
-                result, events: list) -> dict:
-    """What `warband play -o FILE` writes: the game's settings, its result and every event."""
+                result, events: list, sides: dict | None = None) -> dict:
+    """What `warband play -o FILE` writes: the game's settings, its result and every event.
+    `sides`: the warband files that replaced a side's force (`--side`), only when there are."""
     return {
         "format": LOG_FORMAT, "version": 1,
         "scenario": scenario_ref, "scenario_title": scenario.title, "seed": seed,
-        "policies": policies, "max_rounds": max_rounds,
+        "policies": policies, "max_rounds": max_rounds, **({"sides": sides} if sides else {}),
         "result": {"winner": result.winner, "scores": result.scores, "rounds": result.rounds,
                    "ended": result.ended,
                    "kills": {side: dict(sorted(k.items())) for side, k in result.kills.items()}},
@@ -371,8 +375,9 @@ def check_record(record) -> None:
                    "policies": lambda v: None if isinstance(v, dict) else "a mapping",
                    "max_rounds": lambda v: None if v is None else _whole(1, MAX_ROUNDS)(v),
                    "result": lambda v: None if isinstance(v, dict) else "a mapping",
-                   "events": lambda v: None if isinstance(v, list) else "a list"},
-          set(), (), "the record")
+                   "events": lambda v: None if isinstance(v, list) else "a list",
+                   "sides": lambda v: None if isinstance(v, dict) else "a mapping"},
+          {"sides"}, (), "the record")
     scenario = record["scenario"]
     if not scenario or len(scenario) > MAX_NAME or not scenario.isprintable():
         raise RecordProblem(f"the record's scenario {shown(scenario)} is no scenario's name",
@@ -384,6 +389,15 @@ def check_record(record) -> None:
             raise RecordProblem(f"unknown policy {shown(policy)} for {shown(side)}",
                                 ("policies", side),
                                 hint=f"a side plays {', '.join(POLICIES)}")
+    for side, file in record.get("sides", {}).items():
+        if not side or not side.isprintable():
+            raise RecordProblem(f"{shown(side)} is no side's name", ("sides", side))
+        if not isinstance(file, str) or not file or len(file) > MAX_NAME or \
+                not file.isprintable():
+            raise RecordProblem(f"the warband file of {shown(side)} must be a file's path, not "
+                                f"{shown(file)}", ("sides", side),
+                                hint="a path relative to the working directory, as "
+                                     "`warband play --side` writes it")
     _keys(record["result"], RESULT_KEYS, set(), ("result",), "the result")
     for i, event in enumerate(record["events"]):
         at = ("events", i)

@@ -30,3 +30,4 @@ class PlayRequest:
     scenario: str                       # a path or a built-in scenario id
     policies: tuple[tuple[str, str], ...] = ()   # (side or decision name, policy)
     max_rounds: int | None = None       # overrides the scenario's limit
+    sides: tuple = ()                   # scenario.SideFile: a side's force from a warband file

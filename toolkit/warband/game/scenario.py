@@ -8,12 +8,14 @@ files (paths relative to the scenario file) or are written inline.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Sequence
 
 from warband import catalog
-from warband.diagnostics import Diagnostic, Sources, diag, did_you_mean
+from warband.diagnostics import Diagnostic, Sources, Span, diag, did_you_mean
 from warband.lang.compiler import load
 from warband.lang.nodes import ScenarioDecl
 from warband.lang.ruleset import Ruleset, constant
@@ -61,8 +63,20 @@ def resolve(ref: str) -> tuple[Path | None, Diagnostic | None]:
                       or f"shipped scenarios: {', '.join(found.known)}")
 
 
-def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
-    """The scenario and its forces, or every problem found on the way."""
+@dataclass(frozen=True)
+class SideFile:
+    """A warband file that replaces a scenario's force for one side (`--side NAME=FILE`):
+    plain data, so it travels to the simulator's workers with the request."""
+
+    side: str                  # the scenario's side it replaces
+    path: str                  # the file, absolute (workers may run in another directory)
+    shown: str                 # the file as the user named it, for messages and the record
+    span: Span | None = None   # where the command line (or the record) names it
+
+
+def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | list[Diagnostic]:
+    """The scenario and its forces, or every problem found on the way. `side_files` replace
+    the forces of the sides they name, checked as `warband validate` checks a file."""
     path, problem = resolve(ref)
     if path is None:
         return [problem] if problem is not None else []
@@ -75,6 +89,19 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
         return [diag("E402", f"{catalog.display_path(path)} has no scenario", None,
                      hint="a scenario file declares one: scenario NAME { board ... }")]
     diagnostics: list[Diagnostic] = []
+    names = [s.name.name for s in decl.sides]
+    replaced: dict[str, SideFile] = {}
+    for given in side_files:
+        if given.side not in names:
+            diagnostics.append(diag("E901", f"the scenario has no side '{given.side}'",
+                                    given.span, hint=did_you_mean(given.side, names)
+                                    or f"its sides: {', '.join(names)}"))
+        elif given.side in replaced:
+            diagnostics.append(diag("E901", f"side '{given.side}' is given two warband files",
+                                    given.span, hint=f"keep one of "
+                                    f"{replaced[given.side].shown} and {given.shown}"))
+        else:
+            replaced[given.side] = given
     validation = Validation()
     forces: list[list[FighterSpec]] = []
     inline: list = []   # (a fighter the scenario writes, its first fighter's place, its side)
@@ -82,6 +109,21 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
         specs_before = [f for force in forces for f in force]
+        mine = replaced.get(side.name.name)
+        if mine is not None:   # the player's own list: checked alone, its fighters only
+            fighters = _side_file(mine, ruleset, validation, diagnostics)
+            if fighters is None:
+                continue
+            total += sum(f.count for f in fighters)
+            if total > MAX_FIGHTERS:
+                diagnostics.append(diag("E403", f"a game holds at most {MAX_FIGHTERS} "
+                                                f"fighters; {mine.shown} brings it to {total}",
+                                        mine.span, hint="play with smaller warbands"))
+                continue
+            for fighter in fighters:
+                specs += fighter.specs(index)
+            forces.append(specs)
+            continue
         if side.file is not None:
             found = catalog.resolve(side.file, [], path.parent, suffixes=catalog.WARBAND_SUFFIXES)
             if found.refused is not None or found.path is None and found.tried is None:
@@ -126,9 +168,32 @@ def load_scenario(ref: str) -> Scenario | list[Diagnostic]:
         diagnostics = _derived_given(ruleset, inline, [f for force in forces for f in force])
     if diagnostics:
         return diagnostics
-    names = [s.name.name for s in decl.sides]
     return Scenario(ruleset, decl, catalog.display_path(path), names, forces,
                     sources=compiled.sources)
+
+
+def _side_file(given: SideFile, ruleset: Ruleset, validation: Validation,
+               diagnostics: list[Diagnostic]) -> list | None:
+    """The fighters of a `--side` warband file, or None with the reasons in `diagnostics`:
+    the file's own diagnostics, then one E901 at the option that names it."""
+    # named as the user named it (relative to the working directory), unless run elsewhere
+    shown_here = os.path.abspath(given.shown) == given.path
+    result = validation.file(given.shown if shown_here else given.path)
+    what = f"side '{given.side}': {given.shown}"
+    if result.unusable or result.errors or result.warband is None:
+        diagnostics += result.diagnostics
+        diagnostics.append(diag("E901", f"{what} is not a valid warband file", given.span,
+                                hint=f"run: warband validate {given.shown}"))
+        return None
+    if result.ruleset is not None and not _compatible(ruleset, result.ruleset.id):
+        chain = [i for i, _ in ruleset.layers if i != ruleset.id] or [ruleset.id]
+        diagnostics.append(diag(
+            "E901", f"{what} is a warband for '{result.ruleset.id}', and this scenario plays "
+                    f"'{ruleset.id}'", given.span,
+            hint=f"give a warband of {' or '.join(repr(c) for c in chain)}; `warband convert` "
+                 "may make one"))
+        return None
+    return list(result.warband.fighters)
 
 
 def _derived_given(ruleset: Ruleset, inline: list, fighters: list[FighterSpec]) -> list:

@@ -12,7 +12,8 @@ from warband.game.scenario import Scenario, load_scenario
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
 
-_LOADED: dict[str, Scenario] = {}   # this process's scenarios, by the request's reference
+# this process's scenarios, by the request's reference and the side files that replace forces
+_LOADED: dict[tuple, Scenario] = {}
 
 
 class ScenarioProblem(Exception):
@@ -26,12 +27,13 @@ class ScenarioProblem(Exception):
 
 def loaded(request: PlayRequest) -> Scenario:
     """The scenario of a request, loaded once per process; its policies checked."""
-    scenario = _LOADED.get(request.scenario)
+    key = (request.scenario, request.sides)
+    scenario = _LOADED.get(key)
     if scenario is None:
-        found = load_scenario(request.scenario)
+        found = load_scenario(request.scenario, request.sides)
         if isinstance(found, list):
             raise ScenarioProblem(found)
-        scenario = _LOADED[request.scenario] = found
+        scenario = _LOADED[key] = found
     problems = []
     for who, policy in request.policies:
         if who != "*" and who not in scenario.side_names:
@@ -61,7 +63,7 @@ def policies_of(request: PlayRequest) -> Policies:
 
 
 def _side_names(request: PlayRequest) -> set[str]:
-    scenario = _LOADED.get(request.scenario)
+    scenario = _LOADED.get((request.scenario, request.sides))
     return set(scenario.side_names) if scenario is not None else set()
 
 

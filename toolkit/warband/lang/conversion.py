@@ -24,6 +24,7 @@ from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker import Checker
+from warband.lang.layers import layer
 from warband.lang.parser import parse
 from warband.lang.ruleset import Ruleset
 from warband.lang.symbols import SymbolTable, collect
@@ -90,10 +91,28 @@ def _side(ref: str, span: Span, base: Path, sources: Sources, load: Loader) -> S
                     related=[Related(d.span, d.message) for d in shown if d.span],
                     hint=f"run: warband rules check {ref}")
     # the file's own declarations, as compiling read them: the names its expressions may use
-    module, _ = parse(compiled.sources.texts[compiled.ruleset.file], compiled.ruleset.file)
-    assert module is not None  # the file compiled, so it parses
-    table, _ = collect(module)
-    return Side(compiled.ruleset, table)
+    return Side(compiled.ruleset, _table(compiled.ruleset.file,
+                                         compiled.sources.texts[compiled.ruleset.file]))
+
+
+# (file, text) -> its symbol table: the compiled ruleset is cached, and parsing its text again
+# for every conversion checked took a third of a second each time (Super Simple Skirmish)
+_TABLES: dict[tuple[str, str], SymbolTable] = {}
+
+
+def _table(file: str, text: str) -> SymbolTable:
+    table = _TABLES.get((file, text))
+    if table is None:
+        module, _ = parse(text, file)
+        assert module is not None  # the file compiled, so it parses
+        # house rules: the names of every layer, as compiling merged them (the house file
+        # alone would not know its base's traits)
+        module, _, _ = layer(module, Sources())
+        table, _ = collect(module)
+        if len(_TABLES) >= 16:   # a long-lived process (tests, a server) keeps a few only
+            _TABLES.clear()
+        _TABLES[(file, text)] = table
+    return table
 
 
 # ---- checking ------------------------------------------------------------------------------------

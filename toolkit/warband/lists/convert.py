@@ -24,11 +24,15 @@ from typing import BinaryIO, cast
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from warband import catalog
+from warband.catalog import looks_like_path
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.compiler import load
 from warband.lang.conversion import Conversion, available, load_file, unreadable_text
+from warband.lang.ruleset import Ruleset
 from warband.lists.army import world_of
+from warband.lists.convert_house import house_names, house_summary
 from warband.lists.fmt import dump_document, load_document
 from warband.lists.validate import Validation
 from warband.lists.warband_file import span_at
@@ -72,9 +76,11 @@ class _Failed(Exception):
 
 # ---- finding the conversion ---------------------------------------------------------------------
 
-def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | None,
+def find(source: Ruleset | str, target_ref: str, using: list[str] | None, span: Span | None,
          sources: Sources) -> tuple[Conversion | None, list[Diagnostic]]:
-    """The checked Conversion from `source_id` to `target_ref`, or the diagnostics why not."""
+    """The checked Conversion from the ruleset `source` to `target_ref`, or the diagnostics why
+    not. A ruleset that `extends` another converts by its own conversions first, then by its
+    base's (house rules over a base convert as the base does; `convert` reports the rest)."""
     problems = []
     for u in using or ():
         hint = "--using names a rules file that declares a conversion"
@@ -86,38 +92,66 @@ def find(source_id: str, target_ref: str, using: list[str] | None, span: Span | 
             problems.append(text)
     if problems:
         return None, problems
+    source_id = source if isinstance(source, str) else source.id
+    chain = [source_id] if isinstance(source, str) else \
+        [source.id, *(layer for layer, _ in reversed(source.layers) if layer != source.id)]
     found = available(using)
     target_ids = {target_ref}
-    if target_ref.endswith(".rules") or "/" in target_ref:
+    if looks_like_path(target_ref):
         compiled = load(target_ref)
         if compiled.ruleset is not None:
             target_ids.add(compiled.ruleset.id)
+
     def same_target(tgt: str, path: Path) -> bool:
         if tgt in target_ids:
             return True
-        return (tgt.endswith(".rules") or "/" in tgt) and \
+        return looks_like_path(tgt) and \
             (path.parent / tgt).resolve() == Path(target_ref).resolve()
 
-    for src, tgt, path in found:
-        if src == source_id and same_target(tgt, path):
-            conversion, diagnostics = load_file(path, src, tgt, sources, load)
-            if conversion is not None or diagnostics:
-                return conversion, diagnostics
-    targets = sorted({t for s, t, _ in found if s == source_id})
+    for wanted in chain:
+        for src, tgt, path in found:
+            if _names_ruleset(src, path, wanted) and same_target(tgt, path):
+                conversion, diagnostics = load_file(path, src, tgt, sources, load)
+                if conversion is not None or diagnostics:
+                    return conversion, diagnostics
+    targets = sorted({t for s, t, p in found for w in chain if _names_ruleset(s, p, w)})
+    bases = f" (or its base{'s' if len(chain) > 2 else ''} {', '.join(chain[1:])})" \
+        if len(chain) > 1 else ""
     hint = (did_you_mean(target_ref, targets) or
-            (f"conversions from '{source_id}' go to: {', '.join(targets)}" if targets else
-             f"no conversion from '{source_id}' is known; write one (docs/language.md, "
-             "'Conversions') and give it with --using FILE"))
+            (f"conversions from '{source_id}'{bases} go to: {', '.join(targets)}" if targets
+             else f"no conversion from '{source_id}'{bases} is known; write one "
+                  "(docs/language.md, 'Conversions') and give it with --using FILE"))
     return None, [diag("E813", f"no conversion from '{source_id}' to '{target_ref}'", span,
                        hint=hint)]
+
+
+def _names_ruleset(written: str, path: Path, ruleset_id: str) -> bool:
+    """Whether a conversion's source, as written in the file at `path`, is the ruleset
+    `ruleset_id`: its id, or a rules file (relative to the conversion's file) that compiles to
+    that ruleset. A path is never the id: the ruleset it holds is compared."""
+    if written == ruleset_id:
+        return True
+    if not looks_like_path(written):
+        return False
+    found = catalog.resolve(written, [], path.parent, suffixes=catalog.RULES_SUFFIXES)
+    if found.path is None or found.refused is not None:
+        return False   # the conversion's own check says why, if it is ever used
+    compiled = load(os.path.normpath(path.parent / written))
+    return compiled.ruleset is not None and compiled.ruleset.id == ruleset_id
 
 
 # ---- applying it ------------------------------------------------------------------------------------
 
 class _Apply:
-    def __init__(self, conversion, warband, data, file: str, text: str) -> None:
+    def __init__(self, conversion, warband, data, file: str, text: str,
+                 ruleset: Ruleset | None = None) -> None:
         self.conv, self.decl = conversion, conversion.decl
-        self.source, self.target = conversion.source.ruleset, conversion.target.ruleset
+        self.target = conversion.target.ruleset
+        # the warband's own ruleset: the conversion's source, or house rules over it, whose
+        # definitions (and overrides) the conversion's expressions run with
+        self.source = ruleset or conversion.source.ruleset
+        self.base = conversion.source.ruleset
+        self.house = house_names(self.source, self.base.id)
         self.warband, self.data, self.file, self.text = warband, data, file, text
         self.world = world_of(warband, self.source)
         self.interpreter = Interpreter(self.source)
@@ -157,6 +191,13 @@ class _Apply:
                 break
         for rule in self.decl.stats:
             out.stats[rule.target.name] = self.stat(rule, position, f, out)
+        how = self.house.get(("classes", f.fighter_class or ""))
+        if how is not None:
+            whose = "as the house rules change it" if how == "changed" else \
+                "the house rules' own"
+            self.house_warning(f, out, f"class {f.fighter_class} ({whose}) became "
+                                       f"{out.fighter_class or 'no class'}")
+        self.house_stats(f, out)
         self.mapped(f, position, out, "trait", dict(f.traits))
         self.mapped(f, position, out, "equipment", {e: True for e in f.equipment})
         for rule in self.decl.warnings:
@@ -186,12 +227,38 @@ class _Apply:
                       rule.span, None, out)
         return kept
 
+    def house_warning(self, f, out: _Fighter, what: str) -> None:
+        message = f"{what}: a house rule of '{self.source.id}', which the conversion from " \
+                  f"'{self.base.id}' does not cover"
+        self.diagnostics.append(diag(
+            "W805", f"fighter '{f.name}': {message}", self.at(f.index),
+            hint=f"check it by hand, or write a conversion from '{self.source.id}' and give it "
+                 "with --using FILE", path=("fighters", f.index)))
+        out.notes.append(message)   # the file's comment: the hint is said once, at the top
+
+    def house_stats(self, f, out: _Fighter) -> None:
+        """A stat of the house rules' own that the file gives: the conversion never reads it."""
+        own = [name for name in f.stats if ("stats", name) in self.house]
+        if own:
+            self.house_warning(f, out, f"stat {', '.join(own)} "
+                                       f"{'is' if len(own) == 1 else 'are'} not converted")
+
     def mapped(self, f, position: int, out: _Fighter, kind: str, listed: dict) -> None:
         """The traits or equipment the file lists for the fighter, as the target names them."""
         rules = {r.source.name if r.source else None: r for r in self.decl.maps if r.kind == kind}
         names = self.target.traits if kind == "trait" else self.target.equipment
         dropped: dict = {}   # rule (None: no rule) -> names, so one message says them all
+        pool = "traits" if kind == "trait" else "equipment"
         for name, value in listed.items():
+            if name not in rules and (pool, name) in self.house:
+                # the house rules' own, which no rule of the conversion names: an 'otherwise'
+                # written for the base never meant it
+                kept = name in names
+                if kept:
+                    _put(out, kind, name, value)
+                self.house_warning(f, out, f"{kind} {name} is "
+                                           f"{'kept as it is' if kept else 'dropped'}")
+                continue
             rule = rules.get(name) or rules.get(None)
             if rule is None:
                 if name in names:  # the same name in both rulesets: kept as it is
@@ -386,6 +453,13 @@ def _comment_lines(text: str, fighters: list[_Fighter], source_id: str) -> str:
     return "".join(out)
 
 
+def _comment_ruleset(text: str, comment: str) -> str:
+    """`comment` on a line of its own above the file's `ruleset:` line."""
+    line = load_document(text).lc.key("ruleset")[0]
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:line] + [comment + "\n"] + lines[line:])
+
+
 def _retarget_modeline(text: str, source_id: str, target_id: str) -> str:
     pattern = re.compile(rf"(^#\s*yaml-language-server:.*?)\b{re.escape(source_id)}"
                          rf"(\.warband\.schema\.json)", re.MULTILINE)
@@ -419,12 +493,20 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
     text = validation.sources.texts[checked.file]
     data = load_document(text)
     span = span_at(data, ("ruleset",), checked.file, text) if "ruleset" in data else None
-    conversion, found = find(checked.ruleset.id, target_ref, using, span, result.sources)
+    conversion, found = find(checked.ruleset, target_ref, using, span, result.sources)
     result.diagnostics = [d for d in result.diagnostics if not d.is_error] + found
     if conversion is None:
         result.unusable = True
         return result
-    apply = _Apply(conversion, checked.warband, data, checked.file, text)
+    apply = _Apply(conversion, checked.warband, data, checked.file, text, checked.ruleset)
+    base_id, own_id = conversion.source.ruleset.id, checked.ruleset.id
+    house = house_summary(checked.ruleset, base_id)
+    if house is not None:   # said once, at the ruleset line, and kept above it in the file
+        result.diagnostics.append(diag(
+            "W805", f"'{own_id}' is converted by the conversion from '{base_id}', its base; "
+                    f"its house rules add what that conversion does not cover: {house}", span,
+            hint="check the converted file by hand, or write a conversion from "
+                 f"'{own_id}' and give it with --using FILE"))
     try:
         fighters = apply.run()
     except _Failed as failed:
@@ -434,11 +516,14 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
     result.diagnostics += apply.diagnostics
     entries = data["fighters"]
     for f in fighters:
-        _write_entry(entries[f.index], f, conversion.source.ruleset, conversion.target.ruleset)
+        _write_entry(entries[f.index], f, checked.ruleset, conversion.target.ruleset)
     data["ruleset"] = _ruleset_ref(target_ref, output_name)
     out = dump_document(data)
-    out = _comment_lines(out, fighters, conversion.source.ruleset.id)
-    out = _retarget_modeline(out, conversion.source.ruleset.id, conversion.target.ruleset.id)
+    out = _comment_lines(out, fighters, own_id)
+    if house is not None:
+        out = _comment_ruleset(out, f"# converted from {own_id} by the conversion from "
+                                    f"{base_id}; not converted, the house rules' {house}")
+    out = _retarget_modeline(out, own_id, conversion.target.ruleset.id)
     result.text = out
     base = Path(output_name).parent if output_name != OUTPUT_NAME else Path(".")
     after = Validation().text(out, output_name, base)
