@@ -329,10 +329,17 @@ def play_command(
     replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
                                          help="Play a recorded game again, exactly, and check "
                                               "it."),
+    update: bool = typer.Option(False, "--update",
+                                help="Write what the aftermath changed (experience, injuries) "
+                                     "back into the warband files, after showing the diff; the "
+                                     "game's record is kept beside each (NAME.games/)."),
+    dry_run: bool = typer.Option(False, "--dry-run",
+                                 help="Show the diff --update would write, and write nothing."),
 ) -> None:
     """Play one game of a scenario and print what happened, turn by turn."""
     from warband.cli import play  # lazily
-    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay)
+    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay,
+              update="dry-run" if dry_run else "write" if update else None)
 
 
 @app.command("convert")
