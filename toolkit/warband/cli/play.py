@@ -133,7 +133,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
         return fail(problem.diagnostics, problem.sources)
     except ReplayMismatch as mismatch:
         message = f"the record no longer fits the rules: {mismatch}"
-        hint = "the rules or the scenario changed since it was recorded; play the game anew"
+        hint = _kept_hint(replay) or "the rules or the scenario changed since it was " \
+            "recorded; play the game anew"
         return fail([record.diagnostic("E917", message, ("events", mismatch.index), hint,
                                        sources)
                      if record is not None and mismatch.index is not None else
@@ -148,8 +149,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
             return fail([record.diagnostic(
                 "E917", f"the replay differs from the record at event {differs + 1}",
                 ("events", differs) if differs < len(script) else ("events",),
-                "the rules or the scenario changed since it was recorded (or the record was "
-                "edited)", sources)], sources, code=FINDINGS)
+                _kept_hint(replay) or "the rules or the scenario changed since it was "
+                "recorded (or the record was edited)", sources)], sources, code=FINDINGS)
         for key, what in (("result", "result"), ("scenario_title", "scenario's title")):
             replayed = json.loads(as_json(record_out[key]))
             if as_json(replayed) != as_json(record.data[key]):
@@ -195,6 +196,7 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
     """After the game: show what its aftermath changes in the warband files (a unified diff),
     and with --update write it, keeping the game's record beside each file. Nothing is written
     when any file cannot be updated."""
+    from pathlib import Path
     from warband.game.campaign import plan
     from warband.game.gamelog import render_text as render_log
     worked = plan(scenario, scenario_ref, game.aftermath)
@@ -220,7 +222,8 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
                 _unlink(kept)
         if problem is not None:
             return fail([problem])
-        sys.stderr.write(f"updated {one.name}; the game's record: {kept[0]}\n")
+        shown = Path(one.name).with_suffix(".games") / Path(kept[0]).name
+        sys.stderr.write(f"updated {one.name}; the game's record: {shown}\n")
     return OK
 
 
@@ -253,6 +256,19 @@ def _keep_record(warband, original: bytes, scenario_ref: str, seed: int, text: s
                 _unlink([f"{name}.json"])
             return [f"{name}.json", f"{name}.yaml"], problem
     return [], problem
+
+
+def _kept_hint(replay: str | None) -> str | None:
+    """For a record `--update` kept (NAME.games/NNN-...json): the warband changed with the game."""
+    from pathlib import Path
+    if replay is None:
+        return None
+    path = Path(replay)
+    before = path.with_suffix(".yaml")
+    if not path.parent.name.endswith(".games") or not before.is_file():
+        return None
+    return (f"this game was kept by --update, which changed {path.parent.stem}.yaml after it; "
+            f"to replay it, put the warband as it was ({before}) in its place first")
 
 
 def _unlink(paths) -> None:

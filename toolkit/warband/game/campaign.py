@@ -76,8 +76,7 @@ class Plan:
 def side_files(scenario: Scenario, ref: str) -> list[Path | None]:
     """Each side's warband file (None for a side the scenario writes), as the scenario names it."""
     path, _ = resolve(ref)
-    return [Path(os.path.normpath(path.parent / side.file))
-            if path is not None and side.file is not None else None
+    return [path.parent / side.file if path is not None and side.file is not None else None
             for side in scenario.decl.sides]
 
 
@@ -128,7 +127,9 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
     if source.problem is not None or source.raw is None:
         out.diagnostics += [source.problem] if source.problem is not None else []
         return None
-    name = display_path(file)
+    # (shown by its real folder, 'warbands/x.yaml', not 'scenarios/../warbands/x.yaml'; the
+    # file itself is opened and written by the name the scenario gives, a link kept a link)
+    name = display_path(Path(os.path.realpath(file.parent)) / file.name)
     text = source.raw.decode("utf-8", errors="replace")
     result = Validation().text(text, name, source.base)
     warband, ruleset = result.warband, result.ruleset
