@@ -204,11 +204,11 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
     if worked.diagnostics:
         return fail(worked.diagnostics, worked.sources)
     diffs = sys.stderr if fmt == "json" else sys.stdout   # JSON output stays JSON
-    sys.stdout.flush()   # the log before the notes, where both go to one terminal
-    for note in worked.notes:
-        sys.stderr.write(f"note: {note}\n")
     for one in worked.updates:
         diffs.write(one.diff())
+    sys.stdout.flush()   # the log and the diffs before the notes, where all go to one terminal
+    for note in worked.notes:
+        sys.stderr.write(f"note: {note}\n")
     if update == "dry-run":
         if worked.updates:
             sys.stderr.write("note: --dry-run: nothing was written\n")
