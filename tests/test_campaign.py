@@ -263,7 +263,8 @@ def test_a_warband_the_changes_would_make_invalid_is_left_as_it_is(tmp_path):
     result = play(tmp_path, "--update")   # 6 x 10 x 3 fighters: over 150 points
     assert result.returncode == 2
     assert "warbands/stable.yaml (after the game)" in result.stderr
-    assert "would not be a valid warband" in result.stderr
+    assert "scenarios/pit.rules:7:3: error[E920]: side 'home': after this game " \
+           "warbands/stable.yaml would not be a valid warband" in result.stderr
     assert file.read_text() == STABLE
 
 
@@ -284,6 +285,8 @@ def test_a_file_changed_since_the_game_began_is_refused(tmp_path, monkeypatch):
     refused = plan(scenario, "scenarios/pit.rules", game.aftermath)
     assert [d.code for d in refused.diagnostics] == ["E920"]
     assert "changed since the game began" in refused.diagnostics[0].message
+    span = refused.diagnostics[0].span   # at the side that names the file
+    assert span is not None and span.file.endswith("pit.rules") and span.line == 7
     file.write_text(STABLE)
     worked = plan(scenario, "scenarios/pit.rules", game.aftermath)
     assert not worked.diagnostics and len(worked.updates) == 1
@@ -304,8 +307,8 @@ def test_two_sides_that_share_a_file_are_refused(tmp_path):
         "for each f in guests.casualties {\n      set f.Purse += 1\n    }",
         "for each f in guests.fighters { set f.Purse += 1 }"))
     result = play(tmp_path, "--update")
-    assert result.returncode == 2 and "error[E920]: sides 'home' and 'guests' both play" \
-        in result.stderr
+    assert result.returncode == 2 and "scenarios/pit.rules:8:3: error[E920]: sides 'home' " \
+        "and 'guests' both play warbands/stable.yaml" in result.stderr
     assert file.read_text() == STABLE
 
 

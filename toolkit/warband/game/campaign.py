@@ -96,6 +96,7 @@ def plan(scenario: Scenario, ref: str, changes: list[tuple[int, str, object, obj
         if file is not None:
             by_side.append((index, file, range(first, first + len(force))))
         first += len(force)
+    out.sources.update(getattr(scenario.sources, "texts", None) or {})
     seen: dict[str, str] = {}
     for index, file, places in by_side:
         side = scenario.side_names[index]
@@ -103,8 +104,9 @@ def plan(scenario: Scenario, ref: str, changes: list[tuple[int, str, object, obj
         real = str(file.resolve())
         if real in seen and mine:
             out.diagnostics.append(diag(
-                "E920", f"sides '{seen[real]}' and '{side}' both play {file}: the game's "
-                        "changes cannot be written back to one file for both", None,
+                "E920", f"sides '{seen[real]}' and '{side}' both play {_shown(file)}: the "
+                        "game's changes cannot be written back to one file for both",
+                scenario.decl.sides[index].span,
                 hint="give each side its own copy of the warband"))
             continue
         seen[real] = side
@@ -127,9 +129,8 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
     if source.problem is not None or source.raw is None:
         out.diagnostics += [source.problem] if source.problem is not None else []
         return None
-    # (shown by its real folder, 'warbands/x.yaml', not 'scenarios/../warbands/x.yaml'; the
-    # file itself is opened and written by the name the scenario gives, a link kept a link)
-    name = display_path(Path(os.path.realpath(file.parent)) / file.name)
+    name = _shown(file)
+    side_span = scenario.decl.sides[index].span
     text = source.raw.decode("utf-8", errors="replace")
     result = Validation().text(text, name, source.base)
     warband, ruleset = result.warband, result.ruleset
@@ -138,14 +139,14 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
             specs != scenario.forces[index][:len(specs)]:
         out.diagnostics.append(diag(
             "E920", f"side '{side}': {name} changed since the game began; it is left as it is",
-            None, hint="someone (an editor?) saved it meanwhile: play the game again"))
+            side_span, hint="someone (an editor?) saved it meanwhile: play the game again"))
         return None
     data = load_document(text)
     entries = data[FIGHTERS]
     wanted: dict[int, list[dict]] = {}   # entry -> the new values of each of its fighters
     place, refused = 0, False
     for fighter in warband.fighters:
-        own = [{} for _ in range(fighter.count)]
+        own: list[dict] = [{} for _ in range(fighter.count)]
         for n in range(fighter.count):
             for at, stat_name, new in mine:
                 if at == place + n:
@@ -170,7 +171,7 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
     new_text = _edited(text, data, entries, wanted, ruleset)
     if new_text is None:
         out.diagnostics.append(diag(
-            "E920", f"{name} cannot be updated without changing what else it says", None,
+            "E920", f"{name} cannot be updated without changing what else it says", side_span,
             hint="this is a toolkit bug: please report it with the file"))
         return None
     after = Validation().text(new_text, f"{name} (after the game)", source.base)
@@ -179,10 +180,16 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
         out.sources[f"{name} (after the game)"] = new_text
         out.diagnostics.append(diag(
             "E920", f"side '{side}': after this game {name} would not be a valid warband; it "
-                    "is left as it is", None,
+                    "is left as it is", side_span,
             hint="the errors above are in the file as the game would leave it"))
         return None
     return Update(file, name, source.raw, new_text, side)
+
+
+def _shown(file: Path) -> str:
+    """A warband file by its real folder, 'warbands/x.yaml', not 'scenarios/../warbands/x.yaml'
+    (the file itself is read and written by the name the scenario gives: a link stays a link)."""
+    return display_path(Path(os.path.realpath(file.parent)) / file.name)
 
 
 def _cannot_keep(ruleset: Ruleset, class_name: str | None, stat_name: str,
