@@ -171,7 +171,11 @@ def test_an_entry_of_several_fighters_that_come_out_differently_is_split(tmp_pat
     assert result.returncode == 0, result.stderr
     assert "'Kid x2' is split into 2 entries" in result.stderr
     text = file.read_text()
-    assert "count" not in text and "name: Kid 1" in text and "name: Kid 2" in text
+    assert text == STABLE.replace("purse: 30", "purse: 40").replace(
+        "    - name: Kid\n      class: Brawler\n      count: 2\n      strength: 2\n",
+        "    - name: Kid 1\n      class: Brawler\n      strength: 2\n      purse: 10\n"
+        "    - name: Kid 2\n      class: Brawler\n      strength: 2\n"
+        "      condition: Scarred\n")   # the entry's lines copied: the layout as it was
     # the fighters the scenario writes changed too (their purses), but live in no file
     assert "Visitor 1: Purse 0 -> 1" in result.stdout
     assert "# the old hand" in text and "# he has won before" in text and "# The home stable." \
@@ -181,6 +185,22 @@ def test_an_entry_of_several_fighters_that_come_out_differently_is_split(tmp_pat
     # the split warband plays the next game under the same names
     again = play(tmp_path, "--dry-run", seed=DIFFER)
     assert again.returncode == 0 and "Kid 1" in again.stdout
+
+
+def test_an_entry_split_in_the_middle_of_the_list_keeps_the_comments_around_it(tmp_path):
+    middle = STABLE.replace("    - name: Grub", "    - name: Kid\n      class: Brawler\n"
+                                               "      count: 2   # twins\n      strength: 2\n"
+                                               "    # the old hand below\n    - name: Grub", 1)
+    middle = middle[:middle.rindex("    - name: Kid")]
+    file = pit(tmp_path, middle)
+    result = play(tmp_path, "--update", seed="3")   # (a seed where the Kids differ)
+    assert result.returncode == 0, result.stderr
+    text = file.read_text()
+    assert text.count("      class: Brawler\n      strength: 2\n") == 2
+    assert "    - name: Kid 1\n" in text and "    - name: Kid 2\n" in text
+    assert "twins" not in text   # (the count's line, comment and all, is what a split drops)
+    assert "      condition: Scarred\n    # the old hand below\n" \
+           "    - name: Grub     # the old hand\n" in text   # the comment stays with Grub
 
 
 def test_a_scenario_whose_sides_it_writes_itself_has_nothing_to_update(tmp_path):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -216,16 +217,95 @@ def _edited(text: str, data, entries, wanted: dict[int, list[dict]], ruleset: Ru
     expected = load_document(text)
     _apply(expected[FIGHTERS], wanted, ruleset)
     target = plain(expected)
-    if all(len({tuple(sorted(v.items())) for v in own}) == 1 for own in wanted.values()):
-        lines = _line_edits(text, entries, {i: own[0] for i, own in wanted.items()}, ruleset,
-                            order)
-        if lines is not None and _says(lines, target):
-            return lines
+    lines = _line_edits_split(text, data, wanted, ruleset, order)
+    if lines is not None and _says(lines, target):
+        return lines
     _apply(entries, wanted, ruleset)
     dumped = dump_document(data)
     if "\r\n" in text:
         dumped = dumped.replace("\r\n", "\n").replace("\n", "\r\n")
     return dumped if _says(dumped, target) else None
+
+
+def _differ(own: list[dict]) -> bool:
+    return len({tuple(sorted(v.items())) for v in own}) > 1
+
+
+def _line_edits_split(text: str, data, wanted: dict[int, list[dict]], ruleset: Ruleset,
+                      order: list[str]) -> str | None:
+    """Line edits, after splitting the entries whose fighters differ into entries of one
+    fighter each (their lines copied, the name numbered, the count's line left out)."""
+    splits = sorted((i for i, own in wanted.items() if _differ(own)), reverse=True)
+    if splits:
+        text_split = _split_lines(text, data, splits)
+        if text_split is None:
+            return None
+        text, data = text_split, load_document(text_split)
+    values: dict[int, dict] = {}
+    shift = 0
+    for index in sorted(wanted):
+        own = wanted[index]
+        if _differ(own):
+            for n, one in enumerate(own):
+                if one:
+                    values[index + shift + n] = one
+            shift += len(own) - 1
+        else:
+            values[index + shift] = own[0]
+    return _line_edits(text, data[FIGHTERS], values, ruleset, order)
+
+
+def _split_lines(text: str, data, splits: list[int]) -> str | None:
+    """The text with each entry of `splits` (last first) written once per fighter; None where
+    its lines cannot be told apart from the rest (a flow mapping, an alias, a merge key)."""
+    lines = text.splitlines(keepends=True)
+    entries = data[FIGHTERS]
+    if not isinstance(entries, CommentedSeq) or entries.fa.flow_style():
+        return None
+    top = list(data.keys())
+    after = top.index(FIGHTERS) + 1
+    region_end = data.lc.key(top[after])[0] if after < len(top) else len(lines)
+    for index in splits:
+        entry = entries[index]
+        if not isinstance(entry, CommentedMap) or entry.fa.flow_style() or entry.merge or \
+                any(e is entry for j, e in enumerate(entries) if j != index):
+            return None
+        keys = list(entry.keys())
+        start, dash = entry.lc.key(keys[0])
+        if keys[0] == "count" or "name" not in entry or "count" not in entry:
+            return None   # (a first key shares its line with the '- ': it stays)
+        if index + 1 < len(entries):
+            following = entries[index + 1]
+            if not isinstance(following, CommentedMap) or following.lc.line is None:
+                return None
+            end = following.lc.key(next(iter(following)))[0]
+        else:
+            end = region_end
+        while end - 1 > start and (not lines[end - 1].strip() or (
+                lines[end - 1].lstrip().startswith("#") and
+                len(lines[end - 1]) - len(lines[end - 1].lstrip(" ")) <= dash - 2)):
+            end -= 1   # blank lines and comments above the next entry (or key) are its own
+        count_line, count_column = entry.lc.key("count")
+        if entry.lc.value("count")[0] != count_line or \
+                not _ends_here(lines, count_line, count_column):
+            return None
+        name_line, name_column = entry.lc.value("name")
+        found = _SCALAR.match(lines[name_line], name_column)
+        if found is None:
+            return None
+        copies: list[str] = []
+        for n in range(int(entry["count"])):
+            block = list(lines[start:end])
+            old = lines[name_line]
+            token = found.group()
+            new_name = f"{entry['name']} {n + 1}"
+            quoted = json.dumps(new_name) if token.startswith('"') else \
+                "'" + new_name.replace("'", "''") + "'" if token.startswith("'") else new_name
+            block[name_line - start] = old[:name_column] + quoted + old[found.end():]
+            del block[count_line - start]
+            copies += block
+        lines[start:end] = copies
+    return "".join(lines)
 
 
 def _says(text: str, target) -> bool:
@@ -297,11 +377,12 @@ def _scalar(value) -> str:
 
 
 def _ends_here(lines: list[str], line: int, column: int) -> bool:
-    """Whether the value on `line` ends there: the next line that is not blank is less indented
-    than the key (a comment, another entry, another key), not the rest of a multi-line value."""
+    """Whether the value on `line` ends there: the next line that is not blank is indented no
+    more than the key (another key, a comment, another entry), not the rest of a multi-line
+    value (which YAML indents more than its key)."""
     for after in lines[line + 1:]:
         if after.strip():
-            return len(after) - len(after.lstrip(" ")) < column
+            return len(after) - len(after.lstrip(" ")) <= column
     return True
 
 
