@@ -382,3 +382,18 @@ def test_a_warband_with_other_names_is_left_as_it_is_and_no_record_kept(tmp_path
         in result.stderr
     assert file.read_text() == STABLE and "purse: 30" in result.stdout   # the diff was shown
     assert list(file.with_suffix(".games").iterdir()) == []
+
+
+def test_a_kept_game_whose_changes_alter_play_replays_only_with_its_warband(tmp_path):
+    """Strength decides brawls: after the update the kept record no longer fits the warband
+    (E917, and the hint says why and what to do); with the warband kept beside it, it replays."""
+    file = pit(tmp_path, after="for each f in home.fighters { set f.Strength += 1 }")
+    assert play(tmp_path, "--update").returncode == 0
+    kept = file.with_suffix(".games")
+    replayed = warband(tmp_path, "play", "--replay", str(kept / "001-pit-seed1.json"))
+    assert replayed.returncode == 1 and "error[E917]" in replayed.stderr
+    assert "this game was kept by --update, which changed stable.yaml after it" \
+        in " ".join(replayed.stderr.split())
+    file.write_text((kept / "001-pit-seed1.yaml").read_text())
+    again = warband(tmp_path, "play", "--replay", str(kept / "001-pit-seed1.json"))
+    assert again.returncode == 0, again.stderr
