@@ -6,6 +6,10 @@ record, checks that each roll and each result comes out as recorded, and prints 
 come from anyone: it is read and checked as data (game/gamelog.read_record) before anything uses
 it, and the game's settings come from it alone: a SCENARIO that is not the record's, or --seed,
 --policy or --max-rounds with --replay, is refused (E901).
+
+`--update` (a campaign game) writes what the scenario's aftermath changed back into the warband
+files, after showing the diff; `--dry-run` shows it only (game/campaign.py works it out; the
+functions at the end of this module show and write it).
 """
 
 from __future__ import annotations
