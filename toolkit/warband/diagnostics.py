@@ -173,6 +173,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E915": (Severity.ERROR, "a worker stopped"),
     "E916": (Severity.ERROR, "not a game record"),
     "E917": (Severity.ERROR, "a replay that no longer fits the rules"),
+    "E920": (Severity.ERROR, "a warband the game cannot update"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),

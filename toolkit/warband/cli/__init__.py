@@ -333,10 +333,17 @@ def play_command(
                                               "it."),
     side: List[str] = typer.Option([], "--side", metavar="SIDE=FILE",
                                    help="Play a side with your own warband file; repeatable."),
+    update: bool = typer.Option(False, "--update",
+                                help="Write what the aftermath changed (experience, injuries) "
+                                     "back into the warband files, after showing the diff; the "
+                                     "game's record is kept beside each (NAME.games/)."),
+    dry_run: bool = typer.Option(False, "--dry-run",
+                                 help="Show the diff --update would write, and write nothing."),
 ) -> None:
     """Play one game of a scenario and print what happened, turn by turn."""
     from warband.cli import play  # lazily
-    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay, sides=side)
+    play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay, sides=side,
+              update="dry-run" if dry_run else "write" if update else None)
 
 
 @app.command("convert")

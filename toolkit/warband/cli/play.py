@@ -6,6 +6,10 @@ record, checks that each roll and each result comes out as recorded, and prints 
 come from anyone: it is read and checked as data (game/gamelog.read_record) before anything uses
 it, and the game's settings come from it alone: a SCENARIO that is not the record's, or --seed,
 --policy, --side or --max-rounds with --replay, is refused (E901).
+
+`--update` (a campaign game) writes what the scenario's aftermath changed back into the warband
+files, after showing the diff; `--dry-run` shows it only (game/campaign.py works it out; the
+functions at the end of this module show and write it).
 """
 
 from __future__ import annotations
@@ -16,7 +20,15 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from warband.cli.common import FINDINGS, OK, Format, check_output, fail, write_output
+from warband.cli.common import (
+    FINDINGS,
+    OK,
+    Format,
+    check_output,
+    fail,
+    rewrite_output,
+    write_output,
+)
 from warband.cli.options import parse_policies, whole_number
 
 if TYPE_CHECKING:
@@ -27,6 +39,7 @@ def play(
     scenario: str | None, seed: str | None, policy: list[str], max_rounds: str | None,
     fmt: Format,
     output: str | None, force: bool, replay: str | None, *, sides: list[str] | None = None,
+    update: str | None = None,
 ) -> None:
     """`warband play` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Diagnostic, Sources, diag
@@ -53,6 +66,8 @@ def play(
                                  hint="a replay plays the game as its record says (its seed, "
                                       "its players' policies, its rounds, its sides' warband "
                                       "files); leave out " + name))
+    if replay is not None and update is not None:
+        problems.append(_update_with_replay(update))
     if output is not None:   # before the game is played, as every command checks its output
         unwritable = check_output(output, force)
         if unwritable is not None:
@@ -60,7 +75,7 @@ def play(
     if problems or seed_value is None:
         raise typer.Exit(fail(problems, sources))
     raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
-                              force, replay, side_files=side_files, sources=sources))
+                              force, replay, update, side_files=side_files, sources=sources))
 
 
 def parse_sides(texts: list[str], sources, found: list) -> tuple:
@@ -106,7 +121,8 @@ def side_texts(side_files: tuple) -> dict[str, str]:
 
 def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]],
              max_rounds: int | None, fmt: str, output: str | None, force: bool,
-             replay: str | None, *, side_files: tuple = (), sources=None) -> int:
+             replay: str | None, update: str | None = None, *, side_files: tuple = (),
+             sources=None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
     from warband.diagnostics import Sources, diag
     from warband import catalog
@@ -178,7 +194,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
                                           **problem.sources})
     except ReplayMismatch as mismatch:
         message = f"the record no longer fits the rules: {mismatch}"
-        hint = "the rules or the scenario changed since it was recorded; play the game anew"
+        hint = _kept_hint(replay) or "the rules or the scenario changed since it was " \
+            "recorded; play the game anew"
         return fail([record.diagnostic("E917", message, ("events", mismatch.index), hint,
                                        sources)
                      if record is not None and mismatch.index is not None else
@@ -193,8 +210,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
             return fail([record.diagnostic(
                 "E917", f"the replay differs from the record at event {differs + 1}",
                 ("events", differs) if differs < len(script) else ("events",),
-                "the rules or the scenario changed since it was recorded (or the record was "
-                "edited)", sources)], sources, code=FINDINGS)
+                _kept_hint(replay) or "the rules or the scenario changed since it was "
+                "recorded (or the record was edited)", sources)], sources, code=FINDINGS)
         for key, what in (("result", "result"), ("scenario_title", "scenario's title")):
             replayed = json.loads(as_json(record_out[key]))
             if as_json(replayed) != as_json(record.data[key]):
@@ -207,6 +224,9 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
         unwritten = write_output(output, text, force)
         if unwritten is not None:
             return fail([unwritten])
+    if update is not None:
+        assert scenario is not None   # the game was played
+        return _campaign(scenario, scenario_ref, game, record_out, text, fmt, update)
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
     return OK
 
@@ -250,3 +270,102 @@ def _summary(key: str, value) -> str:
                        for side, score in list(value["scores"].items())[:8])
     return (f"winner {shown(value['winner'], 30)}, scores {scores}, "
             f"{shown(value['rounds'])} rounds, ended {shown(value['ended'], 30)}")
+
+
+# ---- campaigns: --update and --dry-run (game/campaign.py works out what changes) ---------------
+
+def _update_with_replay(update: str):
+    from warband.diagnostics import diag
+    name = "--dry-run" if update == "dry-run" else "--update"
+    return diag("E901", f"{name} cannot be used with --replay", None,
+                hint="a replay plays a game already played: its changes were written (or not) "
+                     "when it was played; to play the next game, leave out --replay")
+
+
+def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fmt: str,
+              update: str) -> int:
+    """After the game: show what its aftermath changes in the warband files (a unified diff),
+    and with --update write it, keeping the game's record beside each file. Nothing is written
+    when any file cannot be updated."""
+    from pathlib import Path
+    from warband.game.campaign import plan
+    from warband.game.gamelog import render_text as render_log
+    worked = plan(scenario, scenario_ref, game.aftermath)
+    sys.stdout.write(text if fmt == "json" else render_log(record_out))
+    if worked.diagnostics:
+        return fail(worked.diagnostics, worked.sources)
+    diffs = sys.stderr if fmt == "json" else sys.stdout   # JSON output stays JSON
+    for one in worked.updates:
+        diffs.write(one.diff())
+    sys.stdout.flush()   # the log and the diffs before the notes, where all go to one terminal
+    for note in worked.notes:
+        sys.stderr.write(f"note: {note}\n")
+    if update == "dry-run":
+        if worked.updates:
+            sys.stderr.write("note: --dry-run: nothing was written\n")
+        return OK
+    for one in worked.updates:
+        kept, problem = _keep_record(one.path, one.original, scenario_ref, record_out["seed"],
+                                     text)
+        if problem is None:
+            problem = rewrite_output(str(one.path), one.text, one.original, force=False)
+            if problem is not None:   # the warband is as it was: its record goes too
+                _unlink(kept)
+        if problem is not None:
+            return fail([problem])
+        shown = Path(one.name).with_suffix(".games") / Path(kept[0]).name
+        sys.stderr.write(f"updated {one.name}; the game's record: {shown}\n")
+    return OK
+
+
+def _keep_record(warband, original: bytes, scenario_ref: str, seed: int, text: str):
+    """The game's record, and the warband as it was before it, beside the warband:
+    NAME.games/NNN-SCENARIO-seedS.json and .yaml, NNN one more than the last game kept there.
+    Returns (the files written, a problem)."""
+    import os
+    import re
+    from pathlib import Path
+    folder = Path(warband).with_suffix(".games")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        taken = [int(m.group(1)) for m in (re.match(r"(\d+)-", n) for n in os.listdir(folder))
+                 if m is not None]
+    except OSError as error:
+        from warband.diagnostics import diag
+        return [], diag("E642", f"cannot keep the game's record in {folder}: "
+                                f"{error.strerror or error}", None)
+    number = max(taken, default=0) + 1
+    stem = Path(scenario_ref).stem
+    for attempt in range(number, number + 20):   # another game kept meanwhile takes a number
+        name = folder / f"{attempt:03d}-{stem}-seed{seed}"
+        problem = write_output(f"{name}.json", text, force=False)
+        if problem is not None and os.path.exists(f"{name}.json"):
+            continue
+        if problem is None:
+            problem = write_output(f"{name}.yaml", original, force=False)
+            if problem is not None:
+                _unlink([f"{name}.json"])
+            return [f"{name}.json", f"{name}.yaml"], problem
+    return [], problem
+
+
+def _kept_hint(replay: str | None) -> str | None:
+    """For a record `--update` kept (NAME.games/NNN-...json): the warband changed with the game."""
+    from pathlib import Path
+    if replay is None:
+        return None
+    path = Path(replay)
+    before = path.with_suffix(".yaml")
+    if not path.parent.name.endswith(".games") or not before.is_file():
+        return None
+    return (f"this game was kept by --update, which changed {path.parent.stem}.yaml after it; "
+            f"to replay it, put the warband as it was ({before}) in its place first")
+
+
+def _unlink(paths) -> None:
+    import os
+    for path in paths:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass

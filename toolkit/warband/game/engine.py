@@ -66,6 +66,9 @@ class Game:
         self.round = 0
         self.stuck: str | None = None
         self.final: World | None = None   # the end of the game, once it is over
+        # what the aftermath changed: (fighter's place in the world, field, old, new), the
+        # changes a campaign keeps (game/campaign.py writes them back into warband files)
+        self.aftermath: list[tuple[int, str, object, object]] = []
         self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
         self.board = self._board()
         self.questions = Questions(self.board)
@@ -203,11 +206,13 @@ class Game:
 
     def _log_changes(self, before: World, after: World) -> None:
         """What the aftermath changed, fighter by fighter (experience, awards)."""
-        for f0, f1 in zip(before.fighters, after.fighters):
+        for index, (f0, f1) in enumerate(zip(before.fighters, after.fighters)):
             for name, value in f1.values.items():
                 if f0.values.get(name) != value:
+                    old, new = plain(f0.values.get(name)), plain(value)
+                    self.aftermath.append((index, name, old, new))
                     self.log.event("change", self.round, fighter=f1.name, field=name,
-                                   old=plain(f0.values.get(name)), new=plain(value))
+                                   old=old, new=new)
 
     # ---- the end -------------------------------------------------------------------------------------
     def check_end(self, world: World) -> None:

@@ -33,6 +33,9 @@ class Scenario:
     forces: list[list[FighterSpec]]     # per side, in the scenario's order
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: Sources | None = None
+    # per side, the warband file its fighters came from (a --side file, or the scenario's
+    # `side ... from`), None where the scenario writes them: what `play --update` writes to
+    files: list[Path | None] = field(default_factory=list)
     # what every game of the scenario works out alike, made once: the World it starts from
     # (Worlds are never changed in place), the board's size and zones, ...
     kept: dict = field(default_factory=dict, repr=False, compare=False)
@@ -104,12 +107,15 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
             replaced[given.side] = given
     validation = Validation()
     forces: list[list[FighterSpec]] = []
+    files: list[Path | None] = []
     inline: list = []   # (a fighter the scenario writes, its first fighter's place, its side)
     total = 0
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
         specs_before = [f for force in forces for f in force]
         mine = replaced.get(side.name.name)
+        files.append(Path(mine.path) if mine is not None else
+                     path.parent / side.file if side.file is not None else None)
         if mine is not None:   # the player's own list: checked alone, its fighters only
             fighters = _side_file(mine, ruleset, validation, diagnostics)
             if fighters is None:
@@ -169,7 +175,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
     if diagnostics:
         return diagnostics
     return Scenario(ruleset, decl, catalog.display_path(path), names, forces,
-                    sources=compiled.sources)
+                    sources=compiled.sources, files=files)
 
 
 def _side_file(given: SideFile, ruleset: Ruleset, validation: Validation,
