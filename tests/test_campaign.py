@@ -397,3 +397,18 @@ def test_a_kept_game_whose_changes_alter_play_replays_only_with_its_warband(tmp_
     file.write_text((kept / "001-pit-seed1.yaml").read_text())
     again = warband(tmp_path, "play", "--replay", str(kept / "001-pit-seed1.json"))
     assert again.returncode == 0, again.stderr
+
+
+def test_update_writes_to_the_file_a_side_was_played_with(tmp_path):
+    """`--side NAME=FILE` and `--update` together: the changes go to the player's own file,
+    never to the scenario's (which the game did not use)."""
+    file = pit(tmp_path)
+    mine = tmp_path / "warbands" / "mine.yaml"   # (its `ruleset:` is relative to the folder)
+    mine.write_text(STABLE)
+    side = next(line.split()[1] for line in SCENARIO.splitlines()
+                if line.strip().startswith("side ") and "from" in line)
+    result = play(tmp_path, "--side", f"{side}=warbands/mine.yaml", "--update")
+    assert result.returncode == 0, result.stderr
+    assert mine.read_text() == EXPECTED_ALIKE
+    assert file.read_text() == STABLE
+    assert (tmp_path / "warbands" / "mine.games").is_dir()
