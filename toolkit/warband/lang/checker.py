@@ -22,7 +22,9 @@ from warband.lang.typesystem import (
     ANY,
     BOOL,
     DICE,
+    ENTRIES,
     FIGHTER,
+    FIGHTERS,
     NOTHING,
     NUMBER,
     SIDE,
@@ -32,6 +34,7 @@ from warband.lang.typesystem import (
     either,
     noun,
 )
+from warband.limits import MAX_SHARE_DENOMINATOR
 
 if TYPE_CHECKING:
     from warband.lang.game_checker import Decision, GameStmt
@@ -52,6 +55,7 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
         self.ref_types: dict[int, Type] = {}
         # names declared by declarations the parser could not read (already reported)
         self.unreadable: frozenset[str] = frozenset()
+        self.unknown_hints: dict[str, str] = {}
 
     # ---- reporting ----------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
@@ -295,6 +299,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
             t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
+        if decl.group is not None:
+            for end in (decl.group.low, decl.group.high):
+                self.fixed_number(end, Scope({}), "a group size")
 
     def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
         """E308 for a value given to a stat the rules work out for every fighter."""
@@ -339,6 +346,11 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
                                f"result", decl.name.span,
                        hint=f"end every path with 'return' ({scope.result})")
 
+    def fixed_number(self, value: nodes.Expr, scope: Scope, what: str) -> None:
+        t = self.expr(value, scope)
+        self.expect(NUMBER, t, value.span, what)
+        self.require_fixed(t, value.span, what)
+
     def army(self, decl: nodes.ArmyDecl) -> None:
         if decl.cost is not None:
             param, body = decl.cost
@@ -348,11 +360,12 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
         bounds = [(decl.points, "the points limit")] if decl.points is not None else []
         if decl.size is not None:
             bounds.append((decl.size[0].value, "the number of fighters"))
-        bounds += [(q.bound.value, "a quota's limit") for q in decl.quotas]
+        for q in list(decl.quotas) + list(decl.each):
+            bounds.append((q.bound.value, "a quota's limit"))
+            if q.bound.per is not None:
+                bounds.append((q.bound.per, "the points a limit counts per"))
         for value, what in bounds:
-            t = self.expr(value, Scope({}))
-            self.expect(NUMBER, t, value.span, what)
-            self.require_fixed(t, value.span, what)
+            self.fixed_number(value, Scope({}), what)
         for quota in decl.quotas:
             sym = self.lookup(quota.selector.name)
             if sym is None or sym.kind != quota.selector_kind:
@@ -360,6 +373,65 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
                 if sym is not None and sym.kind in ("tier", "class", "trait", "equipment"):
                     hint = f"did you mean 'quota {sym.kind} {sym.name}'?"
                 self.unknown(quota.selector, (quota.selector_kind,), hint=hint)
+        self.unmeant_shares(decl)
+        scope = self.army_scope(decl)
+        if decl.points is None:
+            self.unknown_hints["points"] = "'points' is the size of the game, which this army " \
+                                           "does not set; add one: points 500"
+        for rule in decl.rules:
+            self.army_rule(rule, scope)
+        self.unknown_hints.clear()
+
+    def army_scope(self, decl: nodes.ArmyDecl) -> Scope:
+        """What an army rule reads: the warband's fighters and entries, the game's points and
+        the warband's totals (the points only where the army says how big a game is)."""
+        names = {"fighters": FIGHTERS, "entries": ENTRIES, "total_fighters": NUMBER}
+        if decl.cost is not None:
+            names["total_cost"] = NUMBER
+        if decl.points is not None:
+            names["points"] = NUMBER
+        return Scope({name: (t, decl.span) for name, t in names.items()})
+
+    def army_rule(self, rule: nodes.ArmyRule, scope: Scope) -> None:
+        inner = scope
+        if rule.var is not None and rule.group is not None:
+            element = self.group_element(rule.group, scope)
+            self.require_fixed(self.expr_types.get(id(rule.group), NUMBER), rule.group.span,
+                               "the group a rule looks at")
+            inner = Scope(dict(scope.locals))
+            if rule.var.name in inner.locals:
+                self.error("E202", f"'{rule.var.name}' is already a name here: the warband's "
+                                   f"{rule.var.name}", rule.var.span,
+                           hint="name each member otherwise, as in: every f in fighters: f.Skill >= 1")
+            inner.locals[rule.var.name] = (element, rule.var.span)
+        for part, what in ((rule.condition, "the condition after 'where'"),
+                           (rule.test, "what a rule requires")):
+            if part is not None:
+                t = self.expr(part, inner)
+                self.expect(BOOL, t, part.span, what)
+                self.require_fixed(t, part.span, what)
+        if rule.bound is not None:
+            self.fixed_number(rule.bound.value, scope, "a rule's limit")
+            if rule.bound.per is not None:
+                self.fixed_number(rule.bound.per, Scope({}), "the points a limit counts per")
+
+    def unmeant_shares(self, decl: nodes.ArmyDecl) -> None:
+        """W103: a share of the fighters no warband can have a whole one of (`at most 1/150`
+        of at most 16 fighters is none), most likely a limit per points written as a share."""
+        largest = MAX_SHARE_DENOMINATOR
+        if decl.size is not None and decl.size[0].kind in ("at most", "exactly") and \
+                isinstance(decl.size[0].value, nodes.Int):
+            largest = decl.size[0].value.value
+        for q in list(decl.quotas) + list(decl.each):
+            value = q.bound.value
+            if isinstance(value, nodes.Binary) and value.op == "/" and \
+                    isinstance(value.left, nodes.Int) and isinstance(value.right, nodes.Int) and \
+                    value.right.value > largest and value.left.value < value.right.value:
+                n, m = value.left.value, value.right.value
+                self.error("W103", f"{n}/{m} of the fighters is less than one fighter in any "
+                                   f"warband of up to {largest}", value.span,
+                           hint=f"for a limit that grows with the game, write: "
+                                f"{q.bound.kind} {n} per {m} points")
 
     # ---- statements ------------------------------------------------------------------------------
     def block(self, block: nodes.Block | None, scope: Scope) -> None:
