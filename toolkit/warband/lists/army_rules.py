@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from warband.diagnostics import Related, Span, diag
 from warband.lang import nodes
-from warband.lang.unparse import expr_text, why_false
+from warband.lang.unparse import army_rule_text, why_false
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband
 from warband.run.dice import Dist
 from warband.run.evaluate import Record, names_in
@@ -184,20 +184,7 @@ def _run(fn, env: dict, world: World, entry: Fighter | None = None):
 
 
 def _rule_name(rule: nodes.ArmyRule) -> str:
-    return rule.doc or _rule_text(rule)
-
-
-def _rule_text(rule: nodes.ArmyRule) -> str:
-    where = f" where {expr_text(rule.condition)}" if rule.condition is not None else ""
-    if rule.kind == "require":
-        return f"require {expr_text(rule.test)}"   # type: ignore[arg-type]
-    head = f"{rule.var.name} in {expr_text(rule.group)}{where}"  # type: ignore[union-attr,arg-type]
-    if rule.kind == "every":
-        return f"every {head}: {expr_text(rule.test)}"   # type: ignore[arg-type]
-    bound = rule.bound
-    assert bound is not None
-    per = f" per {expr_text(bound.per)} points" if bound.per is not None else ""
-    return f"{bound.kind} {expr_text(bound.value)}{per} {head}"
+    return rule.doc or army_rule_text(rule)
 
 
 def _entry_of(ref, m: Members) -> Fighter:
@@ -219,7 +206,7 @@ def _check_rule(rule: nodes.ArmyRule, interpreter, env: dict, m: Members, place:
         reason = why_false(test, lambda e: _value(fn(e)(env, m.world)))
         result.diagnostics.append(diag(
             "E706", name, place.at((FIGHTERS,), key=True), related=[rule_place],
-            path=(FIGHTERS,), hint=f"the rule says: {_rule_text(rule)}; here {reason}"))
+            path=(FIGHTERS,), hint=f"the rule says: {army_rule_text(rule)}; here {reason}"))
         return
     assert rule.var is not None and rule.group is not None
     group = _run(fn(rule.group), env, m.world) or ()
@@ -245,7 +232,7 @@ def _check_rule(rule: nodes.ArmyRule, interpreter, env: dict, m: Members, place:
             reason = why_false(test, lambda e, inner=inner: _value(fn(e)(inner, m.world)))
             result.diagnostics.append(diag(
                 "E706", f"{name} ({entry.label})", place.fighter(entry), related=[rule_place],
-                path=entry.path, hint=f"the rule says: {_rule_text(rule)}; for {entry.label}, "
+                path=entry.path, hint=f"the rule says: {army_rule_text(rule)}; for {entry.label}, "
                                       f"{reason}"))
         return
     _check_count(rule, chosen, env, m, place, result, fn)
@@ -285,4 +272,4 @@ def _check_count(rule: nodes.ArmyRule, chosen: list, env: dict, m: Members, plac
     hint = ("remove some of them, or change them" if n > limit
             else "add more that the rule counts")
     result.diagnostics.append(diag("E706", message, primary, related=related + [rule_place],
-                                   path=path, hint=f"{hint}; the rule says: {_rule_text(rule)}"))
+                                   path=path, hint=f"{hint}; the rule says: {army_rule_text(rule)}"))

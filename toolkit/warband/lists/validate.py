@@ -152,7 +152,7 @@ class Validation:
         assert ruleset is not None  # rules() gives a _Rules only for a compiled ruleset
         result.ruleset = ruleset
         if rules.schema is None:
-            rules.schema = schema.ruleset_schema(ruleset)
+            rules.schema = schema.ruleset_schema(ruleset, groups=False)
         if schema.conforms(rules.schema, data):  # valid: no need to load jsonschema
             found = schema.SchemaResult()
         else:
