@@ -318,11 +318,12 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 class_stats = tuple((n.name, _const(v, d, "a class's stat")) for n, v in decl.stats)
                 pending += [(name, value, expr.span)
                             for (name, value), (_, expr) in zip(class_stats, decl.stats)]
+                group, group_doc, group_span = _group(decl, d)
                 classes[decl.name.name] = FighterClass(
                     decl.name.name, decl.tier.name if decl.tier else None,
                     tuple((r.name.name, ref_value(r)) for r in decl.traits),
                     tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span,
-                    *_group(decl, d), unique=decl.unique)
+                    group, group_doc, group_span, decl.unique)
             case nodes.EquipmentDecl():
                 equipment[decl.name.name] = Equipment(
                     decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
@@ -376,7 +377,8 @@ def _owner(choose: nodes.Decision, procedures: dict) -> tuple[str, nodes.Decisio
     return "", choose  # pragma: no cover - every decision sits in a procedure
 
 
-def _group(decl: nodes.ClassDecl, d: list[Diagnostic]):
+def _group(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[
+        tuple[int, int] | None, str | None, Span | None]:
     """A class's group size: (low, high), its doc and its span; or Nones."""
     g = decl.group
     if g is None:

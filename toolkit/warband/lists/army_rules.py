@@ -118,7 +118,7 @@ def _local(rule: nodes.ArmyRule) -> bool:
         return False
     if not (isinstance(rule.group, nodes.Name) and rule.group.name in ("fighters", "entries")):
         return False
-    read = set()
+    read: set[str] = set()
     for part in (rule.condition, rule.test):
         if part is not None:
             read |= names_in(part)
@@ -187,6 +187,13 @@ def _rule_name(rule: nodes.ArmyRule) -> str:
     return rule.doc or army_rule_text(rule)
 
 
+def _evaluator(fn, env: dict, world: World):
+    """The value of any part of a rule, for why_false to say why the rule does not hold."""
+    def value(e: nodes.Expr):
+        return _value(fn(e)(env, world))
+    return value
+
+
 def _entry_of(ref, m: Members) -> Fighter:
     if type(ref) is Record:
         return m.entry_records[id(ref)]
@@ -203,7 +210,7 @@ def _check_rule(rule: nodes.ArmyRule, interpreter, env: dict, m: Members, place:
         assert test is not None
         if _run(fn(test), env, m.world) is True:
             return
-        reason = why_false(test, lambda e: _value(fn(e)(env, m.world)))
+        reason = why_false(test, _evaluator(fn, env, m.world))
         result.diagnostics.append(diag(
             "E706", name, place.at((FIGHTERS,), key=True), related=[rule_place],
             path=(FIGHTERS,), hint=f"the rule says: {army_rule_text(rule)}; here {reason}"))
@@ -229,7 +236,7 @@ def _check_rule(rule: nodes.ArmyRule, interpreter, env: dict, m: Members, place:
             seen.add(entry.index)
             test = rule.test
             assert test is not None
-            reason = why_false(test, lambda e, inner=inner: _value(fn(e)(inner, m.world)))
+            reason = why_false(test, _evaluator(fn, inner, m.world))
             result.diagnostics.append(diag(
                 "E706", f"{name} ({entry.label})", place.fighter(entry), related=[rule_place],
                 path=entry.path, hint=f"the rule says: {army_rule_text(rule)}; for {entry.label}, "
