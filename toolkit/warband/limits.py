@@ -31,8 +31,6 @@ MAX_CELLS = 20_000   # pairs of strategies of a secret choice; beyond this the g
 # ---- games ------------------------------------------------------------------------------------------
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
-MAX_SHARE_DENOMINATOR = 20   # a quota's share of 1/N for N above this (and above the army's size
-#                              limit) is taken for a limit per points written as a share (W103)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
 MAX_RECORD_BYTES = 32 * 1024 * 1024   # a game's record read by `play --replay`: a six-round
 #                                       game is ~60 kB, a fifty-round one with big warbands a

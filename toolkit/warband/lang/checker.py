@@ -34,12 +34,16 @@ from warband.lang.typesystem import (
     either,
     noun,
 )
-from warband.limits import MAX_SHARE_DENOMINATOR
 
 if TYPE_CHECKING:
     from warband.lang.game_checker import Decision, GameStmt
 
 __all__ = ["Checker", "check", "Type"]
+
+
+# W103: an army without a size limit is taken to have warbands of at most this many fighters;
+# a quota's share 1/N of more is less than one fighter, most likely a limit per N points
+LARGEST_WARBAND = 20
 
 
 class Checker(ExpressionChecker, GameChecker, TableChecker):
@@ -418,7 +422,7 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
     def unmeant_shares(self, decl: nodes.ArmyDecl) -> None:
         """W103: a share of the fighters no warband can have a whole one of (`at most 1/150`
         of at most 16 fighters is none), most likely a limit per points written as a share."""
-        largest = MAX_SHARE_DENOMINATOR
+        largest = LARGEST_WARBAND
         if decl.size is not None and decl.size[0].kind in ("at most", "exactly") and \
                 isinstance(decl.size[0].value, nodes.Int):
             largest = decl.size[0].value.value
