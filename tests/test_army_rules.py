@@ -233,3 +233,18 @@ def test_rules_show_prints_the_rules_and_group_sizes():
         in result.stdout
     assert "Lamplighter: in groups of 1 to 5" in result.stdout
     assert "quota: at most 1 per 100 points from tier hero" in result.stdout
+
+
+def test_a_huge_count_is_refused_not_made(tmp_path):
+    """An entry of a billion fighters: the rules that look at each fighter are not run (E707),
+    and the run ends at once."""
+    (tmp_path / "guild.rules").write_text(GUILD.read_text())
+    path = _write(tmp_path, "w.yaml", """name: G
+ruleset: guild.rules
+fighters:
+  - {name: Mirela, class: Captain}
+  - {name: Horde, class: Lamplighter, count: 1000000000, skill: 1}
+""")
+    found = validate([path]).diagnostics
+    huge = [d for d in found if d.code == "E707"]
+    assert len(huge) == 1 and "at most 500 can be looked at" in huge[0].message

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from warband.diagnostics import Related, Span, diag
 from warband.lang import nodes
 from warband.lang.unparse import army_rule_text, why_false
+from warband.limits import MAX_FIGHTERS
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband
 from warband.run.dice import Dist
 from warband.run.evaluate import Record, names_in
@@ -134,6 +135,14 @@ def check_rules(warband: Warband, ruleset: Ruleset, interpreter, place: Place,
                 result: ArmyResult, *, complete: bool, points_known: bool) -> None:
     army = ruleset.army
     if army is None or not army.rules or interpreter is None:
+        return
+    size = sum(f.count for f in warband.fighters)
+    if size > MAX_FIGHTERS:   # each fighter is made to be looked at: a count of a million is not
+        result.diagnostics.append(diag(
+            "E707", f"the army rules look at each fighter, and this warband has {size}; at most "
+                    f"{MAX_FIGHTERS} can be looked at", place.at((FIGHTERS,), key=True),
+            related=[Related(army.rules[0].span, "the first rule")], path=(FIGHTERS,),
+            hint="lower the counts"))
         return
     m = members(warband, ruleset)
     env: dict = {"fighters": m.fighters, "entries": m.entries,
