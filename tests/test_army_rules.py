@@ -248,3 +248,21 @@ fighters:
     found = validate([path]).diagnostics
     huge = [d for d in found if d.code == "E707"]
     assert len(huge) == 1 and "at most 500 can be looked at" in huge[0].message
+
+
+def test_rules_diff_names_the_army_rules_a_house_file_adds(tmp_path):
+    (tmp_path / "guild.rules").write_text(GUILD.read_text())
+    (tmp_path / "house.rules").write_text('''ruleset "house"
+  extends "guild.rules"
+
+override army {
+  quota each class at most 4 "fewer of each"
+  at most 2 f in fighters where f is Adept "at most two Adepts"
+}
+''')
+    result = CliRunner().invoke(app, ["rules", "diff", str(tmp_path / "guild.rules"),
+                                      str(tmp_path / "house.rules")])
+    assert "changed  quota each class: at most 6 from each class -> at most 4 from each class" \
+        in result.stdout
+    assert "added    rule 'at most two Adepts': at most 2 f in fighters where f is Adept" \
+        in result.stdout
