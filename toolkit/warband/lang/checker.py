@@ -45,6 +45,12 @@ __all__ = ["Checker", "check", "Type"]
 # a quota's share 1/N of more is less than one fighter, most likely a limit per N points
 LARGEST_WARBAND = 20
 
+# what the names army rules read mean, where they are unknown: outside an army section
+OUTSIDE_ARMY = {name: f"'{name}' is known only in the rules of an army section{what}"
+                for name, what in (("fighters", "; in play, a side's fighters are s.fighters"),
+                                   ("entries", ""), ("total_cost", ""),
+                                   ("total_fighters", ""))}
+
 
 class Checker(ExpressionChecker, GameChecker, TableChecker):
     def __init__(self, table: SymbolTable) -> None:
@@ -59,7 +65,7 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
         self.ref_types: dict[int, Type] = {}
         # names declared by declarations the parser could not read (already reported)
         self.unreadable: frozenset[str] = frozenset()
-        self.unknown_hints: dict[str, str] = {}
+        self.unknown_hints: dict[str, str] = dict(OUTSIDE_ARMY)
 
     # ---- reporting ----------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
@@ -379,12 +385,16 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
                 self.unknown(quota.selector, (quota.selector_kind,), hint=hint)
         self.unmeant_shares(decl)
         scope = self.army_scope(decl)
+        self.unknown_hints = {}
         if decl.points is None:
             self.unknown_hints["points"] = "'points' is the size of the game, which this army " \
                                            "does not set; add one: points 500"
+        if decl.cost is None:
+            self.unknown_hints["total_cost"] = "'total_cost' is what the warband costs, and " \
+                                               "this army gives no cost: cost(f) = ..."
         for rule in decl.rules:
             self.army_rule(rule, scope)
-        self.unknown_hints.clear()
+        self.unknown_hints = dict(OUTSIDE_ARMY)
 
     def army_scope(self, decl: nodes.ArmyDecl) -> Scope:
         """What an army rule reads: the warband's fighters and entries, the game's points and
