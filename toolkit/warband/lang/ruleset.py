@@ -421,8 +421,8 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
         if bound.per is not None:
             d.append(diag("E305", "'per N points' scales a quota or a count; the size of a "
                                   "warband is one limit", bound.per.span,
-                          hint="count fighters per points with a rule: at most 1 f in "
-                               "fighters per 150 points"))
+                          hint="count fighters per points with a rule of your own: "
+                               "at most 8 per 100 points f in fighters"))
     quotas = []
     for q in list(decl.quotas) + list(decl.each):
         limit = _number(q.bound.value, d, "a quota's limit")
