@@ -266,3 +266,18 @@ override army {
         in result.stdout
     assert "added    rule 'at most two Adepts': at most 2 f in fighters where f is Adept" \
         in result.stdout
+
+
+def test_a_count_of_entries_says_entries_even_when_none_is_counted(tmp_path):
+    rules = SQUADS.replace('at most 1 e in entries where e.fighter is Gunners "one squad of '
+                           'gunners"', 'at least 1 e in entries where e.fighter is Gunners '
+                                       '"a squad of gunners"')
+    _write(tmp_path, "squads.rules", rules)
+    path = _write(tmp_path, "w.yaml", """name: W
+ruleset: squads.rules
+fighters:
+  - {name: Vance, class: Commander}
+  - {name: Red, class: Troopers, count: 8, quality: 4}
+""")
+    [found] = validate([path]).diagnostics
+    assert found.message == "a squad of gunners: 0 entries; at least 1 needed"

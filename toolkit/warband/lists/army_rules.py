@@ -251,11 +251,13 @@ def _check_rule(rule: nodes.ArmyRule, interpreter, env: dict, m: Members, place:
                 path=entry.path, hint=f"the rule says: {army_rule_text(rule)}; for {entry.label}, "
                                       f"{reason}"))
         return
-    _check_count(rule, chosen, env, m, place, result, fn)
+    of_entries = any(type(g) is Record for g in group) or \
+        isinstance(rule.group, nodes.Name) and rule.group.name == "entries"
+    _check_count(rule, chosen, of_entries, env, m, place, result, fn)
 
 
-def _check_count(rule: nodes.ArmyRule, chosen: list, env: dict, m: Members, place: Place,
-                 result: ArmyResult, fn) -> None:
+def _check_count(rule: nodes.ArmyRule, chosen: list, of_entries: bool, env: dict, m: Members,
+                 place: Place, result: ArmyResult, fn) -> None:
     bound = rule.bound
     assert bound is not None
     limit = _run(fn(bound.value), env, m.world)
@@ -270,8 +272,8 @@ def _check_count(rule: nodes.ArmyRule, chosen: list, env: dict, m: Members, plac
         entry = _entry_of(member, m)
         if all(e.index != entry.index for e in entries):
             entries.append(entry)
-    word = "entr" + ("y" if n == 1 else "ies") if m.entries and chosen and \
-        type(chosen[0]) is Record else ("fighter" if n == 1 else "fighters")
+    word = ("entry" if n == 1 else "entries") if of_entries else \
+        ("fighter" if n == 1 else "fighters")
     names = f" ({', '.join(e.label for e in entries)})" if entries else ""
     shown = limit if not isinstance(limit, float) else int(limit)
     per = f" for {env.get('points')} points" if bound.per is not None else ""
