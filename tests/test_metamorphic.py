@@ -8,8 +8,9 @@ two.yaml's fighter as one.yaml's. These properties ask the same questions alone 
 in any order, and want the same answers:
 
 1. `validate`: several files in one run give each file exactly the diagnostics (and totals) it
-   gets alone; generated rulesets whose costs, limits and quotas read fighter-keyed tables, and
-   the shipped warbands;
+   gets alone; generated rulesets whose costs, limits, quotas and army rules of the author's
+   own (`every f in fighters ...`, counts, `require`, group sizes, unique classes, `quota each`,
+   limits per points: issue 20) read fighter-keyed tables, and the shipped warbands;
 2. `roster`: the roster built from a run over several files is the roster of the file alone;
 3. `convert`: converting several files one after another gives each what it gets alone;
 4. `odds`: one interpreter asked about several pairs of fighters (as a game asks about its
