@@ -29,8 +29,8 @@ from warband.lang.unparse import army_rule_text, why_false
 from warband.limits import MAX_FIGHTERS
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband
 from warband.run.dice import Dist
-from warband.run.evaluate import Record, names_in
 from warband.run.errors import RulesError
+from warband.run.evaluate import Record, names_in
 from warband.run.world import FIGHTER_REFS, World, make_world
 
 if TYPE_CHECKING:
