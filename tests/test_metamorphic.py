@@ -8,8 +8,9 @@ two.yaml's fighter as one.yaml's. These properties ask the same questions alone 
 in any order, and want the same answers:
 
 1. `validate`: several files in one run give each file exactly the diagnostics (and totals) it
-   gets alone; generated rulesets whose costs, limits and quotas read fighter-keyed tables, and
-   the shipped warbands;
+   gets alone; generated rulesets whose costs, limits, quotas and army rules of the author's
+   own (`every f in fighters ...`, counts, `require`, group sizes, unique classes, `quota each`,
+   limits per points: issue 20) read fighter-keyed tables, and the shipped warbands;
 2. `roster`: the roster built from a run over several files is the roster of the file alone;
 3. `convert`: converting several files one after another gives each what it gets alone;
 4. `odds`: one interpreter asked about several pairs of fighters (as a game asks about its
@@ -79,6 +80,26 @@ def rules_texts(draw, name: str) -> str:
                                             + [("tier", "low"), ("trait", "Tough")]))
         bound = draw(st.sampled_from(["at most", "at least"]))
         army.append(f"  quota {kind} {target} {bound} {draw(st.sampled_from(['1', '2', '1/2']))}")
+    # the author's own army rules (issue 20): they read the fighter-keyed table too, over the
+    # fighters (an entry's count expanded) and the entries
+    condition = draw(st.sampled_from(CONDITIONS[:7]))
+    if draw(st.booleans()):
+        army.append(f'  every f in fighters where {condition}: price(f) <= '
+                    f'{draw(st.integers(5, 30))} "cheap enough"')
+    if draw(st.booleans()):
+        army.append(f'  at most {draw(st.integers(0, 3))} f in fighters where {condition} '
+                    '"not too many"')
+    if draw(st.booleans()):
+        army.append(f'  require total(price(f) for f in fighters) <= points + '
+                    f'{draw(st.integers(0, 20))} "within the game"')
+    if draw(st.booleans()):
+        army.append('  every e in entries: e.count <= 2 or e.fighter is B "small groups"')
+    if draw(st.booleans()):
+        army.append(f"  quota each class at most {draw(st.integers(1, 4))}")
+    if draw(st.booleans()):
+        army.append("  quota tier low at most 1 per 20 points")
+    a_extra = draw(st.sampled_from(["", "group 1..2", "single"]))
+    b_extra = draw(st.sampled_from(["", "unique", "single unique"]))
     army_text = "\n".join(army)
     return f'''ruleset "{name}"
   title "Generated {name}"
@@ -91,8 +112,8 @@ trait Tough "hard to hurt"
 trait Quick "moves far"
 flag Stunned on fighter "stunned"
 
-class A {{ tier low traits Tough }}
-class B {{ tier high }}
+class A {{ tier low traits Tough {a_extra} }}
+class B {{ tier high {b_extra} }}
 class C {{ tier low traits Quick }}
 
 table price(f: fighter) -> points "a fighter's price, by what it is" {{

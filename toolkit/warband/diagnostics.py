@@ -138,6 +138,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E702": (Severity.ERROR, "wrong number of fighters"),
     "E703": (Severity.ERROR, "quota not met"),
     "E704": (Severity.ERROR, "cost cannot be worked out"),
+    "E705": (Severity.ERROR, "group of the wrong size"),
+    "E706": (Severity.ERROR, "an army rule of the ruleset is broken"),
+    "E707": (Severity.ERROR, "an army rule cannot be worked out"),
     # warband fmt and convert: files
     "E640": (Severity.ERROR, "file cannot be formatted"),
     "E641": (Severity.ERROR, "formatting would change the data"),
@@ -177,6 +180,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),
+    "W103": (Severity.WARNING, "a quota's share that no warband can have"),
     "W701": (Severity.WARNING, "fighters share a name"),
     "W901": (Severity.WARNING, "a game that does not end on its own"),
     "W902": (Severity.WARNING, "a side with no legal action"),

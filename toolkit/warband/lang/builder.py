@@ -142,9 +142,21 @@ class Builder(Transformer):
     def class_stat(self, meta, c):
         return "stat", (self.ident(c[0]), c[1])
 
+    def class_group(self, meta, c):
+        return "group", nodes.GroupSize(c[0], c[1], c[2], self.span(meta))
+
+    def class_single(self, meta, c):
+        span = self.span(meta)
+        one = nodes.Int(1, span)
+        return "group", nodes.GroupSize(one, one, c[0], span)
+
+    def class_unique(self, meta, c):
+        return "unique", self.span(meta)
+
     def class_decl(self, meta, c):
         name, doc, *entries = c
         tier, traits, equipment, stats = None, [], [], []
+        group = unique = None
         for kind, value in entries:
             if kind == "tier":
                 tier = value
@@ -152,10 +164,14 @@ class Builder(Transformer):
                 traits.extend(value)
             elif kind == "equipment":
                 equipment.extend(value)
+            elif kind == "group":
+                group = value
+            elif kind == "unique":
+                unique = value
             else:
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
-                             tuple(stats), self.span(meta))
+                             tuple(stats), self.span(meta), group, unique)
 
     def equipment_grants(self, meta, c):
         return tuple(c)
@@ -348,6 +364,24 @@ class Builder(Transformer):
         (kind, name), bound, doc = c
         return "quota", nodes.Quota(kind, name, bound, doc, self.span(meta))
 
+    def army_quota_each(self, meta, c):
+        kind, bound, doc = c
+        return "each", nodes.EachQuota(kind, bound, doc, self.span(meta))
+
+    def army_require(self, meta, c):
+        return "rule", nodes.ArmyRule("require", None, None, None, c[0], None, c[1],
+                                      self.span(meta))
+
+    def army_every(self, meta, c):
+        var, group, condition, test, doc = c
+        return "rule", nodes.ArmyRule("every", self.ident(var), group, condition, test, None,
+                                      doc, self.span(meta))
+
+    def army_count(self, meta, c):
+        bound, var, group, condition, doc = c
+        return "rule", nodes.ArmyRule("count", self.ident(var), group, condition, None, bound,
+                                      doc, self.span(meta))
+
     def selector(self, meta, c):
         return c[0], self.ident(c[1])
 
@@ -358,21 +392,20 @@ class Builder(Transformer):
         return " ".join(str(t) for t in c)
 
     def bound(self, meta, c):
-        return nodes.Bound(c[0], c[1], self.span(meta))
+        return nodes.Bound(c[0], c[1], self.span(meta), c[2])
 
     def army_decl(self, meta, c):
         doc, *entries = c
         fields = {"cost": None, "points": None, "size": None}
-        quotas, removals = [], []
+        lists: dict[str, list] = {"quota": [], "remove": [], "each": [], "rule": []}
         for kind, value in entries:
-            if kind == "quota":
-                quotas.append(value)
-            elif kind == "remove":
-                removals.append(value)
+            if kind in lists:
+                lists[kind].append(value)
             else:
                 fields[kind] = value
-        return nodes.ArmyDecl(doc, quotas=tuple(quotas), span=self.span(meta),
-                            removals=tuple(removals), **fields)
+        return nodes.ArmyDecl(doc, quotas=tuple(lists["quota"]), span=self.span(meta),
+                              removals=tuple(lists["remove"]), each=tuple(lists["each"]),
+                              rules=tuple(lists["rule"]), **fields)
 
     # ---- house rules ------------------------------------------------------------------------------
     def override_decl(self, meta, c):
@@ -451,6 +484,11 @@ class Builder(Transformer):
 
     def name(self, meta, c):
         return nodes.Name(str(c[0]), self.span(meta))
+
+    def fighters_name(self, meta, c):
+        # the word is a keyword (`fighters within D of F`); alone it is a name like any other,
+        # known in army rules (the warband's fighters)
+        return nodes.Name("fighters", self.span(meta))
 
     def count(self, meta, c):
         return nodes.Count(c[0], c[1], self.span(meta))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang import nodes
+from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker, TableChecker):
+class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -52,6 +53,7 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
         self.ref_types: dict[int, Type] = {}
         # names declared by declarations the parser could not read (already reported)
         self.unreadable: frozenset[str] = frozenset()
+        self.unknown_hints: dict[str, str] = dict(OUTSIDE_ARMY)
 
     # ---- reporting ----------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
@@ -295,6 +297,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
             t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
+        if decl.group is not None:
+            for end in (decl.group.low, decl.group.high):
+                self.fixed_number(end, Scope({}), "a group size")
 
     def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
         """E308 for a value given to a stat the rules work out for every fighter."""
@@ -339,27 +344,10 @@ class Checker(ExpressionChecker, GameChecker, TableChecker):
                                f"result", decl.name.span,
                        hint=f"end every path with 'return' ({scope.result})")
 
-    def army(self, decl: nodes.ArmyDecl) -> None:
-        if decl.cost is not None:
-            param, body = decl.cost
-            t = self.expr(body, Scope({param.name: (FIGHTER, param.span)}))
-            self.expect(NUMBER, t, body.span, "a fighter's cost")
-            self.require_fixed(t, body.span, "a fighter's cost")
-        bounds = [(decl.points, "the points limit")] if decl.points is not None else []
-        if decl.size is not None:
-            bounds.append((decl.size[0].value, "the number of fighters"))
-        bounds += [(q.bound.value, "a quota's limit") for q in decl.quotas]
-        for value, what in bounds:
-            t = self.expr(value, Scope({}))
-            self.expect(NUMBER, t, value.span, what)
-            self.require_fixed(t, value.span, what)
-        for quota in decl.quotas:
-            sym = self.lookup(quota.selector.name)
-            if sym is None or sym.kind != quota.selector_kind:
-                hint = None
-                if sym is not None and sym.kind in ("tier", "class", "trait", "equipment"):
-                    hint = f"did you mean 'quota {sym.kind} {sym.name}'?"
-                self.unknown(quota.selector, (quota.selector_kind,), hint=hint)
+    def fixed_number(self, value: nodes.Expr, scope: Scope, what: str) -> None:
+        t = self.expr(value, scope)
+        self.expect(NUMBER, t, value.span, what)
+        self.require_fixed(t, value.span, what)
 
     # ---- statements ------------------------------------------------------------------------------
     def block(self, block: nodes.Block | None, scope: Scope) -> None:

@@ -33,7 +33,7 @@ from warband.lang.summary import (
     trait_list_text,
     value_text,
 )
-from warband.lang.unparse import expr_text
+from warband.lang.unparse import army_rule_text, expr_text
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
 SECTIONS = (
@@ -365,16 +365,25 @@ def _army(a: Army | None, b: Army | None) -> list[Change]:
     old = {(q.kind, q.target, q.bound): q for q in a.quotas}
     new = {(q.kind, q.target, q.bound): q for q in b.quotas}
     for key, q in new.items():
-        name = f"quota {q.kind} {q.target}"
+        name = f"quota {q.kind} {q.target}" if not q.each else f"quota each {q.kind}"
         if key not in old:
             changes.append(Change("army", name, "added", [quota_text(q)]))
-        elif (old[key].limit, old[key].share) != (q.limit, q.share):
+        elif (old[key].limit, old[key].share, old[key].per) != (q.limit, q.share, q.per):
             changes.append(Change("army", name, "changed",
                                   [f"{quota_text(old[key])} -> {quota_text(q)}"]))
     for key, q in old.items():
         if key not in new:
-            changes.append(Change("army", f"quota {q.kind} {q.target}", "removed",
-                                  [f"was {quota_text(q)}"]))
+            name = f"quota {q.kind} {q.target}" if not q.each else f"quota each {q.kind}"
+            changes.append(Change("army", name, "removed", [f"was {quota_text(q)}"]))
+    # the author's own rules have no names: a rule is known by its text and message
+    old_rules = [(army_rule_text(r), r.doc) for r in a.rules]
+    new_rules = [(army_rule_text(r), r.doc) for r in b.rules]
+    for text, doc in new_rules:
+        if (text, doc) not in old_rules:
+            changes.append(Change("army", f"rule '{doc or text}'", "added", [text]))
+    for text, doc in old_rules:
+        if (text, doc) not in new_rules:
+            changes.append(Change("army", f"rule '{doc or text}'", "removed", [f"was {text}"]))
     return changes
 
 

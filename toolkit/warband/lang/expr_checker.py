@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 
 class ExpressionChecker:
+    # what an unknown name means where it is read (army rules: 'points' in an army without)
+    unknown_hints: dict[str, str]
+
     if TYPE_CHECKING:  # what the Checker this is mixed into provides
         table: SymbolTable
         used: set[str]
@@ -283,7 +286,7 @@ class ExpressionChecker:
             candidates = list(extra) + list(self.table.members) + self.table.names_of_kind(
                 "class", "tier", "table", "define")
             what = "name"
-        hint = self.suggest(name, candidates)
+        hint = self.suggest(name, candidates) or self.unknown_hints.get(name)
         if hint is None and len(kinds) == 1 and kinds[0] in ("stat", "tier", "trait", "class",
                                                              "equipment"):
             hint = f"declare it first, as in: {kinds[0]} {name}"
@@ -318,8 +321,13 @@ class ExpressionChecker:
                 index = subject.fields.index(name)
                 column = subject.columns[index] if index < len(subject.columns) else ANY
                 return column.rolled(subject.random)
-            self.error("E203", f"table '{subject.name}' has no column '{name}'", field.span,
-                       hint=did_you_mean(name, subject.fields))
+            whose = "a warband entry" if str(subject) == "a warband entry" else \
+                f"table '{subject.name}'"
+            self.error("E203", f"{whose} has no {'field' if whose[0] == 'a' else 'column'} "
+                               f"'{name}'", field.span,
+                       hint=did_you_mean(name, subject.fields) or (
+                           f"an entry's fields are {either(list(subject.fields), 'and')}"
+                           if whose[0] == "a" else None))
             return ANY
         else:
             self.error("E302", f"{subject} has no fields", field.span)

@@ -15,6 +15,7 @@ from warband.lang.symbols import GAME_FUNCTIONS
 from warband.lang.typesystem import (
     ANY,
     BOOL,
+    ENTRY,
     FIGHTER,
     FIGHTERS,
     MARKER,
@@ -136,6 +137,8 @@ class GameChecker:
         t = self.expr(group, scope)
         if t.kind == "sides":
             return SIDE
+        if t.kind == "entries":
+            return ENTRY
         self.expect(FIGHTERS, t, group.span, "a group")
         return FIGHTER
 

@@ -339,8 +339,12 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
             points = None
         else:
             size = None
+    each = [q for q in base.each if all((q.selector_kind, q.bound.kind) !=
+                                        (h.selector_kind, h.bound.kind) for h in house.each)]
     doc = house.doc if house.doc is not None else base.doc
-    return nodes.ArmyDecl(doc, cost, points, size, tuple(quotas), house.span)
+    # the author's own rules have no name to replace one by: the house's are added to the base's
+    return nodes.ArmyDecl(doc, cost, points, size, tuple(quotas), house.span,
+                          each=tuple(each) + house.each, rules=base.rules + house.rules)
 
 
 def explain_removed(diagnostics: list[Diagnostic], removed: dict[str, Span]) -> list[Diagnostic]:

@@ -398,6 +398,19 @@ class ClassDecl:
     equipment: tuple[Ident, ...]
     stats: tuple[tuple[Ident, Expr], ...]
     span: Span
+    # how many fighters one warband entry of the class may stand for: `group 1..5`, or
+    # `single` (1..1); None: any number
+    group: "GroupSize | None" = None
+    unique: Span | None = None     # `unique`: at most one fighter of the class in a warband
+
+
+@node
+class GroupSize:
+    """`group LOW..HIGH` (or `single`, LOW = HIGH = 1) in a class."""
+    low: Expr
+    high: Expr
+    doc: str | None
+    span: Span
 
 
 @node
@@ -470,6 +483,7 @@ class Bound:
     kind: str                # at least | at most | exactly
     value: Expr
     span: Span
+    per: Expr | None = None  # `per N points`: the limit is value for every N points of the game
 
 
 @node
@@ -477,6 +491,33 @@ class Quota:
     selector_kind: str       # tier | class | trait | equipment
     selector: Ident
     bound: Bound
+    doc: str | None
+    span: Span
+
+
+@node
+class EachQuota:
+    """`quota each class at most 2`: the same limit on every class (tier, trait, equipment)."""
+    selector_kind: str
+    bound: Bound
+    doc: str | None
+    span: Span
+
+
+@node
+class ArmyRule:
+    """A legality rule of the author's own, with the message a warband breaking it gets.
+
+    require: `require TEST`, once for the warband;
+    every:   `every VAR in GROUP [where CONDITION]: TEST`, for each member;
+    count:   `BOUND VAR in GROUP [where CONDITION]`, how many members the condition holds for.
+    """
+    kind: str                # require | every | count
+    var: Ident | None
+    group: Expr | None
+    condition: Expr | None
+    test: Expr | None
+    bound: Bound | None
     doc: str | None
     span: Span
 
@@ -490,6 +531,8 @@ class ArmyDecl:
     quotas: tuple[Quota, ...]
     span: Span
     removals: tuple["ArmyRemoval", ...] = ()   # only in `override army`
+    each: tuple[EachQuota, ...] = ()
+    rules: tuple[ArmyRule, ...] = ()
 
 
 # ---- house rules: layers on an `extends` base ---------------------------------------------------

@@ -96,6 +96,11 @@ class FighterClass:
     stats: tuple[tuple[str, Constant | None], ...]
     doc: str | None
     span: Span
+    # how many fighters one warband entry of the class may stand for (`group 1..5`, `single`)
+    group: tuple[int, int] | None = None
+    group_doc: str | None = None
+    group_span: Span | None = None
+    unique: Span | None = None   # `unique`: at most one fighter of the class in a warband
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,8 @@ class Quota:
     doc: str | None
     span: Span
     share: bool = False   # written as a fraction (1/2, 2/2): a share of the fighters, not a count
+    per: int | None = None   # `per N points`: the limit counts once for every N points of the game
+    each: bool = False       # `quota each KIND`: target is "" and the limit holds for every one
 
     @property
     def is_share(self) -> bool:
@@ -141,10 +148,12 @@ class Army:
     quotas: tuple[Quota, ...]
     doc: str | None
     span: Span
+    rules: tuple[nodes.ArmyRule, ...] = ()   # the author's own legality rules, run per warband
 
 
 @dataclass(frozen=True)
 class Ruleset:
+
     id: str
     title: str
     source: str | None
@@ -309,10 +318,12 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 class_stats = tuple((n.name, _const(v, d, "a class's stat")) for n, v in decl.stats)
                 pending += [(name, value, expr.span)
                             for (name, value), (_, expr) in zip(class_stats, decl.stats)]
+                group, group_doc, group_span = _group(decl, d)
                 classes[decl.name.name] = FighterClass(
                     decl.name.name, decl.tier.name if decl.tier else None,
                     tuple((r.name.name, ref_value(r)) for r in decl.traits),
-                    tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span)
+                    tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span,
+                    group, group_doc, group_span, decl.unique)
             case nodes.EquipmentDecl():
                 equipment[decl.name.name] = Equipment(
                     decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
@@ -366,6 +377,37 @@ def _owner(choose: nodes.Decision, procedures: dict) -> tuple[str, nodes.Decisio
     return "", choose  # pragma: no cover - every decision sits in a procedure
 
 
+def _group(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[
+        tuple[int, int] | None, str | None, Span | None]:
+    """A class's group size: (low, high), its doc and its span; or Nones."""
+    g = decl.group
+    if g is None:
+        return None, None, None
+    low, high = (_number(g.low, d, "a group size"), _number(g.high, d, "a group size"))
+    if not (isinstance(low, int) and isinstance(high, int) and 1 <= low <= high):
+        d.append(diag("E305", f"a group size is a range of whole numbers from 1 up, not "
+                              f"{low}..{high}", g.span,
+                      hint="for example: group 1..5, or 'single' for a class bought one by one"))
+        return None, None, None
+    return (low, high), g.doc, g.span
+
+
+def _per(bound: nodes.Bound, points, d: list[Diagnostic]) -> int | None:
+    """`per N points`: N, a whole number above 0, in an army that says how big a game is."""
+    if bound.per is None:
+        return None
+    per = _number(bound.per, d, "the points a limit counts per")
+    if not isinstance(per, int) or per <= 0:
+        d.append(diag("E305", f"'per N points' needs a whole number of points above 0, not {per}",
+                      bound.per.span))
+        return None
+    if points is None:
+        d.append(diag("E305", "'per N points' scales a limit with the game, but the army sets no "
+                              "points", bound.span, hint="add the points of a standard game: "
+                                                         "points 500"))
+    return per
+
+
 def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
     points = _number(decl.points, d, "the points limit") if decl.points else None
     size = None
@@ -376,8 +418,13 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
             d.append(diag("E305", "the number of fighters must be a whole number, 0 or more",
                           bound.value.span))
         size = (bound.kind, cast(int, limit), doc)   # if not, an error: no Ruleset
+        if bound.per is not None:
+            d.append(diag("E305", "'per N points' scales a quota or a count; the size of a "
+                                  "warband is one limit", bound.per.span,
+                          hint="count fighters per points with a rule of your own: "
+                               "at most 8 per 100 points f in fighters"))
     quotas = []
-    for q in decl.quotas:
+    for q in list(decl.quotas) + list(decl.each):
         limit = _number(q.bound.value, d, "a quota's limit")
         share = isinstance(q.bound.value, nodes.Binary) and q.bound.value.op == "/"
         if limit is not None and (share and not 0 < limit <= 1 or not share and (
@@ -385,7 +432,16 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
             d.append(diag("E305", "a quota is a whole number of fighters (0 or more) or a share "
                                   f"written as a fraction between 0 and 1, not {limit}",
                           q.bound.value.span, hint="for example: at most 2, or at least 1/2"))
-        quotas.append(Quota(q.selector_kind, q.selector.name, q.bound.kind,
-                            cast(Number, limit), q.doc, q.span, share))   # None: an error above
+        per = _per(q.bound, points, d)
+        if per is not None and share:
+            d.append(diag("E305", "a share of the fighters cannot also grow with the points",
+                          q.bound.span, hint="write a count: at most 1 per 150 points"))
+        each = isinstance(q, nodes.EachQuota)
+        target = "" if each else cast(nodes.Quota, q).selector.name
+        quotas.append(Quota(q.selector_kind, target, q.bound.kind,
+                            cast(Number, limit), q.doc, q.span, share, per, each))
+    for rule in decl.rules:
+        if rule.bound is not None:
+            _per(rule.bound, points, d)
     cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
-    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span)
+    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules)

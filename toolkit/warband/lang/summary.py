@@ -13,7 +13,7 @@ from rich.text import Text
 from warband.diagnostics import printable
 from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset, Stat
-from warband.lang.unparse import expr_text
+from warband.lang.unparse import army_rule_text, expr_text
 
 
 def shown(text: str) -> str:
@@ -47,7 +47,21 @@ def derived_text(s: Stat) -> str:
 
 def quota_text(q: Quota) -> str:
     limit = f"{value_text(q.limit)} of the fighters" if q.is_share else value_text(q.limit)
-    return f"{q.bound} {limit} from {q.kind} {q.target}"
+    if q.per is not None:
+        limit += f" per {q.per} points"
+    return f"{q.bound} {limit} from " + (f"each {q.kind}" if q.each else f"{q.kind} {q.target}")
+
+
+def class_limits_text(c) -> str:
+    """What a class says of how it is bought: 'in groups of 1 to 5', 'bought singly; unique'."""
+    parts = []
+    if c.group == (1, 1):
+        parts.append("bought singly")
+    elif c.group is not None:
+        parts.append(f"in groups of {c.group[0]} to {c.group[1]}")
+    if c.unique is not None:
+        parts.append("unique: at most one in a warband")
+    return "; ".join(parts)
 
 
 def row_text(row: nodes.Row) -> tuple[str, str]:
@@ -155,6 +169,9 @@ def render(ruleset: Ruleset, console: Console) -> None:
             add_row(t, c.name, c.tier or "", *stats, trait_list_text(c.traits),
                       ", ".join(c.equipment), *col(t, c.name))
         console.print(t)
+        for c in ruleset.classes.values():
+            if c.group is not None or c.unique is not None:
+                say(f"{c.name}: {class_limits_text(c)}")
         if ruleset.tiers:
             say("tiers: " + "; ".join(
                 f"{t.name}{at(t.name)}" + (f" ({t.doc})" if t.doc else "")
@@ -200,6 +217,8 @@ def render(ruleset: Ruleset, console: Console) -> None:
         for q in army.quotas:
             where = f" ({_base(q.span.file)}:{q.span.line})" if len(ruleset.layers) > 1 else ""
             say(f"quota: {quota_text(q)}" + (f" ({q.doc})" if q.doc else "") + where)
+        for rule in army.rules:
+            say(f"rule: {army_rule_text(rule)}" + (f" ({rule.doc})" if rule.doc else ""))
     actions = [p for p in ruleset.procedures.values() if p.kind in ("action", "phase")]
     if actions:
         section("Actions and phases")
@@ -236,7 +255,9 @@ def as_json(ruleset: Ruleset) -> dict:
         "tiers": [{"name": t.name, "doc": t.doc, **o(t.name)} for t in ruleset.tiers.values()],
         "classes": [{"name": c.name, "tier": c.tier,
                      "traits": {n: jv(v) for n, v in c.traits},
-                     "equipment": list(c.equipment), **o(c.name)}
+                     "equipment": list(c.equipment),
+                     "group": list(c.group) if c.group else None, "unique": c.unique is not None,
+                     **o(c.name)}
                     for c in ruleset.classes.values()],
         "traits": [{"name": t.name, "numeric": t.numeric, "doc": t.doc, **o(t.name)}
                    for t in ruleset.traits.values()],
@@ -256,6 +277,7 @@ def as_json(ruleset: Ruleset) -> dict:
             "points": ruleset.army.points,
             "size": list(ruleset.army.size[:2]) if ruleset.army.size else None,
             "quotas": [quota_text(q) for q in ruleset.army.quotas],
+            "rules": [{"rule": army_rule_text(r), "message": r.doc} for r in ruleset.army.rules],
             **o("army"),
         },
         "actions": [p.name.name for p in ruleset.procedures.values() if p.kind == "action"],

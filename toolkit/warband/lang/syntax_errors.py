@@ -92,6 +92,10 @@ def _patterns() -> dict[str, str]:
             if t.pattern.type == "str"}
 
 
+# What starts an entry of a class: a list of them is said in one phrase.
+_CLASS_ENTRIES = {"tier", "traits", "equipment", "stat", "group", "single", "unique"}
+_ARMY_ENTRIES = {"cost", "points", "size", "quota", "remove", "require", "every", "at", "exactly"}
+
 # What can only continue the line before: left out when the unexpected word begins a line.
 _CONTINUATIONS = {"LPAR", "COMMA", "DOT", "SUM", "MAX", "MIN"} | _OPERATORS
 
@@ -110,6 +114,14 @@ def _expected_words(expected: set[str], line_start: bool = False) -> str:
     if len(statements) >= 5:
         expected -= statements | {"NAME"}
         groups.append("a statement (such as 'let', 'set', 'if')")
+    for starts, phrase in ((_CLASS_ENTRIES, "a class entry (such as 'tier', 'traits', 'stat', "
+                                            "'group')"),
+                           (_ARMY_ENTRIES, "an army entry (such as 'cost', 'points', 'size', "
+                                           "'quota', 'require')")):
+        entries = {n for n in expected if patterns.get(n) in starts}
+        if len(entries) >= 5:
+            expected -= entries
+            groups.append(phrase)
     if {"INT", "NAME", "DICE", "LPAR"} <= expected:
         expected -= _VALUE_STARTS
         groups.append("a value (such as 3, 2d6, a name)")

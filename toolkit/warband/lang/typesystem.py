@@ -29,9 +29,13 @@ class Type:
                  "fighter": "a fighter", "side": "a side", "dice": "dice",
                  "fighters": "a group of fighters", "class": "a class", "tier": "a tier",
                  "record": "a table row", "nothing": "nothing", "any": "a value",
-                 "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker"}
+                 "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
+                 "entries": "a group of warband entries"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
+        elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
+                self.fields == ENTRY.fields:
+            base = "a warband entry"
         else:
             base = words[self.kind]
         return f"{base} (rolled)" if self.random and self.kind != "dice" else base
@@ -48,6 +52,10 @@ FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", rando
     Type("nothing")
 FIGHTERS = Type("fighters")
 SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
+# army rules: one entry of a warband file (`count` identical fighters), read as a row of fields
+ENTRY = Type("record", "entry", ("count", "fighters", "fighter", "name"),
+             columns=(NUMBER, FIGHTERS, FIGHTER, TEXT))
+ENTRIES = Type("entries")
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
                     "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS, "friends": FIGHTERS}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import cast
 
 from warband.lang import nodes
 
@@ -172,3 +173,17 @@ def _text(e: nodes.Expr) -> str:
             where = f" if {expr_text(c)}" if c is not None else ""
             return f"{kind.name}({expr_text(v)} for {var.name} in {expr_text(g)}{where})"
     raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
+
+
+def army_rule_text(rule: nodes.ArmyRule) -> str:
+    """A rule of an army section as it is written, without its message."""
+    where = f" where {expr_text(rule.condition)}" if rule.condition is not None else ""
+    if rule.kind == "require":
+        return f"require {expr_text(cast(nodes.Expr, rule.test))}"
+    head = f"{cast(nodes.Ident, rule.var).name} in {expr_text(cast(nodes.Expr, rule.group))}" \
+        f"{where}"
+    if rule.kind == "every":
+        return f"every {head}: {expr_text(cast(nodes.Expr, rule.test))}"
+    bound = cast(nodes.Bound, rule.bound)
+    per = f" per {expr_text(bound.per)} points" if bound.per is not None else ""
+    return f"{bound.kind} {expr_text(bound.value)}{per} {head}"

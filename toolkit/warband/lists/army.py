@@ -13,18 +13,20 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
+from warband.lang.ruleset import Quota
+from warband.lists import army_rules
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError
 from warband.run.world import Ref, World, make_world
 
 if TYPE_CHECKING:
-    from warband.lang.ruleset import Army, Quota, Ruleset
+    from warband.lang.ruleset import Army, Ruleset
 
 _FIGHTER_PHRASE = {"tier": "of {} classes", "class": "of class {}", "trait": "with {}",
                    "equipment": "with {}"}
@@ -149,26 +151,31 @@ def _breaks(bound: str, count, limit) -> bool:
             "exactly": count != limit}[bound]
 
 
-def check_size(warband: Warband, ruleset, place: Place, result: ArmyResult) -> None:
+def check_size(warband: Warband, ruleset, place: Place, result: ArmyResult, *,
+               complete: bool = True) -> None:
     army = ruleset.army
-    result.size = sum(f.count for f in warband.fighters)
+    size = sum(f.count for f in warband.fighters)
+    if complete:
+        result.size = size
     if army.size is None:
         return
     bound, limit, doc = army.size
-    if not isinstance(limit, int) or not _breaks(bound, result.size, limit):
+    if not isinstance(limit, int) or not _breaks(bound, size, limit):
         return
+    if not complete and bound != "at most":
+        return   # a malformed entry may hold the fighters missing
     rule = Related(place.rule_line(army, "size"), doc or "the ruleset's rule")
-    message = f"{_plural(result.size)}; {bound} {limit} {_BOUND_WORD[bound]}"
-    if result.size > limit and warband.fighters:
+    message = f"{_plural(size)}; {bound} {limit} {_BOUND_WORD[bound]}"
+    if size > limit and warband.fighters:
         first, others = warband.fighters[0], warband.fighters[1:]
         related = [Related(s, _also(f)) for f in others if (s := place.fighter(f))]
         result.diagnostics.append(diag(
             "E702", message, place.fighter(first), related=related + [rule], path=first.path,
-            hint=f"remove {_plural(result.size - limit)}, or lower a count"))
+            hint=f"remove {_plural(size - limit)}, or lower a count"))
     else:
         result.diagnostics.append(diag(
             "E702", message, place.at((FIGHTERS,), key=True), related=[rule], path=(FIGHTERS,),
-            hint=f"add {_plural(limit - result.size)}"))
+            hint=f"add {_plural(limit - size)}"))
 
 
 def _also(f: Fighter) -> str:
@@ -216,23 +223,55 @@ def _limit_text(quota: Quota, share: bool) -> str:
     return _number_text(quota.limit)
 
 
+_KINDS = {"tier": "tiers", "class": "classes", "trait": "traits", "equipment": "equipment"}
+
+
+def quotas_of(ruleset: Ruleset) -> list[Quota]:
+    """Every quota of the army, `quota each KIND` made one per name of its kind, and one of at
+    most 1 for each `unique` class."""
+    out: list[Quota] = []
+    for q in ruleset.army.quotas if ruleset.army is not None else ():
+        if q.each:
+            out += [replace(q, target=name, each=False)
+                    for name in getattr(ruleset, _KINDS[q.kind])]
+        else:
+            out.append(q)
+    for cls in ruleset.classes.values():
+        if cls.unique is not None:
+            out.append(Quota("class", cls.name, "at most", 1, f"class {cls.name} is unique",
+                             cls.unique))
+    return out
+
+
 def check_quotas(warband: Warband, ruleset, world, place: Place,
-                 result: ArmyResult) -> None:
-    if not ruleset.army.quotas or not warband.fighters:
+                 result: ArmyResult, *, complete: bool = True, points=None) -> None:
+    """Each quota; with complete=False (some entries are malformed), only those a malformed
+    entry could not make right: a count of at most N that the well-formed entries pass."""
+    if not warband.fighters:
         return
     total = sum(f.count for f in warband.fighters)
-    for quota in ruleset.army.quotas:
+    for quota in quotas_of(ruleset):
+        share = quota.share or isinstance(quota.limit, Fraction)
+        if not complete and (share or quota.bound != "at most"):
+            continue
+        if quota.per is not None and points is None:
+            continue
         counted = [f for f, w in zip(warband.fighters, world.fighters) if _matches(quota, w)]
         n = sum(f.count for f in counted)
-        share = quota.share or isinstance(quota.limit, Fraction)
         if share and total == 0:
             continue
         wanted = quota.limit * total if share else quota.limit
+        scaled = ""
+        if quota.per is not None:
+            wanted = quota.limit * math.floor(points / quota.per)
+            scaled = f" ({_number_text(quota.limit)} per {quota.per} points, in a game of " \
+                     f"{points})"
         if not _breaks(quota.bound, n, wanted):
             continue
         phrase = _FIGHTER_PHRASE[quota.kind].format(quota.target)
         names = f" ({', '.join(f.label for f in counted)})" if counted else ""
-        limit = f"{quota.bound} {_limit_text(quota, share)} {_BOUND_WORD[quota.bound]}"
+        shown = _number_text(wanted) if quota.per is not None else _limit_text(quota, share)
+        limit = f"{quota.bound} {shown} {_BOUND_WORD[quota.bound]}{scaled}"
         if share:
             exact = {"at least": math.ceil, "at most": math.floor}.get(quota.bound)
             if exact is not None and quota.limit not in (0, 1):
@@ -280,18 +319,27 @@ def duplicate_names(data: Mapping[str, Any], place: Place) -> list[Diagnostic]:
 
 
 def check(warband: Warband, ruleset, interpreter, data, file: str, text: str | None,
-          sources: Sources, *, complete: bool) -> ArmyResult:
-    """The army rules for a warband; with complete=False (some entries are malformed) only what
-    does not depend on every fighter is checked."""
+          sources: Sources, *, complete: bool, points_known: bool = True) -> ArmyResult:
+    """The army rules for a warband. With complete=False (some entries are malformed and left
+    out of `warband`), every rule that no malformed entry could make right is still checked: an
+    entry's own cost and group size, a limit of at most N that the others already pass, a rule
+    of the author's own that judges one fighter at a time. points_known=False: the file's
+    `points:` is malformed (and reported), so nothing that reads it is checked."""
     place = Place(data, file, text, sources)
     result = ArmyResult()
     result.diagnostics += duplicate_names(data, place)
-    if ruleset.army is None or not complete:
-        return result
-    check_size(warband, ruleset, place, result)
+    army_rules.check_groups(warband, ruleset, place, result)
     world = world_of(warband, ruleset)
+    if ruleset.army is None:
+        check_quotas(warband, ruleset, world, place, result, complete=complete)  # unique classes
+        return result
+    check_size(warband, ruleset, place, result, complete=complete)
     if ruleset.army.cost is not None and costs(warband, ruleset, interpreter, world, place,
-                                               result):
+                                               result) and complete:
         check_points(warband, ruleset, place, result)
-    check_quotas(warband, ruleset, world, place, result)
+    points = warband.points if warband.points is not None else ruleset.army.points
+    check_quotas(warband, ruleset, world, place, result, complete=complete,
+                 points=points if points_known else None)
+    army_rules.check_rules(warband, ruleset, interpreter, place, result, complete=complete,
+                           points_known=points_known)
     return result

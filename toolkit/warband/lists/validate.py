@@ -152,7 +152,7 @@ class Validation:
         assert ruleset is not None  # rules() gives a _Rules only for a compiled ruleset
         result.ruleset = ruleset
         if rules.schema is None:
-            rules.schema = schema.ruleset_schema(ruleset)
+            rules.schema = schema.ruleset_schema(ruleset, groups=False)
         if schema.conforms(rules.schema, data):  # valid: no need to load jsonschema
             found = schema.SchemaResult()
         else:
@@ -169,14 +169,19 @@ class Validation:
             result.warband = replace(result.warband, points=None)
         derived = check_derived(result.warband, ruleset, data, name, loaded.text)
         result.diagnostics += derived
-        complete = len(usable) == count and FIGHTERS not in found.bad_keys and not any(
-            d.code == "E628" for d in derived)   # (a cost of a fighter without the stat)
+        # an entry without a stat the rules need has no cost: the army rules leave it out, as
+        # they leave out every malformed entry, and check what the others settle (army.check)
+        lacking = {d.path[1] for d in derived if d.code == "E628" and len(d.path) > 1}
+        complete = len(usable) == count and FIGHTERS not in found.bad_keys and not lacking
+        checkable = replace(result.warband, fighters=tuple(
+            f for f in result.warband.fighters if f.index not in lacking))
         if rules.interpreter is None and ruleset.army is not None:
             # lazily: the interpreter (and the code generator under it) only for army rules
             from warband.run.interpreter import Interpreter
             rules.interpreter = Interpreter(ruleset)
-        checked = army.check(result.warband, ruleset, rules.interpreter, data, name,
-                             loaded.text, self.sources, complete=complete)
+        checked = army.check(checkable, ruleset, rules.interpreter, data, name,
+                             loaded.text, self.sources, complete=complete,
+                             points_known="points" not in found.bad_keys)
         result.diagnostics += checked.diagnostics
         result.total, result.limit, result.size = checked.total, checked.limit, checked.size
         return self._sorted(result)
