@@ -393,3 +393,43 @@ def test_a_stat_derived_with_if_and_no_default_is_needed_only_where_it_is_not_de
     assert diagnostics == []
     parse_fighter("class=Dragon", "--target", rules, 1, diagnostics)
     assert [d.message for d in diagnostics] == ["missing level"]
+
+
+# ---- derived stats and missing values, found in review ------------------------------------------
+
+def _warband_cli(*args: str):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root / "toolkit")}
+    return subprocess.run([sys.executable, "-m", "warband", *args], capture_output=True,
+                          text=True, cwd=root / "tests" / "derived_cases", env=env, timeout=120)
+
+
+@pytest.mark.parametrize("command", [["play", "derived2.rules"],
+                                     ["simulate", "derived2.rules", "--games", "2"]])
+def test_a_derived_stat_whose_if_turns_false_with_nothing_given_is_a_rules_error(command):
+    """`stat Rank(f): 1..5 as 2 if f.Wounds == 0` without a default: once wounded, a fighter
+    had Rank None, and `t.Rank + 1` was a TypeError traceback in play (E914 blaming the code
+    generator in simulate)."""
+    result = _warband_cli(*command)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert "error[E505]: b has no Rank: the rules work it out only if f.Wounds == 0" \
+        in result.stderr
+    assert "E914" not in result.stderr
+
+
+@pytest.mark.parametrize("rules", ["d7.rules", "d9.rules"])
+def test_a_fighter_a_scenario_writes_without_a_stat_it_needs_is_e628(rules):
+    result = _warband_cli("play", rules)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert "error[E628]: fighter 'r' has no Might" in result.stderr
+
+
+def test_odds_with_a_fighter_lacking_a_stat_a_derived_condition_reads():
+    result = _warband_cli("odds", "d5.rules", "--attacker", "rank=2", "--target", "might=3",
+                          "--action", "hit")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert "add might=N" in result.stderr

@@ -161,6 +161,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
                 specs += fighter.specs(index)
         for spec in side.fighters:
             inline.append((spec, len(specs_before) + len(specs), index))
+            diagnostics += _missing_stats(ruleset, spec)
             stats = {s.name: _constant(v) for s, v in spec.stats}
             traits = {r.name.name: (True if r.value is None else _constant(r.value))
                       for r in spec.traits}
@@ -200,6 +201,19 @@ def _side_file(given: SideFile, ruleset: Ruleset, validation: Validation,
                  "may make one"))
         return None
     return list(result.warband.fighters)
+
+
+def _missing_stats(ruleset: Ruleset, spec) -> list[Diagnostic]:
+    """E628 at a fighter the scenario writes that lacks a stat (no default, not its class's, not
+    worked out for every fighter), as `validate` reports one in a warband file; else the game
+    read a missing value (a TypeError, a traceback)."""
+    cls = ruleset.classes.get(spec.fighter_class.name) if spec.fighter_class else None
+    given = {s.name for s, _ in spec.stats} | (set(dict(cls.stats)) if cls else set())
+    return [diag("E628", f"fighter '{spec.name}' has no {stat.name}", spec.span,
+                 hint=f"give it: stat {stat.name} = ... (or give the stat a default)")
+            for stat in ruleset.stats.values()
+            if stat.default is None and stat.name not in given and not stat.always_derived
+            and stat.when is None]
 
 
 def _derived_given(ruleset: Ruleset, inline: list, fighters: list[FighterSpec]) -> list:

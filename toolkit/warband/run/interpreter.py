@@ -725,7 +725,16 @@ class Interpreter(Decisions):
         fighter, value, when = found
         env = {fighter: ref}
         if when is not None and when(env, world) is not True:
-            return world.fighters[ref.index].values[name]
+            given = world.fighters[ref.index].values[name]
+            if given is None:   # (no default, none given: `if` turned false in play)
+                from warband.lang.unparse import expr_text  # lazily: only this error needs it
+                stat = self.ruleset.stats[name]
+                raise RulesError(diag(
+                    "E505", f"{world.fighters[ref.index].name} has no {name}: the rules work it "
+                            f"out only if {expr_text(stat.when)}, and nothing gives it",
+                    stat.span, hint=f"give {name} a default, or a value for the fighters the "
+                                    "rules do not work it out for"))
+            return given
         return value(env, world)
 
     def works_out(self, name: str, ref: Ref, world: World) -> bool:

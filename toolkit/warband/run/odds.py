@@ -118,7 +118,8 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         try:
             derived = {n for n, s in ruleset.stats.items() if s.derived is not None and
                        interpreter.works_out(n, Ref("fighter", 0), world)}
-        except RulesError:   # a condition that fails here fails in the odds: reported there
+        except (RulesError, TypeError):   # a condition that fails here (or reads a stat
+            # this fighter lacks, reported just below) fails in the odds: reported there
             derived = {n for n, s in ruleset.stats.items() if s.always_derived}
         for name, m in given.items():
             if name in derived:
