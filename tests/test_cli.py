@@ -275,6 +275,9 @@ def test_display_path_of_an_installed_builtin(tmp_path, monkeypatch):
 
 def test_display_path_in_a_checkout_stays_relative_to_the_working_directory(monkeypatch):
     from warband import catalog
+    if catalog.RULES_DIR.resolve() != (ROOT / "dsl").resolve():
+        pytest.skip("the toolkit runs installed: the checkout's dsl/ is not its shipped rules "
+                    "(test_display_path_of_an_installed_builtin covers that case)")
     monkeypatch.chdir(ROOT / "dsl")
     assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "smart.rules"
     monkeypatch.chdir(ROOT / "warbands")

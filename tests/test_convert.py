@@ -209,7 +209,9 @@ def test_a_conversions_rulesets_are_parsed_once(at_root, monkeypatch):
     conversion._TABLES.clear()
     for _ in range(3):
         assert convert("warbands/greedy-dudes.yaml", SSS).valid
-    ruleset_files = [c for c in calls if not c.startswith("dsl/conversions")]
+    ruleset_files = [c for c in calls if "conversions/" not in c.replace("\\", "/")]
+    # (the conversion file itself, `dsl/conversions/...` or in the installed package, is read
+    # by each convert: what is kept is the rulesets' symbol tables)
     assert len(ruleset_files) == len(set(ruleset_files)) == 2   # source and target, once each
 
 

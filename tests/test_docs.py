@@ -384,8 +384,12 @@ def test_a_shown_command_prints_what_the_docs_show(shown: Shown, tmp_path, monke
     # the checkout's files, seen from a folder the command may write; the built-in rules and
     # scenarios (in the package when it is installed) seen there too, so that they are shown
     # as dsl/... and scenarios/... wherever the package is, and tables are laid out alike
+    # (the warbands too: a shipped scenario names its own, `../warbands/x.yaml` beside it, and
+    # messages name that file; installed, it is the package's copy, not the checkout's)
+    installed_warbands = catalog.RULES_DIR.parent / "warbands"
     shipped = {name: ROOT / name for name in _SHIPPED} | {
-        "dsl": catalog.RULES_DIR, "scenarios": catalog.SCENARIO_DIR}
+        "dsl": catalog.RULES_DIR, "scenarios": catalog.SCENARIO_DIR,
+        "warbands": installed_warbands if installed_warbands.is_dir() else ROOT / "warbands"}
     for name, folder in shipped.items():
         (tmp_path / name).symlink_to(folder, target_is_directory=True)
     monkeypatch.setattr(catalog, "RULES_DIR", tmp_path / "dsl")
