@@ -33,6 +33,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import test_codegen
+from test_codegen import random_world
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
 from warband.lang import nodes, typesystem
@@ -41,9 +43,6 @@ from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, GAME_FUNCTIONS
 from warband.run.codegen import program as codegen
 from warband.run.evaluate import RulesError
 from warband.run.world import Ref
-
-import test_codegen
-from test_codegen import random_world
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -124,11 +124,16 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
              replay: str | None, update: str | None = None, *, side_files: tuple = (),
              sources=None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
-    from warband.diagnostics import Sources, diag
     from warband import catalog
+    from warband.diagnostics import Sources, diag
     from warband.game.engine import Game
-    from warband.game.gamelog import ReplayMismatch, as_json, first_difference, game_record
-    from warband.game.gamelog import read_record
+    from warband.game.gamelog import (
+        ReplayMismatch,
+        as_json,
+        first_difference,
+        game_record,
+        read_record,
+    )
     from warband.game.gamelog import render_text as render_log
     from warband.game.results import PlayRequest
     from warband.game.worker import ScenarioProblem, loaded, policies_of
@@ -288,6 +293,7 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
     and with --update write it, keeping the game's record beside each file. Nothing is written
     when any file cannot be updated."""
     from pathlib import Path
+
     from warband.game.campaign import plan
     from warband.game.gamelog import render_text as render_log
     worked = plan(scenario, scenario_ref, game.aftermath)

@@ -204,6 +204,7 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
         stdout.write(report.render_json(summary, options.scenario))
     else:
         import shutil
+
         from warband.terminal import colour_wanted
         colour = colour_wanted(stdout)
         width = shutil.get_terminal_size((100, 24)).columns

@@ -14,7 +14,6 @@ from rich.text import Text
 
 from warband import terminal
 from warband.diagnostics import printable
-
 from warband.game.results import GameResult
 from warband.game.tally import ENDINGS, Summary
 
