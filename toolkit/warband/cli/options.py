@@ -1,5 +1,5 @@
-"""Command-line values shared by commands: whole numbers and SIDE=POLICY pairs, each bad one
-a Diagnostic located in the option's own text (`--games:1:1: error[E910]`), all at once."""
+"""Command-line values shared by commands: whole numbers, SIDE=POLICY and SIDE=FILE pairs; each
+bad one a Diagnostic located in the option's own text (`--games:1:1: error[E910]`), all at once."""
 
 from __future__ import annotations
 
@@ -42,16 +42,26 @@ def whole_number(text: str, option: str, least: int, what: str, diagnostics: lis
     return value
 
 
+def named_values(option: str, texts: Sequence[str], sources: Sources):
+    """The NAME=VALUE texts of a repeatable option (--policy, --side), each with its place in
+    the option's values joined by spaces, where its diagnostics point: (text, place, name, "="
+    or "" when it has none, value)."""
+    from warband.diagnostics import Span
+    sources.add(option, " ".join(texts))
+    column = 1
+    for text in texts:
+        name, eq, value = (part.strip() for part in text.partition("="))
+        yield text, Span(option, 1, column, 1, column + len(text)), name, eq, value
+        column += len(text) + 1
+
+
 def parse_policies(texts: Sequence[str], sources: Sources,
                    found: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
     """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
-    from warband.diagnostics import Span, diag
-    sources.add("--policy", " ".join(texts))
-    pairs, column = [], 1
+    from warband.diagnostics import diag
+    pairs = []
     seen: dict[str, str] = {}   # side -> the text that gave it a policy
-    for text in texts:
-        where = Span("--policy", 1, column, 1, column + len(text))
-        name, eq, policy = (part.strip() for part in text.partition("="))
+    for text, where, name, eq, policy in named_values("--policy", texts, sources):
         if not eq or not name or not policy:
             found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,
                               hint="name a side (or a decision) and its policy, e.g. "
@@ -62,5 +72,30 @@ def parse_policies(texts: Sequence[str], sources: Sources,
         else:
             seen[name] = text
             pairs.append((name, policy))
-        column += len(text) + 1
     return tuple(pairs)
+
+
+def parse_sides(texts: Sequence[str], sources: Sources, found: list[Diagnostic]) -> tuple:
+    """SIDE=FILE pairs (`--side`, for play and simulate), each a scenario.SideFile located in
+    the --side values joined by spaces; the side's name is checked when the scenario loads."""
+    import os
+    from pathlib import Path
+
+    from warband.diagnostics import diag
+    from warband.game.scenario import SideFile
+    if not texts:
+        return ()
+    out = []
+    for text, where, name, eq, file in named_values("--side", texts, sources):
+        if not eq or not name or not file:
+            found.append(diag("E901", f"'{text}' is not SIDE=FILE", where,
+                              hint="name a side of the scenario and a warband file, e.g. "
+                                   "--side Red=my-warband.yaml (rules show SCENARIO lists the "
+                                   "sides)"))
+        elif file == "-":   # workers play the games: standard input is not theirs to read
+            found.append(diag("E901", f"side '{name}': a warband is read from a file here, not "
+                                      "from standard input", where,
+                              hint="save it to a file and name that"))
+        else:
+            out.append(SideFile(name, os.path.abspath(file), Path(file).as_posix(), where))
+    return tuple(out)

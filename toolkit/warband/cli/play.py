@@ -29,7 +29,7 @@ from warband.cli.common import (
     rewrite_output,
     write_output,
 )
-from warband.cli.options import parse_policies, whole_number
+from warband.cli.options import parse_policies, parse_sides, whole_number
 
 if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic
@@ -76,36 +76,6 @@ def play(
         raise typer.Exit(fail(problems, sources))
     raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
                               force, replay, update, side_files=side_files, sources=sources))
-
-
-def parse_sides(texts: list[str], sources, found: list) -> tuple:
-    """SIDE=FILE pairs (`--side`, for play and simulate), each a scenario.SideFile located in
-    the --side values joined by spaces; the side's name is checked when the scenario loads."""
-    import os
-    from pathlib import Path
-
-    from warband.diagnostics import Span, diag
-    from warband.game.scenario import SideFile
-    if not texts:
-        return ()
-    sources.add("--side", " ".join(texts))
-    out, column = [], 1
-    for text in texts:
-        where = Span("--side", 1, column, 1, column + len(text))
-        name, eq, file = (part.strip() for part in text.partition("="))
-        if not eq or not name or not file:
-            found.append(diag("E901", f"'{text}' is not SIDE=FILE", where,
-                              hint="name a side of the scenario and a warband file, e.g. "
-                                   "--side Red=my-warband.yaml (rules show SCENARIO lists the "
-                                   "sides)"))
-        elif file == "-":   # workers play the games: standard input is not theirs to read
-            found.append(diag("E901", f"side '{name}': a warband is read from a file here, not "
-                                      "from standard input", where,
-                              hint="save it to a file and name that"))
-        else:
-            out.append(SideFile(name, os.path.abspath(file), Path(file).as_posix(), where))
-        column += len(text) + 1
-    return tuple(out)
 
 
 def side_texts(side_files: tuple) -> dict[str, str]:

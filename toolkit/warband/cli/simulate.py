@@ -119,7 +119,7 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
                               Span("--scheduler", 1, 1, 1, len(options.scheduler) + 1),
                               hint="write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"))
     policies = parse_policies(options.policies, sources, found)
-    from warband.cli.play import parse_sides
+    from warband.cli.options import parse_sides
     sides = parse_sides(list(options.sides), sources, found)
     return Parsed(games or 0, seed or 0, workers, max_rounds, chunk_size, replay,
                   policies, sides), found

@@ -241,9 +241,9 @@ def _status(result: FileResult) -> str:
 
 
 def _unrepeated(name: str, doc: str | None) -> str | None:
-    """A tier's description without its own name in front: a tier is described as a kind of
-    class ("common classes (Soldier, ...)"), and the glossary, which shows the name beside it,
-    read "common   common classes"."""
+    """A tier's description without its own name in front: a tier is often described as a kind
+    of class (tier `common` as "common classes (...)"), and the glossary, which shows the name
+    beside it, read "common   common classes"."""
     if doc is None:
         return None
     first, _, rest = doc.partition(" ")
