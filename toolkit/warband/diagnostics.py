@@ -84,6 +84,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E307": (Severity.ERROR, "unknown outcome"),
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
+    "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),
@@ -133,6 +134,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E628": (Severity.ERROR, "missing stat"),
     "E629": (Severity.ERROR, "the warband's ruleset has errors"),
     "E630": (Severity.ERROR, "a value given for a stat the rules work out"),
+    "E632": (Severity.ERROR, "equipment the class may not take"),
+    "E633": (Severity.ERROR, "more equipment than an option allows"),
     # warband files: army-construction rules
     "E701": (Severity.ERROR, "points limit exceeded"),
     "E702": (Severity.ERROR, "wrong number of fighters"),

@@ -153,12 +153,36 @@ class Builder(Transformer):
     def class_unique(self, meta, c):
         return "unique", self.span(meta)
 
+    def option_take(self, meta, c):
+        *items, doc = c
+        return "option", nodes.EquipmentOption("take", tuple(self.ident(t) for t in items),
+                                               None, None, doc, self.span(meta))
+
+    def option_one_of(self, meta, c):
+        *items, doc = c
+        span = self.span(meta)
+        return "option", nodes.EquipmentOption("up_to", tuple(self.ident(t) for t in items),
+                                               nodes.Int(1, span), None, doc, span)
+
+    def option_up_to(self, meta, c):
+        limit, *items, doc = c
+        return "option", nodes.EquipmentOption("up_to", tuple(self.ident(t) for t in items),
+                                               limit, None, doc, self.span(meta))
+
+    def option_swap(self, meta, c):
+        replaced, *items, doc = c
+        return "option", nodes.EquipmentOption("swap", tuple(self.ident(t) for t in items),
+                                               None, self.ident(replaced), doc, self.span(meta))
+
     def class_decl(self, meta, c):
         name, doc, *entries = c
         tier, traits, equipment, stats = None, [], [], []
         group = unique = None
+        options = []
         for kind, value in entries:
-            if kind == "tier":
+            if kind == "option":
+                options.append(value)
+            elif kind == "tier":
                 tier = value
             elif kind == "traits":
                 traits.extend(value)
@@ -171,7 +195,7 @@ class Builder(Transformer):
             else:
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
-                             tuple(stats), self.span(meta), group, unique)
+                             tuple(stats), self.span(meta), group, unique, tuple(options))
 
     def equipment_grants(self, meta, c):
         return tuple(c)

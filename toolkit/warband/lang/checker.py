@@ -300,6 +300,37 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
         if decl.group is not None:
             for end in (decl.group.low, decl.group.high):
                 self.fixed_number(end, Scope({}), "a group size")
+        self.equipment_options(decl)
+
+    def equipment_options(self, decl: nodes.ClassDecl) -> None:
+        """Each piece a class's options name is equipment, named by one option only and not one
+        the class already carries; a swap gives up a piece the class carries."""
+        owner = f"class '{decl.name.name}'"
+        carried = {e.name for e in decl.equipment}
+        offered: dict[str, nodes.Ident] = {}
+        for option in decl.options:
+            if option.limit is not None:
+                self.fixed_number(option.limit, Scope({}), "how many pieces an option allows")
+            if option.replaces is not None and option.replaces.name not in carried:
+                self.error("E310", f"{owner} does not carry '{option.replaces.name}', so it "
+                                   "cannot be swapped", option.replaces.span,
+                           hint=f"swap a piece the class carries: {', '.join(sorted(carried))}"
+                           if carried else f"give the class the piece first: equipment {option.replaces.name}")
+            for name in option.items:
+                sym = self.lookup(name.name)
+                if sym is None or sym.kind != "equipment":
+                    self.unknown(name, ("equipment",))
+                    continue
+                if name.name in carried:
+                    self.error("E202", f"{owner} already carries '{name.name}'", name.span,
+                               hint="an option offers what the class does not carry")
+                elif name.name in offered:
+                    self.error("E202", f"'{name.name}' is offered twice in {owner}", name.span,
+                               related=[Related(offered[name.name].span, "offered here")],
+                               hint="offer each piece in one option only, so that a "
+                                    "warband entry's choice has one reading")
+                else:
+                    offered[name.name] = name
 
     def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
         """E308 for a value given to a stat the rules work out for every fighter."""

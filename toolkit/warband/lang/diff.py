@@ -126,6 +126,9 @@ def _class(a: FighterClass, b: FighterClass) -> list[str]:
     for n, v in a.stats:
         if n not in dict(b.stats):
             out.append(f"{n} no longer fixed (was {value_text(v)})")
+    options = ([o.words() for o in a.options], [o.words() for o in b.options])
+    out += [f"no longer {w}" for w in options[0] if w not in options[1]]
+    out += [f"now {w}" for w in options[1] if w not in options[0]]
     return out + _doc(a.doc, b.doc)
 
 

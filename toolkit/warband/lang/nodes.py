@@ -402,6 +402,20 @@ class ClassDecl:
     # `single` (1..1); None: any number
     group: "GroupSize | None" = None
     unique: Span | None = None     # `unique`: at most one fighter of the class in a warband
+    options: "tuple[EquipmentOption, ...]" = ()   # `may take ...`, `may swap X for ...`
+
+
+@node
+class EquipmentOption:
+    """What an entry of a class may carry besides the class's own equipment: `may take A, B`
+    (any of them, each once), `may take one of A, B` (limit 1), `may take up to N of A, B`,
+    `may swap X for A, B` (one of them instead of the class's X)."""
+    kind: str                  # take | up_to | swap (`one of` is up_to 1)
+    items: tuple[Ident, ...]
+    limit: Expr | None         # up_to: how many of the items at most
+    replaces: Ident | None     # swap: the class's piece given up
+    doc: str | None
+    span: Span
 
 
 @node

@@ -101,6 +101,43 @@ class FighterClass:
     group_doc: str | None = None
     group_span: Span | None = None
     unique: Span | None = None   # `unique`: at most one fighter of the class in a warband
+    options: tuple[EquipmentOption, ...] = ()   # what an entry may carry; () for anything
+
+    def carried(self, chosen: tuple[str, ...]) -> tuple[str, ...]:
+        """What a fighter of the class carries: the class's equipment, less each piece a chosen
+        `may swap` replacement stands in for, then the pieces its entry chose (a piece the
+        class carries anyway is not carried twice: its traits would count twice)."""
+        given_up = {o.replaces for o in self.options
+                    if o.kind == "swap" and any(item in chosen for item in o.items)}
+        own = tuple(e for e in self.equipment if e not in given_up)
+        return own + tuple(e for e in chosen if e not in own)
+
+    def allowed_equipment(self) -> list[str]:
+        """Every piece an entry of the class may list: its own, and each option's."""
+        return list(self.equipment) + [p for o in self.options for p in o.items]
+
+
+@dataclass(frozen=True)
+class EquipmentOption:
+    """`may take A, B` (kind take, each at most once), `may take one of` / `up to N of` (kind
+    up_to, at most `limit` of the items), `may swap X for A, B` (kind swap: at most one of the
+    items, carried instead of the class's X)."""
+    kind: str
+    items: tuple[str, ...]
+    limit: int
+    replaces: str | None
+    doc: str | None
+    span: Span
+
+    def words(self) -> str:
+        """The option as the rules file says it."""
+        items = ", ".join(self.items)
+        if self.kind == "swap":
+            return f"may swap {self.replaces} for {items}"
+        if self.kind == "take":
+            return f"may take {items}"
+        return f"may take one of {items}" if self.limit == 1 else \
+            f"may take up to {self.limit} of {items}"
 
 
 @dataclass(frozen=True)
@@ -323,7 +360,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                     decl.name.name, decl.tier.name if decl.tier else None,
                     tuple((r.name.name, ref_value(r)) for r in decl.traits),
                     tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span,
-                    group, group_doc, group_span, decl.unique)
+                    group, group_doc, group_span, decl.unique, _options(decl, d))
             case nodes.EquipmentDecl():
                 equipment[decl.name.name] = Equipment(
                     decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
@@ -390,6 +427,23 @@ def _group(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[
                       hint="for example: group 1..5, or 'single' for a class bought one by one"))
         return None, None, None
     return (low, high), g.doc, g.span
+
+
+def _options(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[EquipmentOption, ...]:
+    """A class's equipment options; `up to N` needs a whole N of 1 or more (E305)."""
+    out = []
+    for o in decl.options:
+        limit = len(o.items) if o.kind == "take" else 1
+        if o.limit is not None:
+            n = _number(o.limit, d, "how many pieces an option allows")
+            if not isinstance(n, int) or n < 1:
+                d.append(diag("E305", f"'up to' takes a whole number of 1 or more, not {n}",
+                              o.limit.span, hint="for example: may take up to 2 of Dagger, Axe"))
+                continue
+            limit = n
+        out.append(EquipmentOption(o.kind, tuple(i.name for i in o.items), limit,
+                                   o.replaces.name if o.replaces else None, o.doc, o.span))
+    return tuple(out)
 
 
 def _per(bound: nodes.Bound, points, d: list[Diagnostic]) -> int | None:

@@ -172,6 +172,10 @@ def render(ruleset: Ruleset, console: Console) -> None:
         for c in ruleset.classes.values():
             if c.group is not None or c.unique is not None:
                 say(f"{c.name}: {class_limits_text(c)}")
+        for c in ruleset.classes.values():
+            if c.options:
+                say(f"{c.name} " + "; ".join(
+                    o.words() + (f" ({o.doc})" if o.doc else "") for o in c.options))
         if ruleset.tiers:
             say("tiers: " + "; ".join(
                 f"{t.name}{at(t.name)}" + (f" ({t.doc})" if t.doc else "")
@@ -257,6 +261,8 @@ def as_json(ruleset: Ruleset) -> dict:
                      "traits": {n: jv(v) for n, v in c.traits},
                      "equipment": list(c.equipment),
                      "group": list(c.group) if c.group else None, "unique": c.unique is not None,
+                     "options": [{"kind": o.kind, "items": list(o.items), "limit": o.limit,
+                                  "replaces": o.replaces, "doc": o.doc} for o in c.options],
                      **o(c.name)}
                     for c in ruleset.classes.values()],
         "traits": [{"name": t.name, "numeric": t.numeric, "doc": t.doc, **o(t.name)}

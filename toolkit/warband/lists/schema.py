@@ -116,6 +116,13 @@ def _fighter_schema(ruleset: Ruleset, groups: bool = True) -> dict:
                                            f"{c.group[1]}" if c.group != (1, 1) else
                             f"class {c.name} is bought singly"}}}}
                        for c in ruleset.classes.values() if c.group is not None]
+        # what an entry of a class with options may carry (`may take ...`, `may swap ...`)
+        conditions += [{"if": {"properties": {"class": {"const": c.name}}, "required": ["class"]},
+                        "then": {"properties": {"equipment": {
+                            "items": {"enum": c.allowed_equipment()},
+                            "description": f"class {c.name}: " + "; ".join(
+                                o.words() for o in c.options)}}}}
+                       for c in ruleset.classes.values() if c.options]
     if conditions:
         schema["allOf"] = conditions
     return schema

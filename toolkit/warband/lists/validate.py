@@ -28,6 +28,7 @@ from warband.lang.compiler import Compiled, load
 from warband.lang.ruleset import Ruleset
 from warband.lists import army, schema, yamlfast
 from warband.lists.derived import check_derived
+from warband.lists.equipment_options import check_equipment
 from warband.lists.warband_file import (
     FIGHTERS,
     Source,
@@ -169,6 +170,7 @@ class Validation:
             result.warband = replace(result.warband, points=None)
         derived = check_derived(result.warband, ruleset, data, name, loaded.text)
         result.diagnostics += derived
+        result.diagnostics += check_equipment(result.warband, ruleset, data, name, loaded.text)
         # an entry without a stat the rules need has no cost: the army rules leave it out, as
         # they leave out every malformed entry, and check what the others settle (army.check)
         lacking = {d.path[1] for d in derived if d.code == "E628" and len(d.path) > 1}

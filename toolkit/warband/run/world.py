@@ -238,7 +238,7 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
         values.update({n: s.initial for n, s in fighter_states.items()})
         values.update(spec.state)
         sources: dict[str, list] = {}
-        equipment = tuple(cls.equipment if cls else ()) + tuple(spec.equipment)
+        equipment = cls.carried(tuple(spec.equipment)) if cls else tuple(spec.equipment)
         granted = [g for e in equipment if e in ruleset.equipment for g in ruleset.equipment[e].grants]
         for name, value in list(cls.traits if cls else ()) + list(spec.traits.items()) + granted:
             sources.setdefault(name, []).append(value)
