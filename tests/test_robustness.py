@@ -452,6 +452,19 @@ def test_a_lone_cr_ends_a_line_for_the_excerpt_too():
     assert " 3 | fighters: [" in render_text([d], validation.sources)
 
 
+def test_a_number_as_a_key_leaves_no_other_entry_unchecked():
+    """Found by the large run of test_mutated_warband_files_validate_with_well_placed_diagnostics:
+    a key that is a number (`{name: L, 5, skill: 3}`) stopped the schema check of the whole file,
+    so another entry without a stat the army rules read passed as well-formed and a rule compared
+    None with 4 (a traceback). The schema now checks the file without such keys."""
+    text = (b"name: X\nruleset: guild.rules\nfighters:\n"
+            b"  - {name: Mirela, class: Captain}\n"
+            b"  - {name: Lamplighter, class: Lamplighter,  5, skill: 3}\n"
+            b"  - {name: Porter, class: Porter, count: 4, kill: 2}\n")
+    result, _ = validate_checked(text, ROOT / "tests" / "warband_errors" / "number_key.yaml")
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E622", 5), ("E620", 6)]
+
+
 def test_names_too_long_for_the_file_system_are_diagnostics():
     """Found by tests/test_strange_command_lines.py: Path.is_file() raises for a name longer
     than the system allows (ENAMETOOLONG); `rules check 999...9` was a traceback. The same name

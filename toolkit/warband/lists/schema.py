@@ -601,13 +601,23 @@ def check(validator, data, filename: str, text: str | None, ruleset: Ruleset | N
         checker.add("E622", f"a key must be a name, not {_shown(key)}", path,
                     checker.span(path, key=True) or checker.span(path[:-1]),
                     hint="write the key as a word before the colon, e.g. 'name: Guard'")
-    if odd:   # jsonschema cannot look at such a mapping; the rest waits until they are fixed
-        return checker.result
-    errors = sorted(validator.iter_errors(data),  # unknown keys first: see `suggested`
+    # jsonschema cannot look at a mapping with such keys: it checks the file without them, so
+    # that every other problem is still reported (and no entry lacking a stat passes as usable)
+    errors = sorted(validator.iter_errors(_text_keys_only(data) if odd else data),
+                    # unknown keys first: see `suggested`
                     key=lambda e: e.validator != "additionalProperties")
     for error in errors:
         checker.error(error)
     return checker.result
+
+
+def _text_keys_only(value):
+    """A plain copy of loaded YAML without the mappings' keys that are not text."""
+    if isinstance(value, dict):
+        return {k: _text_keys_only(v) for k, v in value.items() if isinstance(k, str)}
+    if isinstance(value, list):
+        return [_text_keys_only(v) for v in value]
+    return value
 
 
 def _non_text_keys(value, path: tuple):
