@@ -157,6 +157,11 @@ def test_simulate_with_your_own_warbands():
     kills = json.loads(swapped.stdout)
     plain = json.loads(warband("simulate", SCENARIO, "-n", "6", "--format", "json").stdout)
     assert kills != plain
+    # the report names the lists that played (a report without them reads as the scenario's)
+    assert kills["side_files"] == {"empire": "warbands/the-family.yaml", "family": MINE}
+    assert plain["side_files"] == {}
+    text = warband("simulate", SCENARIO, "-n", "2", "--side", f"family={MINE}").stdout
+    assert f"sides from files: family={MINE}" in text
     one = warband("simulate", SCENARIO, "--replay", "3", "--side", f"family={MINE}")
     assert one.exit_code == 0, one.output
 

@@ -360,7 +360,7 @@ def test_json_report(golden, toy):
     golden(GOLDEN / "simulate.json", result.stdout)
     data = json.loads(result.stdout)
     assert list(data) == ["scenario", "games", "seed", "chunk_size", "policies", "max_rounds",
-                          "sides", "draws", "rounds", "ended", "never_scored", "stuck"]
+                          "side_files", "sides", "draws", "rounds", "ended", "never_scored", "stuck"]
     assert data["never_scored"] == ["banner"]
     assert sum(data["ended"].values()) == 200
     assert data["stuck"]["count"] == len(data["stuck"]["games"]) > 0

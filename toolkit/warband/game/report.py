@@ -56,6 +56,7 @@ def as_json(summary: Summary, scenario: str | None = None) -> dict:
         "chunk_size": summary.chunk_size,
         "policies": _policies(summary),
         "max_rounds": request.max_rounds if request else None,
+        "side_files": {f.side: f.shown for f in request.sides} if request else {},
         "sides": sides,
         "draws": summary.draws,
         "rounds": {"mean": _round(summary.mean_rounds()), "min": summary.rounds_min,
@@ -95,6 +96,10 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
     if policies:
         console.print("policies: " + ", ".join(f"{k}={v}" for k, v in policies.items()),
                       markup=False)
+    if summary.request and summary.request.sides:   # --side NAME=FILE: whose lists played
+        console.print("sides from files: " + ", ".join(
+            f"{printable(f.side)}={printable(f.shown)}" for f in summary.request.sides),
+            markup=False)
     if summary.request and summary.request.max_rounds is not None:
         console.print(f"at most {summary.request.max_rounds} rounds", markup=False)
     console.print()
