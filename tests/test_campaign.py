@@ -412,3 +412,21 @@ def test_update_writes_to_the_file_a_side_was_played_with(tmp_path):
     assert mine.read_text() == EXPECTED_ALIKE
     assert file.read_text() == STABLE
     assert (tmp_path / "warbands" / "mine.games").is_dir()
+
+
+def test_two_games_of_a_campaign_in_one_process_each_play_the_file_as_it_is(tmp_path,
+                                                                             monkeypatch):
+    """Found writing the Fogbound example: the engine kept each scenario's forces per process,
+    keyed by the scenario alone, so a second `play --update` in the same process (a library
+    caller's, a test's) played the warband as the first game read it and then refused it as
+    changed since the game began (E920)."""
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    file = pit(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for purse in ("40", "50"):
+        result = CliRunner().invoke(app, ["play", "scenarios/pit.rules", "--seed", ALIKE,
+                                          "--update"])
+        assert result.exit_code == 0, result.output
+        assert f"purse: {purse}\n" in file.read_text()

@@ -12,8 +12,10 @@ from warband.game.scenario import Scenario, load_scenario
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
 
-# this process's scenarios, by the request's reference and the side files that replace forces
-_LOADED: dict[tuple, Scenario] = {}
+# this process's scenarios, by the request's reference and the side files that replace forces,
+# each with the stamps of the warband files it read: a campaign's `play --update` rewrites them
+# between two games of one process (a library caller's, a test's), and a stale force would play
+_LOADED: dict[tuple, tuple[Scenario, tuple]] = {}
 
 
 class ScenarioProblem(Exception):
@@ -28,12 +30,15 @@ class ScenarioProblem(Exception):
 def loaded(request: PlayRequest) -> Scenario:
     """The scenario of a request, loaded once per process; its policies checked."""
     key = (request.scenario, request.sides)
-    scenario = _LOADED.get(key)
-    if scenario is None:
+    kept = _LOADED.get(key)
+    if kept is not None and kept[1] == _stamps(kept[0]):
+        scenario = kept[0]
+    else:
         found = load_scenario(request.scenario, request.sides)
         if isinstance(found, list):
             raise ScenarioProblem(found)
-        scenario = _LOADED[key] = found
+        scenario = found
+        _LOADED[key] = (scenario, _stamps(scenario))
     problems = []
     for who, policy in request.policies:
         if who != "*" and who not in scenario.side_names:
@@ -63,8 +68,20 @@ def policies_of(request: PlayRequest) -> Policies:
 
 
 def _side_names(request: PlayRequest) -> set[str]:
-    scenario = _LOADED.get((request.scenario, request.sides))
-    return set(scenario.side_names) if scenario is not None else set()
+    kept = _LOADED.get((request.scenario, request.sides))
+    return set(kept[0].side_names) if kept is not None else set()
+
+
+def _stamps(scenario: Scenario) -> tuple:
+    """When and how big each warband file a scenario read was: a change means a reload."""
+    out = []
+    for path in scenario.files:
+        try:
+            stat = path.stat() if path is not None else None
+        except OSError:
+            stat = None
+        out.append((stat.st_mtime_ns, stat.st_size, stat.st_ino) if stat else None)
+    return tuple(out)
 
 
 def play(request: PlayRequest, seed: int) -> GameResult:
