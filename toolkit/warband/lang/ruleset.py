@@ -141,6 +141,21 @@ class Quota:
 
 
 @dataclass(frozen=True)
+class Cost:
+    """A named cost (`cost crowns(f) = ...`) and its limit (`limit crowns 500`), if any: the
+    limit is an expression, as it may read the game's `points`, which a warband file sets."""
+    name: str
+    param: str
+    expr: nodes.Expr
+    doc: str | None
+    span: Span
+    definition: nodes.DefineDecl        # what army rules call: crowns(f)
+    limit: nodes.Expr | None = None
+    limit_doc: str | None = None
+    limit_span: Span | None = None
+
+
+@dataclass(frozen=True)
 class Army:
     cost: tuple[str, nodes.Expr] | None   # (parameter name, expression)
     points: Number | None
@@ -149,6 +164,7 @@ class Army:
     doc: str | None
     span: Span
     rules: tuple[nodes.ArmyRule, ...] = ()   # the author's own legality rules, run per warband
+    costs: tuple[Cost, ...] = ()             # the named costs beside the points
 
 
 @dataclass(frozen=True)
@@ -220,6 +236,10 @@ def provenance(module: nodes.Module, table: SymbolTable, overrides: dict) -> Fro
                            ("size", army.size[0] if army.size else None)):
             if node is not None:
                 origins[f"army.{part}"] = Origin(node.span.file, node.span.line)
+        for named in army.costs:
+            origins[f"army.cost.{named.name.name}"] = Origin(named.span.file, named.span.line)
+        for limit in army.limits:
+            origins[f"army.limit.{limit.name.name}"] = Origin(limit.span.file, limit.span.line)
     return FrozenDict(origins)
 
 
@@ -444,4 +464,12 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
         if rule.bound is not None:
             _per(rule.bound, points, d)
     cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
-    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules)
+    limits = {limit.name.name: limit for limit in decl.limits}
+    named = []
+    for c in decl.costs:   # (the checker has reported a cost named twice, and a stray limit)
+        limit = limits.get(c.name.name)
+        named.append(Cost(c.name.name, c.param.name, c.body, c.doc, c.span,
+                          nodes.cost_definition(c), limit.value if limit else None,
+                          limit.doc if limit else None, limit.span if limit else None))
+    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules,
+                tuple(named))
