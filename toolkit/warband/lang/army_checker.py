@@ -76,7 +76,6 @@ class ArmyChecker:
                 bounds.append((q.bound.per, "the points a limit counts per"))
         for value, what in bounds:
             self.fixed_number(value, Scope({}), what)
-        callable_costs = self.named_costs(decl)
         for quota in decl.quotas:
             sym = self.lookup(quota.selector.name)
             if sym is None or sym.kind != quota.selector_kind:
@@ -93,6 +92,7 @@ class ArmyChecker:
         if decl.cost is None:
             self.unknown_hints["total_cost"] = "'total_cost' is what the warband costs, and " \
                                                "this army gives no cost: cost(f) = ..."
+        callable_costs = self.named_costs(decl)
         # a named cost is called like a definition in the army's rules (crowns(f)), and only
         # there: its symbol stands in the table while they are checked
         added = [name for name in callable_costs if name not in self.table.globals]
@@ -151,9 +151,8 @@ class ArmyChecker:
                            related=[Related(limited[name].name.span, "first given here")],
                            hint="give each cost one limit")
             elif name not in first:
-                hint = did_you_mean(name, list(first))
-                if hint is None and name in ("points", "cost"):
-                    hint = "the points cost is limited by the army's 'points N'"
+                hint = "the points cost is limited by the army's 'points N'" \
+                    if name in ("points", "cost") else did_you_mean(name, list(first))
                 self.error("E201", f"'{name}' is not a cost of this army", limit.name.span,
                            hint=hint or (f"its named costs: {', '.join(first)}" if first else
                                          f"name the cost first: cost {name}(f) = ..."))
