@@ -109,6 +109,8 @@ class ArmyChecker:
         for name in callable_costs:
             self.unknown_hints[name] = f"'{name}' is a cost of the army section, known only " \
                                        f"in its rules"
+            self.unknown_hints[f"total_{name}"] = f"'total_{name}' is known only in the rules " \
+                                                  f"of an army section"
 
     def named_costs(self, decl: nodes.ArmyDecl) -> dict[str, nodes.DefineDecl]:
         """Each named cost's expression and each limit; the costs army rules may call."""

@@ -211,7 +211,8 @@ class Ruleset:
 @dataclass(frozen=True)
 class Origin:
     """Where a definition comes from: its file and line, and the base definition it replaces
-    (`override`), if any. Army entries are named army.cost, army.points, army.size."""
+    (`override`), if any. Army entries are named army.cost, army.points, army.size, and
+    army.cost.NAME, army.limit.NAME for a named cost and its limit."""
     file: str
     line: int
     overrides: Span | None = None
@@ -467,9 +468,9 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
     limits = {limit.name.name: limit for limit in decl.limits}
     named = []
     for c in decl.costs:   # (the checker has reported a cost named twice, and a stray limit)
-        limit = limits.get(c.name.name)
+        given = limits.get(c.name.name)
         named.append(Cost(c.name.name, c.param.name, c.body, c.doc, c.span,
-                          nodes.cost_definition(c), limit.value if limit else None,
-                          limit.doc if limit else None, limit.span if limit else None))
+                          nodes.cost_definition(c), given.value if given else None,
+                          given.doc if given else None, given.span if given else None))
     return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules,
                 tuple(named))

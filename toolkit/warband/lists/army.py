@@ -6,6 +6,9 @@ limit (the file's `points:`, or the ruleset's standard game), the number of figh
 every `quota` of a tier, class, trait or equipment, as a count or a share of the fighters. Each
 problem names the rule, the count and the limit, and points at the fighters involved and at the
 line of the rules file that sets the limit.
+
+A named cost (`cost crowns(f) = ...`) is worked out the same way for each entry, totalled, and
+checked against its `limit` (an expression that may read the game's points) when it has one.
 """
 
 from __future__ import annotations
