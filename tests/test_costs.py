@@ -86,6 +86,16 @@ def test_what_rules_check_says_of_every_mistake(golden, at_root):
     assert sorted(set(codes)) == ["E201", "E202", "E302", "E303"]
 
 
+def test_a_negative_fixed_limit_is_e305():
+    text = ('ruleset "neg"\nstat Skill: 1..10\narmy {\n  points 100\n'
+            '  cost crowns(f) = f.Skill\n  limit crowns 5 - 10\n}\n')
+    found = compile_text(text, "neg.rules").errors
+    assert [(d.code, d.message) for d in found] == [
+        ("E305", "the limit of crowns must be 0 or more, not -5")]
+    # one that reads the game's points is worked out for each warband's game
+    assert compile_text(text.replace("5 - 10", "points - 150"), "neg.rules").errors == []
+
+
 def test_the_compiled_army_has_its_named_costs_and_limits():
     ruleset = compile_text((COSTS / "guild.rules").read_text(), "guild.rules").ruleset
     assert ruleset is not None and ruleset.army is not None

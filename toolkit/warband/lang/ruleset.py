@@ -429,6 +429,20 @@ def _per(bound: nodes.Bound, points, d: list[Diagnostic]) -> int | None:
     return per
 
 
+def _reads_points(expr: nodes.Expr) -> bool:
+    """Whether a fixed expression reads the game's `points` (a name only army parts know)."""
+    stack: list = [expr]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, nodes.Name) and item.name == "points":
+            return True
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif hasattr(item, "__dataclass_fields__"):
+            stack.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return False
+
+
 def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
     points = _number(decl.points, d, "the points limit") if decl.points else None
     size = None
@@ -466,6 +480,13 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
             _per(rule.bound, points, d)
     cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
     limits = {limit.name.name: limit for limit in decl.limits}
+    for fixed in decl.limits:   # one that reads the game's points is worked out per warband
+        if not _reads_points(fixed.value):
+            value = _number(fixed.value, d, f"the limit of {fixed.name.name}")
+            if value is not None and value < 0:
+                d.append(diag("E305", f"the limit of {fixed.name.name} must be 0 or more, not "
+                                      f"{value}", fixed.value.span,
+                              hint=f"for example: limit {fixed.name.name} 500"))
     named = []
     for c in decl.costs:   # (the checker has reported a cost named twice, and a stray limit)
         given = limits.get(c.name.name)
