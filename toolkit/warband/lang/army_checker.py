@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
+from warband.lang.symbols import KIND_WORDS, Symbol
 from warband.lang.typesystem import (
     BOOL,
     ENTRIES,
@@ -21,8 +23,8 @@ from warband.lang.typesystem import (
 )
 
 if TYPE_CHECKING:
-    from warband.diagnostics import Related, Span
-    from warband.lang.symbols import Symbol
+    from warband.diagnostics import Span
+    from warband.lang.symbols import SymbolTable
 
 # W103: an army without a size limit is taken to have warbands of at most this many fighters;
 # a quota's share 1/N of more is less than one fighter, most likely a limit per N points
@@ -35,10 +37,17 @@ OUTSIDE_ARMY = {name: f"'{name}' is known only in the rules of an army section{w
                                    ("total_fighters", ""))}
 
 
+# the names army rules read of their own: a named cost is a name there too (`crowns(f)`)
+ARMY_NAMES = {"points": "the game's points", "fighters": "the warband's fighters",
+              "entries": "the warband's entries", "total_cost": "what the warband costs",
+              "total_fighters": "how many fighters the warband has"}
+
+
 class ArmyChecker:
     if TYPE_CHECKING:  # what the Checker this is mixed into provides
         expr_types: dict[int, Type]
         unknown_hints: dict[str, str]
+        table: SymbolTable
 
         def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
         def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
@@ -83,9 +92,74 @@ class ArmyChecker:
         if decl.cost is None:
             self.unknown_hints["total_cost"] = "'total_cost' is what the warband costs, and " \
                                                "this army gives no cost: cost(f) = ..."
-        for rule in decl.rules:
-            self.army_rule(rule, scope)
+        callable_costs = self.named_costs(decl)
+        # a named cost is called like a definition in the army's rules (crowns(f)), and only
+        # there: its symbol stands in the table while they are checked
+        added = [name for name in callable_costs if name not in self.table.globals]
+        for name in added:
+            definition = callable_costs[name]
+            self.table.globals[name] = Symbol(name, "define", definition, definition.span)
+        try:
+            for rule in decl.rules:
+                self.army_rule(rule, scope)
+        finally:
+            for name in added:
+                del self.table.globals[name]
         self.unknown_hints = dict(OUTSIDE_ARMY)
+        for name in callable_costs:
+            self.unknown_hints[name] = f"'{name}' is a cost of the army section, known only " \
+                                       f"in its rules"
+            self.unknown_hints[f"total_{name}"] = f"'total_{name}' is known only in the rules " \
+                                                  f"of an army section"
+
+    def named_costs(self, decl: nodes.ArmyDecl) -> dict[str, nodes.DefineDecl]:
+        """Each named cost's expression and each limit; the costs army rules may call."""
+        found: dict[str, nodes.DefineDecl] = {}
+        first: dict[str, nodes.NamedCost] = {}
+        for cost in decl.costs:
+            name = cost.name.name
+            what = f"a fighter's cost in {name}"
+            t = self.expr(cost.body, Scope({cost.param.name: (FIGHTER, cost.param.span)}))
+            self.expect(NUMBER, t, cost.body.span, what)
+            self.require_fixed(t, cost.body.span, what)
+            if name in first:
+                self.error("E202", f"the cost '{name}' is given twice", cost.name.span,
+                           related=[Related(first[name].name.span, "first given here")],
+                           hint="give each cost one rule")
+                continue
+            first[name] = cost
+            taken = ARMY_NAMES.get(name) or ARMY_NAMES.get(f"total_{name}") or (
+                "the points cost, cost(f)" if name == "cost" else None)
+            if taken is not None:
+                self.error("E202", f"'{name}' is already a name in army rules: {taken}",
+                           cost.name.span, hint="name the cost otherwise, as in: "
+                                                "cost crowns(f) = ...")
+                continue
+            sym = self.table.globals.get(name)
+            if sym is not None:
+                self.error("E202", f"'{name}' is already the name of {KIND_WORDS[sym.kind]}",
+                           cost.name.span, related=[Related(sym.span, "first defined here")],
+                           hint="army rules call a cost by its name, as in crowns(f): "
+                                "name the cost otherwise")
+                continue
+            found[name] = nodes.cost_definition(cost)
+        limited: dict[str, nodes.CostLimit] = {}
+        scope = Scope({"points": (NUMBER, decl.span)} if decl.points is not None else {})
+        for limit in decl.limits:
+            name = limit.name.name
+            self.fixed_number(limit.value, scope, f"the limit of {name}")
+            if name in limited:
+                self.error("E202", f"the limit of '{name}' is given twice", limit.name.span,
+                           related=[Related(limited[name].name.span, "first given here")],
+                           hint="give each cost one limit")
+            elif name not in first:
+                hint = "the points cost is limited by the army's 'points N'" \
+                    if name in ("points", "cost") else did_you_mean(name, list(first))
+                self.error("E201", f"'{name}' is not a cost of this army", limit.name.span,
+                           hint=hint or (f"its named costs: {', '.join(first)}" if first else
+                                         f"name the cost first: cost {name}(f) = ..."))
+            limited[name] = limit
+        return found
 
     def army_scope(self, decl: nodes.ArmyDecl) -> Scope:
         """What an army rule reads: the warband's fighters and entries, the game's points and
@@ -95,6 +169,8 @@ class ArmyChecker:
             names["total_cost"] = NUMBER
         if decl.points is not None:
             names["points"] = NUMBER
+        for cost in decl.costs:
+            names.setdefault(f"total_{cost.name.name}", NUMBER)
         return Scope({name: (t, decl.span) for name, t in names.items()})
 
     def army_rule(self, rule: nodes.ArmyRule, scope: Scope) -> None:

@@ -378,6 +378,15 @@ class Builder(Transformer):
     def army_cost(self, meta, c):
         return "cost", (self.ident(c[0]), c[1])
 
+    def army_named_cost(self, meta, c):
+        name, param, body, doc = c
+        return "costs", nodes.NamedCost(self.ident(name), self.ident(param), body, doc,
+                                        self.span(meta))
+
+    def army_limit(self, meta, c):
+        name, value, doc = c
+        return "limits", nodes.CostLimit(self.ident(name), value, doc, self.span(meta))
+
     def army_points(self, meta, c):
         return "points", c[0]
 
@@ -421,7 +430,8 @@ class Builder(Transformer):
     def army_decl(self, meta, c):
         doc, *entries = c
         fields = {"cost": None, "points": None, "size": None}
-        lists: dict[str, list] = {"quota": [], "remove": [], "each": [], "rule": []}
+        lists: dict[str, list] = {"quota": [], "remove": [], "each": [], "rule": [],
+                                  "costs": [], "limits": []}
         for kind, value in entries:
             if kind in lists:
                 lists[kind].append(value)
@@ -429,7 +439,8 @@ class Builder(Transformer):
                 fields[kind] = value
         return nodes.ArmyDecl(doc, quotas=tuple(lists["quota"]), span=self.span(meta),
                               removals=tuple(lists["remove"]), each=tuple(lists["each"]),
-                              rules=tuple(lists["rule"]), **fields)
+                              rules=tuple(lists["rule"]), costs=tuple(lists["costs"]),
+                              limits=tuple(lists["limits"]), **fields)
 
     # ---- house rules ------------------------------------------------------------------------------
     def override_decl(self, meta, c):
@@ -446,6 +457,12 @@ class Builder(Transformer):
 
     def remove_cost(self, meta, c):
         return "remove", nodes.ArmyRemoval("cost", None, None, self.span(meta))
+
+    def remove_named_cost(self, meta, c):
+        return "remove", nodes.ArmyRemoval("cost", None, self.ident(c[0]), self.span(meta))
+
+    def remove_limit(self, meta, c):
+        return "remove", nodes.ArmyRemoval("limit", None, self.ident(c[0]), self.span(meta))
 
     def remove_points(self, meta, c):
         return "remove", nodes.ArmyRemoval("points", None, None, self.span(meta))

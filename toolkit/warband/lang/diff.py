@@ -365,6 +365,14 @@ def _army(a: Army | None, b: Army | None) -> list[Change]:
           None if b.points is None else f"{b.points} points")
     entry("size", f"{a.size[0]} {a.size[1]} fighters" if a.size else None,
           f"{b.size[0]} {b.size[1]} fighters" if b.size else None)
+    old_costs = {c.name: c for c in a.costs}
+    new_costs = {c.name: c for c in b.costs}
+    for name in list(old_costs) + [n for n in new_costs if n not in old_costs]:
+        was, now = old_costs.get(name), new_costs.get(name)
+        entry(f"cost {name}", expr_text(was.expr) if was else None,
+              expr_text(now.expr) if now else None)
+        entry(f"limit {name}", expr_text(was.limit) if was and was.limit else None,
+              expr_text(now.limit) if now and now.limit else None)
     old = {(q.kind, q.target, q.bound): q for q in a.quotas}
     new = {(q.kind, q.target, q.bound): q for q in b.quotas}
     for key, q in new.items():

@@ -316,7 +316,22 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
             quotas[same[0]] = q
         else:
             quotas.append(q)
+    costs = _by_name(base.costs, house.costs)
+    limits = _by_name(base.limits, house.limits)
     for r in house.removals:
+        if r.part in ("cost", "limit") and r.selector is not None:   # a named cost, its limit
+            named = costs if r.part == "cost" else limits
+            if r.selector.name not in named:
+                have = list(named)
+                d.append(diag("E433", f"the base's army has no {r.part} '{r.selector.name}' to "
+                                      "remove", r.selector.span,
+                              hint=did_you_mean(r.selector.name, have) or
+                              (f"its named {r.part}s: {', '.join(have)}" if have else
+                               f"the base's army has no named {r.part}s")))
+            named.pop(r.selector.name, None)
+            if r.part == "cost":   # a limit of no cost limits nothing
+                limits.pop(r.selector.name, None)
+            continue
         if r.part == "quota":
             assert r.selector is not None  # a quota's removal names its selector
             kept = [q for q in quotas if (q.selector_kind, q.selector.name)
@@ -344,7 +359,15 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
     doc = house.doc if house.doc is not None else base.doc
     # the author's own rules have no name to replace one by: the house's are added to the base's
     return nodes.ArmyDecl(doc, cost, points, size, tuple(quotas), house.span,
-                          each=tuple(each) + house.each, rules=base.rules + house.rules)
+                          each=tuple(each) + house.each, rules=base.rules + house.rules,
+                          costs=tuple(costs.values()), limits=tuple(limits.values()))
+
+
+def _by_name(base: tuple, house: tuple) -> dict:
+    """Named costs (or their limits), the house's replacing the base's of the same name."""
+    merged = {c.name.name: c for c in base}
+    merged.update((c.name.name, c) for c in house)
+    return merged
 
 
 def explain_removed(diagnostics: list[Diagnostic], removed: dict[str, Span]) -> list[Diagnostic]:

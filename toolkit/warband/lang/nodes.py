@@ -537,6 +537,32 @@ class ArmyRule:
 
 
 @node
+class NamedCost:
+    """`cost NAME(f) = EXPR`: a cost beside the points (gold crowns, say), with its own total."""
+    name: Ident
+    param: Ident
+    body: Expr
+    doc: str | None
+    span: Span
+
+
+@node
+class CostLimit:
+    """`limit NAME EXPR`: what a warband's total of the named cost may be at most; EXPR is
+    fixed, and may read the game's `points`."""
+    name: Ident
+    value: Expr
+    doc: str | None
+    span: Span
+
+
+def cost_definition(cost: NamedCost) -> "DefineDecl":
+    """A named cost as the definition army rules call it by: `crowns(f)` is what f costs."""
+    param = Param(cost.param, Ident("fighter", cost.param.span), None, cost.param.span)
+    return DefineDecl(cost.name, (param,), cost.doc, cost.body, cost.span)
+
+
+@node
 class ArmyDecl:
     doc: str | None
     cost: tuple[Ident, Expr] | None
@@ -547,14 +573,17 @@ class ArmyDecl:
     removals: tuple["ArmyRemoval", ...] = ()   # only in `override army`
     each: tuple[EachQuota, ...] = ()
     rules: tuple[ArmyRule, ...] = ()
+    costs: tuple[NamedCost, ...] = ()       # the named costs, in the order written
+    limits: tuple[CostLimit, ...] = ()
 
 
 # ---- house rules: layers on an `extends` base ---------------------------------------------------
 
 @node
 class ArmyRemoval:
-    """`remove cost`, `remove points`, `remove size` or `remove quota KIND NAME` in an army."""
-    part: str                # cost | points | size | quota
+    """`remove cost`, `remove points`, `remove size` or `remove quota KIND NAME` in an army;
+    `remove cost NAME` and `remove limit NAME` (selector is the cost's name, kind None)."""
+    part: str                # cost | points | size | quota | limit
     selector_kind: str | None
     selector: Ident | None
     span: Span

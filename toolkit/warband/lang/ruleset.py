@@ -178,6 +178,21 @@ class Quota:
 
 
 @dataclass(frozen=True)
+class Cost:
+    """A named cost (`cost crowns(f) = ...`) and its limit (`limit crowns 500`), if any: the
+    limit is an expression, as it may read the game's `points`, which a warband file sets."""
+    name: str
+    param: str
+    expr: nodes.Expr
+    doc: str | None
+    span: Span
+    definition: nodes.DefineDecl        # what army rules call: crowns(f)
+    limit: nodes.Expr | None = None
+    limit_doc: str | None = None
+    limit_span: Span | None = None
+
+
+@dataclass(frozen=True)
 class Army:
     cost: tuple[str, nodes.Expr] | None   # (parameter name, expression)
     points: Number | None
@@ -186,6 +201,7 @@ class Army:
     doc: str | None
     span: Span
     rules: tuple[nodes.ArmyRule, ...] = ()   # the author's own legality rules, run per warband
+    costs: tuple[Cost, ...] = ()             # the named costs beside the points
 
 
 @dataclass(frozen=True)
@@ -232,7 +248,8 @@ class Ruleset:
 @dataclass(frozen=True)
 class Origin:
     """Where a definition comes from: its file and line, and the base definition it replaces
-    (`override`), if any. Army entries are named army.cost, army.points, army.size."""
+    (`override`), if any. Army entries are named army.cost, army.points, army.size, and
+    army.cost.NAME, army.limit.NAME for a named cost and its limit."""
     file: str
     line: int
     overrides: Span | None = None
@@ -257,6 +274,10 @@ def provenance(module: nodes.Module, table: SymbolTable, overrides: dict) -> Fro
                            ("size", army.size[0] if army.size else None)):
             if node is not None:
                 origins[f"army.{part}"] = Origin(node.span.file, node.span.line)
+        for named in army.costs:
+            origins[f"army.cost.{named.name.name}"] = Origin(named.span.file, named.span.line)
+        for limit in army.limits:
+            origins[f"army.limit.{limit.name.name}"] = Origin(limit.span.file, limit.span.line)
     return FrozenDict(origins)
 
 
@@ -462,6 +483,20 @@ def _per(bound: nodes.Bound, points, d: list[Diagnostic]) -> int | None:
     return per
 
 
+def _reads_points(expr: nodes.Expr) -> bool:
+    """Whether a fixed expression reads the game's `points` (a name only army parts know)."""
+    stack: list = [expr]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, nodes.Name) and item.name == "points":
+            return True
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif hasattr(item, "__dataclass_fields__"):
+            stack.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return False
+
+
 def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
     points = _number(decl.points, d, "the points limit") if decl.points else None
     size = None
@@ -498,4 +533,19 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
         if rule.bound is not None:
             _per(rule.bound, points, d)
     cost = (decl.cost[0].name, decl.cost[1]) if decl.cost else None
-    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules)
+    limits = {limit.name.name: limit for limit in decl.limits}
+    for fixed in decl.limits:   # one that reads the game's points is worked out per warband
+        if not _reads_points(fixed.value):
+            value = _number(fixed.value, d, f"the limit of {fixed.name.name}")
+            if value is not None and value < 0:
+                d.append(diag("E305", f"the limit of {fixed.name.name} must be 0 or more, not "
+                                      f"{value}", fixed.value.span,
+                              hint=f"for example: limit {fixed.name.name} 500"))
+    named = []
+    for c in decl.costs:   # (the checker has reported a cost named twice, and a stray limit)
+        given = limits.get(c.name.name)
+        named.append(Cost(c.name.name, c.param.name, c.body, c.doc, c.span,
+                          nodes.cost_definition(c), given.value if given else None,
+                          given.doc if given else None, given.span if given else None))
+    return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules,
+                tuple(named))

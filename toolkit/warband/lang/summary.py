@@ -216,6 +216,12 @@ def render(ruleset: Ruleset, console: Console) -> None:
             say(f"cost of a fighter: {expr_text(army.cost[1])}" + at("army.cost"))
         if army.points is not None:
             say(f"standard game: {army.points} points" + at("army.points"))
+        for c in army.costs:
+            say(f"cost in {c.name}: {expr_text(c.expr)}" + (f" ({c.doc})" if c.doc else "")
+                + at(f"army.cost.{c.name}"))
+            if c.limit is not None:
+                say(f"limit of {c.name}: at most {expr_text(c.limit)}"
+                    + (f" ({c.limit_doc})" if c.limit_doc else "") + at(f"army.limit.{c.name}"))
         if army.size:
             say(f"fighters: {army.size[0]} {army.size[1]}" + at("army.size"))
         for q in army.quotas:
@@ -283,6 +289,9 @@ def as_json(ruleset: Ruleset) -> dict:
             "points": ruleset.army.points,
             "size": list(ruleset.army.size[:2]) if ruleset.army.size else None,
             "quotas": [quota_text(q) for q in ruleset.army.quotas],
+            "costs": [{"name": c.name, "cost": expr_text(c.expr), "doc": c.doc,
+                       "limit": expr_text(c.limit) if c.limit is not None else None,
+                       "limit_doc": c.limit_doc} for c in ruleset.army.costs],
             "rules": [{"rule": army_rule_text(r), "message": r.doc} for r in ruleset.army.rules],
             **o("army"),
         },

@@ -6,6 +6,9 @@ limit (the file's `points:`, or the ruleset's standard game), the number of figh
 every `quota` of a tier, class, trait or equipment, as a count or a share of the fighters. Each
 problem names the rule, the count and the limit, and points at the fighters involved and at the
 line of the rules file that sets the limit.
+
+A named cost (`cost crowns(f) = ...`) is worked out the same way for each entry, totalled, and
+checked against its `limit` (an expression that may read the game's points) when it has one.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
-from warband.lang.ruleset import Quota
+from warband.lang.ruleset import Cost, Quota
 from warband.lists import army_rules
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
 from warband.run.dice import Dist
-from warband.run.evaluate import RulesError
+from warband.run.evaluate import RulesError, names_in
 from warband.run.world import Ref, World, make_world
 
 if TYPE_CHECKING:
@@ -34,12 +37,22 @@ _BOUND_WORD = {"at most": "allowed", "at least": "needed", "exactly": "required"
 
 
 @dataclass
+class CostTotal:
+    """A named cost of the warband: each entry's, the total and the limit (when known)."""
+    name: str
+    costs: dict[int, int | Fraction] = field(default_factory=dict)  # entry index -> cost of one
+    total: int | Fraction | None = None
+    limit: int | Fraction | None = None
+
+
+@dataclass
 class ArmyResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     costs: dict[int, int | Fraction] = field(default_factory=dict)  # entry index -> cost of one
     total: int | Fraction | None = None                       # points the warband costs
     limit: int | None = None                                  # the points it may cost
     size: int | None = None                                   # fighters, counting `count`
+    named: dict[str, CostTotal] = field(default_factory=dict)   # the named costs, by name
 
 
 @dataclass
@@ -95,7 +108,28 @@ def costs(warband: Warband, ruleset, interpreter, world, place: Place,
           result: ArmyResult) -> bool:
     """The cost of one fighter of each entry, by the ruleset's rule; False if any failed."""
     param, expr = ruleset.army.cost
+    return entry_costs(warband, param, expr, None, interpreter, world, place, result.costs,
+                       result.diagnostics)
+
+
+def named_costs(warband: Warband, ruleset, interpreter, world, place: Place,
+                result: ArmyResult) -> dict[str, bool]:
+    """Each named cost of one fighter of each entry; by name, whether every entry's worked."""
+    worked = {}
+    for cost in ruleset.army.costs:
+        found = result.named[cost.name] = CostTotal(cost.name)
+        worked[cost.name] = entry_costs(warband, cost.param, cost.expr, cost.name, interpreter,
+                                        world, place, found.costs, result.diagnostics)
+    return worked
+
+
+def entry_costs(warband: Warband, param: str, expr, name: str | None, interpreter, world,
+                place: Place, into: dict, diagnostics: list[Diagnostic]) -> bool:
+    """One cost (the points, or the cost `name`) of one fighter of each entry, into `into`;
+    False if any failed (reported: E704)."""
     fn, ok = interpreter.fn(expr), True
+    what = "the cost" if name is None else f"the {name} cost"
+    rule_text = "cost(...)" if name is None else f"cost {name}(...)"
     for i, f in enumerate(warband.fighters):
         try:
             value = fn({param: Ref("fighter", i)}, world)
@@ -106,20 +140,63 @@ def costs(warband: Warband, ruleset, interpreter, world, place: Place,
         except RulesError as error:
             rule = error.diagnostic
             related = [Related(rule.span, rule.message)] if rule.span else []
-            result.diagnostics.append(diag(
-                "E704", f"the cost of fighter '{f.name}' cannot be worked out: {rule.message}",
+            diagnostics.append(diag(
+                "E704", f"{what} of fighter '{f.name}' cannot be worked out: {rule.message}",
                 place.fighter(f), related=related, hint=rule.hint, path=f.path))
             ok = False
             continue
         except (TypeError, ValueError, ArithmeticError):
-            result.diagnostics.append(diag(
-                "E704", f"the cost of fighter '{f.name}' is not a number", place.fighter(f),
+            diagnostics.append(diag(
+                "E704", f"{what} of fighter '{f.name}' is not a number", place.fighter(f),
                 related=[Related(expr.span, "the cost rule")], path=f.path,
-                hint="the ruleset's cost(...) must give a number for every fighter"))
+                hint=f"the ruleset's {rule_text} must give a number for every fighter"))
             ok = False
             continue
-        result.costs[f.index] = value
+        into[f.index] = value
     return ok
+
+
+def check_named_limits(warband: Warband, named: list[Cost], interpreter, world, place: Place,
+                       result: ArmyResult, points, *, points_known: bool) -> None:
+    """Each named cost's total, and E701 for one over its limit (`limit NAME EXPR`, which may
+    read the game's points)."""
+    for cost in named:
+        found = result.named[cost.name]
+        by_entry = [(f, found.costs[f.index] * f.count) for f in warband.fighters]
+        found.total = sum((c for _, c in by_entry), 0)
+        if cost.limit is None:
+            continue
+        reads_points = "points" in names_in(cost.limit)
+        if reads_points and (points is None or not points_known):
+            continue   # the file's `points:` is wrong, and reported
+        try:
+            limit = interpreter.fn(cost.limit)({"points": points}, world)
+        except RulesError as error:   # the checker admits no roll; a division by zero, say
+            found_at = error.diagnostic
+            result.diagnostics.append(diag(
+                "E704", f"the limit of {cost.name} cannot be worked out: {found_at.message}",
+                place.at((FIGHTERS,), key=True), path=(FIGHTERS,),
+                related=[Related(cast(Span, cost.limit_span), "the limit")], hint=found_at.hint))
+            continue
+        if type(limit) is Dist:
+            limit = limit.only() if len(limit) == 1 else None
+        if isinstance(limit, bool) or not isinstance(limit, (int, Fraction)):
+            continue
+        found.limit = limit
+        if found.total <= limit or not by_entry:
+            continue
+        unit = cost.name
+        (first, first_cost), others = by_entry[0], by_entry[1:]
+        related = [Related(s, f"{f.label}: {_number_text(c)} {unit}")
+                   for f, c in others if (s := place.fighter(f))]
+        related.append(Related(cast(Span, cost.limit_span), cost.limit_doc or "the limit"))
+        scaled = f" (in a game of {points} points)" if reads_points else ""
+        result.diagnostics.append(diag(
+            "E701", f"the warband costs {_number_text(found.total)} {unit}, over the limit of "
+                    f"{_number_text(limit)} {unit}{scaled}",
+            place.fighter(first), related=related, path=first.path,
+            hint=f"{_number_text(found.total - limit)} {unit} too many ({first.label} costs "
+                 f"{_number_text(first_cost)} {unit})"))
 
 
 def check_points(warband: Warband, ruleset, place: Place, result: ArmyResult) -> None:
@@ -338,6 +415,10 @@ def check(warband: Warband, ruleset, interpreter, data, file: str, text: str | N
                                                result) and complete:
         check_points(warband, ruleset, place, result)
     points = warband.points if warband.points is not None else ruleset.army.points
+    worked = named_costs(warband, ruleset, interpreter, world, place, result)
+    if complete:   # a total of every entry: a cost that failed somewhere has none (reported)
+        check_named_limits(warband, [c for c in ruleset.army.costs if worked[c.name]],
+                           interpreter, world, place, result, points, points_known=points_known)
     check_quotas(warband, ruleset, world, place, result, complete=complete,
                  points=points if points_known else None)
     army_rules.check_rules(warband, ruleset, interpreter, place, result, complete=complete,

@@ -19,12 +19,14 @@ one member at a time (`every` that reads nothing of the rest), or a count that o
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import Related, Span, diag
 from warband.lang import nodes
+from warband.lang.ruleset import FrozenDict
 from warband.lang.unparse import army_rule_text, why_false
 from warband.limits import MAX_FIGHTERS
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband
@@ -37,8 +39,11 @@ if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset
     from warband.lists.army import ArmyResult, Place
 
-# the names an army rule reads that depend on every entry of the warband
+# the names an army rule reads that depend on every entry of the warband (and total_NAME of
+# each named cost)
 _WHOLE_WARBAND = frozenset({"fighters", "entries", "total_cost", "total_fighters"})
+# rulesets a run validates against at once, each with its interpreter for named costs
+KEPT_INTERPRETERS = 16
 ENTRY_FIELDS = ("count", "fighters", "fighter", "name")
 _BOUND_WORD = {"at most": "allowed", "at least": "needed", "exactly": "required"}
 
@@ -113,7 +118,7 @@ def _value(v):
     return v
 
 
-def _local(rule: nodes.ArmyRule) -> bool:
+def _local(rule: nodes.ArmyRule, whole: frozenset[str] = _WHOLE_WARBAND) -> bool:
     """Whether a rule judges each member on its own: no entry but the member's can change it."""
     if rule.kind == "require" or rule.var is None:
         return False
@@ -126,7 +131,7 @@ def _local(rule: nodes.ArmyRule) -> bool:
     if rule.bound is not None:
         read |= names_in(rule.bound.value)
     read.discard(rule.var.name)
-    if read & _WHOLE_WARBAND:
+    if read & whole:
         return False
     return rule.kind == "every" or (rule.bound is not None and rule.bound.kind == "at most")
 
@@ -149,11 +154,19 @@ def check_rules(warband: Warband, ruleset: Ruleset, interpreter, place: Place,
                  "total_fighters": len(m.fighters)}
     if result.total is not None:
         env["total_cost"] = result.total
+    failed = set()   # named costs that could not be worked out for an entry (reported: E704)
+    for name, named in result.named.items():
+        if named.total is not None:
+            env.setdefault(f"total_{name}", named.total)
+        if len(named.costs) < len(warband.fighters):
+            failed.add(name)
+    interpreter = with_costs(interpreter, ruleset)
+    whole = _WHOLE_WARBAND | {f"total_{c.name}" for c in army.costs}
     points = warband.points if warband.points is not None else army.points
     if points is not None:
         env["points"] = points
     for rule in army.rules:
-        if not complete and not _local(rule):
+        if not complete and not _local(rule, whole):
             continue
         reads = set().union(*(names_in(p) for p in (rule.condition, rule.test)
                               if p is not None))
@@ -164,6 +177,9 @@ def check_rules(warband: Warband, ruleset: Ruleset, interpreter, place: Place,
             continue   # the file's `points:` is wrong, and reported
         if "total_cost" in reads and "total_cost" not in env:
             continue   # a cost could not be worked out, and that is reported
+        if any(f"total_{name}" in reads and f"total_{name}" not in env
+               for name in result.named) or failed & calls_in(rule):
+            continue   # the same, for a named cost
         try:
             _check_rule(rule, interpreter, env, m, place, result)
         except Unworkable as failed:
@@ -175,6 +191,42 @@ def check_rules(warband: Warband, ruleset: Ruleset, interpreter, place: Place,
                 place.at((FIGHTERS,), key=True) if entry is None else place.fighter(entry),
                 related=related + [Related(rule.span, "the rule")], hint=found.hint,
                 path=(FIGHTERS,) if entry is None else entry.path))
+
+
+def calls_in(node) -> set[str]:
+    """The names of everything a rule calls (a named cost, `crowns(f)`, among them)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            if isinstance(item, nodes.Call):
+                found.add(item.callee.name)
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+    return found
+
+
+# an interpreter whose definitions include the named costs, by the interpreter it extends:
+# army rules call a named cost as a definition (crowns(f)); one made per ruleset and run
+_WITH_COSTS: dict[int, tuple[object, object]] = {}
+
+
+def with_costs(interpreter, ruleset: Ruleset):
+    """The interpreter army rules run with: the ruleset's named costs as definitions."""
+    if ruleset.army is None or not ruleset.army.costs:
+        return interpreter
+    kept = _WITH_COSTS.get(id(interpreter))
+    if kept is not None and kept[0] is interpreter:
+        return kept[1]
+    defines = {**ruleset.defines, **{c.name: c.definition for c in ruleset.army.costs
+                                     if c.name not in ruleset.defines}}
+    extended = type(interpreter)(dataclasses.replace(ruleset, defines=FrozenDict(defines)))
+    if len(_WITH_COSTS) >= KEPT_INTERPRETERS:
+        _WITH_COSTS.clear()
+    _WITH_COSTS[id(interpreter)] = (interpreter, extended)
+    return extended
 
 
 class Unworkable(Exception):

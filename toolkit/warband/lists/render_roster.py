@@ -340,6 +340,8 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
         table.add_column("equipment", min_width=widest("equipment", "name"))
     if model["has_points"]:
         table.add_column("points", justify="right", no_wrap=True)
+    for cost in model["costs"]:   # each named cost (gold crowns, say), after the points
+        table.add_column(cost["name"], justify="right", no_wrap=True)
     rows: list[list[Text | str]] = []
     for f in fighters:
         row: list[Text | str] = [Text(f["name"]), str(f["count"])]
@@ -353,6 +355,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
             row.append(Text(", ".join(e["name"] for e in f["equipment"])))
         if model["has_points"]:
             row.append(Text(f["points_text"] or "?"))
+        row += [Text(c["text"] or "?") for c in f["costs"]]
         table.add_row(*row)
         rows.append(row)
     words = [max((len(w) for row in rows for w in str(row[i]).split()), default=0)
@@ -412,6 +415,8 @@ def _fighter_block(console, model: dict, f: dict) -> None:
         head.append(f" · {f['class']}" + (f" ({f['tier']})" if f["tier"] else ""))
     if model["has_points"]:
         head.append(f" · {f['points_text'] or '?'} pts")
+    for c in f["costs"]:
+        head.append(f" · {c['text'] or '?'} {c['name']}")
     console.print(head)
     console.print(Text("  " + " · ".join(f"{s['name']} {s['value']}" for s in f["stats"])))
     if f["traits"]:

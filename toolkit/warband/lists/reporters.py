@@ -65,6 +65,11 @@ def as_json(report: Report) -> str:
                            ("fighters", f.size)):
             if value is not None:
                 entry[key] = value if isinstance(value, int) else str(value)
+        if f.costs:   # the named costs: {"crowns": {"total": 430, "limit": 500}}
+            entry["costs"] = {name: {key: value if isinstance(value, int) else str(value)
+                                     for key, value in (("total", c.total), ("limit", c.limit))
+                                     if value is not None}
+                              for name, c in f.costs.items()}
         entry["diagnostics"] = [d.to_json() for d in f.diagnostics]
         files.append(entry)
     errors = sum(len(f.errors) for f in report.files)

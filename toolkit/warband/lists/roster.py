@@ -16,9 +16,12 @@ Model (every value a str, int, bool, None, list or dict):
     stats:    [{name, numeric, doc}]                column heads, in the ruleset's order
     has_classes, has_points, has_traits, has_equipment   whether there are classes / a cost
                                                     rule / fighters with traits / equipment
+    costs:    [{name, doc}]                         the army's named costs (`cost crowns(f)`)
     fighters: [{name, count, class, tier, stats: [{name, value}], traits: [{name, value, text,
-               doc}], equipment: [{name, doc}], cost, points, points_text, notes}]
-    totals:   [{name, used, limit, bound, text, ok}]   points and fighters, where defined
+               doc}], equipment: [{name, doc}], cost, points, points_text, notes,
+               costs: [{name, cost, total, text}]}]   costs: each named cost, in costs' order
+    totals:   [{name, used, limit, bound, text, ok}]   points, each named cost and fighters,
+                                                    where defined
     valid, status, problems: [{severity, code, message, where, text}]
     glossary: [{title, kind, entries: [{name, doc, detail}]}]   only sections with entries
 """
@@ -95,17 +98,29 @@ def number_text(value: object) -> str:
     return str(value)
 
 
-def _costs(warband: Warband, ruleset: Ruleset, world: World) -> dict[int, int | Fraction]:
-    """The cost of one fighter of each entry, by the ruleset's `cost(f)`, as army.py works it
-    out; an entry whose cost cannot be worked out is missing (validation reports why)."""
-    if ruleset.army is None or ruleset.army.cost is None:
-        return {}
+def _costs(warband: Warband, ruleset: Ruleset, world: World) -> army.ArmyResult:
+    """The cost of one fighter of each entry, by the ruleset's `cost(f)` and each named cost,
+    as army.py works them out; an entry whose cost cannot be worked out is missing (validation
+    reports why)."""
+    found = army.ArmyResult()
+    if ruleset.army is None or (ruleset.army.cost is None and not ruleset.army.costs):
+        return found
     # lazily: the interpreter (and the code generator under it) only for a cost rule
     from warband.run.interpreter import Interpreter
-    found = army.ArmyResult()
+    interpreter = Interpreter(ruleset)
     place = army.Place({}, warband.file, None, Sources())  # spans only for its own diagnostics
-    army.costs(warband, ruleset, Interpreter(ruleset), world, place, found)
-    return found.costs
+    if ruleset.army.cost is not None:
+        army.costs(warband, ruleset, interpreter, world, place, found)
+    army.named_costs(warband, ruleset, interpreter, world, place, found)
+    return found
+
+
+def _cost_text(count: int, cost: int | Fraction | None) -> tuple[str | None, str | None]:
+    """A cost of an entry (`count` fighters of `cost` each): its total and how it is made."""
+    if cost is None:
+        return None, None
+    total = number_text(cost * count)
+    return total, total if count == 1 else f"{count} × {number_text(cost)} = {total}"
 
 
 def _derived(ruleset: Ruleset, world: World) -> list[dict]:
@@ -156,7 +171,7 @@ def _traits(fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> list[dict
 
 
 def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
-             ruleset: Ruleset, derived: dict) -> dict:
+             ruleset: Ruleset, derived: dict, named: dict[str, army.CostTotal]) -> dict:
     stats = [{"name": name, "value": number_text(derived[name] if name in derived
                                                  else seen.values.get(name))}
              for name in ruleset.stats]
@@ -181,11 +196,20 @@ def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
         "points": number_text(points) if points is not None else None,
         "points_text": points_text,
         "notes": str(fighter.notes) if fighter.notes is not None else None,
+        "costs": [_named_cost(name, fighter, found.costs.get(fighter.index))
+                  for name, found in named.items()],
     }
 
 
-def _totals(warband: Warband, ruleset: Ruleset, costs: dict[int, int | Fraction]) -> list[dict]:
-    totals = []
+def _named_cost(name: str, fighter: Fighter, cost: int | Fraction | None) -> dict:
+    total, text = _cost_text(fighter.count, cost)
+    return {"name": name, "cost": number_text(cost) if cost is not None else None,
+            "total": total, "text": text}
+
+
+def _totals(warband: Warband, ruleset: Ruleset, found: army.ArmyResult,
+            result: FileResult) -> list[dict]:
+    totals, costs = [], found.costs
     army = ruleset.army
     if army is not None and army.cost is not None:
         complete = all(f.index in costs for f in warband.fighters)
@@ -199,6 +223,9 @@ def _totals(warband: Warband, ruleset: Ruleset, costs: dict[int, int | Fraction]
             "text": f"{used_text} / {number_text(limit)}" if limit is not None else used_text,
             "ok": None if not complete or limit is None else used <= limit,
         })
+    for cost in army.costs if army is not None else ():
+        totals.append(_named_total(warband, cost.name, found.named[cost.name],
+                                   result.costs.get(cost.name)))
     size = sum(f.count for f in warband.fighters)
     entry: dict[str, str | bool | None] = {"name": "fighters", "used": str(size), "limit": None,
                                            "bound": None, "text": str(size), "ok": None}
@@ -211,6 +238,24 @@ def _totals(warband: Warband, ruleset: Ruleset, costs: dict[int, int | Fraction]
                          "exactly": size == limit}[bound])
     totals.append(entry)
     return totals
+
+
+def _named_total(warband: Warband, name: str, found: army.CostTotal,
+                 checked: army.CostTotal | None) -> dict:
+    """A named cost's total, and its limit as validation worked it out (it may read the
+    game's points)."""
+    complete = all(f.index in found.costs for f in warband.fighters)
+    used = sum((found.costs[f.index] * f.count for f in warband.fighters
+                if f.index in found.costs), 0)
+    limit = checked.limit if checked is not None else None
+    used_text = number_text(used) if complete else "?"
+    return {
+        "name": name, "used": used_text,
+        "limit": number_text(limit) if limit is not None else None,
+        "bound": "at most" if limit is not None else None,
+        "text": f"{used_text} / {number_text(limit)}" if limit is not None else used_text,
+        "ok": None if not complete or limit is None else used <= limit,
+    }
 
 
 def _problems(result: FileResult) -> list[dict]:
@@ -297,8 +342,8 @@ def build(result: FileResult) -> dict:
     warband, ruleset = result.warband, result.ruleset
     assert warband is not None and ruleset is not None  # as the docstring says: a file read
     world = army.world_of(warband, ruleset)
-    costs = _costs(warband, ruleset, world)
-    cards = [_fighter(f, seen, costs.get(f.index), ruleset, derived)
+    found = _costs(warband, ruleset, world)
+    cards = [_fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
              for f, seen, derived in zip(warband.fighters, world.fighters,
                                          _derived(ruleset, world))]
     title = warband.name or Path(result.file).stem
@@ -311,10 +356,12 @@ def build(result: FileResult) -> dict:
                   for name, stat in ruleset.stats.items()],
         "has_classes": bool(ruleset.classes),
         "has_points": bool(ruleset.army and ruleset.army.cost is not None),
+        "costs": [{"name": c.name, "doc": c.doc}
+                  for c in (ruleset.army.costs if ruleset.army is not None else ())],
         "has_equipment": any(card["equipment"] for card in cards),
         "has_traits": any(card["traits"] for card in cards),
         "fighters": cards,
-        "totals": _totals(warband, ruleset, costs),
+        "totals": _totals(warband, ruleset, found, result),
         "valid": not result.failed(),
         "status": _status(result),
         "problems": _problems(result),

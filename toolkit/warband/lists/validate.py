@@ -57,6 +57,7 @@ class FileResult:
     total: int | Fraction | None = None  # points the warband costs
     limit: int | None = None        # points it may cost
     size: int | None = None         # fighters, counting `count`
+    costs: dict[str, army.CostTotal] = field(default_factory=dict)   # the named costs, by name
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -186,6 +187,7 @@ class Validation:
                              points_known="points" not in found.bad_keys)
         result.diagnostics += checked.diagnostics
         result.total, result.limit, result.size = checked.total, checked.limit, checked.size
+        result.costs = checked.named
         return self._sorted(result)
 
     @staticmethod
