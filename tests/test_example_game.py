@@ -159,6 +159,16 @@ def test_seeded_games_play_to_an_end(records):
     assert "limit" in reasons
 
 
+def test_generated_code_and_the_interpreter_play_the_same_games(market):
+    for seed in (1, 2, 3):
+        fast = Game(market, seed, Policies("random"), record=True)
+        slow = Game(market, seed, Policies("random"), record=True)
+        slow.interp.compiled = False
+        fast.play()
+        slow.play()
+        assert fast.log.events == slow.log.events, seed
+
+
 def test_play_and_simulate_from_the_command_line(at_root):
     played = run("play", "fogbound-drowned-market", "--seed", "3")
     assert played.exit_code == 0, played.stdout
