@@ -177,6 +177,8 @@ def test_play_and_simulate_from_the_command_line(at_root):
                     "--workers", "1")
     assert simulated.exit_code == 0, simulated.stdout
     assert "40 games" in simulated.stdout and "win rate" in simulated.stdout
+    checked = run("rules", "check", "fogbound-drowned-market", "--playouts", "20", "--strict")
+    assert checked.exit_code == 0 and "0 errors, 0 warnings" in checked.stdout, checked.stdout
 
 
 def test_a_side_from_another_file(tmp_path, at_root):
