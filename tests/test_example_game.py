@@ -150,7 +150,7 @@ def records(market) -> dict[int, list[dict]]:
 
 def test_seeded_games_play_to_an_end(records):
     reasons = set()
-    for seed, events in records.items():
+    for events in records.values():
         end = events[-1]
         assert end["type"] == "end" and end["reason"] in ("limit", "conceded", "eliminated")
         assert set(end["scores"]) == {"tallow", "eels"}
@@ -194,7 +194,7 @@ def _warband(folder: Path, *args: str) -> subprocess.CompletedProcess:
     keeps the scenarios it loaded, and would replay the warbands as its first game read them)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit")}
     result = subprocess.run([sys.executable, "-m", "warband", *args], capture_output=True,
-                            text=True, cwd=folder, env=env, timeout=120)
+                            text=True, cwd=folder, env=env, timeout=120, check=False)
     assert "Traceback" not in result.stderr, result.stderr
     return result
 
