@@ -137,7 +137,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E632": (Severity.ERROR, "equipment the class may not take"),
     "E633": (Severity.ERROR, "more equipment than an option allows"),
     # warband files: army-construction rules
-    "E701": (Severity.ERROR, "points limit exceeded"),
+    "E701": (Severity.ERROR, "a cost over its limit"),
     "E702": (Severity.ERROR, "wrong number of fighters"),
     "E703": (Severity.ERROR, "quota not met"),
     "E704": (Severity.ERROR, "cost cannot be worked out"),

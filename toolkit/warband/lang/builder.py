@@ -376,7 +376,7 @@ class Builder(Transformer):
 
     # ---- army ------------------------------------------------------------------------------------------
     def army_cost(self, meta, c):
-        return "cost", (self.ident(c[0]), c[1])
+        return "cost", (self.ident(c[0]), c[1], self.span(meta))
 
     def army_named_cost(self, meta, c):
         name, param, body, doc = c
@@ -388,10 +388,10 @@ class Builder(Transformer):
         return "limits", nodes.CostLimit(self.ident(name), value, doc, self.span(meta))
 
     def army_points(self, meta, c):
-        return "points", c[0]
+        return "points", (c[0], self.span(meta))
 
     def army_size(self, meta, c):
-        return "size", (c[0], c[1])
+        return "size", ((c[0], c[1]), self.span(meta))
 
     def army_quota(self, meta, c):
         (kind, name), bound, doc = c
@@ -429,18 +429,23 @@ class Builder(Transformer):
 
     def army_decl(self, meta, c):
         doc, *entries = c
-        fields = {"cost": None, "points": None, "size": None}
+        fields: dict = {"cost": None, "points": None, "size": None}
+        first: dict[str, Span] = {}
+        repeated = []    # a second cost, points or size: the checker's E202, never a silent pick
         lists: dict[str, list] = {"quota": [], "remove": [], "each": [], "rule": [],
                                   "costs": [], "limits": []}
         for kind, value in entries:
             if kind in lists:
                 lists[kind].append(value)
+            elif kind in first:
+                repeated.append((kind, value[-1], first[kind]))
             else:
-                fields[kind] = value
+                first[kind] = value[-1]
+                fields[kind] = value[0] if kind != "cost" else value[:2]
         return nodes.ArmyDecl(doc, quotas=tuple(lists["quota"]), span=self.span(meta),
                               removals=tuple(lists["remove"]), each=tuple(lists["each"]),
                               rules=tuple(lists["rule"]), costs=tuple(lists["costs"]),
-                              limits=tuple(lists["limits"]), **fields)
+                              limits=tuple(lists["limits"]), repeated=tuple(repeated), **fields)
 
     # ---- house rules ------------------------------------------------------------------------------
     def override_decl(self, meta, c):

@@ -575,6 +575,8 @@ class ArmyDecl:
     rules: tuple[ArmyRule, ...] = ()
     costs: tuple[NamedCost, ...] = ()       # the named costs, in the order written
     limits: tuple[CostLimit, ...] = ()
+    # (entry, span, the first one's span) of a second `cost`, `points` or `size`
+    repeated: tuple[tuple[str, Span, Span], ...] = ()
 
 
 # ---- house rules: layers on an `extends` base ---------------------------------------------------
