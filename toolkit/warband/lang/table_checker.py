@@ -151,9 +151,12 @@ class TableChecker:
         else:   # an enum's or an outcome set's (a number key has no names to list)
             sym = self.table.globals.get(param_type.name or "")
             names = [m.name.name for m in getattr(sym.decl, "members", ())] if sym else []
+        untyped = decl.params[0].type is None
+        if untyped and key is not next(r.key for r in decl.rows if isinstance(r.key, nodes.Ident)):
+            return   # one mistake (the parameter's type left out), reported at the first key
         hint = f"a key here is one of {', '.join(names[:6])}{', ...' if len(names) > 6 else ''}" \
             if names else f"a key is {param_type} here, as parameter '{param}' is"
-        if decl.params[0].type is None and (t.kind in VALUE_KINDS or t.kind == "enum"):
+        if untyped and (t.kind in VALUE_KINDS or t.kind == "enum"):
             kind = t.kind if t.kind in VALUE_KINDS else t.name
             hint = f"say what the table is keyed by: table {decl.name.name}({param}: {kind})"
         self.error("E302", f"'{key.name}' is {t}, but table '{decl.name.name}' is keyed "
