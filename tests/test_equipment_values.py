@@ -12,6 +12,7 @@ validated and shown on a roster, runs both ways, exact odds.
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -299,3 +300,70 @@ def test_exact_odds_of_a_roll_sized_by_gear():
     world = _world(ruleset, ("HeavyGun",))
     dist = Interpreter(ruleset).exact("volley", {"m": Ref("fighter", 0)}, world)
     assert dict(dist.items()) == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+
+
+def test_a_derived_stat_worked_out_from_gear_shows_on_the_roster(tmp_path):
+    rules = CROWNS.replace('define cost(f: fighter)', 'stat Worth(f): 0..500 "base plus gear" as '
+                           'base(f.class) + total(price(e) for e in f.equipment)\n'
+                           'define cost(f: fighter)')
+    rules = rules.replace("cost(f) = cost(f)", "cost(f) = f.Worth")
+    _write(tmp_path, "crowns.rules", rules)
+    path = _write(tmp_path, "band.yaml", VALID)
+    assert [d.code for d in validate([path]).diagnostics] == []
+    cards = {c["name"]: c for c in roster(path).model["fighters"]}
+    worth = {name: next(s["value"] for s in card["stats"] if s["name"] == "Worth")
+             for name, card in cards.items()}
+    assert worth == {"Marta": "95", "Lamps": "35"}
+    assert cards["Marta"]["cost"] == "95"
+
+
+def test_weighing_a_fighters_equipment_counts_against_the_work_budget_both_ways(monkeypatch):
+    """Each piece an aggregate weighs is a step of the evaluation's budget (run/budget.py), in
+    generated code as in the interpreter: past the limit, E403 at the same place."""
+    from warband.run import budget
+    ruleset = _ruleset(SQUADS + '''
+procedure weigh(m: fighter) -> number {
+  return total(total(upgrade(e).points for e in m.equipment) for x in m.side.fighters)
+}
+''')
+    world = _world(ruleset, ("Medkit",) * 6, (), ("Medkit",) * 6)
+    monkeypatch.setattr(budget, "MAX_SAMPLED_STEPS", 10)
+    found = []
+    for compiled in (True, False):
+        interp = Interpreter(ruleset, rng=random.Random(1), compiled=compiled)
+        with pytest.raises(RulesError) as caught:
+            interp.sample("weigh", {"m": Ref("fighter", 0)}, world)
+        found.append((caught.value.diagnostic.code, caught.value.diagnostic.span))
+    assert found[0] == found[1] and found[0][0] == "E403"
+    monkeypatch.setattr(budget, "MAX_SAMPLED_STEPS", 100)
+    for compiled in (True, False):
+        interp = Interpreter(ruleset, rng=random.Random(1), compiled=compiled)
+        assert interp.sample("weigh", {"m": Ref("fighter", 0)}, world)[0] == 60
+
+
+def test_odds_take_a_piece_of_equipment_for_a_parameter(tmp_path):
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    path = _write(tmp_path, "odds.rules", '''ruleset "odds-gear"
+stat Skill: 1..6
+equipment Sword
+equipment Axe
+table bonus(w: equipment) -> n { Sword => 1  Axe => 2 }
+action strike(a: fighter, weapon: equipment = Sword) -> number {
+  return if d6 + bonus(weapon) >= 6 then 1 else 0
+}
+''')
+    runner = CliRunner()
+    shown = runner.invoke(app, ["odds", path, "--action", "strike", "--attacker", "skill=3",
+                                "--with", "weapon=Axe", "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    # an Axe adds 2: a 4 or more on the die
+    assert json.loads(shown.output)["outcomes"] == {"0": "1/2", "1": "1/2"}
+    sword = runner.invoke(app, ["odds", path, "--action", "strike", "--attacker", "skill=3",
+                                "--format", "json"])
+    assert json.loads(sword.output)["outcomes"] == {"0": "2/3", "1": "1/3"}
+    wrong = runner.invoke(app, ["odds", path, "--action", "strike", "--attacker", "skill=3",
+                                "--with", "weapon=Axxe"])
+    assert wrong.exit_code != 0 and "'weapon' is one of Sword, Axe" in wrong.output
+    assert "did you mean 'Axe'?" in wrong.output
