@@ -221,8 +221,8 @@ def test_an_untyped_parameter_with_named_keys_is_reported_once_with_the_type_to_
     found = compile_text(HEAD + "table price(e) -> c { Sword => 1  Crossbow => 2 }\n"
                                 "army { cost(f) = price(1) }\n", "case.rules").diagnostics
     assert [(d.code, d.message, d.hint) for d in found] == [
-        ("E302", "'Sword' is a piece of equipment, but table 'price' is keyed by a number "
-                 "(parameter 'e')", "say what the table is keyed by: table price(e: equipment)")]
+        ("E302", ("'Sword' is a piece of equipment, but table 'price' is keyed by a number "
+                  "(parameter 'e')"), "say what the table is keyed by: table price(e: equipment)")]
 
 
 def test_an_enum_key_is_checked_against_its_enum():
@@ -230,16 +230,16 @@ def test_an_enum_key_is_checked_against_its_enum():
                              "table t(s: Size) -> n { small => 1  bgi => 2  Sword => 3 }\n"
                              "army { cost(f) = t(small) }\n")
     assert found == [("E201", "'bgi' is not a value of 'Size'"),
-                     ("E302", "'Sword' is a piece of equipment, but table 't' is keyed by a "
-                              "value of 'Size' (parameter 's')")]
+                     ("E302", ("'Sword' is a piece of equipment, but table 't' is keyed by a "
+                               "value of 'Size' (parameter 's')"))]
 
 
 def test_a_fighters_equipment_cannot_be_changed_nor_chosen_among():
     found = _messages(HEAD + "action arm(f: fighter) { set f.equipment = Sword }\n"
                              "action pick(f: fighter) { choose e by f among f.equipment }\n")
     assert found[0] == ("E308", "a fighter's 'equipment' cannot be changed")
-    assert found[-1] == ("E302", "'choose ... among' picks a fighter or a side, not a piece "
-                                 "of equipment")
+    assert found[-1] == ("E302", ("'choose ... among' picks a fighter or a side, not a piece "
+                                  "of equipment"))
 
 
 def test_the_types_written_out():

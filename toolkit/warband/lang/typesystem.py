@@ -63,7 +63,8 @@ ENTRIES = Type("entries")
 EQUIPMENT, GEAR = Type("equipment"), Type("gear")
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
-                    "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS, "friends": FIGHTERS}
+                    "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,
+                    "friends": FIGHTERS}
 # a side's fighters are those in play; casualties were removed, the withdrawn left the table
 SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}
