@@ -518,6 +518,61 @@ def test_every_form_has_a_case():
             if type(m) is nodes.KeepMod} >= {(True, True), (False, False)}
 
 
+# ---- a `return` inside a loop of a procedure called for its value -----------------------------
+
+# Each statement that repeats its body, as a loop whose `return` leaves the procedure. Generated
+# code puts a short procedure in place of its call, where `return` becomes `break`: from inside
+# a loop that would only leave the loop (a `for each ... by` loop was once missed, and its
+# caller got the value after the loop). Every kind of loop is here: the test below fails when
+# the language gains one without a case.
+LOOPS = {
+    nodes.ForEach: "for each x in {s}.fighters {{ {body} }}",
+    nodes.ForSorted: "for each x in {s}.fighters by highest x.Might {{ {body} }}",
+    nodes.Repeat: "repeat 2 times {{ {body} }}",
+}
+
+
+def test_every_kind_of_loop_has_a_return_case():
+    loops = {c for c in vars(nodes).values() if isinstance(c, type) and
+             "body" in getattr(c, "__dataclass_fields__", {}) and
+             c not in (nodes.Option, nodes.DefineDecl, nodes.ProcedureDecl)}
+    assert loops == set(LOOPS)
+
+
+@pytest.mark.parametrize("loop", list(LOOPS), ids=lambda c: c.__name__)
+@pytest.mark.parametrize("nesting", ["{loop}", "if {s}.Fate >= 0 {{ {loop} }}",
+                                     "{loop}\n  if {s}.Fate > 100 {{ return 7 }}"])
+def test_a_return_inside_a_loop_leaves_the_procedure_both_ways(tmp_path, loop, nesting):
+    inner = LOOPS[loop].format(s="s", body="return x.Might + 1" if loop is not nodes.Repeat
+                               else "return s.Fate + 1")
+    text = BASE + f'''
+procedure found(s: side) -> number {{
+  {nesting.format(loop=inner, s="s")}
+  return 0
+}}
+procedure caller(s: side) -> number {{
+  let v = found(s)
+  return v * 10
+}}
+procedure stmt_caller(s: side) -> number {{
+  found(s)
+  return 1
+}}
+''' + rules_for("number", "1").split(BASE, 1)[1]
+    scenario = scenario_of(tmp_path, text)
+    ruleset = scenario.ruleset
+    rng = random.Random(loop.__name__ + nesting)
+    fast, slow = games(scenario, 1)
+    for _ in range(8):
+        world = random_world(ruleset, rng)
+        for name in ("caller", "stmt_caller", "found"):
+            args = {"s": Ref("side", rng.randrange(2))}
+            got = outcome(fast.interp, lambda: fast.interp.sample(name, args, world))
+            want = outcome(slow.interp, lambda: slow.interp.sample(name, args, world))
+            assert got == want, (name, world)
+    assert not codegen.program_for(fast.interp).fallbacks
+
+
 # ---- the shipped rules: their scenarios' expressions, definitions and tables --------------------
 
 SCENARIOS = ["sss-standard-game", "greedy-dudes-vs-menace", "smart-dungeon"]
