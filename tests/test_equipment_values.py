@@ -367,3 +367,26 @@ action strike(a: fighter, weapon: equipment = Sword) -> number {
                                 "--with", "weapon=Axxe"])
     assert wrong.exit_code != 0 and "'weapon' is one of Sword, Axe" in wrong.output
     assert "did you mean 'Axe'?" in wrong.output
+
+
+def test_pieces_returned_by_procedures_and_held_in_table_columns_both_ways():
+    ruleset = _ruleset(SQUADS + '''
+table standard(c: class) -> (weapon, spare) { Veteran => Rifle, Medkit  otherwise => Rifle, Rifle }
+procedure best(m: fighter) -> equipment {
+  for each e in m.equipment by highest upgrade(e).points {
+    return e
+  }
+  return standard(m.class).weapon
+}
+action kit(m: fighter) -> number {
+  let e = best(m)
+  return upgrade(e).points * 10 + upgrade(standard(m.class).spare).points
+}
+''')
+    for gear, want in (((), 0), (("Medkit",), 50), (("Medkit", "HeavyGun"), 100)):
+        world = _world(ruleset, gear)
+        for compiled in (True, False):
+            interp = Interpreter(ruleset, rng=random.Random(1), compiled=compiled)
+            assert interp.sample("kit", {"m": Ref("fighter", 0)}, world)[0] == want
+            assert interp.sample("best", {"m": Ref("fighter", 0)}, world)[0] == \
+                (gear and max(gear, key=lambda e: {"Medkit": 5, "HeavyGun": 10}[e]) or "Rifle")
