@@ -113,7 +113,10 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
                                 "of --attacker and --target; play a phase of the game with: "
                                 "warband play SCENARIO"))
         return None
-    if kind in ruleset.enums:
+    if kind in ("class", "tier", "equipment"):   # a declared name of that kind
+        members = list({"class": ruleset.classes, "tier": ruleset.tiers,
+                        "equipment": ruleset.equipment}[kind])
+    elif kind in ruleset.enums:
         members = [m for m, _ in ruleset.enums[kind]]
     elif kind in ruleset.outcomes:
         members = [m for m, _ in ruleset.outcomes[kind].scores]

@@ -17,7 +17,14 @@ from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
-from warband.lang.symbols import BUILTIN_FUNCTIONS, BUILTIN_TYPES, KIND_WORDS, Symbol, SymbolTable
+from warband.lang.symbols import (
+    BUILTIN_FUNCTIONS,
+    BUILTIN_TYPES,
+    KIND_WORDS,
+    VALUE_KINDS,
+    Symbol,
+    SymbolTable,
+)
 from warband.lang.table_checker import TableChecker
 from warband.lang.typesystem import (
     ANY,
@@ -77,18 +84,22 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
     def _type_of_ref(self, ref: nodes.Ident) -> Type:
         if ref.name in BUILTIN_TYPES:
             return DICE if ref.name == "dice" else Type(ref.name)
+        if ref.name in VALUE_KINDS:   # class, tier, equipment: a declared name of that kind
+            return Type(ref.name)
         sym = self.lookup(ref.name)
         if sym is not None and sym.kind == "enum":
             return Type("enum", ref.name)
         if sym is not None and sym.kind == "outcomes":
             return Type("outcome", ref.name)
-        candidates = list(BUILTIN_TYPES) + self.table.names_of_kind("enum", "outcomes")
+        candidates = list(BUILTIN_TYPES) + list(VALUE_KINDS) + \
+            self.table.names_of_kind("enum", "outcomes")
         if sym is None and ref.name in self.unreadable:
             return ANY
         if sym is not None:
             self.error("E204", f"'{ref.name}' is {KIND_WORDS[sym.kind]}, not a type", ref.span,
                        hint="types are number, bool, text, fighter, side, dice, fighters, "
-                            "or the name of an enum or outcomes declaration")
+                            "class, tier, equipment, or the name of an enum or outcomes "
+                            "declaration")
         else:
             self.error("E201", f"unknown type '{ref.name}'", ref.span,
                        hint=self.suggest(ref.name, candidates))

@@ -17,6 +17,7 @@ from warband.lang.symbols import (
     BUILTIN_GROUPS,
     GAME_FUNCTIONS,
     KIND_WORDS,
+    VALUE_KINDS,
 )
 from warband.lang.typesystem import (
     ANY,
@@ -25,6 +26,7 @@ from warband.lang.typesystem import (
     FIGHTER,
     FIGHTER_BUILTINS,
     FIGHTERS,
+    GEAR,
     NUMBER,
     SIDE_BUILTINS,
     SIDES,
@@ -203,7 +205,7 @@ class ExpressionChecker:
             ct = self.expr(e.condition, inner)
             self.expect(BOOL, ct, e.condition.span, "the condition")
             self.require_fixed(ct, e.condition.span, "which members belong to a group")
-        return SIDES if element.kind == "side" else FIGHTERS
+        return {"side": SIDES, "equipment": GEAR}.get(element.kind, FIGHTERS)
 
     def dice(self, e: nodes.Dice, scope: Scope) -> Type:
         if not isinstance(e.count, nodes.Int):
@@ -248,10 +250,8 @@ class ExpressionChecker:
         if sym is not None:
             if (game_type := game_name_type(sym)) is not None:
                 return game_type
-            if sym.kind == "class":
-                return Type("class")
-            if sym.kind == "tier":
-                return Type("tier")
+            if sym.kind in VALUE_KINDS:   # a class, a tier, a piece of equipment
+                return Type(sym.kind)
             self.error("E204", f"'{e.name}' is {KIND_WORDS[sym.kind]} and cannot be used as a "
                                "value here", e.span, hint=kind_hint(sym, scope))
             return ANY
@@ -284,7 +284,7 @@ class ExpressionChecker:
         else:
             # only what can stand alone as a value; a stat or a trait is read from a fighter
             candidates = list(extra) + list(self.table.members) + self.table.names_of_kind(
-                "class", "tier", "table", "define")
+                *VALUE_KINDS, "table", "define")
             what = "name"
         hint = self.suggest(name, candidates) or self.unknown_hints.get(name)
         if hint is None and len(kinds) == 1 and kinds[0] in ("stat", "tier", "trait", "class",

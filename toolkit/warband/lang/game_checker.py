@@ -16,6 +16,7 @@ from warband.lang.typesystem import (
     ANY,
     BOOL,
     ENTRY,
+    EQUIPMENT,
     FIGHTER,
     FIGHTERS,
     MARKER,
@@ -83,6 +84,11 @@ class GameChecker:
             case nodes.ChooseAmong(name=name, group=group):
                 self.decider(stmt, scope)
                 element = self.group_element(group, scope)
+                if element.kind == "equipment":   # a policy picks a fighter or a side
+                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
+                                       "piece of equipment", group.span,
+                               hint="choose among options instead: choose NAME by WHO "
+                                    "{ option ... }")
                 self.local(name, element, scope)
             case nodes.Activate(fighter=fighter, using=using, exclude=exclude, bind=bind):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
@@ -139,6 +145,8 @@ class GameChecker:
             return SIDE
         if t.kind == "entries":
             return ENTRY
+        if t.kind == "gear":   # a fighter's equipment: its pieces
+            return EQUIPMENT
         self.expect(FIGHTERS, t, group.span, "a group")
         return FIGHTER
 

@@ -23,6 +23,9 @@ KIND_WORDS = {
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
+# the kinds of declaration whose names are values, each a type of its own (`c: class`); the
+# words are keywords, so no declaration can take them as its name
+VALUE_KINDS = ("class", "tier", "equipment")
 AGGREGATES = ("total", "highest", "lowest", "all")   # total(f.Training for f in group if ...)
 # all(f for f in group if ...) is the group of those members for which the condition holds
 BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
+from warband.lang.symbols import VALUE_KINDS
 from warband.lang.typesystem import ANY, BOOL, Scope, Type, compatible
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 class TableChecker:
     if TYPE_CHECKING:  # what the Checker this is mixed into provides
         table: SymbolTable
+        used: set[str]
         table_types: dict[int, Type]
         current: str | None
 
@@ -33,6 +35,9 @@ class TableChecker:
         def owner(self, decl: nodes.Decl) -> str | None: ...
         def params_scope(self, params: tuple[nodes.Param, ...], default: Type = ...) -> Scope: ...
         def repeated(self, idents: Iterable[nodes.Ident], what: str, owner: str) -> None: ...
+        def member(self, e: nodes.Expr, expected: Type | None, scope: Scope) -> Type | None: ...
+        def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
+                    extra: Iterable[str] = (), hint: str | None = None) -> None: ...
 
     def table_type(self, decl: nodes.TableDecl) -> Type:
         """The type a table returns, checking the table the first time it is asked for."""
@@ -120,9 +125,42 @@ class TableChecker:
             return
         param_type = scope.locals[decl.params[0].name.name][0]
         if isinstance(row.key, nodes.Ident):
-            self.expr(nodes.Name(row.key.name, row.key.span), scope)
+            self.name_key(decl, row.key, param_type, scope)
         elif param_type.kind not in ("number", "any"):
             self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
+
+    def name_key(self, decl: nodes.TableDecl, key: nodes.Ident, param_type: Type,
+                 scope: Scope) -> None:
+        """A key written as a name: a value of the parameter's kind (a value of its enum, a
+        class, a tier, a piece of equipment), each misspelling reported against that kind."""
+        param = decl.params[0].name.name
+        if param_type.kind in VALUE_KINDS:
+            sym = self.table.globals.get(key.name)
+            if sym is not None and sym.kind == param_type.kind:
+                self.used.add(key.name)
+                return
+            if sym is None and key.name not in self.table.members:
+                self.unknown(key, (param_type.kind,))
+                return
+        name = nodes.Name(key.name, key.span)
+        t = self.member(name, param_type, scope) or self.expr(name, scope)
+        if compatible(param_type, t):   # (an unknown name is ANY, and reported already)
+            return
+        if param_type.kind in VALUE_KINDS:
+            names = self.table.names_of_kind(param_type.kind)
+        else:   # an enum's or an outcome set's (a number key has no names to list)
+            sym = self.table.globals.get(param_type.name or "")
+            names = [m.name.name for m in getattr(sym.decl, "members", ())] if sym else []
+        untyped = decl.params[0].type is None
+        if untyped and key is not next(r.key for r in decl.rows if isinstance(r.key, nodes.Ident)):
+            return   # one mistake (the parameter's type left out), reported at the first key
+        hint = f"a key here is one of {', '.join(names[:6])}{', ...' if len(names) > 6 else ''}" \
+            if names else f"a key is {param_type} here, as parameter '{param}' is"
+        if untyped and (t.kind in VALUE_KINDS or t.kind == "enum"):
+            kind = t.kind if t.kind in VALUE_KINDS else t.name
+            hint = f"say what the table is keyed by: table {decl.name.name}({param}: {kind})"
+        self.error("E302", f"'{key.name}' is {t}, but table '{decl.name.name}' is keyed "
+                           f"by {param_type} (parameter '{param}')", key.span, hint=hint)
 
 
 def _plural(t: Type) -> str:
@@ -131,6 +169,7 @@ def _plural(t: Type) -> str:
         return f"values of '{t.name}'"
     return {"number": "numbers", "bool": "yes/no values", "text": "texts",
             "class": "classes", "tier": "tiers", "fighter": "fighters",
+            "equipment": "pieces of equipment",
             "side": "sides"}.get(t.kind, str(t))
 
 

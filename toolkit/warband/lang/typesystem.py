@@ -17,6 +17,7 @@ from warband.lang.symbols import KIND_WORDS, Symbol
 @dataclass(frozen=True)
 class Type:
     kind: str                   # number bool text fighter side dice fighters class tier enum
+    #                             equipment (a piece) gear (a fighter's equipment, a group)
     name: str | None = None     # outcome record nothing any; the enum or outcome set's name
     fields: tuple[str, ...] = ()
     random: bool = False        # True when the value depends on a roll
@@ -30,7 +31,8 @@ class Type:
                  "fighters": "a group of fighters", "class": "a class", "tier": "a tier",
                  "record": "a table row", "nothing": "nothing", "any": "a value",
                  "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
-                 "entries": "a group of warband entries"}
+                 "entries": "a group of warband entries", "equipment": "a piece of equipment",
+                 "gear": "a group of equipment"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
@@ -56,9 +58,13 @@ SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
 ENTRY = Type("record", "entry", ("count", "fighters", "fighter", "name"),
              columns=(NUMBER, FIGHTERS, FIGHTER, TEXT))
 ENTRIES = Type("entries")
+# a piece of equipment is a value (its name), as a class or a tier is; a fighter's equipment is
+# a group of them (the class's and the entry's, a piece carried twice counted twice)
+EQUIPMENT, GEAR = Type("equipment"), Type("gear")
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
-                    "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS, "friends": FIGHTERS}
+                    "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,
+                    "friends": FIGHTERS}
 # a side's fighters are those in play; casualties were removed, the withdrawn left the table
 SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}

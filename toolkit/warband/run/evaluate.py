@@ -113,6 +113,8 @@ def read_field(tables, subject, name: str, world: World):
         return f.fighter_class
     if name == "tier":
         return f.tier
+    if name == "equipment":   # the names of its pieces: the class's, then the entry's
+        return f.equipment
     if name == "name":
         return f.name
     if name == "removed":

@@ -150,7 +150,7 @@ class ExpressionWriter:
             f = f"world.fighters[{sub}[1]]"
             if name == "side":
                 return f"_SIDE_REFS[{self.fighter_side(sub)}]"
-            if name in ("class", "tier", "name", "removed"):
+            if name in ("class", "tier", "name", "removed", "equipment"):
                 return f"{f}.{'fighter_class' if name == 'class' else name}"
             if name in ("enemies", "friends"):   # (before declared fields, as the interpreter)
                 return f"_around(world, {sub}[1], {name == 'enemies'})"

@@ -224,7 +224,7 @@ def has_value(value) -> bool:
     return value is True or (value is not False and value != 0)
 
 
-_SPECIAL = ("side", "class", "tier", "name", "removed")
+_SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 
 # fields of the board game (groups, who left, who conceded): read through the interpreter

@@ -484,7 +484,8 @@ def _returns_in_loop(stmts, in_loop: bool) -> bool:
         t = type(s)
         if t is nodes.Return and in_loop:
             return True
-        if t in (nodes.ForEach, nodes.Repeat) and _returns_in_loop(s.body.stmts, True):
+        if t in (nodes.ForEach, nodes.ForSorted, nodes.Repeat) and \
+                _returns_in_loop(s.body.stmts, True):
             return True
         if t is nodes.If:
             other = s.otherwise
