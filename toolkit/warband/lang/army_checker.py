@@ -63,12 +63,12 @@ class ArmyChecker:
 
     def army(self, decl: nodes.ArmyDecl) -> None:
         for entry, span, first in decl.repeated:
-            hint = {"size": "to bound both ends, keep one size and write the other "
+            advice = {"size": "to bound both ends, keep one size and write the other "
                             "as a rule: at least 5 f in fighters \"...\"",
                     "cost": "a second cost needs a name: cost NAME(f) = ..."}.get(
                 entry, "keep one")
             self.error("E202", f"the army gives its {entry} twice", span,
-                       related=[Related(first, "first given here")], hint=hint)
+                       related=[Related(first, "first given here")], hint=advice)
         if decl.cost is not None:
             param, body = decl.cost
             t = self.expr(body, Scope({param.name: (FIGHTER, param.span)}))
