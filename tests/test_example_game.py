@@ -115,6 +115,22 @@ def test_the_charter_uses_every_army_concept(ruleset):
     assert any(c.unique for c in ruleset.classes.values())
     for name in ("entries", "points", "total_cost", "total_fighters"):
         assert re.search(rf"\b{name}\b", text[text.index("army "):]), name
+    # equipment options of every kind, a price list keyed by class and by equipment, a cost as
+    # base plus gear, and a second cost with its limit
+    kinds = {(o.kind, o.limit) for c in ruleset.classes.values() for o in c.options}
+    assert {k for k, _ in kinds} == {"take", "up_to", "swap"} and ("up_to", 1) in kinds
+    assert any(limit > 1 for kind, limit in kinds if kind == "up_to")
+    assert "table base(c: class)" in text and "table price(e: equipment)" in text
+    assert "for e in f.equipment" in text
+    assert [c.name for c in army.costs] == ["renown"] and army.costs[0].limit is not None
+
+
+def test_what_each_invalid_example_shows_of_the_equipment_and_the_second_cost():
+    shown = _goldens()
+    assert "error[E632]: class Cutthroat may not take Sword" in shown
+    assert "may take one of Pistol, Crossbow" in shown and "may take up to 2 of" in shown
+    assert "swaps Cudgel for Sword, so it cannot keep Cudgel" in shown
+    assert "the warband costs 7 renown, over the limit of 6 renown" in shown
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
@@ -122,7 +138,8 @@ def test_the_roster_of_each_example_warband(path: Path, at_root):
     result = run("roster", str(path.relative_to(ROOT)))
     assert result.exit_code == 0, result.stdout
     assert "Fogbound: rival guilds in a city of fog (fogbound)" in result.stdout
-    assert re.search(r"points 2\d\d / 250 +fighters \d+ / 12 +valid", result.stdout), \
+    assert re.search(r"points 2\d\d / 250 +renown \d / 6 +fighters \d+ / 12 +valid",
+                     result.stdout), \
         result.stdout
 
 
