@@ -112,6 +112,17 @@ class FighterClass:
         own = tuple(e for e in self.equipment if e not in given_up)
         return own + tuple(e for e in chosen if e not in own)
 
+    def buying_words(self) -> str:
+        """How the class is bought: 'in groups of 1 to 5', 'bought singly; unique: ...'."""
+        parts = []
+        if self.group == (1, 1):
+            parts.append("bought singly")
+        elif self.group is not None:
+            parts.append(f"in groups of {self.group[0]} to {self.group[1]}")
+        if self.unique is not None:
+            parts.append("unique: at most one in a warband")
+        return "; ".join(parts)
+
     def allowed_equipment(self) -> list[str]:
         """Every piece an entry of the class may list: its own, and each option's."""
         return list(self.equipment) + [p for o in self.options for p in o.items]

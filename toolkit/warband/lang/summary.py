@@ -52,18 +52,6 @@ def quota_text(q: Quota) -> str:
     return f"{q.bound} {limit} from " + (f"each {q.kind}" if q.each else f"{q.kind} {q.target}")
 
 
-def class_limits_text(c) -> str:
-    """What a class says of how it is bought: 'in groups of 1 to 5', 'bought singly; unique'."""
-    parts = []
-    if c.group == (1, 1):
-        parts.append("bought singly")
-    elif c.group is not None:
-        parts.append(f"in groups of {c.group[0]} to {c.group[1]}")
-    if c.unique is not None:
-        parts.append("unique: at most one in a warband")
-    return "; ".join(parts)
-
-
 def row_text(row: nodes.Row) -> tuple[str, str]:
     """A table row as its key (or condition) and its values."""
     values = ", ".join(expr_text(v) for v in row.values)
@@ -171,7 +159,7 @@ def render(ruleset: Ruleset, console: Console) -> None:
         console.print(t)
         for c in ruleset.classes.values():
             if c.group is not None or c.unique is not None:
-                say(f"{c.name}: {class_limits_text(c)}")
+                say(f"{c.name}: {c.buying_words()}")
         for c in ruleset.classes.values():
             if c.options:
                 say(f"{c.name} " + "; ".join(

@@ -311,8 +311,10 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
             {"name": c, "doc": ruleset.classes[c].doc,
              "detail": "; ".join(part for part in (
                  f"tier {ruleset.classes[c].tier}" if ruleset.classes[c].tier else "",
+                 ruleset.classes[c].buying_words(),
                  listed(ruleset.classes[c].traits),
-                 ", ".join(ruleset.classes[c].equipment)) if part) or None}
+                 ", ".join(ruleset.classes[c].equipment),
+                 *(o.words() for o in ruleset.classes[c].options)) if part) or None}
             for c in sorted(classes, key=list(ruleset.classes).index) if c in ruleset.classes]),
         ("Traits", "trait", [
             {"name": n, "doc": t.doc, "detail": None}
