@@ -133,6 +133,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E628": (Severity.ERROR, "missing stat"),
     "E629": (Severity.ERROR, "the warband's ruleset has errors"),
     "E630": (Severity.ERROR, "a value given for a stat the rules work out"),
+    "E631": (Severity.ERROR, "a value given for a stat the class fixes"),
     # warband files: army-construction rules
     "E701": (Severity.ERROR, "points limit exceeded"),
     "E702": (Severity.ERROR, "wrong number of fighters"),

@@ -208,7 +208,7 @@ def _missing_stats(ruleset: Ruleset, spec) -> list[Diagnostic]:
     worked out for every fighter), as `validate` reports one in a warband file; else the game
     read a missing value (a TypeError, a traceback)."""
     cls = ruleset.classes.get(spec.fighter_class.name) if spec.fighter_class else None
-    given = {s.name for s, _ in spec.stats} | (set(dict(cls.stats)) if cls else set())
+    given = {s.name for s, _ in spec.stats} | (set(cls.given) if cls else set())
     return [diag("E628", f"fighter '{spec.name}' has no {stat.name}", spec.span,
                  hint=f"give it: stat {stat.name} = ... (or give the stat a default)")
             for stat in ruleset.stats.values()

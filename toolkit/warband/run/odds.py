@@ -127,8 +127,8 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                           "be given", f"leave out {m.group(1)}=...; give what it is worked "
                                       "out from")
     for stat in ruleset.stats.values():
-        has_class_value = spec.fighter_class and stat.name in dict(
-            ruleset.classes[spec.fighter_class].stats)
+        has_class_value = spec.fighter_class and stat.name in \
+            ruleset.classes[spec.fighter_class].given
         if stat.default is None and stat.name not in spec.stats and not has_class_value \
                 and stat.name not in derived:
             end = len(text) + 1
