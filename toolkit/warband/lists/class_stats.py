@@ -22,13 +22,17 @@ if TYPE_CHECKING:
     from warband.lang.ruleset import FighterClass, Ruleset, Stat
 
 
-def fixed_words(cls: FighterClass, stat: Stat, who: str) -> tuple[str, str]:
-    """The message and hint of E631: an entry (or a fighter written elsewhere) gives a stat its
+def fixed_words(cls: FighterClass, stat: Stat, who: str, *, scenario: bool = False) -> tuple[
+        str, str]:
+    """The message and hint of E631: an entry (or a fighter a scenario writes) gives a stat its
     class fixes."""
     value = dict(cls.stats)[stat.name]
-    return (f"fighter {who} gives {stat.key}, which class {cls.name} fixes at {value}",
-            f"remove '{stat.key}: ...' (every {cls.name} has {stat.name} {value}); to let the "
-            f"list choose it, the class declares a range instead: stat {stat.name}: LOW..HIGH")
+    name, line = (stat.name, f"stat {stat.name} = ...") if scenario else (
+        stat.key, f"{stat.key}: ...")
+    bounds = f"{stat.name} in A, B" if stat.enum else f"{stat.name}: LOW..HIGH"
+    return (f"fighter {who} gives {name}, which class {cls.name} fixes at {value}",
+            f"remove '{line}' (every {cls.name} has {stat.name} {value}); to let the list "
+            f"choose it, the class declares its bounds instead: stat {bounds}")
 
 
 def fixed_at(cls: FighterClass, stat: str) -> list[Related]:
