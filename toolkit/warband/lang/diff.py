@@ -126,7 +126,23 @@ def _class(a: FighterClass, b: FighterClass) -> list[str]:
     for n, v in a.stats:
         if n not in dict(b.stats):
             out.append(f"{n} no longer fixed (was {value_text(v)})")
+    out += _choices(a, b)
     return out + _doc(a.doc, b.doc)
+
+
+def _choices(a: FighterClass, b: FighterClass) -> list[str]:
+    """The stats a class lets the list choose, and in which bounds (`stat NAME: 2..4`)."""
+    def shown(c: FighterClass, stat: str) -> str | None:
+        ch = c.choice(stat)
+        return None if ch is None else ch.shown + (
+            f" (default {value_text(ch.default)})" if ch.default is not None else "")
+    out = []
+    for stat in dict.fromkeys([c.stat for c in a.choices] + [c.stat for c in b.choices]):
+        old, new = shown(a, stat), shown(b, stat)
+        if old != new:
+            out.append(f"{stat} chosen {old} -> {new}" if old and new else
+                       f"{stat} now chosen {new}" if new else f"{stat} no longer chosen")
+    return out
 
 
 def _trait(a: Trait, b: Trait) -> list[str]:
