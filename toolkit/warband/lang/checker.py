@@ -278,9 +278,17 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
         owner = f"class '{decl.name.name}'"
         self.repeated([ref.name for ref in decl.traits], "trait", owner)
         self.repeated(decl.equipment, "equipment piece", owner)
-        # a stat the class fixes is not also one the list chooses (nor either of them twice)
-        self.repeated([name for name, _ in decl.stats] + [c.name for c in decl.choices], "stat",
-                      owner)
+        self.repeated([name for name, _ in decl.stats], "stat", owner)
+        self.repeated([c.name for c in decl.choices], "stat", owner)
+        fixed = {name.name: name.span for name, _ in decl.stats}
+        for choice in decl.choices:   # a stat the class fixes is not also one the list chooses
+            if choice.name.name in fixed:
+                self.error("E202", f"stat '{choice.name.name}' is both fixed and chosen in "
+                                   f"{owner}", choice.name.span,
+                           related=[Related(fixed[choice.name.name], "fixed here")],
+                           hint=f"keep one: 'stat {choice.name.name} = VALUE' gives every "
+                                f"fighter of the class that value; 'stat {choice.name.name}: "
+                                "LOW..HIGH' lets the list choose within")
         for ref in decl.traits:
             self.trait_ref(ref)
         for name in decl.equipment:

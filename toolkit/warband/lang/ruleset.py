@@ -430,15 +430,24 @@ def _choice(decl: nodes.StatChoice, d: list[Diagnostic]) -> StatChoice:
 def _check_choice(stat: "Stat | None", choice: StatChoice, d: list[Diagnostic]) -> None:
     """A class's range for a number stat lies inside the stat's own range, and is not empty;
     its default lies inside it (an enum's values and default: the checker's E201 and E305)."""
-    if stat is None or choice.members or choice.low is None or choice.high is None:
+    if stat is None:
+        return
+    if choice.default is None and stat.default is not None and not choice.allows(stat.default):
+        d.append(diag("E305", f"stat {stat.name}'s default {stat.default} is outside "
+                              f"{choice.shown}, what this class allows", choice.span,
+                      related=[Related(stat.span, "the stat's default")],
+                      hint="give the class a default of its own, inside its bounds: "
+                           f"... default {choice.members[0] if choice.members else choice.low}"))
+        return
+    if choice.members or choice.low is None or choice.high is None:
         return
     if choice.low > choice.high:
         d.append(diag("E305", f"the range {choice.low}..{choice.high} is empty", choice.span,
                       hint=f"write it as {choice.high}..{choice.low}"))
     elif stat.low is not None and stat.high is not None and \
             not stat.low <= choice.low <= choice.high <= stat.high:
-        d.append(diag("E305", f"{stat.name} {choice.low}..{choice.high} is not inside the "
-                              f"stat's range {stat.low}..{stat.high}", choice.span,
+        d.append(diag("E305", f"the range {choice.low}..{choice.high} is not inside stat "
+                              f"{stat.name}'s range {stat.low}..{stat.high}", choice.span,
                       related=[Related(stat.span, "the stat's range")],
                       hint="a class narrows the stat's range; widen the stat's own range if the "
                            "class needs more"))
