@@ -158,8 +158,11 @@ def _class_bounds(spec: FighterSpec, given: dict[str, re.Match], ruleset: Rulese
         elif choice is not None and value is not None and not choice.allows(value) and (
                 value in [n for n, _ in ruleset.enums.get(stat.enum or "", ())] if stat.enum
                 else stat.low is None or stat.high is None or stat.low <= value <= stat.high):
-            bad(m, 2, f"{name} {value} is outside {choice.shown}, the range class {cls.name} allows",
-                f"give {m.group(1)}= a value in {choice.shown}")
+            bad(m, 2, f"{name} {value} is not one of {choice.shown}, the values class "
+                      f"{cls.name} allows" if choice.members else
+                f"{name} {value} is outside {choice.shown}, the range class {cls.name} allows",
+                f"give {m.group(1)}= {'one of' if choice.members else 'a value in'} "
+                f"{choice.shown}")
 
 
 def parse_policies(values: list[str], ruleset: Ruleset,
