@@ -25,6 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from warband.cli import app
+from warband.game.scenario import load_scenario
 from warband.lang.compiler import compile_text, load
 from warband.lists.schema import ruleset_schema
 from warband.lists.validate import Validation, validate
@@ -221,7 +222,6 @@ def test_a_scenarios_own_fighter_follows_its_class(tmp_path, base, cls, stats, c
         stats += "  stat Troop = SmallOrMedium"   # two fixed stats, two findings
     path = tmp_path / "scenario.rules"
     path.write_text(SCENARIO.format(base=base, cls=cls, stats=stats))
-    from warband.game.scenario import load_scenario   # lazily: the game only for this test
     found = load_scenario(str(path))
     assert isinstance(found, list), "the scenario loaded"
     assert {d.code for d in found} == {code}, found
@@ -237,7 +237,6 @@ def test_a_scenarios_own_fighter_may_choose_within_its_class(tmp_path):
     path = tmp_path / "scenario.rules"
     path.write_text(SCENARIO.format(base="outriders.rules", cls="Outrider",
                                     stats="stat Training = 4  stat Mount = Wolf"))
-    from warband.game.scenario import load_scenario   # lazily: the game only for this test
     found = load_scenario(str(path))
     assert not isinstance(found, list), found
     first = found.start().fighters[0]

@@ -327,10 +327,10 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
         self.settable(stat_decl, name, owner)
         if isinstance(stat_decl.type, nodes.RangeType):
             if choice.low is None or choice.high is None:
+                whole = f"{expr_text(stat_decl.type.low)}..{expr_text(stat_decl.type.high)}"
                 self.error("E302", f"stat '{name.name}' is a number, so {owner} chooses it "
                                    "from a range", choice.span,
-                           hint=f"write: stat {name.name}: LOW..HIGH, inside "
-                                f"{expr_text(stat_decl.type.low)}..{expr_text(stat_decl.type.high)}")
+                           hint=f"write: stat {name.name}: LOW..HIGH, inside {whole}")
                 return
             for end in (choice.low, choice.high):
                 self.fixed_number(end, Scope({}), "a class's bound")

@@ -65,8 +65,9 @@ def check_class_stats(data, file: str, text: str | None, ruleset: Ruleset,
     bad: set[int] = set()
     for i in sorted(usable):
         entry = entries[i] if i < len(entries) else None
-        cls = ruleset.classes.get(entry.get("class")) if isinstance(entry, dict) and \
-            isinstance(entry.get("class"), str) else None
+        if not isinstance(entry, dict) or not isinstance(entry.get("class"), str):
+            continue
+        cls = ruleset.classes.get(entry["class"])
         if cls is None:
             continue
         name = entry.get("name")
