@@ -72,6 +72,15 @@ def test_the_examples_say_what_they_show():
     assert _codes(CASES / "house_invalid.yaml") == ["E623", "E631"]
 
 
+def test_an_entrys_other_errors_hide_no_class_finding():
+    """All findings in one run: a misspelt key or a bad count beside a class-fixed stat, a value
+    of the wrong type beside one outside the class's bounds; a value outside the stat's own
+    range is the stat's finding alone."""
+    found = validate([str(CASES / "with_other_errors.yaml")]).files[0]
+    assert sorted((d.span.line, d.code) for d in found.diagnostics) == [
+        (6, "E631"), (7, "E620"), (8, "E623"), (11, "E623"), (12, "E627"), (13, "E622")]
+
+
 def test_a_fixed_stat_given_the_same_value_is_still_an_error():
     """The class, not the list, says what it is: a house rule that changes the class changes
     every such fighter, and a list that repeats the value would then silently disagree."""

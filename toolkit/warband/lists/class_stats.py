@@ -53,18 +53,19 @@ def outside_words(cls: FighterClass, stat: Stat, value) -> tuple[str, str, str]:
                     "allows", f"give {stat.key} a value in {choice.shown}, or choose another class")
 
 
-def check_class_stats(data, file: str, text: str | None, ruleset: Ruleset,
-                      usable: set[int]) -> tuple[list[Diagnostic], set[int]]:
+def check_class_stats(data, file: str, text: str | None,
+                      ruleset: Ruleset) -> tuple[list[Diagnostic], set[int]]:
     """E631 at each key an entry gives for a stat its class fixes, and E623/E627 at each value
-    outside its class's bounds: the diagnostics, and the entries no longer usable (the latter)."""
+    outside its class's bounds: the diagnostics, and the entries no longer usable (the latter).
+    Every entry of a known class is looked at, whatever else is wrong with it (a misspelt trait
+    hides no E631); a value the schema stage found wrong for the stat itself is its alone."""
     entries = data.get(FIGHTERS)
     if not isinstance(entries, list) or not any(
             c.stats or c.choices for c in ruleset.classes.values()):
         return [], set()
     out: list[Diagnostic] = []
     bad: set[int] = set()
-    for i in sorted(usable):
-        entry = entries[i] if i < len(entries) else None
+    for i, entry in enumerate(entries):
         if not isinstance(entry, dict) or not isinstance(entry.get("class"), str):
             continue
         cls = ruleset.classes.get(entry["class"])
@@ -83,7 +84,7 @@ def check_class_stats(data, file: str, text: str | None, ruleset: Ruleset,
                 continue
             choice = cls.choice(stat.name)
             value = entry[stat.key]
-            if choice is not None and not choice.allows(value):
+            if choice is not None and _fits(stat, value, ruleset) and not choice.allows(value):
                 code, message, hint = outside_words(cls, stat, value)
                 out.append(diag(code, f"fighter {who}: {message}",
                                 span_at(data, path, file, text), hint=hint,
@@ -91,6 +92,15 @@ def check_class_stats(data, file: str, text: str | None, ruleset: Ruleset,
                                 path=path))
                 bad.add(i)
     return out, bad
+
+
+def _fits(stat: Stat, value, ruleset: Ruleset) -> bool:
+    """Whether a value is one the stat itself takes (else the schema stage has said so)."""
+    if stat.enum is not None:
+        return isinstance(value, str) and value in dict(ruleset.enums.get(stat.enum, ()))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (stat.low is None or value >= stat.low) and (stat.high is None or value <= stat.high)
 
 
 __all__ = ["check_class_stats", "fixed_words", "fixed_at", "outside_words"]

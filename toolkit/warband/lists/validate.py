@@ -167,7 +167,7 @@ class Validation:
         usable = set() if FIGHTERS in found.bad_keys else set(range(count)) - found.bad_fighters
         # what a class fixes or bounds: a fixed stat given is reported and left out (the entry
         # is still a fighter, of the class's value); a value outside the class's bounds is not
-        classed, outside = check_class_stats(data, name, loaded.text, ruleset, usable)
+        classed, outside = check_class_stats(data, name, loaded.text, ruleset)
         result.diagnostics += classed
         usable -= outside
         result.warband = warband_from(data, name, ruleset, usable)
