@@ -194,6 +194,21 @@ def test_the_squad_classes_defaults():
     assert world.fighters[0].values["Quality"] == 3
 
 
+def test_smarts_judge_sets_a_monsters_level_but_not_its_troop_type():
+    """SMART: "the level of monsters should be always at a level decided by the Judge"; the
+    sample monsters' levels are their classes' defaults, their troop types are fixed."""
+    text = ("name: Lair\nruleset: smart\nfighters:\n"
+            "  - {name: Big Goblin, class: Goblin, level: 4}\n"
+            "  - {name: Goblin, class: Goblin, count: 3}\n")
+    assert Validation().text(text, "lair.yaml").errors == []
+    mounted = text.replace("level: 4", "troop: Mounted")
+    assert [d.code for d in Validation().text(mounted, "lair.yaml").errors] == ["E631"]
+    found = Validation().text(text, "lair.yaml")
+    assert found.ruleset is not None and found.warband is not None
+    world = make_world(found.ruleset, [f.spec() for f in found.warband.fighters])
+    assert [f.values["Level"] for f in world.fighters] == [4, 1]
+
+
 # ---- house rules --------------------------------------------------------------------------------
 
 def test_a_house_rule_lets_the_list_choose_what_the_base_fixes():
@@ -220,7 +235,7 @@ scenario skirmish {{
 
 
 @pytest.mark.parametrize("base, cls, stats, code", [
-    ("smart", "Zombie", "stat Level = 3", "E631"),                  # SMART's classes fix Level
+    ("smart", "Zombie", "stat Troop = Foot", "E631"),               # SMART's classes fix Troop
     ("outriders.rules", "Trooper", "stat Training = 3", "E631"),    # even the same value
     ("outriders.rules", "Outrider", "stat Training = 6", "E623"),
     ("outriders.rules", "Outrider", "stat Mount = Foot", "E627"),
@@ -228,7 +243,7 @@ scenario skirmish {{
 def test_a_scenarios_own_fighter_follows_its_class(tmp_path, base, cls, stats, code):
     (tmp_path / "outriders.rules").write_text(OUTRIDERS.read_text())
     if cls == "Zombie":
-        stats += "  stat Troop = SmallOrMedium"   # two fixed stats, two findings
+        stats += "  stat Level = 3"   # the Judge's to give: a SMART monster's level is chosen
     path = tmp_path / "scenario.rules"
     path.write_text(SCENARIO.format(base=base, cls=cls, stats=stats))
     found = load_scenario(str(path))
@@ -236,7 +251,7 @@ def test_a_scenarios_own_fighter_follows_its_class(tmp_path, base, cls, stats, c
     assert {d.code for d in found} == {code}, found
     assert all(d.span is not None and d.span.file == str(path) and d.span.line == 6
                for d in found)
-    assert len(found) == (2 if cls == "Zombie" else 1)
+    assert len(found) == 1
     if code == "E631":
         assert found[0].related and found[0].hint and "stat " in found[0].hint
 
