@@ -189,11 +189,19 @@ def test_house_ruleset_schema_comes_from_its_rules():
     assert props["traits"]["items"] == {"enum": ["Guts"]}
     # Hero fixes Training; Grunt does not, and Training has no default
     assert "training" not in fighter["required"]
+    # ... and no Hero entry may give it (E631)
     assert fighter["allOf"] == [{"if": {"properties": {"class": {"const": "Grunt"}},
                                         "required": ["class"]},
-                                 "then": {"required": ["training"]}}]
+                                 "then": {"required": ["training"]}},
+                                {"if": {"properties": {"class": {"const": "Hero"}},
+                                        "required": ["class"]},
+                                 "then": {"properties": {"training": {
+                                     "not": {},
+                                     "description": "class Hero fixes Training at 6: "
+                                                    "leave it out"}}}}]
     for path, result in _examples_for("house-skirmish"):
-        shape_errors = [d for d in result.errors if d.code.startswith("E62")]
+        shape_errors = [d for d in result.errors if d.code.startswith("E62") or
+                        d.code == "E631"]
         assert jsonschema.Draft7Validator(made).is_valid(_data(path)) == (not shape_errors), path
 
 

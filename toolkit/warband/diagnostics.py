@@ -134,6 +134,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E628": (Severity.ERROR, "missing stat"),
     "E629": (Severity.ERROR, "the warband's ruleset has errors"),
     "E630": (Severity.ERROR, "a value given for a stat the rules work out"),
+    "E631": (Severity.ERROR, "a value given for a stat the class fixes"),
     "E632": (Severity.ERROR, "equipment the class may not take"),
     "E633": (Severity.ERROR, "more equipment than an option allows"),
     # warband files: army-construction rules

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Sequence
 
 from warband import catalog
-from warband.diagnostics import Diagnostic, Sources, Span, diag, did_you_mean
+from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
 from warband.lang.compiler import load
 from warband.lang.nodes import ScenarioDecl
 from warband.lang.ruleset import Ruleset, constant
 from warband.limits import MAX_FIGHTERS
+from warband.lists.class_stats import fixed_at, fixed_words, outside_words
 from warband.lists.validate import Validation
 from warband.run.world import FighterSpec, Ref, World, make_world
 
@@ -161,7 +162,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
                 specs += fighter.specs(index)
         for spec in side.fighters:
             inline.append((spec, len(specs_before) + len(specs), index))
-            diagnostics += _missing_stats(ruleset, spec)
+            diagnostics += _missing_stats(ruleset, spec) + _class_bounds(ruleset, spec)
             stats = {s.name: _constant(v) for s, v in spec.stats}
             traits = {r.name.name: (True if r.value is None else _constant(r.value))
                       for r in spec.traits}
@@ -208,12 +209,35 @@ def _missing_stats(ruleset: Ruleset, spec) -> list[Diagnostic]:
     worked out for every fighter), as `validate` reports one in a warband file; else the game
     read a missing value (a TypeError, a traceback)."""
     cls = ruleset.classes.get(spec.fighter_class.name) if spec.fighter_class else None
-    given = {s.name for s, _ in spec.stats} | (set(dict(cls.stats)) if cls else set())
+    given = {s.name for s, _ in spec.stats} | (set(cls.given) if cls else set())
     return [diag("E628", f"fighter '{spec.name}' has no {stat.name}", spec.span,
                  hint=f"give it: stat {stat.name} = ... (or give the stat a default)")
             for stat in ruleset.stats.values()
             if stat.default is None and stat.name not in given and not stat.always_derived
             and stat.when is None]
+
+
+def _class_bounds(ruleset: Ruleset, spec) -> list[Diagnostic]:
+    """A fighter the scenario writes, as an entry of a warband file: E631 at a stat its class
+    fixes, E623/E627 at a value outside its class's bounds (lists/class_stats.py)."""
+    cls = ruleset.classes.get(spec.fighter_class.name) if spec.fighter_class else None
+    if cls is None:
+        return []
+    out = []
+    for name, value in spec.stats:
+        stat = ruleset.stats.get(name.name)
+        if stat is None:
+            continue
+        if cls.fixes(stat.name):
+            message, hint = fixed_words(cls, stat, f"'{spec.name}'", scenario=True)
+            out.append(diag("E631", message, name.span, related=fixed_at(cls, stat.name),
+                            hint=hint))
+        elif (choice := cls.choice(stat.name)) is not None and \
+                not choice.allows(given := _constant(value)):
+            code, message, hint = outside_words(cls, stat, given)
+            out.append(diag(code, f"fighter '{spec.name}': {message}", value.span, hint=hint,
+                            related=[Related(choice.span, f"class {cls.name}'s choice")]))
+    return out
 
 
 def _derived_given(ruleset: Ruleset, inline: list, fighters: list[FighterSpec]) -> list:

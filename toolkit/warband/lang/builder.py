@@ -142,6 +142,18 @@ class Builder(Transformer):
     def class_stat(self, meta, c):
         return "stat", (self.ident(c[0]), c[1])
 
+    def class_stat_range(self, meta, c):
+        name, low, high, default, doc = c
+        return "choice", nodes.StatChoice(self.ident(name), low, high, (), default, doc,
+                                          self.span(meta))
+
+    def class_stat_among(self, meta, c):
+        name, *members, default, doc = c
+        value = None if default is None else nodes.Name(str(default), self.tok_span(default))
+        return "choice", nodes.StatChoice(self.ident(name), None, None,
+                                          tuple(self.ident(m) for m in members), value, doc,
+                                          self.span(meta))
+
     def class_group(self, meta, c):
         return "group", nodes.GroupSize(c[0], c[1], c[2], self.span(meta))
 
@@ -178,10 +190,12 @@ class Builder(Transformer):
         name, doc, *entries = c
         tier, traits, equipment, stats = None, [], [], []
         group = unique = None
-        options = []
+        options, choices = [], []
         for kind, value in entries:
             if kind == "option":
                 options.append(value)
+            elif kind == "choice":
+                choices.append(value)
             elif kind == "tier":
                 tier = value
             elif kind == "traits":
@@ -195,7 +209,8 @@ class Builder(Transformer):
             else:
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
-                             tuple(stats), self.span(meta), group, unique, tuple(options))
+                             tuple(stats), self.span(meta), group, unique, tuple(options),
+                             tuple(choices))
 
     def equipment_grants(self, meta, c):
         return tuple(c)

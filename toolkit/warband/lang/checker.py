@@ -40,6 +40,7 @@ from warband.lang.typesystem import (
     either,
     noun,
 )
+from warband.lang.unparse import expr_text
 
 if TYPE_CHECKING:
     from warband.lang.game_checker import Decision, GameStmt
@@ -289,6 +290,16 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
         self.repeated([ref.name for ref in decl.traits], "trait", owner)
         self.repeated(decl.equipment, "equipment piece", owner)
         self.repeated([name for name, _ in decl.stats], "stat", owner)
+        self.repeated([c.name for c in decl.choices], "stat", owner)
+        fixed = {name.name: name.span for name, _ in decl.stats}
+        for choice in decl.choices:   # a stat the class fixes is not also one the list chooses
+            if choice.name.name in fixed:
+                self.error("E202", f"stat '{choice.name.name}' is both fixed and chosen in "
+                                   f"{owner}", choice.name.span,
+                           related=[Related(fixed[choice.name.name], "fixed here")],
+                           hint=f"keep one: 'stat {choice.name.name} = VALUE' gives every "
+                                f"fighter of the class that value; 'stat {choice.name.name}: "
+                                "LOW..HIGH' lets the list choose within")
         for ref in decl.traits:
             self.trait_ref(ref)
         for name in decl.equipment:
@@ -308,6 +319,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
             t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
             self.expect(expected, t, value.span, f"stat '{name.name}'")
             self.require_fixed(t, value.span, "a class's stat")
+        for choice in decl.choices:
+            self.stat_choice(choice, owner)
         if decl.group is not None:
             for end in (decl.group.low, decl.group.high):
                 self.fixed_number(end, Scope({}), "a group size")
@@ -342,6 +355,50 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
                                     "warband entry's choice has one reading")
                 else:
                     offered[name.name] = name
+
+    def stat_choice(self, choice: nodes.StatChoice, owner: str) -> None:
+        """`stat NAME: LOW..HIGH [default V]` or `stat NAME in A, B [default A]` in a class: the
+        bounds are fixed values of the stat's kind (a range for a number stat, some of its values
+        for an enum stat); that they lie inside the stat's own is the Ruleset's check (E305)."""
+        name = choice.name
+        sym = self.lookup(name.name)
+        if sym is None or sym.kind != "stat":
+            self.unknown(name, ("stat",))
+            return
+        stat_decl = cast(nodes.StatDecl, sym.decl)
+        self.settable(stat_decl, name, owner)
+        if isinstance(stat_decl.type, nodes.RangeType):
+            if choice.low is None or choice.high is None:
+                whole = f"{expr_text(stat_decl.type.low)}..{expr_text(stat_decl.type.high)}"
+                self.error("E302", f"stat '{name.name}' is a number, so {owner} chooses it "
+                                   "from a range", choice.span,
+                           hint=f"write: stat {name.name}: LOW..HIGH, inside {whole}")
+                return
+            for end in (choice.low, choice.high):
+                self.fixed_number(end, Scope({}), "a class's bound")
+            if choice.default is not None:
+                self.fixed_number(choice.default, Scope({}), "a class's default")
+            return
+        expected = self.type_of_ref(stat_decl.type)
+        if expected.kind != "enum":   # not a stat a file gives: E204 at the stat already
+            return
+        if not choice.members:
+            members = cast(nodes.EnumDecl, self.table.globals[expected.name].decl).members \
+                if expected.name in self.table.globals else ()
+            example = ", ".join(m.name.name for m in members[:2]) or "A, B"
+            self.error("E302", f"stat '{name.name}' is one of the values of "
+                               f"'{expected.name}', so {owner} chooses it from some of them",
+                       choice.span, hint=f"write: stat {name.name} in {example}")
+            return
+        self.repeated(choice.members, "value", f"{owner}'s choice of {name.name}")
+        known = [self.member(nodes.Name(m.name, m.span), expected, Scope({})) != ANY
+                 for m in choice.members]
+        default = choice.default
+        if all(known) and isinstance(default, nodes.Name) and \
+                default.name not in {m.name for m in choice.members}:
+            listed = ", ".join(m.name for m in choice.members)
+            self.error("E305", f"the default {default.name} is not one of {listed}",
+                       default.span, hint=f"give one of the values {owner} allows: {listed}")
 
     def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
         """E308 for a value given to a stat the rules work out for every fighter."""

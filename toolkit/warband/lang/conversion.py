@@ -199,7 +199,7 @@ class _Check:
                                    f"values, in quotes, not {t}", rule.value.span,
                            hint="one of " + ", ".join(f'"{m}"' for m in members))
         fixed_by_every_class = {name for name in target.stats if target.classes and all(
-            name in dict(c.stats) for c in target.classes.values())}
+            name in c.given for c in target.classes.values())}
         for stat in target.stats.values():
             if stat.default is None and stat.name not in given | fixed_by_every_class and \
                     stat.derived is None:

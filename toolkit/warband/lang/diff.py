@@ -129,7 +129,23 @@ def _class(a: FighterClass, b: FighterClass) -> list[str]:
     options = ([o.words() for o in a.options], [o.words() for o in b.options])
     out += [f"no longer {w}" for w in options[0] if w not in options[1]]
     out += [f"now {w}" for w in options[1] if w not in options[0]]
+    out += _choices(a, b)
     return out + _doc(a.doc, b.doc)
+
+
+def _choices(a: FighterClass, b: FighterClass) -> list[str]:
+    """The stats a class lets the list choose, and in which bounds (`stat NAME: 2..4`)."""
+    def shown(c: FighterClass, stat: str) -> str | None:
+        ch = c.choice(stat)
+        return None if ch is None else ch.shown + (
+            f" (default {value_text(ch.default)})" if ch.default is not None else "")
+    out = []
+    for stat in dict.fromkeys([c.stat for c in a.choices] + [c.stat for c in b.choices]):
+        old, new = shown(a, stat), shown(b, stat)
+        if old != new:
+            out.append(f"{stat} chosen {old} -> {new}" if old and new else
+                       f"{stat} now chosen {new}" if new else f"{stat} no longer chosen")
+    return out
 
 
 def _trait(a: Trait, b: Trait) -> list[str]:

@@ -403,6 +403,8 @@ class ClassDecl:
     group: "GroupSize | None" = None
     unique: Span | None = None     # `unique`: at most one fighter of the class in a warband
     options: "tuple[EquipmentOption, ...]" = ()   # `may take ...`, `may swap X for ...`
+    # stats the list chooses for fighters of the class, within the class's own bounds
+    choices: "tuple[StatChoice, ...]" = ()
 
 
 @node
@@ -414,6 +416,20 @@ class EquipmentOption:
     items: tuple[Ident, ...]
     limit: Expr | None         # up_to: how many of the items at most
     replaces: Ident | None     # swap: the class's piece given up
+    doc: str | None
+    span: Span
+
+
+@node
+class StatChoice:
+    """`stat NAME: LOW..HIGH [default V]` (a number stat) or `stat NAME in A, B [default A]` (an
+    enum stat) in a class: a warband entry of the class gives the stat a value within these
+    bounds, or takes the class's default."""
+    name: Ident
+    low: Expr | None             # a number stat's bounds for the class
+    high: Expr | None
+    members: tuple[Ident, ...]   # an enum stat's values the class allows
+    default: Expr | None         # an enum's default is a Name
     doc: str | None
     span: Span
 

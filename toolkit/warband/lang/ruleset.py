@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, cast
 
-from warband.diagnostics import Diagnostic, Span, diag
+from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.lang import nodes
 from warband.lang.symbols import SymbolTable
 
@@ -88,6 +88,30 @@ class Tier:
 
 
 @dataclass(frozen=True)
+class StatChoice:
+    """A stat a warband entry of a class chooses, within the class's bounds: `stat NAME:
+    LOW..HIGH` (a number stat) or `stat NAME in A, B` (some of an enum stat's values)."""
+    stat: str
+    low: Number | None
+    high: Number | None
+    members: tuple[str, ...]     # an enum stat's values the class allows; () for a number stat
+    default: Constant | None     # taken when the entry gives none (before the stat's own)
+    doc: str | None
+    span: Span
+
+    def allows(self, value) -> bool:
+        if self.members:
+            return value in self.members
+        return self.low is None or self.high is None or isinstance(value, bool) or \
+            not isinstance(value, (int, Fraction)) or self.low <= value <= self.high
+
+    @property
+    def shown(self) -> str:
+        """The class's bounds as messages and summaries write them: '2..4', 'Foot, Mounted'."""
+        return ", ".join(self.members) if self.members else f"{self.low}..{self.high}"
+
+
+@dataclass(frozen=True)
 class FighterClass:
     name: str
     tier: str | None
@@ -101,7 +125,25 @@ class FighterClass:
     group_doc: str | None = None
     group_span: Span | None = None
     unique: Span | None = None   # `unique`: at most one fighter of the class in a warband
+    # stats a warband entry of the class chooses within the class's bounds (`stat NAME: 2..4`)
+    choices: tuple[StatChoice, ...] = ()
+    # where each stat the class fixes is fixed (`stat NAME = VALUE`), for messages
+    stat_spans: tuple[tuple[str, Span], ...] = ()
     options: tuple[EquipmentOption, ...] = ()   # what an entry may carry; () for anything
+
+    def fixes(self, stat: str) -> bool:
+        """Whether the class fixes the stat (`stat NAME = VALUE`): no entry may give it."""
+        return any(name == stat for name, _ in self.stats)
+
+    def choice(self, stat: str) -> StatChoice | None:
+        return next((c for c in self.choices if c.stat == stat), None)
+
+    @property
+    def given(self) -> dict:
+        """The values the class gives its fighters where the entry gives none: the stats it
+        fixes, and the defaults of those the list chooses."""
+        return {c.stat: c.default for c in self.choices if c.default is not None} | dict(
+            self.stats)
 
     def carried(self, chosen: tuple[str, ...]) -> tuple[str, ...]:
         """What a fighter of the class carries: the class's equipment, less each piece a chosen
@@ -347,6 +389,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
     markers: dict = {}
     pending: list = []
+    pending_choices: list[StatChoice] = []
 
     def ref_value(ref: nodes.TraitRef):
         return True if ref.value is None else _const(ref.value, d, "a trait's value")
@@ -388,11 +431,17 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 pending += [(name, value, expr.span)
                             for (name, value), (_, expr) in zip(class_stats, decl.stats)]
                 group, group_doc, group_span = _group(decl, d)
+                choices = tuple(_choice(c, d) for c in decl.choices)
+                pending_choices += choices
                 classes[decl.name.name] = FighterClass(
                     decl.name.name, decl.tier.name if decl.tier else None,
                     tuple((r.name.name, ref_value(r)) for r in decl.traits),
                     tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span,
-                    group, group_doc, group_span, decl.unique, _options(decl, d))
+                    group, group_doc, group_span, decl.unique, options=_options(decl, d),
+                    choices=choices,
+                    stat_spans=tuple((n.name, Span(n.span.file, n.span.line, n.span.column,
+                                                   v.span.end_line, v.span.end_column))
+                                     for n, v in decl.stats))
             case nodes.EquipmentDecl():
                 equipment[decl.name.name] = Equipment(
                     decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
@@ -413,6 +462,8 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 markers[decl.name.name] = decl
     for name, value, span in pending:   # once every stat is known, whatever the order
         _check_stat_value(stats.get(name), value, span, d)
+    for choice in pending_choices:
+        _check_choice(stats.get(choice.stat), choice, d)
     army = _army(table.army, d) if table.army else None
     decisions = {name: _owner(cast(nodes.Decision, sym.decl), procedures)
                  for name, sym in table.decisions.items()}
@@ -436,6 +487,45 @@ def _check_stat_value(stat: "Stat | None", value, span: Span, d: list[Diagnostic
     if stat.enum is None and stat.low is not None and stat.high is not None and \
             isinstance(value, (int, Fraction)) and not stat.low <= value <= stat.high:
         d.append(diag("E305", f"{stat.name} {value} is outside {stat.low}..{stat.high}", span))
+
+
+def _choice(decl: nodes.StatChoice, d: list[Diagnostic]) -> StatChoice:
+    low = _number(decl.low, d, "a class's bound") if decl.low is not None else None
+    high = _number(decl.high, d, "a class's bound") if decl.high is not None else None
+    default = _const(decl.default, d, "a class's default") if decl.default is not None else None
+    return StatChoice(decl.name.name, low, high, tuple(m.name for m in decl.members), default,
+                      decl.doc, decl.span)
+
+
+def _check_choice(stat: "Stat | None", choice: StatChoice, d: list[Diagnostic]) -> None:
+    """A class's range for a number stat lies inside the stat's own range, and is not empty;
+    its default lies inside it (an enum's values and default: the checker's E201 and E305)."""
+    if stat is None:
+        return
+    if choice.default is None and stat.default is not None and not choice.allows(stat.default):
+        d.append(diag("E305", f"stat {stat.name}'s default {stat.default} is outside "
+                              f"{choice.shown}, what this class allows", choice.span,
+                      related=[Related(stat.span, "the stat's default")],
+                      hint="give the class a default of its own, inside its bounds: "
+                           f"... default {choice.members[0] if choice.members else choice.low}"))
+        return
+    if choice.members or choice.low is None or choice.high is None:
+        return
+    if choice.low > choice.high:
+        d.append(diag("E305", f"the range {choice.low}..{choice.high} is empty", choice.span,
+                      hint=f"write it as {choice.high}..{choice.low}"))
+    elif stat.low is not None and stat.high is not None and \
+            not stat.low <= choice.low <= choice.high <= stat.high:
+        d.append(diag("E305", f"the range {choice.low}..{choice.high} is not inside stat "
+                              f"{stat.name}'s range {stat.low}..{stat.high}", choice.span,
+                      related=[Related(stat.span, "the stat's range")],
+                      hint="a class narrows the stat's range; widen the stat's own range if the "
+                           "class needs more"))
+    elif isinstance(choice.default, (int, Fraction)) and not isinstance(choice.default, bool) \
+            and not choice.low <= choice.default <= choice.high:
+        d.append(diag("E305", f"the default {choice.default} is outside {choice.low}.."
+                              f"{choice.high}", choice.span,
+                      hint=f"give a default inside the class's range {choice.low}..{choice.high}"))
 
 
 def _owner(choose: nodes.Decision, procedures: dict) -> tuple[str, nodes.Decision]:

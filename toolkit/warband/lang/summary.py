@@ -52,6 +52,16 @@ def quota_text(q: Quota) -> str:
     return f"{q.bound} {limit} from " + (f"each {q.kind}" if q.each else f"{q.kind} {q.target}")
 
 
+def class_stats_text(c) -> str:
+    """The stats a class fixes and those the list chooses within its bounds:
+    'Level 1, Quality chosen 2..4 (default 3), Troop chosen from Foot, Mounted'."""
+    fixed = [f"{n} {value_text(v)}" for n, v in c.stats]
+    chosen = [f"{ch.stat} chosen {'from ' if ch.members else ''}{ch.shown}"
+              + (f" (default {value_text(ch.default)})" if ch.default is not None else "")
+              for ch in c.choices]
+    return ", ".join(fixed + chosen)
+
+
 def row_text(row: nodes.Row) -> tuple[str, str]:
     """A table row as its key (or condition) and its values."""
     values = ", ".join(expr_text(v) for v in row.values)
@@ -149,11 +159,11 @@ def render(ruleset: Ruleset, console: Console) -> None:
                 m + (f" ({doc})" if doc else "") for m, doc in members))
     if ruleset.classes:
         section("Classes")
-        with_stats = any(c.stats for c in ruleset.classes.values())
+        with_stats = any(c.stats or c.choices for c in ruleset.classes.values())
         columns = ["class", "tier"] + (["stats"] if with_stats else []) + ["traits", "equipment"]
         t = Table(*columns, box=None, pad_edge=False)
         for c in ruleset.classes.values():
-            stats = [", ".join(f"{n} {value_text(v)}" for n, v in c.stats)] if with_stats else []
+            stats = [class_stats_text(c)] if with_stats else []
             add_row(t, c.name, c.tier or "", *stats, trait_list_text(c.traits),
                       ", ".join(c.equipment), *col(t, c.name))
         console.print(t)
@@ -257,6 +267,11 @@ def as_json(ruleset: Ruleset) -> dict:
                      "group": list(c.group) if c.group else None, "unique": c.unique is not None,
                      "options": [{"kind": o.kind, "items": list(o.items), "limit": o.limit,
                                   "replaces": o.replaces, "doc": o.doc} for o in c.options],
+                     "stats": {n: jv(v) for n, v in c.stats},
+                     "choices": [{"stat": ch.stat, "low": jv(ch.low), "high": jv(ch.high),
+                                  "values": list(ch.members) or None,
+                                  "default": jv(ch.default), "doc": ch.doc}
+                                 for ch in c.choices],
                      **o(c.name)}
                     for c in ruleset.classes.values()],
         "traits": [{"name": t.name, "numeric": t.numeric, "doc": t.doc, **o(t.name)}

@@ -189,7 +189,10 @@ class _Apply:
             if rule.condition is None or self.value(rule.condition, position, f) is True:
                 out.fighter_class = rule.target.name
                 break
+        cls = self.target.classes.get(out.fighter_class) if out.fighter_class else None
         for rule in self.decl.stats:
+            if cls is not None and cls.fixes(rule.target.name):
+                continue   # the class's value: an entry may not give it (E631)
             out.stats[rule.target.name] = self.stat(rule, position, f, out)
         how = self.house.get(("classes", f.fighter_class or ""))
         if how is not None:
@@ -221,6 +224,10 @@ class _Apply:
                                self.at(f.index), related=[Related(rule.value.span, "this rule")]))
         v = math.floor(v)  # a share of a point is no point: rounded down
         low, high = stat.low, stat.high
+        cls = self.target.classes.get(out.fighter_class) if out.fighter_class else None
+        choice = cls.choice(stat.name) if cls is not None else None
+        if choice is not None and choice.low is not None and choice.high is not None:
+            low, high = choice.low, choice.high   # the class's bounds, inside the stat's
         kept = min(max(v, low if low is not None else v), high if high is not None else v)
         if kept != v:
             self.warn("W803", f, f"{stat.name} {v} is outside {low}..{high}; {kept} is used",

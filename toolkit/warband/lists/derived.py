@@ -70,7 +70,7 @@ def _lacks(stat: Stat, fighter: Fighter, ruleset: Ruleset) -> bool:
     """Whether a fighter has no value for a stat: not given, no default, not its class's."""
     cls = ruleset.classes.get(fighter.fighter_class) if fighter.fighter_class else None
     return stat.default is None and stat.name not in fighter.stats and not (
-        cls is not None and stat.name in dict(cls.stats))
+        cls is not None and stat.name in cls.given)
 
 
 def derived_words(stat: Stat, who: str) -> tuple[str, str]:

@@ -27,6 +27,7 @@ from warband.diagnostics import (
 from warband.lang.compiler import Compiled, load
 from warband.lang.ruleset import Ruleset
 from warband.lists import army, schema, yamlfast
+from warband.lists.class_stats import check_class_stats
 from warband.lists.derived import check_derived
 from warband.lists.equipment_options import check_equipment
 from warband.lists.warband_file import (
@@ -154,7 +155,7 @@ class Validation:
         assert ruleset is not None  # rules() gives a _Rules only for a compiled ruleset
         result.ruleset = ruleset
         if rules.schema is None:
-            rules.schema = schema.ruleset_schema(ruleset, groups=False)
+            rules.schema = schema.ruleset_schema(ruleset, groups=False, classes=False)
         if schema.conforms(rules.schema, data):  # valid: no need to load jsonschema
             found = schema.SchemaResult()
         else:
@@ -166,6 +167,11 @@ class Validation:
         entries = data.get(FIGHTERS)
         count = len(entries) if isinstance(entries, list) else 0
         usable = set() if FIGHTERS in found.bad_keys else set(range(count)) - found.bad_fighters
+        # what a class fixes or bounds: a fixed stat given is reported and left out (the entry
+        # is still a fighter, of the class's value); a value outside the class's bounds is not
+        classed, outside = check_class_stats(data, name, loaded.text, ruleset)
+        result.diagnostics += classed
+        usable -= outside
         result.warband = warband_from(data, name, ruleset, usable)
         if "points" in found.bad_keys:  # a bad limit is reported once, not checked against
             result.warband = replace(result.warband, points=None)

@@ -189,7 +189,10 @@ def _number(value):
 def fighter_from(data, index: int, ruleset) -> Fighter:
     """A fighter entry that the ruleset's schema accepted, in the ruleset's own names."""
     stats = {}
+    cls = ruleset.classes.get(data.get("class")) if isinstance(data.get("class"), str) else None
     for stat in ruleset.stats.values():
+        if cls is not None and cls.fixes(stat.name):
+            continue   # the class's value, whatever the entry says (E631: lists/class_stats.py)
         if stat.key in data:
             value = data[stat.key]
             stats[stat.name] = str(value) if stat.enum else _number(value)

@@ -126,9 +126,10 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                 bad(m, 1, f"{name} is worked out by the rules for this fighter, so it cannot "
                           "be given", f"leave out {m.group(1)}=...; give what it is worked "
                                       "out from")
+    _class_bounds(spec, given, ruleset, bad)
     for stat in ruleset.stats.values():
-        has_class_value = spec.fighter_class and stat.name in dict(
-            ruleset.classes[spec.fighter_class].stats)
+        has_class_value = spec.fighter_class and stat.name in \
+            ruleset.classes[spec.fighter_class].given
         if stat.default is None and stat.name not in spec.stats and not has_class_value \
                 and stat.name not in derived:
             end = len(text) + 1
@@ -139,6 +140,29 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         diagnostics.append(diag("E901", "missing class", Span(origin, 1, len(text) + 1),
                                 hint=f"add class=NAME, one of {', '.join(ruleset.classes)}"))
     return parsed
+
+
+def _class_bounds(spec: FighterSpec, given: dict[str, re.Match], ruleset: Ruleset, bad) -> None:
+    """A stat the fighter's class fixes cannot be given; one it bounds must lie within, as in a
+    warband file (E631, E623: lists/class_stats.py)."""
+    cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
+    if cls is None:
+        return
+    for name, m in given.items():
+        stat = ruleset.stats[name]
+        choice = cls.choice(name)
+        value = spec.stats.get(name)
+        if cls.fixes(name):
+            bad(m, 1, f"class {cls.name} fixes {name} at {dict(cls.stats)[name]}, so it cannot "
+                      "be given", f"leave out {m.group(1)}=...")
+        elif choice is not None and value is not None and not choice.allows(value) and (
+                value in [n for n, _ in ruleset.enums.get(stat.enum or "", ())] if stat.enum
+                else stat.low is None or stat.high is None or stat.low <= value <= stat.high):
+            bad(m, 2, f"{name} {value} is not one of {choice.shown}, the values class "
+                      f"{cls.name} allows" if choice.members else
+                f"{name} {value} is outside {choice.shown}, the range class {cls.name} allows",
+                f"give {m.group(1)}= {'one of' if choice.members else 'a value in'} "
+                f"{choice.shown}")
 
 
 def parse_policies(values: list[str], ruleset: Ruleset,

@@ -233,7 +233,7 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
         cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
         values = {name: stat.default for name, stat in ruleset.stats.items()}
         if cls:
-            values.update(dict(cls.stats))
+            values.update(cls.given)   # what it fixes, and its defaults of what it bounds
         values.update(spec.stats)
         values.update({n: s.initial for n, s in fighter_states.items()})
         values.update(spec.state)
