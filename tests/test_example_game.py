@@ -123,6 +123,9 @@ def test_the_charter_uses_every_army_concept(ruleset):
     assert "table base(c: class)" in text and "table price(e: equipment)" in text
     assert "for e in f.equipment" in text
     assert [c.name for c in army.costs] == ["renown"] and army.costs[0].limit is not None
+    # stats a class fixes and stats the list chooses within the class's bounds
+    assert all(c.choice("Skill") or c.fixes("Skill") for c in ruleset.classes.values())
+    assert any(c.fixes("Grit") for c in ruleset.classes.values())
 
 
 def test_what_each_invalid_example_shows_of_the_equipment_and_the_second_cost():
@@ -131,6 +134,8 @@ def test_what_each_invalid_example_shows_of_the_equipment_and_the_second_cost():
     assert "may take one of Pistol, Crossbow" in shown and "may take up to 2 of" in shown
     assert "swaps Cudgel for Sword, so it cannot keep Cudgel" in shown
     assert "the warband costs 7 renown, over the limit of 6 renown" in shown
+    assert "skill 3 is outside 4..6, the range class Guildmaster allows" in shown
+    assert "error[E631]" in shown
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
