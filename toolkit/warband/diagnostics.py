@@ -185,6 +185,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),
     "W103": (Severity.WARNING, "a quota's share that no warband can have"),
+    "W104": (Severity.WARNING, "a table without a row for some of its keys"),
     "W701": (Severity.WARNING, "fighters share a name"),
     "W901": (Severity.WARNING, "a game that does not end on its own"),
     "W902": (Severity.WARNING, "a side with no legal action"),

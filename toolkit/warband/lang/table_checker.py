@@ -77,6 +77,8 @@ class TableChecker:
                 self.require_fixed(t, value.span, "a table's value")
                 cells[i].append((t.fixed(), value))
         self.current = outer
+        if seen_default is None and len(decl.params) == 1:
+            self.uncovered_keys(decl, scope.locals[decl.params[0].name.name][0])
         column_types = [self.column_type(decl, column, found)
                         for column, found in zip(decl.columns, cells)]
         if len(decl.columns) == 1:
@@ -128,6 +130,31 @@ class TableChecker:
             self.name_key(decl, row.key, param_type, scope)
         elif param_type.kind not in ("number", "any"):
             self.error("E302", f"a number key, but the parameter is {param_type}", row.span)
+
+    def uncovered_keys(self, decl: nodes.TableDecl, param_type: Type) -> None:
+        """W104: a table keyed by names (an enum's values, classes, tiers, pieces of equipment)
+        with no row for some of them and no `otherwise`: looking one up fails in play (E501),
+        or in `warband validate` for a price list, long after the rules were checked. A house
+        rule that adds a piece to a base's price list is told here."""
+        if any(row.kind == "when" for row in decl.rows):
+            return   # conditions may cover anything: only play can tell
+        if param_type.kind in VALUE_KINDS:
+            names = self.table.names_of_kind(param_type.kind)
+        elif param_type.kind == "enum":
+            sym = self.table.globals.get(param_type.name or "")
+            names = [m.name.name for m in getattr(sym.decl, "members", ())] if sym else []
+        else:
+            return
+        keyed = {row.key.name for row in decl.rows if isinstance(row.key, nodes.Ident)}
+        if keyed - set(names):
+            return   # a key that is no such name is reported already: one mistake, one message
+        missing = [n for n in names if n not in keyed]
+        if missing and keyed:
+            shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more"
+                                               if len(missing) > 6 else "")
+            self.error("W104", f"table '{decl.name.name}' has no row for {shown}",
+                       decl.name.span,
+                       hint="add a row for each, or an 'otherwise' row for the rest")
 
     def name_key(self, decl: nodes.TableDecl, key: nodes.Ident, param_type: Type,
                  scope: Scope) -> None:
