@@ -465,6 +465,17 @@ def test_a_number_as_a_key_leaves_no_other_entry_unchecked():
     assert [(d.code, d.span.line) for d in result.diagnostics] == [("E622", 5), ("E620", 6)]
 
 
+def test_an_empty_key_leaves_no_entry_read_as_well_formed():
+    """Found by the large run of test_rosters_of_damaged_warbands_never_crash (31,397 examples
+    in): an empty key at the top (`: The Menace`) stopped the schema check, so `traits: 1` was
+    read as a list of traits (a TypeError in the roster). Fixed with the number key above."""
+    from warband.lists.roster import roster
+    text = ("name: X\n: The Menace\nruleset: swords-against-sorcery\nfighters:\n"
+            "  - name: Menace\n    training: 4\n    traits:\n       1\n")
+    found = roster("-", stdin=io.BytesIO(text.encode("utf-8")))
+    assert {d.code for d in found.diagnostics} == {"E622"}
+
+
 def test_names_too_long_for_the_file_system_are_diagnostics():
     """Found by tests/test_strange_command_lines.py: Path.is_file() raises for a name longer
     than the system allows (ENAMETOOLONG); `rules check 999...9` was a traceback. The same name
