@@ -226,6 +226,23 @@ override army {
     assert [q.each for q in compiled.ruleset.army.quotas].count(True) == 1
 
 
+def test_a_house_file_removes_a_limit_on_each_kind(tmp_path):
+    (tmp_path / "guild.rules").write_text(GUILD.read_text())
+    house = tmp_path / "house.rules"
+    house.write_text('ruleset "house"\n  extends "guild.rules"\n\n'
+                     'override army { remove quota each class }\n')
+    from warband.lang.compiler import load
+    compiled = load(str(house))
+    assert compiled.errors == [] and compiled.ruleset is not None
+    assert compiled.ruleset.army is not None
+    assert not any(q.each for q in compiled.ruleset.army.quotas)
+    again = tmp_path / "again.rules"
+    again.write_text('ruleset "again"\n  extends "house.rules"\n\n'
+                     'override army { remove quota each tier }\n')
+    [problem] = load(str(again)).errors
+    assert problem.code == "E433" and "quota each tier" in problem.message
+
+
 def test_rules_show_prints_the_rules_and_group_sizes():
     result = CliRunner().invoke(app, ["rules", "show", str(GUILD)])
     assert result.exit_code == 0

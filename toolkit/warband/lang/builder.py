@@ -494,6 +494,9 @@ class Builder(Transformer):
         kind, name = c[0]
         return "remove", nodes.ArmyRemoval("quota", kind, name, self.span(meta))
 
+    def remove_quota_each(self, meta, c):
+        return "remove", nodes.ArmyRemoval("each", c[0], None, self.span(meta))
+
     # ---- expressions -----------------------------------------------------------------------------------
     def if_expr(self, meta, c):
         return nodes.IfExpr(c[0], c[1], c[2], self.span(meta))

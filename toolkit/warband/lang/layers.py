@@ -318,7 +318,18 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
             quotas.append(q)
     costs = _by_name(base.costs, house.costs)
     limits = _by_name(base.limits, house.limits)
+    each = list(base.each)
     for r in house.removals:
+        if r.part == "each":   # `remove quota each class`: every base limit on each class
+            kept_each = [q for q in each if q.selector_kind != r.selector_kind]
+            if len(kept_each) == len(each):
+                have = sorted({q.selector_kind for q in each})
+                d.append(diag("E433", f"the base has no 'quota each {r.selector_kind}' to "
+                                      "remove", r.span,
+                              hint=f"its limits on each kind are on: {', '.join(have)}"
+                              if have else "the base has no 'quota each'"))
+            each = kept_each
+            continue
         if r.part in ("cost", "limit") and r.selector is not None:   # a named cost, its limit
             named = costs if r.part == "cost" else limits
             if r.selector.name not in named:
@@ -354,8 +365,8 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
             points = None
         else:
             size = None
-    each = [q for q in base.each if all((q.selector_kind, q.bound.kind) !=
-                                        (h.selector_kind, h.bound.kind) for h in house.each)]
+    each = [q for q in each if all((q.selector_kind, q.bound.kind) !=
+                                   (h.selector_kind, h.bound.kind) for h in house.each)]
     doc = house.doc if house.doc is not None else base.doc
     # the author's own rules have no name to replace one by: the house's are added to the base's
     return nodes.ArmyDecl(doc, cost, points, size, tuple(quotas), house.span,

@@ -600,8 +600,9 @@ class ArmyDecl:
 @node
 class ArmyRemoval:
     """`remove cost`, `remove points`, `remove size` or `remove quota KIND NAME` in an army;
-    `remove cost NAME` and `remove limit NAME` (selector is the cost's name, kind None)."""
-    part: str                # cost | points | size | quota | limit
+    `remove cost NAME` and `remove limit NAME` (selector is the cost's name, kind None);
+    `remove quota each KIND` (part each, selector_kind the kind, selector None)."""
+    part: str                # cost | points | size | quota | limit | each
     selector_kind: str | None
     selector: Ident | None
     span: Span
