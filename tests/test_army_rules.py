@@ -207,6 +207,14 @@ def test_the_schema_gives_each_class_its_group_sizes():
     assert '"maximum": 5' not in json.dumps(plain.get("allOf", []))
 
 
+def test_the_schema_gives_a_unique_class_one_fighter_an_entry():
+    compiled = compile_text('ruleset "u"\nstat Skill: 1..5 default 1\n'
+                            'class Hero { unique }\nclass Band { group 1..3 unique }\n', "u.rules")
+    assert compiled.ruleset is not None
+    schema = json.dumps(ruleset_schema(compiled.ruleset))
+    assert schema.count('"maximum": 1, "description": "class ') == 2   # Hero and Band
+
+
 def test_override_army_adds_the_house_rules(tmp_path):
     (tmp_path / "guild.rules").write_text(GUILD.read_text())
     house = tmp_path / "house.rules"

@@ -146,6 +146,14 @@ def _fighter_schema(ruleset: Ruleset, groups: bool = True, classes: bool = True)
                                            f"{c.group[1]}" if c.group != (1, 1) else
                             f"class {c.name} is bought singly"}}}}
                        for c in ruleset.classes.values() if c.group is not None]
+        # a unique class: one fighter, so an entry of it stands for one (that no second entry
+        # names it is beyond draft 7, which cannot count the items that match: validate says)
+        conditions += [{"if": {"properties": {"class": {"const": c.name}}, "required": ["class"]},
+                        "then": {"properties": {"count": {
+                            "maximum": 1,
+                            "description": f"class {c.name} is unique: one in a warband"}}}}
+                       for c in ruleset.classes.values()
+                       if c.unique is not None and (c.group is None or c.group[1] > 1)]
         # what an entry of a class with options may carry (`may take ...`, `may swap ...`)
         conditions += [{"if": {"properties": {"class": {"const": c.name}}, "required": ["class"]},
                         "then": {"properties": {"equipment": {
