@@ -476,6 +476,16 @@ def test_an_empty_key_leaves_no_entry_read_as_well_formed():
     assert {d.code for d in found.diagnostics} == {"E622"}
 
 
+def test_a_list_under_a_local_tag_has_no_positions_and_is_still_placed():
+    """Found by the large run of test_mutated_warband_files_validate_with_well_placed_diagnostics:
+    `traits: !omap` with a list under it (a local tag, one '!') keeps no position for its
+    items, and placing the unknown trait in it was a TypeError."""
+    text = (b"name: X\nruleset: super-simple-skirmish\nfighters:\n  - name: Keeper\n"
+            b"    class: Soldier\n    might: 5\n    traits: !omap\n      - Charge: 1\n")
+    result, _ = validate_checked(text, ROOT / "warbands" / "omap.yaml")
+    assert result.diagnostics and all(d.span is not None for d in result.diagnostics)
+
+
 def test_names_too_long_for_the_file_system_are_diagnostics():
     """Found by tests/test_strange_command_lines.py: Path.is_file() raises for a name longer
     than the system allows (ENAMETOOLONG); `rules check 999...9` was a traceback. The same name

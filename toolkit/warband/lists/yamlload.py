@@ -361,7 +361,10 @@ def position_of(data, path: tuple[str | int, ...], filename: str, *,
                     break
                 pos = found
             elif isinstance(node, CommentedSeq) and type(step) is int and 0 <= step < len(node):
-                pos = node.lc.item(step)
+                found = node.lc.item(step)
+                if found is None:   # nor does a list under a local tag (`traits: !omap`)
+                    break
+                pos = found
             else:
                 break
         except (KeyError, IndexError, TypeError):  # merged ('<<') keys have no position
