@@ -479,3 +479,12 @@ def test_an_existing_output_is_refused_before_any_work_with_e642(args, tmp_path,
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.stdout)
     assert data["outcomes"] is None and data["percent"] is None and data["effects"]
+
+
+def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):
+    """The hint listed the actions, and a ruleset with none printed 'actions: ' and nothing."""
+    bare = tmp_path / "bare.rules"
+    bare.write_text('ruleset "bare"\nstat Might: 1..10\n')
+    result = run("odds", str(bare), "--action", "strike", "-a", "might=3")
+    assert result.exit_code == 2
+    assert "hint: it has no actions or phases to weigh" in result.output

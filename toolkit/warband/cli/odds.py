@@ -29,7 +29,9 @@ def odds(
         runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
         emit([diag("E902", f"'{ruleset.id}' has no action '{action}'",
                    Span("--action", 1, 1, 1, len(action) + 1),
-                   hint=did_you_mean(action, runnable) or f"actions: {', '.join(runnable)}")],
+                   hint=did_you_mean(action, runnable) or (
+                       f"actions: {', '.join(runnable)}" if runnable else
+                       "it has no actions or phases to weigh: odds runs an action"))],
              sources)
         raise typer.Exit(UNUSABLE)
     decl = ruleset.procedures[action]
