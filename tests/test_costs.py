@@ -286,3 +286,41 @@ def test_validating_together_is_validating_each_alone(seed, tmp_path):
     random.Random(seed).shuffle(order)
     together = {r.file: _seen(r) for r in Validation().run(order).files}
     assert together == alone
+
+
+# ---- found by the review: house overrides and names -------------------------------------------
+
+def _house(tmp_path: Path, army: str):
+    shutil.copy(COSTS / "guild.rules", tmp_path / "guild.rules")
+    house = tmp_path / "house.rules"
+    house.write_text(f'ruleset "house"\n  extends "guild.rules"\n\noverride army {{\n{army}\n}}\n')
+    from warband.lang.compiler import load
+    return load(str(house))
+
+
+def test_a_house_army_giving_an_entry_twice_is_e202_as_a_base_one_is(tmp_path):
+    compiled = _house(tmp_path, "  points 300\n  points 500\n  limit crowns 5\n  limit crowns 1")
+    assert sorted(d.message for d in compiled.errors) == [
+        "the army gives its points twice", "the limit of 'crowns' is given twice"]
+
+
+def test_a_house_may_remove_a_named_cost_and_give_a_new_one(tmp_path):
+    compiled = _house(tmp_path, "  remove cost crowns\n  cost crowns(f) = 1\n  limit crowns 2")
+    assert compiled.errors == [] and compiled.ruleset is not None
+    [crowns] = [c for c in compiled.ruleset.army.costs if c.name == "crowns"]
+    assert crowns.limit is not None
+    # a limit of a cost the house removed limits nothing: said, as in a base
+    compiled = _house(tmp_path, "  remove cost crowns\n  limit crowns 2")
+    assert "'crowns' is not a cost of this army" in [d.message for d in compiled.errors]
+    # and a base rule still reading the removed cost is told where it was removed
+    uses = [d for d in compiled.errors if d.code == "E201" and "crowns" in d.message and
+            "not a cost" not in d.message]
+    assert uses and all("is removed here" in str(d.related) for d in uses)
+
+
+def test_a_cost_named_like_a_built_in_is_e202():
+    compiled = compile_text('ruleset "b"\nstat Skill: 1..6 default 3\nclass C { }\n'
+                            'army { cost(f) = 1 points 100 cost max(f) = 2 cost total(f) = 1 }\n',
+                            "b.rules")
+    assert [d.code for d in compiled.errors] == ["E202", "E202"]
+    assert "a name of the language" in compiled.errors[0].message

@@ -6,12 +6,13 @@ Mixed into the Checker, as the expression, game and table halves are.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
-from warband.lang.symbols import KIND_WORDS, Symbol
+from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_GROUPS, KIND_WORDS, Symbol
 from warband.lang.typesystem import (
     BOOL,
     ENTRIES,
@@ -141,6 +142,12 @@ class ArmyChecker:
                 self.error("E202", f"'{name}' is already a name in army rules: {taken}",
                            cost.name.span, hint="name the cost otherwise, as in: "
                                                 "cost crowns(f) = ...")
+                continue
+            if name in BUILTIN_FUNCTIONS or name in BUILTIN_GROUPS or name in AGGREGATES or \
+                    re.fullmatch(r"d\d+", name):
+                self.error("E202", f"'{name}' is a name of the language (a built-in or a die), "
+                                   "so army rules could not call the cost", cost.name.span,
+                           hint="name the cost otherwise, as in: cost crowns(f) = ...")
                 continue
             sym = self.table.globals.get(name)
             if sym is not None:

@@ -257,6 +257,14 @@ def _merge(base: nodes.Module, house: nodes.Module, info: Layering
             # wrong_kind() saw that both are of one kind: for "army", both are army sections
             decls[i] = _merge_army(cast(nodes.ArmyDecl, previous), cast(nodes.ArmyDecl, inner),
                                    d) if kind == "army" else inner
+            if kind == "army":   # a removed named cost that a base rule still calls: say so
+                house_army = cast(nodes.ArmyDecl, inner)
+                given = {c.name.name for c in house_army.costs}
+                for r in house_army.removals:
+                    if r.part == "cost" and r.selector is not None and \
+                            r.selector.name not in given:
+                        info.removed[r.selector.name] = r.span
+                        info.removed[f"total_{r.selector.name}"] = r.span
         elif isinstance(decl, nodes.RemoveDecl):
             kind = decl.kind
             name = decl.name.name if decl.name else "army"
@@ -316,8 +324,10 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
             quotas[same[0]] = q
         else:
             quotas.append(q)
-    costs = _by_name(base.costs, house.costs)
-    limits = _by_name(base.limits, house.limits)
+    # a removal takes the base's entry away before the house's own are laid over the rest, so
+    # `remove cost crowns` beside a new `cost crowns(f) = ...` keeps the new one
+    costs = {c.name.name: c for c in base.costs}
+    limits = {c.name.name: c for c in base.limits}
     each = list(base.each)
     for r in house.removals:
         if r.part == "each":   # `remove quota each class`: every base limit on each class
@@ -371,14 +381,16 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
     # the author's own rules have no name to replace one by: the house's are added to the base's
     return nodes.ArmyDecl(doc, cost, points, size, tuple(quotas), house.span,
                           each=tuple(each) + house.each, rules=base.rules + house.rules,
-                          costs=tuple(costs.values()), limits=tuple(limits.values()))
+                          costs=_laid_over(costs, house.costs),
+                          limits=_laid_over(limits, house.limits),
+                          repeated=house.repeated)   # the house's own twice-given entries
 
 
-def _by_name(base: tuple, house: tuple) -> dict:
-    """Named costs (or their limits), the house's replacing the base's of the same name."""
-    merged = {c.name.name: c for c in base}
-    merged.update((c.name.name, c) for c in house)
-    return merged
+def _laid_over(base: dict, house: tuple) -> tuple:
+    """Named costs (or their limits): the base's the house does not give, then every one the
+    house gives (one given twice stays twice, for the checker's E202)."""
+    given = {c.name.name for c in house}
+    return tuple(c for name, c in base.items() if name not in given) + house
 
 
 def explain_removed(diagnostics: list[Diagnostic], removed: dict[str, Span]) -> list[Diagnostic]:
