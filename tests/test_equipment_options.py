@@ -12,6 +12,7 @@ take and agrees with validate, and `rules show` and `rules diff` say the options
 from __future__ import annotations
 
 import itertools
+import re
 import json
 import tempfile
 from collections import Counter
@@ -148,6 +149,16 @@ def test_the_schema_lists_what_each_class_may_take_and_agrees_with_validate():
     assert not jsonschema.Draft7Validator(schema).is_valid(bad)
 
 
+def test_equipment_is_judged_beside_every_other_finding_of_the_entry():
+    """Review finding: an entry whose stat broke its class's bounds (or any other shape error)
+    was left out, and its equipment unjudged until that was fixed."""
+    text = ("name: W\nfighters:\n"
+            "  - {name: T, class: Thug, skill: 11, equipment: [Lantern, Dagger]}\n"
+            "  - {name: C, class: Captain, colour: red, equipment: [Pistol, Crossbow]}\n")
+    codes = sorted(d.code for d in _outfitted(text))
+    assert codes.count("E632") == 1 and codes.count("E633") == 1, codes
+
+
 def test_rules_show_and_diff_say_the_options(tmp_path):
     shown = CliRunner().invoke(app, ["rules", "show", str(OUTFITTER)])
     assert "Captain may take Dagger, Lantern (small things a captain may carry)" in shown.stdout
@@ -175,6 +186,23 @@ def test_an_option_counts_each_piece_it_names():
     counts = Counter()
     for combo in itertools.combinations_with_replacement(("Dagger", "Cudgel"), 3):
         text = (f"name: W\nfighters:\n"
-                f"  - {{name: T, class: Thug, equipment: [{', '.join(combo)}]}}\n")
-        counts[len(_outfitted(text))] += 1
+                f"  - {{name: T, class: Thug, skill: 2, equipment: [{', '.join(combo)}]}}\n")
+        counts[len([d for d in _outfitted(text) if d.code == "E633"])] += 1
     assert counts == {1: 4}        # every list of three pieces breaks the option, once
+
+
+def test_odds_and_scenario_fighters_carry_what_their_class_allows():
+    """Review finding: the fighters `warband odds` and a scenario make from a class skipped its
+    options (a bruiser with a crossbow, a sword twice stacking its Keen) while their stat bounds
+    were checked."""
+    odds = CliRunner().invoke(app, ["odds", "fogbound", "-a",
+                                    "class=Bruiser equipment=Crossbow,Sword,Cudgel",
+                                    "-t", "class=Cutthroat", "--action", "fight"])
+    assert odds.exit_code == 2
+    assert "class Bruiser may not take Crossbow" in odds.output
+    assert "swaps Cudgel for Sword, so it cannot keep Cudgel" in odds.output
+    played = CliRunner().invoke(app, ["play", str(ROOT / "tests" / "equipment_options" /
+                                                  "fogbound-overarmed.rules"), "--seed", "1"])
+    assert played.exit_code == 2
+    codes = re.findall(r"error\[(E63\d)\]", played.output)
+    assert sorted(codes) == ["E632", "E633", "E633", "E633"], played.output

@@ -18,6 +18,7 @@ from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
 from warband.lang.compiler import load
 from warband.lang.nodes import ScenarioDecl
+from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset, constant
 from warband.limits import MAX_FIGHTERS
 from warband.lists.class_stats import fixed_at, fixed_words, outside_words
@@ -162,7 +163,8 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
                 specs += fighter.specs(index)
         for spec in side.fighters:
             inline.append((spec, len(specs_before) + len(specs), index))
-            diagnostics += _missing_stats(ruleset, spec) + _class_bounds(ruleset, spec)
+            diagnostics += _missing_stats(ruleset, spec) + _class_bounds(ruleset, spec) + \
+                _gear(ruleset, spec)
             stats = {s.name: _constant(v) for s, v in spec.stats}
             traits = {r.name.name: (True if r.value is None else _constant(r.value))
                       for r in spec.traits}
@@ -238,6 +240,17 @@ def _class_bounds(ruleset: Ruleset, spec) -> list[Diagnostic]:
             out.append(diag(code, f"fighter '{spec.name}': {message}", value.span, hint=hint,
                             related=[Related(choice.span, f"class {cls.name}'s choice")]))
     return out
+
+
+def _gear(ruleset: Ruleset, spec) -> list[Diagnostic]:
+    """A fighter the scenario writes carries what its class's options allow, as an entry of a
+    warband file does (E632, E633 at the piece; lang/classes.py judges)."""
+    cls = ruleset.classes.get(spec.fighter_class.name) if spec.fighter_class else None
+    if cls is None:
+        return []
+    return [diag(p.code, p.message, spec.equipment[p.index].span, hint=p.hint,
+                 related=[Related(p.rule, p.rule_words)])
+            for p in gear_problems(cls, spec.name, tuple(e.name for e in spec.equipment))]
 
 
 def _derived_given(ruleset: Ruleset, inline: list, fighters: list[FighterSpec]) -> list:

@@ -332,9 +332,19 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
         owner = f"class '{decl.name.name}'"
         carried = {e.name for e in decl.equipment}
         offered: dict[str, nodes.Ident] = {}
+        swapped: dict[str, nodes.Ident] = {}
         for option in decl.options:
             if option.limit is not None:
                 self.fixed_number(option.limit, Scope({}), "how many pieces an option allows")
+            if option.replaces is not None and option.replaces.name in swapped:
+                self.error("E202", f"{owner} swaps '{option.replaces.name}' in two options",
+                           option.replaces.span,
+                           related=[Related(swapped[option.replaces.name].span,
+                                            "swapped here")],
+                           hint=f"one piece is given up once: may swap {option.replaces.name} "
+                                "for A, B (one of them)")
+            elif option.replaces is not None:
+                swapped[option.replaces.name] = option.replaces
             if option.replaces is not None and option.replaces.name not in carried:
                 self.error("E310", f"{owner} does not carry '{option.replaces.name}', so it "
                                    "cannot be swapped", option.replaces.span,

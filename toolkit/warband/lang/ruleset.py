@@ -13,10 +13,8 @@ from typing import Iterator, cast
 
 from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.lang import nodes
+from warband.lang.classes import Constant, EquipmentOption, FighterClass, Number, StatChoice
 from warband.lang.symbols import SymbolTable
-
-Number = int | Fraction
-Constant = Number | str | bool   # a fixed value: a number, a text, yes/no, or a symbol's name
 
 
 class FrozenDict(dict):
@@ -85,112 +83,6 @@ class Tier:
     name: str
     doc: str | None
     span: Span
-
-
-@dataclass(frozen=True)
-class StatChoice:
-    """A stat a warband entry of a class chooses, within the class's bounds: `stat NAME:
-    LOW..HIGH` (a number stat) or `stat NAME in A, B` (some of an enum stat's values)."""
-    stat: str
-    low: Number | None
-    high: Number | None
-    members: tuple[str, ...]     # an enum stat's values the class allows; () for a number stat
-    default: Constant | None     # taken when the entry gives none (before the stat's own)
-    doc: str | None
-    span: Span
-
-    def allows(self, value) -> bool:
-        if self.members:
-            return value in self.members
-        return self.low is None or self.high is None or isinstance(value, bool) or \
-            not isinstance(value, (int, Fraction)) or self.low <= value <= self.high
-
-    @property
-    def shown(self) -> str:
-        """The class's bounds as messages and summaries write them: '2..4', 'Foot, Mounted'."""
-        return ", ".join(self.members) if self.members else f"{self.low}..{self.high}"
-
-
-@dataclass(frozen=True)
-class FighterClass:
-    name: str
-    tier: str | None
-    traits: tuple[tuple[str, Constant | None], ...]   # (trait, value): True for a bare trait
-    equipment: tuple[str, ...]
-    stats: tuple[tuple[str, Constant | None], ...]
-    doc: str | None
-    span: Span
-    # how many fighters one warband entry of the class may stand for (`group 1..5`, `single`)
-    group: tuple[int, int] | None = None
-    group_doc: str | None = None
-    group_span: Span | None = None
-    unique: Span | None = None   # `unique`: at most one fighter of the class in a warband
-    # stats a warband entry of the class chooses within the class's bounds (`stat NAME: 2..4`)
-    choices: tuple[StatChoice, ...] = ()
-    # where each stat the class fixes is fixed (`stat NAME = VALUE`), for messages
-    stat_spans: tuple[tuple[str, Span], ...] = ()
-    options: tuple[EquipmentOption, ...] = ()   # what an entry may carry; () for anything
-
-    def fixes(self, stat: str) -> bool:
-        """Whether the class fixes the stat (`stat NAME = VALUE`): no entry may give it."""
-        return any(name == stat for name, _ in self.stats)
-
-    def choice(self, stat: str) -> StatChoice | None:
-        return next((c for c in self.choices if c.stat == stat), None)
-
-    @property
-    def given(self) -> dict:
-        """The values the class gives its fighters where the entry gives none: the stats it
-        fixes, and the defaults of those the list chooses."""
-        return {c.stat: c.default for c in self.choices if c.default is not None} | dict(
-            self.stats)
-
-    def carried(self, chosen: tuple[str, ...]) -> tuple[str, ...]:
-        """What a fighter of the class carries: the class's equipment, less each piece a chosen
-        `may swap` replacement stands in for, then the pieces its entry chose (a piece the
-        class carries anyway is not carried twice: its traits would count twice)."""
-        given_up = {o.replaces for o in self.options
-                    if o.kind == "swap" and any(item in chosen for item in o.items)}
-        own = tuple(e for e in self.equipment if e not in given_up)
-        return own + tuple(e for e in chosen if e not in own)
-
-    def buying_words(self) -> str:
-        """How the class is bought: 'in groups of 1 to 5', 'bought singly; unique: ...'."""
-        parts = []
-        if self.group == (1, 1):
-            parts.append("bought singly")
-        elif self.group is not None:
-            parts.append(f"in groups of {self.group[0]} to {self.group[1]}")
-        if self.unique is not None:
-            parts.append("unique: at most one in a warband")
-        return "; ".join(parts)
-
-    def allowed_equipment(self) -> list[str]:
-        """Every piece an entry of the class may list: its own, and each option's."""
-        return list(self.equipment) + [p for o in self.options for p in o.items]
-
-
-@dataclass(frozen=True)
-class EquipmentOption:
-    """`may take A, B` (kind take, each at most once), `may take one of` / `up to N of` (kind
-    up_to, at most `limit` of the items), `may swap X for A, B` (kind swap: at most one of the
-    items, carried instead of the class's X)."""
-    kind: str
-    items: tuple[str, ...]
-    limit: int
-    replaces: str | None
-    doc: str | None
-    span: Span
-
-    def words(self) -> str:
-        """The option as the rules file says it."""
-        items = ", ".join(self.items)
-        if self.kind == "swap":
-            return f"may swap {self.replaces} for {items}"
-        if self.kind == "take":
-            return f"may take {items}"
-        return f"may take one of {items}" if self.limit == 1 else \
-            f"may take up to {self.limit} of {items}"
 
 
 @dataclass(frozen=True)

@@ -177,7 +177,7 @@ class Validation:
             result.warband = replace(result.warband, points=None)
         derived = check_derived(result.warband, ruleset, data, name, loaded.text)
         result.diagnostics += derived
-        result.diagnostics += check_equipment(result.warband, ruleset, data, name, loaded.text)
+        result.diagnostics += check_equipment(data, name, loaded.text, ruleset)
         # an entry without a stat the rules need has no cost: the army rules leave it out, as
         # they leave out every malformed entry, and check what the others settle (army.check)
         lacking = {d.path[1] for d in derived if d.code == "E628" and len(d.path) > 1}

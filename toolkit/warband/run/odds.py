@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
+from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.unparse import conjuncts, expr_text, why_false
 from warband.run import strategy
@@ -55,6 +56,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                                 hint=hint))
 
     given: dict[str, re.Match] = {}   # stats given a value, for those the rules work out
+    given_gear: re.Match | None = None
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
@@ -71,6 +73,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
             elif low == "name":
                 spec.name = raw
             elif low == "equipment":
+                given_gear = m
                 for item in filter(None, raw.split(",")):
                     if item not in ruleset.equipment:
                         bad(m, 2, f"unknown equipment '{item}'",
@@ -127,6 +130,10 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                           "be given", f"leave out {m.group(1)}=...; give what it is worked "
                                       "out from")
     _class_bounds(spec, given, ruleset, bad)
+    cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
+    if cls is not None and given_gear is not None:   # as a warband entry's: E632, E633
+        for problem in gear_problems(cls, spec.name, tuple(spec.equipment)):
+            bad(given_gear, 2, problem.message, problem.hint)
     for stat in ruleset.stats.values():
         has_class_value = spec.fighter_class and stat.name in \
             ruleset.classes[spec.fighter_class].given
