@@ -242,8 +242,8 @@ def test_the_roster_shows_each_cost(fmt, ext, golden, at_root, monkeypatch):
 def test_the_roster_model_has_each_fighters_costs_and_each_total():
     model = roster(str(COSTS / "guild-over-crowns.yaml")).model
     assert model is not None
-    assert model["costs"] == [{"name": "crowns", "doc": "gold crowns"},
-                              {"name": "favours", "doc": "favours owed"}]
+    assert model["costs"] == [{"name": "crowns", "doc": "gold crowns", "title": "crowns"},
+                              {"name": "favours", "doc": "favours owed", "title": "favours"}]
     hands = model["fighters"][1]
     assert hands["costs"][0] == {"name": "crowns", "cost": "35", "total": "70",
                                  "text": "2 × 35 = 70"}
@@ -324,3 +324,17 @@ def test_a_cost_named_like_a_built_in_is_e202():
                             "b.rules")
     assert [d.code for d in compiled.errors] == ["E202", "E202"]
     assert "a name of the language" in compiled.errors[0].message
+
+
+def test_a_cost_named_like_a_stat_gets_a_column_of_its_own_name(tmp_path):
+    """Review finding: a stat Renown and a cost renown gave two columns titled Renown."""
+    (tmp_path / "r.rules").write_text(
+        'ruleset "r"\nstat Renown: 0..9 default 0\nclass C { }\n'
+        'army { cost(f) = 1 points 10 cost renown(f) = f.Renown limit renown 5 }\n')
+    (tmp_path / "w.yaml").write_text("name: W\nruleset: r.rules\nfighters:\n"
+                                     "  - {name: A, class: C, renown: 2}\n")
+    from warband.lists import render_roster
+    found = roster(str(tmp_path / "w.yaml"))
+    assert found.model is not None
+    text = render_roster.render(found.model, "text")
+    assert "renown cost" in text and "Renown" in text

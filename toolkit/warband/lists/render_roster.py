@@ -341,7 +341,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     if model["has_points"]:
         table.add_column("points", justify="right", no_wrap=True)
     for cost in model["costs"]:   # each named cost (gold crowns, say), after the points
-        table.add_column(cost["name"], justify="right", no_wrap=True)
+        table.add_column(cost["title"], justify="right", no_wrap=True)
     rows: list[list[Text | str]] = []
     for f in fighters:
         row: list[Text | str] = [Text(f["name"]), str(f["count"])]

@@ -358,7 +358,10 @@ def build(result: FileResult) -> dict:
                   for name, stat in ruleset.stats.items()],
         "has_classes": bool(ruleset.classes),
         "has_points": bool(ruleset.army and ruleset.army.cost is not None),
-        "costs": [{"name": c.name, "doc": c.doc}
+        # a cost's column is titled by its name, unless a stat's column is too ("renown cost")
+        "costs": [{"name": c.name, "doc": c.doc,
+                   "title": c.name if c.name.lower() not in {s.lower() for s in ruleset.stats}
+                   else f"{c.name} cost"}
                   for c in (ruleset.army.costs if ruleset.army is not None else ())],
         "has_equipment": any(card["equipment"] for card in cards),
         "has_traits": any(card["traits"] for card in cards),
