@@ -149,6 +149,10 @@ class TableChecker:
         if keyed - set(names):
             return   # a key that is no such name is reported already: one mistake, one message
         missing = [n for n in names if n not in keyed]
+        if param_type.kind == "tier" and keyed:   # a class without a tier looks up no tier
+            missing += [f"a fighter of no tier (class {c})" for c in
+                        self.table.names_of_kind("class")
+                        if getattr(self.table.globals[c].decl, "tier", True) is None][:1]
         if missing and keyed:
             shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more"
                                                if len(missing) > 6 else "")
