@@ -331,3 +331,14 @@ def test_rules_diff_says_a_house_rule_bounds_what_the_base_fixed():
     text = run("rules", "diff", str(OUTRIDERS), str(CASES / "house.rules")).stdout
     assert "Training no longer fixed (was 3)" in text
     assert "Training now chosen 2..4 (default 3)" in text
+
+
+def test_a_conversion_keeps_an_enum_stat_to_the_values_the_target_class_allows(monkeypatch):
+    """Review finding: a number stat was kept within its class's range (W803), an enum stat
+    was written as it came, outside the class's values, and the result failed E627."""
+    monkeypatch.chdir(ROOT / "tests" / "class_stats" / "convert")
+    result = CliRunner().invoke(app, ["convert", "ws.yaml", "--to", "tgt.rules",
+                                      "--using", "conv.rules"])
+    assert "Troop Flying is not one of Foot, Mounted, what class Captain allows; Foot is used" \
+        in result.output
+    assert "troop: Foot" in result.stdout

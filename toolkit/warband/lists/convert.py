@@ -218,6 +218,14 @@ class _Apply:
                                            f"of {', '.join(members)}", self.at(f.index),
                                    related=[Related(rule.value.span, "this rule")],
                                    hint=did_you_mean(str(v), members)))
+            cls = self.target.classes.get(out.fighter_class) if out.fighter_class else None
+            choice = cls.choice(stat.name) if cls is not None else None
+            if choice is not None and choice.members and str(v) not in choice.members:
+                # the class allows some of the values only: its default, else its first
+                kept = str(choice.default) if choice.default is not None else choice.members[0]
+                self.warn("W803", f, f"{stat.name} {v} is not one of {choice.shown}, what class "
+                                     f"{cls.name} allows; {kept} is used", rule.span, None, out)
+                return kept
             return str(v)
         if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
             raise _Failed(diag("E812", f"fighter '{f.name}': {stat.name} is not a number",
