@@ -16,9 +16,9 @@ from typing import Sequence
 
 from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag, did_you_mean
+from warband.lang.classes import gear_problems
 from warband.lang.compiler import load
 from warband.lang.nodes import ScenarioDecl
-from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset, constant
 from warband.limits import MAX_FIGHTERS
 from warband.lists.class_stats import fixed_at, fixed_words, outside_words

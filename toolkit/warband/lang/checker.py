@@ -15,6 +15,7 @@ from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
+from warband.lang.class_checker import ClassChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import (
@@ -40,7 +41,6 @@ from warband.lang.typesystem import (
     either,
     noun,
 )
-from warband.lang.unparse import expr_text
 
 if TYPE_CHECKING:
     from warband.lang.game_checker import Decision, GameStmt
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
+class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -263,160 +263,6 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
             ct = self.expr(decl.when, scope)
             self.expect(BOOL, ct, decl.when.span, "the condition after 'if'")
             self.require_fixed(ct, decl.when.span, "the condition after 'if'")
-
-    def trait_ref(self, ref: nodes.TraitRef) -> None:
-        sym = self.lookup(ref.name.name)
-        if sym is None or sym.kind != "trait":
-            self.unknown(ref.name, ("trait",))
-            return
-        trait = cast(nodes.TraitDecl, sym.decl)
-        if trait.param and ref.value is None:
-            self.error("E301", f"trait '{trait.name.name}' needs a number", ref.span,
-                       hint=f"write it as {trait.name.name}(1)")
-        elif not trait.param and ref.value is not None:
-            self.error("E301", f"trait '{trait.name.name}' takes no number", ref.value.span,
-                       hint=f"declare it as 'trait {trait.name.name}(N)' to give it one")
-        if ref.value is not None:
-            t = self.expr(ref.value, Scope({}))
-            self.expect(NUMBER, t, ref.value.span, "a trait's value")
-            self.require_fixed(t, ref.value.span, "a trait's value")
-
-    def fighter_class(self, decl: nodes.ClassDecl) -> None:
-        if decl.tier is not None:
-            sym = self.lookup(decl.tier.name)
-            if sym is None or sym.kind != "tier":
-                self.unknown(decl.tier, ("tier",))
-        owner = f"class '{decl.name.name}'"
-        self.repeated([ref.name for ref in decl.traits], "trait", owner)
-        self.repeated(decl.equipment, "equipment piece", owner)
-        self.repeated([name for name, _ in decl.stats], "stat", owner)
-        self.repeated([c.name for c in decl.choices], "stat", owner)
-        fixed = {name.name: name.span for name, _ in decl.stats}
-        for choice in decl.choices:   # a stat the class fixes is not also one the list chooses
-            if choice.name.name in fixed:
-                self.error("E202", f"stat '{choice.name.name}' is both fixed and chosen in "
-                                   f"{owner}", choice.name.span,
-                           related=[Related(fixed[choice.name.name], "fixed here")],
-                           hint=f"keep one: 'stat {choice.name.name} = VALUE' gives every "
-                                f"fighter of the class that value; 'stat {choice.name.name}: "
-                                "LOW..HIGH' lets the list choose within")
-        for ref in decl.traits:
-            self.trait_ref(ref)
-        for name in decl.equipment:
-            sym = self.lookup(name.name)
-            if sym is None or sym.kind != "equipment":
-                self.unknown(name, ("equipment",))
-        for name, value in decl.stats:
-            sym = self.lookup(name.name)
-            if sym is None or sym.kind != "stat":
-                self.unknown(name, ("stat",))
-                continue
-            stat_decl = cast(nodes.StatDecl, sym.decl)
-            self.settable(stat_decl, name, f"class '{decl.name.name}'")
-            stat_type = stat_decl.type
-            expected = NUMBER if isinstance(stat_type, nodes.RangeType) else \
-                self.type_of_ref(stat_type)
-            t = self.member(value, expected, Scope({})) or self.expr(value, Scope({}))
-            self.expect(expected, t, value.span, f"stat '{name.name}'")
-            self.require_fixed(t, value.span, "a class's stat")
-        for choice in decl.choices:
-            self.stat_choice(choice, owner)
-        if decl.group is not None:
-            for end in (decl.group.low, decl.group.high):
-                self.fixed_number(end, Scope({}), "a group size")
-        self.equipment_options(decl)
-
-    def equipment_options(self, decl: nodes.ClassDecl) -> None:
-        """Each piece a class's options name is equipment, named by one option only and not one
-        the class already carries; a swap gives up a piece the class carries."""
-        owner = f"class '{decl.name.name}'"
-        carried = {e.name for e in decl.equipment}
-        offered: dict[str, nodes.Ident] = {}
-        swapped: dict[str, nodes.Ident] = {}
-        for option in decl.options:
-            if option.limit is not None:
-                self.fixed_number(option.limit, Scope({}), "how many pieces an option allows")
-            if option.replaces is not None and option.replaces.name in swapped:
-                self.error("E202", f"{owner} swaps '{option.replaces.name}' in two options",
-                           option.replaces.span,
-                           related=[Related(swapped[option.replaces.name].span,
-                                            "swapped here")],
-                           hint=f"one piece is given up once: may swap {option.replaces.name} "
-                                "for A, B (one of them)")
-            elif option.replaces is not None:
-                swapped[option.replaces.name] = option.replaces
-            if option.replaces is not None and option.replaces.name not in carried:
-                self.error("E310", f"{owner} does not carry '{option.replaces.name}', so it "
-                                   "cannot be swapped", option.replaces.span,
-                           hint=f"swap a piece the class carries: {', '.join(sorted(carried))}"
-                           if carried else f"give the class the piece first: equipment {option.replaces.name}")
-            for name in option.items:
-                sym = self.lookup(name.name)
-                if sym is None or sym.kind != "equipment":
-                    self.unknown(name, ("equipment",))
-                    continue
-                if name.name in carried:
-                    self.error("E202", f"{owner} already carries '{name.name}'", name.span,
-                               hint="an option offers what the class does not carry")
-                elif name.name in offered:
-                    self.error("E202", f"'{name.name}' is offered twice in {owner}", name.span,
-                               related=[Related(offered[name.name].span, "offered here")],
-                               hint="offer each piece in one option only, so that a "
-                                    "warband entry's choice has one reading")
-                else:
-                    offered[name.name] = name
-
-    def stat_choice(self, choice: nodes.StatChoice, owner: str) -> None:
-        """`stat NAME: LOW..HIGH [default V]` or `stat NAME in A, B [default A]` in a class: the
-        bounds are fixed values of the stat's kind (a range for a number stat, some of its values
-        for an enum stat); that they lie inside the stat's own is the Ruleset's check (E305)."""
-        name = choice.name
-        sym = self.lookup(name.name)
-        if sym is None or sym.kind != "stat":
-            self.unknown(name, ("stat",))
-            return
-        stat_decl = cast(nodes.StatDecl, sym.decl)
-        self.settable(stat_decl, name, owner)
-        if isinstance(stat_decl.type, nodes.RangeType):
-            if choice.low is None or choice.high is None:
-                whole = f"{expr_text(stat_decl.type.low)}..{expr_text(stat_decl.type.high)}"
-                self.error("E302", f"stat '{name.name}' is a number, so {owner} chooses it "
-                                   "from a range", choice.span,
-                           hint=f"write: stat {name.name}: LOW..HIGH, inside {whole}")
-                return
-            for end in (choice.low, choice.high):
-                self.fixed_number(end, Scope({}), "a class's bound")
-            if choice.default is not None:
-                self.fixed_number(choice.default, Scope({}), "a class's default")
-            return
-        expected = self.type_of_ref(stat_decl.type)
-        if expected.kind != "enum":   # not a stat a file gives: E204 at the stat already
-            return
-        if not choice.members:
-            members = cast(nodes.EnumDecl, self.table.globals[expected.name].decl).members \
-                if expected.name in self.table.globals else ()
-            example = ", ".join(m.name.name for m in members[:2]) or "A, B"
-            self.error("E302", f"stat '{name.name}' is one of the values of "
-                               f"'{expected.name}', so {owner} chooses it from some of them",
-                       choice.span, hint=f"write: stat {name.name} in {example}")
-            return
-        self.repeated(choice.members, "value", f"{owner}'s choice of {name.name}")
-        known = [self.member(nodes.Name(m.name, m.span), expected, Scope({})) != ANY
-                 for m in choice.members]
-        default = choice.default
-        if all(known) and isinstance(default, nodes.Name) and \
-                default.name not in {m.name for m in choice.members}:
-            listed = ", ".join(m.name for m in choice.members)
-            self.error("E305", f"the default {default.name} is not one of {listed}",
-                       default.span, hint=f"give one of the values {owner} allows: {listed}")
-
-    def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None:
-        """E308 for a value given to a stat the rules work out for every fighter."""
-        if decl.derived is not None and decl.when is None:
-            self.error("E308", f"stat '{decl.name.name}' is worked out by the rules, so "
-                               f"{who} cannot set it", name.span,
-                       related=[Related(decl.name.span, "worked out here")],
-                       hint="remove this line; set the values it is worked out from instead")
 
     def owner(self, decl: nodes.Decl) -> str | None:
         """The name calls made inside a declaration are recorded under (for cycles): None for a

@@ -220,7 +220,8 @@ class _Apply:
                                    hint=did_you_mean(str(v), members)))
             cls = self.target.classes.get(out.fighter_class) if out.fighter_class else None
             choice = cls.choice(stat.name) if cls is not None else None
-            if choice is not None and choice.members and str(v) not in choice.members:
+            if cls is not None and choice is not None and choice.members and \
+                    str(v) not in choice.members:
                 # the class allows some of the values only: its default, else its first
                 kept = str(choice.default) if choice.default is not None else choice.members[0]
                 self.warn("W803", f, f"{stat.name} {v} is not one of {choice.shown}, what class "
