@@ -293,7 +293,11 @@ class Builder(Transformer):
                                  body, self.span(meta))
 
     def block(self, meta, c):
-        return nodes.Block(tuple(c), self.span(meta))
+        # (`[bare_return]` gives None when the block has none)
+        return nodes.Block(tuple(s for s in c if s is not None), self.span(meta))
+
+    def bare_return(self, meta, c):
+        return nodes.Return(None, self.span(meta))
 
     def let_stmt(self, meta, c):
         return nodes.Let(self.ident(c[0]), c[1], self.span(meta))

@@ -62,6 +62,7 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
         # names declared by declarations the parser could not read (already reported)
         self.unreadable: frozenset[str] = frozenset()
         self.unknown_hints: dict[str, str] = dict(OUTSIDE_ARMY)
+        self.in_army = False   # checking an army section (see check)
 
     # ---- reporting ----------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
@@ -201,7 +202,13 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
                 case nodes.ProcedureDecl():
                     self.procedure(decl)
                 case nodes.ArmyDecl():
-                    self.army(decl)
+                    # there `fighters` is the warband's (its rules' own name), never the
+                    # fighters in play: a cost is worked out for a warband, not in a game
+                    self.in_army = True
+                    try:
+                        self.army(decl)
+                    finally:
+                        self.in_army = False
                 case nodes.MarkerDecl():
                     self.marker(decl)
                 case nodes.ScenarioDecl():
@@ -508,6 +515,13 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
                     self.error("E402", "every option has a condition, so there may be none to "
                                        "choose", stmt.name.span,
                                hint="give at least one option no 'when', such as a 'keep' option")
+            case nodes.Return(value=None):
+                if scope.result is not None and scope.result.kind not in ("nothing", "any"):
+                    assert scope.procedure is not None  # only a procedure's scope has a result
+                    self.error("E309", f"'{scope.procedure.name.name}' gives {scope.result}, "
+                                       "so its 'return' needs a value", stmt.span,
+                               hint=f"return a value: 'return VALUE' ({scope.result}); a bare "
+                                    "'return' ends only a rule without a result")
             case nodes.Return(value=value):
                 t = self.value(value, scope, expected=scope.result)
                 if scope.result is not None and scope.result.kind == "nothing":

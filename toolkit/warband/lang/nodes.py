@@ -258,7 +258,7 @@ class ChooseNumber:
 
 @node
 class Return:
-    value: Expr
+    value: Expr | None   # None: a bare `return`, in a rule that gives no result
     span: Span
 
 

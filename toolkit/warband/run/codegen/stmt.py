@@ -234,7 +234,9 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}    {py} = {default}")
             return bound | {s.name.name}
         if t is nodes.Return:
-            if self.is_procedure_call(s.value):
+            if s.value is None:   # a bare `return`: nothing, as a rule that ends does
+                self.emit_return(out, pad, value="None")
+            elif self.is_procedure_call(s.value):
                 self.call_site(s.value, scope, out, pad, "return")
             else:
                 self.emit_return(out, pad, value=self.expr(s.value, scope))
