@@ -600,9 +600,10 @@ class Builder(Transformer):
 
     # ---- play on a board --------------------------------------------------------------------------
     def for_sorted_stmt(self, meta, c):
-        var, items, high_low, key, body = c
+        var, items, high_low, key, *more, body = c
+        then = tuple((str(more[i]) == "highest", more[i + 1]) for i in range(0, len(more), 2))
         return nodes.ForSorted(self.ident(var), items, high_low == "highest", key, body,
-                             self.span(meta))
+                             self.span(meta), then)
 
     def choose_among_stmt(self, meta, c):
         name, decider, group, doc = c

@@ -700,13 +700,16 @@ class Module:
 
 @node
 class ForSorted:
-    """for each x in group by highest|lowest key { ... }: in order of a value."""
+    """for each x in group by highest|lowest key[, highest|lowest key2 ...] { ... }: in order
+    of a value; `then`, the further values that order members the first ties, each (highest,
+    key)."""
     var: Ident
     items: Expr
     highest: bool
     key: Expr
     body: Block
     span: Span
+    then: tuple[tuple[bool, Expr], ...] = ()
 
 
 @node

@@ -552,17 +552,25 @@ class Interpreter(Decisions):
         return self._game_statement(stmt, env, world, next_)
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):
-        """for each ... by highest/lowest: the group ordered by a value (ties keep its order)."""
-        key, name = self.fn(stmt.key), stmt.var.name
+        """for each ... by highest/lowest: the group ordered by a value, ties by the next value
+        (if any), and ties of them all keep the group's order."""
+        name = stmt.var.name
+        parts = ((stmt.highest, stmt.key), *stmt.then)
+        fns = [(highest, self.fn(node), node) for highest, node in parts]
         keys = []
         for ref in refs:
-            k = key({**env, name: ref}, world)
-            if type(k) is Dist:
-                raise RulesError(diag("E505", "the order depends on a roll that is not made yet",
-                                      stmt.key.span, hint="roll first and keep the result in a "
-                                                          "counter, then order by the counter"))
-            keys.append(k)
-        order = sorted(range(len(refs)), key=lambda i: -keys[i] if stmt.highest else keys[i])
+            inner = {**env, name: ref}
+            values = []
+            for highest, fn, node in fns:
+                k = fn(inner, world)
+                if type(k) is Dist:
+                    raise RulesError(diag("E505", "the order depends on a roll that is not made "
+                                                  "yet", node.span,
+                                          hint="roll first and keep the result in a counter, "
+                                               "then order by the counter"))
+                values.append(-k if highest else k)
+            keys.append(values[0] if len(values) == 1 else tuple(values))
+        order = sorted(range(len(refs)), key=keys.__getitem__)
         ordered = tuple(refs[i] for i in order)
 
         def loop(j, env2, world2):
