@@ -80,7 +80,8 @@ class GameChecker:
                     kt = self.expr(k, inner)
                     if not numeric(kt):
                         self.error("E302", f"'by highest/lowest' orders by a number, not {kt}",
-                                   k.span)
+                                   k.span, hint="order by a number of it, such as a stat or a "
+                                                "counter (of a fighter's side: f.side.NAME)")
                 self.block(body, inner)
             case nodes.ChooseAmong(name=name, group=group):
                 self.decider(stmt, scope)
