@@ -450,6 +450,15 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
                                f"result", decl.name.span,
                        hint=f"end every path with 'return' ({scope.result})")
 
+    def bare_return(self, stmt: nodes.Return, scope: Scope) -> None:
+        """A `return` without a value: only a rule without a result ends so."""
+        if scope.result is not None and scope.result.kind not in ("nothing", "any"):
+            assert scope.procedure is not None  # only a procedure's scope has a result
+            self.error("E309", f"'{scope.procedure.name.name}' gives {scope.result}, so its "
+                               "'return' needs a value", stmt.span,
+                       hint=f"return a value: 'return VALUE' ({scope.result}); a bare 'return' "
+                            "ends only a rule without a result")
+
     def fixed_number(self, value: nodes.Expr, scope: Scope, what: str) -> None:
         t = self.expr(value, scope)
         self.expect(NUMBER, t, value.span, what)
@@ -515,14 +524,10 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker):
                     self.error("E402", "every option has a condition, so there may be none to "
                                        "choose", stmt.name.span,
                                hint="give at least one option no 'when', such as a 'keep' option")
-            case nodes.Return(value=None):
-                if scope.result is not None and scope.result.kind not in ("nothing", "any"):
-                    assert scope.procedure is not None  # only a procedure's scope has a result
-                    self.error("E309", f"'{scope.procedure.name.name}' gives {scope.result}, "
-                                       "so its 'return' needs a value", stmt.span,
-                               hint=f"return a value: 'return VALUE' ({scope.result}); a bare "
-                                    "'return' ends only a rule without a result")
             case nodes.Return(value=value):
+                if value is None:
+                    self.bare_return(stmt, scope)
+                    return
                 t = self.value(value, scope, expected=scope.result)
                 if scope.result is not None and scope.result.kind == "nothing":
                     assert scope.procedure is not None  # only a procedure's scope has a result

@@ -81,7 +81,7 @@ class GameChecker:
                     if not numeric(kt):
                         self.error("E302", f"'by highest/lowest' orders by a number, not {kt}",
                                    k.span, hint="order by a number of it, such as a stat or a "
-                                                "counter (of a fighter's side: f.side.NAME)")
+                                                "counter (a fighter's side's: f.side.Order)")
                 self.block(body, inner)
             case nodes.ChooseAmong(name=name, group=group):
                 self.decider(stmt, scope)
