@@ -469,6 +469,8 @@ def reads_only_arguments(node, ruleset, seen: set) -> bool:
         return all(reads_only_arguments(a, ruleset, seen) for a in node.args)
     if t not in _PURE:
         return False
+    if t is nodes.Name and node.name == "fighters":   # everyone in play: the World's
+        return False
     for f in node.__dataclass_fields__:
         if f in ("span", "name", "op"):
             continue
