@@ -119,6 +119,8 @@ CASES = [
     ("number", "total(1 for x in @s.fighters) + total(1 for x in @s.casualties) * 10"
                " + total(1 for x in @s.withdrawn) * 100"),
     ("number", "total(x.Fate for x in @s.opponents)"),
+    ("number", "total(x.Might for x in fighters) + highest(x.Speed for x in fighters if x.Hurt)"
+               " * 100"),   # every fighter in play
     ("bool", "@s.Ready or @s.conceded"),
     ("bool", '@s.name == "red"'),
     ("number", "by_size(@f.Bulk).reach * 10 + by_size(@g.Bulk).speed"),
@@ -453,8 +455,8 @@ GRAMMAR_FORMS = {
     "dice_lit": nodes.Dice, "dice_dyn": nodes.Dice, "keep_mod": nodes.KeepMod,
     "reroll_mod": nodes.RerollMod, "pred_even": nodes.PredEven, "pred_odd": nodes.PredOdd,
     "pred_compare": nodes.PredCompare, "pred_set": nodes.PredSet,
-    # the bare word `fighters`: a Name, known only in army rules (a warband's fighters), which
-    # neither generated code nor a game runs (tests/test_army_rules.py)
+    # the bare word `fighters`: a Name, every fighter in play (in army rules, a warband's
+    # fighters, which neither generated code nor a game runs: tests/test_army_rules.py)
     "fighters_name": nodes.Name,
 }
 
@@ -566,6 +568,44 @@ procedure stmt_caller(s: side) -> number {{
     for _ in range(8):
         world = random_world(ruleset, rng)
         for name in ("caller", "stmt_caller", "found"):
+            args = {"s": Ref("side", rng.randrange(2))}
+            got = outcome(fast.interp, lambda: fast.interp.sample(name, args, world))
+            want = outcome(slow.interp, lambda: slow.interp.sample(name, args, world))
+            assert got == want, (name, world)
+    assert not codegen.program_for(fast.interp).fallbacks
+
+
+@pytest.mark.parametrize("loop", list(LOOPS), ids=lambda c: c.__name__)
+@pytest.mark.parametrize("group", ["s.fighters", "fighters"])
+@pytest.mark.parametrize("nesting", ["{loop}", "if {s}.Fate >= 0 {{ {loop} }}",
+                                     "repeat 2 times {{ {loop} }}"])
+def test_a_bare_return_inside_a_loop_leaves_the_procedure_both_ways(tmp_path, loop, group,
+                                                                    nesting):
+    """The same for a bare `return`, in a procedure without a result called as a statement
+    (inlined there unless it returns from a loop): the rest of it, after the loops, never runs,
+    and its caller carries on after the call."""
+    inner = LOOPS[loop].replace("{s}.fighters", group).replace(
+        "by highest x.Might", "by highest x.Might, lowest x.Speed").format(
+        s="s", body="set s.Out += 1\n if x.Might > 3 or s.Out > 1 { return }"
+        if loop is not nodes.Repeat else "set s.Out += 1\n if s.Out > 1 { return }")
+    text = BASE + f'''
+procedure counted(s: side) {{
+  {nesting.format(loop=inner, s="s")}
+  set s.Out += 100
+}}
+procedure caller(s: side) -> number {{
+  counted(s)
+  set s.Out += 1000
+  counted(s)
+  return s.Out
+}}
+''' + rules_for("number", "1").split(BASE, 1)[1]
+    scenario = scenario_of(tmp_path, text)
+    rng = random.Random(loop.__name__ + group + nesting)
+    fast, slow = games(scenario, 1)
+    for _ in range(8):
+        world = random_world(scenario.ruleset, rng)
+        for name in ("caller", "counted"):
             args = {"s": Ref("side", rng.randrange(2))}
             got = outcome(fast.interp, lambda: fast.interp.sample(name, args, world))
             want = outcome(slow.interp, lambda: slow.interp.sample(name, args, world))
@@ -685,7 +725,7 @@ BOOL_LEAVES = ["true", "false", "@f.Hurt", "@s.Ready", "@f has Shield", "@g has 
                "@g.side != red", "sees(@f, @g)", "contact(@f, @g)", "engaged(@g)",
                'band(@n) == "low"', "@f.Bulk == big", "@f.removed", "@g.class == Runner",
                "same(@f.Hurt)", "same(true)", "sharp(Shield)"]
-GROUPS = ["@s.fighters", "@t.casualties", "@f.enemies", "@g.friends", "fighters within 4 of @f",
+GROUPS = ["fighters", "@s.fighters", "@t.casualties", "@f.enemies", "@g.friends", "fighters within 4 of @f",
           "all(y for y in @s.fighters if y.Hurt)", "red.fighters", "sides"]
 ROLLS = ["d6", "2d6", "(@n)d6", "3d6 keep highest 2", "d8 reroll <= 2", "count >= 4 in 3d6",
          "count even in (@n)d6", "4d6 drop lowest 1"]
@@ -823,6 +863,15 @@ action flee(f: fighter) requires f.Wounds >= 1 {
 action rest(f: fighter) {
   set f.Hurt = false
 }
+phase tidy(s: side) "a bare return: the first hurt fighter of everyone, by Speed then Might" {
+  for each x in fighters by highest x.Speed, lowest x.Might {
+    if x.Hurt and x.side == s {
+      set x.Wounds += 1
+      return
+    }
+  }
+  set s.Out += 1
+}
 
 scenario stmts {
   board 16 by 12 inches
@@ -872,6 +921,7 @@ scenario stmts {
           activate f except done
         }
       }
+      tidy(s)
       if s.Out > 40 {
         concede s
       }
@@ -902,6 +952,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
         nodes.Concede, nodes.Deploy, nodes.Place}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
+    assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
+    assert any(n.then for n in found if type(n) is nodes.ForSorted)   # ordered by two values
     for policy in ("random", "first", "greedy"):
         for seed in range(1, 7 if policy != "greedy" else 3):
             def game(compiled: bool, record: bool = False) -> Game:

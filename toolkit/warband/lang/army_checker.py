@@ -33,7 +33,9 @@ LARGEST_WARBAND = 20
 
 # what the names army rules read mean, where they are unknown: outside an army section
 OUTSIDE_ARMY = {name: f"'{name}' is known only in the rules of an army section{what}"
-                for name, what in (("fighters", "; in play, a side's fighters are s.fighters"),
+                for name, what in (("fighters", " (require, every, at most ...), not in a "
+                                                "cost, which is one fighter's; in play, every "
+                                                "fighter is 'fighters'"),
                                    ("entries", ""), ("total_cost", ""),
                                    ("total_fighters", ""))}
 

@@ -293,7 +293,11 @@ class Builder(Transformer):
                                  body, self.span(meta))
 
     def block(self, meta, c):
-        return nodes.Block(tuple(c), self.span(meta))
+        # (`[bare_return]` gives None when the block has none)
+        return nodes.Block(tuple(s for s in c if s is not None), self.span(meta))
+
+    def bare_return(self, meta, c):
+        return nodes.Return(None, self.span(meta))
 
     def let_stmt(self, meta, c):
         return nodes.Let(self.ident(c[0]), c[1], self.span(meta))
@@ -599,9 +603,10 @@ class Builder(Transformer):
 
     # ---- play on a board --------------------------------------------------------------------------
     def for_sorted_stmt(self, meta, c):
-        var, items, high_low, key, body = c
+        var, items, high_low, key, *more, body = c
+        then = tuple((str(more[i]) == "highest", more[i + 1]) for i in range(0, len(more), 2))
         return nodes.ForSorted(self.ident(var), items, high_low == "highest", key, body,
-                             self.span(meta))
+                             self.span(meta), then)
 
     def choose_among_stmt(self, meta, c):
         name, decider, group, doc = c

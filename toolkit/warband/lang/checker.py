@@ -62,6 +62,7 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
         # names declared by declarations the parser could not read (already reported)
         self.unreadable: frozenset[str] = frozenset()
         self.unknown_hints: dict[str, str] = dict(OUTSIDE_ARMY)
+        self.in_army = False   # checking an army section (see check)
 
     # ---- reporting ----------------------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
@@ -201,7 +202,13 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                 case nodes.ProcedureDecl():
                     self.procedure(decl)
                 case nodes.ArmyDecl():
-                    self.army(decl)
+                    # there `fighters` is the warband's (its rules' own name), never the
+                    # fighters in play: a cost is worked out for a warband, not in a game
+                    self.in_army = True
+                    try:
+                        self.army(decl)
+                    finally:
+                        self.in_army = False
                 case nodes.MarkerDecl():
                     self.marker(decl)
                 case nodes.ScenarioDecl():
@@ -299,6 +306,15 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                                f"result", decl.name.span,
                        hint=f"end every path with 'return' ({scope.result})")
 
+    def bare_return(self, stmt: nodes.Return, scope: Scope) -> None:
+        """A `return` without a value: only a rule without a result ends so."""
+        if scope.result is not None and scope.result.kind not in ("nothing", "any"):
+            assert scope.procedure is not None  # only a procedure's scope has a result
+            self.error("E309", f"'{scope.procedure.name.name}' gives {scope.result}, so its "
+                               "'return' needs a value", stmt.span,
+                       hint=f"return a value: 'return VALUE' ({scope.result}); a bare 'return' "
+                            "ends only a rule without a result")
+
     def fixed_number(self, value: nodes.Expr, scope: Scope, what: str) -> None:
         t = self.expr(value, scope)
         self.expect(NUMBER, t, value.span, what)
@@ -365,6 +381,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                                        "choose", stmt.name.span,
                                hint="give at least one option no 'when', such as a 'keep' option")
             case nodes.Return(value=value):
+                if value is None:
+                    self.bare_return(stmt, scope)
+                    return
                 t = self.value(value, scope, expected=scope.result)
                 if scope.result is not None and scope.result.kind == "nothing":
                     assert scope.procedure is not None  # only a procedure's scope has a result

@@ -229,7 +229,7 @@ def _step_text(stmt: nodes.Stmt) -> str:
         case nodes.ChooseNumber(name=n, decider=d, low=lo, high=hi):
             return f"choose {n.name} by {expr_text(d)} from {expr_text(lo)}..{expr_text(hi)}"
         case nodes.Return(value=v):
-            return f"return {expr_text(v)}"
+            return "return" if v is None else f"return {expr_text(v)}"
         case nodes.Remove(subject=x):
             return f"remove {expr_text(x)}"
         case nodes.ForEach(var=v, items=i):

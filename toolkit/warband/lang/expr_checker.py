@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 class ExpressionChecker:
     # what an unknown name means where it is read (army rules: 'points' in an army without)
     unknown_hints: dict[str, str]
+    in_army: bool   # in an army section, `fighters` is only its rules' own name
 
     if TYPE_CHECKING:  # what the Checker this is mixed into provides
         table: SymbolTable
@@ -246,6 +247,10 @@ class ExpressionChecker:
             return scope.locals[e.name][0]
         if e.name in BUILTIN_GROUPS:
             return SIDES
+        if e.name == "fighters" and not self.in_army:
+            # every fighter in play, of every side (an army's rules name their warband's
+            # fighters so, as a name of their own: found above)
+            return FIGHTERS
         sym = self.lookup(e.name)
         if sym is not None:
             if (game_type := game_name_type(sym)) is not None:

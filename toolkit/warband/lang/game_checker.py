@@ -72,14 +72,16 @@ class GameChecker:
     # ---- statements ------------------------------------------------------------------------------
     def game_stmt(self, stmt: GameStmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
         match stmt:
-            case nodes.ForSorted(var=var, items=items, key=key, body=body):
+            case nodes.ForSorted(var=var, items=items, key=key, body=body, then=then):
                 element = self.group_element(items, scope)
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
                 inner.locals[var.name] = (element, var.span)
-                kt = self.expr(key, inner)
-                if not numeric(kt):
-                    self.error("E302", f"'by highest/lowest' orders by a number, not {kt}",
-                               key.span)
+                for k in (key, *(k for _, k in then)):
+                    kt = self.expr(k, inner)
+                    if not numeric(kt):
+                        self.error("E302", f"'by highest/lowest' orders by a number, not {kt}",
+                                   k.span, hint="order by a number of it, such as a stat or a "
+                                                "counter (a fighter's side's: f.side.Order)")
                 self.block(body, inner)
             case nodes.ChooseAmong(name=name, group=group):
                 self.decider(stmt, scope)

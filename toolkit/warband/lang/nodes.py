@@ -258,7 +258,7 @@ class ChooseNumber:
 
 @node
 class Return:
-    value: Expr
+    value: Expr | None   # None: a bare `return`, in a rule that gives no result
     span: Span
 
 
@@ -701,13 +701,16 @@ class Module:
 
 @node
 class ForSorted:
-    """for each x in group by highest|lowest key { ... }: in order of a value."""
+    """for each x in group by highest|lowest key[, highest|lowest key2 ...] { ... }: in order
+    of a value; `then`, the further values that order members the first ties, each (highest,
+    key)."""
     var: Ident
     items: Expr
     highest: bool
     key: Expr
     body: Block
     span: Span
+    then: tuple[tuple[bool, Expr], ...] = ()
 
 
 @node

@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
-from lark import Token
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
@@ -174,6 +174,19 @@ def _example_keys() -> dict[tuple, str]:
     return keys
 
 
+def _returned_keyword(stack: list) -> bool:
+    """Whether the statements just read end in `return` followed by a statement's word: a bare
+    `return` with a statement after it, read as `return VALUE` with the word as a name."""
+    for item in reversed(stack[-3:]):
+        if isinstance(item, Tree) and str(item.data).startswith("__block_star"):
+            last = item.children[-1] if item.children else None
+            value = last.children[0] if isinstance(last, Tree) and last.data == "return_stmt" \
+                and last.children else None
+            return isinstance(value, Tree) and value.data == "name" and \
+                str(value.children[0]) in STATEMENT_KEYWORDS
+    return False
+
+
 def _token_hint(error: UnexpectedToken, accepts: set[str]) -> str | None:
     """A hint for a common mistake, from the unexpected token and what could have come."""
     token = error.token
@@ -184,6 +197,9 @@ def _token_hint(error: UnexpectedToken, accepts: set[str]) -> str | None:
     label = _example_keys().get((error.state.position, frozenset(accepts)))
     if label:
         return label
+    if _returned_keyword(stack):
+        return "a bare 'return' stands last in its braces: a statement after it would never " \
+               "run; to return a value, write 'return VALUE'"
     if value == "=" and any(patterns.get(n) == "as" for n in accepts):
         return "a derived stat gives its value after 'as', as in " \
                "'stat Move(f): 1..5 as movement(f.Size)'"

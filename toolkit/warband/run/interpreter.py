@@ -38,7 +38,7 @@ from warband.run.evaluate import (
     as_dist,
     read_field,
 )
-from warband.run.world import SIDE_REFS, Ref, World
+from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
 if TYPE_CHECKING:
     from warband.run.host import GameHost
@@ -120,9 +120,13 @@ class Interpreter(Decisions):
     blocks: dict = {}   # a game's setup, round and aftermath, by their names (game/engine.py)
 
     def global_value(self, name: str):
-        """A name that means something in play: every side, or a side of the scenario."""
+        """A name that means something in play: every side, every fighter in play, or a side of
+        the scenario."""
         if name == "sides":
             return lambda world: tuple(SIDE_REFS[i] for i in range(len(world.sides)))
+        if name == "fighters":   # every fighter in play, of every side, in the World's order
+            return lambda world: tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
+                                       if not f.removed)
         scenario = self.ruleset.scenario
         if scenario is not None:
             for i, side in enumerate(scenario.sides):
@@ -498,6 +502,8 @@ class Interpreter(Decisions):
             case nodes.ChooseNumber():
                 return self.choose_number(stmt, env, world, next_, ret)
             case nodes.Return(value=value):
+                if value is None:   # a bare `return`: the rule ends, giving nothing
+                    return ret(None, world)
                 return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject):
                 return self.plain(subject, env, world, lambda ref, w: next_(env, w.remove(ref)))
@@ -546,17 +552,25 @@ class Interpreter(Decisions):
         return self._game_statement(stmt, env, world, next_)
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):
-        """for each ... by highest/lowest: the group ordered by a value (ties keep its order)."""
-        key, name = self.fn(stmt.key), stmt.var.name
+        """for each ... by highest/lowest: the group ordered by a value, ties by the next value
+        (if any), and ties of them all keep the group's order."""
+        name = stmt.var.name
+        parts = ((stmt.highest, stmt.key), *stmt.then)
+        fns = [(highest, self.fn(node), node) for highest, node in parts]
         keys = []
         for ref in refs:
-            k = key({**env, name: ref}, world)
-            if type(k) is Dist:
-                raise RulesError(diag("E505", "the order depends on a roll that is not made yet",
-                                      stmt.key.span, hint="roll first and keep the result in a "
-                                                          "counter, then order by the counter"))
-            keys.append(k)
-        order = sorted(range(len(refs)), key=lambda i: -keys[i] if stmt.highest else keys[i])
+            inner = {**env, name: ref}
+            values = []
+            for highest, fn, node in fns:
+                k = fn(inner, world)
+                if type(k) is Dist:
+                    raise RulesError(diag("E505", "the order depends on a roll that is not made "
+                                                  "yet", node.span,
+                                          hint="roll first and keep the result in a counter, "
+                                               "then order by the counter"))
+                values.append(-k if highest else k)
+            keys.append(values[0] if len(values) == 1 else tuple(values))
+        order = sorted(range(len(refs)), key=keys.__getitem__)
         ordered = tuple(refs[i] for i in order)
 
         def loop(j, env2, world2):

@@ -91,6 +91,8 @@ class ExpressionWriter:
         if py is None:
             if n == "sides":
                 return "_all_sides(world)"
+            if n == "fighters":   # every fighter in play
+                return "_in_play(world)"
             if n in self.program.global_names:   # a scenario's side: one Ref all game long
                 return self.const(self.program.named_sides[n], "s")
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
@@ -298,7 +300,9 @@ class ExpressionWriter:
                 type(group.value) is nodes.Name and group.value.name == group.var.name:
             return self.members(group.group, scope)
         if t is nodes.Name:
-            return "side" if group.name == "sides" and group.name not in scope.names else None
+            if group.name in scope.names:
+                return None
+            return {"sides": "side", "fighters": "fighter"}.get(group.name)
         if t is nodes.Field:
             name, kind = group.field.name, self.kind(group.subject, scope)
             if kind == "side":
@@ -464,6 +468,8 @@ def reads_only_arguments(node, ruleset, seen: set) -> bool:
             return False
         return all(reads_only_arguments(a, ruleset, seen) for a in node.args)
     if t not in _PURE:
+        return False
+    if t is nodes.Name and node.name == "fighters":   # everyone in play: the World's
         return False
     for f in node.__dataclass_fields__:
         if f in ("span", "name", "op"):

@@ -317,6 +317,13 @@ def side_fighters(world, side: int) -> tuple:
     return tuple([r for r, f in zip(refs, fighters) if f.side == side and not f.removed])
 
 
+def in_play(world) -> tuple:
+    """Every fighter in play, of every side, as Interpreter.global_value gives them."""
+    fighters = world.fighters
+    refs = _REF_LIST if len(_REF_LIST) >= len(fighters) else _refs(len(fighters))
+    return tuple([r for r, f in zip(refs, fighters) if not f.removed])
+
+
 def around(world, index: int, enemies: bool) -> tuple:
     """A fighter's enemies (or friends) in play, as Interpreter.field gives them."""
     fighters = world.fighters

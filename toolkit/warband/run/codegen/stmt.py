@@ -234,7 +234,9 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}    {py} = {default}")
             return bound | {s.name.name}
         if t is nodes.Return:
-            if self.is_procedure_call(s.value):
+            if s.value is None:   # a bare `return`: nothing, as a rule that ends does
+                self.emit_return(out, pad, value="None")
+            elif self.is_procedure_call(s.value):
                 self.call_site(s.value, scope, out, pad, "return")
             else:
                 self.emit_return(out, pad, value=self.expr(s.value, scope))
@@ -246,8 +248,14 @@ class Writer(ExpressionWriter):
             inner = self.loop_scope(s, scope, bound)
             out.append(f"{pad}{keys} = []")
             out.append(f"{pad}for {py} in {items}:")
-            out.append(f"{pad}    {keys}.append({self.expr(s.key, inner)})")
-            out.append(f"{pad}for {py} in _in_order({items}, {keys}, {s.highest!r}):")
+            if not s.then:
+                out.append(f"{pad}    {keys}.append({self.expr(s.key, inner)})")
+                out.append(f"{pad}for {py} in _in_order({items}, {keys}, {s.highest!r}):")
+            else:   # a tuple of the values, each negated when the highest comes first
+                parts = [f"{'-' if highest else ''}({self.expr(k, inner)})"
+                         for highest, k in ((s.highest, s.key), *s.then)]
+                out.append(f"{pad}    {keys}.append(({', '.join(parts)}))")
+                out.append(f"{pad}for {py} in _in_order({items}, {keys}, False):")
             self.block(s.body.stmts, inner, out, pad + "    ")
             return bound
         if t is nodes.ChooseAmong:
