@@ -317,6 +317,19 @@ def pool_keep(single: Dist, n: int, keep: int, highest: bool) -> Dist:
     return Dist.weighted(out, single._den ** n)
 
 
+def roll_apart(single: Dist, n: int, keep: tuple[int, bool] | None, rng) -> int:
+    """One seeded roll of a pool too large to work out exactly (pool_sum or pool_keep raised
+    OverflowError): each die drawn on its own, the kept ones added. Sampling does not need the
+    pool's distribution; only a pool that size does draw this way, so every other roll draws
+    the same numbers from the stream as before. keep is (how many, highest) or None."""
+    faces = sorted(single.sample(rng) for _ in range(n))
+    if keep is not None:
+        kept, highest = keep
+        kept = max(0, min(kept, n))
+        faces = faces[n - kept:] if highest else faces[:kept]
+    return sum(faces)
+
+
 def sample_pool(single: Dist, n: int, rng: random.Random) -> list:
     return [single.sample(rng) for _ in range(n)]
 

@@ -483,6 +483,8 @@ class Compiler:
                 try:
                     return interp.draw(dice.pool_sum(die, n), e)
                 except OverflowError as error:
+                    if not interp.exact_mode:   # a sampled roll draws each die instead
+                        return interp.draw_apart(die, n, None, e)
                     raise RulesError(diag("E504", str(error), e.span,
                                           hint=dice.SUM_HINT)) from None
             kept = keep.count if keep.keep else max(n - keep.count, 0)
@@ -490,6 +492,8 @@ class Compiler:
             try:
                 return interp.draw(dice.pool_keep(die, n, kept, highest), e)
             except OverflowError as error:
+                if not interp.exact_mode:
+                    return interp.draw_apart(die, n, (kept, highest), e)
                 raise RulesError(diag("E504", str(error), e.span,
                                       hint=dice.KEEP_HINT)) from None
 
