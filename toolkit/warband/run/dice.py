@@ -255,7 +255,7 @@ def _int_pool_sum(single: Dist, n: int) -> Dist:
     den = single._den ** n
     width = (den.bit_length() + 8) // 8   # bytes per digit: a total's weight is at most den
     digits = n * (high - low) + 1
-    if digits * width * 8 > MAX_POOL_BITS:
+    if not sum_fits(single, n):
         raise OverflowError(f"the sum of {n} dice of {high - low + 1} faces is too big to work "
                             "out exactly")
     base = 8 * width
@@ -269,6 +269,21 @@ def _int_pool_sum(single: Dist, n: int) -> Dist:
         if w:
             weights[n * low + k] = w
     return Dist.weighted(weights, den, clean=True)
+
+
+def sum_fits(single: Dist, n: int) -> bool:
+    """Whether the sum of n dice like `single` is within what pool_sum works out exactly (a
+    die of other than whole-number faces is summed pairwise and always is)."""
+    if not all(type(v) is int for v in single._w):
+        return True
+    low, high = min(single._w), max(single._w)
+    width = ((single._den ** n).bit_length() + 8) // 8
+    return (n * (high - low) + 1) * width * 8 <= MAX_POOL_BITS
+
+
+def keep_fits(single: Dist, n: int) -> bool:
+    """Whether pool_keep lists the ways n dice like `single` fall within its limit."""
+    return math.comb(n + len(single._w) - 1, n) <= MAX_KEEP_STATES
 
 
 def _squared_pool_sum(single: Dist, n: int) -> Dist:
@@ -300,7 +315,7 @@ def pool_keep(single: Dist, n: int, keep: int, highest: bool) -> Dist:
     keep = max(0, min(keep, n))
     faces = sorted(single._w)
     weights = [single._w[f] for f in faces]
-    if math.comb(n + len(faces) - 1, n) > MAX_KEEP_STATES:
+    if not keep_fits(single, n):
         raise OverflowError(f"{n} dice of {len(faces)} faces is too many to enumerate exactly")
     out: dict = {}
     fact_n = math.factorial(n)

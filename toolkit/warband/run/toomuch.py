@@ -153,7 +153,20 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     die = _first_roll(roll_let.value) if roll_let is not None else None
     head = "repeat " + expr_text(loop.times) + " times" if type(loop) is nodes.Repeat else \
         "for each " + loop.var.name
-    message = f"; it is rolled once a turn of `{head}` ({_line(loop)})"
+    decision = next((n for n in _walk(body) if isinstance(n, _DECISIONS)), None)
+    if type(culprit) is nodes.Dice:
+        message = f"; it is rolled once a turn of `{head}` ({_line(loop)})"
+    elif culprit is decision:
+        message = (f"; the decision '{decision.name.name}' ({_line(decision)}) is made on each "
+                   f"turn of `{head}` ({_line(loop)}), for each outcome so far")
+    else:
+        message = (f"; `{_statement_text(culprit)}` ({_line(culprit)}) runs once a turn of "
+                   f"`{head}` ({_line(loop)})")
+    if type(culprit) is not nodes.Dice and die is not None:
+        tally = interp.rolled.get(id(die))
+        if tally is not None:
+            message += (f"; the roll `{expr_text(die)}` in it ({_line(die)}) was made "
+                        f"{tally[1]:,} times, {tally[2]:,} outcomes in all")
     related.append(Related(loop.span, "each turn of this loop follows every outcome of "
                                       "the turns before it"))
     # how many turns: worked out from an earlier roll?
@@ -170,20 +183,27 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
             message += f" ({ways:,} outcomes, each followed on its own)"
         related.append(Related(earlier.span, "the number of turns comes from this roll"))
     hints: list[str] = []
-    decision = next((n for n in _walk(body) if isinstance(n, _DECISIONS)), None)
     if decision is not None:
-        message += (f"; the decision '{decision.name.name}' ({_line(decision)}) is made on "
-                    "each turn, for each outcome so far")
-        related.append(Related(decision.span, "a decision per die multiplies the outcomes"))
+        if culprit is not decision:
+            message += (f"; the decision '{decision.name.name}' ({_line(decision)}) is made "
+                        "on each turn, for each outcome so far")
+            related.append(Related(decision.span, "a decision per die multiplies the "
+                                                  "outcomes"))
         hints.append("a decision per die multiplies the outcomes: decide once for the whole "
                      "roll (one `choose` before or after the dice)")
     var = roll_let.name.name if roll_let is not None else None
     test = None if var is None else next(
         (n for n in _walk(body) if type(n) is nodes.If and var in _names(n.condition)), None)
-    if test is not None and die is not None:
+    # the die's value changed in the loop (a decision's +1): counting or adding the dice in one
+    # roll would not be the same rule
+    changed = var is not None and any(type(n) is nodes.Set and n.target[0].name == var
+                                      for n in _walk(body))
+    memo = interp.memoise   # (equal states are merged: only what is kept keeps them apart)
+    if test is not None and not memo:
         message += (f"; the `if {expr_text(test.condition)}` ({_line(test)}) on each die "
                     "splits what follows in two, so n dice are 2^n paths")
         related.append(Related(test.span, "an `if` on each die splits the run in two"))
+    if test is not None and die is not None and not changed and decision is None:
         pool = _pool_text(loop, die, "(n)")
         question = _as_count(test.condition, var)
         ask = f"`count {question} in {pool}`" if question else f"`count ... in {pool}`"
@@ -192,7 +212,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     summed = None if var is None else next(
         (n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1 and
          n.target[0].name != var and var in _names(n.value)), None)
-    if summed is not None and test is None and die is not None:
+    if summed is not None and test is None and die is not None and not changed and not memo:
         total = summed.target[0].name
         pool = _pool_text(loop, die, "N")
         message += (f"; `{total}` adds up each die ({_line(summed)}), and every total so far "
@@ -201,9 +221,11 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         hints.append(f"add the dice in one roll: `let {total} = {pool}` instead of a loop of "
                      f"`{_die_text(die)}` (the sum of a pool is worked out at once; keeping "
                      "each die apart is not)")
-    unread = _unread_counters(decl, body)
+    unread = _unread_counters(decl, body) if memo else []
     if unread:
         names = ", ".join(f"`{n}`" for n in unread)
+        message += (f"; {names} {'is' if len(unread) == 1 else 'are'} kept on every path, so "
+                    "paths that differ only there are followed apart")
         hints.append(f"drop what the outcome does not depend on: {names} "
                      f"{'is' if len(unread) == 1 else 'are'} kept but never read")
     if earlier is not None and not hints:
@@ -232,6 +254,21 @@ def _outside_loop(interp, decl, culprit) -> tuple[str, str, list[Related]]:
     return "", _PLAIN_HINT, []
 
 
+def _statement_text(stmt) -> str:
+    """A statement's first words, as a message quotes it."""
+    if isinstance(stmt, _DECISIONS):
+        return f"choose {stmt.name.name}"
+    if type(stmt) is nodes.Let:
+        return f"let {stmt.name.name} = {expr_text(stmt.value)}"
+    if type(stmt) is nodes.Set:
+        return f"set {'.'.join(t.name for t in stmt.target)} {stmt.op} {expr_text(stmt.value)}"
+    if type(stmt) is nodes.If:
+        return f"if {expr_text(stmt.condition)}"
+    if type(stmt) is nodes.Return:
+        return f"return {expr_text(stmt.value)}"
+    return type(stmt).__name__.lower()
+
+
 def _pool_text(loop, die: nodes.Dice, otherwise: str) -> str:
     """The one roll a loop of single dice makes: 20d20 for `repeat 20 times`, (shots)d6."""
     if type(loop) is not nodes.Repeat:
@@ -249,7 +286,9 @@ def _as_count(cond, var: str) -> str | None:
     """`d >= 4` as the predicate `>= 4` of a count, when the condition compares the die."""
     if type(cond) is nodes.Compare and type(cond.left) is nodes.Name and \
             cond.left.name == var and var not in _names(cond.right):
-        return f"{cond.op} {expr_text(cond.right)}"
+        bound = cond.right   # a count's bound is a number, a name, or in brackets
+        text = expr_text(bound)
+        return f"{cond.op} {text if type(bound) in (nodes.Int, nodes.Name) else f'({text})'}"
     return None
 
 
@@ -269,3 +308,29 @@ def _unread_counters(decl, body) -> list[str]:
         elif type(n) is nodes.Name and id(n) not in handled:
             read.add(n.name)
     return sorted(set_here - read)
+
+
+def pool_too_large(interp, roll: nodes.Dice, n: int, reason: str, hint: str,
+                   fits=None) -> Diagnostic:
+    """E504 for one pool too large to work out exactly (dice.pool_sum or dice.pool_keep gave
+    up): when its number of dice comes from an earlier roll, which roll, and that this number
+    is the most it rolled up."""
+    related: list[Related] = []
+    message = reason
+    if not roll.count_in_token:
+        message += f" (`{expr_text(roll.count)}` is {n} here)"
+        path = _path_to(interp.ruleset, roll)
+        earlier = _earlier_roll(path[0], _names(roll.count), roll) if path else None
+        if earlier is not None:
+            first = _first_roll(earlier.value)
+            message += (f"; the number of dice comes from the earlier roll "
+                        f"`{expr_text(first) if first else earlier.name.name}` "
+                        f"({_line(earlier)}), and the pool is worked out for each number it "
+                        "can give")
+            related.append(Related(earlier.span, "the number of dice comes from this roll"))
+            most = next((m for m in range(n - 1, 0, -1) if fits is None or fits(m)), 0)
+            if most:
+                hint = (f"at most {most} such dice are worked out exactly: cap the number, "
+                        f"`(min({expr_text(roll.count)}, {most}))d{roll.sides}`, or roll "
+                        "fewer for it; or play it out: warband simulate")
+    return diag("E504", message, roll.span, hint=hint, related=related)
