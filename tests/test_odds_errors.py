@@ -94,7 +94,7 @@ def test_the_roll_that_drew_the_most_is_named_not_where_the_count_ran_out():
     assert d.code == "E504"
     assert (d.span.line, d.span.column) == (6, 17)   # the d20
     assert "the roll `d20` was made" in d.message and "`repeat 20 times`" in d.message
-    assert "`let load = 20d20`" in d.hint
+    assert "`set load += 20d20`" in d.hint
     assert {r.span.line for r in d.related} == {5, 7}
 
 

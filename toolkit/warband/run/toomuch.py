@@ -151,6 +151,11 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         roll_let = next((n for n in _walk(body) if type(n) is nodes.Let and _rolls(n.value)),
                         None)
     die = _first_roll(roll_let.value) if roll_let is not None else None
+    # a roll added straight into a total: `set x += d20`
+    rolled_into = next((n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1
+                        and n.op == "+=" and type(n.value) is nodes.Dice), None)
+    if die is None and rolled_into is not None:
+        die = rolled_into.value
     head = "repeat " + expr_text(loop.times) + " times" if type(loop) is nodes.Repeat else \
         "for each " + loop.var.name
     decision = next((n for n in _walk(body) if isinstance(n, _DECISIONS)), None)
@@ -209,7 +214,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         ask = f"`count {question} in {pool}`" if question else f"`count ... in {pool}`"
         hints.append(f"count the dice that pass in one roll instead of a loop of single dice: "
                      f"{ask} (a pool's count is worked out at once)")
-    summed = None if var is None else next(
+    summed = rolled_into if var is None else next(
         (n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1 and
          n.target[0].name != var and var in _names(n.value)), None)
     if summed is not None and test is None and die is not None and not changed and not memo:
@@ -218,7 +223,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         message += (f"; `{total}` adds up each die ({_line(summed)}), and every total so far "
                     "is followed on its own")
         related.append(Related(summed.span, "a sum kept die by die"))
-        hints.append(f"add the dice in one roll: `let {total} = {pool}` instead of a loop of "
+        hints.append(f"add the dice in one roll: `set {total} += {pool}` instead of a loop of "
                      f"`{_die_text(die)}` (the sum of a pool is worked out at once; keeping "
                      "each die apart is not)")
     unread = _unread_counters(decl, body) if memo else []
