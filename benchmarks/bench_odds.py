@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "toolkit"))
 
-from warband.lang.compiler import compile_text, load  # noqa: E402
-from warband.run.odds import compute, parse_fighter, parse_policies  # noqa: E402
+from warband.lang.compiler import compile_text, load
+from warband.run.odds import compute, parse_fighter, parse_policies
 
 LOOPS = """ruleset "bench"
 stat Might: 1..10 default 3

@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Hashable, Iterable, Iterator
+from typing import Callable, Hashable, Iterable, Iterator, cast
 
 from warband.limits import MAX_KEEP_STATES, MAX_POOL_BITS
 
@@ -337,7 +337,7 @@ def roll_apart(single: Dist, n: int, keep: tuple[int, bool] | None, rng) -> int:
     OverflowError): each die drawn on its own, the kept ones added. Sampling does not need the
     pool's distribution; only a pool that size does draw this way, so every other roll draws
     the same numbers from the stream as before. keep is (how many, highest) or None."""
-    faces = sorted(single.sample(rng) for _ in range(n))
+    faces: list = sorted(cast(int, single.sample(rng)) for _ in range(n))
     if keep is not None:
         kept, highest = keep
         kept = max(0, min(kept, n))

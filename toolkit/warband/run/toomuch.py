@@ -20,7 +20,8 @@ Only what is seen in the rules gives a hint: a roll outside any loop gets the pl
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from warband.diagnostics import Diagnostic, Related, diag
 from warband.lang import nodes
@@ -56,30 +57,54 @@ def _walk(node) -> Iterator:
         stack.extend(reversed(list(_children(n))))
 
 
+# a ruleset's nodes -> the node each is in, made at the first E504 of a ruleset: a game's
+# look-ahead gives up (and is explained) many times a game. Holds the ruleset itself, so that
+# its id stays its own.
+_PARENTS: dict[int, tuple[object, dict[int, object]]] = {}
+_MAX_RULESETS = 8
+
+
+def _parents(ruleset) -> dict[int, object]:
+    found = _PARENTS.get(id(ruleset))
+    if found is not None and found[0] is ruleset:
+        return found[1]
+    parents: dict[int, object] = {}
+    for root in ruleset.procedures.values():
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            for child in _children(n):
+                for item in (child if isinstance(child, tuple) else (child,)):
+                    for x in _flat(item):
+                        if id(x) not in parents:
+                            parents[id(x)] = n
+                            stack.append(x)
+    if len(_PARENTS) >= _MAX_RULESETS:
+        _PARENTS.clear()
+    _PARENTS[id(ruleset)] = (ruleset, parents)
+    return parents
+
+
+def _flat(item) -> Iterator:
+    if isinstance(item, tuple):
+        for x in item:
+            yield from _flat(x)
+    elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+        yield item
+
+
 def _path_to(ruleset, target) -> list | None:
-    """The chain of nodes from a declaration down to target (by identity), or None."""
-    roots = list(ruleset.procedures.values())
-    for root in roots:
-        path = _search(root, target)
-        if path is not None:
-            return path
-    return None
-
-
-def _search(root, target) -> list | None:
-    stack: list = [(root, [root])]
-    while stack:
-        n, path = stack.pop()
-        if n is target:
-            return path
-        for child in _children(n):
-            items = child if isinstance(child, tuple) else (child,)
-            for item in items:
-                if isinstance(item, tuple):
-                    stack.extend((x, path + [x]) for x in item)
-                elif dataclasses.is_dataclass(item):
-                    stack.append((item, path + [item]))
-    return None
+    """The chain of nodes from a procedure's declaration down to target, or None when target
+    is not in a procedure (a table's or a definition's roll)."""
+    parents = _parents(ruleset)
+    path = [target]
+    while id(path[-1]) in parents:
+        path.append(parents[id(path[-1])])
+        if len(path) > 10_000:   # (nesting is bounded far below: limits.MAX_DEPTH)
+            return None
+    if not isinstance(path[-1], nodes.ProcedureDecl):
+        return None
+    return path[::-1]
 
 
 def _line(node) -> str:
@@ -119,6 +144,11 @@ def _first_roll(expr) -> nodes.Dice | None:
 def explain(interp, node, limit: int) -> Diagnostic:
     """E504 for an exact evaluation that passed `limit` steps and outcomes at `node` (the
     statement or roll being evaluated then)."""
+    if interp.max_branches is not None:
+        # a game's look-ahead budget: the game catches it and plays on (game/lookahead.py), many
+        # times a game, and nobody reads why
+        return diag("E504", f"too much to follow exactly (more than {limit:,} steps and "
+                            "outcomes)", getattr(node, "span", None), hint=_PLAIN_HINT)
     rolled = sorted(interp.rolled.values(), key=lambda t: -t[2])
     culprit = rolled[0][0] if rolled and rolled[0][2] * 4 >= limit else node
     message = f"too much to follow exactly (more than {limit:,} steps and outcomes)"
@@ -140,7 +170,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     """What the rules around the culprit do that multiplies the work: (more of the message,
     the hint, related places)."""
     decl = path[0]
-    loop = next((n for n in reversed(path) if isinstance(n, _LOOPS)), None)
+    loop: Any = next((n for n in reversed(path) if isinstance(n, _LOOPS)), None)
     related: list[Related] = []
     if loop is None:
         return _outside_loop(interp, decl, culprit)
@@ -150,7 +180,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     if roll_let is None:   # the culprit is not a roll: the first roll kept in the loop
         roll_let = next((n for n in _walk(body) if type(n) is nodes.Let and _rolls(n.value)),
                         None)
-    die = _first_roll(roll_let.value) if roll_let is not None else None
+    die: Any = _first_roll(roll_let.value) if roll_let is not None else None
     # a roll added straight into a total: `set x += d20`
     rolled_into = next((n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1
                         and n.op == "+=" and type(n.value) is nodes.Dice), None)
@@ -175,7 +205,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     related.append(Related(loop.span, "each turn of this loop follows every outcome of "
                                       "the turns before it"))
     # how many turns: worked out from an earlier roll?
-    earlier = None
+    earlier: Any = None
     if type(loop) is nodes.Repeat:
         earlier = _earlier_roll(decl, _names(loop.times), loop) or (
             loop if _rolls(loop.times) else None)
@@ -208,7 +238,8 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         message += (f"; the `if {expr_text(test.condition)}` ({_line(test)}) on each die "
                     "splits what follows in two, so n dice are 2^n paths")
         related.append(Related(test.span, "an `if` on each die splits the run in two"))
-    if test is not None and die is not None and not changed and decision is None:
+    if test is not None and var is not None and die is not None and not changed and \
+            decision is None:
         pool = _pool_text(loop, die, "(n)")
         question = _as_count(test.condition, var)
         ask = f"`count {question} in {pool}`" if question else f"`count ... in {pool}`"
