@@ -199,3 +199,31 @@ def test_rolling_apart_keeps_and_drops_as_a_pool_does():
     assert 1 <= dice.roll_apart(single, 10, (1, False), rng) <= 6
     assert dice.keep_fits(single, 4) and not dice.keep_fits(dice.die(tuple(range(1, 101))), 4)
     assert dice.sum_fits(single, 10) and not dice.sum_fits(dice.die(tuple(range(1, 1001))), 100)
+
+
+# Each case rewritten as its hint says: the odds are then worked out (the advice is right).
+FOLLOWED = {
+    "shots_from_an_earlier_roll": [
+        ("  let hits = 0\n  repeat shots times {\n    let shot = d6\n    if shot >= 4 {\n"
+         "      set hits += 1\n    }\n  }\n  return hits",
+         "  return count >= 4 in (shots)d6")],
+    "sum_die_by_die": [
+        ("  repeat 20 times {\n    let crate = d20\n    set load += crate\n  }",
+         "  set load += 20d20")],
+    "counter_nobody_reads": [("  let rolled = 0\n", ""), ("    set rolled += test\n", "")],
+    "dice_count_from_an_earlier_roll": [("(tries)d100", "(min(tries, 3))d100")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLLOWED))
+def test_following_the_hint_gives_the_odds(name, tmp_path):
+    path = CASES / f"{name}.rules"
+    text = path.read_text(encoding="utf-8")
+    for old, new in FOLLOWED[name]:
+        assert old in text, old
+        text = text.replace(old, new)
+    fixed = tmp_path / f"{name}.rules"
+    fixed.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["odds", str(fixed), *_arguments(path)])
+    assert result.exit_code == 0, result.output
+    assert "fraction" in result.stdout

@@ -262,8 +262,13 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         names = ", ".join(f"`{n}`" for n in unread)
         message += (f"; {names} {'is' if len(unread) == 1 else 'are'} kept on every path, so "
                     "paths that differ only there are followed apart")
-        hints.append(f"drop what the outcome does not depend on: {names} "
-                     f"{'is' if len(unread) == 1 else 'are'} kept but never read")
+        # first: the one change that merges the paths again, and changes no result
+        hints.insert(0, f"drop what the outcome does not depend on: {names} "
+                        f"{'is' if len(unread) == 1 else 'are'} kept but never read")
+        kept = next((n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1
+                     and n.target[0].name in unread), None)
+        if kept is not None:
+            related.append(Related(kept.span, "kept on every path, and never read"))
     if earlier is not None and not hints:
         hints.append("roll the dice in one pool, `(n)d6`, rather than a loop whose turns "
                      "depend on an earlier roll; or play it out: warband simulate")
