@@ -204,8 +204,8 @@ def test_rolling_apart_keeps_and_drops_as_a_pool_does():
 # Each case rewritten as its hint says: the odds are then worked out (the advice is right).
 FOLLOWED = {
     "shots_from_an_earlier_roll": [
-        ("  let hits = 0\n  repeat shots times {\n    let shot = d6\n    if shot >= 4 {\n"
-         "      set hits += 1\n    }\n  }\n  return hits",
+        (("  let hits = 0\n  repeat shots times {\n    let shot = d6\n    if shot >= 4 {\n"
+          "      set hits += 1\n    }\n  }\n  return hits"),
          "  return count >= 4 in (shots)d6")],
     "sum_die_by_die": [
         ("  repeat 20 times {\n    let crate = d20\n    set load += crate\n  }",
