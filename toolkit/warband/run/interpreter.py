@@ -22,11 +22,10 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import budget, toomuch
+from warband.run import budget, dice, toomuch
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
-from warband.run import dice
 from warband.run.dice import Dist
 from warband.run.evaluate import (
     COMPARE,
