@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Hashable, Iterable, Iterator
+from typing import Callable, Hashable, Iterable, Iterator, cast
 
 from warband.limits import MAX_KEEP_STATES, MAX_POOL_BITS
 
@@ -255,7 +255,7 @@ def _int_pool_sum(single: Dist, n: int) -> Dist:
     den = single._den ** n
     width = (den.bit_length() + 8) // 8   # bytes per digit: a total's weight is at most den
     digits = n * (high - low) + 1
-    if digits * width * 8 > MAX_POOL_BITS:
+    if not sum_fits(single, n):
         raise OverflowError(f"the sum of {n} dice of {high - low + 1} faces is too big to work "
                             "out exactly")
     base = 8 * width
@@ -269,6 +269,21 @@ def _int_pool_sum(single: Dist, n: int) -> Dist:
         if w:
             weights[n * low + k] = w
     return Dist.weighted(weights, den, clean=True)
+
+
+def sum_fits(single: Dist, n: int) -> bool:
+    """Whether the sum of n dice like `single` is within what pool_sum works out exactly (a
+    die of other than whole-number faces is summed pairwise and always is)."""
+    if not all(type(v) is int for v in single._w):
+        return True
+    low, high = min(single._w), max(single._w)
+    width = ((single._den ** n).bit_length() + 8) // 8
+    return (n * (high - low) + 1) * width * 8 <= MAX_POOL_BITS
+
+
+def keep_fits(single: Dist, n: int) -> bool:
+    """Whether pool_keep lists the ways n dice like `single` fall within its limit."""
+    return math.comb(n + len(single._w) - 1, n) <= MAX_KEEP_STATES
 
 
 def _squared_pool_sum(single: Dist, n: int) -> Dist:
@@ -300,7 +315,7 @@ def pool_keep(single: Dist, n: int, keep: int, highest: bool) -> Dist:
     keep = max(0, min(keep, n))
     faces = sorted(single._w)
     weights = [single._w[f] for f in faces]
-    if math.comb(n + len(faces) - 1, n) > MAX_KEEP_STATES:
+    if not keep_fits(single, n):
         raise OverflowError(f"{n} dice of {len(faces)} faces is too many to enumerate exactly")
     out: dict = {}
     fact_n = math.factorial(n)
@@ -315,6 +330,19 @@ def pool_keep(single: Dist, n: int, keep: int, highest: bool) -> Dist:
         total = sum(faces[i] for i in chosen)
         out[total] = out.get(total, 0) + weight
     return Dist.weighted(out, single._den ** n)
+
+
+def roll_apart(single: Dist, n: int, keep: tuple[int, bool] | None, rng) -> int:
+    """One seeded roll of a pool too large to work out exactly (pool_sum or pool_keep raised
+    OverflowError): each die drawn on its own, the kept ones added. Sampling does not need the
+    pool's distribution; only a pool that size does draw this way, so every other roll draws
+    the same numbers from the stream as before. keep is (how many, highest) or None."""
+    faces: list = sorted(cast(int, single.sample(rng)) for _ in range(n))
+    if keep is not None:
+        kept, highest = keep
+        kept = max(0, min(kept, n))
+        faces = faces[n - kept:] if highest else faces[:kept]
+    return sum(faces)
 
 
 def sample_pool(single: Dist, n: int, rng: random.Random) -> list:

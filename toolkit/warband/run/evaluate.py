@@ -16,7 +16,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.limits import MAX_DICE
-from warband.run import budget, dice
+from warband.run import budget, dice, toomuch
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
@@ -483,15 +483,21 @@ class Compiler:
                 try:
                     return interp.draw(dice.pool_sum(die, n), e)
                 except OverflowError as error:
-                    raise RulesError(diag("E504", str(error), e.span,
-                                          hint=dice.SUM_HINT)) from None
+                    if not interp.exact_mode:   # a sampled roll draws each die instead
+                        return interp.draw_apart(die, n, None, e)
+                    raise RulesError(toomuch.pool_too_large(
+                        interp, e, n, str(error), dice.SUM_HINT,
+                        lambda m: dice.sum_fits(die, m))) from None
             kept = keep.count if keep.keep else max(n - keep.count, 0)
             highest = keep.highest if keep.keep else not keep.highest
             try:
                 return interp.draw(dice.pool_keep(die, n, kept, highest), e)
             except OverflowError as error:
-                raise RulesError(diag("E504", str(error), e.span,
-                                      hint=dice.KEEP_HINT)) from None
+                if not interp.exact_mode:
+                    return interp.draw_apart(die, n, (kept, highest), e)
+                raise RulesError(toomuch.pool_too_large(
+                    interp, e, n, str(error), dice.KEEP_HINT,
+                    lambda m: dice.keep_fits(die, m))) from None
 
         def dice_fn(env, world):
             return lift(pool, count(env, world), single(env, world))

@@ -22,7 +22,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import budget
+from warband.run import budget, dice, toomuch
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -82,6 +82,9 @@ class Interpreter(Decisions):
         self.actor_side = 0
         self.score: Callable = lambda v: 0
         self.branches = 0
+        # the rolls drawn in exact mode: id(roll node) -> [node, times drawn, outcomes drawn],
+        # read only to say which roll made the work explode (E504: run/toomuch.py)
+        self.rolled: dict = {}
         self.steps = 0               # work done by this evaluation: see budget.py
         self.in_sampled_run = False   # inside a run of generated code (a nested run shares
         #                               its budget)
@@ -165,6 +168,7 @@ class Interpreter(Decisions):
         """
         self.exact_mode = True
         self.branches = self.drawn = 0
+        self.rolled = {}
         self.observing = observe is not None
 
         def done(value, world):
@@ -250,6 +254,7 @@ class Interpreter(Decisions):
                 return self.run_cps(decl, args, world, self.top_return)
             self.exact_mode, self.observing = True, observe is not None
             self.branches = self.drawn = 0
+            self.rolled = {}
 
             def done(value, w):
                 result = w.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
@@ -451,10 +456,7 @@ class Interpreter(Decisions):
             self.branches += 1   # work done, counted with the outcomes drawn: see draw()
             limit = self.max_branches or MAX_BRANCHES
             if self.branches > limit:
-                raise RulesError(diag("E504", "too much to follow exactly (more than "
-                                              f"{limit:,} steps and outcomes)",
-                                      stmts[i].span, hint="use fewer dice or decisions, or "
-                                                          "simulate instead"))
+                raise RulesError(toomuch.explain(self, stmts[i], limit))
         if not self.memoise:
             return self._block(stmts, i, env, world, k, ret)
         keyed = self._keyed
@@ -671,17 +673,32 @@ class Interpreter(Decisions):
         """A roll: the whole distribution in exact mode, one seeded outcome when sampling."""
         self.drawn += 1
         if self.exact_mode:
-            self.branches += len(dist)
+            n = len(dist)
+            self.branches += n
+            tally = self.rolled.get(id(node))
+            if tally is None:
+                self.rolled[id(node)] = [node, 1, n]
+            else:
+                tally[1] += 1
+                tally[2] += n
             limit = self.max_branches or MAX_BRANCHES
             if self.branches > limit:
-                raise RulesError(diag("E504", "too many outcomes to follow exactly (more than "
-                                              f"{limit:,})", getattr(node, "span", None),
-                                      hint="use fewer dice, or simulate instead"))
+                raise RulesError(toomuch.explain(self, node, limit))
             return dist
         value = dist.sample(self.rng)
         if self.recorder is not None and self.recorder.record:
             from warband.lang.unparse import expr_text  # lazily: only recorded games need it
             self.recorder.rolled(expr_text(node) if node is not None else "roll", value)
+        return value
+
+    def draw_apart(self, die: Dist, n: int, keep, node):
+        """A sampled roll of a pool too large to work out exactly: each die drawn on its own
+        (dice.roll_apart; generated code draws it the same way: codegen/runtime.roll)."""
+        self.drawn += 1
+        value = dice.roll_apart(die, n, keep, self.rng)
+        if self.recorder is not None and self.recorder.record:
+            from warband.lang.unparse import expr_text  # lazily: only recorded games need it
+            self.recorder.rolled(expr_text(node), value)
         return value
 
     def lookup(self, table: nodes.TableDecl, args, call, world):

@@ -156,6 +156,17 @@ def draw(interp: Interpreter, dist: Dist):
     return dist.sample(interp.rng)
 
 
+def _pool(node, n, reroll) -> tuple[Dist, tuple[int, bool] | None]:
+    """(one die, (dice kept, highest) or None) of a dice expression for n dice."""
+    faces = dice.standard_faces(node.sides)
+    die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
+    keep = next((m for m in node.mods if type(m).__name__ == "KeepMod"), None)
+    if keep is None:
+        return die, None
+    kept = keep.count if keep.keep else max(n - keep.count, 0)
+    return die, (kept, keep.highest if keep.keep else not keep.highest)
+
+
 def pool_dist(node, n, reroll) -> Dist:
     """The distribution of a dice expression for n dice: Compiler.dice's `pool`."""
     check_count(n, node)
@@ -177,7 +188,15 @@ def pool_dist(node, n, reroll) -> Dist:
 
 
 def roll(interp: Interpreter, node, n, reroll):
-    return draw(interp, pool_dist(node, n, reroll))
+    try:
+        dist = pool_dist(node, n, reroll)
+    except RulesError as error:
+        if error.diagnostic.code != "E504":
+            raise
+        # too large to work out exactly: each die drawn on its own, as the interpreter does
+        die, keep = _pool(node, n, reroll)
+        return dice.roll_apart(die, n, keep, interp.rng)
+    return draw(interp, dist)
 
 
 def count_roll(interp: Interpreter, node, n, chosen, reroll):
