@@ -7,11 +7,10 @@ Mixed into the Checker, as the expression, game and table halves are.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
+from warband.lang.checker_parts import CheckerParts
 from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_GROUPS, KIND_WORDS, Symbol
 from warband.lang.typesystem import (
     BOOL,
@@ -20,12 +19,7 @@ from warband.lang.typesystem import (
     FIGHTERS,
     NUMBER,
     Scope,
-    Type,
 )
-
-if TYPE_CHECKING:
-    from warband.diagnostics import Span
-    from warband.lang.symbols import SymbolTable
 
 # W103: an army without a size limit is taken to have warbands of at most this many fighters;
 # a quota's share 1/N of more is less than one fighter, most likely a limit per N points
@@ -46,24 +40,7 @@ ARMY_NAMES = {"points": "the game's points", "fighters": "the warband's fighters
               "total_fighters": "how many fighters the warband has"}
 
 
-class ArmyChecker:
-    if TYPE_CHECKING:  # what the Checker this is mixed into provides
-        expr_types: dict[int, Type]
-        unknown_hints: dict[str, str]
-        table: SymbolTable
-
-        def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
-        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
-                  related: Iterable[Related] = ()) -> None: ...
-        def expect(self, expected: Type, actual: Type, span: Span, what: str,
-                   node: nodes.Expr | None = None) -> None: ...
-        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
-        def fixed_number(self, value: nodes.Expr, scope: Scope, what: str) -> None: ...
-        def lookup(self, name: str) -> Symbol | None: ...
-        def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
-                    extra: Iterable[str] = (), hint: str | None = None) -> None: ...
-        def group_element(self, group: nodes.Expr, scope: Scope) -> Type: ...
-
+class ArmyChecker(CheckerParts):
     def army(self, decl: nodes.ArmyDecl) -> None:
         for entry, span, first in decl.repeated:
             advice = {"size": "to bound both ends, keep one size and write the other "

@@ -7,37 +7,16 @@ Mixed into the Checker, as the expression, table and army halves are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from warband.diagnostics import Related
 from warband.lang import nodes
-from warband.lang.typesystem import ANY, NUMBER, Scope, Type
+from warband.lang.checker_parts import CheckerParts
+from warband.lang.typesystem import ANY, NUMBER, Scope
 from warband.lang.unparse import expr_text
 
-if TYPE_CHECKING:
-    from warband.diagnostics import Span
-    from warband.lang.symbols import Symbol, SymbolTable
 
-
-class ClassChecker:
-    if TYPE_CHECKING:  # what the Checker this is mixed into provides
-        table: SymbolTable
-
-        def lookup(self, name: str) -> Symbol | None: ...
-        def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
-        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
-                  related: Iterable[Related] = ()) -> None: ...
-        def expect(self, expected: Type, actual: Type, span: Span, what: str,
-                   node: nodes.Expr | None = None) -> None: ...
-        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
-        def repeated(self, idents: Iterable[nodes.Ident], what: str, owner: str) -> None: ...
-        def member(self, e: nodes.Expr, expected: Type | None, scope: Scope) -> Type | None: ...
-        def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
-                    extra: Iterable[str] = (), hint: str | None = None) -> None: ...
-        def fixed_number(self, value: nodes.Expr, scope: Scope, what: str) -> None: ...
-        def type_of_ref(self, ref: nodes.Ident | None, default: Type = NUMBER) -> Type: ...
-
+class ClassChecker(CheckerParts):
     def trait_ref(self, ref: nodes.TraitRef) -> None:
         sym = self.lookup(ref.name.name)
         if sym is None or sym.kind != "trait":

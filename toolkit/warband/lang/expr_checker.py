@@ -6,10 +6,11 @@ Mixed into the Checker, whose declaration and statement walks call `expr` for ev
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from warband.diagnostics import did_you_mean
 from warband.lang import nodes
+from warband.lang.checker_parts import CheckerParts
 from warband.lang.game_checker import game_name_type
 from warband.lang.symbols import (
     AGGREGATES,
@@ -42,38 +43,11 @@ from warband.lang.typesystem import (
 )
 from warband.limits import MAX_DICE, MAX_SIDES
 
-if TYPE_CHECKING:
-    from warband.diagnostics import Related, Span
-    from warband.lang.symbols import Symbol, SymbolTable
 
-
-class ExpressionChecker:
+class ExpressionChecker(CheckerParts):
     # what an unknown name means where it is read (army rules: 'points' in an army without)
     unknown_hints: dict[str, str]
     in_army: bool   # in an army section, `fighters` is only its rules' own name
-
-    if TYPE_CHECKING:  # what the Checker this is mixed into provides
-        table: SymbolTable
-        used: set[str]
-        unreadable: frozenset[str]
-        expr_types: dict[int, Type]
-
-        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
-                  related: Iterable[Related] = ()) -> None: ...
-        def lookup(self, name: str) -> Symbol | None: ...
-        def expect(self, expected: Type, actual: Type, span: Span, what: str,
-                   node: nodes.Expr | None = None) -> None: ...
-        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
-        def number_hint(self, actual: Type, node: nodes.Expr | None = None) -> str | None: ...
-        def member(self, e: nodes.Expr, expected: Type | None, scope: Scope) -> Type | None: ...
-        def note_call(self, callee: str, span: Span) -> None: ...
-        def arguments(self, call: nodes.Call, params: tuple[nodes.Param, ...], scope: Scope,
-                      kind: str) -> None: ...
-        def table_type(self, decl: nodes.TableDecl) -> Type: ...
-        def define_type(self, decl: nodes.DefineDecl) -> Type: ...
-        # from the GameChecker
-        def group_element(self, group: nodes.Expr, scope: Scope) -> Type: ...
-        def game_call(self, e: nodes.Call, scope: Scope) -> Type: ...
 
     def expr(self, e: nodes.Expr, scope: Scope) -> Type:
         t = self._expr(e, scope)

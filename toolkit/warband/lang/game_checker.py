@@ -6,11 +6,11 @@ what it means is up to the engine, which supplies the board and the players.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
+from warband.lang.checker_parts import CheckerParts
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.lang.typesystem import (
     ANY,
@@ -53,22 +53,7 @@ GAME_SIGNATURES = {
 }
 
 
-class GameChecker:
-    if TYPE_CHECKING:  # what the Checker this is mixed into provides
-        def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
-        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
-                  related: Iterable[Related] = ()) -> None: ...
-        def lookup(self, name: str) -> Symbol | None: ...
-        def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
-                    extra: Iterable[str] = (), hint: str | None = None) -> None: ...
-        def expect(self, expected: Type, actual: Type, span: Span, what: str,
-                   node: nodes.Expr | None = None) -> None: ...
-        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
-        def block(self, block: nodes.Block | None, scope: Scope) -> None: ...
-        def decider(self, stmt: Decision, scope: Scope) -> None: ...
-        def trait_ref(self, ref: nodes.TraitRef) -> None: ...
-        def settable(self, decl: nodes.StatDecl, name: nodes.Ident, who: str) -> None: ...
-
+class GameChecker(CheckerParts):
     # ---- statements ------------------------------------------------------------------------------
     def game_stmt(self, stmt: GameStmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
         match stmt:

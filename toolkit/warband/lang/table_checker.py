@@ -6,39 +6,19 @@ Mixed into the Checker, as the expression and game halves are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
+from warband.lang.checker_parts import CheckerParts
 from warband.lang.symbols import VALUE_KINDS
 from warband.lang.typesystem import ANY, BOOL, Scope, Type, compatible
 
 if TYPE_CHECKING:
-    from warband.diagnostics import Span
     from warband.lang.symbols import SymbolTable
 
 
-class TableChecker:
-    if TYPE_CHECKING:  # what the Checker this is mixed into provides
-        table: SymbolTable
-        used: set[str]
-        table_types: dict[int, Type]
-        current: str | None
-
-        def expr(self, e: nodes.Expr, scope: Scope) -> Type: ...
-        def error(self, code: str, message: str, span: Span, *, hint: str | None = None,
-                  related: Iterable[Related] = ()) -> None: ...
-        def expect(self, expected: Type, actual: Type, span: Span, what: str,
-                   node: nodes.Expr | None = None) -> None: ...
-        def require_fixed(self, t: Type, span: Span, what: str) -> None: ...
-        def owner(self, decl: nodes.Decl) -> str | None: ...
-        def params_scope(self, params: tuple[nodes.Param, ...], default: Type = ...) -> Scope: ...
-        def repeated(self, idents: Iterable[nodes.Ident], what: str, owner: str) -> None: ...
-        def member(self, e: nodes.Expr, expected: Type | None, scope: Scope) -> Type | None: ...
-        def unknown(self, ident: nodes.Ident | nodes.Name, kinds: tuple[str, ...],
-                    extra: Iterable[str] = (), hint: str | None = None) -> None: ...
-
+class TableChecker(CheckerParts):
     def table_type(self, decl: nodes.TableDecl) -> Type:
         """The type a table returns, checking the table the first time it is asked for."""
         if id(decl) in self.table_types:
