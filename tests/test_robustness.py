@@ -535,6 +535,18 @@ def test_fmt_refuses_an_explicit_key_it_cannot_write_back():
     assert "explicit key" in d.message
 
 
+def test_fmt_refuses_an_explicit_key_under_a_local_tag():
+    """Found by the large run of test_fmt_keeps_a_file_valid_and_its_meaning: `extra: !set`
+    with `? first  # a comment` members was written back as YAML of other data (the refusal
+    was E641, 'a toolkit bug'); it is the explicit key's E640, as without the tag."""
+    from warband.lists.fmt import format_source
+    from warband.lists.warband_file import Source
+    text = ("name: C\nruleset: super-simple-skirmish\nfighters:\n  - {name: K, might: 5}\n"
+            "extra: !set\n  ? first     # a comment on a member\n  ? second\n")
+    found = format_source(Source("c.yaml", text.encode(), ROOT))
+    assert [(d.code, d.span.line) for d in found.diagnostics] == [("E640", 6)]
+
+
 def test_fmt_formats_a_tagged_value():
     """Found by run 3 of test_fmt_keeps_a_file_valid_and_its_meaning: `name: !!str House Guard`
     loads as a ruamel TaggedScalar, which compares by identity, so fmt thought formatting changed

@@ -439,22 +439,26 @@ def format_source(source: Source) -> Formatted:
                     f"(U+{ord(separator.group()):04X})", Span(source.name, line, column),
             hint="it was left as it is; remove the character and run fmt again"))
         return result
+    explicit = _EXPLICIT_KEY.search(text)
     try:
         stats = _stat_keys(loaded.data, source.name, text, source.base)
         formatted = format_text(text, stats)
         same = plain(load_document(formatted)) == plain(load_document(text))
     except Exception as error:  # noqa: BLE001 -- a file that loads but cannot be laid out
-        explicit = _EXPLICIT_KEY.search(text)
-        if explicit is not None:   # ruamel writes '? key' + a comment as YAML that won't load
-            line = text.count("\n", 0, explicit.start()) + 1
+        if explicit is None:
             result.diagnostics.append(diag(
-                "E640", "the file cannot be formatted: it has an explicit key ('? key')",
-                Span(source.name, line, explicit.group(1).find("?") + 1),
-                hint="it was left as it is; write the key as 'key:' and run fmt again"))
+                "E640", f"the file cannot be formatted ({type(error).__name__})",
+                Span(source.name, 1, 1), hint="it was left as it is; this may be a toolkit bug"))
             return result
+        same = False
+    if not same and explicit is not None:
+        # ruamel writes '? key' + a comment as YAML that won't load, or (under a local tag,
+        # `extra: !set`) as YAML of other data
+        line = text.count("\n", 0, explicit.start()) + 1
         result.diagnostics.append(diag(
-            "E640", f"the file cannot be formatted ({type(error).__name__})",
-            Span(source.name, 1, 1), hint="it was left as it is; this may be a toolkit bug"))
+            "E640", "the file cannot be formatted: it has an explicit key ('? key')",
+            Span(source.name, line, explicit.group(1).find("?") + 1),
+            hint="it was left as it is; write the key as 'key:' and run fmt again"))
         return result
     if not same:
         result.diagnostics.append(diag(
