@@ -75,6 +75,15 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
             self.used.add(name)
         return sym
 
+    def named(self, ident: nodes.Ident, kind: str) -> Symbol | None:
+        """The declaration a name of a given kind refers to, or None with the name reported
+        (E201 unknown, with a did-you-mean; E204 a name of another kind)."""
+        sym = self.lookup(ident.name)
+        if sym is None or sym.kind != kind:
+            self.unknown(ident, (kind,))
+            return None
+        return sym
+
     # ---- types named in the source -------------------------------------------------------------
     def type_of_ref(self, ref: nodes.Ident | None, default: Type = NUMBER) -> Type:
         if ref is None:

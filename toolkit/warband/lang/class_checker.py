@@ -18,9 +18,8 @@ from warband.lang.unparse import expr_text
 
 class ClassChecker(CheckerParts):
     def trait_ref(self, ref: nodes.TraitRef) -> None:
-        sym = self.lookup(ref.name.name)
-        if sym is None or sym.kind != "trait":
-            self.unknown(ref.name, ("trait",))
+        sym = self.named(ref.name, "trait")
+        if sym is None:
             return
         trait = cast(nodes.TraitDecl, sym.decl)
         if trait.param and ref.value is None:
@@ -36,9 +35,7 @@ class ClassChecker(CheckerParts):
 
     def fighter_class(self, decl: nodes.ClassDecl) -> None:
         if decl.tier is not None:
-            sym = self.lookup(decl.tier.name)
-            if sym is None or sym.kind != "tier":
-                self.unknown(decl.tier, ("tier",))
+            self.named(decl.tier, "tier")
         owner = f"class '{decl.name.name}'"
         self.repeated([ref.name for ref in decl.traits], "trait", owner)
         self.repeated(decl.equipment, "equipment piece", owner)
@@ -56,13 +53,10 @@ class ClassChecker(CheckerParts):
         for ref in decl.traits:
             self.trait_ref(ref)
         for name in decl.equipment:
-            sym = self.lookup(name.name)
-            if sym is None or sym.kind != "equipment":
-                self.unknown(name, ("equipment",))
+            self.named(name, "equipment")
         for name, value in decl.stats:
-            sym = self.lookup(name.name)
-            if sym is None or sym.kind != "stat":
-                self.unknown(name, ("stat",))
+            sym = self.named(name, "stat")
+            if sym is None:
                 continue
             stat_decl = cast(nodes.StatDecl, sym.decl)
             self.settable(stat_decl, name, f"class '{decl.name.name}'")
@@ -104,9 +98,7 @@ class ClassChecker(CheckerParts):
                            hint=f"swap a piece the class carries: {', '.join(sorted(carried))}"
                            if carried else f"give the class the piece first: equipment {option.replaces.name}")
             for name in option.items:
-                sym = self.lookup(name.name)
-                if sym is None or sym.kind != "equipment":
-                    self.unknown(name, ("equipment",))
+                if self.named(name, "equipment") is None:
                     continue
                 if name.name in carried:
                     self.error("E202", f"{owner} already carries '{name.name}'", name.span,
@@ -124,9 +116,8 @@ class ClassChecker(CheckerParts):
         bounds are fixed values of the stat's kind (a range for a number stat, some of its values
         for an enum stat); that they lie inside the stat's own is the Ruleset's check (E305)."""
         name = choice.name
-        sym = self.lookup(name.name)
-        if sym is None or sym.kind != "stat":
-            self.unknown(name, ("stat",))
+        sym = self.named(name, "stat")
+        if sym is None:
             return
         stat_decl = cast(nodes.StatDecl, sym.decl)
         self.settable(stat_decl, name, owner)

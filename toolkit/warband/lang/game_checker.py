@@ -236,20 +236,14 @@ class GameChecker(CheckerParts):
             self.error("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not {spec.count} "
                                f"'{spec.name}'", spec.span, hint="write a smaller count")
         if spec.fighter_class is not None:
-            sym = self.lookup(spec.fighter_class.name)
-            if sym is None or sym.kind != "class":
-                self.unknown(spec.fighter_class, ("class",))
+            self.named(spec.fighter_class, "class")
         for ref in spec.traits:
             self.trait_ref(ref)
         for item in spec.equipment:
-            sym = self.lookup(item.name)
-            if sym is None or sym.kind != "equipment":
-                self.unknown(item, ("equipment",))
+            self.named(item, "equipment")
         for stat, value in spec.stats:
-            sym = self.lookup(stat.name)
-            if sym is None or sym.kind != "stat":
-                self.unknown(stat, ("stat",))
-            else:
+            sym = self.named(stat, "stat")
+            if sym is not None:
                 self.settable(cast(nodes.StatDecl, sym.decl), stat, f"fighter '{spec.name}'")
             self.require_fixed(self.expr(value, Scope({})), value.span, "a stat")
 
