@@ -169,10 +169,10 @@ class Movement:
             points = board.route(start, goal, stop, others)
             if not points:
                 return None
-            way = _last_step(board, [start, *points], goal, stop, others)
-            if way is None:
+            ended = _last_step(board, [start, *points], goal, stop, others)
+            if ended is None:
                 return None
-            way = _shortcut(board, way, others)
+            way = _shortcut(board, ended, others)
         walked, here = 0.0, start
         for point in way[1:]:
             step = math.dist(here, point)
