@@ -2,8 +2,10 @@
 
 A moving fighter's player picks where it goes: on squares, any reachable square; in inches, one
 of a few ways (stay, towards an enemy into contact, onto a piece, straight away from the nearest
-enemy), each measured out round the walls only once it is chosen. A fighter that ends its move
-on a marker with a `when entered by` block runs it.
+enemy), each measured out round the walls only once it is chosen. The rules may aim a move
+instead (`travel f up to D to TARGET`): the shortest free route into contact with a fighter or
+onto a marker, as far as D goes. A fighter that ends its move on a marker with a `when entered
+by` block runs it.
 """
 
 from __future__ import annotations
