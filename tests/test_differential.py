@@ -863,6 +863,12 @@ action flee(f: fighter) requires f.Wounds >= 1 {
 action rest(f: fighter) {
   set f.Hurt = false
 }
+action rush(f: fighter, g: fighter) requires g.side != f.side and distance(f, g) > 0 {
+  travel f up to f.Speed to g
+}
+action seek(f: fighter) requires f.Might > 6 {
+  travel f up to 3 to gold
+}
 phase tidy(s: side) "a bare return: the first hurt fighter of everyone, by Speed then Might" {
   for each x in fighters by highest x.Speed, lowest x.Might {
     if x.Hurt and x.side == s {
@@ -914,7 +920,7 @@ scenario stmts {
   round {
     for each s in sides by lowest s.Fate {
       for each f in s.fighters {
-        activate f using strike, step, flee as done
+        activate f using strike, step, flee, rush, seek as done
         if done == "none" {
           activate f using rest
         } else if f.Might > 10 and not f.removed {
@@ -953,6 +959,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
+    assert {(n.away, n.target is not None) for n in found if type(n) is nodes.Travel} == {
+        (False, False), (True, False), (False, True)}   # up to, away, up to ... to TARGET
     assert any(n.then for n in found if type(n) is nodes.ForSorted)   # ordered by two values
     for policy in ("random", "first", "greedy"):
         for seed in range(1, 7 if policy != "greedy" else 3):

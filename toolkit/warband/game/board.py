@@ -436,6 +436,11 @@ class Board:
             end = here = point
         return end if end != start else None
 
+    def route(self, start, target, stop: float, occupied) -> list:
+        """Inches: the points of the shortest way round pieces and other bases to within
+        `stop` (+ half an inch) of `target`, the start left out; [] when there is none."""
+        return self._path(start, target, stop, occupied)
+
     def _free(self) -> frozenset:
         """The half-inch points where a base fits among the board's pieces."""
         return self._graph()[0]

@@ -306,7 +306,8 @@ class Game:
             case nodes.Travel():
                 ref = fn(stmt.fighter)(env, world)
                 reach = fn(stmt.distance)(env, world)
-                return next_(env, self.movement.travel(ref, reach, stmt.away, world))
+                target = fn(stmt.target)(env, world) if stmt.target is not None else None
+                return next_(env, self.movement.travel(ref, reach, stmt.away, world, target))
             case nodes.Concede(side=side):
                 return next_(env, self.concede_now(fn(side)(env, world), world))
             case nodes.Deploy():
@@ -323,8 +324,8 @@ class Game:
                 return next_(env, world)
         raise TypeError(f"unknown game statement {stmt!r}")  # pragma: no cover
 
-    def travel(self, ref: Ref, reach, away: bool, world: World) -> World:
-        return self.movement.travel(ref, reach, away, world)
+    def travel(self, ref: Ref, reach, away: bool, world: World, target=None) -> World:
+        return self.movement.travel(ref, reach, away, world, target)
 
     def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str, world: World) -> World:
         return self.placement.deploy(stmt, side, zone_name, world)

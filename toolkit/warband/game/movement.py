@@ -2,8 +2,10 @@
 
 A moving fighter's player picks where it goes: on squares, any reachable square; in inches, one
 of a few ways (stay, towards an enemy into contact, onto a piece, straight away from the nearest
-enemy), each measured out round the walls only once it is chosen. A fighter that ends its move
-on a marker with a `when entered by` block runs it.
+enemy), each measured out round the walls only once it is chosen. The rules may aim a move
+instead (`travel f up to D to TARGET`): the shortest free route into contact with a fighter or
+onto a marker, as far as D goes. A fighter that ends its move on a marker with a `when entered
+by` block runs it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Callable
 
-from warband.game.board import BASE, Board
+from warband.game.board import BASE, CONTACT, Board
 from warband.game.gamelog import number, position
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
@@ -31,8 +33,9 @@ class Movement:
         self.board = board
         self._hooks: dict[str, nodes.ProcedureDecl] = {}   # marker -> its `when entered` block
 
-    def travel(self, ref: Ref, reach, away: bool, world: World) -> World:
-        """The fighter moves up to `reach` (straight away from the enemy when `away`)."""
+    def travel(self, ref: Ref, reach, away: bool, world: World, target=None) -> World:
+        """The fighter moves up to `reach` (straight away from the enemy when `away`; towards
+        `target`, a fighter's Ref or a marker's kind, when one is given)."""
         fighter = world.fighters[ref.index]
         start = fighter.position
         if start is None or fighter.removed:
@@ -47,7 +50,9 @@ class Movement:
         def others():
             return [g.position for i, g in enumerate(world.fighters)
                     if not g.removed and i != index and g.position is not None]
-        if board.squares:
+        if target is not None:
+            spot = self.travel_to(fighter.name, start, reach, target, world, others())
+        elif board.squares:
             spots = board.reachable(start, int(reach), set(others()))
             if away:
                 if not enemies:
@@ -119,6 +124,66 @@ class Movement:
                            why=f"no free route {number(reach)}\" away from the enemy")
         return start
 
+    def travel_to(self, name: str, start, reach: float, target, world: World, others: list):
+        """`travel f up to D to TARGET`: by the shortest free route into base contact with a
+        fighter, or onto the nearest piece of a kind of marker (next to it, when nobody may
+        stand on it), as far as `reach` goes; where there is no route at all, f stays and the
+        log says so (a `stuck` event)."""
+        board = self.board
+        if type(target) is str:   # a kind of marker: its nearest piece (not a wall)
+            pieces = [p for p in board.pieces if p.kind == target and p.to is None]
+            if not pieces:
+                return self.stuck(name, start, f"no {target} on the board")
+            piece = min(pieces, key=lambda p: math.dist(start, p.at))
+            goal, stop = piece.at, 0.0
+            if board.has(piece.kind, "impassable"):
+                stop = 1 if board.squares else piece.radius + BASE / 2
+        else:
+            other = world.fighters[target.index]
+            if other.position == start:
+                return self.stuck(name, start, "it cannot travel to itself")
+            if other.removed or other.position is None:
+                return self.stuck(name, start, f"{other.name} is not on the board")
+            goal, stop = other.position, (1 if board.squares else BASE)
+        if board.squares:
+            end = _squares_to(board, start, goal, int(stop), int(reach), set(others))
+        else:
+            end = self.inches_to(start, goal, stop, reach, others)
+        if end is None:
+            return self.stuck(name, start, f"no free route to {_target_label(target, world)}")
+        return end
+
+    def stuck(self, name: str, start, why: str):
+        """The fighter stays where it is, and the log says why."""
+        if self.game.log.record:
+            self.game.log.event("stuck", self.game.round, fighter=name, why=why)
+        return start
+
+    def inches_to(self, start, goal, stop: float, reach: float, others: list):
+        """Inches: where a move of at most `reach` along the shortest free way to within `stop`
+        of `goal` ends (None when there is no way at all)."""
+        board = self.board
+        if math.dist(start, goal) - stop <= CONTACT:
+            return start   # there already
+        if _clear(board, start, goal, stop, others):
+            way = [start, _arrival(start, goal, stop, others)]
+        else:
+            points = board.route(start, goal, stop, others)
+            if not points:
+                return None
+            ended = _last_step(board, [start, *points], goal, stop, others)
+            if ended is None:
+                return None
+            way = _shortcut(board, ended, others)
+        walked, here = 0.0, start
+        for point in way[1:]:
+            step = math.dist(here, point)
+            if walked + step > reach + 1e-9:   # the rest of the way: as far as it goes
+                part = board.straight(here, point, reach - walked, 0.0, others)
+                return part if part is not None else here
+            walked, here = walked + step, point
+        return here
+
     def route_end(self, route: tuple, start, enemies: list, reach: float,
                   others: Callable[[], list]):
         """Where a route ends: straight away, else round any walls in the way. `others`
@@ -159,6 +224,117 @@ class Movement:
 # enemy: that first, then ever further round on either side, every 15 degrees
 _BREAK_OFF_TURNS = tuple(math.radians(sign * step * 15) for step in range(13)
                          for sign in ((1,) if step in (0, 12) else (1, -1)))
+
+
+def _clear(board: Board, a, b, stop: float, others: list) -> bool:
+    """Inches: whether a base goes straight from a to within `stop` of b unhindered."""
+    want = math.dist(a, b) - stop
+    if want <= 0.05:
+        return True   # (too short a step for the board to measure)
+    end = board.straight(a, b, want, stop, others)
+    return end is not None and math.dist(a, end) >= want - 0.02
+
+
+def _last_step(board: Board, way: list, goal, stop: float, others: list) -> list | None:
+    """A way over half-inch points (which ends within half an inch of `stop` from `goal`) and
+    its last step, onto a point `stop` from the goal: straight on if that is free, else to
+    another such point round the goal, from the way's end or a point just before it."""
+    ways = [(goal[0] + math.cos(a) * 2, goal[1] + math.sin(a) * 2) for a in _AROUND]
+    for k in range(len(way) - 1, max(-1, len(way) - 5), -1):
+        here = way[k]
+        if math.dist(here, goal) - stop <= CONTACT:
+            return way[:k + 1]
+        ends = [_arrival(here, goal, stop, others)]
+        if stop > 0:
+            ends += sorted((_arrival(w, goal, stop, others) for w in ways),
+                           key=lambda e: math.dist(here, e))
+        for end in ends:
+            if all(math.dist(end, o) >= BASE - CONTACT for o in others if o != goal) and \
+                    board.inside(end) and not board.blocked(end) and \
+                    _clear(board, here, end, 0.0, others):
+                return [*way[:k + 1], end]
+    return None
+
+
+_AROUND = tuple(math.radians(step * 10) for step in range(36))   # round a goal, every 10 degrees
+
+
+def _shortcut(board: Board, way: list, others: list) -> list:
+    """A way over half-inch points made straight wherever a base can go straight (the points
+    only approximate the shortest way: eight directions)."""
+    out, i = [way[0]], 0
+    while i < len(way) - 1:
+        j = len(way) - 1
+        while j > i + 1 and not _clear(board, way[i], way[j], 0.0, others):
+            j -= 1
+        out.append(way[j])
+        i = j
+    return out
+
+
+def _arrival(start, goal, stop: float, others: list):
+    """Inches: the point `stop` short of `goal` on the straight way from `start`, to the
+    hundredth of an inch as the board's moves are, rounded so that it stays within `stop` and
+    touching distance of the goal (a base `stop` away touches it) and overlaps nobody."""
+    d = math.dist(start, goal)
+    x = goal[0] + (start[0] - goal[0]) / d * stop
+    y = goal[1] + (start[1] - goal[1]) / d * stop
+    best = None
+    for cx in (math.floor(x * 100) / 100, math.ceil(x * 100) / 100):
+        for cy in (math.floor(y * 100) / 100, math.ceil(y * 100) / 100):
+            gap = math.dist((cx, cy), goal) - stop
+            if not -CONTACT < gap <= CONTACT / 2 or \
+                    any(math.dist((cx, cy), o) < BASE - CONTACT for o in others if o != goal):
+                continue
+            if best is None or math.dist(start, (cx, cy)) < math.dist(start, best):
+                best = (cx, cy)
+    return best if best is not None else (x, y)
+
+
+def _squares_to(board: Board, start, goal, stop: int, reach: int, occupied: set):
+    """Squares: where at most `reach` steps along the shortest free path to a cell `stop`
+    steps from `goal` (its own cell, or one touching it) end; a cell with a piece that does
+    something when entered ends the move there, as any move's path does. None: no path."""
+    def done(cell):
+        return max(abs(cell[0] - goal[0]), abs(cell[1] - goal[1])) == stop
+    if done(start):
+        return start
+    came = {start: start}
+    frontier, found = [start], None
+    while frontier and found is None:
+        nxt = []
+        for x, y in frontier:
+            for dx, dy in _SQUARE_STEPS:
+                cell = (x + dx, y + dy)
+                if cell in came or cell in occupied or board.blocked(cell):
+                    continue
+                came[cell] = (x, y)
+                if done(cell):
+                    found = cell
+                    break
+                nxt.append(cell)
+            if found is not None:
+                break
+        frontier = nxt
+    if found is None:
+        return None
+    path = [found]
+    while path[-1] != start:
+        path.append(came[path[-1]])
+    path.reverse()
+    end = start
+    for cell in path[1:reach + 1]:
+        end = cell
+        if any(p.kind in board.entered for p in board.pieces_at(cell)):
+            break   # entering this piece ends the move
+    return end
+
+
+_SQUARE_STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+def _target_label(target, world: World) -> str:
+    return f"a {target}" if type(target) is str else world.fighters[target.index].name
 
 
 def _away(start, enemies: list, reach: float) -> tuple[float, float]:

@@ -621,10 +621,10 @@ class Builder(Transformer):
                             self.ident(bind) if bind is not None else None, self.span(meta))
 
     def travel_stmt(self, meta, c):
-        return nodes.Travel(c[0], c[1], False, self.span(meta))
+        return nodes.Travel(c[0], c[1], False, c[2], self.span(meta))
 
     def travel_away_stmt(self, meta, c):
-        return nodes.Travel(c[0], c[1], True, self.span(meta))
+        return nodes.Travel(c[0], c[1], True, None, self.span(meta))
 
     def withdraw_stmt(self, meta, c):
         return nodes.Withdraw(c[0], self.span(meta))

@@ -89,9 +89,16 @@ class GameChecker(CheckerParts):
                                 "the action to leave out (a name bound with 'as')")
                 if bind is not None:
                     self.local(bind, TEXT, scope)
-            case nodes.Travel(fighter=fighter, distance=distance):
+            case nodes.Travel(fighter=fighter, distance=distance, target=target):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+                if target is not None:
+                    where = self.expr(target, scope)
+                    if where.kind not in ("fighter", "marker", "any"):
+                        self.error("E302", f"where a fighter travels to must be a fighter or "
+                                   f"a marker, not {where}", target.span,
+                                   hint="travel f up to 6 to enemy (into base contact with it), "
+                                        "or to a marker's name (onto its nearest piece)")
             case nodes.Withdraw(fighter=fighter):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
                             "who leaves the table")

@@ -741,6 +741,7 @@ class Travel:
     fighter: Expr
     distance: Expr
     away: bool
+    target: Expr | None   # `up to D to TARGET`: a fighter to reach or a marker to go onto
     span: Span
 
 

@@ -51,7 +51,10 @@ class GameHost(Protocol):
     def activate_now(self, stmt: nodes.Activate, ref: Ref, exclude: str | None, world: World,
                      generated: bool = False) -> tuple[str, World]: ...
 
-    def travel(self, ref: Ref, reach: Any, away: bool, world: World) -> World: ...
+    def travel(self, ref: Ref, reach: Any, away: bool, world: World,
+               target: Any = None) -> World:
+        """Move a fighter up to `reach` (away from the enemy when `away`; towards `target`, a
+        fighter's Ref or a marker's kind, when one is given; else where its player picks)."""
 
     def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str,
                    world: World) -> World: ...

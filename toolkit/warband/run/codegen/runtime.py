@@ -468,14 +468,15 @@ def too_deep(decl):
         hint="repeat fewer times (at most 1000 in one loop)"))
 
 
-def travel(interp: Interpreter, stmt, ref, reach, world):
-    """`travel`: the game moves the fighter (outside a game nothing moves)."""
+def travel(interp: Interpreter, stmt, ref, reach, target, world):
+    """`travel`: the game moves the fighter (outside a game nothing moves); `target` is the
+    fighter or marker of `travel f up to D to TARGET`, else None."""
     game = interp.game
     if game is None or interp.exact_mode:
         return world
     if type(world) is Draft and not game.direct:
         world = world.freeze()
-    return game.travel(ref, reach, stmt.away, world)
+    return game.travel(ref, reach, stmt.away, world, target)
 
 
 def in_order(items, keys, highest: bool):

@@ -22,7 +22,7 @@ from warband.run.codegen.expr import (
 # the statement's fields in the order the function takes them)
 _ENGINE_CALLS = {nodes.Concede: ("_concede", ("side",)),
                  nodes.Deploy: ("_deploy", ("side", "zone")),
-                 nodes.Travel: ("_travel", ("fighter", "distance"))}
+                 nodes.Travel: ("_travel", ("fighter", "distance", "target"))}
 
 
 class Writer(ExpressionWriter):
@@ -274,7 +274,8 @@ class Writer(ExpressionWriter):
             return bound | ({s.bind.name} if s.bind is not None else set())
         if t in _ENGINE_CALLS:   # world = _concede(I, stmt, side, world) and the like
             fn, fields = _ENGINE_CALLS[t]
-            values = "".join(f"{self.expr(getattr(s, f), scope)}, " for f in fields)
+            values = "".join(f"{self.expr(e, scope) if e is not None else None}, "
+                             for e in (getattr(s, f) for f in fields))
             out.append(f"{pad}world = {fn}(I, {self.const(s, 'n')}, {values}world)")
             return bound
         if t is nodes.Place:
