@@ -547,6 +547,15 @@ def test_fmt_refuses_an_explicit_key_under_a_local_tag():
     assert [(d.code, d.span.line) for d in found.diagnostics] == [("E640", 6)]
 
 
+def test_fmt_of_a_file_starting_with_blank_lines_is_idempotent():
+    """Found by the large run of test_fmt_keeps_a_file_valid_and_its_meaning: the blank lines
+    at the top went with the first key; once `name:` was moved up, a second fmt removed them."""
+    from warband.lists.fmt import format_text
+    text = "\n\nruleset: super-simple-skirmish\nfighters:\n  - {name: L, might: 2}\nname: X"
+    once = format_text(text, None)
+    assert once.startswith("name: X\n") and format_text(once, None) == once
+
+
 def test_fmt_formats_a_tagged_value():
     """Found by run 3 of test_fmt_keeps_a_file_valid_and_its_meaning: `name: !!str House Guard`
     loads as a ruamel TaggedScalar, which compares by identity, so fmt thought formatting changed
