@@ -143,8 +143,6 @@ def gear_problems(cls: FighterClass, who: str, chosen: tuple[str, ...]) -> list[
     listed: set[str] = set()
     for i, piece in enumerate(chosen):
         option = offered.get(piece)
-        swap = next((o for o in cls.options if o.kind == "swap" and o.replaces == piece and
-                     any(p in chosen for p in o.items)), None)
         if option is not None:
             taken.setdefault(cls.options.index(option), []).append((i, piece))
         elif piece in cls.equipment and piece in listed:
@@ -157,7 +155,8 @@ def gear_problems(cls: FighterClass, who: str, chosen: tuple[str, ...]) -> list[
                                    f"class {cls.name}: {own}" + "; ".join(
                                        o.words() for o in cls.options),
                                    cls.span, f"class {cls.name}"))
-        elif swap is not None:
+        elif (swap := next((o for o in cls.options if o.kind == "swap" and o.replaces == piece
+                            and any(p in chosen for p in o.items)), None)) is not None:
             given = next(p for p in chosen if p in swap.items)
             out.append(GearProblem(i, "E633", f"'{who}' swaps {piece} for {given}, so it "
                                               f"cannot keep {piece}",
