@@ -420,3 +420,19 @@ remove trait Bravery
     assert ("table", "movement_points", "changed") in changed
     assert ("equipment", "Leather", "removed") in changed
     assert ("enum", "Sizes", "changed") in changed
+
+
+def test_rules_diff_names_game_statements_as_written():
+    """A changed game step is shown in the rules' words, not by the interpreter's node name
+    (the diff once printed "ForSorted")."""
+    from warband.lang.compiler import compile_text
+    from warband.lang.diff import diff
+    head = 'ruleset "{}"\nstat Speed: 1..10\nflag Fought on fighter\n'
+    body = ('phase strikes() {{\n  for each f in fighters by {} f.Speed {{\n'
+            '    if not f.Fought {{\n      activate f\n      travel f up to 3\n    }}\n  }}\n}}\n')
+    base = compile_text(head.format("b") + body.format("highest"), "b.rules").ruleset
+    house = compile_text(head.format("h") + body.format("lowest"), "h.rules").ruleset
+    [change] = diff(base, house)
+    text = "\n".join(change.details)
+    assert "ForSorted" not in text
+    assert "for each f in fighters by lowest f.Speed { ... }" in text

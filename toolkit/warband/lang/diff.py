@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, cast
 
@@ -238,7 +239,31 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"repeat {expr_text(t)} times {{ ... }}"
         case nodes.CallStmt(call=c):
             return expr_text(c)
-    return type(stmt).__name__  # pragma: no cover - every statement is named above
+        case nodes.ForSorted(var=v, items=i, highest=h, key=k, then=then):
+            keys = ", ".join(f"{'highest' if up else 'lowest'} {expr_text(e)}"
+                             for up, e in ((h, k), *then))
+            return f"for each {v.name} in {expr_text(i)} by {keys} {{ ... }}"
+        case nodes.ChooseAmong(name=n, decider=d, group=g):
+            return f"choose {n.name} by {expr_text(d)} among {expr_text(g)}"
+        case nodes.Activate(fighter=f, using=using, exclude=x, bind=bind):
+            return (f"activate {expr_text(f)}"
+                    + (f" using {', '.join(u.name for u in using)}" if using else "")
+                    + (f" except {expr_text(x)}" if x is not None else "")
+                    + (f" as {bind.name}" if bind is not None else ""))
+        case nodes.Travel(fighter=f, distance=d, away=away, target=t):
+            return (f"travel {expr_text(f)} {'away' if away else 'up to'} {expr_text(d)}"
+                    + (f" to {expr_text(t)}" if t is not None else ""))
+        case nodes.Withdraw(fighter=f):
+            return f"withdraw {expr_text(f)}"
+        case nodes.Concede(side=x):
+            return f"concede {expr_text(x)}"
+        case nodes.Deploy(side=x, zone=z):
+            return f"deploy {expr_text(x)} in {expr_text(z)}"
+        case nodes.Place(kind=k):
+            return f"place {k.name} ..."
+    # A statement named nowhere above is still shown by its kind, in words rather than the
+    # node's class name ("ForSorted" meant nothing to a designer).
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", type(stmt).__name__).lower() + " ..."
 
 
 def _inner(stmt: nodes.Stmt) -> list[tuple[nodes.Stmt, ...]]:
@@ -246,7 +271,7 @@ def _inner(stmt: nodes.Stmt) -> list[tuple[nodes.Stmt, ...]]:
     match stmt:
         case nodes.If(then=t, otherwise=o):
             return [t.stmts, () if o is None else (o,) if isinstance(o, nodes.If) else o.stmts]
-        case nodes.ForEach(body=b) | nodes.Repeat(body=b):
+        case nodes.ForEach(body=b) | nodes.Repeat(body=b) | nodes.ForSorted(body=b):
             return [b.stmts]
         case nodes.Choose(options=opts):
             return [o.body.stmts if o.body else () for o in opts]
