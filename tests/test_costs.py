@@ -96,6 +96,17 @@ def test_a_negative_fixed_limit_is_e305():
     assert compile_text(text.replace("5 - 10", "points - 150"), "neg.rules").errors == []
 
 
+def test_the_sides_of_a_game_are_not_read_by_an_army():
+    """A cost or army rule reading `sides` once read an empty group (there is no game when a
+    warband is validated) and passed without a word."""
+    for line in ("  cost(f) = f.Skill + total(1 for s in sides)\n",
+                 "  cost(f) = f.Skill\n  require total(1 for s in sides) <= 2\n"):
+        text = f'ruleset "sides"\nstat Skill: 1..10\narmy {{\n  points 100\n{line}}}\n'
+        found = compile_text(text, "sides.rules").errors
+        assert [d.code for d in found] == ["E204"], found
+        assert "outside a game" in found[0].message
+
+
 def test_the_compiled_army_has_its_named_costs_and_limits():
     ruleset = compile_text((COSTS / "guild.rules").read_text(), "guild.rules").ruleset
     assert ruleset is not None and ruleset.army is not None

@@ -220,6 +220,14 @@ class ExpressionChecker(CheckerParts):
         if e.name in scope.locals:
             return scope.locals[e.name][0]
         if e.name in BUILTIN_GROUPS:
+            if self.in_army:
+                # a cost or an army rule is worked out for one warband, outside any game,
+                # where there are no sides: it would read an empty group without a word
+                self.error("E204", f"'{e.name}' is the sides of a game, and an army's costs "
+                                   "and rules are worked out for one warband, outside a game",
+                           e.span, hint="read the warband itself: 'fighters', 'entries', "
+                                        "'total_cost', 'points'")
+                return ANY
             return SIDES
         if e.name == "fighters" and not self.in_army:
             # every fighter in play, of every side (an army's rules name their warband's
