@@ -11,6 +11,12 @@ issue's target (200 full games per second per core), and the speed-up of all cor
 both measured in the same run. Scenario loading is not timed (the first game of each run pays
 for it on every worker); CPU time would hide the processes' work, so wall time is used.
 
+`--against REF` (a git commit, branch or tag) measures instead this checkout against that
+version of the code, one worker each, turn about in fresh processes (the version before a change
+is extracted with `git archive` into a temporary folder; nothing in the repository changes): it
+prints both rates and how much slower or faster this checkout is, for checking that a change
+keeps the shipped scenarios' speed.
+
 Each figure is measured --repeat times (one worker and all cores turn about) and the best is
 compared with the target, as timeit does: on a shared machine other work only ever slows a
 run down, so the fastest run is the nearest to what the code itself costs. The median and the
@@ -20,14 +26,19 @@ slowest are printed beside it, to show how much the machine wandered.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "toolkit"))
+# --against runs this file again with the code of another version (see versions())
+sys.path.insert(0, str(Path(os.environ.get("WARBAND_BENCH_TREE", ROOT)) / "toolkit"))
 
 TARGET = 200.0   # full games per second per core
 
@@ -52,7 +63,16 @@ def main() -> None:
     parser.add_argument("--policy", choices=("random", "greedy", "first"), default="random")
     parser.add_argument("--repeat", type=int, default=3,
                         help="measure each figure this many times, turn about (default 3)")
+    parser.add_argument("--against", metavar="REF",
+                        help="compare with this git version of the code, one worker each")
+    parser.add_argument("--rate-of", help=argparse.SUPPRESS)   # one figure, for --against
     args = parser.parse_args()
+    if args.rate_of:
+        print(games_per_second(args.rate_of, args.games, 1, policy=args.policy))
+        return
+    if args.against:
+        versions(args.against, args.scenario, args.games, args.policy, args.repeat)
+        return
     from warband.catalog import scenarios
     ids = args.scenario or [s.id for s in scenarios()]
     cores = os.cpu_count() or 1
@@ -67,6 +87,38 @@ def main() -> None:
         one, every = max(ones), max(everys)
         print(f"{sid:28} {_spread(ones):>28} {one / TARGET:9.2f}x {_spread(everys):>28} "
               f"{every / one:8.2f}x")
+
+
+def versions(ref: str, scenario_ids: list[str] | None, games: int, policy: str,
+             repeat: int) -> None:
+    """This checkout against `ref`, one worker each, each figure in a fresh process: the two
+    versions' modules cannot share one interpreter."""
+    with tempfile.TemporaryDirectory(prefix="warband-bench-") as tmp:
+        old = Path(tmp)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref],
+                                 check=True, capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(old, filter="data")
+        from warband.catalog import scenarios
+        ids = scenario_ids or [s.id for s in scenarios()]
+        print(f"best of {repeat} runs (median, lowest), one worker, {games} games, {policy}")
+        print(f"{'scenario':28} {'this checkout':>28} {ref[:20]:>28} {'change':>8}")
+        for sid in ids:
+            new_rates, old_rates = [], []
+            for _ in range(max(1, repeat)):   # turn about: a slow minute slows both
+                new_rates.append(_rate_in(ROOT, sid, games, policy))
+                old_rates.append(_rate_in(old, sid, games, policy))
+            change = max(old_rates) / max(new_rates) - 1   # time per game, + is slower
+            print(f"{sid:28} {_spread(new_rates):>28} {_spread(old_rates):>28} "
+                  f"{change:+7.1%}")
+
+
+def _rate_in(tree: Path, sid: str, games: int, policy: str) -> float:
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--rate-of", sid, "--games", str(games),
+         "--policy", policy], env={**os.environ, "WARBAND_BENCH_TREE": str(tree)},
+        capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
 
 
 def _spread(rates: list[float]) -> str:
