@@ -23,7 +23,6 @@ import typer
 from warband.cli.common import (
     FINDINGS,
     OK,
-    Format,
     check_output,
     fail,
     rewrite_output,
@@ -32,16 +31,18 @@ from warband.cli.common import (
 from warband.cli.options import parse_policies, parse_sides, whole_number
 
 if TYPE_CHECKING:
+    from enum import Enum
+
     from warband.diagnostics import Diagnostic
 
 
 def play(
     scenario: str | None, seed: str | None, policy: list[str], max_rounds: str | None,
-    fmt: Format,
+    fmt: Enum,
     output: str | None, force: bool, replay: str | None, *, sides: list[str] | None = None,
     update: str | None = None, svg: str | None = None,
 ) -> None:
-    """`warband play` (its options and help: cli/__init__.py)."""
+    """`warband play` (its options and help: cli/__init__.py; `fmt` a PlayFormat there)."""
     from warband.diagnostics import Diagnostic, Sources, diag
     sources = Sources()
     problems: list[Diagnostic] = []
@@ -187,6 +188,7 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
                             hint=f"the scenario's sides: {', '.join(scenario.side_names)}",
                             sources=sources)], sources)
         scenario = loaded(request)
+        game: Game
         if fmt in ("html", "svg"):   # a game to draw: its worlds noted as it is played
             from warband.game.viewer import WatchedGame
             game = WatchedGame(scenario, seed, policies_of(request), max_rounds, script=script)

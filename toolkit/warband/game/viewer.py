@@ -135,7 +135,7 @@ def board_of(game: Game) -> dict:
 def step_starts(events: list) -> list[int]:
     """Where each step begins: at an event of STEP_EVENTS, or at the run of choices just
     before it. The events before the first such event are a step of their own."""
-    starts = []
+    starts: list[int] = []
     for i, e in enumerate(events):
         if e.get("type") in STEP_EVENTS:
             j = i
