@@ -154,6 +154,23 @@ def test_the_page_steps_to_the_end_and_draws_the_records_positions(scenario, tmp
         assert taken.returncode == 0 and shot.stat().st_size > 10_000, taken.stderr[-2000:]
 
 
+def test_the_keys_the_slider_and_the_buttons_step_the_page(tmp_path):
+    page = tmp_path / "game.html"
+    made = CliRunner().invoke(app, ["play", "fogbound-drowned-market", "--format", "html",
+                                    "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    run = chromium(tmp_path, "--dump-dom", page.as_uri() + "#controls")
+    dom = Drawn()
+    dom.feed(run.stdout)
+    assert dom.errors == "", dom.errors
+    steps = len(json.loads(run.stdout.split('id="game-data">', 1)[1]
+                           .split("</script>", 1)[0])["steps"])
+    last, middle = steps - 1, (steps - 1) // 2
+    assert dom.body.get("data-controls") == (
+        f"End={last} ArrowLeft={last - 1} ArrowRight={last} Home=0 ArrowRight=1 "
+        f"slider={middle} back={middle - 1} last={last} first=0 forward=1")
+
+
 def test_a_script_error_would_be_seen(tmp_path):
     """The check above can fail: a page whose script throws shows the error in its DOM."""
     page = tmp_path / "broken.html"

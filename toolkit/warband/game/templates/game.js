@@ -1,7 +1,8 @@
 // The game page: steps through the game's states. Hand-written, no library; text from the
 // game's files is only ever written with textContent (never as HTML), the pieces' SVG comes
 // escaped from warband (game/svg.py). Test hooks: #end shows the last step, #step=N step N,
-// #autoplay steps forward through every step (as the forward button does) and stops at the end.
+// #autoplay steps forward through every step (as the forward button does) and stops at the end,
+// #controls uses each key, the slider and each button once, noting the step each led to.
 "use strict";
 window.onerror = function (message, source, line, column) {
   var box = document.getElementById("errors");
@@ -38,12 +39,13 @@ window.onerror = function (message, source, line, column) {
     var box = $("sides");
     box.textContent = "";
     data.sides.forEach(function (side, s) {
-      var total = 0, left = 0, removed = 0, withdrawn = 0;
+      var total = 0, left = 0, removed = 0, withdrawn = 0, waiting = 0;
       data.fighters.forEach(function (f, i) {
         if (f.side !== s) { return; }
         total += 1;
         var out = state.out[i];
         if (out === "removed") { removed += 1; } else if (out === "withdrawn") { withdrawn += 1; } else { left += 1; }
+        if (!out && / offboard/.test(state.fighters[i]["class"])) { waiting += 1; }
       });
       var div = document.createElement("div");
       div.className = "side";
@@ -55,7 +57,8 @@ window.onerror = function (message, source, line, column) {
       div.appendChild(name);
       var count = document.createElement("div");
       count.textContent = left + " of " + total + " in play, " + removed + " removed" +
-        (withdrawn ? ", " + withdrawn + " withdrawn" : "");
+        (withdrawn ? ", " + withdrawn + " withdrawn" : "") +
+        (waiting ? " (" + waiting + " not on the board yet)" : "");
       div.appendChild(count);
       if (own.values.length) {
         var values = document.createElement("div");
@@ -115,6 +118,20 @@ window.onerror = function (message, source, line, column) {
   if (hash === "#autoplay") {
     var guard = steps.length + 1;
     while (at < steps.length - 1 && guard-- > 0) { $("forward").click(); }
+  }
+  if (hash === "#controls") {   // each control as a person uses it, the step it led to
+    var seen = [];
+    var press = function (key) {
+      document.dispatchEvent(new KeyboardEvent("keydown", {key: key, bubbles: true}));
+      seen.push(key + "=" + at);
+    };
+    press("End"); press("ArrowLeft"); press("ArrowRight"); press("Home"); press("ArrowRight");
+    slider.value = String(Math.floor((steps.length - 1) / 2));
+    slider.dispatchEvent(new Event("input"));
+    seen.push("slider=" + at);
+    [["back", "back"], ["last", "last"], ["first", "first"], ["forward", "forward"]].forEach(
+      function (b) { $(b[0]).click(); seen.push(b[1] + "=" + at); });
+    document.body.setAttribute("data-controls", seen.join(" "));
   }
   document.body.setAttribute("data-ready", "1");
 }());
