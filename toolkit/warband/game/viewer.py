@@ -134,10 +134,13 @@ def board_of(game: Game) -> dict:
 
 def step_starts(events: list) -> list[int]:
     """Where each step begins: at an event of STEP_EVENTS, or at the run of choices just
-    before it. The events before the first such event are a step of their own."""
+    before it; in a game whose rules activate nobody, at every event but a choice or a roll
+    (event by event). The events before the first such event are a step of their own."""
+    activations = any(e.get("type") == "activate" for e in events)
     starts: list[int] = []
     for i, e in enumerate(events):
-        if e.get("type") in STEP_EVENTS:
+        kind = e.get("type")
+        if kind in STEP_EVENTS if activations else kind not in ("decision", "roll"):
             j = i
             while j > 0 and events[j - 1].get("type") == "decision" and \
                     (not starts or j - 1 >= starts[-1] + 1):
@@ -187,6 +190,9 @@ def title_of(events: list, round_: int) -> str:
             if kind == "end":
                 return "Game over"
             return f"Round {round_}: " + (lines_of([e]) or [kind])[0]
+    for e in events:   # (a game stepped event by event)
+        if e.get("type") not in ("decision", "roll"):
+            return f"Round {round_}: " + (lines_of([e]) or [str(e.get("type"))])[0]
     return "Before the game"
 
 
@@ -222,7 +228,7 @@ def view(record: dict, game: WatchedGame) -> dict:
         end = starts[n + 1] if n + 1 < len(starts) else len(events)
         part = events[start:end]
         for e in part:
-            if isinstance(e.get("round"), int) and e.get("type") in STEP_EVENTS:
+            if isinstance(e.get("round"), int):
                 round_ = e["round"]
                 break
         steps.append({"round": round_, "title": title_of(part, round_),
