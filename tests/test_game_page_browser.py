@@ -171,6 +171,48 @@ def test_the_keys_the_slider_and_the_buttons_step_the_page(tmp_path):
         f"slider={middle} back={middle - 1} last={last} first=0 forward=1")
 
 
+class Texts(HTMLParser):
+    """The elements of a dumped DOM, and the text of each fighter's tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.tips: list[str] = []
+        self._tip = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self._tip = tag == "title" and len(self.tags) > 2
+
+    def handle_endtag(self, tag):
+        self._tip = False
+
+    def handle_data(self, data):
+        if self._tip:
+            self.tips.append(data)
+
+
+def test_names_like_markup_stay_text_in_the_browser(tmp_path):
+    mine = tmp_path / "mine.yaml"
+    text = (ROOT / "warbands" / "clockwork-empire.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Lieutenant", "name: '<script>alert(1)</script><b>x'") \
+        .replace("name: Musketeer", "name: '\"onload=alert(1)'")
+    mine.write_text(text.replace("$schema=../schemas/", f"$schema={ROOT}/schemas/"),
+                    encoding="utf-8")
+    page = tmp_path / "game.html"
+    made = CliRunner().invoke(app, ["play", "sss-standard-game", "--side", f"empire={mine}",
+                                    "--format", "html", "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    run = chromium(tmp_path, "--dump-dom", page.as_uri() + "#autoplay")
+    dom, texts = Drawn(), Texts()
+    dom.feed(run.stdout)
+    texts.feed(run.stdout)
+    assert dom.errors == "" and dom.body.get("data-ready") == "1"
+    assert texts.tags.count("script") == 2 and "b" not in texts.tags   # nothing injected
+    assert any(t.startswith("<script>alert(1)</script><b>x (empire)") for t in texts.tips)
+    assert any(t.startswith('"onload=alert(1) 1 (empire)') for t in texts.tips)
+
+
 def test_a_script_error_would_be_seen(tmp_path):
     """The check above can fail: a page whose script throws shows the error in its DOM."""
     page = tmp_path / "broken.html"
