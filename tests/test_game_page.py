@@ -104,6 +104,10 @@ def test_the_steps_follow_the_game(scenario):
     # after set-up every fighter stands on the board
     after_setup = data["states"][viewer.state_after_round(data, 0)]
     assert all(f["at"] is not None for f in after_setup["fighters"])
+    names = [f["name"] for f in data["fighters"]]
+    for step, events in steps_with_events(record, data):   # the fighter acting, ringed
+        acting = [e["fighter"] for e in events if e["type"] == "activate"]
+        assert step["actor"] == (names.index(acting[0]) if acting else None)
     rolls = [line for s in steps for line in s["lines"] if " rolled " in line]
     assert len(rolls) == sum(e["type"] == "roll" for e in record["events"])
 

@@ -82,6 +82,7 @@ def board_svg(data: dict, state_index: int, *, caption: str | None = None) -> st
            f"<title>{esc(caption or data['title'])}</title>",
            "<style>.board .removed{opacity:.3}.board .withdrawn,.board .offboard{display:none}"
            ".board .name{font-size:9px;text-anchor:middle;fill:#222}"
+           ".board .acting circle{stroke:#f1c40f;stroke-width:4}"
            ".board .kind{font-size:7px;text-anchor:middle;fill:#333;opacity:.8}"
            ".board .badge{font-size:8px;font-weight:bold;text-anchor:middle;fill:#7b1010;"
            "paint-order:stroke;stroke:#fff;stroke-width:2px}</style>"]

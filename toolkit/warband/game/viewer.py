@@ -222,6 +222,7 @@ def view(record: dict, game: WatchedGame) -> dict:
         return index[key]
 
     starts = step_starts(events)
+    names = [f.name for f in (final or game.scenario.start()).fighters]
     steps = []
     round_ = 0
     for n, start in enumerate(starts):
@@ -231,8 +232,10 @@ def view(record: dict, game: WatchedGame) -> dict:
             if isinstance(e.get("round"), int):
                 round_ = e["round"]
                 break
+        actor = next((e.get("fighter") for e in part if e.get("type") == "activate"), None)
         steps.append({"round": round_, "title": title_of(part, round_),
-                      "lines": lines_of(part), "state": state_at(end)})
+                      "lines": lines_of(part), "state": state_at(end),
+                      "actor": names.index(actor) if actor in names else None})
     world = final or game.scenario.start()
     return {
         "title": record["scenario_title"], "scenario": record["scenario"],

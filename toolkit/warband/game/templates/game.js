@@ -18,10 +18,11 @@ window.onerror = function (message, source, line, column) {
 
   function drawFighters(state) {
     var r = data.base;
+    var actor = steps[at].actor;
     state.fighters.forEach(function (d, i) {
       var g = $("f" + i);
       if (!g) { return; }
-      g.setAttribute("class", d["class"]);
+      g.setAttribute("class", d["class"] + (i === actor ? " acting" : ""));
       var circle = g.querySelector("circle"), texts = g.querySelectorAll("text");
       circle.setAttribute("cx", d.x);
       circle.setAttribute("cy", d.y);
