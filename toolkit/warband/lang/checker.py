@@ -142,6 +142,10 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
 
     def number_hint(self, actual: Type, node: nodes.Expr | None = None) -> str | None:
         """How to get a number out of a fighter."""
+        if actual.kind == "pool":   # dice pools
+            who = node.name if isinstance(node, nodes.Name) else "shots"
+            return (f"a pool of dice is not a number; ask it: count >= 4 in {who}, "
+                    f"total({who}), highest({who}), lowest({who}) or size({who})")
         stats = self.table.names_of_kind("stat")
         if actual.kind != "fighter" or not stats:
             return None

@@ -22,7 +22,7 @@ KIND_WORDS = {
     "zone": "a zone",
 }
 
-BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
+BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters", "pool")
 # the kinds of declaration whose names are values, each a type of its own (`c: class`); the
 # words are keywords, so no declaration can take them as its name
 VALUE_KINDS = ("class", "tier", "equipment")
@@ -32,6 +32,9 @@ BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
 # Questions the board answers during a game (without a board: no distance, clear sight).
 GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engaged": 1}
+# dice pools: the questions a pool answers besides `count PRED in p` (each with one argument,
+# the pool); a table or definition of the same name takes its place
+POOL_QUESTIONS = ("total", "highest", "lowest", "size")
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 
