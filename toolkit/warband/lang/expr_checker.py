@@ -81,7 +81,11 @@ class ExpressionChecker(CheckerParts):
             case nodes.Compare(op=op, left=left, right=right):
                 lt = self.expr(left, scope)
                 rt = self.member(right, lt, scope) or self.expr(right, scope)
-                if op in ("==", "!="):
+                if "pool" in (lt.kind, rt.kind):   # dice pools: asked, not compared
+                    side, t = (left, lt) if lt.kind == "pool" else (right, rt)
+                    self.error("E302", f"'{op}' cannot compare {t}", side.span,
+                               hint=self.number_hint(t, side))
+                elif op in ("==", "!="):
                     if not (compatible(lt, rt) or compatible(rt, lt)):
                         self.error("E302", f"cannot compare {lt} with {rt}", e.span)
                 else:
