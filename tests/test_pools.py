@@ -410,3 +410,63 @@ def test_super_simple_skirmish_criticals():
     def question(faces):
         return sum(faces) + sum(f == 6 for f in faces)
     assert dict(exact(SSS_CRITICALS, "critical_roll", f=ME).items()) == brute(3, 6, question)
+
+
+def test_a_pool_of_many_classes_too_large_names_its_classes():
+    text = '''ruleset "t"
+action a(n: number) -> number {
+  let p = pool (n)d6
+  return (count == 1 in p) + (count == 2 in p) * 2 + (count == 3 in p) * 3
+    + (count == 4 in p) * 4 + (count == 5 in p) * 5
+}
+'''
+    with pytest.raises(RulesError) as caught:
+        exact(text, n=60)
+    d = caught.value.diagnostic
+    assert d.code == "E504"
+    assert "6 classes of faces told apart by its questions (1, 2, 3, 4, 5, 6)" in d.message
+    assert "falls in 8,259,888 ways" in d.message
+
+
+def test_a_pool_returned_by_a_procedure_and_chosen_by_if():
+    text = '''ruleset "t"
+procedure volley(n: number) -> pool { return pool (n)d6 }
+action a(n: number) -> number {
+  let more = volley(n)
+  let shots = if n > 2 then more else pool 2d6 reroll == 1
+  return (count >= 4 in shots) * 100 + count == 6 in shots
+}
+'''
+    assert as_pairs(exact(text, n=3)) == brute(3, 6, hits_and_sixes)
+    assert as_pairs(exact(text, n=1)) == brute(2, 6, hits_and_sixes, reroll={1})
+
+
+def test_the_reference_example_volley():
+    """docs/language.md's example: Might/10 dice, hits on 4+, each 6 pierces armour."""
+    text = '''ruleset "t"
+stat Might: 1..100
+trait Armor(N) max
+outcomes volley_result { miss = 0, hit = 1, pierced = 2 }
+action volley(shooter: fighter, target: fighter) -> volley_result {
+  let shots = pool (max(shooter.Might / 10, 1))d6
+  let hits = count >= 4 in shots
+  let sixes = count == 6 in shots
+  if hits == 0 {
+    return miss
+  }
+  if sixes > target.Armor {
+    return pierced
+  }
+  return hit
+}
+'''
+    rs = ruleset_of(text)
+    world = make_world(rs, [FighterSpec("a", 0, stats={"Might": 30}),
+                            FighterSpec("b", 1, stats={"Might": 5}, traits={"Armor": 1})])
+    dist = Interpreter(rs, Policies()).exact("volley", {"shooter": ME,
+                                                         "target": Ref("fighter", 1)}, world)
+
+    def question(faces):
+        hits, sixes = hits_and_sixes(faces)
+        return "miss" if hits == 0 else "pierced" if sixes > 1 else "hit"
+    assert dict(dist.items()) == brute(3, 6, question)

@@ -515,6 +515,7 @@ class Compiler:
         interp = self.interp
         count, single = self(e.count), self.single_die(e)
         keep_mod = next((m for m in e.mods if isinstance(m, nodes.KeepMod)), None)
+        classes: list = []   # the classes of faces the ruleset tells apart, found at first use
 
         def roll(n, reroll):
             check_count(n, e)
@@ -525,7 +526,9 @@ class Compiler:
                         keep_mod.highest if keep_mod.keep else not keep_mod.highest)
             if not interp.exact_mode:
                 return interp.draw_pool(die, e.sides, n, keep, e)
-            parts = pools.classes(self.ruleset, e.sides)
+            if not classes:
+                classes.append(pools.classes(self.ruleset, e.sides))
+            parts = classes[0]
             limit = interp.max_branches or MAX_BRANCHES
             listed = pools.outcomes(die, n, keep, parts)
             if listed > limit:
