@@ -737,7 +737,8 @@ BOOL_LEAVES = ["true", "false", "@f.Hurt", "@s.Ready", "@f has Shield", "@g has 
 GROUPS = ["fighters", "@s.fighters", "@t.casualties", "@f.enemies", "@g.friends", "fighters within 4 of @f",
           "all(y for y in @s.fighters if y.Hurt)", "red.fighters", "sides"]
 ROLLS = ["d6", "2d6", "(@n)d6", "3d6 keep highest 2", "d8 reroll <= 2", "count >= 4 in 3d6",
-         "count even in (@n)d6", "4d6 drop lowest 1"]
+         "count even in (@n)d6", "4d6 drop lowest 1",
+         "pool_hits(pool (@n)d6 reroll == 1)", "total(pool 3d6 keep highest 2)"]   # dice pools
 
 
 @st.composite
