@@ -470,3 +470,40 @@ action volley(shooter: fighter, target: fighter) -> volley_result {
         hits, sixes = hits_and_sixes(faces)
         return "miss" if hits == 0 else "pierced" if sixes > 1 else "hit"
     assert dict(dist.items()) == brute(3, 6, question)
+
+
+FATE = '''ruleset "t"
+counter Fate on fighter
+action a(f: fighter) -> number {
+  let shots = pool 3d6
+  let hits = count >= 4 in shots
+  choose again by f "spend Fate to roll the misses again" {
+    option keep
+    option reroll when f.Fate > 0 {
+      set f.Fate -= 1
+      let more = pool (3 - hits)d6
+      set hits += count >= 4 in more
+    }
+  }
+  return hits + count == 6 in shots
+}
+'''
+
+
+@pytest.mark.parametrize("policy", ["first", "greedy"])
+def test_a_decision_after_a_pool_sees_its_dice(policy):
+    """The greedy policy looks ahead from the pool's dice (a reroll of the misses never hurts,
+    so it always rerolls); `first` keeps."""
+    rs = ruleset_of(FATE)
+    world = make_world(rs, [FighterSpec("me", state={"Fate": 1})])
+    dist = Interpreter(rs, Policies(policy)).exact("a", {"f": ME}, world)
+    expected: Counter = Counter()
+    for faces in itertools.product(range(1, 7), repeat=3):
+        hits, sixes = hits_and_sixes(faces)
+        if policy == "first":
+            expected[hits + sixes] += Fraction(1, 216)
+            continue
+        for more in itertools.product(range(1, 7), repeat=3 - hits):
+            expected[hits + sum(f >= 4 for f in more) + sixes] += \
+                Fraction(1, 216) / 6 ** (3 - hits)
+    assert dict(dist.items()) == dict(expected)
