@@ -507,3 +507,19 @@ def test_a_decision_after_a_pool_sees_its_dice(policy):
             expected[hits + sum(f >= 4 for f in more) + sixes] += \
                 Fraction(1, 216) / 6 ** (3 - hits)
     assert dict(dist.items()) == dict(expected)
+
+
+def test_a_pool_whose_dice_come_from_an_earlier_roll_is_capped_in_the_hint():
+    text = '''ruleset "t"
+action a() -> number {
+  let n = d20 + 40
+  let p = pool (n)d6
+  return total(p)
+}
+'''
+    with pytest.raises(RulesError) as caught:
+        exact(text)
+    d = caught.value.diagnostic
+    assert d.code == "E504"
+    assert "the number of dice comes from the earlier roll `d20`" in d.message
+    assert "`pool (min(n, " in d.hint
