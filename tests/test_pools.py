@@ -310,6 +310,17 @@ action a(f: fighter, n: number) -> number {
     assert dict(exact(text, f=ME, n=1).items()) == {6: 1}   # (the default: pool)
 
 
+def test_a_definition_may_be_named_pool():
+    text = '''ruleset "t"
+define pool(n) = (n)d6 keep highest 1
+action a() -> number {
+  let p = pool (1)d6
+  return pool(1) - total(p) + size(pool (2)d1) - 2
+}
+'''
+    assert exact(text).mean() == 0   # (`pool (2)d1`, dice after it, is always a pool)
+
+
 def test_a_definition_may_stand_for_total():
     """A rules file's own `total` is called, not the pool question."""
     text = '''ruleset "t"

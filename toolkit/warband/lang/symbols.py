@@ -22,7 +22,7 @@ KIND_WORDS = {
     "zone": "a zone",
 }
 
-BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters", "pool")
+BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
 # the kinds of declaration whose names are values, each a type of its own (`c: class`); the
 # words are keywords, so no declaration can take them as its name
 VALUE_KINDS = ("class", "tier", "equipment")
@@ -35,6 +35,9 @@ GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engage
 # dice pools: the questions a pool answers besides `count PRED in p` (each with one argument,
 # the pool); a table or definition of the same name takes its place
 POOL_QUESTIONS = ("total", "highest", "lowest", "size")
+# dice pools: the type of a pool parameter (`p: pool`); not a reserved name, as rules written
+# before pools may name a definition or a value `pool`
+POOL_TYPE = "pool"
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 
