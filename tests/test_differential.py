@@ -94,6 +94,7 @@ table price(e: equipment) -> coins { Shield => 3  Spear => 5 }
 table base(c: class) -> coins { Guard => 4  otherwise => 1 }
 define gear(f: fighter) = base(f.class) + total(price(e) for e in f.equipment)
 define sharp(e: equipment) = e == Spear
+define pool_hits(p: pool) = (count >= 4 in p) * 10 + count == 6 in p + count > 100 in p
 '''
 
 # (type, expression): "number" or "bool"
@@ -181,6 +182,10 @@ CASES = [
     ("number", "count in {1, 6} in 4d6"),
     ("number", "count > (@n) in 3d6"),
     ("bool", "d6 > 3"),
+    # dice pools: one roll asked several questions (a pool argument, and the questions of one)
+    ("number", "pool_hits(pool (@n)d6) + pool_hits(pool 2d6 reroll == 1)"),
+    ("number", "total(pool (@n)d6 keep highest 2) + size(pool 3d6 drop lowest 1)"),
+    ("number", "highest(pool 3d6 reroll <= 2) * 10 + lowest(pool (@n)d8 reroll in {1})"),
     # groups
     ("number", "total(x.Might for x in fighters within 3 of @f)"),
     ("number", "total(x.Might for x in @s.fighters if x.Might > @n)"),
@@ -453,6 +458,7 @@ GRAMMAR_FORMS = {
     "str_lit": nodes.Str, "true_lit": nodes.Bool, "false_lit": nodes.Bool, "name": nodes.Name,
     "count": nodes.Count, "within": nodes.Within, "aggregate": nodes.Aggregate,
     "dice_lit": nodes.Dice, "dice_dyn": nodes.Dice, "keep_mod": nodes.KeepMod,
+    "pool_roll": nodes.Dice,   # dice pools: `pool 3d6`
     "reroll_mod": nodes.RerollMod, "pred_even": nodes.PredEven, "pred_odd": nodes.PredOdd,
     "pred_compare": nodes.PredCompare, "pred_set": nodes.PredSet,
     # the bare word `fighters`: a Name, every fighter in play (in army rules, a warband's
@@ -516,6 +522,9 @@ def test_every_form_has_a_case():
             "Ready", "reach", "speed"} <= fields   # stats, counters, flags, traits, columns
     dice = [n for n in found if type(n) is nodes.Dice]
     assert {n.count_in_token for n in dice} == {True, False}
+    assert {n.pool for n in dice} == {True, False}   # dice pools
+    assert {n.callee.name for n in found if type(n) is nodes.Call} >= {"total", "highest",
+                                                                      "lowest", "size"}
     assert {(m.keep, m.highest) for n in dice for m in n.mods
             if type(m) is nodes.KeepMod} >= {(True, True), (False, False)}
 
@@ -728,7 +737,8 @@ BOOL_LEAVES = ["true", "false", "@f.Hurt", "@s.Ready", "@f has Shield", "@g has 
 GROUPS = ["fighters", "@s.fighters", "@t.casualties", "@f.enemies", "@g.friends", "fighters within 4 of @f",
           "all(y for y in @s.fighters if y.Hurt)", "red.fighters", "sides"]
 ROLLS = ["d6", "2d6", "(@n)d6", "3d6 keep highest 2", "d8 reroll <= 2", "count >= 4 in 3d6",
-         "count even in (@n)d6", "4d6 drop lowest 1"]
+         "count even in (@n)d6", "4d6 drop lowest 1",
+         "pool_hits(pool (@n)d6 reroll == 1)", "total(pool 3d6 keep highest 2)"]   # dice pools
 
 
 @st.composite

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast as pyast
+import dataclasses
 from typing import cast
 
 from lark import Token, Transformer, Tree, v_args
@@ -576,6 +577,10 @@ class Builder(Transformer):
 
     def dice_dyn(self, meta, c):
         return self._dice(meta, c[0], c[1], c[2:])
+
+    # dice pools: `pool (n)d6`, the dice kept whole
+    def pool_roll(self, meta, c):
+        return dataclasses.replace(c[1], pool=True, span=self.span(meta))
 
     def keep_drop(self, meta, c):
         return str(c[0])

@@ -22,6 +22,7 @@ from warband.lang.symbols import (
     BUILTIN_FUNCTIONS,
     BUILTIN_TYPES,
     KIND_WORDS,
+    POOL_TYPE,
     VALUE_KINDS,
     Symbol,
     SymbolTable,
@@ -34,6 +35,7 @@ from warband.lang.typesystem import (
     FIGHTER,
     NOTHING,
     NUMBER,
+    POOL,
     SIDE,
     Scope,
     Type,
@@ -95,6 +97,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
     def _type_of_ref(self, ref: nodes.Ident) -> Type:
         if ref.name in BUILTIN_TYPES:
             return DICE if ref.name == "dice" else Type(ref.name)
+        if ref.name == POOL_TYPE:   # dice pools
+            return POOL
         if ref.name in VALUE_KINDS:   # class, tier, equipment: a declared name of that kind
             return Type(ref.name)
         sym = self.lookup(ref.name)
@@ -142,6 +146,10 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
 
     def number_hint(self, actual: Type, node: nodes.Expr | None = None) -> str | None:
         """How to get a number out of a fighter."""
+        if actual.kind == "pool":   # dice pools
+            who = node.name if isinstance(node, nodes.Name) else "shots"
+            return (f"a pool of dice is not a number; ask it: count >= 4 in {who}, "
+                    f"total({who}), highest({who}), lowest({who}) or size({who})")
         stats = self.table.names_of_kind("stat")
         if actual.kind != "fighter" or not stats:
             return None

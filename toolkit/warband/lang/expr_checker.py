@@ -18,6 +18,7 @@ from warband.lang.symbols import (
     BUILTIN_GROUPS,
     GAME_FUNCTIONS,
     KIND_WORDS,
+    POOL_QUESTIONS,
     VALUE_KINDS,
 )
 from warband.lang.typesystem import (
@@ -29,6 +30,7 @@ from warband.lang.typesystem import (
     FIGHTERS,
     GEAR,
     NUMBER,
+    POOL,
     SIDE_BUILTINS,
     SIDES,
     TEXT,
@@ -79,7 +81,11 @@ class ExpressionChecker(CheckerParts):
             case nodes.Compare(op=op, left=left, right=right):
                 lt = self.expr(left, scope)
                 rt = self.member(right, lt, scope) or self.expr(right, scope)
-                if op in ("==", "!="):
+                if "pool" in (lt.kind, rt.kind):   # dice pools: asked, not compared
+                    side, t = (left, lt) if lt.kind == "pool" else (right, rt)
+                    self.error("E302", f"'{op}' cannot compare {t}", side.span,
+                               hint=self.number_hint(t, side))
+                elif op in ("==", "!="):
                     if not (compatible(lt, rt) or compatible(rt, lt)):
                         self.error("E302", f"cannot compare {lt} with {rt}", e.span)
                 else:
@@ -134,9 +140,13 @@ class ExpressionChecker(CheckerParts):
             case nodes.Count(predicate=predicate, pool=pool):
                 self.predicate(predicate, scope)
                 t = self.expr(pool, scope)
+                if t.kind in ("pool", "any") and not isinstance(pool, nodes.Dice):
+                    return NUMBER.rolled(True)   # dice pools: a kept roll, asked again
                 if not isinstance(pool, nodes.Dice):
-                    self.error("E302", f"'count' looks at dice written in place, not {t}",
-                               pool.span, hint="as in: count even in 3d6, or (n)d6")
+                    self.error("E302", f"'count' looks at dice written in place or a pool, "
+                                       f"not {t}", pool.span,
+                               hint="as in: count even in 3d6, or keep a roll to ask it again: "
+                                    "let shots = pool (n)d6, then count >= 4 in shots")
                 elif any(isinstance(m, nodes.KeepMod) for m in pool.mods):
                     mod = next(m for m in pool.mods if isinstance(m, nodes.KeepMod))
                     self.error("E306", "'count' looks at every die rolled, so keeping or "
@@ -209,7 +219,7 @@ class ExpressionChecker(CheckerParts):
                                mod.span)
             else:
                 self.predicate(mod.predicate, scope)
-        return DICE
+        return POOL if e.pool else DICE
 
     def predicate(self, p: nodes.Predicate, scope: Scope) -> None:
         if isinstance(p, nodes.PredCompare):
@@ -394,6 +404,8 @@ class ExpressionChecker(CheckerParts):
                 random |= t.random
             return NUMBER.rolled(random)
         sym = self.lookup(name)
+        if sym is None and name in POOL_QUESTIONS:
+            return self.pool_question(e, scope)
         if sym is None:
             self.unknown(e.callee, ("table", "define", "procedure"))
             for arg in e.args:
@@ -414,5 +426,22 @@ class ExpressionChecker(CheckerParts):
         result = (self.table_type(cast(nodes.TableDecl, sym.decl)) if sym.kind == "table"
                   else self.define_type(cast(nodes.DefineDecl, sym.decl)))
         return result.rolled(random)
+
+    # dice pools: total(p), highest(p), lowest(p), size(p) of a pool kept by `let p = pool 3d6`
+    def pool_question(self, e: nodes.Call, scope: Scope) -> Type:
+        name = e.callee.name
+        if len(e.args) != 1:
+            self.error("E301", f"'{name}' takes one argument, a pool of dice, not "
+                               f"{len(e.args)}", e.span,
+                       hint=f"as in: {name}(shots), after let shots = pool 3d6")
+        for i, arg in enumerate(e.args):
+            t = self.expr(arg, scope)
+            if i == 0 and t.kind not in ("pool", "any"):
+                group = f"; over a group: {name}(f.X for f in group)" \
+                    if name != "size" else ""
+                self.error("E302", f"'{name}(...)' asks a pool of dice, not {t}", arg.span,
+                           hint=f"keep a roll as a pool to ask it: let shots = pool 3d6, then "
+                                f"{name}(shots){group}")
+        return NUMBER.rolled(True)
 
     # ---- whole-file checks ----------------------------------------------------------------------------

@@ -144,6 +144,8 @@ class Dice:
     mods: tuple[KeepMod | RerollMod, ...]
     span: Span
     count_in_token: bool = True  # 3d6 (True) as against (n)d6; (n)3d6 is an error
+    # dice pools: `pool 3d6` keeps each die's face, a value asked questions (count, total, ...)
+    pool: bool = False
 
 
 @node

@@ -32,6 +32,12 @@ BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
 # Questions the board answers during a game (without a board: no distance, clear sight).
 GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engaged": 1}
+# dice pools: the questions a pool answers besides `count PRED in p` (each with one argument,
+# the pool); a table or definition of the same name takes its place
+POOL_QUESTIONS = ("total", "highest", "lowest", "size")
+# dice pools: the type of a pool parameter (`p: pool`); not a reserved name, as rules written
+# before pools may name a definition or a value `pool`
+POOL_TYPE = "pool"
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 

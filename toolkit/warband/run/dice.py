@@ -202,6 +202,12 @@ class Dist:
         return self._cdf
 
 
+def weights_of(dist: Dist) -> tuple[dict, int]:
+    """A distribution's whole-number weights (outcome -> weight, a copy) and their common
+    denominator: what dice pools (run/pools.py) build their multinomial weights from."""
+    return dict(dist._w), dist._den
+
+
 def _order(item):
     v = item[0] if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Fraction) \
         else item

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from warband.diagnostics import diag
 from warband.lang import nodes
-from warband.lang.symbols import GAME_FUNCTIONS
-from warband.limits import MAX_DICE
-from warband.run import budget, dice, toomuch
+from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
+from warband.limits import MAX_BRANCHES, MAX_DICE
+from warband.run import budget, dice, pools, toomuch
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
@@ -362,7 +362,10 @@ class Compiler:
             case nodes.Call(callee=callee, args=args):
                 return self.call(e, callee.name, [self(a) for a in args])
             case nodes.Dice():
-                return self.dice(e)
+                return self.pool_roll(e) if e.pool else self.dice(e)
+            case nodes.Count(predicate=pred, pool=counted_pool) \
+                    if type(counted_pool) is not nodes.Dice:
+                return self.pool_count(pred, self(counted_pool))
             case nodes.Count(predicate=pred, pool=counted_pool):
                 # the checker admits only dice written in place (E302)
                 pool = cast(nodes.Dice, counted_pool)
@@ -432,6 +435,10 @@ class Compiler:
             table = self.ruleset.tables[name]
             return lambda env, world: lift(lambda *vs: interp.lookup(table, vs, e, world),
                                            *(a(env, world) for a in args))
+        if name in POOL_QUESTIONS and name not in self.ruleset.defines:
+            # dice pools: total(p), highest(p), lowest(p), size(p)
+            (pool,) = args
+            return lambda env, world: lift(lambda p: pools.ask(name, p), pool(env, world))
         decl = self.ruleset.defines[name]
         params = [p.name.name for p in decl.params]
 
@@ -502,3 +509,47 @@ class Compiler:
         def dice_fn(env, world):
             return lift(pool, count(env, world), single(env, world))
         return dice_fn
+
+    # ---- dice pools: `pool (n)d6`, one roll asked several questions (run/pools.py) -------------
+    def pool_roll(self, e: nodes.Dice) -> Callable:
+        interp = self.interp
+        count, single = self(e.count), self.single_die(e)
+        keep_mod = next((m for m in e.mods if isinstance(m, nodes.KeepMod)), None)
+        classes: list = []   # the classes of faces the ruleset tells apart, found at first use
+
+        def roll(n, reroll):
+            check_count(n, e)
+            die = self.die_for(e.sides, reroll)
+            keep = None
+            if keep_mod is not None:
+                keep = (keep_mod.count if keep_mod.keep else max(n - keep_mod.count, 0),
+                        keep_mod.highest if keep_mod.keep else not keep_mod.highest)
+            if not interp.exact_mode:
+                return interp.draw_pool(die, e.sides, n, keep, e)
+            if not classes:
+                classes.append(pools.classes(self.ruleset, e.sides))
+            parts = classes[0]
+            limit = interp.max_branches or MAX_BRANCHES
+            listed = pools.outcomes(die, n, keep, parts)
+            if listed > limit:
+                raise RulesError(toomuch.pool_too_large(
+                    interp, e, n, pools.too_many(e.sides, n, keep, parts, listed, limit),
+                    pools.POOL_HINT, lambda m: pools.outcomes(die, m, keep, parts) <= limit))
+            return interp.draw(pools.exact(die, e.sides, n, keep, parts), e)
+
+        def pool_fn(env, world):
+            return lift(roll, count(env, world), single(env, world))
+        return pool_fn
+
+    def pool_count(self, pred, pool: Callable) -> Callable:
+        """`count PRED in p` of a pool: the predicate's faces depend on the pool's dice."""
+        chosen: dict[int, Callable] = {}
+
+        def count_fn(env, world):
+            def counted(p):
+                faces = chosen.get(p.sides)
+                if faces is None:
+                    faces = chosen[p.sides] = self.predicate(pred, p.sides)
+                return lift(p.count, faces(env, world))
+            return lift(counted, pool(env, world))
+        return count_fn

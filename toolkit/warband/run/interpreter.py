@@ -22,7 +22,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import budget, dice, toomuch
+from warband.run import budget, dice, pools, toomuch
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -699,6 +699,15 @@ class Interpreter(Decisions):
         if self.recorder is not None and self.recorder.record:
             from warband.lang.unparse import expr_text  # lazily: only recorded games need it
             self.recorder.rolled(expr_text(node), value)
+        return value
+
+    # dice pools: a sampled pool, each die drawn; a recorded game shows its faces once
+    def draw_pool(self, die: Dist, sides: int, n: int, keep, node):
+        self.drawn += 1
+        value = pools.sample(die, sides, n, keep, self.rng)
+        if self.recorder is not None and self.recorder.record:
+            from warband.lang.unparse import expr_text  # lazily: only recorded games need it
+            self.recorder.rolled(expr_text(node), list(value.faces or ()))
         return value
 
     def lookup(self, table: nodes.TableDecl, args, call, world):

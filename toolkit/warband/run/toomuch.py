@@ -372,6 +372,7 @@ def pool_too_large(interp, roll: nodes.Dice, n: int, reason: str, hint: str,
             most = next((m for m in range(n - 1, 0, -1) if fits is None or fits(m)), 0)
             if most:
                 hint = (f"at most {most} such dice are worked out exactly: cap the number, "
-                        f"`(min({expr_text(roll.count)}, {most}))d{roll.sides}`, or roll "
+                        f"`{'pool ' if roll.pool else ''}"   # dice pools: written as rolled
+                        f"(min({expr_text(roll.count)}, {most}))d{roll.sides}`, or roll "
                         "fewer for it; or play it out: warband simulate")
     return diag("E504", message, roll.span, hint=hint, related=related)

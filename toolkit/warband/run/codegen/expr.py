@@ -9,7 +9,7 @@ names or constants are put in place of their calls.
 from __future__ import annotations
 
 from warband.lang import nodes
-from warband.lang.symbols import GAME_FUNCTIONS
+from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.run import budget
 from warband.run.codegen import runtime as rt
 from warband.run.evaluate import BUILTINS, COMPARE
@@ -231,6 +231,11 @@ class ExpressionWriter:
             return self.call(e, scope)
         if t is nodes.Dice:
             return self.dice(e, scope)
+        if t is nodes.Count and type(e.pool) is not nodes.Dice:   # dice pools: a kept roll
+            bound = self.expr(e.predicate.value, scope) \
+                if type(e.predicate) is nodes.PredCompare else "None"
+            return f"_pool_count({self.expr(e.pool, scope)}, {self.const(e.predicate, 'n')}, " \
+                   f"{bound})"
         if t is nodes.Count:
             pool = e.pool
             if type(pool) is not nodes.Dice:
@@ -331,6 +336,8 @@ class ExpressionWriter:
             packed = f"({args},)" if e.args else "()"
             return (f"_lookup(I, {self.const(table, 'n')}, {packed}, {self.const(e, 'n')}, "
                     f"world, t_{mangle(name)})")
+        if name in POOL_QUESTIONS and name not in self.ruleset.defines:   # dice pools
+            return f"_pool_ask({name!r}, {args})"
         if name in self.ruleset.defines:
             inline = self.inline(self.ruleset.defines[name], e.args, scope)
             if inline is not None:
@@ -388,6 +395,8 @@ class ExpressionWriter:
 
     def dice(self, e: nodes.Dice, scope: Scope) -> str:
         reroll = self.reroll(e, scope)
+        if e.pool:   # dice pools: each die drawn, its face kept
+            return f"_pool_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"
         if type(e.count) is nodes.Int and reroll == "None":
             try:
                 dist = rt.pool_dist(e, e.count.value, None)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import budget, dice
+from warband.run import budget, dice, pools
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -206,6 +206,18 @@ def count_roll(interp: Interpreter, node, n, chosen, reroll):
     faces = dice.standard_faces(sides)
     die = dice.die(faces) if reroll is None else dice.reroll_once(faces, reroll)
     return draw(interp, dice.pool_count(die, n, chosen))
+
+
+# dice pools: `pool (n)d6` drawn die by die as the interpreter draws it (Interpreter.draw_pool)
+def pool_roll(interp: Interpreter, node, n, reroll):
+    check_count(n, node)
+    die, keep = _pool(node, n, reroll)
+    return pools.sample(die, node.sides, n, keep, interp.rng)
+
+
+def pool_count(pool, pred, bound):
+    """`count PRED in p` of a pool: the faces chosen among the pool's dice's faces."""
+    return pool.count(pools.faces_of(pred, pool.sides, bound))
 
 
 def faces_where(test, sides: int, bound) -> frozenset:
