@@ -149,6 +149,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E640": (Severity.ERROR, "file cannot be formatted"),
     "E641": (Severity.ERROR, "formatting would change the data"),
     "E642": (Severity.ERROR, "output file exists or cannot be written"),
+    "E645": (Severity.ERROR, "output options that do not go together"),
     # warband roster --template
     "E660": (Severity.ERROR, "template file cannot be used"),
     "E661": (Severity.ERROR, "template error"),
