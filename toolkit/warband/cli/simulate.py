@@ -18,6 +18,7 @@ from warband.cli.common import INTERRUPTED, OK, Format, fail
 from warband.cli.options import parse_policies, whole_number
 
 if TYPE_CHECKING:
+    from warband.cli import SimulateFormat
     from warband.diagnostics import Diagnostic, Sources
 
 ENGINE = "warband.game.worker"
@@ -35,7 +36,7 @@ def is_scheduler_address(text: str) -> bool:
 
 def simulate(
     scenario: str, games: str, seed: str, policy: list[str], workers: str | None,
-    scheduler: str | None, fmt: Format, max_rounds: str | None, chunk_size: str | None,
+    scheduler: str | None, fmt: Format | SimulateFormat, max_rounds: str | None, chunk_size: str | None,
     replay: str | None, progress: bool | None, *, sides: list[str] | None = None,
     output: str | None = None, plot: str | None = None, games_out: str | None = None,
     force: bool = False,
@@ -147,6 +148,8 @@ def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnosti
     from warband.diagnostics import Span, diag
     found: list[Diagnostic] = []
     seen: dict[str, str] = {}
+    # '-' is standard output, for one of them: the report's place unless it goes to -o
+    on_stdout = None if options.output is not None else "the report"
     for option, path in (("--output", options.output), ("--plot", options.plot),
                          ("--games-out", options.games_out)):
         if path is None:
@@ -156,6 +159,14 @@ def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnosti
         if options.replay is not None and option != "--output":
             found.append(diag("E645", f"{option} draws from many games; --replay plays one",
                               where, hint=f"leave out --replay, or {option}"))
+            continue
+        if path == "-" and option != "--output":
+            if on_stdout is not None:
+                found.append(diag("E645", f"{option} - and {on_stdout} would both go to "
+                                          "standard output", where,
+                                  hint="write the report to a file with -o FILE" if
+                                  on_stdout == "the report" else "give one of them a file"))
+            on_stdout = f"{option} -"
             continue
         problem = check_output(path, options.force)
         if problem is not None:
@@ -298,6 +309,9 @@ def _write_reports(summary, options: SimulateOptions, sources: Sources, stdout,
         stdout.write(text)
     problems = []
     for option, path, content in files:
+        if path == "-":
+            stdout.write(content)
+            continue
         problem = write_output(path, content, options.force)
         if problem is not None:
             problems.append(replace(problem, span=Span(option, 1, 1, 1, len(path) + 1)))

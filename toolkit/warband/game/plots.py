@@ -251,9 +251,9 @@ def _bins(values: list[float]) -> tuple[list[str], list[float], float]:
         labels = [str(int(e)) if step == common else f"{int(e)}–{int(e) + step - 1}"
                   for e in edges]
         return labels, edges, float(step)
-    step = (high - low) / BINS or 1.0
-    edges = [low + step * i for i in range(BINS)]
-    return [_f(e) for e in edges], edges, step
+    width = (high - low) / BINS or 1.0
+    edges = [low + width * i for i in range(BINS)]
+    return [_f(e) for e in edges], edges, width
 
 
 def _shares(values: list[float], edges: list[float], step: float) -> list[float]:

@@ -117,9 +117,9 @@ def play_detailed(request: PlayRequest, seed: int) -> GameDetails:
     result = _played(request, seed, made)
     assert watched is not None   # (made before the game was played)
     world = watched.final
-    losses = tuple(Loss(world.sides[f.side].name, f.name, f.fighter_class,
-                        "withdrawn" if f.withdrawn else "removed")
-                   for f in (world.fighters if world is not None else ()) if f.removed)
+    losses = () if world is None else tuple(
+        Loss(world.sides[f.side].name, f.name, f.fighter_class,
+             "withdrawn" if f.withdrawn else "removed") for f in world.fighters if f.removed)
     same = {f.name: getattr(result, f.name) for f in fields(GameResult)}
     return GameDetails(**same, first=watched.first, losses=losses)
 
