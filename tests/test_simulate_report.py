@@ -297,3 +297,16 @@ def test_a_toy_engine_result_without_details_still_charts():
     assert "first-player" not in ids and "losses-by-fighter" not in ids
     assert {"win-rates", "settling", "scores", "rounds", "losses-by-class"} <= set(ids)
     assert isinstance(summary.results[0], GameResult)
+
+
+def test_games_out_to_standard_output(tmp_path):
+    """`--games-out -`: the lines alone on standard output, the report in its file."""
+    report = tmp_path / "report.json"
+    result = run("smart-dungeon", "-n", "3", "--format", "json", "-o", str(report),
+                 "--games-out", "-")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert_lines_agree(lines, json.loads(report.read_text()))
+    result = run("smart-dungeon", "-n", "3", "--games-out", "-")
+    assert result.exit_code == 2
+    assert "--games-out:1:1: error[E645]" in result.stderr and "-o FILE" in result.stderr
