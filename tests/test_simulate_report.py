@@ -310,3 +310,22 @@ def test_games_out_to_standard_output(tmp_path):
     result = run("smart-dungeon", "-n", "3", "--games-out", "-")
     assert result.exit_code == 2
     assert "--games-out:1:1: error[E645]" in result.stderr and "-o FILE" in result.stderr
+
+
+def test_a_fighter_named_as_markup_from_a_warband_file(tmp_path):
+    """From the command line: a warband file's fighter named `<script>` is text in the page,
+    the picture and the lines."""
+    name = '<script>alert(1)</script>"onload='
+    text = (ROOT / "warbands" / "the-family.yaml").read_text()
+    text = text.replace("  - name: Kid\n", f"  - name: '{name}'\n")
+    (tmp_path / "family.yaml").write_text(text)
+    page, svg, games = tmp_path / "r.html", tmp_path / "r.svg", tmp_path / "g.jsonl"
+    result = run("sss-standard-game", "-n", "12", "--side", f"family={tmp_path / 'family.yaml'}",
+                 "--format", "html", "-o", str(page), "--plot", str(svg), "--games-out",
+                 str(games))
+    assert result.exit_code == 0, result.output
+    lost = {loss["fighter"] for line in lines_of(games) for loss in line["removed"]["family"]}
+    assert name in lost   # (the fighter falls in some game of these twelve)
+    shown = page.read_text()
+    assert "<script" not in shown and "&lt;script&gt;alert(1)" in shown
+    ElementTree.fromstring(svg.read_text())

@@ -179,7 +179,9 @@ def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnosti
         elif key is not None:
             seen[key] = option
     if options.replay is not None and options.fmt == "html":
-        found.append(diag("E645", "--format html draws many games; --replay plays one", None,
+        sources.add("--format", options.fmt)
+        where = Span("--format", 1, 1, 1, len(options.fmt) + 1)
+        found.append(diag("E645", "--format html draws many games; --replay plays one", where,
                           hint="see one game as a page with `warband play`; or leave out "
                                "--replay"))
     return found

@@ -96,12 +96,12 @@ class _Watched(Game):
 
     first: str | None = None
 
-    def activate_now(self, stmt, ref, exclude, world, generated=False):
+    def activate_now(self, stmt, ref, exclude, world, *more, **named):
         if self.first is None and self.round >= 1:
             fighter = world.fighters[ref.index]
             if not fighter.removed:
                 self.first = world.sides[fighter.side].name
-        return super().activate_now(stmt, ref, exclude, world, generated)
+        return super().activate_now(stmt, ref, exclude, world, *more, **named)
 
 
 def play_detailed(request: PlayRequest, seed: int) -> GameDetails:
