@@ -64,6 +64,15 @@ def _number(x: float, top: float) -> str:
     return f"{x:.2f}" if top < 10 else _f(x)
 
 
+def _nice(x: float) -> float:
+    """The least of 1, 2, 2.5, 4 or 5 times a power of ten that is at least x: an axis's end
+    whose quarters are round numbers."""
+    if x <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(x))
+    return next(m * power for m in (1, 2, 2.5, 4, 5, 10) if m * power >= x * (1 - 1e-12))
+
+
 def _pct(x: float) -> str:
     return f"{x * 100:.1f}%"
 
@@ -91,7 +100,7 @@ def bars(id: str, title: str, rows: list[Bar], top: float | None = None,
          percent: bool = True) -> Panel:
     """One bar a row, on a shared scale from 0 to `top` (1 for rates), with its interval."""
     left, right, row = 170, WIDTH - 150, 22
-    top = top or max([b.interval[1] if b.interval else b.value for b in rows] + [1e-9])
+    top = top or _nice(max([b.interval[1] if b.interval else b.value for b in rows]))
     scale = (right - left) / top
     parts = [_heading(title)]
     y = 34
@@ -196,7 +205,7 @@ def columns(id: str, title: str, labels: list[str], series: list[tuple[str, str,
     """Grouped columns: for each label (a bin), one column per series (name, colour, values:
     fractions of the games), with a legend when there are several series."""
     left, right, base, tall = 48, WIDTH - 10, 200, 160
-    top = max([v for _, _, values in series for v in values] + [1e-9])
+    top = _nice(max(v for _, _, values in series for v in values))
     parts = [_heading(title)]
     for tick in range(5):
         y = base - tall * tick / 4
