@@ -329,6 +329,13 @@ def simulate_command(
                       games_out=games_out, force=force)
 
 
+class PlayFormat(str, Enum):
+    """`warband play --format`: the log, the record, or the page to watch the game on."""
+    text = "text"
+    json = "json"
+    html = "html"
+
+
 @app.command("play")
 def play_command(
     scenario: Optional[str] = typer.Argument(None, metavar="SCENARIO",
@@ -342,11 +349,16 @@ def play_command(
                                           "repeatable."),
     max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
                                              help="End the game after R rounds at most."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text (a log to read) or json "
-                                                             "(the record)"),
+    fmt: PlayFormat = typer.Option(PlayFormat.text, "--format",
+                                   help="text (a log to read), json (the record) or html (a "
+                                        "page to watch the game on, written to -o)"),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="LOG",
-                                         help="Also save the game's record (JSON) here."),
+                                         help="Also save the game's record (JSON) here; with "
+                                              "--format html or --svg, the page or picture."),
     force: bool = typer.Option(False, "--force", help="Replace LOG if it exists."),
+    svg: Optional[str] = typer.Option(None, "--svg", metavar="ROUND",
+                                      help="Draw the board at the end of ROUND (0: after "
+                                           "set-up) as SVG, instead of the log."),
     replay: Optional[str] = typer.Option(None, "--replay", metavar="LOG",
                                          help="Play a recorded game again, exactly, and check "
                                               "it."),
@@ -362,7 +374,7 @@ def play_command(
     """Play one game of a scenario and print what happened, turn by turn."""
     from warband.cli import play  # lazily
     play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay, sides=side,
-              update="dry-run" if dry_run else "write" if update else None)
+              update="dry-run" if dry_run else "write" if update else None, svg=svg)
 
 
 @app.command("convert")

@@ -23,7 +23,6 @@ import typer
 from warband.cli.common import (
     FINDINGS,
     OK,
-    Format,
     check_output,
     fail,
     rewrite_output,
@@ -32,16 +31,18 @@ from warband.cli.common import (
 from warband.cli.options import parse_policies, parse_sides, whole_number
 
 if TYPE_CHECKING:
+    from enum import Enum
+
     from warband.diagnostics import Diagnostic
 
 
 def play(
     scenario: str | None, seed: str | None, policy: list[str], max_rounds: str | None,
-    fmt: Format,
+    fmt: Enum,
     output: str | None, force: bool, replay: str | None, *, sides: list[str] | None = None,
-    update: str | None = None,
+    update: str | None = None, svg: str | None = None,
 ) -> None:
-    """`warband play` (its options and help: cli/__init__.py)."""
+    """`warband play` (its options and help: cli/__init__.py; `fmt` a PlayFormat there)."""
     from warband.diagnostics import Diagnostic, Sources, diag
     sources = Sources()
     problems: list[Diagnostic] = []
@@ -68,14 +69,40 @@ def play(
                                       "files); leave out " + name))
     if replay is not None and update is not None:
         problems.append(_update_with_replay(update))
+    svg_round = None
+    if svg is not None:   # the board at the end of a round, instead of the log
+        sources.add("--svg", svg)
+        svg_round = whole_number(svg, "--svg", 0, "a round of the game (0: after set-up)",
+                                 problems)
+    problems += picture_conflicts(fmt.value, svg, update)
     if output is not None:   # before the game is played, as every command checks its output
         unwritable = check_output(output, force)
         if unwritable is not None:
             problems.append(unwritable)
     if problems or seed_value is None:
         raise typer.Exit(fail(problems, sources))
-    raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds, fmt.value, output,
-                              force, replay, update, side_files=side_files, sources=sources))
+    raise typer.Exit(run_play(scenario, seed_value, list(pairs), rounds,
+                              "svg" if svg_round is not None else fmt.value, output,
+                              force, replay, update, side_files=side_files, sources=sources,
+                              svg_round=svg_round))
+
+
+def picture_conflicts(fmt: str, svg: str | None, update: str | None) -> list[Diagnostic]:
+    """E643: --svg with another --format, or a page or picture with --update/--dry-run."""
+    from warband.diagnostics import diag
+    problems = []
+    if svg is not None and fmt != "text":
+        problems.append(diag("E643", f"--svg cannot be used with --format {fmt}", None,
+                             hint="--svg ROUND draws one moment of the game as SVG; for the "
+                                  "whole game to step through, --format html"))
+    if update is not None and (svg is not None or fmt == "html"):
+        what = "--svg" if svg is not None else "--format html"
+        flag = "--dry-run" if update == "dry-run" else "--update"
+        problems.append(diag("E643", f"{what} cannot be used with {flag}", None,
+                             hint=f"play the campaign game with {flag} (its record is kept "
+                                  "beside the warband), then draw it: warband play --replay "
+                                  f"RECORD {what if svg is None else '--svg ROUND'} -o FILE"))
+    return problems
 
 
 def side_texts(side_files: tuple) -> dict[str, str]:
@@ -92,7 +119,7 @@ def side_texts(side_files: tuple) -> dict[str, str]:
 def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]],
              max_rounds: int | None, fmt: str, output: str | None, force: bool,
              replay: str | None, update: str | None = None, *, side_files: tuple = (),
-             sources=None) -> int:
+             sources=None, svg_round: int | None = None) -> int:
     """Play (or replay) the game and print it; returns the exit code."""
     from warband import catalog
     from warband.diagnostics import Sources, diag
@@ -161,8 +188,13 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
                             hint=f"the scenario's sides: {', '.join(scenario.side_names)}",
                             sources=sources)], sources)
         scenario = loaded(request)
-        game = Game(scenario, seed, policies_of(request), max_rounds, script=script,
-                    record=True)
+        game: Game
+        if fmt in ("html", "svg"):   # a game to draw: its worlds noted as it is played
+            from warband.game.viewer import WatchedGame
+            game = WatchedGame(scenario, seed, policies_of(request), max_rounds, script=script)
+        else:
+            game = Game(scenario, seed, policies_of(request), max_rounds, script=script,
+                        record=True)
         result = game.play()
     except ScenarioProblem as problem:
         return fail(problem.diagnostics, {**side_texts(side_files), **sources.texts,
@@ -195,6 +227,8 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
                     f"the replay gives {_summary(key, replayed)}; the record says "
                     f"{_summary(key, record.data[key])}", sources)], sources, code=FINDINGS)
     text = json.dumps(record_out, indent=1) + "\n"
+    if fmt in ("html", "svg"):
+        return _picture(record_out, game, fmt, output, force, svg_round)
     if output is not None:
         unwritten = write_output(output, text, force)
         if unwritten is not None:
@@ -207,6 +241,34 @@ def run_play(scenario_ref: str | None, seed: int, policies: list[tuple[str, str]
 
 
 _GIVES = {"policies": "a policy", "sides": "a warband file"}
+
+
+def _picture(record_out: dict, game, fmt: str, output: str | None, force: bool,
+             svg_round: int | None) -> int:
+    """The game page (--format html) or the board at the end of a round (--svg), written to
+    -o (atomically) or to standard output."""
+    from warband.diagnostics import diag
+    from warband.game.page import render_page
+    from warband.game.svg import board_svg
+    from warband.game.viewer import state_after_round, view
+    data = view(record_out, game)
+    if fmt == "svg":
+        assert svg_round is not None
+        state = state_after_round(data, svg_round)
+        if state is None:
+            played = data["result"]["rounds"]
+            return fail([diag("E644", f"--svg {svg_round}: the game ended after round "
+                                      f"{played}", None,
+                              hint=f"a round from 0 (after set-up) to {played}")])
+        moment = "after set-up" if svg_round == 0 else f"at the end of round {svg_round}"
+        out = board_svg(data, state, caption=f"{data['title']}, seed {data['seed']}: {moment}")
+    else:
+        out = render_page(data)
+    if output is None:
+        sys.stdout.write(out)
+        return OK
+    unwritten = write_output(output, out, force)
+    return fail([unwritten]) if unwritten is not None else OK
 
 
 def _recorded(side_files: tuple) -> dict[str, str]:
