@@ -319,7 +319,8 @@ def simulate_command(
                                        help="Also draw the main charts into one SVG file."),
     games_out: Optional[str] = typer.Option(None, "--games-out", metavar="FILE.jsonl",
                                             help="Also write one JSON line per game (seed, "
-                                                 "winner, scores, rounds, losses)."),
+                                                 "winner, scores, rounds, losses); '-': "
+                                                 "standard output."),
     force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
 ) -> None:
     """Play a scenario many times with automated players, seeded, and tally the games."""
