@@ -129,7 +129,7 @@ def test_real_engine_with_two_workers_is_the_same_file(tmp_path):
     assert one.with_suffix(".svg").read_bytes() == two.with_suffix(".svg").read_bytes()
 
 
-# ---- pages and pictures ---------------------------------------------------------------------------
+# ---- pages and pictures --------------------------------------------------------------------------
 
 HOSTILE = ("<script>alert(1)</script>", '"onload="alert(2)', "ctl\x1b[31m&amp;")
 

@@ -198,7 +198,7 @@ def first_player(summary: Summary) -> Panel | None:
                                 f"{_pct(first_won / len(games))})", rows, top=1.0)
 
 
-# ---- columns: distributions -----------------------------------------------------------------------
+# ---- columns: distributions ----------------------------------------------------------------------
 
 def columns(id: str, title: str, labels: list[str], series: list[tuple[str, str, list[float]]],
             axis: str) -> Panel:
