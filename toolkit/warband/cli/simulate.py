@@ -38,8 +38,8 @@ def simulate(
     scenario: str, games: str, seed: str, policy: list[str], workers: str | None,
     scheduler: str | None, fmt: Format | SimulateFormat, max_rounds: str | None,
     chunk_size: str | None, replay: str | None, progress: bool | None, *,
-    sides: list[str] | None = None, output: str | None = None, plot: str | None = None, games_out: str | None = None,
-    force: bool = False,
+    sides: list[str] | None = None, output: str | None = None, plot: str | None = None,
+    games_out: str | None = None, force: bool = False,
 ) -> None:
     """`warband simulate` (its options and help: cli/__init__.py)."""
     raise typer.Exit(run_simulate_command(SimulateOptions(
