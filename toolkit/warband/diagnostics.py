@@ -151,6 +151,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E642": (Severity.ERROR, "output file exists or cannot be written"),
     "E643": (Severity.ERROR, "options that cannot be used together for a picture of a game"),
     "E644": (Severity.ERROR, "the game has no such round to draw"),
+    "E645": (Severity.ERROR, "output options that do not go together"),
     # warband roster --template
     "E660": (Severity.ERROR, "template file cannot be used"),
     "E661": (Severity.ERROR, "template error"),

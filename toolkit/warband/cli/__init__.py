@@ -59,6 +59,14 @@ rules_app = typer.Typer(help="Compile, list and show rulesets.", no_args_is_help
 app.add_typer(rules_app, name="rules")
 
 
+class SimulateFormat(str, Enum):
+    """`simulate --format`: its report also comes as a page with charts."""
+
+    text = "text"
+    json = "json"
+    html = "html"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"warband {__version__}")
@@ -290,7 +298,8 @@ def simulate_command(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Play on a Dask cluster (needs the dask "
                                                  "extra)."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    fmt: SimulateFormat = typer.Option(SimulateFormat.text, "--format",
+                                       help="text, json, or html (a page with charts)"),
     max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
                                              help="End every game after R rounds at most."),
     chunk_size: Optional[str] = typer.Option(None, "--chunk-size", metavar="C",
@@ -304,11 +313,21 @@ def simulate_command(
                                                  "when it is a terminal)."),
     side: List[str] = typer.Option([], "--side", metavar="SIDE=FILE",
                                    help="Play a side with your own warband file; repeatable."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                         help="Write the report here, not to standard output."),
+    plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE.svg",
+                                       help="Also draw the main charts into one SVG file."),
+    games_out: Optional[str] = typer.Option(None, "--games-out", metavar="FILE.jsonl",
+                                            help="Also write one JSON line per game (seed, "
+                                                 "winner, scores, rounds, losses); '-': "
+                                                 "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
 ) -> None:
     """Play a scenario many times with automated players, seeded, and tally the games."""
     from warband.cli import simulate  # lazily
     simulate.simulate(scenario, games, seed, policy, workers, scheduler, fmt, max_rounds,
-                      chunk_size, replay, progress, sides=side)
+                      chunk_size, replay, progress, sides=side, output=output, plot=plot,
+                      games_out=games_out, force=force)
 
 
 class PlayFormat(str, Enum):

@@ -18,6 +18,7 @@ from warband.cli.common import INTERRUPTED, OK, Format, fail
 from warband.cli.options import parse_policies, whole_number
 
 if TYPE_CHECKING:
+    from warband.cli import SimulateFormat
     from warband.diagnostics import Diagnostic, Sources
 
 ENGINE = "warband.game.worker"
@@ -35,14 +36,17 @@ def is_scheduler_address(text: str) -> bool:
 
 def simulate(
     scenario: str, games: str, seed: str, policy: list[str], workers: str | None,
-    scheduler: str | None, fmt: Format, max_rounds: str | None, chunk_size: str | None,
-    replay: str | None, progress: bool | None, *, sides: list[str] | None = None,
+    scheduler: str | None, fmt: Format | SimulateFormat, max_rounds: str | None,
+    chunk_size: str | None, replay: str | None, progress: bool | None, *,
+    sides: list[str] | None = None, output: str | None = None, plot: str | None = None,
+    games_out: str | None = None, force: bool = False,
 ) -> None:
     """`warband simulate` (its options and help: cli/__init__.py)."""
     raise typer.Exit(run_simulate_command(SimulateOptions(
         scenario, games=games, seed=seed, policies=list(policy), workers=workers,
         scheduler=scheduler, fmt=fmt.value, max_rounds=max_rounds, chunk_size=chunk_size,
-        replay=replay, progress=progress, sides=list(sides or ()))))
+        replay=replay, progress=progress, sides=list(sides or ()), output=output, plot=plot,
+        games_out=games_out, force=force)))
 
 
 class SimulateOptions(NamedTuple):
@@ -60,6 +64,15 @@ class SimulateOptions(NamedTuple):
     replay: str | None = None
     progress: bool | None = None          # None: only when standard error is a terminal
     sides: Sequence[str] = ()             # SIDE=FILE: a side's force from a warband file
+    output: str | None = None             # -o: the report (text, json or html) goes here
+    plot: str | None = None               # --plot: the main charts in one SVG
+    games_out: str | None = None          # --games-out: one JSON line per game
+    force: bool = False                   # replace output files that exist
+
+    def per_game(self) -> bool:
+        """Whether the run keeps every game's result (and watches who acted first and who
+        was lost): only for what needs them, so that a plain run pays nothing."""
+        return self.plot is not None or self.games_out is not None or self.fmt == "html"
 
 
 class Parsed(NamedTuple):
@@ -121,8 +134,66 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
     policies = parse_policies(options.policies, sources, found)
     from warband.cli.options import parse_sides
     sides = parse_sides(list(options.sides), sources, found)
+    found += _check_outputs(options, sources)
     return Parsed(games or 0, seed or 0, workers, max_rounds, chunk_size, replay,
                   policies, sides), found
+
+
+def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnostic]:
+    """Before any game: each output file can be written (E642), no two outputs name one file,
+    and a one-game --replay is asked for no report of many games (E645)."""
+    from dataclasses import replace
+
+    from warband.cli.common import check_output
+    from warband.diagnostics import Span, diag
+    found: list[Diagnostic] = []
+    seen: dict[str, str] = {}
+    # '-' is standard output, for one of them: the report's place unless it goes to -o
+    on_stdout = None if options.output is not None else "the report"
+    for option, path in (("--output", options.output), ("--plot", options.plot),
+                         ("--games-out", options.games_out)):
+        if path is None:
+            continue
+        sources.add(option, path)
+        where = Span(option, 1, 1, 1, len(path) + 1)
+        if options.replay is not None and option != "--output":
+            found.append(diag("E645", f"{option} draws from many games; --replay plays one",
+                              where, hint=f"leave out --replay, or {option}"))
+            continue
+        if path == "-" and option != "--output":
+            if on_stdout is not None:
+                found.append(diag("E645", f"{option} - and {on_stdout} would both go to "
+                                          "standard output", where,
+                                  hint="write the report to a file with -o FILE" if
+                                  on_stdout == "the report" else "give one of them a file"))
+            on_stdout = f"{option} -"
+            continue
+        problem = check_output(path, options.force)
+        if problem is not None:
+            found.append(replace(problem, span=where))
+            continue
+        key = os.path.realpath(path) if not _is_device(path) else None
+        if key is not None and key in seen:
+            found.append(diag("E645", f"{option} and {seen[key]} name the same file '{path}'",
+                              where, hint="give each output a file of its own"))
+        elif key is not None:
+            seen[key] = option
+    if options.replay is not None and options.fmt == "html":
+        sources.add("--format", options.fmt)
+        where = Span("--format", 1, 1, 1, len(options.fmt) + 1)
+        found.append(diag("E645", "--format html draws many games; --replay plays one", where,
+                          hint="see one game as a page with `warband play`; or leave out "
+                               "--replay"))
+    return found
+
+
+def _is_device(path: str) -> bool:
+    """A character device or FIFO (/dev/null, /dev/stdout): two outputs may share one."""
+    import stat
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def load_engine():
@@ -157,7 +228,6 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
                 if os.environ.get(ENGINE_VARIABLE) else
                 "reinstall the toolkit: pip install --force-reinstall warband-toolkit")
         return _fail([diag("E912", str(error), hint=hint)], sources, stderr)
-    from warband.game import report
     from warband.game.results import PlayRequest
     from warband.game.simulate import GameFailed, SchedulerError, WorkerLost, simulate
     request = PlayRequest(_scenario_for_workers(options.scenario), parsed.policies,
@@ -182,9 +252,13 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
                 if task is not None:
                     bar.update(task, completed=done)
 
+            # per game, an engine that can watches who acted first and who was lost
+            keep = options.per_game()
+            play = getattr(engine, "play_detailed", engine.play) if keep else engine.play
             summary = simulate(request, parsed.games, parsed.seed, workers=parsed.workers,
-                               scheduler=options.scheduler, play=engine.play, progress=advance,
-                               chunk_size=parsed.chunk_size, objectives=objectives)
+                               scheduler=options.scheduler, play=play, progress=advance,
+                               chunk_size=parsed.chunk_size, objectives=objectives,
+                               keep_results=keep)
     except GameFailed as failure:   # with diagnostics: the engine found the scenario wrong
         return _fail(list(failure.diagnostics) or [diag(
             "E914", str(failure),
@@ -200,16 +274,50 @@ def run_simulate_command(options: SimulateOptions, stdout=None, stderr=None) -> 
     except KeyboardInterrupt:
         stderr.write("interrupted\n")
         return INTERRUPTED
-    if json_out:
-        stdout.write(report.render_json(summary, options.scenario))
+    return _write_reports(summary, options, sources, stdout, stderr)
+
+
+def _write_reports(summary, options: SimulateOptions, sources: Sources, stdout,
+                   stderr) -> int:
+    """The per-game lines, the charts, then the report (to -o or standard output); each file
+    written atomically; a file that cannot be written is E642 (the others are still written)."""
+    from dataclasses import replace
+
+    from warband.cli.common import write_output
+    from warband.diagnostics import Span
+    from warband.game import report
+    files: list[tuple[str, str, str]] = []   # (option, path, content)
+    if options.games_out is not None:
+        files.append(("--games-out", options.games_out, report.render_games_jsonl(summary)))
+    if options.plot is not None:
+        from warband.game import plots
+        files.append(("--plot", options.plot, plots.figure(
+            summary, f"{options.scenario}: {summary.games} games, seed {summary.seed}")))
+    if options.fmt == "json":
+        text = report.render_json(summary, options.scenario)
+    elif options.fmt == "html":
+        from warband.game.report_html import render_html
+        text = render_html(summary, options.scenario)
     else:
         import shutil
 
         from warband.terminal import colour_wanted
-        colour = colour_wanted(stdout)
+        colour = options.output is None and colour_wanted(stdout)
         width = shutil.get_terminal_size((100, 24)).columns
-        stdout.write(report.render_text(summary, options.scenario, width=width, colour=colour))
-    return OK
+        text = report.render_text(summary, options.scenario, width=width, colour=colour)
+    if options.output is not None:
+        files.append(("--output", options.output, text))
+    else:
+        stdout.write(text)
+    problems = []
+    for option, path, content in files:
+        if path == "-":
+            stdout.write(content)
+            continue
+        problem = write_output(path, content, options.force)
+        if problem is not None:
+            problems.append(replace(problem, span=Span(option, 1, 1, 1, len(path) + 1)))
+    return _fail(problems, sources, stderr) if problems else OK
 
 
 def _scenario_for_workers(scenario: str) -> str:
@@ -230,9 +338,20 @@ def _replay(engine, request, seed: int, options, json_out: bool, stdout, stderr,
         return _fail(list(failure.diagnostics) or [diag(
             "E914", f"the game with seed {seed} failed: {failure.detail}")],
             sources or Sources(), stderr, failure.sources, request.sides)
-    stdout.write(json.dumps(report.game_as_json(result), indent=2) + "\n" if json_out
-                 else report.render_game_text(result))
-    return OK
+    text = (json.dumps(report.game_as_json(result), indent=2) + "\n" if json_out
+            else report.render_game_text(result))
+    if options.output is None:
+        stdout.write(text)
+        return OK
+    from dataclasses import replace
+
+    from warband.cli.common import write_output
+    from warband.diagnostics import Span
+    problem = write_output(options.output, text, options.force)
+    if problem is None:
+        return OK
+    where = Span("--output", 1, 1, 1, len(options.output) + 1)
+    return _fail([replace(problem, span=where)], sources or Sources(), stderr)
 
 
 def _replay_command(options: SimulateOptions, seed: int) -> str:

@@ -15,7 +15,7 @@ from rich.text import Text
 from warband import terminal
 from warband.diagnostics import printable
 from warband.game.results import GameResult
-from warband.game.tally import ENDINGS, Summary
+from warband.game.tally import ENDINGS, GameDetails, Summary
 
 DIGITS = 6   # JSON floats are rounded, so that goldens agree across platforms
 
@@ -190,3 +190,37 @@ def render_game_text(result: GameResult) -> str:
     if result.stuck:
         lines.append(f"stuck: {result.stuck}")
     return "\n".join(lines) + "\n"
+
+
+# ---- one line per game (--games-out) ------------------------------------------------------------
+
+def game_line(game: int, result: GameResult) -> dict:
+    """One game of a run as plain data, keys in a fixed order: `game` counts from 1 in seed
+    order; `first` (the side that acted first) only when the engine watched for it; each loss
+    names the fighter when the engine did (else only its class, as the tally counts it)."""
+    line: dict = {"game": game + 1, "seed": result.seed, "winner": result.winner,
+                  "draw": result.winner is None,
+                  "scores": {s: _round(result.scores.get(s, 0.0)) for s in result.sides},
+                  "rounds": result.rounds, "ended": result.ended}
+    if isinstance(result, GameDetails):
+        if result.first is not None:
+            line["first"] = result.first
+        for how in ("removed", "withdrawn"):
+            line[how] = {side: [{"fighter": loss.fighter, "class": loss.fighter_class}
+                                for loss in result.losses
+                                if loss.side == side and loss.how == how]
+                         for side in result.sides}
+    else:
+        line["removed"] = {side: [{"class": kind} for kind, n in
+                                  sorted(result.kills.get(side, {}).items()) for _ in range(n)]
+                           for side in result.sides}
+    if result.stuck is not None:
+        line["stuck"] = result.stuck
+    return line
+
+
+def render_games_jsonl(summary: Summary) -> str:
+    """Every kept game of the run, one JSON object a line, in seed order (the games' order
+    whatever ran them)."""
+    return "".join(json.dumps(game_line(i, r)) + "\n"
+                   for i, r in enumerate(summary.results))

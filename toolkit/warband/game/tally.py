@@ -44,6 +44,25 @@ class SideTally:
 
 
 @dataclass(frozen=True)
+class Loss:
+    """One fighter out of a game: which side lost it, its name and class, and how it left."""
+
+    side: str
+    fighter: str
+    fighter_class: str | None
+    how: str             # "removed" (a casualty) or "withdrawn" (left the table)
+
+
+@dataclass(frozen=True)
+class GameDetails(GameResult):
+    """A GameResult with what a per-game report needs beyond the tally (--games-out, plots):
+    collected only when asked, so that the default run pays nothing for it."""
+
+    first: str | None = None            # the side whose fighter acted first, if any acted
+    losses: tuple[Loss, ...] = ()       # every fighter out of play at the end, in world order
+
+
+@dataclass(frozen=True)
 class StuckGame:
     game: int            # 0-based number of the game in the run
     seed: int

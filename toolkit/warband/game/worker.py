@@ -3,12 +3,13 @@ scenario loaded once per process (see results.py for the request and the result)
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from warband.diagnostics import Diagnostic, diag, did_you_mean
 from warband.game.engine import Game
 from warband.game.results import GameResult, PlayRequest
 from warband.game.scenario import Scenario, load_scenario
+from warband.game.tally import GameDetails, Loss
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
 
@@ -86,9 +87,47 @@ def _stamps(scenario: Scenario) -> tuple:
 
 def play(request: PlayRequest, seed: int) -> GameResult:
     """One game of a scenario (loaded once per process): the simulator's worker function."""
+    return _played(request, seed, Game)
+
+
+class _Watched(Game):
+    """A game that notes which side acted first (the side that won the initiative, where the
+    rules roll for it): the first activation of a fighter still in play, from round 1 on."""
+
+    first: str | None = None
+
+    def activate_now(self, stmt, ref, exclude, world, *more, **named):
+        if self.first is None and self.round >= 1:
+            fighter = world.fighters[ref.index]
+            if not fighter.removed:
+                self.first = world.sides[fighter.side].name
+        return super().activate_now(stmt, ref, exclude, world, *more, **named)
+
+
+def play_detailed(request: PlayRequest, seed: int) -> GameDetails:
+    """One game, as `play`, with who acted first and every fighter out of play at the end by
+    name and class (`simulate --games-out`, plots): the very same game, as the dice and the
+    players' choices do not depend on what is watched."""
+    watched: _Watched | None = None
+
+    def made(*args) -> _Watched:
+        nonlocal watched
+        watched = _Watched(*args)
+        return watched
+    result = _played(request, seed, made)
+    assert watched is not None   # (made before the game was played)
+    world = watched.final
+    losses = () if world is None else tuple(
+        Loss(world.sides[f.side].name, f.name, f.fighter_class,
+             "withdrawn" if f.withdrawn else "removed") for f in world.fighters if f.removed)
+    same = {f.name: getattr(result, f.name) for f in fields(GameResult)}
+    return GameDetails(**same, first=watched.first, losses=losses)
+
+
+def _played(request: PlayRequest, seed: int, make) -> GameResult:
     scenario = loaded(request)
     try:
-        return Game(scenario, seed, policies_of(request), request.max_rounds).play()
+        return make(scenario, seed, policies_of(request), request.max_rounds).play()
     except RulesError as error:
         # a rule that failed in this game: the simulator shows its diagnostic as it is, so it
         # names the seed that replays the game (the simulator's own failures do so too)
