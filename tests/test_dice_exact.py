@@ -1063,15 +1063,15 @@ def test_pool_sum_by_one_big_power_is_pairwise_convolution(weights, n):
 
 def test_a_large_sum_of_dice_matches_icepool_quickly():
     import time
-    start = time.perf_counter()
+    start = time.process_time()
     got = dice.pool_sum(fair(1000), 10)
-    assert time.perf_counter() - start < 5   # pairwise convolution: 13 s
+    assert time.process_time() - start < 5   # pairwise convolution: 13 s
     assert_same(got, from_icepool(10 @ d(1000)))
 
 
 def test_a_sum_too_large_to_work_out_is_refused_at_once():
     import time
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(OverflowError):
         dice.pool_sum(fair(1000), 100)
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1

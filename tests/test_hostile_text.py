@@ -277,10 +277,11 @@ def test_did_you_mean_of_a_few_names_is_what_it_was(name, candidates):
 
 def test_did_you_mean_costs_little_whatever_the_number_of_names():
     names = [f"Trait{i:05d}" for i in range(20_000)]
-    start = time.perf_counter()
+    # CPU time, not wall time: a busy machine (CI's other jobs) must not fail it
+    start = time.process_time()
     for i in range(2000):
         did_you_mean(f"Trat{i:05d}", names)
-    assert time.perf_counter() - start < 5   # was ~40 ms a call at 2,000 names
+    assert time.process_time() - start < 5   # was ~40 ms a call at 2,000 names
 
 
 def test_thousands_of_unknown_names_among_thousands_of_declared_ones_check_quickly():
@@ -288,9 +289,9 @@ def test_thousands_of_unknown_names_among_thousands_of_declared_ones_check_quick
     text = ('ruleset "big"\nstat Might: 1..10\n'
             + "".join(f'trait Trait{i:05d} "t"\n' for i in range(n))
             + "".join(f"class Class{i:05d} {{ traits Trat{i:05d} }}\n" for i in range(n)))
-    start = time.perf_counter()
+    start = time.process_time()   # CPU time: a busy machine must not fail it
     compiled = compile_text(text, "big.rules")
-    took = time.perf_counter() - start
+    took = time.process_time() - start
     assert len(compiled.errors) == n
     assert compiled.errors[-1].hint == f"did you mean 'Trait{n - 1:05d}'?"
     assert took < 20, f"took {took:.1f} s"   # 83 s at 2,000 before the bound; ~3 s after

@@ -203,9 +203,9 @@ def test_moderate_alias_use_is_fine():
 
 @pytest.mark.parametrize("bracket", ["[", "{"])
 def test_deep_flow_nesting(bracket):
-    start = time.perf_counter()
+    start = time.process_time()
     d = only(load("a: " + bracket * 10_000))
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert where(d) == ("E608", 1, 4 + MAX_DEPTH)  # the 101st bracket
 
 
