@@ -11,9 +11,6 @@ dumped DOM shows it. Without a Chromium the tests skip, saying so.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -22,35 +19,13 @@ from typer.testing import CliRunner
 
 from warband.cli import app
 
+from headless import chromium, needs_chromium
+
 ROOT = Path(__file__).resolve().parents[1]
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 SCENARIOS = ("sss-standard-game", "greedy-dudes-vs-menace")   # inches, squares
 
 
-def browser() -> str | None:
-    override = os.environ.get("WARBAND_CHROMIUM")
-    if override:   # (a path, or a name on PATH)
-        return shutil.which(override)
-    return next((found for name in BROWSERS if (found := shutil.which(name))), None)
-
-
-CHROMIUM = browser()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium to open the game page in (looked for " + ", ".join(BROWSERS) +
-           " on PATH, and WARBAND_CHROMIUM): install Debian's `chromium` package "
-           "(`.ci/run` does, as root)")
-
-
-def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    assert CHROMIUM is not None
-    command = [CHROMIUM, "--headless=new", "--disable-gpu", "--no-first-run",
-               "--disable-extensions", f"--user-data-dir={tmp_path / 'profile'}",
-               "--enable-logging=stderr", "--v=0", *args]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.insert(1, "--no-sandbox")   # (Chromium's sandbox refuses to run as root)
-    return subprocess.run(command, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "HOME": str(tmp_path)})
+pytestmark = needs_chromium
 
 
 class Drawn(HTMLParser):
