@@ -199,6 +199,13 @@ CASES = [
                " @g.equipment)"),
     ("bool", "base(@f.class) > 2 or (if @f.Hurt then Spear else Shield) == Spear"),
     ("number", "total(d6 for e in @f.equipment if e == Spear)"),
+    # areas and templates, facing (run/areas.py, game/facing.py)
+    ("number", "total(x.Might for x in fighters under square(@f, 3)) + total(1 for x in "
+               "fighters under square(@g, 4, @f)) * 100"),
+    ("bool", "@g is under circle(@f, 6) or @f is under cone(@g, @f, 8, 60)"),
+    ("number", "total(x.Might for x in fighters under line(@f, @g, 6, 2)) + total(1 for x in "
+               "fighters under cone(@f, @g, 5)) * 100"),
+    ("bool", "in_front(@f, @g) and not in_rear(@g, @f, 90) or in_front(@g, @f, 45)"),
 ]
 
 
@@ -458,6 +465,8 @@ GRAMMAR_FORMS = {
     # the bare word `fighters`: a Name, every fighter in play (in army rules, a warband's
     # fighters, which neither generated code nor a game runs: tests/test_army_rules.py)
     "fighters_name": nodes.Name,
+    # areas and templates: `fighters under AREA`, `f is under AREA`
+    "fighters_in": nodes.Under, "in_area": nodes.Under,
 }
 
 

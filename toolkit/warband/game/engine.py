@@ -26,6 +26,7 @@ from warband.game.movement import Movement
 from warband.game.options import options_for
 from warband.game.placement import Placement
 from warband.game.players import Players
+from warband.game.facing import Facing
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario
@@ -73,6 +74,8 @@ class Game:
         self.board = self._board()
         self.questions = Questions(self.board)
         self.questions.install(self.interp)
+        self.facing = Facing(self.board, self.log, self)   # areas and facing on this board
+        self.facing.install(self.interp)
         self.players = Players(self, policies, self.interp.choice_rng,
                                options_for(self.ruleset, self.interp.compiled))
         self.movement = Movement(self, self.board)

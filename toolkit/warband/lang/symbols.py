@@ -32,6 +32,10 @@ BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
 # Questions the board answers during a game (without a board: no distance, clear sight).
 GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engaged": 1}
+# areas and templates, facing: name -> (fewest, most arguments); questions of the board too
+AREA_FUNCTIONS = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4, 4),
+                  "in_front": (2, 3), "in_rear": (2, 3)}
+GAME_FUNCTIONS.update((name, most) for name, (_, most) in AREA_FUNCTIONS.items())
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 

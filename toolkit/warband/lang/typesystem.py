@@ -32,7 +32,7 @@ class Type:
                  "record": "a table row", "nothing": "nothing", "any": "a value",
                  "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
-                 "gear": "a group of equipment"}
+                 "gear": "a group of equipment", "area": "an area"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
@@ -53,6 +53,7 @@ NUMBER, BOOL, TEXT, ANY = Type("number"), Type("bool"), Type("text"), Type("any"
 FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", random=True), \
     Type("nothing")
 FIGHTERS = Type("fighters")
+AREA = Type("area")   # areas and templates: square(g, 3), cone(f, g, 8) (run/areas.py)
 SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
 # army rules: one entry of a warband file (`count` identical fighters), read as a row of fields
 ENTRY = Type("record", "entry", ("count", "fighters", "fighter", "name"),

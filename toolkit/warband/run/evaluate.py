@@ -16,7 +16,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
 from warband.limits import MAX_DICE
-from warband.run import budget, dice, toomuch
+from warband.run import areas, budget, dice, toomuch
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
@@ -416,6 +416,12 @@ class Compiler:
             case nodes.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)
                 return lambda env, world: within(world, fo(env, world), fd(env, world))
+            case nodes.Under(subject=subject, area=area):   # areas and templates
+                fa = self(area)
+                if subject is None:
+                    return lambda env, world: areas.under(world, fa(env, world))
+                fs = self(subject)
+                return lambda env, world: areas.is_under(world, fs(env, world), fa(env, world))
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:
