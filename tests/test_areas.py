@@ -87,8 +87,8 @@ SHAPES = [("square", (6, 6), (9, 10), 3, 0), ("square", (6, 6), (6, 12), 4, 0),
 def test_a_base_is_under_an_area_when_some_of_it_lies_inside(shape, at, towards, size, width):
     area = placed(shape, at, towards, size, width)
     checked = 0
-    for i in range(0, 61):
-        for j in range(0, 61):
+    for i in range(61):
+        for j in range(61):
             p = (i * 0.2, j * 0.2)
             brute = any(inside(area, (p[0] + x, p[1] + y)) for x, y in BASE_POINTS)
             gap = area.gap(p)

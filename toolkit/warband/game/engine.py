@@ -20,13 +20,13 @@ from typing import Callable, cast
 
 from warband.diagnostics import diag
 from warband.game.board import Board, Zone
+from warband.game.facing import Facing
 from warband.game.gamelog import GameLog, option_label, plain
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
 from warband.game.options import options_for
 from warband.game.placement import Placement
 from warband.game.players import Players
-from warband.game.facing import Facing
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario

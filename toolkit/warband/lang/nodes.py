@@ -201,8 +201,8 @@ class Aggregate:
 @node
 class Under:
     """The fighters in play whose bases an area covers (subject None), or whether one is."""
-    subject: "Expr | None"
-    area: "Expr"
+    subject: Expr | None
+    area: Expr
     span: Span
 
 

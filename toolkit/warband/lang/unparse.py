@@ -173,7 +173,7 @@ def _text(e: nodes.Expr) -> str:
             return f"fighters within {expr_text(d, 5)} of {of.name}"
         case nodes.Under(subject=None, area=area):   # areas and templates
             return f"fighters under {expr_text(area, 9)}"
-        case nodes.Under(subject=subject, area=area):
+        case nodes.Under(subject=subject, area=area) if subject is not None:
             return f"{expr_text(subject, 5)} is under {expr_text(area, 9)}"
         case nodes.Aggregate(kind=kind, value=v, var=var, group=g, condition=c):
             where = f" if {expr_text(c)}" if c is not None else ""

@@ -24,8 +24,8 @@ target is in reach and in sight, and nobody else is anywhere.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from warband.diagnostics import diag
 from warband.run.errors import RulesError

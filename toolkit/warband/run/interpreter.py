@@ -576,8 +576,10 @@ class Interpreter(Decisions):
                     env, w.remove(ref, withdrawn=True)))
             case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
                 def turned(ref, w):
-                    return self.plain(towards, env, w, lambda target, w2: (
-                        areas.face(self, ref, target, w2), next_(env, w2))[1])
+                    def then(target, w2):
+                        areas.face(self, ref, target, w2)
+                        return next_(env, w2)
+                    return self.plain(towards, env, w, then)
                 return self.plain(fighter, env, world, turned)
         return self._game_statement(stmt, env, world, next_)
 
