@@ -222,6 +222,10 @@ def names_in(expr) -> frozenset[str]:
             case nodes.Within(distance=d, of=of):
                 walk(d)
                 walk(of)
+            case nodes.Under(subject=s, area=a):   # areas and templates
+                if s is not None:
+                    walk(s)
+                walk(a)
             case nodes.Aggregate(value=v, var=var, group=g, condition=c):
                 walk(g)
                 inner: set[str] = set()
