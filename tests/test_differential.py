@@ -872,6 +872,13 @@ action flee(f: fighter) requires f.Wounds >= 1 {
 action rest(f: fighter) {
   set f.Hurt = false
 }
+action glare(f: fighter, g: fighter) -> number
+  "facing: turn to face an enemy behind, then count those under a cone towards it"
+  requires g.side != f.side and in_rear(f, g, 270)
+{
+  face f towards g
+  return total(1 for x in fighters under cone(f, g, 6)) + (if in_front(f, g, 10) then 10 else 0)
+}
 action rush(f: fighter, g: fighter) requires g.side != f.side and distance(f, g) > 0 {
   travel f up to f.Speed to g
 }
@@ -931,7 +938,7 @@ scenario stmts {
       for each f in s.fighters {
         activate f using strike, step, flee, rush, seek as done
         if done == "none" {
-          activate f using rest
+          activate f using rest, glare
         } else if f.Might > 10 and not f.removed {
           activate f except done
         }
@@ -964,7 +971,7 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     kinds = {type(n) for n in found}
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.Activate, nodes.Travel, nodes.Withdraw,
-        nodes.Concede, nodes.Deploy, nodes.Place}
+        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
