@@ -364,3 +364,23 @@ def test_a_game_logs_the_template_and_who_is_under_it(tmp_path):
     assert seen and all(e["area"].startswith("cone 8 from Torch") for e in seen)
     text = render_text({"scenario_title": "yard", "seed": 0, "events": seen})
     assert "      cone 8 from Torch" in text and " under it\n" in text
+
+
+def test_areas_print_back_as_they_are_written(smart):
+    """rules show and diff print an action's requirements and bodies' expressions back."""
+    from warband.lang.unparse import expr_text
+    requires = smart.procedures["breath"].requires
+    assert "in_front(dragon, target)" in expr_text(requires)
+    text = 'ruleset "t"\nstat Might: 1..10\naction a(f: fighter, g: fighter) -> number\n' \
+           '  requires f is under square(g, 3, f) and not (g is under cone(f, g, 6, 45))\n' \
+           '{\n  return total(1 for x in fighters under line(f, g, 4, 1))\n}\n'
+    ruleset = compile_text(text, "t.rules").ruleset
+    decl = ruleset.procedures["a"]
+    assert expr_text(decl.requires) == \
+        "f is under square(g, 3, f) and not g is under cone(f, g, 6, 45)"
+    again = compile_text(text.replace(
+        "f is under square(g, 3, f) and not (g is under cone(f, g, 6, 45))",
+        expr_text(decl.requires)), "t.rules").ruleset
+    assert expr_text(again.procedures["a"].requires) == expr_text(decl.requires)
+    body = decl.body.stmts[0].value
+    assert expr_text(body) == "total(1 for x in fighters under line(f, g, 4, 1))"
