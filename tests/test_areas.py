@@ -384,3 +384,23 @@ def test_areas_print_back_as_they_are_written(smart):
     assert expr_text(again.procedures["a"].requires) == expr_text(decl.requires)
     body = decl.body.stmts[0].value
     assert expr_text(body) == "total(1 for x in fighters under line(f, g, 4, 1))"
+
+
+def test_on_a_board_of_squares_a_3_square_is_the_cells_round_its_centre():
+    board = Board(8, 8, True, {})
+    facing = Facing(board, GameLog(record=True), type("G", (), {"round": 2})())
+    cells = [(x, y) for x in range(1, 9) for y in range(1, 9)]
+    world = make_world(_tiny(), [FighterSpec(f"{x},{y}", 0, position=c)
+                                 for c in cells for x, y in [c]])
+    centre = Ref("fighter", cells.index((4, 4)))
+    area = facing.square(centre, 3, world)
+    under = {world.fighters[r.index].position for r in areas.under(world, area)}
+    assert under == {(x, y) for x in (3, 4, 5) for y in (3, 4, 5)}
+    # a line 3 long from (4, 4) east: the three cells beyond it, not its own
+    east = Ref("fighter", cells.index((8, 4)))
+    line = facing.line(centre, east, 3, 1, world)
+    assert {world.fighters[r.index].position for r in areas.under(world, line)} == \
+        {(5, 4), (6, 4), (7, 4)}
+    assert facing.log.events[-1] == {"round": 2, "type": "template",
+                                     "area": "line 3 from 4,4 towards 8,4, 1 wide",
+                                     "under": "5,4, 6,4, 7,4"}
