@@ -193,6 +193,25 @@ action none(f: fighter, g: fighter) -> number {
     assert caught.value.diagnostic.code == "E512"
 
 
+def test_a_facing_arc_worked_out_as_nothing_is_E512_with_or_without_a_board(templates):
+    text = RULES + '''
+action glance(f: fighter, g: fighter) -> bool {
+  return in_front(f, g, f.Might * 200)
+}
+'''
+    ruleset = compile_text(text, "templates.rules").ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 1}), FighterSpec("b", 1)])
+    args = {"f": Ref("fighter", 0), "g": Ref("fighter", 1)}
+    assert Interpreter(ruleset).exact("glance", args, world).only() is True   # 200 degrees
+    world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 2}), FighterSpec("b", 1)])
+    with pytest.raises(RulesError) as caught:
+        Interpreter(ruleset).exact("glance", args, world)   # 400 degrees
+    assert caught.value.diagnostic.code == "E512" and "360" in caught.value.diagnostic.message
+    board = Facing(Board(12, 12, False, {}), GameLog(), None)
+    with pytest.raises(RulesError):
+        board.in_rear(args["f"], args["g"], 0, world)
+
+
 # ---- the checker --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("body, code, words", [

@@ -176,9 +176,13 @@ class Interpreter(Decisions):
         return areas.make("line", args[:-1], args[-1], False)
 
     def q_in_front(self, *args):
+        if len(args) > 3:   # an arc worked out while the rules run is checked as on a board
+            areas.check_size(args[2], "a facing arc", 360)
         return True
 
     def q_in_rear(self, *args):
+        if len(args) > 3:
+            areas.check_size(args[2], "a facing arc", 360)
         return False
 
     # ---- entry points ------------------------------------------------------------------------------
