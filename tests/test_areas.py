@@ -423,3 +423,23 @@ def test_on_a_board_of_squares_a_3_square_is_the_cells_round_its_centre():
     assert facing.log.events[-1] == {"round": 2, "type": "template",
                                      "area": "line 3 from 4,4 towards 8,4, 1 wide",
                                      "under": "5,4, 6,4, 7,4"}
+
+
+def test_a_definition_may_name_a_template():
+    text = '''ruleset "d"
+stat Might: 1..10
+define blast(g: fighter) = square(g, 3)
+action a(f: fighter, g: fighter) -> number {
+  return total(1 for x in fighters under blast(g))
+}
+'''
+    ruleset = compile_text(text, "d.rules").ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0, position=(0, 0)),
+                                 FighterSpec("b", 1, position=(3, 0)),
+                                 FighterSpec("c", 1, position=(4, 1.9))])
+    args = {"f": Ref("fighter", 0), "g": Ref("fighter", 1)}
+    assert Interpreter(ruleset).exact("a", args, world).only() == 2
+    generated, interpreted = Interpreter(ruleset), Interpreter(ruleset)
+    interpreted.compiled = False
+    assert generated.compiled
+    assert generated.sample("a", args, world)[0] == interpreted.sample("a", args, world)[0] == 2
