@@ -207,7 +207,7 @@ action glance(f: fighter, g: fighter) -> bool {
     with pytest.raises(RulesError) as caught:
         Interpreter(ruleset).exact("glance", args, world)   # 400 degrees
     assert caught.value.diagnostic.code == "E512" and "360" in caught.value.diagnostic.message
-    board = Facing(Board(12, 12, False, {}), GameLog(), None)
+    board = Facing(Board(12, 12, False, {}), None)
     with pytest.raises(RulesError):
         board.in_rear(args["f"], args["g"], 0, world)
 
@@ -316,8 +316,8 @@ def test_super_simple_skirmish_blast_asked_as_a_circle_template(tmp_path):
 
 def test_facing_follows_moves_and_turns():
     board = Board(24, 24, False, {})
-    game = type("G", (), {"round": 1})()
-    facing = Facing(board, GameLog(record=True), game)
+    game = type("G", (), {"round": 1, "log": GameLog(record=True)})()
+    facing = Facing(board, game)
     world = make_world(_tiny(), [FighterSpec("a", 0, position=(2, 12)),
                                  FighterSpec("b", 1, position=(6, 12)),
                                  FighterSpec("c", 1, position=(0, 12))])
@@ -407,7 +407,7 @@ def test_areas_print_back_as_they_are_written(smart):
 
 def test_on_a_board_of_squares_a_3_square_is_the_cells_round_its_centre():
     board = Board(8, 8, True, {})
-    facing = Facing(board, GameLog(record=True), type("G", (), {"round": 2})())
+    facing = Facing(board, type("G", (), {"round": 2, "log": GameLog(record=True)})())
     cells = [(x, y) for x in range(1, 9) for y in range(1, 9)]
     world = make_world(_tiny(), [FighterSpec(f"{x},{y}", 0, position=c)
                                  for c in cells for x, y in [c]])
@@ -420,7 +420,7 @@ def test_on_a_board_of_squares_a_3_square_is_the_cells_round_its_centre():
     line = facing.line(centre, east, 3, 1, world)
     assert {world.fighters[r.index].position for r in areas.under(world, line)} == \
         {(5, 4), (6, 4), (7, 4)}
-    assert facing.log.events[-1] == {"round": 2, "type": "template",
+    assert facing.game.log.events[-1] == {"round": 2, "type": "template",
                                      "area": "line 3 from 4,4 towards 8,4, 1 wide",
                                      "under": "5,4, 6,4, 7,4"}
 
@@ -443,3 +443,19 @@ action a(f: fighter, g: fighter) -> number {
     interpreted.compiled = False
     assert generated.compiled
     assert generated.sample("a", args, world)[0] == interpreted.sample("a", args, world)[0] == 2
+
+
+def test_a_greedy_players_trial_runs_turn_nobody_in_the_game(tmp_path):
+    """Trials (look-ahead.py) move fighters in runs that must leave the game as it was: the
+    facing they set, and the templates they place, stay theirs."""
+    path = tmp_path / "flames.rules"
+    path.write_text(GAME, encoding="utf-8")
+    scenario = load_scenario(str(path))
+    game = Game(scenario, 1, record=True)
+    game.facing.moved(0, (0, 0), (1, 0))
+    before = dict(game.facing.ways)
+    with game.look_ahead.trials():
+        game.facing.moved(0, (0, 0), (0, 1))
+        game.facing.moved(3, (0, 0), (1, 1))
+        assert not game.facing.game.log.record   # the trials' own log: no template in the game's
+    assert game.facing.ways == before and game.facing.game.log.record

@@ -74,7 +74,7 @@ class Game:
         self.board = self._board()
         self.questions = Questions(self.board)
         self.questions.install(self.interp)
-        self.facing = Facing(self.board, self.log, self)   # areas and facing on this board
+        self.facing = Facing(self.board, self)   # areas and facing on this board
         self.facing.install(self.interp)
         self.players = Players(self, policies, self.interp.choice_rng,
                                options_for(self.ruleset, self.interp.compiled))

@@ -22,15 +22,15 @@ from warband.run import areas
 
 if TYPE_CHECKING:
     from warband.game.board import Board
-    from warband.game.gamelog import GameLog
 
 NAMES = ("square", "circle", "cone", "line", "in_front", "in_rear")
 _EDGE = 1e-9
 
 
 class Facing:
-    def __init__(self, board: Board, log: GameLog, game) -> None:
-        self.board, self.log, self.game = board, log, game
+    def __init__(self, board: Board, game) -> None:
+        # the game's log is read where it is needed: look-ahead trials put one of their own
+        self.board, self.game = board, game
         self.ways: dict[int, tuple[float, float]] = {}   # fighter's index -> a unit vector
         w, h = board.width, board.height
         # a board of squares counts its cells from 1
@@ -92,7 +92,7 @@ class Facing:
     def _area(self, shape: str, args: tuple):
         world = args[-1]
         area = areas.make(shape, args[:-1], world, self.board.squares)
-        if self.log.record and area.at is not None:
+        if self.game.log.record and area.at is not None:
             return areas.Area(area.shape, area.at, area.way, area.size, area.width, area.anchor,
                               area.squares, area.text, self.seen)
         return area
@@ -100,11 +100,12 @@ class Facing:
     def seen(self, world, area, found) -> None:
         """The game log: the template placed, and who is under it."""
         names = ", ".join(world.fighters[r[1]].name for r in found) or "nobody"
-        last = self.log.events[-1] if self.log.events else None
+        log = self.game.log
+        last = log.events[-1] if log.events else None
         if last is not None and last.get("type") == "template" and \
                 last.get("area") == area.text and last.get("under") == names:
             return   # asked again of the same placing: once in the log
-        self.log.event("template", self.game.round, area=area.text, under=names)
+        log.event("template", self.game.round, area=area.text, under=names)
 
     def square(self, *args):
         return self._area("square", args)
