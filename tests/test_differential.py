@@ -204,6 +204,13 @@ CASES = [
                " @g.equipment)"),
     ("bool", "base(@f.class) > 2 or (if @f.Hurt then Spear else Shield) == Spear"),
     ("number", "total(d6 for e in @f.equipment if e == Spear)"),
+    # areas and templates, facing (run/areas.py, game/facing.py)
+    ("number", "total(x.Might for x in fighters under square(@f, 3)) + total(1 for x in "
+               "fighters under square(@g, 4, @f)) * 100"),
+    ("bool", "@g is under circle(@f, 6) or @f is under cone(@g, @f, 8, 60)"),
+    ("number", "total(x.Might for x in fighters under line(@f, @g, 6, 2)) + total(1 for x in "
+               "fighters under cone(@f, @g, 5)) * 100"),
+    ("bool", "in_front(@f, @g) and not in_rear(@g, @f, 90) or in_front(@g, @f, 45)"),
 ]
 
 
@@ -464,6 +471,8 @@ GRAMMAR_FORMS = {
     # the bare word `fighters`: a Name, every fighter in play (in army rules, a warband's
     # fighters, which neither generated code nor a game runs: tests/test_army_rules.py)
     "fighters_name": nodes.Name,
+    # areas and templates: `fighters under AREA`, `f is under AREA`
+    "fighters_in": nodes.Under, "in_area": nodes.Under,
 }
 
 
@@ -873,6 +882,13 @@ action flee(f: fighter) requires f.Wounds >= 1 {
 action rest(f: fighter) {
   set f.Hurt = false
 }
+action glare(f: fighter, g: fighter) -> number
+  "facing: turn to face an enemy behind, then count those under a cone towards it"
+  requires g.side != f.side and in_rear(f, g, 270)
+{
+  face f towards g
+  return total(1 for x in fighters under cone(f, g, 6)) + (if in_front(f, g, 10) then 10 else 0)
+}
 action rush(f: fighter, g: fighter) requires g.side != f.side and distance(f, g) > 0 {
   travel f up to f.Speed to g
 }
@@ -932,7 +948,7 @@ scenario stmts {
       for each f in s.fighters {
         activate f using strike, step, flee, rush, seek as done
         if done == "none" {
-          activate f using rest
+          activate f using rest, glare
         } else if f.Might > 10 and not f.removed {
           activate f except done
         }
@@ -965,7 +981,7 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     kinds = {type(n) for n in found}
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.Activate, nodes.Travel, nodes.Withdraw,
-        nodes.Concede, nodes.Deploy, nodes.Place}
+        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

@@ -85,6 +85,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
+    # areas and templates, facing
+    "E322": (Severity.ERROR, "an area or arc of impossible size"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),
@@ -109,6 +111,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E505": (Severity.ERROR, "a value a rule cannot use"),
     "E506": (Severity.ERROR, "a game statement outside a game"),
     "E507": (Severity.ERROR, "no room on the board"),
+    # areas and templates, facing
+    "E512": (Severity.ERROR, "an area or arc of impossible size"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

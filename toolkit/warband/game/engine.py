@@ -20,6 +20,7 @@ from typing import Callable, cast
 
 from warband.diagnostics import diag
 from warband.game.board import Board, Zone
+from warband.game.facing import Facing
 from warband.game.gamelog import GameLog, option_label, plain
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
@@ -73,6 +74,8 @@ class Game:
         self.board = self._board()
         self.questions = Questions(self.board)
         self.questions.install(self.interp)
+        self.facing = Facing(self.board, self)   # areas and facing on this board
+        self.facing.install(self.interp)
         self.players = Players(self, policies, self.interp.choice_rng,
                                options_for(self.ruleset, self.interp.compiled))
         self.movement = Movement(self, self.board)

@@ -149,6 +149,8 @@ def render_text(log: dict) -> str:
             lines.append(f"      moves {e['start']} -> {e['to']}")
         elif kind == "enter":
             lines.append(f"      enters a {e['marker']}")
+        elif kind == "template":   # areas and templates (game/facing.py)
+            lines.append(f"      {e['area']}: {e['under']} under it")
         elif kind == "result":
             lines.append(f"      result: {e['value']}")
         elif kind == "idle":
@@ -322,6 +324,7 @@ EVENT_KEYS: dict[str, dict] = {
     "activate": {"round": _ROUND, "fighter": _text, "side": _text, "action": _text},
     "travel": {"round": _ROUND, "fighter": _text, "start": _text, "to": _text},
     "enter": {"round": _ROUND, "fighter": _text, "marker": _text},
+    "template": {"round": _ROUND, "area": _text, "under": _text},
     "result": {"round": _ROUND, "action": _text, "value": _value},
     "idle": {"round": _ROUND, "fighter": _text},
     "stuck": {"round": _ROUND, "fighter": _text, "why": _text},

@@ -76,9 +76,12 @@ class LookAhead:
         players.choice_rng = self.choices
         interp.policies = players.policies = self.policies
         players.randomly, game.log, interp.recorder = self.randomly, GameLog(), None
+        facing = game.facing.ways   # (the trials' moves turn fighters in a copy of their own)
+        game.facing.ways = dict(facing)
         try:
             yield
         finally:
+            game.facing.ways = facing
             (interp.rng, interp.choice_rng, players.choice_rng, interp.policies,
              players.policies, players.randomly, game.log, interp.recorder,
              interp.uniform) = saved

@@ -92,6 +92,7 @@ class Movement:
                       to=position(spot))
         if spot != start:
             world = world.place(ref, spot)
+            game.facing.moved(ref.index, start, spot)   # it faces the way it went
         for piece in board.pieces_at(spot) if board.entered else ():
             marker = game.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:

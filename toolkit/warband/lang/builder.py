@@ -565,6 +565,13 @@ class Builder(Transformer):
     def within(self, meta, c):
         return nodes.Within(c[0], nodes.Name(str(c[1]), self.tok_span(c[1])), self.span(meta))
 
+    # areas and templates: `fighters under AREA`, `f is under AREA`
+    def fighters_in(self, meta, c):
+        return nodes.Under(None, c[0], self.span(meta))
+
+    def in_area(self, meta, c):
+        return nodes.Under(c[0], c[1], self.span(meta))
+
     def _dice(self, meta, count, token: Token, mods):
         text = str(token)
         n, _, sides = text.partition("d")
@@ -633,6 +640,10 @@ class Builder(Transformer):
 
     def withdraw_stmt(self, meta, c):
         return nodes.Withdraw(c[0], self.span(meta))
+
+    # facing: `face f towards g`
+    def face_stmt(self, meta, c):
+        return nodes.Face(c[0], c[1], self.span(meta))
 
     def concede_stmt(self, meta, c):
         return nodes.Concede(c[0], self.span(meta))

@@ -179,6 +179,8 @@ class ExpressionChecker(CheckerParts):
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
                 self.expect(FIGHTER, self.expr(of, scope), of.span, "'of'")
                 return FIGHTERS
+            case nodes.Under():   # areas and templates (game_checker.py)
+                return self.under(e, scope)
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def selection(self, e: nodes.Aggregate, inner: Scope, element: Type) -> Type:

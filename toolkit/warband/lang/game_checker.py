@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, cast
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
-from warband.lang.symbols import GAME_FUNCTIONS
+from warband.lang.symbols import AREA_FUNCTIONS, GAME_FUNCTIONS
 from warband.lang.typesystem import (
     ANY,
+    AREA,
     BOOL,
     ENTRY,
     EQUIPMENT,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     Decision = nodes.Choose | nodes.ChooseNumber | nodes.ChooseAmong
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
-                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place)
+                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -123,6 +124,11 @@ class GameChecker(CheckerParts):
                 for point in (at, to):
                     if point is not None:
                         self.point(point, scope)
+            # facing: `face f towards g`
+            case nodes.Face(fighter=fighter, towards=towards):
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who turns")
+                self.expect(FIGHTER, self.expr(towards, scope), towards.span,
+                            "whom it turns to face")
             case _:  # pragma: no cover - the builder makes only the statements above
                 raise TypeError(f"unknown statement {stmt!r}")
 
@@ -153,6 +159,8 @@ class GameChecker(CheckerParts):
     # ---- the board's questions -----------------------------------------------------------------------
     def game_call(self, e: nodes.Call, scope: Scope) -> Type:
         name = e.callee.name
+        if name in AREA_FUNCTIONS:
+            return self.area_call(e, scope)
         first, second, result = GAME_SIGNATURES[name]
         arity = GAME_FUNCTIONS[name]
         if len(e.args) != arity:
@@ -164,6 +172,57 @@ class GameChecker(CheckerParts):
                 words = " or ".join(str(a) for a in allowed)
                 self.error("E302", f"'{name}' needs {words} here, not {t}", arg.span)
         return result
+
+    # ---- areas and templates, facing (run/areas.py, game/facing.py) -------------------------------------
+    def area_call(self, e: nodes.Call, scope: Scope) -> Type:
+        """square(AT, SIDE, TOWARDS?), circle(AT, RADIUS), cone(FROM, TOWARDS, LENGTH, ANGLE?),
+        line(FROM, TOWARDS, LENGTH, WIDTH): an area; in_front/in_rear(f, g, ARC?): yes or no."""
+        name = e.callee.name
+        fewest, most = AREA_FUNCTIONS[name]
+        # what each argument is: a fighter, or a number (a size, or the angle of a cone or arc)
+        kinds = {"square": "FNF", "circle": "FN", "cone": "FFNA", "line": "FFNN",
+                 "in_front": "FFA", "in_rear": "FFA"}[name]
+        words = {"square": "square(AT, SIDE) or square(AT, SIDE, TOWARDS)",
+                 "circle": "circle(AT, RADIUS)",
+                 "cone": "cone(FROM, TOWARDS, LENGTH) or cone(FROM, TOWARDS, LENGTH, ANGLE)",
+                 "line": "line(FROM, TOWARDS, LENGTH, WIDTH)",
+                 "in_front": "in_front(f, g) or in_front(f, g, ARC)",
+                 "in_rear": "in_rear(f, g) or in_rear(f, g, ARC)"}[name]
+        if not fewest <= len(e.args) <= most:
+            count = str(fewest) if fewest == most else f"{fewest} or {most}"
+            self.error("E301", f"'{name}' takes {count} arguments, not {len(e.args)}", e.span,
+                       hint=f"write {words}")
+        for arg, kind in zip(e.args, kinds):
+            t = self.expr(arg, scope)
+            if kind == "F":
+                self.expect(FIGHTER, t, arg.span, f"where '{name}' is placed (a fighter)")
+                continue
+            self.expect(NUMBER, t, arg.span, "an angle in degrees" if kind == "A" else
+                        "a size on the board")
+            self.require_fixed(t, arg.span, f"the size of '{name}'")
+            value = arg.value if isinstance(arg, nodes.Int) else None
+            if value is not None and (value <= 0 or (kind == "A" and value > 360)
+                                      or (kind == "A" and name == "cone" and value > 180)):
+                top = 180 if name == "cone" else 360
+                self.error("E322", f"{'an angle' if kind == 'A' else 'a size'} of "
+                                   f"{value} {'degrees ' if kind == 'A' else ''}makes no "
+                                   f"{'arc' if name.startswith('in_') else name}", arg.span,
+                           hint=f"an angle is 1 to {top} degrees" if kind == "A" else
+                           "a size is more than 0")
+        return BOOL if name.startswith("in_") else AREA
+
+    def under(self, e: nodes.Under, scope: Scope) -> Type:
+        """`fighters under AREA` (a group) and `f is under AREA` (yes or no)."""
+        t = self.expr(e.area, scope)
+        if t.kind not in ("area", "any"):
+            self.error("E302", f"'under' needs an area, not {t}", e.area.span,
+                       hint="make one with square(g, 3), circle(g, 2), cone(f, g, 8) or "
+                            "line(f, g, 12, 1)")
+        if e.subject is None:
+            return FIGHTERS
+        self.expect(FIGHTER, self.expr(e.subject, scope), e.subject.span,
+                    "who may be under the area")
+        return BOOL
 
     # ---- declarations ------------------------------------------------------------------------------------
     def marker(self, decl: nodes.MarkerDecl) -> None:

@@ -199,8 +199,17 @@ class Aggregate:
     span: Span
 
 
+# areas and templates: `fighters under AREA` and `f is under AREA` (run/areas.py)
+@node
+class Under:
+    """The fighters in play whose bases an area covers (subject None), or whether one is."""
+    subject: Expr | None
+    area: Expr
+    span: Span
+
+
 Expr = (Int | Str | Bool | Name | Field | Call | Binary | Compare | Logic | Not | Neg | IfExpr
-        | Has | Is | Dice | Count | Within | Aggregate)
+        | Has | Is | Dice | Count | Within | Aggregate | Under)
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -763,6 +772,14 @@ class Concede:
 class Deploy:
     side: Expr
     zone: Expr
+    span: Span
+
+
+# facing: `face f towards g` (game/facing.py)
+@node
+class Face:
+    fighter: Expr
+    towards: Expr
     span: Span
 
 

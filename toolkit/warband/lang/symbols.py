@@ -38,6 +38,10 @@ POOL_QUESTIONS = ("total", "highest", "lowest", "size")
 # dice pools: the type of a pool parameter (`p: pool`); not a reserved name, as rules written
 # before pools may name a definition or a value `pool`
 POOL_TYPE = "pool"
+# areas and templates, facing: name -> (fewest, most arguments); questions of the board too
+AREA_FUNCTIONS = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4, 4),
+                  "in_front": (2, 3), "in_rear": (2, 3)}
+GAME_FUNCTIONS.update((name, most) for name, (_, most) in AREA_FUNCTIONS.items())
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 

@@ -32,7 +32,7 @@ class Type:
                  "record": "a table row", "nothing": "nothing", "any": "a value",
                  "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
-                 "gear": "a group of equipment", "pool": "a pool of dice"}
+                 "gear": "a group of equipment", "pool": "a pool of dice", "area": "an area"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
@@ -55,6 +55,7 @@ FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", rando
 FIGHTERS = Type("fighters")
 # dice pools: `pool 3d6`, a roll whose every face is kept to be asked questions; not a number
 POOL = Type("pool")
+AREA = Type("area")   # areas and templates: square(g, 3), cone(f, g, 8) (run/areas.py)
 SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
 # army rules: one entry of a warband file (`count` identical fighters), read as a row of fields
 ENTRY = Type("record", "entry", ("count", "fighters", "fighter", "name"),

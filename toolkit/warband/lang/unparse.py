@@ -20,6 +20,8 @@ def _prec(e: nodes.Expr) -> int:
             return 3
         case nodes.Compare() | nodes.Has() | nodes.Is():
             return 4
+        case nodes.Under(subject=subject) if subject is not None:   # f is under AREA
+            return 4
         case nodes.Binary(op=op):
             return _PRECEDENCE[op]
         case nodes.Neg():
@@ -169,6 +171,10 @@ def _text(e: nodes.Expr) -> str:
             return f"count {_pred_text(p)} in {expr_text(pool, 9)}"
         case nodes.Within(distance=d, of=of):
             return f"fighters within {expr_text(d, 5)} of {of.name}"
+        case nodes.Under(subject=None, area=area):   # areas and templates
+            return f"fighters under {expr_text(area, 9)}"
+        case nodes.Under(subject=subject, area=area) if subject is not None:
+            return f"{expr_text(subject, 5)} is under {expr_text(area, 9)}"
         case nodes.Aggregate(kind=kind, value=v, var=var, group=g, condition=c):
             where = f" if {expr_text(c)}" if c is not None else ""
             return f"{kind.name}({expr_text(v)} for {var.name} in {expr_text(g)}{where})"

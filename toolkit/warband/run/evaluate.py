@@ -16,7 +16,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.limits import MAX_BRANCHES, MAX_DICE
-from warband.run import budget, dice, pools, toomuch
+from warband.run import areas, budget, dice, pools, toomuch
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
@@ -222,6 +222,10 @@ def names_in(expr) -> frozenset[str]:
             case nodes.Within(distance=d, of=of):
                 walk(d)
                 walk(of)
+            case nodes.Under(subject=s, area=a):   # areas and templates
+                if s is not None:
+                    walk(s)
+                walk(a)
             case nodes.Aggregate(value=v, var=var, group=g, condition=c):
                 walk(g)
                 inner: set[str] = set()
@@ -419,6 +423,12 @@ class Compiler:
             case nodes.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)
                 return lambda env, world: within(world, fo(env, world), fd(env, world))
+            case nodes.Under(subject=subject, area=area):   # areas and templates
+                fa = self(area)
+                if subject is None:
+                    return lambda env, world: areas.under(world, fa(env, world))
+                fs = self(subject)
+                return lambda env, world: areas.is_under(world, fs(env, world), fa(env, world))
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:

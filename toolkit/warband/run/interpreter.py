@@ -22,7 +22,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import budget, dice, pools, toomuch
+from warband.run import areas, budget, dice, pools, toomuch
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -156,6 +156,33 @@ class Interpreter(Decisions):
         return True
 
     def q_engaged(self, a, world):
+        return False
+
+    # areas and templates, facing (run/areas.py): without a board an area holds the fighter it
+    # is placed on or aimed at, and a fighter faces every other. A game on a board puts its own
+    # in their place (game/facing.py), and keeps the fighters' facing in `facing`.
+    facing = None
+
+    def q_square(self, *args):
+        return areas.make("square", args[:-1], args[-1], False)
+
+    def q_circle(self, *args):
+        return areas.make("circle", args[:-1], args[-1], False)
+
+    def q_cone(self, *args):
+        return areas.make("cone", args[:-1], args[-1], False)
+
+    def q_line(self, *args):
+        return areas.make("line", args[:-1], args[-1], False)
+
+    def q_in_front(self, *args):
+        if len(args) > 3:   # an arc worked out while the rules run is checked as on a board
+            areas.check_size(args[2], "a facing arc", 360)
+        return True
+
+    def q_in_rear(self, *args):
+        if len(args) > 3:
+            areas.check_size(args[2], "a facing arc", 360)
         return False
 
     # ---- entry points ------------------------------------------------------------------------------
@@ -551,6 +578,13 @@ class Interpreter(Decisions):
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
                     env, w.remove(ref, withdrawn=True)))
+            case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
+                def turned(ref, w):
+                    def then(target, w2):
+                        areas.face(self, ref, target, w2)
+                        return next_(env, w2)
+                    return self.plain(towards, env, w, then)
+                return self.plain(fighter, env, world, turned)
         return self._game_statement(stmt, env, world, next_)
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):

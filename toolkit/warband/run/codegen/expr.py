@@ -266,6 +266,10 @@ class ExpressionWriter:
                                    f"{self.weighed(e, scope)}{cond}])")
         if t is nodes.Within:
             return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
+        if t is nodes.Under:   # areas and templates (run/areas.py)
+            if e.subject is None:
+                return f"_under(world, {self.expr(e.area, scope)})"
+            return f"_is_under(world, {self.expr(e.subject, scope)}, {self.expr(e.area, scope)})"
         raise Unsupported(f"expression {t.__name__}")
 
     def weighed(self, e: nodes.Aggregate, scope: Scope) -> str:
@@ -299,7 +303,7 @@ class ExpressionWriter:
         fighters, every side, a side's opponents, those of them that `all(...)` keeps...), or
         None when that is not known."""
         t = type(group)
-        if t is nodes.Within:
+        if t is nodes.Within or (t is nodes.Under and group.subject is None):
             return "fighter"
         if t is nodes.Aggregate and group.kind.name == "all" and \
                 type(group.value) is nodes.Name and group.value.name == group.var.name:

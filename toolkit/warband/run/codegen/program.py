@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
-from warband.run import budget, pools
+from warband.run import areas, budget, pools
 from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
@@ -97,6 +97,7 @@ class Program:
             "_below": random_below,
             "_all_sides": rt.all_sides, "_in_play": rt.in_play, "_side_fighters": rt.side_fighters,
             "_side_groups": SIDE_GROUPS,
+            "_under": areas.under, "_is_under": areas.is_under, "_face": areas.face,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
             # dice pools
             "_pool_roll": rt.pool_roll, "_pool_count": rt.pool_count, "_pool_ask": pools.ask,

@@ -288,6 +288,10 @@ class Writer(ExpressionWriter):
                        f"{value(s.count)}, {value(s.zone)}, {value(s.apart)}, {value(s.by)}, "
                        "world)")
             return bound
+        if t is nodes.Face:   # facing (run/areas.py)
+            out.append(f"{pad}_face(I, {self.expr(s.fighter, scope)}, "
+                       f"{self.expr(s.towards, scope)}, world)")
+            return bound
         if t is nodes.Remove:
             subject = self.expr(s.subject, scope)
             out.append(f"{pad}world = {DRAFT}.remove({subject})")
