@@ -191,6 +191,7 @@ class Builder(Transformer):
         tier, traits, equipment, stats = None, [], [], []
         group = unique = None
         options, choices = [], []
+        units: dict = {}
         for kind, value in entries:
             if kind == "option":
                 options.append(value)
@@ -206,11 +207,25 @@ class Builder(Transformer):
                 group = value
             elif kind == "unique":
                 unique = value
+            elif kind in ("models", "model_wounds"):   # units of several models
+                units[kind] = value
             else:
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
                              tuple(stats), self.span(meta), group, unique, tuple(options),
-                             tuple(choices))
+                             tuple(choices), units.get("models"), units.get("model_wounds"))
+
+    # units of several models
+    def class_models(self, meta, c):
+        low, high, default, doc = c
+        return "models", nodes.UnitModels(low, high, default, doc, self.span(meta))
+
+    def class_model_wounds(self, meta, c):
+        value, doc = c
+        return "model_wounds", nodes.ModelWounds(value, doc, self.span(meta))
+
+    def wound_stmt(self, meta, c):
+        return nodes.Wound(c[0], c[1], self.span(meta))
 
     def equipment_grants(self, meta, c):
         return tuple(c)

@@ -405,6 +405,9 @@ class ClassDecl:
     options: "tuple[EquipmentOption, ...]" = ()   # `may take ...`, `may swap X for ...`
     # stats the list chooses for fighters of the class, within the class's own bounds
     choices: "tuple[StatChoice, ...]" = ()
+    # units of several models: `models LOW..HIGH`, `wounds per model = VALUE` (None: not given)
+    models: "UnitModels | None" = None
+    model_wounds: "ModelWounds | None" = None
 
 
 @node
@@ -440,6 +443,36 @@ class GroupSize:
     low: Expr
     high: Expr
     doc: str | None
+    span: Span
+
+
+# ---- units of several models (docs/language.md, "Units of several models") ----
+@node
+class UnitModels:
+    """`models LOW..HIGH [default N]` in a class: a warband entry of the class fields that many
+    models, one fighter on the board that takes wounds model by model."""
+    low: Expr
+    high: Expr
+    default: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
+class ModelWounds:
+    """`wounds per model = VALUE` in a class: a fixed number, or the name of a number stat or a
+    numbered trait each fighter of the class reads its own value of."""
+    value: Expr
+    doc: str | None
+    span: Span
+
+
+@node
+class Wound:
+    """`inflict AMOUNT wounds on UNIT`: wounds taken model by model, each model's used up before
+    the next takes any; the last model gone, the unit is removed as a casualty."""
+    amount: Expr
+    target: Expr
     span: Span
 
 
