@@ -283,13 +283,24 @@ class Repeat:
     span: Span
 
 
+# units of several models (docs/language.md, "Units of several models")
+@node
+class Wound:
+    """`inflict AMOUNT wounds on UNIT`: wounds taken model by model, each model's used up before
+    the next takes any; the last model gone, the unit is removed as a casualty."""
+    amount: Expr
+    target: Expr
+    span: Span
+
+
 @node
 class CallStmt:
     call: Call
     span: Span
 
 
-Stmt = Let | Set | If | Choose | ChooseNumber | Return | Remove | ForEach | Repeat | CallStmt
+Stmt = Let | Set | If | Choose | ChooseNumber | Return | Remove | ForEach | Repeat | CallStmt \
+    | Wound
 
 
 @node
@@ -464,15 +475,6 @@ class ModelWounds:
     numbered trait each fighter of the class reads its own value of."""
     value: Expr
     doc: str | None
-    span: Span
-
-
-@node
-class Wound:
-    """`inflict AMOUNT wounds on UNIT`: wounds taken model by model, each model's used up before
-    the next takes any; the last model gone, the unit is removed as a casualty."""
-    amount: Expr
-    target: Expr
     span: Span
 
 
