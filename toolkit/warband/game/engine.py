@@ -414,6 +414,11 @@ class Game:
             self.log.event("result", self.round, action=name, value=plain(result))
         if before is not None:   # who the action took out of play, for whoever reads the record
             for f0, f1 in zip(before.fighters, world.fighters):
+                lost = f0.values.get("#models", 0) - f1.values.get("#models", 0)
+                if lost > 0:   # a unit of several models lost some (lang/units.py)
+                    self.log.event("models", self.round, fighter=f1.name,
+                                   side=world.sides[f1.side].name, lost=lost,
+                                   left=f1.values["#models"], start=f1.values["#models_start"])
                 if f1.removed and not f0.removed:
                     self.log.event("removed", self.round, fighter=f1.name,
                                    side=world.sides[f1.side].name)

@@ -210,8 +210,8 @@ class ClassChecker(CheckerParts):
         """f.models, f.models_start, f.wounds_left, f.model_wounds: numbers every fighter has
         when some class is a unit; changed only by `inflict` (E308), unknown otherwise (E321)."""
         if not self.has_units():
-            self.error("E321", f"'{field.name}' is a unit's, but no class here is a unit of "
-                               "models", field.span,
+            self.error("E321", f"a fighter has no field '{field.name}': no class here is a "
+                               "unit of several models", field.span,
                        hint="make a class a unit: models 5..10 default 5, and wounds per "
                             "model = 1")
             return ANY
@@ -229,6 +229,6 @@ class ClassChecker(CheckerParts):
                     "what takes the wounds")
         if not self.has_units():
             self.error("E321", "'inflict' wounds a unit model by model, but no class here is "
-                               "a unit of models", stmt.span,
+                               "a unit of several models", stmt.span,
                        hint="make a class a unit: models 5..10 default 5, and wounds per "
                             "model = 1; or keep wounds in a counter")
