@@ -17,7 +17,8 @@ DECLARATION_KEYWORDS = (
     "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
-                      "activate", "travel", "withdraw", "concede", "deploy", "place")
+                      "activate", "travel", "withdraw", "concede", "deploy", "place",
+                      "inflict")   # inflict: units of several models
 
 
 @lru_cache(maxsize=1)
