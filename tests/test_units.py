@@ -243,3 +243,15 @@ def test_a_game_with_units_plays_alike_generated_and_interpreted():
             finals.append((result.winner, result.scores,
                            [(f.values, f.removed) for f in game.final.fighters]))
         assert finals[0] == finals[1], seed
+
+
+def test_a_roster_shows_a_units_models_and_a_row_of_wound_boxes_each():
+    from warband.lists.roster import roster
+    found = roster(str(ROOT / "tests" / "units" / "squad-army.yaml"))
+    cards = {f["name"]: f["models"] for f in found.model["fighters"]}
+    assert cards["Red squad"] == {"count": 7, "wounds": 1, "rows": ["☐"] * 7}
+    assert cards["Mob"] == {"count": 2, "wounds": 2, "rows": ["☐ ☐"] * 2}
+    assert cards["Big one"] is None   # wounds per model, but one model: no unit to tick off
+    text = CliRunner().invoke(app, ["roster", "--format", "markdown",
+                                    str(ROOT / "tests" / "units" / "squad-army.yaml")]).output
+    assert "**Mob**: 2 models, 2 wounds each\n\n1. ☐ ☐\n2. ☐ ☐\n" in text
