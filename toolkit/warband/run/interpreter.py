@@ -555,9 +555,10 @@ class Interpreter(Decisions):
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
                     env, w.remove(ref, withdrawn=True)))
-            case nodes.Wound(amount=amount, target=target):   # units of several models
-                return self.plain(target, env, world, lambda ref, w: self.plain(
-                    amount, env, w, lambda n, w2: next_(env, units.inflict(w2, ref, n, stmt))))
+            case nodes.Wound():   # units of several models
+                return self.plain(stmt.target, env, world, lambda ref, w: self.plain(
+                    stmt.amount, env, w, lambda n, w2: next_(env, units.inflict(w2, ref, n,
+                                                                                stmt))))
         return self._game_statement(stmt, env, world, next_)
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):

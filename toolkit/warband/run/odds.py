@@ -143,7 +143,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                                  " is not a unit of several models, so it takes no models",
                 "leave out models=...; give class=NAME of a class with a 'models' line")
         elif spec.models is not None and not unit.allows(spec.models):
-            bad(given_models, 2, f"class {cls.name} fields {unit.shown} models, not "
+            bad(given_models, 2, f"class {spec.fighter_class} fields {unit.shown} models, not "
                                  f"{spec.models}")
     if cls is not None and given_gear is not None:   # as a warband entry's: E632, E633
         for problem in gear_problems(cls, spec.name, tuple(spec.equipment)):
