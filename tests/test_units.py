@@ -255,3 +255,24 @@ def test_a_roster_shows_a_units_models_and_a_row_of_wound_boxes_each():
     text = CliRunner().invoke(app, ["roster", "--format", "markdown",
                                     str(ROOT / "tests" / "units" / "squad-army.yaml")]).output
     assert "**Mob**: 2 models, 2 wounds each\n\n1. ☐ ☐\n2. ☐ ☐\n" in text
+
+
+def test_rules_show_says_which_classes_are_units():
+    out = CliRunner().invoke(app, ["rules", "show", str(SQUAD)]).output
+    assert "Trooper: a unit of 3..10 models (default 5), 1 wound each: a squad fields 3 to " \
+           "10 troopers" in out
+    assert "Brute: a unit of 1..3 models (default 3), wounds from Tough each" in out
+    assert "Ogre: one model of 3 wounds" in out
+    shown = CliRunner().invoke(app, ["rules", "show", str(SQUAD), "--format", "json"]).output
+    assert '"models": {\n' in shown
+
+
+def test_fmt_puts_a_units_models_after_its_class(tmp_path):
+    path = tmp_path / "army.yaml"
+    (tmp_path / "squad.rules").write_text(SQUAD.read_text())
+    path.write_text("name: X\nruleset: squad.rules\nfighters:\n"
+                    "  - models: 4\n    name: A\n    class: Trooper\n")
+    out = CliRunner().invoke(app, ["fmt", str(path), "--check"])
+    CliRunner().invoke(app, ["fmt", str(path)])
+    assert path.read_text().endswith("  - name: A\n    class: Trooper\n    models: 4\n"), \
+        (out.output, path.read_text())

@@ -68,6 +68,16 @@ def unit_size(low, high, default, wounds: int | str, doc: str | None, span: Span
     return UnitSize(low, high, default, wounds, doc, span)
 
 
+def unit_words(unit: UnitSize) -> str:
+    """The unit as `rules show` says it: 'a unit of 5..10 models (default 5), 2 wounds each'."""
+    wounds = f"{unit.wounds} wound{'s' if unit.wounds != 1 else ''}" \
+        if type(unit.wounds) is int else f"wounds from {unit.wounds}"
+    if unit.span is None:
+        return f"one model of {wounds}"
+    return f"a unit of {unit.shown} models (default {unit.default}), {wounds} each" + (
+        f": {unit.doc}" if unit.doc else "")
+
+
 def start_values(unit: UnitSize | None, values: dict, traits: dict, models: int | None) -> dict:
     """The unit's own values at the start of play, for a fighter whose stats are `values` and
     traits `traits`; a fighter of a class that is no unit is one model of one wound. A model
