@@ -276,3 +276,23 @@ def test_fmt_puts_a_units_models_after_its_class(tmp_path):
     CliRunner().invoke(app, ["fmt", str(path)])
     assert path.read_text().endswith("  - name: A\n    class: Trooper\n    models: 4\n"), \
         (out.output, path.read_text())
+
+
+def test_odds_takes_groups_of_fighters_on_each_side():
+    """--attacker and --target again: the first of each is the action's fighter, the others
+    stand beside it on its side (here, every fighter of the target's side is swept)."""
+    group = str(ROOT / "tests" / "units" / "group.rules")
+    out = CliRunner().invoke(app, ["odds", group, "-a", "might=3", "-t", "might=2", "-t",
+                                   "might=4 name=Second", "--action", "sweep", "--format",
+                                   "json"])
+    assert out.exit_code == 0, out.output
+    import json
+    found = json.loads(out.output)
+    assert found["outcomes"] == {"0": "1/4", "1": "1/2", "2": "1/4"}
+    assert found["effects"]["Second.Hits"] == {"0": "1/2", "1": "1/2"}
+    alone = CliRunner().invoke(app, ["odds", group, "-a", "might=3", "-a", "might=2",
+                                     "--action", "sweep"])
+    assert alone.exit_code == 2 and "give --target too" in alone.output
+    bad = CliRunner().invoke(app, ["odds", group, "-a", "might=3", "-t", "might=2", "-t",
+                                   "might=40", "--action", "sweep"])
+    assert bad.exit_code == 2 and "--target(2):1:7: error[E901]: Might 40" in bad.output
