@@ -225,7 +225,8 @@ def test_the_game_log_shows_models_lost_and_the_unit_removed():
     out = CliRunner().invoke(app, ["play", str(BATTLE), "--seed", "3"])
     assert out.exit_code == 0, out.output
     assert "Mob (blue) loses 2 models (1 of 3 left)" in out.output
-    assert "Blue squad (blue) loses a model (4 of 5 left)" in out.output
+    assert "Blue squad (blue) loses a model (5 of 6 left)" in out.output   # `models 6`
+    assert "Big one (red) loses" not in out.output   # one model: removed, no more to say
     assert "Red squad (red) loses 5 models (0 of 5 left)\n" \
            "      Red squad (red) is removed from play" in out.output
 
@@ -296,3 +297,17 @@ def test_odds_takes_groups_of_fighters_on_each_side():
     bad = CliRunner().invoke(app, ["odds", group, "-a", "might=3", "-t", "might=2", "-t",
                                    "might=40", "--action", "sweep"])
     assert bad.exit_code == 2 and "--target(2):1:7: error[E901]: Might 40" in bad.output
+
+
+def test_a_scenario_writes_a_units_models_within_its_bounds():
+    from warband.game.scenario import load_scenario
+    scenario = load_scenario(str(BATTLE))
+    assert [s.models for force in scenario.forces for s in force] == [None, None, None, 6]
+    found = load_scenario(str(ROOT / "tests" / "units" / "squad-battle-bad.rules"))
+    assert sorted(d.code for d in found) == ["E634", "E635"]
+    out = CliRunner().invoke(app, ["play", str(ROOT / "tests" / "units" /
+                                               "squad-battle-bad.rules")])
+    assert out.exit_code == 2
+    assert "error[E634]: fighter 'Mob' fields 7 models, outside 1..3" in out.output
+    assert "error[E635]: fighter 'Big one' gives models, but class Ogre is not a unit" in \
+        out.output

@@ -415,7 +415,7 @@ class Game:
         if before is not None:   # who the action took out of play, for whoever reads the record
             for f0, f1 in zip(before.fighters, world.fighters):
                 lost = f0.values.get("#models", 0) - f1.values.get("#models", 0)
-                if lost > 0:   # a unit of several models lost some (lang/units.py)
+                if lost > 0 and f1.values["#models_start"] > 1:   # a unit lost models
                     self.log.event("models", self.round, fighter=f1.name,
                                    side=world.sides[f1.side].name, lost=lost,
                                    left=f1.values["#models"], start=f1.values["#models_start"])

@@ -692,9 +692,13 @@ class Builder(Transformer):
     def spec_class(self, meta, c):
         return "class", self.ident(c[0])
 
+    def spec_models(self, meta, c):   # units of several models
+        return "models", c[0]
+
     def fighter_spec(self, meta, c):
         name, count, *entries = c
         cls, traits, equipment, stats = None, [], [], []
+        models = None
         for entry in entries:
             kind, value = entry
             if kind == "class":
@@ -705,9 +709,11 @@ class Builder(Transformer):
                 equipment.extend(value)
             elif kind == "stat":
                 stats.append(value)
+            elif kind == "models":   # units of several models
+                models = value
         return nodes.FighterSpecDecl(_unquote(name), int(count) if count is not None else 1, cls,
                                    tuple(traits), tuple(equipment), tuple(stats),
-                                   self.span(meta))
+                                   self.span(meta), models)
 
     def zone(self, meta, c):
         name, doc, (shape, where, size, corners) = c

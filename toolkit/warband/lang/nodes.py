@@ -838,6 +838,7 @@ class FighterSpecDecl:
     equipment: tuple[Ident, ...]
     stats: tuple[tuple[Ident, Expr], ...]
     span: Span
+    models: Expr | None = None   # a unit's models (`models 7`): units of several models
 
 
 @node
