@@ -311,3 +311,21 @@ def test_a_scenario_writes_a_units_models_within_its_bounds():
     assert "error[E634]: fighter 'Mob' fields 7 models, outside 1..3" in out.output
     assert "error[E635]: fighter 'Big one' gives models, but class Ogre is not a unit" in \
         out.output
+
+
+@pytest.mark.parametrize("line, message", [
+    ("models 1..2 default 5", "the default of 5 models is outside 1..2"),
+    ("models 2/3..4", "a unit's models are a range of whole numbers from 1 up, not 2/3..4"),
+    ("models 0..3", "not 0..3"),
+    ("models 1..5000", "a unit has at most 1000 models, not 5000"),
+    ("wounds per model = 0", "not 0"),
+    ("wounds per model = d6", "not d6"),
+    ("wounds per model = Skill2", "'Skill2' is not declared"),
+    ("wounds per model = Brave", "'Brave' is a trait without a number"),
+])
+def test_bad_unit_lines_are_reported_once(line, message):
+    """The class of mistake in a unit's lines: each one message (E319, E320), no cascade."""
+    text = SQUAD.read_text() + f'trait Brave\nclass Odd "a unit gone wrong" {{\n  {line}\n}}\n'
+    diagnostics = compile_text(text, "squad.rules").diagnostics
+    assert len(diagnostics) == 1 and diagnostics[0].code in ("E319", "E320"), diagnostics
+    assert message in diagnostics[0].message

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from warband.diagnostics import Related
+from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.typesystem import ANY, FIGHTER, NUMBER, Scope, Type
@@ -182,15 +182,25 @@ class ClassChecker(CheckerParts):
             numbered = sym is not None and (
                 sym.kind == "stat" and isinstance(cast(nodes.StatDecl, sym.decl).type,
                                                   nodes.RangeType)
+                and cast(nodes.StatDecl, sym.decl).derived is None   # (read when the game starts)
                 or sym.kind == "trait" and cast(nodes.TraitDecl, sym.decl).param is not None)
             if numbered:
                 self.used.add(value.name)
                 return
-            what = "nothing declared" if sym is None else f"a {sym.kind}"
+            what = "not declared" if sym is None else \
+                "worked out by the rules" if sym.kind == "stat" and cast(
+                    nodes.StatDecl, sym.decl).derived is not None else \
+                "a stat of named values" if sym.kind == "stat" else \
+                "a trait without a number" if sym.kind == "trait" else f"a {sym.kind}"
+            numbered = [n for n, g in self.table.globals.items() if
+                        g.kind == "stat" and isinstance(cast(nodes.StatDecl, g.decl).type,
+                                                        nodes.RangeType)
+                        or g.kind == "trait" and cast(nodes.TraitDecl, g.decl).param]
             self.error("E320", f"a model's wounds are a whole number, a number stat or a "
                                f"numbered trait; '{value.name}' is {what}", value.span,
-                       hint="for example: wounds per model = 2, wounds per model = Toughness "
-                            "(a stat), or wounds per model = Tough (a trait written Tough(N))")
+                       hint=(did_you_mean(value.name, numbered) if sym is None else None)
+                       or "for example: wounds per model = 2, wounds per model = Toughness "
+                          "(a stat), or wounds per model = Tough (a trait written Tough(N))")
             return
         t = self.expr(value, Scope({}))
         if t.kind not in ("number", "any") or t.random or not (

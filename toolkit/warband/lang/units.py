@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warband.diagnostics import Diagnostic, Span, diag
+from warband.limits import MAX_MODELS
 
 # what the rules read (`f.models`) -> where the fighter's values keep it
 UNIT_FIELDS = {"models": "#models", "models_start": "#models_start",
@@ -52,6 +53,12 @@ def unit_size(low, high, default, wounds: int | str, doc: str | None, span: Span
     """A class's unit size from its constant parts; E319 when the bounds are not whole numbers
     from 1 up or the default is outside them."""
     whole = all(type(v) is int for v in (low, high))
+    if whole and high > MAX_MODELS:   # (a roster card draws a row of wound boxes a model)
+        assert span is not None
+        d.append(diag("E319", f"a unit has at most {MAX_MODELS} models, not {high}", span,
+                      hint=f"bound the unit at {MAX_MODELS} models or fewer; a horde larger "
+                           "than that is several units"))
+        return None
     if not whole or not 1 <= low <= high:
         assert span is not None  # bounds come from a `models` line
         d.append(diag("E319", f"a unit's models are a range of whole numbers from 1 up, not "
