@@ -208,7 +208,8 @@ class Game:
         """What the aftermath changed, fighter by fighter (experience, awards)."""
         for index, (f0, f1) in enumerate(zip(before.fighters, after.fighters)):
             for name, value in f1.values.items():
-                if f0.values.get(name) != value:
+                # (a unit's own values, '#models' and the like, are the game's, not the list's)
+                if f0.values.get(name) != value and name[0] != "#":
                     old, new = plain(f0.values.get(name)), plain(value)
                     self.aftermath.append((index, name, old, new))
                     self.log.event("change", self.round, fighter=f1.name, field=name,
