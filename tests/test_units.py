@@ -329,3 +329,24 @@ def test_bad_unit_lines_are_reported_once(line, message):
     diagnostics = compile_text(text, "squad.rules").diagnostics
     assert len(diagnostics) == 1 and diagnostics[0].code in ("E319", "E320"), diagnostics
     assert message in diagnostics[0].message
+
+
+def test_a_ruleset_with_units_comes_back_from_the_disk_cache(tmp_path, monkeypatch):
+    """lang/units.py is one of the modules a cached Ruleset is made of (cache._ALLOWED_MODULES):
+    else every entry of rules with units would be a silent miss, compiled again each run."""
+    from warband.lang import cache
+    from warband.lang.compiler import Compiled, compile_cached
+    monkeypatch.setenv("WARBAND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cache.clear_memory()
+    cache._key.clear()
+    try:
+        text = SQUAD.read_text()
+        first = compile_cached(text, str(SQUAD)).ruleset
+        cache.clear_memory()
+        found = cache.get(cache.key(text, str(SQUAD)))
+        assert isinstance(found, Compiled) and found.ruleset is not None, "a silent miss"
+        assert found.ruleset.classes["Brute"].unit == first.classes["Brute"].unit
+    finally:
+        cache.clear_memory()
+        cache._key.clear()
