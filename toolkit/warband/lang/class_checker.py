@@ -192,13 +192,13 @@ class ClassChecker(CheckerParts):
                     nodes.StatDecl, sym.decl).derived is not None else \
                 "a stat of named values" if sym.kind == "stat" else \
                 "a trait without a number" if sym.kind == "trait" else f"a {sym.kind}"
-            numbered = [n for n, g in self.table.globals.items() if
+            counted = [n for n, g in self.table.globals.items() if
                         g.kind == "stat" and isinstance(cast(nodes.StatDecl, g.decl).type,
                                                         nodes.RangeType)
                         or g.kind == "trait" and cast(nodes.TraitDecl, g.decl).param]
             self.error("E320", f"a model's wounds are a whole number, a number stat or a "
                                f"numbered trait; '{value.name}' is {what}", value.span,
-                       hint=(did_you_mean(value.name, numbered) if sym is None else None)
+                       hint=(did_you_mean(value.name, counted) if sym is None else None)
                        or "for example: wounds per model = 2, wounds per model = Toughness "
                           "(a stat), or wounds per model = Tough (a trait written Tough(N))")
             return
