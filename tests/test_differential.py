@@ -837,6 +837,17 @@ def test_generated_expressions_in_every_position(tmp_path, generated):
 # ---- every statement, in a game: set-up, rounds, actions, a marker's hook ------------------------
 
 STATEMENTS = BASE + '''
+class Squad "units of several models: wounds taken model by model" {
+  models 2..4 default 3
+  wounds per model = Tough
+  traits Tough(2)
+}
+action volley(f: fighter, g: fighter) -> number
+  requires g.side != f.side and g.models >= 1
+{
+  inflict count >= 4 in 3d6 wounds on g
+  return g.models_start - g.models + g.wounds_left
+}
 marker gold obscuring when entered by who {
   set who.Wounds += 1
   set who.side.Out += 3
@@ -915,6 +926,7 @@ scenario stmts {
   side blue {
     fighter "D" count 2 { class Guard  stat Might = 8 }
     fighter "E" { stat Might = 20  equipment Spear }
+    fighter "F" { class Squad  stat Might = 6 }
   }
   zone west = edge west depth 3
   zone east = edge east depth 3
@@ -946,7 +958,7 @@ scenario stmts {
   round {
     for each s in sides by lowest s.Fate {
       for each f in s.fighters {
-        activate f using strike, step, flee, rush, seek as done
+        activate f using strike, step, flee, rush, seek, volley as done
         if done == "none" {
           activate f using rest, glare
         } else if f.Might > 10 and not f.removed {

@@ -85,6 +85,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
+    # units of several models
+    "E319": (Severity.ERROR, "a unit's models out of range"),
+    "E320": (Severity.ERROR, "a model's wounds that are not a number"),
+    "E321": (Severity.ERROR, "a unit's field or wounds with no unit class"),
     # areas and templates, facing
     "E322": (Severity.ERROR, "an area or arc of impossible size"),
     # structure
@@ -111,6 +115,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E505": (Severity.ERROR, "a value a rule cannot use"),
     "E506": (Severity.ERROR, "a game statement outside a game"),
     "E507": (Severity.ERROR, "no room on the board"),
+    "E511": (Severity.ERROR, "wounds inflicted that are not a whole number from 0 up"),
     # areas and templates, facing
     "E512": (Severity.ERROR, "an area or arc of impossible size"),
     # YAML warband files
@@ -141,6 +146,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E631": (Severity.ERROR, "a value given for a stat the class fixes"),
     "E632": (Severity.ERROR, "equipment the class may not take"),
     "E633": (Severity.ERROR, "more equipment than an option allows"),
+    # warband files: units of several models
+    "E634": (Severity.ERROR, "models outside the class's bounds"),
+    "E635": (Severity.ERROR, "models given for a class that is not a unit"),
     # warband files: army-construction rules
     "E701": (Severity.ERROR, "a cost over its limit"),
     "E702": (Severity.ERROR, "wrong number of fighters"),

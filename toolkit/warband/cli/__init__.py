@@ -261,12 +261,13 @@ def schema_command(
 def odds_command(
     ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file.",
                                       autocompletion=complete_ruleset),
-    attacker: str = typer.Option(..., "--attacker", "-a",
-                                 help='The acting fighter as key=value pairs ("class=NAME '
-                                      'STAT=N ..."), or one from a warband file '
-                                      '("FILE.yaml#NAME").'),
-    target: Optional[str] = typer.Option(None, "--target", "-t",
-                                         help="The fighter acted upon (same forms)."),
+    attacker: List[str] = typer.Option(..., "--attacker", "-a",
+                                       help='The acting fighter as key=value pairs ("class=NAME '
+                                            'STAT=N ..."), or one from a warband file '
+                                            '("FILE.yaml#NAME"); again for its group.'),
+    target: List[str] = typer.Option([], "--target", "-t",
+                                     help="The fighter acted upon (same forms); again for its "
+                                          "group."),
     action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
     cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
     policy: List[str] = typer.Option([], "--policy",

@@ -14,16 +14,26 @@ if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset
     from warband.run.odds import OddsResult, ParsedFighter
 
+def _origins(option: str, texts: list[str]) -> list[str]:
+    """Where each of a repeated option's values is said to be: --attacker, --attacker(2), ..."""
+    return [option if i == 0 else f"{option}({i + 1})" for i in range(len(texts))]
+
+
 def odds(
-    ruleset_ref: str, attacker: str, target: str | None, action: str, cover: bool,
-    policy: list[str], with_: list[str], solve: bool, fmt: Format,
+    ruleset_ref: str, attackers: str | list[str], targets: str | list[str] | None, action: str,
+    cover: bool, policy: list[str], with_: list[str], solve: bool, fmt: Format,
 ) -> None:
-    """`warband odds` (its options and help: cli/__init__.py)."""
+    """`warband odds` (its options and help: cli/__init__.py). A group of fighters on a side
+    (--attacker or --target given more than once): the first of each is the action's
+    fighter; the others stand beside it on its side, for rules that read a side's fighters."""
     ruleset = load_or_exit(ruleset_ref)
     from warband.diagnostics import Sources, Span, diag, did_you_mean
     from warband.run import odds as odds_mod
+    attacking = [attackers] if isinstance(attackers, str) else list(attackers)
+    targeted = [targets] if isinstance(targets, str) else list(targets or [])
+    attacker = attacking[0]
     diagnostics: list[Diagnostic] = []
-    sources = Sources({"--attacker": attacker, "--target": target or "",
+    sources = Sources({"--attacker": attacker, "--target": targeted[0] if targeted else "",
                        "--policy": " ".join(policy), "--action": action})
     if action not in ruleset.procedures or ruleset.procedures[action].kind == "procedure":
         runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
@@ -35,9 +45,18 @@ def odds(
              sources)
         raise typer.Exit(UNUSABLE)
     decl = ruleset.procedures[action]
-    fighters = [_fighter(attacker, "--attacker", ruleset, 0, diagnostics, sources)]
-    if target is not None:
-        fighters.append(_fighter(target, "--target", ruleset, 1, diagnostics, sources))
+    # the action's fighters first (the first attacker, the first target), then the rest of
+    # each group: the action's fighter parameters take the fighters in this order
+    given = [(text, origin, 0) for text, origin in zip(attacking, _origins("--attacker",
+                                                                            attacking))]
+    given += [(text, origin, 1) for text, origin in zip(targeted, _origins("--target",
+                                                                           targeted))]
+    given = [g for g in given if g[1] in ("--attacker", "--target")] + \
+        [g for g in given if g[1] not in ("--attacker", "--target")]
+    fighters = []
+    for text, origin, side in given:
+        sources.add(origin, text)
+        fighters.append(_fighter(text, origin, ruleset, side, diagnostics, sources))
     policies = odds_mod.parse_policies(policy, ruleset, diagnostics)
     params = {p.name.name: p for p in decl.params}
     options = {}
@@ -55,7 +74,7 @@ def odds(
         value_at = Span(origin, 1, len(name) + 2, 1, len(text) + 1)
         options[name] = _parse_value(raw, kind, ruleset, diagnostics, name, value_at)
     needed = sum(1 for p in decl.params if p.type and p.type.name == "fighter")
-    if needed > len(fighters):
+    if needed > len(fighters) or needed == 2 and not targeted:
         diagnostics.append(diag("E901", f"action '{action}' needs {needed} fighters; "
                                         "give --target too",
                                 Span("--attacker", 1, 1, 1, len(attacker) + 1)))

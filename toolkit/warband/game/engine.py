@@ -211,7 +211,8 @@ class Game:
         """What the aftermath changed, fighter by fighter (experience, awards)."""
         for index, (f0, f1) in enumerate(zip(before.fighters, after.fighters)):
             for name, value in f1.values.items():
-                if f0.values.get(name) != value:
+                # (a unit's own values, '#models' and the like, are the game's, not the list's)
+                if f0.values.get(name) != value and name[0] != "#":
                     old, new = plain(f0.values.get(name)), plain(value)
                     self.aftermath.append((index, name, old, new))
                     self.log.event("change", self.round, fighter=f1.name, field=name,
@@ -417,6 +418,11 @@ class Game:
             self.log.event("result", self.round, action=name, value=plain(result))
         if before is not None:   # who the action took out of play, for whoever reads the record
             for f0, f1 in zip(before.fighters, world.fighters):
+                lost = f0.values.get("#models", 0) - f1.values.get("#models", 0)
+                if lost > 0 and f1.values["#models_start"] > 1:   # a unit lost models
+                    self.log.event("models", self.round, fighter=f1.name,
+                                   side=world.sides[f1.side].name, lost=lost,
+                                   left=f1.values["#models"], start=f1.values["#models_start"])
                 if f1.removed and not f0.removed:
                     self.log.event("removed", self.round, fighter=f1.name,
                                    side=world.sides[f1.side].name)

@@ -157,6 +157,10 @@ def render_text(log: dict) -> str:
             lines.append(f"  {e['fighter']} has nothing it may do")
         elif kind == "stuck":
             lines.append(f"  {e['fighter']} cannot move: {e['why']}")
+        elif kind == "models":   # a unit of several models loses some (lang/units.py)
+            lost = "a model" if e["lost"] == 1 else f"{e['lost']} models"
+            lines.append(f"      {e['fighter']} ({e['side']}) loses {lost} "
+                         f"({e['left']} of {e['start']} left)")
         elif kind == "removed":
             lines.append(f"      {e['fighter']} ({e['side']}) is removed from play")
         elif kind == "aftermath":
@@ -329,6 +333,8 @@ EVENT_KEYS: dict[str, dict] = {
     "idle": {"round": _ROUND, "fighter": _text},
     "stuck": {"round": _ROUND, "fighter": _text, "why": _text},
     "removed": {"round": _ROUND, "fighter": _text, "side": _text},
+    "models": {"round": _ROUND, "fighter": _text, "side": _text, "lost": _value,
+               "left": _value, "start": _value},
     "concede": {"round": _ROUND, "side": _text},
     "change": {"round": _ROUND, "fighter": _text, "field": _text, "old": _value,
                "new": _value},

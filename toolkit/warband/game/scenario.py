@@ -164,7 +164,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
         for spec in side.fighters:
             inline.append((spec, len(specs_before) + len(specs), index))
             diagnostics += _missing_stats(ruleset, spec) + _class_bounds(ruleset, spec) + \
-                _gear(ruleset, spec)
+                _gear(ruleset, spec) + _models(ruleset, spec)
             stats = {s.name: _constant(v) for s, v in spec.stats}
             traits = {r.name.name: (True if r.value is None else _constant(r.value))
                       for r in spec.traits}
@@ -172,7 +172,9 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
                 name = spec.name if spec.count == 1 else f"{spec.name} {n + 1}"
                 specs.append(FighterSpec(name, index, spec.fighter_class.name
                                          if spec.fighter_class else None, dict(stats),
-                                         dict(traits), tuple(e.name for e in spec.equipment)))
+                                         dict(traits), tuple(e.name for e in spec.equipment),
+                                         models=None if spec.models is None else
+                                         _constant(spec.models)))
         forces.append(specs)
     if not diagnostics:
         diagnostics = _derived_given(ruleset, inline, [f for force in forces for f in force])
@@ -217,6 +219,29 @@ def _missing_stats(ruleset: Ruleset, spec) -> list[Diagnostic]:
             for stat in ruleset.stats.values()
             if stat.default is None and stat.name not in given and not stat.always_derived
             and stat.when is None]
+
+
+def _models(ruleset: Ruleset, spec) -> list[Diagnostic]:
+    """A unit's models a scenario writes (`models 7`), as a warband entry's `models:`: E635
+    for a class that is no unit, E634 outside the class's bounds (lists/unit_entries.py)."""
+    if spec.models is None:
+        return []
+    cls = ruleset.classes.get(spec.fighter_class.name) if spec.fighter_class else None
+    unit = cls.unit if cls is not None else None
+    if unit is None or unit.span is None:
+        return [diag("E635", f"fighter '{spec.name}' gives models, but "
+                             f"{'class ' + cls.name if cls else 'it has no class and'} is not a "
+                             "unit of several models", spec.models.span,
+                     hint="remove 'models ...', or give it a class with a 'models' line")]
+    given, unit_class = _constant(spec.models), spec.fighter_class.name
+    if not unit.allows(given):
+        return [diag("E634", f"fighter '{spec.name}' fields {given} models, outside "
+                             f"{unit.shown}, the models class {unit_class} allows",
+                     spec.models.span, related=[Related(unit.span,
+                                                        f"class {unit_class}'s models")],
+                     hint=f"give models from {unit.low} to {unit.high}, or leave it out for "
+                          f"the class's {unit.default}")]
+    return []
 
 
 def _class_bounds(ruleset: Ruleset, spec) -> list[Diagnostic]:

@@ -192,6 +192,7 @@ class Builder(Transformer):
         tier, traits, equipment, stats = None, [], [], []
         group = unique = None
         options, choices = [], []
+        units: dict = {}
         for kind, value in entries:
             if kind == "option":
                 options.append(value)
@@ -207,11 +208,25 @@ class Builder(Transformer):
                 group = value
             elif kind == "unique":
                 unique = value
+            elif kind in ("models", "model_wounds"):   # units of several models
+                units[kind] = value
             else:
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
                              tuple(stats), self.span(meta), group, unique, tuple(options),
-                             tuple(choices))
+                             tuple(choices), units.get("models"), units.get("model_wounds"))
+
+    # units of several models
+    def class_models(self, meta, c):
+        low, high, default, doc = c
+        return "models", nodes.UnitModels(low, high, default, doc, self.span(meta))
+
+    def class_model_wounds(self, meta, c):
+        value, doc = c
+        return "model_wounds", nodes.ModelWounds(value, doc, self.span(meta))
+
+    def wound_stmt(self, meta, c):
+        return nodes.Wound(c[0], c[1], self.span(meta))
 
     def equipment_grants(self, meta, c):
         return tuple(c)
@@ -693,9 +708,13 @@ class Builder(Transformer):
     def spec_class(self, meta, c):
         return "class", self.ident(c[0])
 
+    def spec_models(self, meta, c):   # units of several models
+        return "models", c[0]
+
     def fighter_spec(self, meta, c):
         name, count, *entries = c
         cls, traits, equipment, stats = None, [], [], []
+        models = None
         for entry in entries:
             kind, value = entry
             if kind == "class":
@@ -706,9 +725,11 @@ class Builder(Transformer):
                 equipment.extend(value)
             elif kind == "stat":
                 stats.append(value)
+            elif kind == "models":   # units of several models
+                models = value
         return nodes.FighterSpecDecl(_unquote(name), int(count) if count is not None else 1, cls,
                                    tuple(traits), tuple(equipment), tuple(stats),
-                                   self.span(meta))
+                                   self.span(meta), models)
 
     def zone(self, meta, c):
         name, doc, (shape, where, size, corners) = c

@@ -425,6 +425,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     self.error("E302", f"calling {KIND_WORDS[sym.kind]} on its own does nothing",
                                call.span, hint=f"use its value: let x = {call.callee.name}(...)")
                 self.value(call, scope)
+            case nodes.Wound():   # units of several models
+                self.wound_stmt(stmt, scope)
             case _:
                 self.game_stmt(stmt, scope)
 

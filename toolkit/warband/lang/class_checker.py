@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from warband.diagnostics import Related
+from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
-from warband.lang.typesystem import ANY, NUMBER, Scope
+from warband.lang.typesystem import ANY, FIGHTER, NUMBER, Scope, Type
+from warband.lang.units import UNIT_FIELD_WORDS
 from warband.lang.unparse import expr_text
 
 
@@ -72,6 +73,7 @@ class ClassChecker(CheckerParts):
             for end in (decl.group.low, decl.group.high):
                 self.fixed_number(end, Scope({}), "a group size")
         self.equipment_options(decl)
+        self.unit_lines(decl)
 
     def equipment_options(self, decl: nodes.ClassDecl) -> None:
         """Each piece a class's options name is equipment, named by one option only and not one
@@ -161,3 +163,82 @@ class ClassChecker(CheckerParts):
                                f"{who} cannot set it", name.span,
                        related=[Related(decl.name.span, "worked out here")],
                        hint="remove this line; set the values it is worked out from instead")
+
+    # ---- units of several models (docs/language.md, "Units of several models") ----
+    def unit_lines(self, decl: nodes.ClassDecl) -> None:
+        """`models LOW..HIGH [default N]`: fixed numbers (their range is the Ruleset's check,
+        E319). `wounds per model = VALUE`: a fixed whole number, or the name of a number stat
+        or a numbered trait, which each fighter of the class reads its own value of (E320)."""
+        if decl.models is not None:
+            for end in (decl.models.low, decl.models.high, decl.models.default):
+                if end is not None:
+                    self.fixed_number(end, Scope({}), "a unit's models")
+        per = decl.model_wounds
+        if per is None:
+            return
+        value = per.value
+        if isinstance(value, nodes.Name):
+            sym = self.table.globals.get(value.name)
+            numbered = sym is not None and (
+                sym.kind == "stat" and isinstance(cast(nodes.StatDecl, sym.decl).type,
+                                                  nodes.RangeType)
+                and cast(nodes.StatDecl, sym.decl).derived is None   # (read when the game starts)
+                or sym.kind == "trait" and cast(nodes.TraitDecl, sym.decl).param is not None)
+            if numbered:
+                self.used.add(value.name)
+                return
+            what = "not declared" if sym is None else \
+                "worked out by the rules" if sym.kind == "stat" and cast(
+                    nodes.StatDecl, sym.decl).derived is not None else \
+                "a stat of named values" if sym.kind == "stat" else \
+                "a trait without a number" if sym.kind == "trait" else f"a {sym.kind}"
+            counted = [n for n, g in self.table.globals.items() if
+                        g.kind == "stat" and isinstance(cast(nodes.StatDecl, g.decl).type,
+                                                        nodes.RangeType)
+                        or g.kind == "trait" and cast(nodes.TraitDecl, g.decl).param]
+            self.error("E320", f"a model's wounds are a whole number, a number stat or a "
+                               f"numbered trait; '{value.name}' is {what}", value.span,
+                       hint=(did_you_mean(value.name, counted) if sym is None else None)
+                       or "for example: wounds per model = 2, wounds per model = Toughness "
+                          "(a stat), or wounds per model = Tough (a trait written Tough(N))")
+            return
+        t = self.expr(value, Scope({}))
+        if t.kind not in ("number", "any") or t.random or not (
+                isinstance(value, nodes.Int) and value.value >= 1):
+            self.error("E320", f"a model's wounds are a whole number from 1 up, a number stat "
+                               f"or a numbered trait, not {expr_text(value)}", value.span,
+                       hint="for example: wounds per model = 2, or wounds per model = Toughness")
+
+    def has_units(self) -> bool:
+        """Whether some class of the rules is a unit (has `models` or `wounds per model`)."""
+        return any(sym.kind == "class" and (cast(nodes.ClassDecl, sym.decl).models is not None
+                                            or cast(nodes.ClassDecl, sym.decl).model_wounds
+                                            is not None)
+                   for sym in self.table.globals.values())
+
+    def unit_field(self, field: nodes.Ident, mutable: bool) -> Type:
+        """f.models, f.models_start, f.wounds_left, f.model_wounds: numbers every fighter has
+        when some class is a unit; changed only by `inflict` (E308), unknown otherwise (E321)."""
+        if not self.has_units():
+            self.error("E321", f"a fighter has no field '{field.name}': no class here is a "
+                               "unit of several models", field.span,
+                       hint="make a class a unit: models 5..10 default 5, and wounds per "
+                            "model = 1")
+            return ANY
+        if mutable:
+            self.error("E308", f"a fighter's '{field.name}' ({UNIT_FIELD_WORDS[field.name]}) "
+                               "cannot be set", field.span,
+                       hint="wounds are taken with: inflict N wounds on f")
+        return NUMBER
+
+    def wound_stmt(self, stmt: nodes.Wound, scope: Scope) -> None:
+        """`inflict N wounds on UNIT`: a number (it may be rolled) and a fighter."""
+        self.expect(NUMBER, self.expr(stmt.amount, scope), stmt.amount.span,
+                    "the wounds inflicted")
+        self.expect(FIGHTER, self.expr(stmt.target, scope), stmt.target.span,
+                    "what takes the wounds")
+        if not self.has_units():
+            self.error("E321", "'inflict' wounds a unit model by model, but no class here is "
+                               "a unit of several models", stmt.span,
+                       hint="make a class a unit: models 5..10 default 5, and wounds per "
+                            "model = 1; or keep wounds in a counter")

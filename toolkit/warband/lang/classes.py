@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from warband.diagnostics import Span
+from warband.lang.units import UnitSize
 
 Number = int | Fraction
 Constant = Number | str | bool   # a fixed value: a number, a text, yes/no, or a symbol's name
@@ -57,6 +58,7 @@ class FighterClass:
     # where each stat the class fixes is fixed (`stat NAME = VALUE`), for messages
     stat_spans: tuple[tuple[str, Span], ...] = ()
     options: tuple[EquipmentOption, ...] = ()   # what an entry may carry; () for anything
+    unit: UnitSize | None = None   # a unit of several models (`models`, `wounds per model`)
 
     def fixes(self, stat: str) -> bool:
         """Whether the class fixes the stat (`stat NAME = VALUE`): no entry may give it."""

@@ -233,6 +233,8 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return "return" if v is None else f"return {expr_text(v)}"
         case nodes.Remove(subject=x):
             return f"remove {expr_text(x)}"
+        case nodes.Wound(amount=n, target=x):   # units of several models
+            return f"inflict {expr_text(n)} wounds on {expr_text(x)}"
         case nodes.ForEach(var=v, items=i):
             return f"for each {v.name} in {expr_text(i)} {{ ... }}"
         case nodes.Repeat(times=t):

@@ -43,6 +43,7 @@ from warband.lang.typesystem import (
     numeric,
     unify,
 )
+from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_DICE, MAX_SIDES
 
 
@@ -377,6 +378,8 @@ class ExpressionChecker(CheckerParts):
                                hint=f"ask whether a fighter has it: f has {sym.name}")
                     return ANY
                 return NUMBER
+        if owner == "fighter" and name in UNIT_FIELDS:   # units of several models
+            return self.unit_field(field, mutable)
         if name not in self.unreadable:
             hint = self.suggest(name, candidates)
             elsewhere = next((s for s in self.table.globals.values() if s.kind in (

@@ -312,6 +312,8 @@ class GameChecker(CheckerParts):
             if sym is not None:
                 self.settable(cast(nodes.StatDecl, sym.decl), stat, f"fighter '{spec.name}'")
             self.require_fixed(self.expr(value, Scope({})), value.span, "a stat")
+        if spec.models is not None:   # units of several models
+            self.fixed_number(spec.models, Scope({}), "a unit's models")
 
 
 def game_name_type(sym: Symbol) -> Type | None:

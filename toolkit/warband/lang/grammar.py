@@ -18,7 +18,8 @@ DECLARATION_KEYWORDS = (
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place",
-                      "face")   # facing: `face f towards g`
+                      "face",      # facing: `face f towards g`
+                      "inflict")   # inflict: units of several models
 
 
 @lru_cache(maxsize=1)

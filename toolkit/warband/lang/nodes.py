@@ -294,13 +294,24 @@ class Repeat:
     span: Span
 
 
+# units of several models (docs/language.md, "Units of several models")
+@node
+class Wound:
+    """`inflict AMOUNT wounds on UNIT`: wounds taken model by model, each model's used up before
+    the next takes any; the last model gone, the unit is removed as a casualty."""
+    amount: Expr
+    target: Expr
+    span: Span
+
+
 @node
 class CallStmt:
     call: Call
     span: Span
 
 
-Stmt = Let | Set | If | Choose | ChooseNumber | Return | Remove | ForEach | Repeat | CallStmt
+Stmt = Let | Set | If | Choose | ChooseNumber | Return | Remove | ForEach | Repeat | CallStmt \
+    | Wound
 
 
 @node
@@ -416,6 +427,9 @@ class ClassDecl:
     options: "tuple[EquipmentOption, ...]" = ()   # `may take ...`, `may swap X for ...`
     # stats the list chooses for fighters of the class, within the class's own bounds
     choices: "tuple[StatChoice, ...]" = ()
+    # units of several models: `models LOW..HIGH`, `wounds per model = VALUE` (None: not given)
+    models: "UnitModels | None" = None
+    model_wounds: "ModelWounds | None" = None
 
 
 @node
@@ -450,6 +464,27 @@ class GroupSize:
     """`group LOW..HIGH` (or `single`, LOW = HIGH = 1) in a class."""
     low: Expr
     high: Expr
+    doc: str | None
+    span: Span
+
+
+# ---- units of several models (docs/language.md, "Units of several models") ----
+@node
+class UnitModels:
+    """`models LOW..HIGH [default N]` in a class: a warband entry of the class fields that many
+    models, one fighter on the board that takes wounds model by model."""
+    low: Expr
+    high: Expr
+    default: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
+class ModelWounds:
+    """`wounds per model = VALUE` in a class: a fixed number, or the name of a number stat or a
+    numbered trait each fighter of the class reads its own value of."""
+    value: Expr
     doc: str | None
     span: Span
 
@@ -822,6 +857,7 @@ class FighterSpecDecl:
     equipment: tuple[Ident, ...]
     stats: tuple[tuple[Ident, Expr], ...]
     span: Span
+    models: Expr | None = None   # a unit's models (`models 7`): units of several models
 
 
 @node

@@ -15,6 +15,7 @@ from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.lang import nodes
 from warband.lang.classes import Constant, EquipmentOption, FighterClass, Number, StatChoice
 from warband.lang.symbols import SymbolTable
+from warband.lang.units import UnitSize, unit_size
 
 
 class FrozenDict(dict):
@@ -183,6 +184,11 @@ class Ruleset:
     def actions(self) -> Iterator[nodes.ProcedureDecl]:
         return (p for p in self.procedures.values() if p.kind == "action")
 
+    @property
+    def has_units(self) -> bool:
+        """Whether some class is a unit of models: then every fighter keeps a unit's values."""
+        return any(c.unit is not None for c in self.classes.values())
+
     def stat_by_key(self, key: str) -> Stat | None:
         for stat in self.stats.values():
             if stat.key == key.lower():
@@ -330,7 +336,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                     tuple((r.name.name, ref_value(r)) for r in decl.traits),
                     tuple(e.name for e in decl.equipment), class_stats, decl.doc, decl.span,
                     group, group_doc, group_span, decl.unique, options=_options(decl, d),
-                    choices=choices,
+                    choices=choices, unit=_unit(decl, d),
                     stat_spans=tuple((n.name, Span(n.span.file, n.span.line, n.span.column,
                                                    v.span.end_line, v.span.end_column))
                                      for n, v in decl.stats))
@@ -441,6 +447,27 @@ def _group(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[
                       hint="for example: group 1..5, or 'single' for a class bought one by one"))
         return None, None, None
     return (low, high), g.doc, g.span
+
+
+# units of several models
+def _unit(decl: nodes.ClassDecl, d: list[Diagnostic]) -> UnitSize | None:
+    """A class's `models` and `wounds per model` lines as a UnitSize (E319 when the bounds are
+    wrong); None for a class that is not a unit."""
+    models, per = decl.models, decl.model_wounds
+    if models is None and per is None:
+        return None
+    wounds: int | str = 1
+    if per is not None:
+        if isinstance(per.value, nodes.Name):
+            wounds = per.value.name
+        else:
+            value = _number(per.value, d, "a model's wounds")
+            wounds = value if type(value) is int else 1
+    if models is None:
+        return UnitSize(1, 1, 1, wounds, per.doc if per else None, None)
+    low, high = _number(models.low, d, "a unit's models"), _number(models.high, d, "a unit's models")
+    default = None if models.default is None else _number(models.default, d, "a unit's models")
+    return unit_size(low, high, default, wounds, models.doc, models.span, d)
 
 
 def _options(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[EquipmentOption, ...]:

@@ -14,6 +14,7 @@ from warband.diagnostics import printable
 from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset, Stat
 from warband.lang.unparse import army_rule_text, expr_text
+from warband.lang.units import unit_words
 
 
 def shown(text: str) -> str:
@@ -170,6 +171,8 @@ def render(ruleset: Ruleset, console: Console) -> None:
         for c in ruleset.classes.values():
             if c.group is not None or c.unique is not None:
                 say(f"{c.name}: {c.buying_words()}")
+            if c.unit is not None:   # a unit of several models
+                say(f"{c.name}: {unit_words(c.unit)}")
         for c in ruleset.classes.values():
             if c.options:
                 say(f"{c.name} " + "; ".join(
@@ -265,6 +268,9 @@ def as_json(ruleset: Ruleset) -> dict:
                      "traits": {n: jv(v) for n, v in c.traits},
                      "equipment": list(c.equipment),
                      "group": list(c.group) if c.group else None, "unique": c.unique is not None,
+                     **({"models": {"low": c.unit.low, "high": c.unit.high,
+                                    "default": c.unit.default, "wounds": c.unit.wounds,
+                                    "doc": c.unit.doc}} if c.unit is not None else {}),
                      "options": [{"kind": o.kind, "items": list(o.items), "limit": o.limit,
                                   "replaces": o.replaces, "doc": o.doc} for o in c.options],
                      "stats": {n: jv(v) for n, v in c.stats},

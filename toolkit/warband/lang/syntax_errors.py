@@ -93,7 +93,8 @@ def _patterns() -> dict[str, str]:
 
 
 # What starts an entry of a class: a list of them is said in one phrase.
-_CLASS_ENTRIES = {"tier", "traits", "equipment", "stat", "group", "single", "unique"}
+_CLASS_ENTRIES = {"tier", "traits", "equipment", "stat", "group", "single", "unique",
+                  "models", "wounds"}   # models, wounds: units of several models
 _ARMY_ENTRIES = {"cost", "limit", "points", "size", "quota", "remove", "require", "every", "at", "exactly"}
 
 # What can only continue the line before: left out when the unexpected word begins a line.

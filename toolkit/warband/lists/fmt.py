@@ -211,6 +211,9 @@ def _fighter_order(fighter, stats: list[str] | None) -> list:
         middle = [s for s in stats if s in fighter]
         others = [k for k in keys if k not in fixed and k not in middle]
     head = [k for k in ("name", "count", "class") if k in fighter]
+    if "models" in fighter and "models" not in middle:   # a unit's models, after its class
+        head.append("models")
+        others = [k for k in others if k != "models"]
     tail = [k for k in ("traits", "equipment", "notes") if k in fighter]
     return head + middle + tail + others
 

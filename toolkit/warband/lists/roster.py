@@ -19,7 +19,9 @@ Model (every value a str, int, bool, None, list or dict):
     costs:    [{name, doc}]                         the army's named costs (`cost crowns(f)`)
     fighters: [{name, count, class, tier, stats: [{name, value}], traits: [{name, value, text,
                doc}], equipment: [{name, doc}], cost, points, points_text, notes,
-               costs: [{name, cost, total, text}]}]   costs: each named cost, in costs' order
+               costs: [{name, cost, total, text}],   costs: each named cost, in costs' order
+               models: {count, wounds, rows: [text]} or None}]   a unit's models, a row of
+                                                    wound boxes each
     totals:   [{name, used, limit, bound, text, ok}]   points, each named cost and fighters,
                                                     where defined
     valid, status, problems: [{severity, code, message, where, text}]
@@ -198,7 +200,20 @@ def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
         "notes": str(fighter.notes) if fighter.notes is not None else None,
         "costs": [_named_cost(name, fighter, found.costs.get(fighter.index))
                   for name, found in named.items()],
+        "models": _models(seen, ruleset),
     }
+
+
+def _models(seen: WorldFighter, ruleset: Ruleset) -> dict | None:
+    """A unit's models for its card: how many, a model's wounds, and a row of wound boxes per
+    model to tick in play (docs/language.md, "Units of several models"); None for a fighter
+    of a class that is no unit."""
+    cls = ruleset.classes.get(seen.fighter_class) if seen.fighter_class else None
+    if cls is None or cls.unit is None or cls.unit.span is None:
+        return None
+    count, wounds = seen.values["#models"], seen.values["#model_wounds"]
+    return {"count": count, "wounds": wounds,
+            "rows": [" ".join(["☐"] * wounds) for _ in range(count)]}
 
 
 def _named_cost(name: str, fighter: Fighter, cost: int | Fraction | None) -> dict:

@@ -27,6 +27,7 @@ from warband import catalog
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang.compiler import load
 from warband.lists.derived import derived_words
+from warband.lists.unit_entries import models_conditions, models_key, models_schema
 from warband.lists.warband_file import FIGHTERS, span_at
 
 if TYPE_CHECKING:
@@ -112,6 +113,8 @@ def _fighter_schema(ruleset: Ruleset, groups: bool = True, classes: bool = True)
     for stat in ruleset.stats.values():
         if not stat.always_derived:   # worked out by the rules for every fighter: never given
             props[stat.key] = _stat_schema(stat, ruleset)
+    if models_key(ruleset):   # units of several models (lists/unit_entries.py)
+        props["models"] = models_schema(ruleset)
     if ruleset.traits:
         bare = [n for n, t in ruleset.traits.items() if not t.numeric]
         traits: dict = {
@@ -146,6 +149,7 @@ def _fighter_schema(ruleset: Ruleset, groups: bool = True, classes: bool = True)
                                            f"{c.group[1]}" if c.group != (1, 1) else
                             f"class {c.name} is bought singly"}}}}
                        for c in ruleset.classes.values() if c.group is not None]
+        conditions += models_conditions(ruleset)   # a unit class's models
         # a unique class: one fighter, so an entry of it stands for one (that no second entry
         # names it is beyond draft 7, which cannot count the items that match: validate says)
         conditions += [{"if": {"properties": {"class": {"const": c.name}}, "required": ["class"]},

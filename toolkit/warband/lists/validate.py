@@ -30,6 +30,7 @@ from warband.lists import army, schema, yamlfast
 from warband.lists.class_stats import check_class_stats
 from warband.lists.derived import check_derived
 from warband.lists.equipment_options import check_equipment
+from warband.lists.unit_entries import check_models
 from warband.lists.warband_file import (
     FIGHTERS,
     Source,
@@ -171,6 +172,9 @@ class Validation:
         # is still a fighter, of the class's value); a value outside the class's bounds is not
         classed, outside = check_class_stats(data, name, loaded.text, ruleset)
         result.diagnostics += classed
+        usable -= outside
+        units, outside = check_models(data, name, loaded.text, ruleset)   # a unit's models
+        result.diagnostics += units
         usable -= outside
         result.warband = warband_from(data, name, ruleset, usable)
         if "points" in found.bad_keys:  # a bad limit is reported once, not checked against

@@ -134,6 +134,7 @@ class Fighter:
     traits: dict                # trait -> number, or True for a bare trait
     equipment: tuple[str, ...]
     notes: str | None
+    models: int | None = None   # a unit's models (`models: 7`); None: the class's default
 
     @property
     def path(self) -> tuple:
@@ -147,7 +148,8 @@ class Fighter:
     def spec(self, side: int = 0, name: str | None = None) -> FighterSpec:
         """One fighter of the entry as the rules run it (named `name`, or as the entry is)."""
         return FighterSpec(self.name if name is None else name, side, self.fighter_class,
-                           dict(self.stats), dict(self.traits), tuple(self.equipment))
+                           dict(self.stats), dict(self.traits), tuple(self.equipment),
+                           models=self.models)
 
     def specs(self, side: int) -> list[FighterSpec]:
         """Every fighter of the entry, as a game puts them on the board: 'Archer 1', ..."""
@@ -213,7 +215,18 @@ def fighter_from(data, index: int, ruleset) -> Fighter:
         traits=traits,
         equipment=tuple(str(e) for e in data.get("equipment") or ()),
         notes=data.get("notes"),
+        models=_models(data, cls),
     )
+
+
+def _models(data, cls) -> int | None:
+    """A unit entry's `models`, when it is a whole number its class allows (else
+    lists/unit_entries.py has said what is wrong, and the class's default stands)."""
+    models = data.get("models")
+    unit = cls.unit if cls is not None else None
+    if unit is None or isinstance(models, bool) or not isinstance(models, int):
+        return None
+    return int(models) if unit.allows(int(models)) else None
 
 
 def warband_from(data, file: str, ruleset, usable: set[int] | None = None) -> Warband:

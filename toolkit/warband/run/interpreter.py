@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
+from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, dice, pools, toomuch
+from warband.run import areas, budget, dice, pools, toomuch, units
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -115,6 +116,9 @@ class Interpreter(Decisions):
                 fields[name.lower()] = ("value", name)
         for name in ruleset.traits:
             fields[name.lower()] = ("trait", name)
+        if ruleset.has_units:   # units of several models: their values, unless a name is declared
+            for name, key in UNIT_FIELDS.items():
+                fields.setdefault(name, ("value", key))
         self.fighter_fields = fields
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
 
@@ -585,6 +589,10 @@ class Interpreter(Decisions):
                         return next_(env, w2)
                     return self.plain(towards, env, w, then)
                 return self.plain(fighter, env, world, turned)
+            case nodes.Wound():   # units of several models
+                return self.plain(stmt.target, env, world, lambda ref, w: self.plain(
+                    stmt.amount, env, w, lambda n, w2: next_(env, units.inflict(w2, ref, n,
+                                                                                stmt))))
         return self._game_statement(stmt, env, world, next_)
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):

@@ -48,7 +48,8 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
     fighter_states = {n.lower(): s for n, s in ruleset.states.items() if s.owner == "fighter"}
     traits = {n.lower(): t for n, t in ruleset.traits.items()}
     keys = (["class", "name", "equipment"] + [s.key for s in ruleset.stats.values()]
-            + list(side_states) + list(fighter_states) + list(ruleset.traits))
+            + list(side_states) + list(fighter_states) + list(ruleset.traits)
+            + (["models"] if ruleset.has_units else []))
 
     def bad(m: re.Match, group: int, message: str, hint: str | None = None) -> None:
         start, end = m.span(group)
@@ -57,6 +58,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
 
     given: dict[str, re.Match] = {}   # stats given a value, for those the rules work out
     given_gear: re.Match | None = None
+    given_models: re.Match | None = None
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
@@ -72,6 +74,9 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                     spec.fighter_class = raw
             elif low == "name":
                 spec.name = raw
+            elif low == "models" and ruleset.has_units:   # a unit's models (lang/units.py)
+                given_models = m
+                spec.models = int(raw)
             elif low == "equipment":
                 given_gear = m
                 for item in filter(None, raw.split(",")):
@@ -131,6 +136,15 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                                       "out from")
     _class_bounds(spec, given, ruleset, bad)
     cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
+    if given_models is not None:   # within the unit's bounds, as a warband entry's models
+        unit = cls.unit if cls is not None else None
+        if unit is None or unit.span is None:
+            bad(given_models, 1, f"{'class ' + cls.name if cls else 'a fighter with no class'}"
+                                 " is not a unit of several models, so it takes no models",
+                "leave out models=...; give class=NAME of a class with a 'models' line")
+        elif spec.models is not None and not unit.allows(spec.models):
+            bad(given_models, 2, f"class {spec.fighter_class} fields {unit.shown} models, not "
+                                 f"{spec.models}")
     if cls is not None and given_gear is not None:   # as a warband entry's: E632, E633
         for problem in gear_problems(cls, spec.name, tuple(spec.equipment)):
             bad(given_gear, 2, problem.message, problem.hint)
@@ -265,6 +279,8 @@ def _observer(decl, world, interpreter: Interpreter):
     def values(w, i: int) -> dict:
         """A fighter's values, its derived stats worked out (a level that follows XP)."""
         found = w.fighters[i].values
+        if "#models" in found:   # a unit's: its models left and the wounds of the one hit
+            found = shown_unit_values(found)
         if not derived:
             return found
         return {**found, **{n: interpreter.derived_stat(Ref("fighter", i), n, w)
@@ -275,6 +291,8 @@ def _observer(decl, world, interpreter: Interpreter):
     for i, f in enumerate(world.fighters):
         initial.update({f"{fighters[i]}.{k}": v for k, v in before[i].items()})
         initial[f"{fighters[i]}.removed"] = False
+        if "models" in before[i]:
+            initial[f"{fighters[i]}.models lost"] = 0
     for i, side in enumerate(world.sides):
         initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
 
@@ -283,12 +301,25 @@ def _observer(decl, world, interpreter: Interpreter):
         for i, f1 in enumerate(after.fighters[:len(before)]):
             out += [(f"{fighters[i]}.{k}", v) for k, v in values(after, i).items()
                     if before[i][k] != v]
+            lost = before[i].get("models", 0) - values(after, i).get("models", 0)
+            if lost:   # a unit's models lost: the outcome a unit as target is weighed by
+                out.append((f"{fighters[i]}.models lost", lost))
             if f1.removed:
                 out.append((f"{fighters[i]}.removed", True))
         for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
             out += [(f"{sides[i]}.{k}", v) for k, v in s1.values.items() if s0.values[k] != v]
         return tuple(out)
     return changes, initial
+
+
+def shown_unit_values(values: dict) -> dict:
+    """A fighter's values as the odds report them: a unit's models left and the wounds left
+    on the model now taking wounds, by the names the rules read them with (lang/units.py);
+    what cannot change in play (the models it started with, a model's wounds) left out."""
+    out = {k: v for k, v in values.items() if not k.startswith("#")}
+    out["models"] = values["#models"]
+    out["wounds_left"] = values["#wounds_left"]
+    return out
 
 
 def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from warband.lang.ruleset import Ruleset
+from warband.lang.units import start_values
 
 
 class Ref(NamedTuple):
@@ -207,6 +208,7 @@ class FighterSpec:
     equipment: tuple[str, ...] = ()
     state: dict = field(default_factory=dict)       # flags and counters set at the start
     position: tuple[float, float] | None = None
+    models: int | None = None   # a unit's models, as its entry gives them (None: the default)
 
 
 def combine(mode: str, values: list):
@@ -229,6 +231,7 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
     fighter_states = {n: s for n, s in ruleset.states.items() if s.owner == "fighter"}
     side_states = {n: s for n, s in ruleset.states.items() if s.owner == "side"}
     fighters = []
+    units = ruleset.has_units   # then every fighter keeps a unit's values (lang/units.py)
     for spec in specs:
         cls = ruleset.classes.get(spec.fighter_class) if spec.fighter_class else None
         values = {name: stat.default for name, stat in ruleset.stats.items()}
@@ -248,6 +251,8 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
             if value is not True and isinstance(value, Fraction) and value.denominator == 1:
                 value = int(value)
             traits[name] = value if (value or trait.numeric) else False
+        if units:
+            values.update(start_values(cls.unit if cls else None, values, traits, spec.models))
         fighters.append(Fighter(spec.name, spec.side, spec.fighter_class,
                                 cls.tier if cls else None, values, traits, equipment,
                                 position=spec.position))

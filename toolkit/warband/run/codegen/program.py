@@ -48,6 +48,7 @@ from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, re
 from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
 from warband.run.dice import Dist, random_below
 from warband.run.evaluate import Record, RulesError, Thunk, names_in, norm
+from warband.run.units import inflict
 from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ class Program:
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
+            "_inflict": inflict,   # units of several models
             "_LAZY": (Dist, Thunk), "_Draft": rt.Draft, "_draft": rt.draft,
             "_below": random_below,
             "_all_sides": rt.all_sides, "_in_play": rt.in_play, "_side_fighters": rt.side_fighters,

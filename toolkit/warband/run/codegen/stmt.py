@@ -296,6 +296,12 @@ class Writer(ExpressionWriter):
             subject = self.expr(s.subject, scope)
             out.append(f"{pad}world = {DRAFT}.remove({subject})")
             return bound
+        if t is nodes.Wound:   # units of several models: the unit first, as the interpreter
+            unit = self.fresh("u")
+            out.append(f"{pad}{unit} = {self.expr(s.target, scope)}")
+            out.append(f"{pad}world = _inflict({DRAFT}, {unit}, {self.expr(s.amount, scope)}, "
+                       f"{self.const(s, 'n')})")
+            return bound
         if t is nodes.ForEach:
             py = scope.names[s.var.name]
             out.append(f"{pad}for {py} in {self.expr(s.items, scope)}:")

@@ -1,0 +1,62 @@
+"""Wounds taken by a unit of several models (docs/language.md, "Units of several models").
+
+`inflict N wounds on UNIT` uses up the wounds of the model now taking them before the next
+model takes any; each model whose wounds are used up is removed, and the last one gone
+removes the unit as a casualty, by the same removal a `remove` statement makes. The interpreter
+and the generated code both call `inflict`, with a World (changed by copying) or a Draft
+(changed in place): each has `set` and `remove`, and returns what to go on with.
+
+The result depends only on the amount and the unit's values, so exact odds of a roll of wounds
+come out of the interpreter's usual splitting of the roll: nothing random happens here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from warband.diagnostics import diag
+from warband.run.errors import RulesError
+
+
+def whole_wounds(amount, node) -> int:
+    """The amount as a whole number from 0 up, or E511."""
+    if type(amount) is Fraction and amount.denominator == 1:
+        amount = int(amount)
+    if type(amount) is not int or amount < 0:
+        shown = amount if type(amount) is not Fraction else \
+            f"{amount.numerator}/{amount.denominator}"
+        raise RulesError(diag("E511", f"a unit takes a whole number of wounds (0 or more), "
+                                      f"not {shown}", node.amount.span,
+                              hint="inflict a whole number, as max(0, N) for a count that "
+                                   "may fall below 0"))
+    return amount
+
+
+def after_wounds(models: int, left: int, per: int, amount: int) -> tuple[int, int]:
+    """(models left, wounds left on the model now taking wounds) after `amount` wounds."""
+    if amount < left:
+        return models, left - amount
+    amount -= left
+    models -= 1
+    lost, rest = divmod(amount, per)
+    models -= lost
+    if models <= 0:
+        return 0, 0
+    return models, per - rest
+
+
+def inflict(world, ref, amount, node):
+    """The world after the unit `ref` takes `amount` wounds (node: the statement, for E511)."""
+    amount = whole_wounds(amount, node)
+    f = world.fighters[ref.index]
+    if amount == 0 or f.removed:   # a casualty takes no more wounds
+        return world
+    values = f.values
+    models, left = after_wounds(values["#models"], values["#wounds_left"],
+                                values["#model_wounds"], amount)
+    if models != values["#models"]:
+        world = world.set(ref, "#models", models)
+    world = world.set(ref, "#wounds_left", left)
+    if models == 0:
+        world = world.remove(ref)
+    return world
