@@ -299,8 +299,9 @@ class Program:
         engine asks it for every target of every action of every activation. None when the
         generator does not take it."""
         def lines():
+            # (weapon profiles: an equipment parameter holds a piece's name, a text)
             plain = all(p.default is not None or (p.type is not None and
-                                                  p.type.name in ("fighter", "side"))
+                                                  p.type.name in ("fighter", "side", "equipment"))
                         for p in decl.params)
             if not plain or contains_dice((decl.requires, decl.params)):
                 return None

