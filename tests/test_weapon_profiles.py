@@ -198,3 +198,113 @@ def test_games_alike_generated_and_interpreted(tmp_path):
         a, b = fast.play(), slow.play()
         assert fast.log.events == slow.log.events
         assert a.scores == b.scores
+
+
+# ---- a second system: super-simple-skirmish with a bow and a greatsword ---------------------------
+
+SSS = '''
+ruleset "sss-weapons"
+  extends "super-simple-skirmish"
+
+stat Range on equipment: 0..24 default 0 "how far it shoots, in inches; 0: not a missile weapon"
+stat Punch on equipment: 0..3 default 0 "added to the wielder's Might in melee"
+trait Heavy "a weapon that needs both hands"
+equipment Bow "A short bow" { Range = 12 }
+equipment Greatsword { Punch = 2  traits Heavy }
+
+action shoot_with(attacker: fighter, target: fighter, w: equipment,
+                  cover: bool = obscured(attacker, target)) -> attack_result
+  "A ranged attack with a missile weapon the attacker carries, within its range"
+  requires attacker has w and w.Range > 0 and not attacker.Stunned
+    and target.side != attacker.side and not engaged(attacker) and sees(attacker, target)
+    and distance(attacker, target) <= w.Range
+{
+  return attack(attacker, target, true, cover)
+}
+
+define heavy_blows(f: fighter) = total(w.Punch for w in f.equipment if w has Heavy)
+'''
+
+SSS_SCENARIO = '''
+scenario skirmish {
+  board 24 by 24 inches
+  side a { fighter "Hunter" { class Soldier  stat Might = 10  equipment Bow, Greatsword } }
+  side b { fighter "Brute" { class Warrior  stat Might = 10 } }
+  zone west = area (0, 0) to (2, 24)
+  zone east = area (12, 0) to (14, 24)
+  setup { deploy a in west  deploy b in east }
+  round { for each f in fighters { activate f using shoot_with, melee, move } }
+  rounds 2
+  score a = total(1 for x in b.casualties)
+  score b = total(1 for x in a.casualties)
+}
+'''
+
+HOUSE = '''
+ruleset "sss-weapons-house"
+  extends "{base}"
+
+override equipment Bow "A long bow" {{ Range = 24 }}
+'''
+
+
+def _legal(game, world, who: int, actions=("shoot_with",)) -> list[str]:
+    return sorted(option_label(name, args, world)
+                  for name, args in game.players.legal(Ref("fighter", who), actions, world,
+                                                       game._forces))
+
+
+def test_on_super_simple_skirmish_the_bow_reaches_as_far_as_its_profile(tmp_path):
+    scenario = scenario_of(tmp_path, SSS + SSS_SCENARIO, "sss-weapons")
+    game = Game(scenario, 1, Policies("first"))
+    world = scenario.start()
+    world = world.place(Ref("fighter", 0), (2.0, 12.0)).place(Ref("fighter", 1), (12.0, 12.0))
+    assert _legal(game, world, 0) == ["shoot_with Brute Bow"]   # the greatsword shoots nothing
+    far = world.place(Ref("fighter", 1), (20.0, 12.0))
+    assert _legal(game, far, 0) == []                            # 17" off: beyond 12"
+    assert _legal(game, world, 1) == []                          # the brute carries no bow
+    assert scenario.ruleset.equipment["Greatsword"].traits == (("Heavy", True),)
+    assert not world.fighters[0].traits["Heavy"]                 # the piece's, not the wielder's
+    value = Interpreter(scenario.ruleset).fn(scenario.ruleset.defines["heavy_blows"].body)
+    assert value({"f": Ref("fighter", 0)}, world) == 2
+    assert value({"f": Ref("fighter", 1)}, world) == 0
+
+
+def test_a_house_rule_changes_a_profile(tmp_path):
+    (tmp_path / "sss-weapons.rules").write_text(SSS, encoding="utf-8")   # the base
+    house = scenario_of(tmp_path, HOUSE.format(base="sss-weapons.rules") + SSS_SCENARIO,
+                        "house")
+    assert dict(house.ruleset.equipment["Bow"].values) == {"Range": 24, "Punch": 0}
+    game = Game(house, 1, Policies("first"))
+    world = house.start()
+    far = world.place(Ref("fighter", 0), (2.0, 12.0)).place(Ref("fighter", 1), (20.0, 12.0))
+    assert _legal(game, far, 0) == ["shoot_with Brute Bow"]      # a long bow reaches 17"
+
+
+def test_odds_name_the_weapon_or_take_each_the_attacker_carries(tmp_path):
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    path = tmp_path / "sss-weapons.rules"
+    path.write_text(SSS, encoding="utf-8")
+    attacker = "class=Soldier Might=10 equipment=Bow,Greatsword"
+
+    def odds(*extra):
+        result = CliRunner().invoke(app, ["odds", str(path), "--attacker", attacker,
+                                          "--target", "class=Warrior Might=10",
+                                          "--action", "shoot_with", "--format", "json",
+                                          *extra])
+        return result
+    named = odds("--with", "w=Bow")
+    assert named.exit_code == 0, named.output
+    # the same as the shipped shoot: equal Might, 3d6 >= 15 kills, >= 13 stuns
+    kill = Fraction(sum(1 for r in product(range(1, 7), repeat=3) if sum(r) >= 15), 216)
+    stun = Fraction(sum(1 for r in product(range(1, 7), repeat=3) if 13 <= sum(r) < 15), 216)
+    data = __import__("json").loads(named.stdout)
+    assert data["outcomes"] == {"kill": str(kill), "stun": str(stun),
+                                "none": str(1 - kill - stun)}
+    each = odds()
+    assert each.exit_code == 0, each.output
+    assert list(__import__("json").loads(each.stdout)["w"]) == ["Bow"]   # not the greatsword
+    refused = odds("--with", "w=Greatsword")
+    assert refused.exit_code != 0 and "E903" in refused.output
