@@ -60,10 +60,12 @@ class ProfileChecker(CheckerParts):
                 what = "" if sym is None else f"a {sym.kind}, "
                 self.error("E313", f"'{name.name}' is {what}not a value pieces of equipment "
                                    "carry", name.span,
-                           hint=did_you_mean(name.name, profiles)
-                           or f"declare it first: stat {name.name} on equipment: 0..10"
-                           + (" (a fighter's stat is given in its class)"
-                              if sym is not None and sym.kind == "stat" else ""))
+                           hint=did_you_mean(name.name, profiles) or (
+                               f"a fighter's {name.name} is given in its class (stat "
+                               f"{name.name} = ...); a value of each piece is declared as: "
+                               "stat Reach on equipment: 0..10"
+                               if sym is not None and sym.kind == "stat" else
+                               f"declare it first: stat {name.name} on equipment: 0..10"))
                 self.expr(value, Scope({}))
                 continue
             expected = self.profile_type(cast(nodes.ProfileDecl, sym.decl))

@@ -426,8 +426,8 @@ def _profiled(equipment: dict, profiles: dict[str, Stat], module: nodes.Module,
             if profile.name in given and profile.enum is None and profile.low is not None and \
                     profile.high is not None and isinstance(value, (int, Fraction)) and \
                     not profile.low <= value <= profile.high:
-                d.append(diag("E305", f"{profile.name} {value} is outside "
-                                      f"{profile.low}..{profile.high}",
+                d.append(diag("E305", f"equipment '{name}' has {profile.name} {value}, "
+                                      f"outside {profile.low}..{profile.high}",
                               spans.get(name, {}).get(profile.name, piece.span),
                               related=[Related(profile.span, "the profile's range")]))
             values.append((profile.name, value))
