@@ -308,3 +308,48 @@ def test_odds_name_the_weapon_or_take_each_the_attacker_carries(tmp_path):
     assert list(__import__("json").loads(each.stdout)["w"]) == ["Bow"]   # not the greatsword
     refused = odds("--with", "w=Greatsword")
     assert refused.exit_code != 0 and "E903" in refused.output
+
+
+# ---- roster cards: a fighter's weapons with their values -------------------------------------------
+
+BAND = '''name: Sherwood
+ruleset: weapons.rules
+fighters:
+  - name: Robin
+    class: Archer
+    skill: 3
+  - name: John
+    class: Knight
+    equipment: [Dagger]
+'''
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+def test_a_roster_card_lists_each_weapon_with_its_profile(tmp_path, fmt):
+    from warband.lists.render_roster import render
+    from warband.lists.roster import roster
+    (tmp_path / "weapons.rules").write_text(OWN, encoding="utf-8")
+    (tmp_path / "band.yaml").write_text(BAND, encoding="utf-8")
+    made = roster(str(tmp_path / "band.yaml"))
+    assert made.valid, made.diagnostics
+    john = made.model["fighters"][1]
+    assert [(w["name"], [v["value"] for v in w["values"]], w["traits"])
+            for w in john["weapons"]] == [("Sword", ["0", "2", "1"], "Rending"),
+                                          ("Dagger", ["0", "1", "0"], "")]
+    out = str(render(made.model, fmt))
+    for word in ("Range", "Attacks", "AP", "Longbow", "Rending"):
+        assert word in out, (fmt, word)
+    if fmt == "markdown":
+        assert "| John | Sword | 0 | 2 | 1 | Rending |" in out
+        assert "|  | Dagger | 0 | 1 | 0 |  |" in out
+    if fmt == "text":
+        assert any(line.split() == ["John", "Sword", "0", "2", "1", "Rending"]
+                   for line in out.splitlines()), out
+
+
+def test_a_roster_without_profiles_has_no_weapon_table(tmp_path):
+    from warband.lists.render_roster import render
+    from warband.lists.roster import roster
+    made = roster(str(Path(__file__).resolve().parents[1] / "warbands" / "the-family.yaml"))
+    assert all(f["weapons"] == [] for f in made.model["fighters"])
+    assert "**Weapons**" not in str(render(made.model, "markdown"))
