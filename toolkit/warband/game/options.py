@@ -199,7 +199,8 @@ class Options:
         decl = self.ruleset.procedures[name]
         params = decl.params
         fighters = [FIGHTER_REFS[i] for i in range(len(world.fighters)) if i != ref.index]
-        choices = [[(params[0].name.name, ref)]]
+        # (a piece of equipment is its name: weapon profiles)
+        choices: list[list[tuple[str, Ref | str]]] = [[(params[0].name.name, ref)]]
         for p in params[1:]:
             if p.default is not None:
                 continue
@@ -215,7 +216,7 @@ class Options:
         for c in choices:
             args = dict(c)
             out.append((name, args, rest, tuple(r for _, r in c),
-                        tuple(r.index for _, r in c[1:] if type(r) is not str and
+                        tuple(r.index for _, r in c[1:] if isinstance(r, Ref) and
                               r.kind == "fighter"), (name, args)))
         return [o for o in out if fixed is None or self.passes(interp, fixed, world, o[3])]
 

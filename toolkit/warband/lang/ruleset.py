@@ -93,7 +93,7 @@ class Equipment:
     span: Span
     # weapon profiles: every profile's value for the piece (given, or the profile's default),
     # in the profiles' order; and the piece's own traits, not its wielder's
-    values: tuple[tuple[str, Constant], ...] = ()
+    values: tuple[tuple[str, Constant | None], ...] = ()
     traits: tuple[tuple[str, Constant | None], ...] = ()
 
 
