@@ -353,3 +353,43 @@ def test_a_roster_without_profiles_has_no_weapon_table(tmp_path):
     made = roster(str(Path(__file__).resolve().parents[1] / "warbands" / "the-family.yaml"))
     assert all(f["weapons"] == [] for f in made.model["fighters"])
     assert "**Weapons**" not in str(render(made.model, "markdown"))
+
+
+# ---- replay, and house rules over the profiles themselves -----------------------------------------
+
+def test_a_recorded_game_with_weapons_replays(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    path = tmp_path / "duel.rules"
+    path.write_text(OWN + SCENARIO, encoding="utf-8")
+    made = CliRunner().invoke(app, ["play", str(path), "--seed", "4", "--policy", "a=greedy",
+                                    "--format", "json"])
+    assert made.exit_code == 0, made.output
+    record = json.loads(made.stdout)
+    assert any(e.get("type") == "activate" and e["action"].endswith(("Longbow", "Dagger",
+                                                                      "Sword"))
+               for e in record["events"])
+    (tmp_path / "game.json").write_text(made.stdout, encoding="utf-8")
+    again = CliRunner().invoke(app, ["play", str(path), "--replay", str(tmp_path / "game.json"),
+                                     "--format", "json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == record
+
+
+def test_a_house_rule_overrides_or_removes_a_profile(tmp_path):
+    (tmp_path / "weapons.rules").write_text(OWN, encoding="utf-8")
+    wider = compile_text('ruleset "wider" extends "weapons.rules"\n'
+                         'override stat Attacks on equipment: 1..4 default 3\n',
+                         str(tmp_path / "wider.rules"))
+    assert not wider.errors, [d.message for d in wider.diagnostics]
+    assert dict(wider.ruleset.equipment["Dagger"].values)["Attacks"] == 3   # the new default
+    assert dict(wider.ruleset.equipment["Sword"].values)["Attacks"] == 2    # its own value
+    gone = compile_text('ruleset "gone" extends "weapons.rules"\nremove stat AP\n',
+                        str(tmp_path / "gone.rules"))
+    codes = {d.code for d in gone.diagnostics if d.is_error}
+    assert "E313" in codes   # the base's Sword still gives AP: reported where it does
+    assert any(d.code == "E313" and d.span.file.endswith("weapons.rules")
+               for d in gone.diagnostics)
