@@ -208,10 +208,8 @@ def names_in(expr) -> frozenset[str]:
                 walk(c)
                 walk(a)
                 walk(b)
-            case nodes.Has(subject=s, name=n):   # (weapon profiles: `f has w` reads w)
-                walk(s)
-                found.add(n.name)
-            case nodes.Is(subject=s):
+            # (weapon profiles: `f has w` also reads w, a piece's name: never a roll)
+            case nodes.Has(subject=s) | nodes.Is(subject=s):
                 walk(s)
             case nodes.Dice(count=c, mods=mods):
                 walk(c)
