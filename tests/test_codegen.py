@@ -72,7 +72,7 @@ def random_world(ruleset, rng: random.Random) -> World:
     return world
 
 
-def random_args(decl, world: World, rng: random.Random) -> dict:
+def random_args(decl, world: World, rng: random.Random, ruleset=None) -> dict:
     fighters = [Ref("fighter", i) for i in range(len(world.fighters))]
     args = {}
     for p in decl.params:
@@ -87,6 +87,8 @@ def random_args(decl, world: World, rng: random.Random) -> dict:
             args[p.name.name] = tuple(rng.sample(fighters, rng.randint(0, len(fighters))))
         elif kind == "bool":
             args[p.name.name] = rng.random() < 0.5
+        elif kind == "equipment" and ruleset is not None and ruleset.equipment:
+            args[p.name.name] = rng.choice(list(ruleset.equipment))   # a piece: its name
         else:   # numbers (a dice parameter given a number, as a caller may)
             args[p.name.name] = rng.choice([0, 1, 2, 3, 4, 5, 6, 8, 12, -1])
     return args
@@ -159,7 +161,7 @@ def check_everything(ruleset, seeds: int = SEEDS) -> int:
             calls = []
             for _ in range(3):   # several runs on one interpreter: its table cache is shared
                 world = random_world(ruleset, rng)
-                args = random_args(decl, world, rng)
+                args = random_args(decl, world, rng, ruleset)
                 calls.append(("sample", name, args, world))
                 if in_order(decl, args) is not None:
                     calls.append(("sampler", name, args, world))

@@ -61,7 +61,10 @@ trait Armor(N) max
 trait Brave
 trait Tough(N) sum
 equipment Shield { grants Armor(1) }
-equipment Spear
+equipment Spear { Reach = 3  traits Keen }
+# weapon profiles: a value every piece carries, and a trait of the piece's own
+stat Reach on equipment: 0..6 default 1
+trait Keen
 tier basic
 tier rare
 class Guard { tier basic  traits Brave  equipment Shield }
@@ -203,6 +206,11 @@ CASES = [
     ("number", "total(1 for e in all(e for e in @f.equipment if sharp(e))) + total(1 for e in"
                " @g.equipment)"),
     ("bool", "base(@f.class) > 2 or (if @f.Hurt then Spear else Shield) == Spear"),
+    # weapon profiles: a piece's values and own traits, and whether a fighter carries a piece
+    ("number", "total(e.Reach for e in @f.equipment) + highest(e.Reach * 2 for e in "
+               "@g.equipment if e has Keen) * 10 + Spear.Reach * 100"),
+    ("bool", "total(1 for e in @f.equipment if @f has e and not (e has Keen)) > 0 or "
+             "(Spear has Keen and @g has Keen)"),
     ("number", "total(d6 for e in @f.equipment if e == Spear)"),
     # areas and templates, facing (run/areas.py, game/facing.py)
     ("number", "total(x.Might for x in fighters under square(@f, 3)) + total(1 for x in "

@@ -85,6 +85,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
+    # weapon profiles
+    "E313": (Severity.ERROR, "a piece of equipment given a value that is no profile of it"),
+    "E314": (Severity.ERROR, "a piece of equipment without a value its profile needs"),
+    "E315": (Severity.ERROR, "a trait asked of a piece of equipment that it cannot carry"),
     # units of several models
     "E319": (Severity.ERROR, "a unit's models out of range"),
     "E320": (Severity.ERROR, "a model's wounds that are not a number"),

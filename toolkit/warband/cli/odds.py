@@ -82,6 +82,12 @@ def odds(
         emit(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
     parsed = cast("list[ParsedFighter]", fighters)   # a fighter not parsed left a diagnostic
+    # weapon profiles: an equipment parameter not given is each piece the attacker carries
+    pieces = _pieces(decl, ruleset, parsed, options)
+    if pieces is not None:
+        _each_piece(ruleset_ref, ruleset, action, parsed, options, policies, solve, fmt,
+                    sources, attacker, *pieces)
+        return
     try:
         result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
     except odds_mod.NotAllowed as refusal:
@@ -99,6 +105,59 @@ def odds(
         typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
         return
     _print_odds(result)
+
+
+# ---- weapon profiles: the odds with each piece the attacker carries ---------------------------
+def _pieces(decl, ruleset: Ruleset, parsed: list[ParsedFighter],
+            options: dict) -> tuple[str, list[str]] | None:
+    """(the parameter, the attacker's pieces) when the action takes a piece of equipment that
+    --with does not name; None otherwise (the first such parameter: --with names the rest)."""
+    from warband.run.world import make_world
+    wanted = [p.name.name for p in decl.params if p.type is not None and
+              p.type.name == "equipment" and p.default is None and p.name.name not in options]
+    if not wanted or not parsed:
+        return None
+    world = make_world(ruleset, [pf.spec for pf in parsed])
+    return wanted[0], list(dict.fromkeys(world.fighters[0].equipment))
+
+
+def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[ParsedFighter],
+                options: dict, policies, solve: bool, fmt: Format, sources: Sources,
+                attacker: str, param: str, pieces: list[str]) -> None:
+    """The odds with each piece the attacker carries that the action allows, one after
+    another (as if each were named with --with PARAM=PIECE)."""
+    from warband.diagnostics import Span, diag
+    from warband.run import odds as odds_mod
+    results, refused = {}, []
+    for piece in pieces:
+        try:
+            results[piece] = odds_mod.compute(ruleset, action, parsed, {**options, param: piece},
+                                              policies, solve)
+        except odds_mod.NotAllowed as refusal:
+            refused.append(f"with {piece}: {refusal.reason}")
+        except odds_mod.RulesError as error:
+            from warband.lang.compiler import load
+            emit([error.diagnostic], load(ruleset_ref).sources)
+            raise typer.Exit(UNUSABLE)
+    if not results:
+        emit([diag("E903", f"these fighters may not '{action}' with any piece the attacker "
+                           f"carries ({'; '.join(refused) if refused else 'it carries none'})",
+                   Span("--attacker", 1, 1, 1, len(attacker) + 1),
+                   hint=f"give the attacker a piece '{action}' allows, or name one: "
+                        f"--with {param}=PIECE")], sources)
+        raise typer.Exit(UNUSABLE)
+    if fmt is Format.json:
+        typer.echo(json.dumps({param: {piece: odds_mod.as_json(result, ruleset, policies)
+                                       for piece, result in results.items()}}, indent=2))
+        return
+    for i, (piece, result) in enumerate(results.items()):
+        if i:
+            typer.echo()
+        typer.echo(f"{param}={piece}")
+        _print_odds(result)
+    if refused:
+        typer.echo()
+        typer.echo("not allowed " + "; ".join(refused))
 
 
 def _fighter(text: str, origin: str, ruleset: Ruleset, side: int,

@@ -108,6 +108,8 @@ def option_label(name: str, args: dict, world: World) -> str:
         if isinstance(value, Ref):
             holder = world.fighters if value.kind == "fighter" else world.sides
             parts.append(holder[value.index].name)
+        elif type(value) is str:   # weapon profiles: the piece of equipment chosen
+            parts.append(value)
     return " ".join(parts)
 
 

@@ -140,7 +140,7 @@ class Options:
         if not params:
             return None
         for p in params[1:]:
-            if p.default is None and (p.type is None or p.type.name not in ("fighter", "side")):
+            if p.default is None and (p.type is None or p.type.name not in ENGINE_FILLED):
                 return None
         if decl.requires is None:
             return None, None, None
@@ -149,7 +149,7 @@ class Options:
         rest: list[nodes.Expr] = []
         fixed: list[nodes.Expr] = []
         values = {p.name.name for p in params if p.type is None or
-                  p.type.name not in ("fighter", "side") or p.default is not None}
+                  p.type.name not in ENGINE_FILLED or p.default is not None}
         for part in conjuncts(decl.requires):
             if _fixed(part, values):
                 fixed.append(part)
@@ -199,12 +199,16 @@ class Options:
         decl = self.ruleset.procedures[name]
         params = decl.params
         fighters = [FIGHTER_REFS[i] for i in range(len(world.fighters)) if i != ref.index]
-        choices = [[(params[0].name.name, ref)]]
+        # (a piece of equipment is its name: weapon profiles)
+        choices: list[list[tuple[str, Ref | str]]] = [[(params[0].name.name, ref)]]
         for p in params[1:]:
             if p.default is not None:
                 continue
             if p.type.name == "fighter":
                 choices = [c + [(p.name.name, f)] for c in choices for f in fighters]
+            elif p.type.name == "equipment":   # weapon profiles: each piece the actor carries
+                pieces = dict.fromkeys(world.fighters[ref.index].equipment)
+                choices = [c + [(p.name.name, piece)] for c in choices for piece in pieces]
             else:
                 side = SIDE_REFS[world.fighters[ref.index].side]
                 choices = [c + [(p.name.name, side)] for c in choices]
@@ -212,11 +216,15 @@ class Options:
         for c in choices:
             args = dict(c)
             out.append((name, args, rest, tuple(r for _, r in c),
-                        tuple(r.index for _, r in c[1:] if r.kind == "fighter"), (name, args)))
+                        tuple(r.index for _, r in c[1:] if isinstance(r, Ref) and
+                              r.kind == "fighter"), (name, args)))
         return [o for o in out if fixed is None or self.passes(interp, fixed, world, o[3])]
 
 
 _FIXED_FIELDS = ("side", "class", "tier", "name")
+# the parameters the engine fills: every other fighter, the actor's side; and (weapon profiles)
+# each piece of equipment the actor carries, a piece's name, which never changes in a game
+ENGINE_FILLED = ("fighter", "side", "equipment")
 
 
 def _fixed(e, values: set) -> bool:

@@ -233,8 +233,27 @@ class Builder(Transformer):
 
     def equipment_decl(self, meta, c):
         name, doc, *entries = c
-        grants = tuple(ref for entry in entries if entry for ref in entry)
-        return nodes.EquipmentDecl(self.ident(name), doc, grants, self.span(meta))
+        # (weapon profiles: values and traits come tagged; grants are a bare tuple of refs)
+        grants = tuple(ref for entry in entries if entry and not isinstance(entry[0], str)
+                       for ref in entry)
+        values = tuple(value for kind, value in (e for e in entries if e and e[0] == "value"))
+        traits = tuple(ref for entry in entries if entry and entry[0] == "traits"
+                       for ref in entry[1])
+        return nodes.EquipmentDecl(self.ident(name), doc, grants, self.span(meta), values,
+                                   traits)
+
+    # weapon profiles: `stat Range on equipment: ...`, and a piece's own values and traits
+    def profile_decl(self, meta, c):
+        name, type_, default, doc = c
+        if isinstance(type_, Token):
+            type_ = self.ident(type_)
+        return nodes.ProfileDecl(self.ident(name), type_, default, doc, self.span(meta))
+
+    def equipment_value(self, meta, c):
+        return "value", (self.ident(c[0]), c[1])
+
+    def equipment_traits(self, meta, c):
+        return "traits", tuple(c)
 
     # ---- tables and definitions ------------------------------------------------------------------
     def columns(self, meta, c):

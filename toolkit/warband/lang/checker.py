@@ -16,6 +16,7 @@ from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.class_checker import ClassChecker
+from warband.lang.equipment_profiles import ProfileChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import (
@@ -50,7 +51,8 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassChecker):
+class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassChecker,
+              ProfileChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -212,6 +214,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                                   f"equipment '{decl.name.name}'")
                     for ref in decl.grants:
                         self.trait_ref(ref)
+                    self.equipment_profile(decl)   # weapon profiles
+                case nodes.ProfileDecl():
+                    self.profile(decl)
                 case nodes.TableDecl():
                     self.table_type(decl)
                 case nodes.DefineDecl():

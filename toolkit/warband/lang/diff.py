@@ -40,6 +40,7 @@ from warband.lang.unparse import army_rule_text, expr_text
 SECTIONS = (
     ("stat", "Stats"), ("enum", "Enumerations"), ("state", "Kept during play"),
     ("tier", "Tiers"), ("trait", "Traits"), ("class", "Classes"), ("equipment", "Equipment"),
+    ("profile", "Values of each piece of equipment"),   # weapon profiles
     ("table", "Tables"), ("define", "Definitions"), ("outcomes", "Outcomes"),
     ("procedure", "Procedures, actions and phases"), ("army", "Army construction"),
 )
@@ -159,7 +160,9 @@ def _trait(a: Trait, b: Trait) -> list[str]:
 
 
 def _equipment(a: Equipment, b: Equipment) -> list[str]:
-    return _pairs_changes(a.grants, b.grants, "trait") + _doc(a.doc, b.doc)
+    return _pairs_changes(a.grants, b.grants, "trait") + \
+        _pairs_changes(a.values, b.values, "value") + \
+        _pairs_changes(a.traits, b.traits, "own trait") + _doc(a.doc, b.doc)   # weapon profiles
 
 
 def _row_key(row: nodes.Row) -> str:
@@ -351,10 +354,13 @@ def _summary(kind: str, item) -> str:
             if item.stats:
                 bits.append(", ".join(f"{n} {value_text(v)}" for n, v in item.stats))
             return "; ".join(bits)
-        case "stat":
+        case "stat" | "profile":
             return item.enum or f"{item.low}..{item.high}"
         case "equipment":
-            return f"grants {_traits(item.grants)}"
+            return f"grants {_traits(item.grants)}" + (   # weapon profiles
+                "; " + ", ".join(f"{n} {value_text(v)}" for n, v in item.values)
+                if item.values else "") + (f"; own traits {_traits(item.traits)}"
+                                           if item.traits else "")
         case "table":
             return f"{len(item.rows)} rows"
         case "procedure":
@@ -372,7 +378,7 @@ def _summary(kind: str, item) -> str:
 _COMPARE: dict[str, Callable[..., list[str]]] = {
     "stat": _stat, "enum": _enum, "state": _state, "tier": _tier, "trait": _trait,
     "class": _class, "equipment": _equipment, "table": _table, "define": _define,
-    "outcomes": _outcomes, "procedure": _procedure}
+    "outcomes": _outcomes, "procedure": _procedure, "profile": _stat}
 
 
 def _items(rules: Ruleset, kind: str) -> dict:
@@ -380,7 +386,7 @@ def _items(rules: Ruleset, kind: str) -> dict:
                  "tier": rules.tiers, "trait": rules.traits, "class": rules.classes,
                  "equipment": rules.equipment, "table": rules.tables,
                  "define": rules.defines, "outcomes": rules.outcomes,
-                 "procedure": rules.procedures}[kind])
+                 "procedure": rules.procedures, "profile": rules.profiles}[kind])
 
 
 def _army(a: Army | None, b: Army | None) -> list[Change]:

@@ -121,6 +121,8 @@ class ExpressionChecker(CheckerParts):
                 return unify(a, b).rolled(ct.random)
             case nodes.Has(subject=subject, name=name):
                 t = self.expr(subject, scope)
+                if self.weapon_has(e, t, scope):   # weapon profiles: a piece's own traits
+                    return BOOL
                 self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
                 sym = self.lookup(name.name)
                 if sym is None or sym.kind not in ("trait", "equipment"):
@@ -316,6 +318,8 @@ class ExpressionChecker(CheckerParts):
         elif subject.kind == "side":
             owner = "side"
             builtins = SIDE_BUILTINS
+        elif subject.kind == "equipment":   # weapon profiles: `w.Range`
+            return self.profile_field(field, mutable)
         elif subject.kind == "record":
             if name in subject.fields:
                 index = subject.fields.index(name)

@@ -37,6 +37,8 @@ def _a(kind: str) -> str:
 def decl_kind(decl: nodes.Decl) -> str:
     if isinstance(decl, nodes.ArmyDecl):
         return "army"
+    if isinstance(decl, nodes.ProfileDecl):   # weapon profiles: overridden and removed as a stat
+        return "stat"
     try:
         return declaration_kind(decl)
     except TypeError:  # a kind of declaration layering does not know: added like any other

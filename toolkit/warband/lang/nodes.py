@@ -495,6 +495,19 @@ class EquipmentDecl:
     doc: str | None
     grants: tuple[TraitRef, ...]
     span: Span
+    # weapon profiles: the piece's own values (`Range = 24`) and traits (`traits Rending`)
+    values: tuple[tuple[Ident, Expr], ...] = ()
+    traits: tuple[TraitRef, ...] = ()
+
+
+# weapon profiles: `stat Range on equipment: 0..48 default 0`, a value each piece carries
+@node
+class ProfileDecl:
+    name: Ident
+    type: RangeType | Ident
+    default: Expr | None
+    doc: str | None
+    span: Span
 
 
 @node
@@ -671,7 +684,8 @@ class RemoveDecl:
 
 # What `override` can replace.
 Overridable = (StatDecl | EnumDecl | StateDecl | TierDecl | TraitDecl | ClassDecl
-               | EquipmentDecl | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl)
+               | EquipmentDecl | TableDecl | DefineDecl | OutcomesDecl | ProcedureDecl | ArmyDecl
+               | ProfileDecl)
 
 
 # ---- conversions between rulesets ----------------------------------------------------------------

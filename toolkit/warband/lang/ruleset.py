@@ -7,7 +7,7 @@ interpreter runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Iterator, cast
 
@@ -92,6 +92,10 @@ class Equipment:
     grants: tuple[tuple[str, Constant | None], ...]
     doc: str | None
     span: Span
+    # weapon profiles: every profile's value for the piece (given, or the profile's default),
+    # in the profiles' order; and the piece's own traits, not its wielder's
+    values: tuple[tuple[str, Constant | None], ...] = ()
+    traits: tuple[tuple[str, Constant | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,8 @@ class Ruleset:
     # house rules: (id, file) of each layer, base first; and where each definition comes from
     layers: tuple[tuple[str, str], ...] = field(default=())
     origins: FrozenDict = field(default_factory=FrozenDict)   # name -> Origin
+    # weapon profiles: name -> Stat, a value every piece of equipment carries
+    profiles: FrozenDict = field(default_factory=FrozenDict)
 
     def origin(self, name: str) -> "Origin | None":
         return self.origins.get(name)
@@ -286,6 +292,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
     markers: dict = {}
+    profiles: dict[str, Stat] = {}   # weapon profiles
     pending: list = []
     pending_choices: list[StatChoice] = []
 
@@ -343,7 +350,11 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
             case nodes.EquipmentDecl():
                 equipment[decl.name.name] = Equipment(
                     decl.name.name, tuple((r.name.name, ref_value(r)) for r in decl.grants),
-                    decl.doc, decl.span)
+                    decl.doc, decl.span,
+                    tuple((n.name, _const(v, d, "a piece's value")) for n, v in decl.values),
+                    tuple((r.name.name, ref_value(r)) for r in decl.traits))
+            case nodes.ProfileDecl():   # weapon profiles
+                profiles[decl.name.name] = _profile(decl, d)
             case nodes.EnumDecl():
                 enums[decl.name.name] = tuple((m.name.name, m.doc) for m in decl.members)
             case nodes.TableDecl():
@@ -362,6 +373,8 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         _check_stat_value(stats.get(name), value, span, d)
     for choice in pending_choices:
         _check_choice(stats.get(choice.stat), choice, d)
+    if profiles or any(e.values for e in equipment.values()):   # weapon profiles
+        equipment = _profiled(equipment, profiles, module, d)
     army = _army(table.army, d) if table.army else None
     decisions = {name: _owner(cast(nodes.Decision, sym.decl), procedures)
                  for name, sym in table.decisions.items()}
@@ -374,8 +387,58 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
         decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
-        scenario=table.scenario)
+        scenario=table.scenario, profiles=FrozenDict(profiles))
     return ruleset, d
+
+
+# ---- weapon profiles: `stat Range on equipment: ...` and the values each piece carries ----------
+def _profile(decl: nodes.ProfileDecl, d: list[Diagnostic]) -> Stat:
+    low = high = enum = None
+    if isinstance(decl.type, nodes.RangeType):
+        low = _number(decl.type.low, d, "a profile's lower bound")
+        high = _number(decl.type.high, d, "a profile's upper bound")
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            d.append(diag("E305", f"the range {low}..{high} is empty", decl.type.span,
+                          hint=f"write it as {high}..{low}"))
+    else:
+        enum = decl.type.name
+    default = _const(decl.default, d, "a default") if decl.default else None
+    if enum is None and default is not None and low is not None and high is not None and \
+            isinstance(default, (int, Fraction)) and not low <= default <= high:
+        d.append(diag("E305", f"the default {default} is outside {low}..{high}",
+                      cast(nodes.Expr, decl.default).span))
+    return Stat(decl.name.name, low, high, default, enum, decl.doc, decl.span)
+
+
+def _profiled(equipment: dict, profiles: dict[str, Stat], module: nodes.Module,
+              d: list[Diagnostic]) -> dict:
+    """Every piece with a value for every profile: its own, or the profile's default (E314
+    when there is neither); each within the profile's range (E305)."""
+    spans = {decl.name.name: {n.name: v.span for n, v in decl.values}
+             for decl in module.decls if isinstance(decl, nodes.EquipmentDecl)}
+    out = {}
+    for name, piece in equipment.items():
+        given = dict(piece.values)
+        values = []
+        for profile in profiles.values():
+            value = given.get(profile.name, profile.default)
+            if value is None:
+                d.append(diag("E314", f"equipment '{name}' has no {profile.name}, and the "
+                                      "profile has no default", piece.span,
+                              related=[Related(profile.span, "the profile")],
+                              hint=f"give it in the piece's braces: {profile.name} = ..., or a "
+                                   f"default to the profile: ... default 0"))
+                continue
+            if profile.name in given and profile.enum is None and profile.low is not None and \
+                    profile.high is not None and isinstance(value, (int, Fraction)) and \
+                    not profile.low <= value <= profile.high:
+                d.append(diag("E305", f"equipment '{name}' has {profile.name} {value}, "
+                                      f"outside {profile.low}..{profile.high}",
+                              spans.get(name, {}).get(profile.name, piece.span),
+                              related=[Related(profile.span, "the profile's range")]))
+            values.append((profile.name, value))
+        out[name] = replace(piece, values=tuple(values))
+    return out
 
 
 def _check_stat_value(stat: "Stat | None", value, span: Span, d: list[Diagnostic]) -> None:

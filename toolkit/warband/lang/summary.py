@@ -190,10 +190,21 @@ def render(ruleset: Ruleset, console: Console) -> None:
         console.print(t)
     if ruleset.equipment:
         section("Equipment")
-        t = Table("equipment", "grants", "description", box=None, pad_edge=False)
+        # weapon profiles: each piece's values and own traits, when the rules give any
+        profiled = bool(ruleset.profiles) or any(e.traits for e in ruleset.equipment.values())
+        extra = (*ruleset.profiles, "own traits") if profiled else ()
+        t = Table("equipment", "grants", *extra, "description", box=None, pad_edge=False)
         for e in ruleset.equipment.values():
-            add_row(t, e.name, trait_list_text(e.grants), e.doc or "", *col(t, e.name))
+            values = (*(value_text(dict(e.values).get(p)) for p in ruleset.profiles),
+                      trait_list_text(e.traits)) if profiled else ()
+            add_row(t, e.name, trait_list_text(e.grants), *values, e.doc or "",
+                    *col(t, e.name))
         console.print(t)
+        for p in ruleset.profiles.values():
+            kind = p.enum or f"{value_text(p.low)}..{value_text(p.high)}"
+            say(f"value {p.name}{at(p.name)} of each piece: {kind}"
+                + (f", default {value_text(p.default)}" if p.default is not None else "")
+                + (f": {p.doc}" if p.doc else ""))
     if ruleset.states:
         section("Kept during play")
         for s in ruleset.states.values():
@@ -283,7 +294,12 @@ def as_json(ruleset: Ruleset) -> dict:
         "traits": [{"name": t.name, "numeric": t.numeric, "doc": t.doc, **o(t.name)}
                    for t in ruleset.traits.values()],
         "equipment": [{"name": e.name, "grants": {n: jv(v) for n, v in e.grants},
-                       "doc": e.doc, **o(e.name)} for e in ruleset.equipment.values()],
+                       "doc": e.doc, **o(e.name),
+                       # weapon profiles (only in rules that give pieces values or traits)
+                       **({"values": {n: jv(v) for n, v in e.values},
+                           "traits": {n: jv(v) for n, v in e.traits}}
+                          if e.values or e.traits else {})}
+                      for e in ruleset.equipment.values()],
         "tables": [{"name": t.name.name, "columns": [c.name for c in t.columns],
                     "rows": [list(row_text(r)) for r in t.rows], **o(t.name.name)}
                    for t in ruleset.tables.values()],

@@ -20,6 +20,7 @@ KIND_WORDS = {
     "procedure": "a procedure", "action": "an action", "phase": "a phase", "decision": "a decision",
     "marker": "a kind of marker", "scenario": "a scenario", "side name": "a side of the scenario",
     "zone": "a zone",
+    "profile": "a value of each piece of equipment",   # weapon profiles
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
@@ -98,6 +99,8 @@ def declaration_kind(decl: nodes.Decl) -> str:
             return "class"
         case nodes.EquipmentDecl():
             return "equipment"
+        case nodes.ProfileDecl():   # weapon profiles: `stat Range on equipment: ...`
+            return "profile"
         case nodes.TableDecl():
             return "table"
         case nodes.DefineDecl():

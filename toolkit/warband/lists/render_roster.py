@@ -368,6 +368,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     else:  # too narrow for a table: one block a fighter
         for f in fighters:
             _fighter_block(console, model, f)
+    _weapon_table(console, fighters)
 
     line = Text()
     for total in model["totals"]:
@@ -424,6 +425,30 @@ def _fighter_block(console, model: dict, f: dict) -> None:
         console.print(Text("  traits: " + ", ".join(t["text"] for t in f["traits"])))
     if f["equipment"]:
         console.print(Text("  equipment: " + ", ".join(e["name"] for e in f["equipment"])))
+
+
+# weapon profiles: each fighter's pieces with their values, in rules that declare any
+def _weapon_table(console, fighters: list[dict]) -> None:
+    from rich import box  # lazily, as in terminal
+    from rich.table import Table
+    from rich.text import Text
+    armed = [f for f in fighters if f.get("weapons")]
+    if not armed:
+        return
+    heads = [v["name"] for v in armed[0]["weapons"][0]["values"]]
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False,
+                  title="weapons", title_justify="left", title_style="bold")
+    table.add_column("fighter", style="bold")
+    table.add_column("weapon")
+    for head in heads:
+        table.add_column(head, justify="right", no_wrap=True)
+    table.add_column("traits")
+    for f in armed:
+        for i, w in enumerate(f["weapons"]):
+            table.add_row(Text(f["name"] if i == 0 else ""), Text(w["name"]),
+                          *(Text(v["value"]) for v in w["values"]), Text(w["traits"]))
+    console.print()
+    console.print(table)
 
 
 __all__ = ["FORMATS", "PDF_MISSING", "RenderError", "md_cell", "md_code", "pdf",

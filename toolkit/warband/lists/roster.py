@@ -20,8 +20,11 @@ Model (every value a str, int, bool, None, list or dict):
     fighters: [{name, count, class, tier, stats: [{name, value}], traits: [{name, value, text,
                doc}], equipment: [{name, doc}], cost, points, points_text, notes,
                costs: [{name, cost, total, text}],   costs: each named cost, in costs' order
-               models: {count, wounds, rows: [text]} or None}]   a unit's models, a row of
+               models: {count, wounds, rows: [text]} or None,   a unit's models, a row of
                                                     wound boxes each
+               weapons: [{name, doc, values: [{name, value}], traits}]}]   the pieces it
+                                                    carries with their profile values, in
+                                                    rules that declare any (else empty)
     totals:   [{name, used, limit, bound, text, ok}]   points, each named cost and fighters,
                                                     where defined
     valid, status, problems: [{severity, code, message, where, text}]
@@ -201,6 +204,7 @@ def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
         "costs": [_named_cost(name, fighter, found.costs.get(fighter.index))
                   for name, found in named.items()],
         "models": _models(seen, ruleset),
+        "weapons": _weapons(seen, ruleset),
     }
 
 
@@ -214,6 +218,24 @@ def _models(seen: WorldFighter, ruleset: Ruleset) -> dict | None:
     count, wounds = seen.values["#models"], seen.values["#model_wounds"]
     return {"count": count, "wounds": wounds,
             "rows": [" ".join(["☐"] * wounds) for _ in range(count)]}
+
+
+# weapon profiles: a fighter's pieces with their values, as a small table on its card
+def _weapons(seen: WorldFighter, ruleset: Ruleset) -> list[dict]:
+    if not ruleset.profiles:
+        return []
+    out = []
+    for name in dict.fromkeys(seen.equipment):
+        piece = ruleset.equipment.get(name)
+        if piece is None:
+            continue
+        values = dict(piece.values)
+        out.append({"name": name, "doc": piece.doc,
+                    "values": [{"name": p, "value": number_text(values.get(p, ""))}
+                               for p in ruleset.profiles],
+                    "traits": ", ".join(t if v is True else f"{t}({number_text(v)})"
+                                        for t, v in piece.traits)})
+    return out
 
 
 def _named_cost(name: str, fighter: Fighter, cost: int | Fraction | None) -> dict:

@@ -16,7 +16,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.limits import MAX_BRANCHES, MAX_DICE
-from warband.run import areas, budget, dice, pools, toomuch
+from warband.run import areas, budget, dice, pools, toomuch, weapons
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
 from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
@@ -208,6 +208,7 @@ def names_in(expr) -> frozenset[str]:
                 walk(c)
                 walk(a)
                 walk(b)
+            # (weapon profiles: `f has w` also reads w, a piece's name: never a roll)
             case nodes.Has(subject=s) | nodes.Is(subject=s):
                 walk(s)
             case nodes.Dice(count=c, mods=mods):
@@ -255,6 +256,7 @@ class Compiler:
         self.ruleset = interp.ruleset
         self.cache: dict[int, Callable] = {}
         self.names: dict[int, frozenset[str]] = {}
+        self.weapon_traits = weapons.weapon_trait_names(self.ruleset)   # weapon profiles
 
     def __call__(self, node) -> Callable:
         fn = self.cache.get(id(node))
@@ -288,6 +290,9 @@ class Compiler:
                         return v.fn(v.env, world)
                     return v
                 return name_fn
+            case nodes.Field(subject=subject, field=ident) if self.ruleset.profiles and \
+                    weapons.profile_name(self.ruleset, ident.name) is not None:
+                return self.profile_field(subject, ident.name)   # weapon profiles
             case nodes.Field(subject=subject, field=ident):
                 sub, fname, field = self(subject), ident.name, interp.field
 
@@ -351,6 +356,9 @@ class Compiler:
                         return lift(lambda x: (fa if x else fb)(env, world), cv)
                     return (fa if cv else fb)(env, world)
                 return if_fn
+            case nodes.Has(subject=subject, name=name) if name.name not in self.ruleset.traits \
+                    and name.name not in self.ruleset.equipment or name.name in self.weapon_traits:
+                return self.weapon_has(subject, name.name)   # weapon profiles
             case nodes.Has(subject=subject, name=name):
                 sub, has, n = self(subject), interp.has, name.name
                 return lambda env, world: lift(lambda r: has(r, n, world), sub(env, world))
@@ -430,6 +438,29 @@ class Compiler:
                 fs = self(subject)
                 return lambda env, world: areas.is_under(world, fs(env, world), fa(env, world))
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
+
+    # ---- weapon profiles: a piece's values and own traits, and `f has w` ------------------------------
+    def profile_field(self, subject, field: str) -> Callable:
+        """`w.Range`: the value of a profile of the piece `w` holds."""
+        sub, read = self(subject), self.interp.field
+        table = weapons.profile_table(self.ruleset, cast(str, weapons.profile_name(
+            self.ruleset, field)))
+
+        def value(s, world):   # (a table's column may share the name: fields ignore case)
+            return table[s] if type(s) is str else read(s, field, world)
+        return lambda env, world: lift(lambda s: value(s, world), sub(env, world))
+
+    def weapon_has(self, subject, name: str) -> Callable:
+        """`w has Rending` (a piece's own trait, or a fighter's as ever) or `f has w` (a local
+        name: whether the fighter carries the piece it holds)."""
+        sub, interp = self(subject), self.interp
+        if name in self.weapon_traits:
+            has = weapons.has_either(lambda ref, world: interp.has(ref, name, world),
+                                     weapons.piece_traits(self.ruleset), name)
+            return lambda env, world: lift(lambda s: has(s, world), sub(env, world))
+        piece = self.compile(nodes.Name(name, subject.span))   # (not cached: a node of its own)
+        return lambda env, world: lift(lambda ref, p: p in world.fighters[ref.index].equipment,
+                                       sub(env, world), piece(env, world))
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:
         interp = self.interp

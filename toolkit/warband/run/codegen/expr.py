@@ -8,9 +8,11 @@ names or constants are put in place of their calls.
 
 from __future__ import annotations
 
+from typing import cast
+
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
-from warband.run import budget
+from warband.run import budget, weapons
 from warband.run.codegen import runtime as rt
 from warband.run.evaluate import BUILTINS, COMPARE
 
@@ -182,6 +184,8 @@ class ExpressionWriter:
         if t is nodes.Name:
             return self.name(e.name, scope)
         if t is nodes.Field:
+            if self.ruleset.profiles and weapons.profile_name(self.ruleset, e.field.name):
+                return self.profile_field(e, scope)   # weapon profiles
             return self.field(e, scope)
         if t is nodes.Binary:
             if e.op == "/":   # _div gives the same value for a whole Fraction as for an int
@@ -217,6 +221,10 @@ class ExpressionWriter:
         if t is nodes.IfExpr:
             return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
                     f"else {self.expr(e.otherwise, scope)})")
+        if t is nodes.Has and (e.name.name not in self.ruleset.traits and
+                               e.name.name not in self.ruleset.equipment or
+                               e.name.name in self.program.weapon_traits):
+            return self.weapon_has(e, scope)   # weapon profiles
         if t is nodes.Has:
             sub = self.expr(e.subject, scope)
             if self.kind(e.subject, scope) == "fighter":
@@ -271,6 +279,34 @@ class ExpressionWriter:
                 return f"_under(world, {self.expr(e.area, scope)})"
             return f"_is_under(world, {self.expr(e.subject, scope)}, {self.expr(e.area, scope)})"
         raise Unsupported(f"expression {t.__name__}")
+
+    # ---- weapon profiles: a piece's values and own traits, and `f has w` ------------------------
+    def profile_field(self, e: nodes.Field, scope: Scope) -> str:
+        profile = cast(str, weapons.profile_name(self.ruleset, e.field.name))
+        table = self.program.profile_tables.get(profile)
+        if table is None:
+            table = self.program.profile_tables[profile] = weapons.profile_table(self.ruleset,
+                                                                                  profile)
+        if type(self.kind(e.subject, scope)) is tuple:   # a row of a table: a column
+            return self.field(e, scope)
+        read = self.program.profile_reads.get(e.field.name)
+        if read is None:   # (a table's column may share the name: fields ignore case)
+            read = self.program.profile_reads[e.field.name] = weapons.profile_or_field(
+                table, self.namespace[self.program.getter("field", e.field.name)])
+        return f"{self.const(read, 'p')}({self.expr(e.subject, scope)}, world)"
+
+    def weapon_has(self, e: nodes.Has, scope: Scope) -> str:
+        sub, name = self.expr(e.subject, scope), e.name.name
+        if name not in self.ruleset.traits:   # `f has w`: the fighter carries the piece w holds
+            return f"({self.name(name, scope)} in world.fighters[{sub}[1]].equipment)"
+        if self.kind(e.subject, scope) == "fighter":
+            return f"(world.fighters[{sub}[1]].traits.get({name!r}, False) != False)"
+        has = self.program.weapon_has.get(name)
+        if has is None:
+            has = self.program.weapon_has[name] = weapons.has_either(
+                self.namespace[self.program.getter("has", name)], self.program.piece_traits,
+                name)
+        return f"{self.const(has, 'h')}({sub}, world)"
 
     def weighed(self, e: nodes.Aggregate, scope: Scope) -> str:
         """An aggregate's group, its members counted against the budget of work as the

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
-from warband.run import areas, budget, pools
+from warband.run import areas, budget, pools, weapons
 from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
@@ -116,6 +116,13 @@ class Program:
         self._engine_tests: dict = {}   # a part of a requires -> fn(I, world, *refs) -> bool
         self._values: dict = {}    # a scenario's expression -> fn(I, world)
         self._missing: set = set()
+        # weapon profiles: profile -> {piece: value}; trait -> has(subject, world) of pieces
+        # and fighters; piece -> its own traits
+        self.profile_tables: dict = {}
+        self.profile_reads: dict = {}   # field name as written -> read(subject, world)
+        self.weapon_has: dict = {}
+        self.weapon_traits = weapons.weapon_trait_names(ruleset)
+        self.piece_traits = weapons.piece_traits(ruleset) if self.weapon_traits else {}
         # generated function -> (the rule it runs, as a message names it; its span): what a
         # failure of generated code is reported as (see `crashed`)
         self._rules: dict[str, tuple[str, Span | None]] = {}
@@ -297,8 +304,9 @@ class Program:
         engine asks it for every target of every action of every activation. None when the
         generator does not take it."""
         def lines():
+            # (weapon profiles: an equipment parameter holds a piece's name, a text)
             plain = all(p.default is not None or (p.type is not None and
-                                                  p.type.name in ("fighter", "side"))
+                                                  p.type.name in ("fighter", "side", "equipment"))
                         for p in decl.params)
             if not plain or contains_dice((decl.requires, decl.params)):
                 return None
