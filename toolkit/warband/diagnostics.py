@@ -85,6 +85,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
+    # several values at once
+    "E325": (Severity.ERROR, "a decision of several numbers: a name twice, or a default of "
+                             "the wrong count"),
+    "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),
@@ -109,6 +113,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E505": (Severity.ERROR, "a value a rule cannot use"),
     "E506": (Severity.ERROR, "a game statement outside a game"),
     "E507": (Severity.ERROR, "no room on the board"),
+    # several values at once
+    "E513": (Severity.ERROR, "too many combinations for one decision of several numbers"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

@@ -612,6 +612,18 @@ class Builder(Transformer):
         name, decider, group, doc = c
         return nodes.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
 
+    # several values at once: a decision that picks a number for each of several names
+    def choose_tuple_stmt(self, meta, c):
+        name, names, decider, low, high, where, default, doc = c
+        return nodes.ChooseTuple(self.ident(name), names, decider, low, high, where, default,
+                                 doc, self.span(meta))
+
+    def tuple_names(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def tuple_values(self, meta, c):
+        return tuple(c)
+
     def using(self, meta, c):
         return tuple(self.ident(t) for t in c)
 

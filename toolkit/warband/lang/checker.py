@@ -27,6 +27,7 @@ from warband.lang.symbols import (
     SymbolTable,
 )
 from warband.lang.table_checker import TableChecker
+from warband.lang.tuple_checker import check_choose_tuple
 from warband.lang.typesystem import (
     ANY,
     BOOL,
@@ -417,6 +418,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     self.error("E302", f"calling {KIND_WORDS[sym.kind]} on its own does nothing",
                                call.span, hint=f"use its value: let x = {call.callee.name}(...)")
                 self.value(call, scope)
+            # several values at once
+            case nodes.ChooseTuple():
+                check_choose_tuple(self, stmt, scope)
             case _:
                 self.game_stmt(stmt, scope)
 

@@ -723,8 +723,25 @@ class ChooseAmong:
     span: Span
 
 
+# several values at once: one decision that picks a number for each of several names
+@node
+class ChooseTuple:
+    """choose hand (a, b, c) by x from low..high where cond default (da, db, dc): a decision
+    whose options are every combination of whole numbers in low..high (one per name) that
+    `where` allows, bound to the names for what follows (run/tuples.py)."""
+    name: Ident
+    names: tuple[Ident, ...]
+    decider: Expr
+    low: Expr
+    high: Expr
+    where: Expr | None
+    default: tuple[Expr, ...] | None
+    doc: str | None
+    span: Span
+
+
 # What a player or policy decides, by the decision's name.
-Decision = Choose | ChooseNumber | ChooseAmong
+Decision = Choose | ChooseNumber | ChooseAmong | ChooseTuple
 
 
 @node

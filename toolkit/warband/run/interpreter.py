@@ -548,6 +548,9 @@ class Interpreter(Decisions):
                                   lambda refs, w: self._sorted(stmt, refs, env, w, next_, ret))
             case nodes.ChooseAmong():
                 return self.choose_among(stmt, env, world, next_, ret)
+            # several values at once
+            case nodes.ChooseTuple():
+                return self.choose_tuple(stmt, env, world, next_, ret)
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
                     env, w.remove(ref, withdrawn=True)))

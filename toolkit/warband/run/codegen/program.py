@@ -95,6 +95,7 @@ class Program:
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
             "_LAZY": (Dist, Thunk), "_Draft": rt.Draft, "_draft": rt.draft,
             "_below": random_below,
+            "_tuple_choice": rt.tuple_choice,   # several values at once
             "_all_sides": rt.all_sides, "_in_play": rt.in_play, "_side_fighters": rt.side_fighters,
             "_side_groups": SIDE_GROUPS,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
