@@ -12,6 +12,7 @@ from warband.diagnostics import did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.game_checker import game_name_type
+from warband.lang.tuple_checker import tuple_value_type
 from warband.lang.symbols import (
     AGGREGATES,
     BUILTIN_FUNCTIONS,
@@ -169,6 +170,9 @@ class ExpressionChecker(CheckerParts):
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
                 self.expect(FIGHTER, self.expr(of, scope), of.span, "'of'")
                 return FIGHTERS
+            # several values at once: what `return (a, b)` gives
+            case nodes.TupleExpr():
+                return tuple_value_type(self, e, scope)
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def selection(self, e: nodes.Aggregate, inner: Scope, element: Type) -> Type:

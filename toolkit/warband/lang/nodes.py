@@ -506,6 +506,9 @@ class ProcedureDecl:
     requires: Expr | None
     body: Block
     span: Span
+    # several values at once: the type of each result, when the procedure gives several
+    # (`-> (number, number)`; `result` is then the first of them)
+    results: tuple[Ident, ...] = ()
 
 
 @node
@@ -737,6 +740,22 @@ class ChooseTuple:
     where: Expr | None
     default: tuple[Expr, ...] | None
     doc: str | None
+    span: Span
+
+
+# several values at once: `return (a, b)` in a procedure declared `-> (number, number)`
+@node
+class TupleExpr:
+    """(a, b, ...): the several values a procedure returns at once (only after `return`)."""
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@node
+class LetTuple:
+    """let (x, y) = split(n): the values of a procedure giving several, each bound to a name."""
+    names: tuple[Ident, ...]
+    value: Expr
     span: Span
 
 

@@ -229,6 +229,9 @@ def names_in(expr) -> frozenset[str]:
                     if part is not None:
                         inner |= names_in(part)
                 found.update(inner - {var.name})
+            case nodes.TupleExpr(items=items):   # several values at once
+                for i in items:
+                    walk(i)
     walk(expr)
     return frozenset(found)
 
@@ -416,6 +419,10 @@ class Compiler:
             case nodes.Within(distance=distance, of=of):
                 fd, fo = self(distance), self(of)
                 return lambda env, world: within(world, fo(env, world), fd(env, world))
+            # several values at once: the values a procedure returns together, as a tuple
+            case nodes.TupleExpr(items=items):
+                parts = [self(i) for i in items]
+                return lambda env, world: tuple(p(env, world) for p in parts)
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:

@@ -261,6 +261,8 @@ class ExpressionWriter:
                                    f"{self.weighed(e, scope)}{cond}])")
         if t is nodes.Within:
             return f"_within(world, {self.expr(e.of, scope)}, {self.expr(e.distance, scope)})"
+        if t is nodes.TupleExpr:   # several values at once, returned together
+            return "(" + "".join(f"{self.expr(i, scope)}, " for i in e.items) + ")"
         raise Unsupported(f"expression {t.__name__}")
 
     def weighed(self, e: nodes.Aggregate, scope: Scope) -> str:

@@ -267,6 +267,16 @@ class Writer(ExpressionWriter):
             if member is not None and s.name.name in self.stable:
                 scope.kinds[s.name.name] = member
             return bound | {s.name.name}
+        # several values at once: a procedure's values taken apart into names
+        if t is nodes.LetTuple:
+            pys = [scope.names[n.name] for n in s.names]
+            picked = self.fresh("t")
+            if self.is_procedure_call(s.value):
+                self.call_site(s.value, scope, out, pad, "let", picked)
+            else:
+                out.append(f"{pad}{picked} = {self.expr(s.value, scope)}")
+            out.append(f"{pad}{', '.join(pys)}, = {picked}")
+            return bound | {n.name for n in s.names}
         # several values at once: one decision picks a tuple, unpacked into its names
         if t is nodes.ChooseTuple:
             pys = [scope.names[n.name] for n in s.names]
@@ -461,7 +471,7 @@ def assigned_names(stmts, found: list[str]) -> None:
             assigned_names(s.body.stmts, found)
         elif t is nodes.ChooseAmong:
             found.append(s.name.name)
-        elif t is nodes.ChooseTuple:   # several values at once
+        elif t is nodes.ChooseTuple or t is nodes.LetTuple:   # several values at once
             found.extend(n.name for n in s.names)
         elif t is nodes.Activate and s.bind is not None:
             found.append(s.bind.name)
