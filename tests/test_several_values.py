@@ -371,3 +371,15 @@ def _decision(ruleset, name: str) -> nodes.ChooseTuple:
 def test_diagnostics_codes_are_declared():
     for code in ("E325", "E326", "E513"):
         assert diag(code, "x").code == code
+
+
+def test_secret_hands_are_solved_as_one_choice_each(sas):
+    from warband.run.strategy import solve
+    world = sas_world(sas, 2, 2)
+    args = {"attacker": A, "target": B}
+    fights = Policies("first", {"answer_attack": "fight_back"})
+    solution = solve(sas, "exchange", args, world, fights, actor_side=0)
+    # every hand of 2 dice (10 of them) is one strategy, named as --policy takes it
+    assert len(solution.rows) == len(solution.columns) == comb(2 + 3, 3)
+    assert {"a_hand": "2,0,0"} in solution.rows
+    assert solution.pure and solution.value == 0

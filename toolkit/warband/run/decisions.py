@@ -210,8 +210,8 @@ class Decisions:
             return k(tuples.bind(env, stmt, choice), w)
         run = self._logged(stmt, env, world, run, lambda c: tuples.shown(stmt, c))
 
-        if self.probing:
-            self._probe(stmt, [tuples.shown(stmt, c) for c in legal], env, world)
+        if self.probing:   # (named as --policy takes them: `odds --solve` prints a_hand=2,0,0)
+            self._probe(stmt, [",".join(map(str, c)) for c in legal], env, world)
         if policy in ("random", "greedy") and len(legal) > 1:
             return self.decide(stmt, policy, legal, run, env, world)
         scripted = tuples.parse(stmt, policy)
