@@ -86,8 +86,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
     # several values at once
-    "E325": (Severity.ERROR, "a decision of several numbers: a name twice, or a default of "
-                             "the wrong count"),
+    "E325": (Severity.ERROR,
+             "a decision of several numbers: a name twice, or a default of the wrong count"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),

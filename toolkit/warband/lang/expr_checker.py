@@ -12,7 +12,6 @@ from warband.diagnostics import did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.game_checker import game_name_type
-from warband.lang.tuple_checker import tuple_value_type
 from warband.lang.symbols import (
     AGGREGATES,
     BUILTIN_FUNCTIONS,
@@ -21,6 +20,7 @@ from warband.lang.symbols import (
     KIND_WORDS,
     VALUE_KINDS,
 )
+from warband.lang.tuple_checker import tuple_value_type
 from warband.lang.typesystem import (
     ANY,
     BOOL,

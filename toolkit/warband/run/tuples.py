@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from warband.diagnostics import diag
 from warband.lang import nodes
