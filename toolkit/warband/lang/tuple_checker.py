@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from warband.diagnostics import Related, Span
 from warband.lang import nodes
+from warband.lang.unparse import expr_text
 from warband.lang.typesystem import ANY, BOOL, NUMBER, Scope, Type, compatible
 
 if TYPE_CHECKING:
@@ -122,7 +123,8 @@ def check_let_tuple(checker: CheckerParts, stmt: nodes.LetTuple, scope: Scope) -
         checker.error("E326", f"this gives {len(t.columns)} values, and "
                               f"{count} names take them", stmt.value.span,
                       hint="name each value the procedure gives, in order: let (" +
-                           ", ".join(f"v{i + 1}" for i in range(len(t.columns))) + ") = ...")
+                           ", ".join(f"v{i + 1}" for i in range(len(t.columns))) + ") = " +
+                           expr_text(stmt.value))
         columns = (ANY,) * count
     else:
         columns = t.columns
