@@ -103,6 +103,8 @@ def random_policies(ruleset, rng: random.Random) -> Policies:
         if rng.random() < 0.5:
             if isinstance(stmt, nodes.Choose):
                 scripted[name] = rng.choice([o.name.name for o in stmt.options])
+            elif isinstance(stmt, nodes.ChooseTuple):   # several numbers: one for each name
+                scripted[name] = ",".join(str(rng.randint(-1, 4)) for _ in stmt.names)
             else:
                 scripted[name] = str(rng.randint(-1, 6))
         elif rng.random() < 0.3:

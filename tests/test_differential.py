@@ -861,6 +861,11 @@ marker gold obscuring when entered by who {
   set who.side.Out += 3
 }
 
+procedure halves(n) -> (number, bool) "several values at once" {
+  let high = ceil(n / 2)
+  return (high, n - high > 1)
+}
+
 procedure tally(s: side, by: number = 1) -> number {
   let n = 0
   for each x in s.fighters {
@@ -877,7 +882,9 @@ procedure tally(s: side, by: number = 1) -> number {
 action strike(f: fighter, g: fighter) -> number
   requires not f.Hurt and g.side != f.side and distance(f, g) <= 6
 {
-  let hit = 2d6 + f.Might / 4
+  let most = min(f.Might / 4, 3)
+  choose hand (aim, guard) by f from 0..3 where aim + guard <= most default (most, 0)
+  let hit = 2d6 + aim - guard
   if hit >= 9 {
     set g.Wounds += 1
     if g.Wounds >= 2 {
@@ -889,7 +896,8 @@ action strike(f: fighter, g: fighter) -> number
   return 0
 }
 action step(f: fighter) -> number {
-  travel f up to f.Speed
+  let (far, more) = halves(f.Speed)
+  travel f up to far + (if more then 1 else 0)
   return 0
 }
 action flee(f: fighter) requires f.Wounds >= 1 {
@@ -951,6 +959,8 @@ scenario stmts {
       option fast when red.Fate == 0 { set bonus = 2  set red.Ready = true }
     }
     choose stake by blue from 0..3 default 1
+    choose split (low, high) by red from 0..3 where low <= high and high - low != 1 default (1, 2)
+    set red.Fate += low * 2 + high
     set blue.Fate = stake + bonus
     repeat 2 times {
       set red.Fate += 1
@@ -1000,8 +1010,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
         walk(decl, found)
     kinds = {type(n) for n in found}
     statements = set(typing.get_args(nodes.Stmt)) | {
-        nodes.ForSorted, nodes.ChooseAmong, nodes.Activate, nodes.Travel, nodes.Withdraw,
-        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face}
+        nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
+        nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

@@ -268,7 +268,7 @@ def test_a_choice_of_a_number_that_int_cannot_read_is_a_mismatch_not_a_crash(tmp
     record = json.loads(made.stdout)
     for choice in ("\u00b2", "9" * 5000):   # '²'.isdigit() is True, and int('²') raises
         def forge(r, choice=choice):
-            next(e for e in r["events"] if e.get("decision") == "a_attack")["choice"] = choice
+            next(e for e in r["events"] if e.get("decision") == "a_hand")["choice"] = choice
         refused(replay(tmp_path, changed(record, forge)), "E917", 1)
 
 

@@ -247,4 +247,4 @@ def test_greedy_players_estimate_what_is_too_big_to_follow(scenario, monkeypatch
     monkeypatch.setattr(lookahead, "LOOK_AHEAD", 1)
     game, result = played(scenario, 3, policies=Policies("greedy"), max_rounds=5)
     assert result.rounds >= 1 and game.interp.max_branches is None
-    assert {"exchange", ("decision", "a_attack"), ("entered", "door")} <= game.look_ahead.too_big
+    assert {"exchange", ("decision", "a_hand"), ("entered", "door")} <= game.look_ahead.too_big

@@ -84,7 +84,7 @@ def test_odds_command_runs_the_exchange():
         [str(WARBAND), "odds", "swords-against-sorcery",
          "--attacker", "training=5 size=Medium toughness=1 equipment=TwoHandedWeapon",
          "--target", "training=4 size=Big equipment=Chainmail,Shield",
-         "--action", "exchange", "--policy", "a_attack=3", "--policy", "a_defence=1"],
+         "--action", "exchange", "--policy", "a_hand=3,1,1"],
         capture_output=True, text=True, cwd=ROOT, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     for outcome in ("target_falls", "ahead", "even", "both_fall", "behind", "attacker_falls"):
@@ -263,19 +263,21 @@ def test_hands_up_to_training(sas, attack, defence, speed, legal):
     assert got == Dist.point(legal)
 
 
-def test_a_scripted_hand_over_training_is_clamped_not_rolled(sas):
-    # Training 5 scripted 4 attack, 1 defence, 1 speed: the speed decision's range is 0..0 by
-    # then, so the 1 is not taken and the default (all that is left: 0) is used: 4/1/0 is rolled.
+def test_a_scripted_hand_over_training_is_not_rolled(sas):
+    # Training 5 scripted 4 attack, 1 defence, 1 speed: 6 dice are over the hand, so that hand
+    # is not an option and the default (half the dice attack, the rest defend: 3/2/0) is rolled.
     world = world_of(sas, fighter("a", 0, 5), fighter("b", 1, 3))
     args = {"attacker": A, "target": T}
-    over = run(sas, "exchange_damage", args, world, a_attack=4, a_defence=1, a_speed=1)
-    capped = run(sas, "exchange_damage", args, world, a_attack=4, a_defence=1, a_speed=0)
-    legal = run(sas, "exchange_damage", args, world, a_attack=3, a_defence=1, a_speed=1)
-    assert over == capped
+    over = run(sas, "exchange_damage", args, world, a_hand="4,1,1")
+    default = run(sas, "exchange_damage", args, world, a_hand="3,2,0")
+    legal = run(sas, "exchange_damage", args, world, a_hand="3,1,1")
+    assert over == default == run(sas, "exchange_damage", args, world)
     assert over != legal
-    # a number over the dice in hand for the first pile falls back to the default (3 of 5)
-    assert run(sas, "exchange_damage", args, world, a_attack=9) == \
-        run(sas, "exchange_damage", args, world, a_attack=3)
+    # a number over the dice in hand for the first pile: the default too
+    assert run(sas, "exchange_damage", args, world, a_hand="9,0,0") == default
+    # the hand as the game log shows it names the same hand
+    assert run(sas, "exchange_damage", args, world,
+               a_hand="a_attack 3, a_defence 1, a_speed 1") == legal
 
 
 def test_missile_defence_dice_are_gone_for_melee_and_firing_leaves_no_dice(sas):
@@ -304,8 +306,7 @@ def test_speed_strikes_first_and_kills_before_the_strike_back(sas):
     # No speed success (1/2): simultaneous; the attacker (Training 2) survives a hit:
     #   target_falls whenever the attacker hits (1/2), behind 1/4, even 1/4.
     world = world_of(sas, fighter("a", 0, 2), fighter("b", 1, 1))
-    got = run(sas, "exchange", {"attacker": A, "target": T}, world,
-              a_attack=1, a_defence=0, a_speed=1)
+    got = run(sas, "exchange", {"attacker": A, "target": T}, world, a_hand="1,0,1")
     assert got == Dist({"target_falls": F(1, 2), "behind": F(1, 4), "even": F(1, 4)})
 
 
@@ -410,8 +411,7 @@ EXCHANGES = [
 @pytest.mark.parametrize("a_kw, b_kw, a_hand, b_hand", EXCHANGES)
 def test_exchange_matches_every_face_of_every_die(sas, a_kw, b_kw, a_hand, b_hand):
     world = world_of(sas, _spec("a", 0, a_kw), _spec("b", 1, b_kw))
-    hands = {"a_attack": a_hand[0], "a_defence": a_hand[1], "a_speed": a_hand[2],
-             "b_attack": b_hand[0], "b_defence": b_hand[1], "b_speed": b_hand[2]}
+    hands = {"a_hand": ",".join(map(str, a_hand)), "b_hand": ",".join(map(str, b_hand))}
     got = run(sas, "exchange_damage", {"attacker": A, "target": T}, world, **hands)
     assert got == brute_exchange(a_kw, b_kw, a_hand, b_hand)
 
@@ -431,7 +431,7 @@ def test_greedy_hands_for_small_fighters(sas):
     assert sum(p for _, p in got.items()) == 1
     # the greedy attacker does no worse than the default hand against the same greedy target
     default = run(sas, "exchange", {"attacker": A, "target": T}, world, policy="greedy",
-                  a_attack="first", a_defence="first", a_speed="first")
+                  a_hand="first")
     scores = dict(sas.outcomes["exchange_result"].scores)
     assert got.mean_of(lambda v: scores[v]) >= default.mean_of(lambda v: scores[v])
 
@@ -464,18 +464,17 @@ def gang(sas, gang_trainings, lone_training, lone_traits=None, gang_traits=None,
     return world_of(sas, *specs), Ref("fighter", len(gang_trainings))
 
 
-LONE_IDLE = {"lone_attack": 0, "lone_defence": 0, "lone_speed": 0}
+LONE_IDLE = {"lone_hand": "0,0,0"}
 
 
 def test_two_training_2_figures_roll_a_hand_of_4_against_training_6(sas):
     world, lone = gang(sas, [2, 2], 6, {"Toughness": 20})
     args = {"leader": A, "lone": lone}
     # all four pooled dice attack: the lone figure is hurt unless all four come up odd
-    four = run(sas, "gang_up", args, world, gang_attack=4, gang_defence=0, gang_speed=0,
-               **LONE_IDLE)
+    four = run(sas, "gang_up", args, world, gang_hand="4,0,0", **LONE_IDLE)
     assert four == Dist({"ahead": F(15, 16), "even": F(1, 16)})
     # five is over the pooled hand: not taken; the default (half of 4 attack, rest defence) is
-    five = run(sas, "gang_up", args, world, gang_attack=5, gang_speed=0, **LONE_IDLE)
+    five = run(sas, "gang_up", args, world, gang_hand="5,0,0", **LONE_IDLE)
     assert five == Dist({"ahead": F(3, 4), "even": F(1, 4)})
 
 
@@ -484,8 +483,8 @@ def test_gang_up_of_two_training_1_against_training_1(sas):
     # Any gang success kills the lone figure (3/4); its own hit (1/2) goes to the first member
     # (the default allocation) and kills it.
     world, lone = gang(sas, [1, 1], 1)
-    got = run(sas, "gang_up", {"leader": A, "lone": lone}, world, gang_attack=2,
-              lone_attack=1)
+    got = run(sas, "gang_up", {"leader": A, "lone": lone}, world, gang_hand="2,0,0",
+              lone_hand="1,0,0")
     assert got == Dist({"target_falls": F(3, 8), "both_fall": F(3, 8),
                         "attacker_falls": F(1, 8), "even": F(1, 8)})
 
@@ -494,8 +493,7 @@ def test_the_lone_figure_allocates_its_damage(sas):
     # Training 6 lone figure, 2 damage: all to one Training-2 orc (kills it) or one each.
     world, lone = gang(sas, [2, 2], 6, {"Strength": 1})
     args = {"leader": A, "lone": lone}
-    hands = dict(gang_attack=0, gang_defence=0, gang_speed=0, lone_attack=1, lone_defence=0,
-                 lone_speed=0)
+    hands = dict(gang_hand="0,0,0", lone_hand="1,0,0")
     # one success + Strength 1 = 2 damage (half the time)
     one_each = run(sas, "gang_up", args, world, lone_share=1, **hands)
     both_to_one = run(sas, "gang_up", args, world, lone_share=2, **hands)
@@ -510,12 +508,12 @@ def test_armor_works_on_each_ganging_attack_separately(sas):
     specs.append(fighter("Sir Edwin", 1, 8, traits={"Toughness": 2}, equipment=("Chainmail",)))
     world, edwin = world_of(sas, *specs), Ref("fighter", 5)
     args = {"leader": A, "lone": edwin}
-    got = run(sas, "gang_up", args, world, gang_attack=5, gang_share=1, **LONE_IDLE)
+    got = run(sas, "gang_up", args, world, gang_hand="5,0,0", gang_share=1, **LONE_IDLE)
     assert got == Dist.point("even")
     # orcs of Strength 1 do 2 a hit: 1 gets through each time, so any success hurts him
     strong = [fighter(f"orc{i}", 0, 1, traits={"Strength": 1}) for i in range(5)]
     world = world_of(sas, *strong, specs[-1])
-    got = run(sas, "gang_up", args, world, gang_attack=5, gang_share=1, **LONE_IDLE)
+    got = run(sas, "gang_up", args, world, gang_hand="5,0,0", gang_share=1, **LONE_IDLE)
     assert got == Dist({"ahead": F(31, 32), "even": F(1, 32)})
 
 
@@ -525,7 +523,7 @@ def test_gang_is_the_adjacent_fighters_when_there_is_a_board(sas):
              fighter("lone", 1, 6, traits={"Toughness": 20}, position=(1, 1))]
     world = world_of(sas, *specs)
     args = {"leader": A, "lone": Ref("fighter", 2)}
-    got = run(sas, "gang_up", args, world, gang_attack=4, **LONE_IDLE)   # 4 > 2: default 1
+    got = run(sas, "gang_up", args, world, gang_hand="4,0,0", **LONE_IDLE)   # 4 > 2: default 1/1/0
     assert got == Dist({"ahead": F(1, 2), "even": F(1, 2)})
 
 
@@ -576,11 +574,11 @@ def test_fleeing_with_half_training_as_speed_dice(sas):
     world = world_of(sas, fighter("runner", 0, 5), fighter("chaser", 1, 1))
     args = {"runner": A, "chaser": T}
     # at most floor(5 / 2) = 2 speed dice: a scripted 3 is not taken (the default, 2, is)
-    two = run(sas, "flee", args, world, flee_speed=2, chase_attack=1)
-    three = run(sas, "flee", args, world, flee_speed=3, chase_attack=1)
+    two = run(sas, "flee", args, world, flee_speed=2, chase_hand="1,0")
+    three = run(sas, "flee", args, world, flee_speed=3, chase_hand="1,0")
     # any speed success (3/4) gets away first; otherwise the chaser hits half the time
     assert two == three == Dist({"escaped": F(7, 8), "escaped_hurt": F(1, 8)})
-    one = run(sas, "flee", args, world, flee_speed=1, chase_attack=1)
+    one = run(sas, "flee", args, world, flee_speed=1, chase_hand="1,0")
     assert one == Dist({"escaped": F(3, 4), "escaped_hurt": F(1, 4)})
 
 
@@ -598,7 +596,7 @@ def test_fleeing_needs_movement_left(sas):
 def test_a_caught_runner(sas):
     world = world_of(sas, fighter("runner", 0, 1), fighter("chaser", 1, 2))
     # Training 1: no speed dice at all; the chaser's two attack dice kill on any success
-    got = run(sas, "flee", {"runner": A, "chaser": T}, world, chase_attack=2)
+    got = run(sas, "flee", {"runner": A, "chaser": T}, world, chase_hand="2,0")
     assert got == Dist({"caught": F(3, 4), "escaped": F(1, 4)})
 
 
@@ -636,8 +634,8 @@ def test_a_gang_cannot_pile_its_successes_into_one_hit(sas):
     # hits of 2 (1 through each), never one of 4 (3 through), whatever the leader asks
     world, lone = gang(sas, [2, 2], 8, lone_equipment=("Chainmail",))
     args = {"leader": A, "lone": lone}
-    piled = run(sas, "gang_up", args, world, gang_attack=4, gang_share=4, **LONE_IDLE)
-    even = run(sas, "gang_up", args, world, gang_attack=4, **LONE_IDLE)
+    piled = run(sas, "gang_up", args, world, gang_hand="4,0,0", gang_share=4, **LONE_IDLE)
+    even = run(sas, "gang_up", args, world, gang_hand="4,0,0", **LONE_IDLE)
     assert piled == even
     # k successes of 4 dice: k // 2 and k - k // 2, each hit of n doing n - 1: 0 for k <= 1
     # (5/16), else k - 2 through (k = 2 is 1 + 1 - 2 = 0 too)

@@ -95,6 +95,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E321": (Severity.ERROR, "a unit's field or wounds with no unit class"),
     # areas and templates, facing
     "E322": (Severity.ERROR, "an area or arc of impossible size"),
+    # several values at once
+    "E325": (Severity.ERROR,
+             "a decision of several numbers: a name twice, or a default of the wrong count"),
+    "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),
@@ -122,6 +126,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E511": (Severity.ERROR, "wounds inflicted that are not a whole number from 0 up"),
     # areas and templates, facing
     "E512": (Severity.ERROR, "an area or arc of impossible size"),
+    # several values at once
+    "E513": (Severity.ERROR, "too many combinations for one decision of several numbers"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

@@ -27,6 +27,8 @@ MAX_SAMPLED_STEPS = 2_000_000    # work of one evaluation: turns of 'repeat' loo
 #                                  of groups weighed (nested loops and totals multiply), ~1 s:
 #                                  see run/budget.py
 MAX_CELLS = 20_000   # pairs of strategies of a secret choice; beyond this the game is refused
+MAX_TUPLE_CHOICES = 10_000   # combinations one decision of several numbers weighs (run/tuples.py):
+#                              a hand of 3 numbers in 0..20 is 9,261
 
 # ---- games ------------------------------------------------------------------------------------------
 DEFAULT_ROUNDS = 50   # a scenario without a limit still ends

@@ -658,6 +658,32 @@ class Builder(Transformer):
         name, decider, group, doc = c
         return nodes.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
 
+    # several values at once: a decision that picks a number for each of several names
+    def choose_tuple_stmt(self, meta, c):
+        name, names, decider, low, high, where, default, doc = c
+        return nodes.ChooseTuple(self.ident(name), names, decider, low, high, where, default,
+                                 doc, self.span(meta))
+
+    def tuple_names(self, meta, c):
+        return tuple(self.ident(t) for t in c)
+
+    def tuple_values(self, meta, c):
+        return tuple(c)
+
+    def tuple_expr(self, meta, c):
+        return nodes.TupleExpr(tuple(c), self.span(meta))
+
+    def tuple_types(self, meta, c):
+        return tuple(c)
+
+    def let_tuple_stmt(self, meta, c):
+        return nodes.LetTuple(c[0], c[1], self.span(meta))
+
+    def procedure_tuple_decl(self, meta, c):
+        name, params, results, doc, body = c
+        return nodes.ProcedureDecl("procedure", self.ident(name), params or (), results[0], doc,
+                                   None, body, self.span(meta), results)
+
     def using(self, meta, c):
         return tuple(self.ident(t) for t in c)
 

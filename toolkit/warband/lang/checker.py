@@ -29,6 +29,11 @@ from warband.lang.symbols import (
     SymbolTable,
 )
 from warband.lang.table_checker import TableChecker
+from warband.lang.tuple_checker import (
+    check_choose_tuple,
+    check_let_tuple,
+    check_tuple_result,
+)
 from warband.lang.typesystem import (
     ANY,
     BOOL,
@@ -312,6 +317,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
         return self.define_types[id(decl)]
 
     def procedure_result(self, decl: nodes.ProcedureDecl) -> Type:
+        if decl.results:   # several values at once
+            return Type("tuple", columns=tuple(self.type_of_ref(r) for r in decl.results))
         return self.type_of_ref(decl.result, NOTHING) if decl.result else NOTHING
 
     def procedure(self, decl: nodes.ProcedureDecl) -> None:
@@ -412,6 +419,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     self.error("E302", f"'{scope.procedure.name.name}' gives no result, so it "
                                        "cannot return one", stmt.span,
                                hint="declare its result type: '-> number' or '-> OUTCOMES'")
+                elif scope.result is not None and "tuple" in (scope.result.kind, t.kind):
+                    check_tuple_result(self, scope.result, t, value.span)   # several values
                 elif scope.result is not None:
                     self.expect(scope.result, t, value.span, "the result")
             case nodes.Remove(subject=subject):
@@ -432,6 +441,11 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                 self.value(call, scope)
             case nodes.Wound():   # units of several models
                 self.wound_stmt(stmt, scope)
+            # several values at once
+            case nodes.ChooseTuple():
+                check_choose_tuple(self, stmt, scope)
+            case nodes.LetTuple():
+                check_let_tuple(self, stmt, scope)
             case _:
                 self.game_stmt(stmt, scope)
 

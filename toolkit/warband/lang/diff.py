@@ -232,6 +232,12 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"choose {n.name} by {expr_text(d)}: " + ", ".join(o.name.name for o in opts)
         case nodes.ChooseNumber(name=n, decider=d, low=lo, high=hi):
             return f"choose {n.name} by {expr_text(d)} from {expr_text(lo)}..{expr_text(hi)}"
+        case nodes.LetTuple(names=ns, value=v):
+            return f"let ({', '.join(x.name for x in ns)}) = {expr_text(v)}"
+        case nodes.ChooseTuple(name=n, names=ns, decider=d, low=lo, high=hi, where=wh):
+            return (f"choose {n.name} ({', '.join(x.name for x in ns)}) by {expr_text(d)} "
+                    f"from {expr_text(lo)}..{expr_text(hi)}"
+                    + (f" where {expr_text(wh)}" if wh is not None else ""))
         case nodes.Return(value=v):
             return "return" if v is None else f"return {expr_text(v)}"
         case nodes.Remove(subject=x):

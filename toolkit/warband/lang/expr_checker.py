@@ -21,6 +21,7 @@ from warband.lang.symbols import (
     POOL_QUESTIONS,
     VALUE_KINDS,
 )
+from warband.lang.tuple_checker import tuple_value_type
 from warband.lang.typesystem import (
     ANY,
     BOOL,
@@ -184,6 +185,9 @@ class ExpressionChecker(CheckerParts):
                 return FIGHTERS
             case nodes.Under():   # areas and templates (game_checker.py)
                 return self.under(e, scope)
+            # several values at once: what `return (a, b)` gives
+            case nodes.TupleExpr():
+                return tuple_value_type(self, e, scope)
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     def selection(self, e: nodes.Aggregate, inner: Scope, element: Type) -> Type:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from warband.lang.symbols import Symbol
 
     # a statement that asks a fighter or a side to decide
-    Decision = nodes.Choose | nodes.ChooseNumber | nodes.ChooseAmong
+    Decision = nodes.Choose | nodes.ChooseNumber | nodes.ChooseAmong | nodes.ChooseTuple
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face)

@@ -565,6 +565,9 @@ class ProcedureDecl:
     requires: Expr | None
     body: Block
     span: Span
+    # several values at once: the type of each result, when the procedure gives several
+    # (`-> (number, number)`; `result` is then the first of them)
+    results: tuple[Ident, ...] = ()
 
 
 @node
@@ -783,8 +786,41 @@ class ChooseAmong:
     span: Span
 
 
+# several values at once: one decision that picks a number for each of several names
+@node
+class ChooseTuple:
+    """choose hand (a, b, c) by x from low..high where cond default (da, db, dc): a decision
+    whose options are every combination of whole numbers in low..high (one per name) that
+    `where` allows, bound to the names for what follows (run/tuples.py)."""
+    name: Ident
+    names: tuple[Ident, ...]
+    decider: Expr
+    low: Expr
+    high: Expr
+    where: Expr | None
+    default: tuple[Expr, ...] | None
+    doc: str | None
+    span: Span
+
+
+# several values at once: `return (a, b)` in a procedure declared `-> (number, number)`
+@node
+class TupleExpr:
+    """(a, b, ...): the several values a procedure returns at once (only after `return`)."""
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@node
+class LetTuple:
+    """let (x, y) = split(n): the values of a procedure giving several, each bound to a name."""
+    names: tuple[Ident, ...]
+    value: Expr
+    span: Span
+
+
 # What a player or policy decides, by the decision's name.
-Decision = Choose | ChooseNumber | ChooseAmong
+Decision = Choose | ChooseNumber | ChooseAmong | ChooseTuple
 
 
 @node

@@ -81,6 +81,14 @@ def _options_text(choose: nodes.Decision) -> str:
         return ", ".join(o.name.name for o in choose.options)
     if hasattr(choose, "group"):
         return f"one of {expr_text(choose.group)}"
+    if isinstance(choose, nodes.ChooseTuple):   # several numbers at once
+        text = (f"numbers ({', '.join(n.name for n in choose.names)}), each "
+                f"{expr_text(choose.low)}..{expr_text(choose.high)}")
+        if choose.where is not None:
+            text += f", where {expr_text(choose.where)}"
+        if choose.default is not None:
+            text += f" (default ({', '.join(expr_text(d) for d in choose.default)}))"
+        return text
     text = f"a number {expr_text(choose.low)}..{expr_text(choose.high)}"
     return text + (f" (default {expr_text(choose.default)})" if choose.default else "")
 

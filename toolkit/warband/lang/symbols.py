@@ -196,7 +196,8 @@ def _collect_decisions(block: nodes.Block | None, table: SymbolTable,
         return
     for stmt in block.stmts:
         match stmt:
-            case nodes.Choose(name=name) | nodes.ChooseNumber(name=name) | nodes.ChooseAmong(name=name):
+            case nodes.Choose(name=name) | nodes.ChooseNumber(name=name) | \
+                    nodes.ChooseAmong(name=name) | nodes.ChooseTuple(name=name):
                 previous = table.decisions.get(name.name)
                 if previous is not None:
                     diagnostics.append(diag(

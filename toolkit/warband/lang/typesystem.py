@@ -35,6 +35,8 @@ class Type:
                  "gear": "a group of equipment", "pool": "a pool of dice", "area": "an area"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
+        elif self.kind == "tuple":   # several values at once
+            base = f"{len(self.columns)} values (" + ", ".join(map(str, self.columns)) + ")"
         elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
                 self.fields == ENTRY.fields:
             base = "a warband entry"

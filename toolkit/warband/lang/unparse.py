@@ -178,6 +178,8 @@ def _text(e: nodes.Expr) -> str:
         case nodes.Aggregate(kind=kind, value=v, var=var, group=g, condition=c):
             where = f" if {expr_text(c)}" if c is not None else ""
             return f"{kind.name}({expr_text(v)} for {var.name} in {expr_text(g)}{where})"
+        case nodes.TupleExpr(items=items):   # several values at once
+            return "(" + ", ".join(expr_text(i) for i in items) + ")"
     raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
 

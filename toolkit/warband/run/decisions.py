@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag
 from warband.lang import nodes
+from warband.run import tuples
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, as_dist
 
@@ -192,6 +193,34 @@ class Decisions:
         if stmt.default is not None:
             default = min(max(self.fn(stmt.default)(env, world), low), high)
         return run(default, world)
+
+    # several values at once: one decision that picks a tuple of numbers (run/tuples.py)
+    def choose_tuple(self, stmt: nodes.ChooseTuple, env, world, k, ret):
+        """choose hand (a, b, c) by x from low..high where ...: the policy picks one legal
+        tuple; a script names one; `first` takes the default when it is legal."""
+        low, high = (self.fn(stmt.low)(env, world), self.fn(stmt.high)(env, world))
+        where = self.fn(stmt.where) if stmt.where is not None else None
+
+        def allows(choice):
+            return where is None or where(tuples.bind(env, stmt, choice), world)
+        legal = tuples.options(stmt, low, high, tuples.key_values(stmt, env), allows)
+        policy = self.policy_for(stmt, env, world)
+
+        def run(choice, w):
+            return k(tuples.bind(env, stmt, choice), w)
+        run = self._logged(stmt, env, world, run, lambda c: tuples.shown(stmt, c))
+
+        if self.probing:   # (named as --policy takes them: `odds --solve` prints a_hand=2,0,0)
+            self._probe(stmt, [",".join(map(str, c)) for c in legal], env, world)
+        if policy in ("random", "greedy") and len(legal) > 1:
+            return self.decide(stmt, policy, legal, run, env, world)
+        scripted = tuples.parse(stmt, policy)
+        if scripted is not None and scripted in legal:
+            return run(scripted, world)
+        default = None
+        if stmt.default is not None:
+            default = tuple(self.fn(d)(env, world) for d in stmt.default)
+        return run(tuples.default_choice(stmt, legal, default), world)
 
     in_action = 0   # in a game: how deep in actions the run is (look-ahead stays inside one)
 

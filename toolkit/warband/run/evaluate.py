@@ -234,6 +234,9 @@ def names_in(expr) -> frozenset[str]:
                     if part is not None:
                         inner |= names_in(part)
                 found.update(inner - {var.name})
+            case nodes.TupleExpr(items=items):   # several values at once
+                for i in items:
+                    walk(i)
     walk(expr)
     return frozenset(found)
 
@@ -437,6 +440,10 @@ class Compiler:
                     return lambda env, world: areas.under(world, fa(env, world))
                 fs = self(subject)
                 return lambda env, world: areas.is_under(world, fs(env, world), fa(env, world))
+            # several values at once: the values a procedure returns together, as a tuple
+            case nodes.TupleExpr(items=items):
+                parts = [self(i) for i in items]
+                return lambda env, world: tuple(p(env, world) for p in parts)
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
     # ---- weapon profiles: a piece's values and own traits, and `f has w` ------------------------------

@@ -537,6 +537,8 @@ class Interpreter(Decisions):
             case nodes.Return(value=value):
                 if value is None:   # a bare `return`: the rule ends, giving nothing
                     return ret(None, world)
+                if type(value) is nodes.TupleExpr:   # several values: each a plain value
+                    return self.plain(value, env, world, ret)
                 return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject):
                 return self.plain(subject, env, world, lambda ref, w: next_(env, w.remove(ref)))
@@ -579,6 +581,13 @@ class Interpreter(Decisions):
                                   lambda refs, w: self._sorted(stmt, refs, env, w, next_, ret))
             case nodes.ChooseAmong():
                 return self.choose_among(stmt, env, world, next_, ret)
+            # several values at once
+            case nodes.ChooseTuple():
+                return self.choose_tuple(stmt, env, world, next_, ret)
+            case nodes.LetTuple(names=names, value=value):
+                def unpack(v, w):
+                    return next_({**env, **{n.name: x for n, x in zip(names, v)}}, w)
+                return self.value(value, env, world, unpack)
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
                     env, w.remove(ref, withdrawn=True)))

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
+from warband.lang import nodes
 from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.unparse import conjuncts, expr_text, why_false
-from warband.run import strategy
+from warband.run import strategy, tuples
 from warband.run.dice import Dist
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
@@ -207,6 +208,16 @@ def parse_policies(values: list[str], ruleset: Ruleset,
                                     or f"decisions: {', '.join(ruleset.decisions) or 'none'}"))
             continue
         decision = ruleset.decisions[name][1]
+        if isinstance(decision, nodes.ChooseTuple):   # several values at once: a tuple
+            if value not in POLICIES and tuples.parse(decision, value) is None:
+                names = ", ".join(n.name for n in decision.names)
+                diagnostics.append(diag(
+                    "E901", f"'{value}' is neither a policy nor {len(decision.names)} numbers "
+                            f"for '{name}' ({names})", span,
+                    hint=f"policies: {', '.join(POLICIES)}; or one number for each of "
+                         f"{names}, e.g. {name}=" + ",".join("0" for _ in decision.names)))
+            policies.by_decision[name] = value
+            continue
         if not hasattr(decision, "options"):   # a choice of a number: a policy or a number
             if value not in POLICIES and not value.lstrip("-").isdigit():
                 diagnostics.append(diag(

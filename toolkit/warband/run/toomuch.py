@@ -28,7 +28,7 @@ from warband.lang import nodes
 from warband.lang.unparse import expr_text
 
 _LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted)
-_DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong)
+_DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong, nodes.ChooseTuple)
 _PLAIN_HINT = "roll fewer dice or make fewer decisions, or play it out: warband simulate"
 
 

@@ -278,6 +278,8 @@ class ExpressionWriter:
             if e.subject is None:
                 return f"_under(world, {self.expr(e.area, scope)})"
             return f"_is_under(world, {self.expr(e.subject, scope)}, {self.expr(e.area, scope)})"
+        if t is nodes.TupleExpr:   # several values at once, returned together
+            return "(" + "".join(f"{self.expr(i, scope)}, " for i in e.items) + ")"
         raise Unsupported(f"expression {t.__name__}")
 
     # ---- weapon profiles: a piece's values and own traits, and `f has w` ------------------------

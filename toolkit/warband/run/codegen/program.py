@@ -97,6 +97,7 @@ class Program:
             "_inflict": inflict,   # units of several models
             "_LAZY": (Dist, Thunk), "_Draft": rt.Draft, "_draft": rt.draft,
             "_below": random_below,
+            "_tuple_choice": rt.tuple_choice,   # several values at once
             "_all_sides": rt.all_sides, "_in_play": rt.in_play, "_side_fighters": rt.side_fighters,
             "_side_groups": SIDE_GROUPS,
             "_under": areas.under, "_is_under": areas.is_under, "_face": areas.face,

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import budget, dice, pools
+from warband.run import budget, dice, pools, tuples
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -435,6 +435,27 @@ def number_choice(interp: Interpreter, stmt, low, high):
     if policy.lstrip("-").isdecimal() and len(policy) <= 30 and low <= int(policy) <= high:
         return int(policy)
     return None
+
+
+# several values at once
+def tuple_choice(interp: Interpreter, stmt, low, high, others, where, default):
+    """Decisions.choose_tuple in sampling mode, for the first, random and scripted policies:
+    the chosen tuple. where(*numbers) tests a combination (None: every one is allowed);
+    `others`, the values of the other names it reads (None: nothing kept); default() gives
+    the declared default (None: none declared)."""
+    if others is not None and not all(type(v) in (int, bool) for v in others):
+        others = None
+    legal = tuples.options(stmt, low, high, others,
+                           (lambda c: where(*c)) if where is not None else bool)
+    policy = interp.policies.for_decision(stmt.name.name)
+    if policy in ("random", "greedy") and len(legal) > 1:
+        if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter
+            raise Interpret(stmt.name.name)
+        return interp.choice_rng.choice(legal)
+    scripted = tuples.parse(stmt, policy)
+    if scripted is not None and scripted in legal:
+        return scripted
+    return tuples.default_choice(stmt, legal, default() if default is not None else None)
 
 
 def clamp(value, low, high):

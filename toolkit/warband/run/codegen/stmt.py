@@ -9,6 +9,7 @@ go to a draft of it (see codegen_runtime.Draft).
 from __future__ import annotations
 
 from warband.lang import nodes
+from warband.run import tuples
 from warband.run.codegen.expr import (
     DRAFT,
     ExpressionWriter,
@@ -266,6 +267,34 @@ class Writer(ExpressionWriter):
             if member is not None and s.name.name in self.stable:
                 scope.kinds[s.name.name] = member
             return bound | {s.name.name}
+        # several values at once: a procedure's values taken apart into names
+        if t is nodes.LetTuple:
+            pys = [scope.names[n.name] for n in s.names]
+            picked = self.fresh("t")
+            if self.is_procedure_call(s.value):
+                self.call_site(s.value, scope, out, pad, "let", picked)
+            else:
+                out.append(f"{pad}{picked} = {self.expr(s.value, scope)}")
+            out.append(f"{pad}{', '.join(pys)}, = {picked}")
+            return bound | {n.name for n in s.names}
+        # several values at once: one decision picks a tuple, unpacked into its names
+        if t is nodes.ChooseTuple:
+            pys = [scope.names[n.name] for n in s.names]
+            low, high, picked = self.fresh("lo"), self.fresh("hi"), self.fresh("t")
+            out.append(f"{pad}{low} = {self.expr(s.low, scope)}")
+            out.append(f"{pad}{high} = {self.expr(s.high, scope)}")
+            inner = scope.with_bound(bound | {n.name for n in s.names})
+            where = "None" if s.where is None else \
+                f"lambda {', '.join(pys)}: {self.expr(s.where, inner)}"
+            others = tuples.plain_names(s)
+            key = "None" if others is None else \
+                "(" + "".join(f"{self.expr(nodes.Name(n, s.span), scope)}, " for n in others) + ")"
+            default = "None" if s.default is None else \
+                "lambda: (" + "".join(f"{self.expr(d, scope)}, " for d in s.default) + ")"
+            out.append(f"{pad}{picked} = _tuple_choice(I, {self.const(s, 'n')}, {low}, {high}, "
+                       f"{key}, {where}, {default})")
+            out.append(f"{pad}{', '.join(pys)}, = {picked}")
+            return bound | {n.name for n in s.names}
         if t is nodes.Activate:
             exclude = self.expr(s.exclude, scope) if s.exclude is not None else "None"
             name = scope.names[s.bind.name] if s.bind is not None else "_"
@@ -452,6 +481,8 @@ def assigned_names(stmts, found: list[str]) -> None:
             assigned_names(s.body.stmts, found)
         elif t is nodes.ChooseAmong:
             found.append(s.name.name)
+        elif t is nodes.ChooseTuple or t is nodes.LetTuple:   # several values at once
+            found.extend(n.name for n in s.names)
         elif t is nodes.Activate and s.bind is not None:
             found.append(s.bind.name)
         elif t is nodes.Repeat:
