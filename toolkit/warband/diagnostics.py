@@ -85,6 +85,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
+    # pieces as values
+    "E316": (Severity.ERROR, "no such field or state on a piece"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),
@@ -109,6 +111,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E505": (Severity.ERROR, "a value a rule cannot use"),
     "E506": (Severity.ERROR, "a game statement outside a game"),
     "E507": (Severity.ERROR, "no room on the board"),
+    # pieces as values
+    "E510": (Severity.ERROR, "a piece that is not there"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

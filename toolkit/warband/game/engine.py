@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Callable, cast
 
 from warband.diagnostics import diag
+from warband.game import pieces
 from warband.game.board import Board, Zone
 from warband.game.gamelog import GameLog, option_label, plain
 from warband.game.lookahead import LookAhead
@@ -101,6 +102,7 @@ class Game:
         self.direct = False
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self.look_ahead = LookAhead(self, seed)   # (greedy players)
+        self._logged_pieces: tuple = ()   # the pieces' state as the log last told it (pieces.py)
 
     @property
     def policies(self) -> Policies:
@@ -191,6 +193,9 @@ class Game:
                 self.log.event("round", self.round)
                 self._acted = {}
                 _, world = self.interp.run_nested(self.blocks["round"], {}, world)
+                if self.log.record:   # pieces as values: what the round's own rules changed
+                    self._logged_pieces = pieces.log_changes(self.log, self.round,
+                                                             self._logged_pieces, world)
                 self._note_stuck(world)
                 self.check_end(world)
         except GameOver as over:
@@ -319,8 +324,9 @@ class Game:
 
                 def point(p):
                     return (value(p.x), value(p.y)) if p is not None else None
-                self.placement.place(stmt, point(stmt.at), point(stmt.to), value(stmt.count),
-                                     value(stmt.zone), value(stmt.apart), value(stmt.by), world)
+                world = self.placement.place(stmt, point(stmt.at), point(stmt.to),
+                                             value(stmt.count), value(stmt.zone),
+                                             value(stmt.apart), value(stmt.by), world)
                 return next_(env, world)
         raise TypeError(f"unknown game statement {stmt!r}")  # pragma: no cover
 
@@ -331,8 +337,8 @@ class Game:
         return self.placement.deploy(stmt, side, zone_name, world)
 
     def place_now(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
-                  world: World) -> None:
-        self.placement.place(stmt, at, to, count, zone_name, apart, by, world)
+                  world: World) -> World:
+        return self.placement.place(stmt, at, to, count, zone_name, apart, by, world)
 
     def concede_now(self, ref: Ref, world: World) -> World:
         self.log.event("concede", self.round, side=world.sides[ref.index].name)
@@ -417,5 +423,7 @@ class Game:
                 if f1.removed and not f0.removed:
                     self.log.event("removed", self.round, fighter=f1.name,
                                    side=world.sides[f1.side].name)
+            self._logged_pieces = pieces.log_changes(self.log, self.round,
+                                                     self._logged_pieces, world)
         self.check_end(world)
         return name, world

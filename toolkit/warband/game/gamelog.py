@@ -162,6 +162,13 @@ def render_text(log: dict) -> str:
             lines.append("After the game")
         elif kind == "change":
             lines.append(f"  {e['fighter']}: {e['field']} {e['old']} -> {e['new']}")
+        # pieces as values (pieces.py): a piece seized, let go, its flag or counter changed
+        elif kind == "seized":
+            lines.append(f"      {e['piece']} is seized by {e['side']}")
+        elif kind == "released":
+            lines.append(f"      {e['piece']} is held by nobody")
+        elif kind == "piece":
+            lines.append(f"      {e['piece']}: {e['field']} {e['old']} -> {e['new']}")
         elif kind == "concede":
             lines.append(f"  {e['side']} concedes")
         elif kind == "end":
@@ -329,6 +336,10 @@ EVENT_KEYS: dict[str, dict] = {
     "concede": {"round": _ROUND, "side": _text},
     "change": {"round": _ROUND, "fighter": _text, "field": _text, "old": _value,
                "new": _value},
+    # pieces as values: a piece (its kind and number, "objective 2") seized, let go, changed
+    "seized": {"round": _ROUND, "piece": _text, "side": _text},
+    "released": {"round": _ROUND, "piece": _text},
+    "piece": {"round": _ROUND, "piece": _text, "field": _text, "old": _value, "new": _value},
     "end": {"round": _ROUND, "reason": _text, "winner": _text_or_null, "scores": _SCORES},
     "decision": {"decision": _text, "by": _text_or_null, "choice": _choice},
     "roll": {"dice": _text, "value": _value},

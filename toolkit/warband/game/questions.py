@@ -14,9 +14,10 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
 
-NAMES = ("distance", "sees", "obscured", "contact", "engaged")
+NAMES = ("distance", "sees", "obscured", "contact", "engaged", "pieces")
 KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
 
 
@@ -43,18 +44,27 @@ class Questions:
                     kept.clear()
                 found = kept[(pa, b)] = plain_number(self.board.nearest(pa, b))
             return found
+        if b[0] == "piece":   # pieces as values: to one piece
+            return plain_number(pieces.gap(self.board, pa, b))
         pb = world.fighters[b[1]].position
         if pb is None:
             return 0
         return plain_number(self.board.distance(pa, pb))
 
     def contact(self, a, b, world) -> bool:
+        if b[0] == "piece":   # pieces as values: standing on it or next to it
+            pa = world.fighters[a[1]].position
+            return True if pa is None else pieces.touching(self.board, pa, b)
         pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
         if pa is None or pb is None:
             return True
         if self.board.squares:
             return max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) == 1
         return math.dist(pa, pb) - BASE <= CONTACT
+
+    def pieces(self, kind, world) -> tuple:
+        """pieces(KIND): every piece of the kind on the board (pieces.py)."""
+        return pieces.of_kind(world, kind)
 
     def sees(self, a, b, world) -> bool:
         pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position

@@ -295,6 +295,8 @@ class ExpressionChecker(CheckerParts):
         elif subject.kind == "side":
             owner = "side"
             builtins = SIDE_BUILTINS
+        elif subject.kind == "piece":   # pieces as values (game_checker.py)
+            return self.piece_field_type(subject, field, mutable)
         elif subject.kind == "record":
             if name in subject.fields:
                 index = subject.fields.index(name)

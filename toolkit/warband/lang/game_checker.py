@@ -21,6 +21,8 @@ from warband.lang.typesystem import (
     FIGHTERS,
     MARKER,
     NUMBER,
+    PIECE,
+    PIECES,
     SIDE,
     TEXT,
     ZONE,
@@ -45,12 +47,17 @@ CORNERS = ("northeast", "northwest", "southeast", "southwest")
 
 # the argument types of the board's built-in questions; a marker kind stands for its nearest one
 GAME_SIGNATURES = {
-    "distance": ((FIGHTER, ), (FIGHTER, MARKER), NUMBER),
+    "distance": ((FIGHTER, ), (FIGHTER, MARKER, PIECE), NUMBER),
     "sees": ((FIGHTER, ), (FIGHTER, ), BOOL),
     "obscured": ((FIGHTER, ), (FIGHTER, ), BOOL),
-    "contact": ((FIGHTER, ), (FIGHTER, ), BOOL),
+    "contact": ((FIGHTER, ), (FIGHTER, PIECE), BOOL),
     "engaged": ((FIGHTER, ), None, BOOL),
+    "pieces": ((MARKER, ), None, PIECES),   # pieces as values: every piece of a kind
 }
+# pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
+# them a rule may change
+PIECE_BUILTINS = {"holder": SIDE, "held": BOOL}
+PIECE_SETTABLE = ("holder",)
 
 
 class GameChecker(CheckerParts):
@@ -141,6 +148,8 @@ class GameChecker(CheckerParts):
             return ENTRY
         if t.kind == "gear":   # a fighter's equipment: its pieces
             return EQUIPMENT
+        if t.kind == "pieces":   # pieces as values: the pieces of a kind on the board
+            return Type("piece", t.name)
         self.expect(FIGHTERS, t, group.span, "a group")
         return FIGHTER
 
@@ -163,7 +172,47 @@ class GameChecker(CheckerParts):
             if allowed is not None and t.kind != "any" and t.kind not in (a.kind for a in allowed):
                 words = " or ".join(str(a) for a in allowed)
                 self.error("E302", f"'{name}' needs {words} here, not {t}", arg.span)
+        if name == "pieces" and e.args and isinstance(e.args[0], nodes.Name):
+            return Type("pieces", e.args[0].name)   # of one kind: its flags and counters known
         return result
+
+    # ---- pieces as values: their fields, and flags and counters declared on a kind -----------------
+    def piece_field_type(self, subject: Type, field: nodes.Ident, mutable: bool) -> Type:
+        """p.holder, p.held, or a flag or counter declared on the piece's kind (on any kind
+        when the kind is not known)."""
+        name = field.name
+        if name in PIECE_BUILTINS:
+            if mutable and name not in PIECE_SETTABLE:
+                self.error("E308", f"a piece's '{name}' cannot be changed", field.span,
+                           hint="set who holds it instead: set p.holder = s")
+            return PIECE_BUILTINS[name]
+        candidates = list(PIECE_BUILTINS)
+        for sym in self.table.globals.values():
+            if sym.kind not in ("flag", "counter"):
+                continue
+            owner = cast(nodes.StateDecl, sym.decl).owner
+            if owner in ("fighter", "side") or subject.name not in (None, owner):
+                continue
+            candidates.append(sym.name)
+            if sym.name.lower() == name.lower():
+                self.used.add(sym.name)
+                return BOOL if sym.kind == "flag" else NUMBER
+        self.error("E316", f"{subject} has no field '{name}'", field.span,
+                   hint=did_you_mean(name, candidates) or
+                   f"declare it on the kind: counter {name} on {subject.name or 'KIND'}")
+        return ANY
+
+    def piece_state(self, decl: nodes.StateDecl) -> None:
+        """A flag or counter declared on a kind of marker: the kind must be one."""
+        if decl.owner in ("fighter", "side"):
+            return
+        sym = self.lookup(decl.owner)
+        if sym is None or sym.kind != "marker":
+            self.error("E316", f"'{decl.owner}' is not a kind of marker, so nothing can keep "
+                               f"{decl.kind} '{decl.name.name}'", decl.span,
+                       hint=did_you_mean(decl.owner, self.table.names_of_kind("marker")) or
+                       f"keep it on each fighter, each side, or the pieces of a marker: "
+                       f"{decl.kind} {decl.name.name} on fighter")
 
     # ---- declarations ------------------------------------------------------------------------------------
     def marker(self, decl: nodes.MarkerDecl) -> None:

@@ -32,9 +32,14 @@ class Type:
                  "record": "a table row", "nothing": "nothing", "any": "a value",
                  "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
-                 "gear": "a group of equipment"}
+                 "gear": "a group of equipment",
+                 # pieces as values: one placed on the board, and a group of them
+                 "piece": "a piece", "pieces": "a group of pieces"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
+        elif self.kind in ("piece", "pieces") and self.name is not None:
+            base = f"a piece of '{self.name}'" if self.kind == "piece" else \
+                f"a group of pieces of '{self.name}'"
         elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
                 self.fields == ENTRY.fields:
             base = "a warband entry"
@@ -61,6 +66,8 @@ ENTRIES = Type("entries")
 # a piece of equipment is a value (its name), as a class or a tier is; a fighter's equipment is
 # a group of them (the class's and the entry's, a piece carried twice counted twice)
 EQUIPMENT, GEAR = Type("equipment"), Type("gear")
+# pieces as values: a piece placed on the board (its name: the marker's kind, when known)
+PIECE, PIECES = Type("piece"), Type("pieces")
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
                     "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,

@@ -19,7 +19,7 @@ from warband.limits import MAX_DICE
 from warband.run import budget, dice, toomuch
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
-from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
+from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, read_piece, within
 
 if TYPE_CHECKING:
     from warband.run.interpreter import Interpreter
@@ -106,6 +106,8 @@ def read_field(tables, subject, name: str, world: World):
         if name == "name":
             return world.sides[subject.index].name
         return world.sides[subject.index].values[tables.side_fields[name.lower()]]
+    if subject.kind == "piece":   # a piece on the board: who holds it, its flags and counters
+        return read_piece(world, subject, name)
     f = world.fighters[subject.index]
     if name == "side":
         return SIDE_REFS[f.side]

@@ -38,7 +38,7 @@ from warband.run.evaluate import (
     as_dist,
     read_field,
 )
-from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
+from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World, piece_fields, set_piece
 
 if TYPE_CHECKING:
     from warband.run.host import GameHost
@@ -117,6 +117,7 @@ class Interpreter(Decisions):
             fields[name.lower()] = ("trait", name)
         self.fighter_fields = fields
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
+        self.piece_fields = piece_fields(ruleset)   # pieces as values: their fields' names
 
     # ---- the game around the rules ------------------------------------------------------------------
     game: GameHost | None = None   # set by the engine (game/engine.py) while a game is played
@@ -157,6 +158,10 @@ class Interpreter(Decisions):
 
     def q_engaged(self, a, world):
         return False
+
+    # pieces as values: without a board there are none
+    def q_pieces(self, kind, world):
+        return ()
 
     # ---- entry points ------------------------------------------------------------------------------
     def exact(self, procedure: str, args: dict, world: World,
@@ -664,6 +669,8 @@ class Interpreter(Decisions):
             subject = self.field(subject, part.name, world)
         if subject.kind == "side":
             name = self.side_fields[target[-1].name.lower()]
+        elif subject.kind == "piece":   # a piece's holder, flags and counters
+            return set_piece(world, subject, target[-1].name, value)
         else:
             name = self.fighter_fields[target[-1].name.lower()][1]
         return world.set(subject, name, value)

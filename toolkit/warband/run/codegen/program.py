@@ -73,6 +73,7 @@ class Program:
         self.uniform = uniform
         self._fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
         self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
+        self.piece_fields = interp.piece_fields   # pieces as values
         # names that stand for sides in play: every side, and a scenario's named sides
         scenario_sides = ruleset.scenario.sides if getattr(ruleset, "scenario", None) else ()
         self.named_sides = {s.name.name: SIDE_REFS[i] for i, s in enumerate(scenario_sides)}

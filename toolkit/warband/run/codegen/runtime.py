@@ -36,6 +36,8 @@ from warband.run.world import (
     changed,
     changed_side,
     new_world,
+    read_piece,
+    set_piece,
 )
 
 if TYPE_CHECKING:
@@ -62,12 +64,13 @@ class Draft:
     touched. A Draft reads like a World (fighters, sides, lazies, fighter, get).
     """
 
-    __slots__ = ("fighters", "sides", "lazies", "_own")   # made by draft(world)
+    __slots__ = ("fighters", "sides", "lazies", "_own", "pieces")   # made by draft(world)
     # the World's tuples, each a list from the first change in it
     fighters: tuple[Fighter, ...] | list[Fighter]
     sides: tuple[Side, ...] | list[Side]
     lazies: dict
     _own: set[int]
+    pieces: tuple   # the pieces' state (World.pieces): a new tuple at each change, few as they are
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -125,7 +128,12 @@ class Draft:
         """The World as it stands. The World shares the fighters and sides the draft has
         copied, so from here on the draft copies again before changing one."""
         self._own.clear()
-        return new_world(tuple(self.fighters), tuple(self.sides), self.lazies)
+        return new_world(tuple(self.fighters), tuple(self.sides), self.lazies, self.pieces)
+
+    # pieces with state (game/pieces.py): the tuple replaced, as World.with_pieces does
+    def with_pieces(self, pieces: tuple) -> "Draft":
+        self.pieces = pieces
+        return self
 
 
 def given(args: dict) -> dict:
@@ -140,6 +148,7 @@ def draft(world: World) -> Draft:
     tuple is that tuple."""
     d = _new(Draft)
     d.fighters, d.sides, d.lazies = world.fighters, world.sides, world.lazies
+    d.pieces = world.pieces
     d._own = set()   # copied by this draft: fighter i as i, side i as -1 - i
     return d
 
@@ -259,6 +268,19 @@ def field_getter(interp: Program, name: str):
         def get_game(s, world):
             return s.get(name) if type(s) is Record else field(interp, s, name, world)
         return get_game
+    if lower in interp.piece_fields:   # a piece's, maybe a fighter's or a side's too
+        other = _fighter_getter(interp, name)
+
+        def get_piece(s, world):
+            if type(s) is not Record and s.kind == "piece":
+                return read_piece(world, s, name)
+            return other(s, world)
+        return get_piece
+    return _fighter_getter(interp, name)
+
+
+def _fighter_getter(interp: Program, name: str):
+    lower = name.lower()
     side_name = interp.side_fields.get(lower)
     kind, canonical = interp.fighter_fields.get(lower, (None, None))
 
@@ -371,6 +393,8 @@ def assign(interp: Interpreter, subject, name: str, value, world):
     """The last step of Interpreter.assign_field, once the subject is known."""
     if subject.kind == "side":
         field, holder = interp.side_fields[name.lower()], world.sides[subject.index]
+    elif subject.kind == "piece":   # a piece's holder, flags and counters (World.pieces)
+        return set_piece(world, subject, name, value)
     else:
         field, holder = interp.fighter_fields[name.lower()][1], world.fighters[subject.index]
     old = holder.values.get(field, _NOTHING)
@@ -539,8 +563,9 @@ def deploy(interp: Interpreter, stmt, side, zone, world):
 
 def place(interp: Interpreter, stmt, at, to, count, zone, apart, by, world):
     game = _game(interp, stmt, world)
-    game.place_now(stmt, at, to, count, zone, apart, by,
-                   world.freeze() if type(world) is Draft else world)
+    # (the World after it holds the new pieces' state: pieces as values)
+    return game.place_now(stmt, at, to, count, zone, apart, by,
+                          world.freeze() if type(world) is Draft else world)
 
 
 def concede(interp: Interpreter, stmt, ref, world):

@@ -284,7 +284,7 @@ class Writer(ExpressionWriter):
 
             def point(p):
                 return f"({value(p.x)}, {value(p.y)})" if p is not None else "None"
-            out.append(f"{pad}_place(I, {self.const(s, 'n')}, {point(s.at)}, {point(s.to)}, "
+            out.append(f"{pad}world = _place(I, {self.const(s, 'n')}, {point(s.at)}, {point(s.to)}, "
                        f"{value(s.count)}, {value(s.zone)}, {value(s.apart)}, {value(s.by)}, "
                        "world)")
             return bound
