@@ -72,7 +72,10 @@ class Game:
         self.aftermath: list[tuple[int, str, object, object]] = []
         self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
         self.board = self._board()
-        self.questions = Questions(self.board)
+        mobile = scenario.kept.get("mobile")   # carrying pieces: do the rules move any?
+        if mobile is None:
+            mobile = scenario.kept["mobile"] = pieces.carries(self.ruleset)
+        self.questions = Questions(self.board, mobile)
         self.questions.install(self.interp)
         self.players = Players(self, policies, self.interp.choice_rng,
                                options_for(self.ruleset, self.interp.compiled))
@@ -102,7 +105,8 @@ class Game:
         self.direct = False
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self.look_ahead = LookAhead(self, seed)   # (greedy players)
-        self._logged_pieces: tuple = ()   # the pieces' state as the log last told it (pieces.py)
+        # the pieces' state as the log last told it (pieces.log_changes)
+        self._logged_pieces: tuple = ()
 
     @property
     def policies(self) -> Policies:

@@ -169,6 +169,12 @@ def render_text(log: dict) -> str:
             lines.append(f"      {e['piece']} is held by nobody")
         elif kind == "piece":
             lines.append(f"      {e['piece']}: {e['field']} {e['old']} -> {e['new']}")
+        elif kind == "picked_up":
+            lines.append(f"      {e['fighter']} picks up {e['piece']}")
+        elif kind == "dropped":
+            lines.append(f"      {e['piece']} is dropped by {e['fighter']} at {e['at']}")
+        elif kind == "carried_off":
+            lines.append(f"      {e['fighter']} carries {e['piece']} off the table")
         elif kind == "concede":
             lines.append(f"  {e['side']} concedes")
         elif kind == "end":
@@ -340,6 +346,9 @@ EVENT_KEYS: dict[str, dict] = {
     "seized": {"round": _ROUND, "piece": _text, "side": _text},
     "released": {"round": _ROUND, "piece": _text},
     "piece": {"round": _ROUND, "piece": _text, "field": _text, "old": _value, "new": _value},
+    "picked_up": {"round": _ROUND, "piece": _text, "fighter": _text},
+    "dropped": {"round": _ROUND, "piece": _text, "fighter": _text, "at": _text},
+    "carried_off": {"round": _ROUND, "piece": _text, "fighter": _text},
     "end": {"round": _ROUND, "reason": _text, "winner": _text_or_null, "scores": _SCORES},
     "decision": {"decision": _text, "by": _text_or_null, "choice": _choice},
     "roll": {"dice": _text, "value": _value},

@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Callable
 
-from warband.game.board import BASE, CONTACT, Board
+from warband.game import pieces as pieces_now
+from warband.game.board import BASE, CONTACT, Board, Piece
 from warband.game.gamelog import number, position
+from warband.game.pieces import piece_name
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
 from warband.run.world import Ref, World
@@ -67,7 +69,8 @@ class Movement:
             # the ways a fighter may go: nowhere, towards an enemy (into contact), onto a
             # piece, straight away from the nearest enemy; only the chosen way is made and
             # measured out (a random player's move needs only how many ways there are)
-            pieces = board.destinations()
+            pieces = board.destinations() if not game.questions.mobile else \
+                pieces_now.destinations(board, world)   # (carrying pieces: where they are)
             count = 1 + len(enemies) + len(pieces) + (1 if enemies else 0)
             if away:
                 if not enemies:
@@ -130,14 +133,28 @@ class Movement:
         stand on it), as far as `reach` goes; where there is no route at all, f stays and the
         log says so (a `stuck` event)."""
         board = self.board
-        if type(target) is str:   # a kind of marker: its nearest piece (not a wall)
-            pieces = [p for p in board.pieces if p.kind == target and p.to is None]
+        if type(target) is str:   # a kind of marker: its nearest piece (a wall: next to it)
+            pieces = [p for p in board.pieces if p.kind == target]
+            if self.game.questions.mobile:   # carrying pieces: where each is now
+                pieces = [pieces_now.where_now(board, i, world)
+                          for i, p in enumerate(board.pieces)
+                          if p.kind == target and world.pieces[i].carrier is None]
             if not pieces:
                 return self.stuck(name, start, f"no {target} on the board")
-            piece = min(pieces, key=lambda p: math.dist(start, p.at))
-            goal, stop = piece.at, 0.0
-            if board.has(piece.kind, "impassable"):
-                stop = 1 if board.squares else piece.radius + BASE / 2
+            piece = min(pieces, key=lambda p: math.dist(start, p.at) if p.to is None else
+                        math.dist(start, piece_goal(board, p, start)[0]))
+            goal, stop = piece_goal(board, piece, start)
+        elif target.kind == "piece":   # pieces as values: one piece (pieces.py)
+            piece = pieces_now.where_now(board, target.index, world)
+            carrier = world.pieces[target.index].carrier
+            if piece.at[0] == math.inf:
+                return self.stuck(name, start, f"{_target_label(target, world)} has left the "
+                                               "table")
+            if carrier is not None and world.fighters[carrier].position == start:
+                return start   # (it carries it: there already)
+            # a piece someone carries: into base contact with its carrier
+            goal, stop = piece_goal(board, piece, start) if carrier is None else \
+                (piece.at, 1 if board.squares else BASE)
         else:
             other = world.fighters[target.index]
             if other.position == start:
@@ -334,7 +351,28 @@ _SQUARE_STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx o
 
 
 def _target_label(target, world: World) -> str:
-    return f"a {target}" if type(target) is str else world.fighters[target.index].name
+    if type(target) is str:
+        return f"a {target}"
+    if target.kind == "piece":   # pieces as values: its kind and number, as the log names it
+        return piece_name(world, target.index)
+    return world.fighters[target.index].name
+
+
+def piece_goal(board: Board, piece: Piece, start) -> tuple:
+    """Where a move onto a piece aims, and how far short of it to stop: onto it, or next to
+    it when nobody may stand on it (an impassable piece; a wall, next to its nearest point)."""
+    if piece.to is not None and not board.squares:   # (walls stop only moves in inches)
+        (px, py), (ax, ay), (bx, by) = start, piece.at, piece.to
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy)
+                                                   / length2))
+        # a base touching the wall: its centre half a base from it (and a hair more, so that
+        # the hundredths a move ends on never put it into the wall)
+        return (ax + t * dx, ay + t * dy), BASE / 2 + CONTACT / 2
+    if board.has(piece.kind, "impassable"):
+        return piece.at, (1 if board.squares else piece.radius + BASE / 2)
+    return piece.at, 0.0
 
 
 def _away(start, enemies: list, reach: float) -> tuple[float, float]:

@@ -10,19 +10,24 @@ a replay sees it as it sees a fighter's counters. The rules name a piece by a Re
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from typing import TYPE_CHECKING
 
-from warband.game.board import CONTACT, Board
-from warband.run.world import PIECE_REFS, World, new_pieces
+from warband.game.board import CONTACT, Board, Piece
+from warband.game.gamelog import position
+from warband.lang import nodes
+from warband.run.world import PIECE_REFS, World, new_pieces, piece_position
 
 if TYPE_CHECKING:
     from warband.game.gamelog import GameLog
     from warband.lang.ruleset import Ruleset
 
 
-def placed(ruleset: Ruleset, world: World, kind: str, count: int) -> World:
-    """The World with `count` new pieces of a kind, at their flags' and counters' start."""
-    return world.with_pieces(world.pieces + new_pieces(ruleset, kind, count))
+def placed(ruleset: Ruleset, world: World, kind: str, places: list, wall: bool = False) -> World:
+    """The World with new pieces of a kind, one at each of `places` (a wall: where it
+    starts), at their flags' and counters' start."""
+    return world.with_pieces(world.pieces + new_pieces(ruleset, kind, places, wall))
 
 
 def of_kind(world: World, kind: str) -> tuple:
@@ -30,47 +35,121 @@ def of_kind(world: World, kind: str) -> tuple:
     return tuple(PIECE_REFS[i] for i, p in enumerate(world.pieces) if p.kind == kind)
 
 
-def gap(board: Board, at, ref) -> float:
-    """From a fighter standing at `at` to a piece: king's steps on squares; in inches from the
-    edge of its base to the piece's nearest edge (a wall: its nearest point), never below 0."""
-    piece = board.pieces[ref[1]]
-    return board.to_piece(at, piece)
+def piece_name(world: World, index: int) -> str:
+    """A piece as the log names it: its kind and its number among that kind's ("objective 2")."""
+    kind = world.pieces[index].kind
+    return f"{kind} {sum(1 for p in world.pieces[:index + 1] if p.kind == kind)}"
 
 
-def touching(board: Board, at, ref) -> bool:
+def gap(board: Board, at, ref, world) -> float:
+    """From a fighter standing at `at` to a piece where it is now (carried: where its carrier
+    stands): king's steps on squares; in inches from the edge of its base to the piece's
+    nearest edge (a wall: its nearest point), never below 0. A piece carried off the table is
+    nowhere: as far as no piece at all (infinite)."""
+    return board.to_piece(at, where_now(board, ref[1], world))
+
+
+def touching(board: Board, at, ref, world) -> bool:
     """Whether a fighter standing at `at` is in contact with a piece: on it or next to it (on
     squares, on its square or a neighbouring one; in inches, its base touching or over it)."""
-    piece = board.pieces[ref[1]]
-    if board.squares:
-        return board.to_piece(at, piece) <= 1
-    return board.to_piece(at, piece) <= CONTACT
+    return gap(board, at, ref, world) <= (1 if board.squares else CONTACT)
+
+
+def destinations(board: Board, world) -> list:
+    """Inches: the routes onto pieces a fighter may stand on (Board.destinations), each where
+    it is now; a piece someone carries is no destination."""
+    out = []
+    for index, piece in enumerate(board.pieces):
+        if piece.to is None and not board.has(piece.kind, "impassable") and \
+                world.pieces[index].carrier is None:
+            now = where_now(board, index, world)
+            out.append((now, now.at, 0.0))
+    return out
+
+
+def nearest(board: Board, at, kind: str, world) -> float:
+    """From a fighter at `at` to the nearest piece of a kind where each is now (a game whose
+    rules carry pieces asks this instead of the board's own, which knows where they were put)."""
+    best = math.inf
+    for i, p in enumerate(world.pieces):
+        if p.kind == kind:
+            d = board.to_piece(at, where_now(board, i, world))
+            if d < best:
+                best = d
+    return best
+
+
+def where_now(board: Board, index: int, world) -> Piece:
+    """The board's piece, where it is now."""
+    piece = board.pieces[index]
+    if world.pieces[index].carrier is None and world.pieces[index].at == piece.at:
+        return piece   # (where it was put: the board's own)
+    where = piece_position(world, index)
+    return Piece(piece.kind, where if where is not None else _NOWHERE, None, piece.radius)
+
+
+_NOWHERE = (math.inf, math.inf)   # a piece carried off the table
+
+
+def carries(ruleset: Ruleset) -> bool:
+    """Whether any rule of the ruleset (or of its scenario) picks up or puts down a piece: only
+    then can a piece be anywhere but where it was placed."""
+    found: list = []
+
+    def walk(x) -> None:
+        if found:
+            return
+        if isinstance(x, (nodes.Carry, nodes.PutDown)):
+            found.append(x)
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            for f in dataclasses.fields(x):
+                walk(getattr(x, f.name))
+    for decl in (*ruleset.procedures.values(), *ruleset.markers.values(), ruleset.scenario):
+        walk(decl)
+    return bool(found)
 
 
 def log_changes(log: GameLog, round_: int, before: tuple, world) -> tuple:
-    """What changed of the pieces since `before` (a World's pieces, as last logged), as the
-    game's log tells it: a piece seized by a side, a flag or counter of a piece changed. The
+    """What changed of the pieces since `before` (what this returned last time: the pieces
+    and those carried off, as last logged), as the game's log tells it: a piece seized by a
+    side, picked up, dropped, carried off the table, a flag or counter of it changed. The
     pieces now, to log the next changes from."""
+    pieces_before, off_before = before or ((), frozenset())
     after = world.pieces
-    if before is after:
-        return after
+    fighters = world.fighters
+    off = frozenset(i for i, p in enumerate(after)
+                    if p.carrier is not None and fighters[p.carrier].withdrawn)
+    if pieces_before is after and off == off_before:
+        return before
     sides = world.sides
     counts: dict[str, int] = {}
     for i, p1 in enumerate(after):
         counts[p1.kind] = number = counts.get(p1.kind, 0) + 1
-        p0 = before[i] if i < len(before) else None
+        p0 = pieces_before[i] if i < len(pieces_before) else None
+        name = f"{p1.kind} {number}"
+        if i in off and i not in off_before:
+            log.event("carried_off", round_, piece=name, fighter=fighters[p1.carrier].name)
         if p0 is p1 or p0 is None:   # (a piece placed just now is logged as placed)
             continue
-        name = f"{p1.kind} {number}"
         if p0.holder != p1.holder:
             if p1.holder is None:
                 log.event("released", round_, piece=name)
             else:
                 log.event("seized", round_, piece=name, side=sides[p1.holder].name)
+        if p0.carrier != p1.carrier:
+            if p1.carrier is not None:
+                log.event("picked_up", round_, piece=name, fighter=fighters[p1.carrier].name)
+            else:
+                log.event("dropped", round_, piece=name, fighter=fighters[p0.carrier].name,
+                          at=position(p1.at))
         for field, value in p1.values.items():
             if p0.values.get(field) != value:
                 log.event("piece", round_, piece=name, field=field,
                           old=_plain(p0.values.get(field)), new=_plain(value))
-    return after
+    return (after, off)
 
 
 def _plain(value):
@@ -80,4 +159,5 @@ def _plain(value):
     return value
 
 
-__all__ = ["placed", "of_kind", "gap", "touching", "log_changes"]
+__all__ = ["placed", "of_kind", "gap", "touching", "nearest", "carries", "log_changes",
+           "piece_name"]

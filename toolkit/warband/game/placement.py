@@ -65,12 +65,13 @@ class Placement:
                                to=position(to))
             else:
                 game.log.event("place", game.round, marker=kind, at=position(at))
-            return placed(game.ruleset, world, kind, 1)
+            return placed(game.ruleset, world, kind, [at], wall=to is not None)
         zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
         apart = apart if apart is not None else 0
         by = by.index if by is not None else 0
         fighters = {f.position for f in world.fighters if f.position is not None}
         board = self.board
+        spots_taken: list = []
 
         def fits(c) -> bool:
             return c not in fighters and not board.blocked(c) and not board.pieces_at(c) and \
@@ -83,10 +84,11 @@ class Placement:
                                       stmt.span, hint="place fewer, or closer together"))
             spot = game.players.place_spot(by, spots, world)
             self.board.add(Piece(kind, spot, None, radius))
+            spots_taken.append(spot)
             if game.log.record:
                 game.log.event("place", game.round, marker=kind, at=position(spot),
                                by=world.sides[by].name)
-        return placed(game.ruleset, world, kind, count)
+        return placed(game.ruleset, world, kind, spots_taken)
 
 
 def apart_from(board: Board, spot, taken: list) -> bool:

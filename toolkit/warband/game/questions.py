@@ -22,8 +22,11 @@ KEPT = 100_000   # answers kept: distances to markers by position, the rules' nu
 
 
 class Questions:
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, mobile: bool = False) -> None:
         self.board = board
+        # carrying pieces: whether the rules move pieces, so that distances to a kind of
+        # marker are measured to where its pieces are now, not where the board put them
+        self.mobile = mobile
 
     def install(self, interp) -> None:
         """Answer the interpreter's (and its generated code's) questions from this board."""
@@ -34,6 +37,8 @@ class Questions:
         pa = world.fighters[a[1]].position
         if pa is None:
             return 0
+        if type(b) is str and self.mobile:   # carrying pieces: where each is now
+            return plain_number(pieces.nearest(self.board, pa, b, world))
         if type(b) is str:   # a kind of marker: its nearest piece
             # kept by position: a fighter that stays put asks again every turn, and a
             # Fraction is slow to make
@@ -45,7 +50,7 @@ class Questions:
                 found = kept[(pa, b)] = plain_number(self.board.nearest(pa, b))
             return found
         if b[0] == "piece":   # pieces as values: to one piece
-            return plain_number(pieces.gap(self.board, pa, b))
+            return plain_number(pieces.gap(self.board, pa, b, world))
         pb = world.fighters[b[1]].position
         if pb is None:
             return 0
@@ -54,7 +59,7 @@ class Questions:
     def contact(self, a, b, world) -> bool:
         if b[0] == "piece":   # pieces as values: standing on it or next to it
             pa = world.fighters[a[1]].position
-            return True if pa is None else pieces.touching(self.board, pa, b)
+            return True if pa is None else pieces.touching(self.board, pa, b, world)
         pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
         if pa is None or pb is None:
             return True

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     Decision = nodes.Choose | nodes.ChooseNumber | nodes.ChooseAmong
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
-                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place)
+                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place
+                | nodes.Carry | nodes.PutDown)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -56,7 +57,8 @@ GAME_SIGNATURES = {
 }
 # pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
 # them a rule may change
-PIECE_BUILTINS = {"holder": SIDE, "held": BOOL}
+PIECE_BUILTINS = {"holder": SIDE, "held": BOOL, "carrier": FIGHTER, "carried": BOOL,
+                  "carried_off": BOOL}
 PIECE_SETTABLE = ("holder",)
 
 
@@ -101,11 +103,12 @@ class GameChecker(CheckerParts):
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
                 if target is not None:
                     where = self.expr(target, scope)
-                    if where.kind not in ("fighter", "marker", "any"):
-                        self.error("E302", f"where a fighter travels to must be a fighter or "
-                                   f"a marker, not {where}", target.span,
+                    if where.kind not in ("fighter", "marker", "piece", "any"):
+                        self.error("E302", f"where a fighter travels to must be a fighter, "
+                                   f"a marker or a piece, not {where}", target.span,
                                    hint="travel f up to 6 to enemy (into base contact with it), "
-                                        "or to a marker's name (onto its nearest piece)")
+                                        "to a marker's name (onto its nearest piece), or to one "
+                                        "piece (for each p in pieces(KIND))")
             case nodes.Withdraw(fighter=fighter):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
                             "who leaves the table")
@@ -130,6 +133,12 @@ class GameChecker(CheckerParts):
                 for point in (at, to):
                     if point is not None:
                         self.point(point, scope)
+            # carrying pieces
+            case nodes.Carry(piece=piece, fighter=fighter):
+                self.expect(PIECE, self.expr(piece, scope), piece.span, "what is picked up")
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who carries it")
+            case nodes.PutDown(piece=piece):
+                self.expect(PIECE, self.expr(piece, scope), piece.span, "what is put down")
             case _:  # pragma: no cover - the builder makes only the statements above
                 raise TypeError(f"unknown statement {stmt!r}")
 
@@ -184,7 +193,8 @@ class GameChecker(CheckerParts):
         if name in PIECE_BUILTINS:
             if mutable and name not in PIECE_SETTABLE:
                 self.error("E308", f"a piece's '{name}' cannot be changed", field.span,
-                           hint="set who holds it instead: set p.holder = s")
+                           hint="set who holds it (set p.holder = s); carry it with "
+                                "'pick up p by f' and 'put down p'")
             return PIECE_BUILTINS[name]
         candidates = list(PIECE_BUILTINS)
         for sym in self.table.globals.values():

@@ -784,6 +784,22 @@ class Place:
     span: Span
 
 
+# carrying pieces (run/carrying.py)
+@node
+class Carry:
+    """pick up PIECE by FIGHTER"""
+    piece: Expr
+    fighter: Expr
+    span: Span
+
+
+@node
+class PutDown:
+    """put down PIECE: it lies where its carrier stands"""
+    piece: Expr
+    span: Span
+
+
 @node
 class MarkerDecl:
     name: Ident

@@ -72,6 +72,7 @@ PIECE, PIECES = Type("piece"), Type("pieces")
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
                     "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,
                     "friends": FIGHTERS}
+FIGHTER_BUILTINS["carrying"] = PIECES   # carrying pieces: the pieces it carries
 # a side's fighters are those in play; casualties were removed, the withdrawn left the table
 SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}

@@ -19,7 +19,15 @@ from warband.limits import MAX_DICE
 from warband.run import budget, dice, toomuch
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
-from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, read_piece, within
+from warband.run.world import (
+    FIGHTER_REFS,
+    PIECE_REFS,
+    SIDE_GROUPS,
+    SIDE_REFS,
+    World,
+    read_piece,
+    within,
+)
 
 if TYPE_CHECKING:
     from warband.run.interpreter import Interpreter
@@ -127,6 +135,9 @@ def read_field(tables, subject, name: str, world: World):
         enemy = name == "enemies"
         return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
                      if not g.removed and i != subject.index and (g.side != f.side) == enemy)
+    if name == "carrying":   # carrying pieces: what it carries, in the order they were placed
+        return tuple(PIECE_REFS[i] for i, p in enumerate(world.pieces)
+                     if p.carrier == subject.index)
     kind, canonical = tables.fighter_fields[name.lower()]
     if kind == "derived":   # (only an Interpreter: generated code reads one through it)
         return tables.derived_stat(subject, canonical, world)

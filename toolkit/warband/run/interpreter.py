@@ -38,6 +38,7 @@ from warband.run.evaluate import (
     as_dist,
     read_field,
 )
+from warband.run import carrying
 from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World, piece_fields, set_piece
 
 if TYPE_CHECKING:
@@ -556,6 +557,13 @@ class Interpreter(Decisions):
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
                     env, w.remove(ref, withdrawn=True)))
+            # carrying pieces (run/carrying.py): the state is the World's, so no game is needed
+            case nodes.Carry(piece=piece, fighter=fighter):
+                return self.plain(piece, env, world, lambda p, w: self.plain(
+                    fighter, env, w, lambda f, w2: next_(env, carrying.pick_up(stmt, p, f, w2))))
+            case nodes.PutDown(piece=piece):
+                return self.plain(piece, env, world,
+                                  lambda p, w: next_(env, carrying.put_down(stmt, p, w)))
         return self._game_statement(stmt, env, world, next_)
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):

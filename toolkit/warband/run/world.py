@@ -82,6 +82,13 @@ class PieceState:
     kind: str
     values: dict
     holder: int | None = None
+    # where it lies (a point or a square; None once carried off the table), and the fighter
+    # carrying it (an index, or None): a carried piece is where its carrier stands
+    at: tuple | None = None
+    carrier: int | None = None
+    # shaping the board (a wall; a kind that blocks movement or sight, or does something when
+    # entered): the board keeps its place, so it is never carried
+    fixed: bool = False
 
 
 _new = object.__new__
@@ -126,7 +133,8 @@ class World:
                       for f in self.fighters),
                 tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
                 tuple(self.lazies.items()),
-                tuple((tuple(p.values.values()), p.holder) for p in self.pieces))
+                tuple((tuple(p.values.values()), p.holder, p.at, p.carrier)
+                      for p in self.pieces))
 
     def with_lazy(self, id: int, dist) -> "World":
         return World(self.fighters, self.sides, {**self.lazies, id: dist}, self.pieces)
@@ -173,7 +181,9 @@ class World:
         fighters = list(self.fighters)
         f = fighters[i]
         fighters[i] = changed(f, f.values, True, f.position, withdrawn)
-        return new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
+        w = new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
+        # carrying: what it carried falls where it stood, or leaves the table with it
+        return fallen(w, i, withdrawn) if self.pieces else w
 
     def place(self, ref: Ref, position) -> "World":
         """The fighter moved to a position on the board."""
@@ -284,7 +294,30 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
 
 # ---- pieces with state: what the rules read and change of a piece (game/pieces.py places them)
 # a piece's own fields, besides the flags and counters declared on its kind
-PIECE_BUILTINS = ("holder", "held")
+PIECE_BUILTINS = ("holder", "held", "carrier", "carried", "carried_off")
+
+
+def piece_position(world, index: int):
+    """Where a piece is: where its carrier stands, where it lies, or None (carried off)."""
+    p = world.pieces[index]
+    if p.carrier is not None:
+        f = world.fighters[p.carrier]
+        return None if f.withdrawn else f.position
+    return p.at
+
+
+def fallen(world, index: int, withdrawn: bool):
+    """Fighter `index` just left play: each piece it carried falls where it stood (a
+    casualty), or leaves the table with it (withdrawn: still its carrier, off the table)."""
+    if all(p.carrier != index for p in world.pieces):
+        return world
+    if withdrawn:
+        return world   # (still carried, by a fighter off the table: `p.carried_off`)
+    at = world.fighters[index].position
+    pieces = tuple(p if p.carrier != index else
+                   PieceState(p.kind, p.values, p.holder, at, None, p.fixed)
+                   for p in world.pieces)
+    return world.with_pieces(pieces)
 
 
 def read_piece(world, ref: Ref, name: str):
@@ -295,6 +328,12 @@ def read_piece(world, ref: Ref, name: str):
         return None if p.holder is None else SIDE_REFS[p.holder]
     if name == "held":
         return p.holder is not None
+    if name == "carrier":
+        return None if p.carrier is None else FIGHTER_REFS[p.carrier]
+    if name == "carried":   # by a fighter in play
+        return p.carrier is not None and not world.fighters[p.carrier].removed
+    if name == "carried_off":   # by a fighter who left the table with it
+        return p.carrier is not None and world.fighters[p.carrier].withdrawn
     return p.values[_state_name(p, name)]
 
 
@@ -304,7 +343,8 @@ def set_piece(world, ref: Ref, name: str, value):
     pieces = list(world.pieces)
     p = pieces[ref.index]
     n = _new(PieceState)
-    n.kind, n.values, n.holder = p.kind, p.values, p.holder
+    n.kind, n.values, n.holder, n.at, n.carrier = p.kind, p.values, p.holder, p.at, p.carrier
+    n.fixed = p.fixed
     if name == "holder":
         n.holder = None if value is None else value.index
     else:
@@ -330,7 +370,11 @@ def piece_fields(ruleset: Ruleset) -> frozenset[str]:
         n.lower() for n, s in ruleset.states.items() if s.owner not in ("fighter", "side"))
 
 
-def new_pieces(ruleset: Ruleset, kind: str, count: int) -> tuple:
-    """The state of `count` new pieces of a kind: its flags and counters at their start."""
+def new_pieces(ruleset: Ruleset, kind: str, places: list, wall: bool = False) -> tuple:
+    """The state of new pieces of a kind, one at each of `places` (a wall: where it starts):
+    its flags and counters at their start."""
     values = {n: s.initial for n, s in ruleset.states.items() if s.owner == kind}
-    return tuple(PieceState(kind, dict(values)) for _ in range(count))
+    marker = ruleset.markers.get(kind)
+    fixed = wall or marker is not None and (bool(marker.properties) or
+                                            marker.entered is not None)
+    return tuple(PieceState(kind, dict(values), None, at, None, fixed) for at in places)

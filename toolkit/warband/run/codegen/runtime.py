@@ -36,6 +36,7 @@ from warband.run.world import (
     changed,
     changed_side,
     new_world,
+    fallen,
     read_piece,
     set_piece,
 )
@@ -118,6 +119,8 @@ class Draft:
 
     def remove(self, ref: Ref) -> "Draft":
         self._fighter(ref.index).removed = True
+        if self.pieces:   # carrying: what it carried falls where it stood
+            return fallen(self, ref.index, False)
         return self
 
     def place(self, ref: Ref, position) -> "Draft":
@@ -256,7 +259,8 @@ _SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 
 # fields of the board game (groups, who left, who conceded): read through the interpreter
-_GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded")
+_GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded",
+                "carrying")
 
 
 def field_getter(interp: Program, name: str):

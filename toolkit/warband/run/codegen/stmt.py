@@ -288,6 +288,15 @@ class Writer(ExpressionWriter):
                        f"{value(s.count)}, {value(s.zone)}, {value(s.apart)}, {value(s.by)}, "
                        "world)")
             return bound
+        # carrying pieces (run/carrying.py)
+        if t is nodes.Carry:
+            out.append(f"{pad}world = _pick_up({self.const(s, 'n')}, "
+                       f"{self.expr(s.piece, scope)}, {self.expr(s.fighter, scope)}, world)")
+            return bound
+        if t is nodes.PutDown:
+            out.append(f"{pad}world = _put_down({self.const(s, 'n')}, "
+                       f"{self.expr(s.piece, scope)}, world)")
+            return bound
         if t is nodes.Remove:
             subject = self.expr(s.subject, scope)
             out.append(f"{pad}world = {DRAFT}.remove({subject})")
