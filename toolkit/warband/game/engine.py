@@ -105,8 +105,6 @@ class Game:
         self.direct = False
         self._names: dict = {}   # (activate statement, action left out) -> the actions
         self.look_ahead = LookAhead(self, seed)   # (greedy players)
-        # the pieces' state as the log last told it (pieces.log_changes)
-        self._logged_pieces: tuple = ()
 
     @property
     def policies(self) -> Policies:
@@ -197,9 +195,7 @@ class Game:
                 self.log.event("round", self.round)
                 self._acted = {}
                 _, world = self.interp.run_nested(self.blocks["round"], {}, world)
-                if self.log.record:   # pieces as values: what the round's own rules changed
-                    self._logged_pieces = pieces.log_changes(self.log, self.round,
-                                                             self._logged_pieces, world)
+                self.log.pieces(world)   # pieces as values: what the round's rules changed
                 self._note_stuck(world)
                 self.check_end(world)
         except GameOver as over:
@@ -427,7 +423,6 @@ class Game:
                 if f1.removed and not f0.removed:
                     self.log.event("removed", self.round, fighter=f1.name,
                                    side=world.sides[f1.side].name)
-            self._logged_pieces = pieces.log_changes(self.log, self.round,
-                                                     self._logged_pieces, world)
+            self.log.pieces(world)   # pieces as values: what the action changed of them
         self.check_end(world)
         return name, world

@@ -15,12 +15,10 @@ import math
 from typing import TYPE_CHECKING
 
 from warband.game.board import CONTACT, Board, Piece
-from warband.game.gamelog import position
 from warband.lang import nodes
 from warband.run.world import PIECE_REFS, World, new_pieces, piece_position
 
 if TYPE_CHECKING:
-    from warband.game.gamelog import GameLog
     from warband.lang.ruleset import Ruleset
 
 
@@ -112,52 +110,4 @@ def carries(ruleset: Ruleset) -> bool:
     return bool(found)
 
 
-def log_changes(log: GameLog, round_: int, before: tuple, world) -> tuple:
-    """What changed of the pieces since `before` (what this returned last time: the pieces
-    and those carried off, as last logged), as the game's log tells it: a piece seized by a
-    side, picked up, dropped, carried off the table, a flag or counter of it changed. The
-    pieces now, to log the next changes from."""
-    pieces_before, off_before = before or ((), frozenset())
-    after = world.pieces
-    fighters = world.fighters
-    off = frozenset(i for i, p in enumerate(after)
-                    if p.carrier is not None and fighters[p.carrier].withdrawn)
-    if pieces_before is after and off == off_before:
-        return before
-    sides = world.sides
-    counts: dict[str, int] = {}
-    for i, p1 in enumerate(after):
-        counts[p1.kind] = number = counts.get(p1.kind, 0) + 1
-        p0 = pieces_before[i] if i < len(pieces_before) else None
-        name = f"{p1.kind} {number}"
-        if i in off and i not in off_before:
-            log.event("carried_off", round_, piece=name, fighter=fighters[p1.carrier].name)
-        if p0 is p1 or p0 is None:   # (a piece placed just now is logged as placed)
-            continue
-        if p0.holder != p1.holder:
-            if p1.holder is None:
-                log.event("released", round_, piece=name)
-            else:
-                log.event("seized", round_, piece=name, side=sides[p1.holder].name)
-        if p0.carrier != p1.carrier:
-            if p1.carrier is not None:
-                log.event("picked_up", round_, piece=name, fighter=fighters[p1.carrier].name)
-            else:
-                log.event("dropped", round_, piece=name, fighter=fighters[p0.carrier].name,
-                          at=position(p1.at))
-        for field, value in p1.values.items():
-            if p0.values.get(field) != value:
-                log.event("piece", round_, piece=name, field=field,
-                          old=_plain(p0.values.get(field)), new=_plain(value))
-    return (after, off)
-
-
-def _plain(value):
-    """A flag or counter as the log's JSON holds it (a whole Fraction as an int)."""
-    if hasattr(value, "denominator") and value.denominator == 1 and type(value) is not bool:
-        return int(value)
-    return value
-
-
-__all__ = ["placed", "of_kind", "gap", "touching", "nearest", "carries", "log_changes",
-           "piece_name"]
+__all__ = ["placed", "of_kind", "gap", "touching", "nearest", "carries", "piece_name"]

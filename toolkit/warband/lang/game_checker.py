@@ -104,8 +104,8 @@ class GameChecker(CheckerParts):
                 if target is not None:
                     where = self.expr(target, scope)
                     if where.kind not in ("fighter", "marker", "piece", "any"):
-                        self.error("E302", f"where a fighter travels to must be a fighter, "
-                                   f"a marker or a piece, not {where}", target.span,
+                        self.error("E302", f"where a fighter travels to must be a fighter or "
+                                   f"a marker (or one piece), not {where}", target.span,
                                    hint="travel f up to 6 to enemy (into base contact with it), "
                                         "to a marker's name (onto its nearest piece), or to one "
                                         "piece (for each p in pieces(KIND))")
@@ -218,6 +218,7 @@ class GameChecker(CheckerParts):
             return
         sym = self.lookup(decl.owner)
         if sym is None or sym.kind != "marker":
+            self.used.add(decl.name.name)   # (unusable, not unused: one message is enough)
             self.error("E316", f"'{decl.owner}' is not a kind of marker, so nothing can keep "
                                f"{decl.kind} '{decl.name.name}'", decl.span,
                        hint=did_you_mean(decl.owner, self.table.names_of_kind("marker")) or

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from warband.lang import nodes
 
 
-def pick_up(stmt: nodes.Carry, piece: Ref, fighter: Ref, world):
-    """The world with `fighter` carrying `piece` (taken from whoever carried it before)."""
+def pick_up(stmt: nodes.Carry, piece: Ref, fighter: Ref, world, recorder=None):
+    """The world with `fighter` carrying `piece` (taken from whoever carried it before). A
+    game's log (`recorder`, while recorded) tells it as it happens."""
     p = world.pieces[piece.index]
     f = world.fighters[fighter.index]
     label = _label(world, piece.index)
@@ -43,11 +44,11 @@ def pick_up(stmt: nodes.Carry, piece: Ref, fighter: Ref, world):
     if p.carrier == fighter.index:
         return world
     return _changed(world, piece.index, PieceState(p.kind, p.values, p.holder, p.at,
-                                                   fighter.index, p.fixed))
+                                                   fighter.index, p.fixed), recorder)
 
 
-def put_down(stmt: nodes.PutDown, piece: Ref, world):
-    """The world with `piece` lying where its carrier stands."""
+def put_down(stmt: nodes.PutDown, piece: Ref, world, recorder=None):
+    """The world with `piece` lying where its carrier stands (told by a recorded game's log)."""
     p = world.pieces[piece.index]
     label = _label(world, piece.index)
     if p.carrier is None:
@@ -59,13 +60,18 @@ def put_down(stmt: nodes.PutDown, piece: Ref, world):
                                       f"{world.fighters[p.carrier].name}", stmt.piece.span,
                               hint="ask first: if p.carried { put down p }"))
     return _changed(world, piece.index, PieceState(p.kind, p.values, p.holder, at, None,
-                                                   p.fixed))
+                                                   p.fixed), recorder)
 
 
-def _changed(world, index: int, state: PieceState):
+def _changed(world, index: int, state: PieceState, recorder):
+    if recorder is not None and recorder.record:   # what changed before, then this
+        recorder.pieces(world)
     pieces = list(world.pieces)
     pieces[index] = state
-    return world.with_pieces(tuple(pieces))
+    world = world.with_pieces(tuple(pieces))
+    if recorder is not None and recorder.record:
+        recorder.pieces(world)
+    return world
 
 
 def _label(world, index: int) -> str:

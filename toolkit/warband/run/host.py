@@ -29,6 +29,9 @@ class Recorder(Protocol):
 
     def scripted(self, kind: str, labels: list | None) -> Any: ...
 
+    def pieces(self, world: Any) -> None:
+        """Pieces as values: log what changed of the pieces since the log last looked."""
+
 
 class LookAhead(Protocol):
     """How a game's greedy player weighs a decision inside a sampled action."""

@@ -560,11 +560,18 @@ class Interpreter(Decisions):
             # carrying pieces (run/carrying.py): the state is the World's, so no game is needed
             case nodes.Carry(piece=piece, fighter=fighter):
                 return self.plain(piece, env, world, lambda p, w: self.plain(
-                    fighter, env, w, lambda f, w2: next_(env, carrying.pick_up(stmt, p, f, w2))))
+                    fighter, env, w, lambda f, w2: next_(
+                        env, carrying.pick_up(stmt, p, f, w2, self._piece_log()))))
             case nodes.PutDown(piece=piece):
                 return self.plain(piece, env, world,
-                                  lambda p, w: next_(env, carrying.put_down(stmt, p, w)))
+                                  lambda p, w: next_(env, carrying.put_down(
+                                      stmt, p, w, self._piece_log())))
         return self._game_statement(stmt, env, world, next_)
+
+    def _piece_log(self):
+        """Carrying pieces: the game's log, to tell a piece picked up or put down as it
+        happens; not an exact run's (a look-ahead's branches did not happen)."""
+        return None if self.exact_mode else self.recorder
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):
         """for each ... by highest/lowest: the group ordered by a value, ties by the next value

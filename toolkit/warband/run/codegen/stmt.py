@@ -291,11 +291,12 @@ class Writer(ExpressionWriter):
         # carrying pieces (run/carrying.py)
         if t is nodes.Carry:
             out.append(f"{pad}world = _pick_up({self.const(s, 'n')}, "
-                       f"{self.expr(s.piece, scope)}, {self.expr(s.fighter, scope)}, world)")
+                       f"{self.expr(s.piece, scope)}, {self.expr(s.fighter, scope)}, world, "
+                       "I.recorder)")
             return bound
         if t is nodes.PutDown:
             out.append(f"{pad}world = _put_down({self.const(s, 'n')}, "
-                       f"{self.expr(s.piece, scope)}, world)")
+                       f"{self.expr(s.piece, scope)}, world, I.recorder)")
             return bound
         if t is nodes.Remove:
             subject = self.expr(s.subject, scope)
