@@ -15,6 +15,7 @@ generated code plays every game exactly as the interpreter does.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 import pytest
@@ -531,3 +532,136 @@ def test_the_record_of_a_game_with_pieces_replays(tmp_path):
     again = Game(scenario, game.seed, record=True, script=record["events"])
     again.play()
     assert again.log.events == game.log.events
+
+
+# ---- moves the rules choose: into a zone, out of contact ---------------------------------------------
+
+MOVES = '''
+ruleset "moves-{base}"
+  extends "{base}"
+
+phase home(f: fighter) "Off the table by the south edge" {{
+  travel f up to {reach} to south
+  if inside(f, south) {{
+    withdraw f
+  }}
+}}
+
+phase slip(f: fighter) "Out of contact with every enemy" {{
+  travel f up to {reach} not into contact
+}}
+
+scenario moving {{
+  board {board}
+  side a {{ {a} }}
+  side b {{ {b} }}
+  zone south = edge south depth {depth}
+  zone north = edge north depth {depth}
+  round {{ }}
+  rounds 1
+  score a = 0
+  score b = 0
+}}
+'''
+
+
+def _moves(tmp_path, system: str):
+    return _scenario(tmp_path, MOVES, system, "moves")
+
+
+def _run(scenario, phase: str, spots: list, seed: int):
+    """Fighter 0 runs the phase; fighters 1.. stand at the rest of `spots` (those not given are
+    off the board). (the world after, the game)."""
+    game = Game(scenario, seed, record=True)
+    world = scenario.start()
+    for i, at in enumerate(spots):
+        world = world.place(Ref("fighter", i), at)
+    for i in range(len(spots), len(world.fighters)):
+        world = world.remove(Ref("fighter", i))
+    _, after = game.interp.run_nested(scenario.ruleset.procedures[phase],
+                                      {"f": Ref("fighter", 0)}, world)
+    return after, game
+
+
+def _random_spots(rng, system: str, n: int) -> list:
+    if system == "sas":   # squares 1..8
+        cells = rng.sample([(x, y) for x in range(1, 9) for y in range(1, 9)], n)
+        return cells
+    spots: list = []
+    while len(spots) < n:
+        p = (rng.randrange(2, 44) / 2, rng.randrange(2, 44) / 2)
+        if all(math.dist(p, q) >= 1 for q in spots):
+            spots.append(p)
+    return spots
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_move_into_a_zone_goes_the_shortest_way_and_ends_inside_when_in_reach(tmp_path, system):
+    """Into the south edge zone: a fighter already there stays; one whose straight way is
+    short enough and free ends inside it (and `inside` then holds, so it withdraws); it never
+    moves further than its reach."""
+    import random
+    scenario = _moves(tmp_path, system)
+    rng = random.Random(21)
+    squares = system == "sas"
+    reach, depth = SYSTEMS[system]["reach"], SYSTEMS[system]["depth"]
+    for seed in range(40):
+        spots = _random_spots(rng, system, 2)
+        after, game = _run(scenario, "home", spots, seed)
+        hero = after.fighters[0]
+        start = spots[0]
+        edge = start[1] - (1 if squares else 0) - (depth - (1 if squares else 0.5))
+        if edge <= 0:   # already in the zone: withdrawn where it stood
+            assert hero.withdrawn and hero.position == start
+            continue
+        end = hero.position
+        walked = max(abs(end[0] - start[0]), abs(end[1] - start[1])) if squares else \
+            math.dist(start, end)
+        assert walked <= reach + 1e-6
+        if edge <= reach and not hero.withdrawn:   # in reach: only a blocker stops it
+            blocker = spots[1]
+            assert abs(blocker[0] - start[0]) <= 2 and blocker[1] < start[1], (seed, spots, end)
+        if hero.withdrawn:
+            assert game.interp.q_inside(Ref("fighter", 0), "south", after)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_move_not_into_contact_ends_out_of_contact_with_every_enemy(tmp_path, system):
+    """From base contact with an enemy: wherever the player takes it, f ends touching no
+    enemy, within its reach; where no such place exists it stays, and the log says why."""
+    import random
+    scenario = _moves(tmp_path, system)
+    rng = random.Random(5)
+    squares = system == "sas"
+    reach = SYSTEMS[system]["reach"]
+    moved = 0
+    for seed in range(40):
+        start = _random_spots(rng, system, 1)[0]
+        # an enemy in contact: next to it
+        enemy = (start[0] + 1, start[1]) if squares else (start[0] + 1.0, start[1])
+        if squares and enemy[0] > 8 or not squares and enemy[0] > 23.5:
+            enemy = (start[0] - 1, start[1]) if squares else (start[0] - 1.0, start[1])
+        spots = [start, enemy]
+        if system == "sas":   # (the hero is fighter 0, side a; fighter 3 is the first Menace)
+            spots = [start, (1, 1), (1, 2), enemy] if start not in ((1, 1), (1, 2)) else None
+            if spots is None or enemy in ((1, 1), (1, 2)):
+                continue
+        else:
+            spots = [start, (0.5, 23.5), (1.5, 23.5), enemy]
+            if min(math.dist(start, q) for q in spots[1:3]) < 1 or \
+                    min(math.dist(enemy, q) for q in spots[1:3]) < 1:
+                continue
+        after, game = _run(scenario, "slip", spots, seed)
+        end = after.fighters[0].position
+        q = game.interp.q_contact
+        touching = q(Ref("fighter", 0), Ref("fighter", 3), after)
+        stuck = [e for e in game.log.events if e["type"] == "stuck"]
+        if end == start:
+            assert stuck and "out of contact" in stuck[0]["why"], (seed, spots)
+            continue
+        moved += 1
+        assert not touching, (seed, spots, end)
+        walked = max(abs(end[0] - start[0]), abs(end[1] - start[1])) if squares else \
+            math.dist(start, end)
+        assert walked <= reach + 1e-6
+    assert moved >= 20

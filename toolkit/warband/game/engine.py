@@ -37,6 +37,7 @@ from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Draft, Interpret
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
+from warband.run.host import CLEAR
 from warband.run.interpreter import Interpreter
 from warband.run.world import Ref, World
 
@@ -313,6 +314,10 @@ class Game:
                 reach = fn(stmt.distance)(env, world)
                 target = fn(stmt.target)(env, world) if stmt.target is not None else None
                 return next_(env, self.movement.travel(ref, reach, stmt.away, world, target))
+            case nodes.TravelClear():   # moves the rules choose: not into contact
+                ref = fn(stmt.fighter)(env, world)
+                reach = fn(stmt.distance)(env, world)
+                return next_(env, self.movement.travel(ref, reach, False, world, CLEAR))
             case nodes.Concede(side=side):
                 return next_(env, self.concede_now(fn(side)(env, world), world))
             case nodes.Deploy():

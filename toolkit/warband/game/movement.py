@@ -19,6 +19,7 @@ from warband.game.gamelog import number, position
 from warband.game.pieces import piece_name
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
+from warband.run.host import CLEAR
 from warband.run.world import Ref, World
 
 if TYPE_CHECKING:
@@ -52,7 +53,9 @@ class Movement:
         def others():
             return [g.position for i, g in enumerate(world.fighters)
                     if not g.removed and i != index and g.position is not None]
-        if target is not None:
+        if target is CLEAR:   # moves the rules choose: not into contact
+            spot = self.out_of_contact(ref, reach, world)
+        elif target is not None:
             spot = self.travel_to(fighter.name, start, reach, target, world, others())
         elif board.squares:
             spots = board.reachable(start, int(reach), set(others()))
@@ -133,6 +136,8 @@ class Movement:
         stand on it), as far as `reach` goes; where there is no route at all, f stays and the
         log says so (a `stuck` event)."""
         board = self.board
+        if type(target) is str and target in board.zones:   # into a zone (moves the rules choose)
+            return self.into_zone(name, start, reach, target, others)
         if type(target) is str:   # a kind of marker: its nearest piece (a wall: next to it)
             pieces = [p for p in board.pieces if p.kind == target]
             if self.game.questions.mobile:   # carrying pieces: where each is now
@@ -169,6 +174,62 @@ class Movement:
         if end is None:
             return self.stuck(name, start, f"no free route to {_target_label(target, world)}")
         return end
+
+    # ---- moves the rules choose: into a zone, out of contact ------------------------------------------
+    def into_zone(self, name: str, start, reach: float, zone_name: str, others: list):
+        """`travel f up to D to ZONE`: by the shortest free route to the nearest place in the
+        zone where its base stands whole (its cell on squares), as far as D goes; already in
+        it, f stays."""
+        board = self.board
+        zone = board.zones[zone_name]
+        if board.in_zone(start, zone):
+            return start
+        taken = set(others) if board.squares else None
+        free = [c for c in board.cells(zone) if not board.blocked(c) and
+                (c not in taken if taken is not None else
+                 all(math.dist(c, o) >= BASE - CONTACT for o in others))]
+        if not free:
+            return self.stuck(name, start, f"no room in zone {zone_name}")
+        goal = min(free, key=lambda c: math.dist(start, c))
+        if board.squares:
+            end = _squares_to(board, start, goal, 0, int(reach), taken or set())
+        else:
+            end = self.inches_to(start, goal, 0.0, reach, others)
+        if end is None:
+            return self.stuck(name, start, f"no free route to zone {zone_name}")
+        return end
+
+    def out_of_contact(self, ref: Ref, reach: float, world: World):
+        """`travel f up to D not into contact`: f's player picks where f goes, as for a plain
+        `travel f up to D`, among the places that end out of base contact with every enemy
+        (staying put among them, when f touches nobody). Where there is none, f stays and
+        the log says so (a `stuck` event)."""
+        game, board = self.game, self.board
+        fighter = world.fighters[ref.index]
+        start, side, index = fighter.position, fighter.side, ref.index
+        enemies = [(g.name, g.position) for g in world.fighters
+                   if not g.removed and g.side != side and g.position is not None]
+        others = [g.position for i, g in enumerate(world.fighters)
+                  if not g.removed and i != index and g.position is not None]
+
+        def clear(spot) -> bool:
+            return not any(board.contact(spot, e) for _, e in enemies)
+        if board.squares:
+            spots = [s for s in board.reachable(start, int(reach), set(others)) if clear(s)]
+        else:
+            ways = board.destinations() if not game.questions.mobile else \
+                pieces_now.destinations(board, world)
+            count = 1 + len(enemies) + len(ways) + (1 if enemies else 0)
+            ends = [self.route_end(_route(i, enemies, ways), start, enemies, reach,
+                                   lambda: others) for i in range(count)]
+            # (towards an enemy ends in contact: a free spot short of it instead)
+            spots = list(dict.fromkeys(e for e in ends if clear(e)))
+        if not spots:
+            return self.stuck(fighter.name, start, f"no place within {number(reach)} out of "
+                                                   "contact with the enemy")
+        return spots[game.players.pick(
+            side, "destination", lambda: [position(s) for s in spots], world,
+            lambda i: self.spot_value(ref, spots[i], enemies, world), count=len(spots))]
 
     def stuck(self, name: str, start, why: str):
         """The fighter stays where it is, and the log says why."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
 
-NAMES = ("distance", "sees", "obscured", "contact", "engaged", "pieces")
+NAMES = ("distance", "sees", "obscured", "contact", "engaged", "pieces", "inside")
 KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
 
 
@@ -66,6 +66,11 @@ class Questions:
         if self.board.squares:
             return max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) == 1
         return math.dist(pa, pb) - BASE <= CONTACT
+
+    def inside(self, a, zone, world) -> bool:
+        """inside(f, ZONE): f stands in the zone (its whole base, in inches)."""
+        pa = world.fighters[a[1]].position
+        return True if pa is None else self.board.in_zone(pa, self.board.zones[zone])
 
     def pieces(self, kind, world) -> tuple:
         """pieces(KIND): every piece of the kind on the board (pieces.py)."""

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place
-                | nodes.Carry | nodes.PutDown)
+                | nodes.Carry | nodes.PutDown | nodes.TravelClear)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -54,6 +54,7 @@ GAME_SIGNATURES = {
     "contact": ((FIGHTER, ), (FIGHTER, PIECE), BOOL),
     "engaged": ((FIGHTER, ), None, BOOL),
     "pieces": ((MARKER, ), None, PIECES),   # pieces as values: every piece of a kind
+    "inside": ((FIGHTER, ), (ZONE, ), BOOL),   # moves the rules choose: standing in a zone
 }
 # pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
 # them a rule may change
@@ -103,12 +104,12 @@ class GameChecker(CheckerParts):
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
                 if target is not None:
                     where = self.expr(target, scope)
-                    if where.kind not in ("fighter", "marker", "piece", "any"):
+                    if where.kind not in ("fighter", "marker", "piece", "zone", "any"):
                         self.error("E302", f"where a fighter travels to must be a fighter or "
-                                   f"a marker (or one piece), not {where}", target.span,
+                                   f"a marker (or one piece, or a zone), not {where}", target.span,
                                    hint="travel f up to 6 to enemy (into base contact with it), "
-                                        "to a marker's name (onto its nearest piece), or to one "
-                                        "piece (for each p in pieces(KIND))")
+                                        "to a marker's name (onto its nearest piece), to one "
+                                        "piece (for each p in pieces(KIND)), or into a zone")
             case nodes.Withdraw(fighter=fighter):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
                             "who leaves the table")
@@ -133,6 +134,10 @@ class GameChecker(CheckerParts):
                 for point in (at, to):
                     if point is not None:
                         self.point(point, scope)
+            # moves the rules choose
+            case nodes.TravelClear(fighter=fighter, distance=distance):
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
+                self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
             # carrying pieces
             case nodes.Carry(piece=piece, fighter=fighter):
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is picked up")

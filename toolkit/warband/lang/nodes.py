@@ -784,6 +784,15 @@ class Place:
     span: Span
 
 
+# moves the rules choose: a move its player picks that ends out of contact with every enemy
+@node
+class TravelClear:
+    """travel FIGHTER up to D not into contact"""
+    fighter: Expr
+    distance: Expr
+    span: Span
+
+
 # carrying pieces (run/carrying.py)
 @node
 class Carry:

@@ -33,6 +33,7 @@ BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
 # Questions the board answers during a game (without a board: no distance, clear sight).
 GAME_FUNCTIONS = {"distance": 2, "sees": 2, "obscured": 2, "contact": 2, "engaged": 1}
 GAME_FUNCTIONS["pieces"] = 1   # pieces as values: pieces(KIND), every piece of a kind placed
+GAME_FUNCTIONS["inside"] = 2   # moves the rules choose: inside(f, ZONE), f standing in a zone
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 

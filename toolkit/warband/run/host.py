@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from warband.run.world import Ref, World
 
 
+# moves the rules choose: the target of `travel f up to D not into contact`, as the interpreter
+# and generated code hand it to the game's travel
+CLEAR = "not into contact"
+
+
 class Recorder(Protocol):
     """A game's log, while a game is recorded or replayed: the dice rolled and the choices
     made; in a replay, the recorded choices (`script`) taken instead of the policies'."""

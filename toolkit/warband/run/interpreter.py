@@ -45,7 +45,8 @@ if TYPE_CHECKING:
     from warband.run.host import GameHost
 
 
-_GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place)
+_GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
+                    nodes.TravelClear)   # (moves the rules choose)
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
@@ -163,6 +164,10 @@ class Interpreter(Decisions):
     # pieces as values: without a board there are none
     def q_pieces(self, kind, world):
         return ()
+
+    # moves the rules choose: without a board, everyone stands where the rules need them
+    def q_inside(self, a, zone, world):
+        return True
 
     # ---- entry points ------------------------------------------------------------------------------
     def exact(self, procedure: str, args: dict, world: World,
@@ -613,7 +618,8 @@ class Interpreter(Decisions):
             raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
         if self.game is not None and not self.exact_mode:
             return self.game.statement(stmt, env, world, next_)
-        if type(stmt) is nodes.Travel:   # the distance is still rolled, as it is in a game
+        if type(stmt) is nodes.Travel or type(stmt) is nodes.TravelClear:
+            # the distance is still rolled, as it is in a game
             return self.plain(stmt.distance, env, world, lambda v, w: next_(env, w))
         if type(stmt) is nodes.Concede:
             return self.plain(stmt.side, env, world,

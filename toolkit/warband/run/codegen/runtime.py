@@ -26,6 +26,7 @@ from warband.run.evaluate import (
     norm,
     read_field,
 )
+from warband.run.host import CLEAR
 from warband.run.world import (
     FIGHTER_REFS,
     SIDE_REFS,
@@ -505,6 +506,17 @@ def travel(interp: Interpreter, stmt, ref, reach, target, world):
     if type(world) is Draft and not game.direct:
         world = world.freeze()
     return game.travel(ref, reach, stmt.away, world, target)
+
+
+def travel_clear(interp: Interpreter, stmt, ref, reach, world):
+    """`travel f up to D not into contact` (moves the rules choose): as `travel`, to the
+    game's `CLEAR` target."""
+    game = interp.game
+    if game is None or interp.exact_mode:
+        return world
+    if type(world) is Draft and not game.direct:
+        world = world.freeze()
+    return game.travel(ref, reach, False, world, CLEAR)
 
 
 def in_order(items, keys, highest: bool):
