@@ -665,3 +665,41 @@ def test_a_move_not_into_contact_ends_out_of_contact_with_every_enemy(tmp_path, 
             math.dist(start, end)
         assert walked <= reach + 1e-6
     assert moved >= 20
+
+
+def test_reading_a_holder_or_carrier_that_is_nobody_is_an_error_not_a_crash(tmp_path):
+    """`p.carrier.side` before anyone carries p: E510 with a hint, in generated code and in
+    the interpreter alike (not a fault of either)."""
+    text = '''
+ruleset "nobody-home"
+  extends "super-simple-skirmish"
+
+marker treasure "A chest"
+
+scenario s {
+  board 12 by 12 inches
+  side a { fighter "Hero" { class Warrior  stat Might = 10 } }
+  side b { fighter "Foe" { class Soldier  stat Might = 10 } }
+  zone south = edge south depth 3
+  zone north = edge north depth 3
+  setup {
+    place treasure at (6, 6)
+    deploy a in south
+    deploy b in north
+  }
+  round { }
+  rounds 1
+  score a = total(1 for p in pieces(treasure) if p.carrier.side == a)
+  score b = total(1 for p in pieces(treasure) if p.holder.conceded)
+}
+'''
+    path = tmp_path / "nobody.rules"
+    path.write_text(text)
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), scenario
+    for compiled in (True, False):
+        with pytest.raises(RulesError) as caught:
+            _play(scenario, 1, compiled=compiled)
+        d = caught.value.diagnostic
+        assert d.code == "E510" and "'p.carrier' is nobody here" in d.message, d.message
+        assert d.span.line == 20 and "if p.carried" in d.hint

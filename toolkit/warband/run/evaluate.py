@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS
+from warband.lang.unparse import expr_text
 from warband.limits import MAX_DICE
 from warband.run import budget, dice, toomuch
 from warband.run.dice import Dist
@@ -95,6 +96,14 @@ class Record:
 
     def __hash__(self) -> int:
         return hash((self.columns, self.values))
+
+
+def nobody(node) -> RulesError:
+    """Pieces as values: a field read of a piece's holder or carrier when there is none."""
+    return RulesError(diag("E510", f"'{expr_text(node)}' is nobody here, so it has no "
+                                   "fields to read", node.span,
+                           hint="ask first: if p.held { ... } for a holder, if p.carried "
+                                "{ ... } for a carrier"))
 
 
 def read_field(tables, subject, name: str, world: World):
@@ -302,6 +311,8 @@ class Compiler:
 
                 def field_fn(env, world):
                     s = sub(env, world)
+                    if s is None:   # a piece's holder or carrier, when there is none
+                        raise nobody(subject)
                     if type(s) is Dist:
                         return lift(lambda x: field(x, fname, world), s)
                     return field(s, fname, world)

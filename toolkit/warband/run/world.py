@@ -110,6 +110,19 @@ def changed_side(s: Side, values: dict, conceded: bool) -> Side:
     return n
 
 
+_LAST_PIECES: list = [None, ()]   # the last pieces a key was made of, and that key
+
+
+def _pieces_key(pieces: tuple) -> tuple:
+    """The pieces' part of World.key: worked out once for a tuple of pieces, which most worlds
+    of a game share (a turn that changes no piece keeps its tuple)."""
+    if pieces is _LAST_PIECES[0]:
+        return _LAST_PIECES[1]
+    key = tuple((tuple(p.values.values()), p.holder, p.at, p.carrier) for p in pieces)
+    _LAST_PIECES[0], _LAST_PIECES[1] = pieces, key
+    return key
+
+
 def new_world(fighters: tuple, sides: tuple, lazies: dict, pieces: tuple = ()) -> "World":
     """World(fighters, sides, lazies, pieces) without calling the class."""
     w = _new(World)
@@ -133,8 +146,7 @@ class World:
                       for f in self.fighters),
                 tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
                 tuple(self.lazies.items()),
-                tuple((tuple(p.values.values()), p.holder, p.at, p.carrier)
-                      for p in self.pieces))
+                _pieces_key(self.pieces))
 
     def with_lazy(self, id: int, dist) -> "World":
         return World(self.fighters, self.sides, {**self.lazies, id: dist}, self.pieces)

@@ -92,6 +92,7 @@ class Program:
             "_Record": Record, "_limits": limits, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
             "_travel_clear": rt.travel_clear,   # moves the rules choose
+            "_someone": rt.someone,   # pieces as values
             "_pick_up": carrying.pick_up, "_put_down": carrying.put_down,   # carrying pieces
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,

@@ -23,6 +23,7 @@ from warband.run.evaluate import (
     RulesError,
     Thunk,
     check_count,
+    nobody,
     norm,
     read_field,
 )
@@ -506,6 +507,13 @@ def travel(interp: Interpreter, stmt, ref, reach, target, world):
     if type(world) is Draft and not game.direct:
         world = world.freeze()
     return game.travel(ref, reach, stmt.away, world, target)
+
+
+def someone(value, node):
+    """Pieces as values: a piece's holder or carrier, read for a field of it (E510 if none)."""
+    if value is None:
+        raise nobody(node)
+    return value
 
 
 def travel_clear(interp: Interpreter, stmt, ref, reach, world):
