@@ -884,6 +884,13 @@ action pocket(f: fighter) requires total(1 for c in f.carrying) == 0 {
     }
   }
 }
+# moves the rules choose
+action slip(f: fighter) requires engaged(f) or total(1 for c in f.carrying) >= 1 {
+  travel f up to 2 not into contact
+  if total(1 for c in f.carrying) >= 1 {
+    travel f up to 2 to west
+  }
+}
 action spend(f: fighter) requires total(1 for c in f.carrying) >= 1 {
   for each c in f.carrying {
     put down c
@@ -942,7 +949,7 @@ scenario stmts {
   round {
     for each s in sides by lowest s.Fate {
       for each f in s.fighters {
-        activate f using strike, step, flee, rush, seek, pocket, spend as done
+        activate f using strike, step, flee, rush, seek, pocket, spend, slip as done
         if done == "none" {
           activate f using rest
         } else if f.Might > 10 and not f.removed {
@@ -978,7 +985,7 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     kinds = {type(n) for n in found}
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.Activate, nodes.Travel, nodes.Withdraw,
-        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Carry, nodes.PutDown}
+        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Carry, nodes.PutDown, nodes.TravelClear}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
