@@ -703,3 +703,17 @@ scenario s {
         d = caught.value.diagnostic
         assert d.code == "E510" and "'p.carrier' is nobody here" in d.message, d.message
         assert d.span.line == 20 and "if p.carried" in d.hint
+
+
+def test_a_player_does_not_choose_among_pieces_yet():
+    result = _rules('''
+marker objective "A point to hold"
+
+phase pick(s: side) {
+  choose target by s among pieces(objective)
+  set target.holder = s
+}
+''')
+    errors = [d for d in result.diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["E302"] and "not a piece" in errors[0].message
+    assert errors[0].hint

@@ -86,6 +86,11 @@ class GameChecker(CheckerParts):
                                        "piece of equipment", group.span,
                                hint="choose among options instead: choose NAME by WHO "
                                     "{ option ... }")
+                if element.kind == "piece":   # pieces as values: not a player's pick (yet)
+                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
+                                       "piece", group.span,
+                               hint="let the rules pick it (for each p in pieces(KIND) by "
+                                    "lowest ...), or choose among the fighters near it")
                 self.local(name, element, scope)
             case nodes.Activate(fighter=fighter, using=using, exclude=exclude, bind=bind):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
