@@ -158,6 +158,11 @@ CASES = [
     ("number", "distance(@f, wall)"),
     ("bool", "sees(@f, @g) or obscured(@f, @g)"),
     ("bool", "contact(@f, @g) or engaged(@f)"),
+    # pieces as values, positions, zones (issue 21: a board with state, moves the rules choose)
+    ("number", "total(1 for p in pieces(wall)) + total(1 for p in @f.carrying) * 10"),
+    ("number", "total(distance(@f, p) for p in pieces(wall) if not p.held and not p.carried)"),
+    ("bool", "inside(@f, west) or inside(@g, east)"),
+    ("number", "distance(@f, @g.position)"),
     ("bool", 'band(@n) == "low" or band(@f.Wounds) == "none"'),
     ("number", "worth(@f) + worth(@g)"),
     ("number", "strength(@f) + strength(@g)"),
@@ -871,6 +876,7 @@ action seek(f: fighter) requires f.Might > 6 {
 }
 # pieces as values: state on pieces, carrying
 marker coin "A coin anyone may carry"
+marker trail "Where someone stepped from (position as a value)"
 counter Shine on coin
 action pocket(f: fighter) requires total(1 for c in f.carrying) == 0 {
   for each c in pieces(coin) {
@@ -957,6 +963,11 @@ scenario stmts {
         }
       }
       tidy(s)
+      for each f in s.fighters {
+        if f.Wounds >= 1 {
+          place trail at f.position
+        }
+      }
       if s.Out > 40 {
         concede s
       }
@@ -965,6 +976,7 @@ scenario stmts {
   rounds 4
   score red = red.Out + total(x.Wounds for x in blue.fighters) + total(1 for x in blue.casualties)
     + total(c.Shine for c in pieces(coin) if c.holder == red)
+    + total(distance(x, x.position) for x in red.fighters) + total(1 for t in pieces(trail)) / 10
   score blue = blue.Out + total(1 for x in red.casualties) + total(1 for x in red.withdrawn)
   value red = red.Out - blue.Out + total(x.Wounds for x in blue.fighters) - lead(blue)
   value blue = blue.Out / 2 + total(x.Might for x in blue.fighters if not x.Hurt) / 10
@@ -985,7 +997,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     kinds = {type(n) for n in found}
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.Activate, nodes.Travel, nodes.Withdraw,
-        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Carry, nodes.PutDown, nodes.TravelClear}
+        nodes.Concede, nodes.Deploy, nodes.Place, nodes.Carry, nodes.PutDown, nodes.TravelClear,
+        nodes.PlaceAt}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

@@ -717,3 +717,52 @@ phase pick(s: side) {
     errors = [d for d in result.diagnostics if d.is_error]
     assert [d.code for d in errors] == ["E302"] and "not a piece" in errors[0].message
     assert errors[0].hint
+
+
+# ---- position as a value ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_piece_placed_at_a_fighters_position_stands_there(tmp_path, system):
+    """`place KIND at f.position`: the piece is where the fighter stands (distance 0, contact);
+    `p.position` is that position; `distance(f, POSITION)` measures to a point."""
+    text = MOVES.replace('''phase slip(f: fighter)''', '''marker cairn "Where someone stood"
+
+phase mark(f: fighter) "A cairn where f stands" {{
+  place cairn at f.position
+}}
+
+phase slip(f: fighter)''')
+    scenario = _scenario(tmp_path, text, system, "cairn")
+    squares = system == "sas"
+    for seed, (start, other) in enumerate([((4, 4), (6, 6)), ((2, 7), (7, 2))]):
+        if not squares:
+            start, other = (start[0] * 2.5, start[1] * 2.5), (other[0] * 2.5, other[1] * 2.5)
+        after, game = _run(scenario, "mark", [start, other], seed)
+        q = game.interp
+        hero, them = Ref("fighter", 0), Ref("fighter", 1)
+        (cairn,) = q.q_pieces("cairn", after)
+        assert after.pieces[0].at == start
+        assert q.q_distance(hero, cairn, after) == 0 and q.q_contact(hero, cairn, after)
+        assert q.q_distance(them, start, after) == q.q_distance(them, hero, after) + (
+            0 if squares else Fraction(1, 2))   # (to a point: from one base's edge only)
+        assert q.field(cairn, "position", after) == start
+        place = [e for e in game.log.events if e["type"] == "place"]
+        assert len(place) == 1 and place[0]["marker"] == "cairn"
+
+
+def test_a_position_off_the_board_has_nowhere_to_place_a_piece(tmp_path):
+    text = MOVES.replace('''phase slip(f: fighter)''', '''marker cairn "Where someone stood"
+
+phase mark(f: fighter) "A cairn where f stands" {{
+  place cairn at f.position
+}}
+
+phase slip(f: fighter)''')
+    scenario = _scenario(tmp_path, text, "sss", "cairn")
+    game = Game(scenario, 1, record=True)
+    world = scenario.start()   # nobody deployed: no positions
+    with pytest.raises(RulesError) as caught:
+        game.interp.run_nested(scenario.ruleset.procedures["mark"], {"f": Ref("fighter", 0)},
+                               world)
+    d = caught.value.diagnostic
+    assert d.code == "E510" and "off the board" in d.message and d.hint

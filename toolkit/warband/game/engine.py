@@ -314,6 +314,16 @@ class Game:
                 reach = fn(stmt.distance)(env, world)
                 target = fn(stmt.target)(env, world) if stmt.target is not None else None
                 return next_(env, self.movement.travel(ref, reach, stmt.away, world, target))
+            case nodes.PlaceAt():   # position as a value: where a fighter or a piece is
+                at = fn(stmt.where)(env, world)
+                if at is None:
+                    raise RulesError(diag("E510", f"there is no place to put the "
+                                                  f"{stmt.kind.name}: that position is off the "
+                                                  "board", stmt.where.span,
+                                          hint="ask first: if not f.removed { ... }"))
+                world = self.placement.place(cast(nodes.Place, stmt), at, None, None, None,
+                                             None, None, world)
+                return next_(env, world)
             case nodes.TravelClear():   # moves the rules choose: not into contact
                 ref = fn(stmt.fighter)(env, world)
                 reach = fn(stmt.distance)(env, world)

@@ -14,7 +14,7 @@ import dataclasses
 import math
 from typing import TYPE_CHECKING
 
-from warband.game.board import CONTACT, Board, Piece
+from warband.game.board import BASE, CONTACT, Board, Piece
 from warband.lang import nodes
 from warband.run.world import PIECE_REFS, World, new_pieces, piece_position
 
@@ -45,6 +45,17 @@ def gap(board: Board, at, ref, world) -> float:
     nearest edge (a wall: its nearest point), never below 0. A piece carried off the table is
     nowhere: as far as no piece at all (infinite)."""
     return board.to_piece(at, where_now(board, ref[1], world))
+
+
+def to_point(board: Board, at, point) -> float:
+    """From a fighter at `at` to a position: king's steps on squares; in inches from the edge
+    of its base. A position off the board (None) is as far as no piece at all."""
+    if point is None:
+        return math.inf
+    if board.squares:
+        return max(abs(at[0] - point[0]), abs(at[1] - point[1]))
+    d = math.dist(at, point) - BASE / 2
+    return d if d > 0.0 else 0.0
 
 
 def touching(board: Board, at, ref, world) -> bool:

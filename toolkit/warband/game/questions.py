@@ -49,6 +49,8 @@ class Questions:
                     kept.clear()
                 found = kept[(pa, b)] = plain_number(self.board.nearest(pa, b))
             return found
+        if type(b) is tuple or b is None:   # position as a value: to a point (or nowhere)
+            return plain_number(pieces.to_point(self.board, pa, b))
         if b[0] == "piece":   # pieces as values: to one piece
             return plain_number(pieces.gap(self.board, pa, b, world))
         pb = world.fighters[b[1]].position

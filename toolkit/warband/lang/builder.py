@@ -652,6 +652,10 @@ class Builder(Transformer):
     def travel_clear_stmt(self, meta, c):
         return nodes.TravelClear(c[0], c[1], self.span(meta))
 
+    # position as a value
+    def place_at_value_stmt(self, meta, c):
+        return nodes.PlaceAt(self.ident(c[0]), c[1], self.span(meta))
+
     # carrying pieces
     def carry_stmt(self, meta, c):
         return nodes.Carry(c[0], c[1], self.span(meta))

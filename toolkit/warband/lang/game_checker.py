@@ -23,6 +23,7 @@ from warband.lang.typesystem import (
     NUMBER,
     PIECE,
     PIECES,
+    POSITION,
     SIDE,
     TEXT,
     ZONE,
@@ -41,14 +42,14 @@ if TYPE_CHECKING:
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place
-                | nodes.Carry | nodes.PutDown | nodes.TravelClear)
+                | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
 
 # the argument types of the board's built-in questions; a marker kind stands for its nearest one
 GAME_SIGNATURES = {
-    "distance": ((FIGHTER, ), (FIGHTER, MARKER, PIECE), NUMBER),
+    "distance": ((FIGHTER, ), (FIGHTER, MARKER, PIECE, POSITION), NUMBER),
     "sees": ((FIGHTER, ), (FIGHTER, ), BOOL),
     "obscured": ((FIGHTER, ), (FIGHTER, ), BOOL),
     "contact": ((FIGHTER, ), (FIGHTER, PIECE), BOOL),
@@ -59,7 +60,7 @@ GAME_SIGNATURES = {
 # pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
 # them a rule may change
 PIECE_BUILTINS = {"holder": SIDE, "held": BOOL, "carrier": FIGHTER, "carried": BOOL,
-                  "carried_off": BOOL}
+                  "carried_off": BOOL, "position": POSITION}
 PIECE_SETTABLE = ("holder",)
 
 
@@ -143,6 +144,13 @@ class GameChecker(CheckerParts):
             case nodes.TravelClear(fighter=fighter, distance=distance):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+            # position as a value
+            case nodes.PlaceAt(kind=kind, where=where):
+                sym = self.lookup(kind.name)
+                if sym is None or sym.kind != "marker":
+                    self.unknown(kind, ("marker",))
+                self.expect(POSITION, self.expr(where, scope), where.span,
+                            "where it is placed (a position: f.position, p.position, or (x, y))")
             # carrying pieces
             case nodes.Carry(piece=piece, fighter=fighter):
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is picked up")

@@ -793,6 +793,15 @@ class TravelClear:
     span: Span
 
 
+# position as a value: place KIND at f.position
+@node
+class PlaceAt:
+    """place KIND at POSITION (a value: where a fighter or a piece stands)"""
+    kind: Ident
+    where: Expr
+    span: Span
+
+
 # carrying pieces (run/carrying.py)
 @node
 class Carry:

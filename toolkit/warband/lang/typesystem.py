@@ -34,7 +34,7 @@ class Type:
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
                  "gear": "a group of equipment",
                  # pieces as values: one placed on the board, and a group of them
-                 "piece": "a piece", "pieces": "a group of pieces"}
+                 "piece": "a piece", "pieces": "a group of pieces", "position": "a position"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self.kind in ("piece", "pieces") and self.name is not None:
@@ -68,11 +68,13 @@ ENTRIES = Type("entries")
 EQUIPMENT, GEAR = Type("equipment"), Type("gear")
 # pieces as values: a piece placed on the board (its name: the marker's kind, when known)
 PIECE, PIECES = Type("piece"), Type("pieces")
+POSITION = Type("position")   # where a fighter or a piece stands (none off the board)
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
                     "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,
                     "friends": FIGHTERS}
 FIGHTER_BUILTINS["carrying"] = PIECES   # carrying pieces: the pieces it carries
+FIGHTER_BUILTINS["position"] = POSITION   # position as a value: where it stands
 # a side's fighters are those in play; casualties were removed, the withdrawn left the table
 SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}

@@ -144,6 +144,8 @@ def read_field(tables, subject, name: str, world: World):
         enemy = name == "enemies"
         return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
                      if not g.removed and i != subject.index and (g.side != f.side) == enemy)
+    if name == "position":   # position as a value: where it stands (None off the board)
+        return f.position
     if name == "carrying":   # carrying pieces: what it carries, in the order they were placed
         return tuple(PIECE_REFS[i] for i, p in enumerate(world.pieces)
                      if p.carrier == subject.index)

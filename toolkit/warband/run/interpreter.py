@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 
 
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
-                    nodes.TravelClear)   # (moves the rules choose)
+                    nodes.TravelClear,   # (moves the rules choose)
+                    nodes.PlaceAt)   # (position as a value)
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
@@ -624,7 +625,8 @@ class Interpreter(Decisions):
         if type(stmt) is nodes.Concede:
             return self.plain(stmt.side, env, world,
                               lambda ref, w: next_(env, w.concede(ref.index)))
-        word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place"}.get(
+        word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
+                nodes.PlaceAt: "place"}.get(
             type(stmt), "this")
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
                               hint="play it in a scenario: warband play SCENARIO"))

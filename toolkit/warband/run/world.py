@@ -306,7 +306,7 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
 
 # ---- pieces with state: what the rules read and change of a piece (game/pieces.py places them)
 # a piece's own fields, besides the flags and counters declared on its kind
-PIECE_BUILTINS = ("holder", "held", "carrier", "carried", "carried_off")
+PIECE_BUILTINS = ("holder", "held", "carrier", "carried", "carried_off", "position")
 
 
 def piece_position(world, index: int):
@@ -342,6 +342,8 @@ def read_piece(world, ref: Ref, name: str):
         return p.holder is not None
     if name == "carrier":
         return None if p.carrier is None else FIGHTER_REFS[p.carrier]
+    if name == "position":   # position as a value: where it is now (None: carried off)
+        return piece_position(world, ref.index)
     if name == "carried":   # by a fighter in play
         return p.carrier is not None and not world.fighters[p.carrier].removed
     if name == "carried_off":   # by a fighter who left the table with it

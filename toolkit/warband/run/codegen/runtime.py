@@ -262,7 +262,7 @@ _SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 # fields of the board game (groups, who left, who conceded): read through the interpreter
 _GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded",
-                "carrying")
+                "carrying", "position")
 
 
 def field_getter(interp: Program, name: str):
