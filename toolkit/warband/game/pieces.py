@@ -6,6 +6,8 @@ placed); what the rules change of it (the side holding it, the flags and counter
 its kind) is the World's (`World.pieces`, the same order), so that a look-ahead, an exact run or
 a replay sees it as it sees a fighter's counters. The rules name a piece by a Ref("piece", i):
 `pieces(KIND)` gives every piece of a kind, `distance(f, p)` and `contact(f, p)` measure to one.
+A carried piece (run/carrying.py) is where its carrier stands: a game whose rules carry pieces
+(`carries`) measures to where each is now, not where the board put it.
 """
 
 from __future__ import annotations
