@@ -162,6 +162,11 @@ CASES = [
     ("number", "distance(@f, wall)"),
     ("bool", "sees(@f, @g) or obscured(@f, @g)"),
     ("bool", "contact(@f, @g) or engaged(@f)"),
+    # pieces as values, positions, zones (issue 21: a board with state, moves the rules choose)
+    ("number", "total(1 for p in pieces(wall)) + total(1 for p in @f.carrying) * 10"),
+    ("number", "total(distance(@f, p) for p in pieces(wall) if not p.held and not p.carried)"),
+    ("bool", "inside(@f, west) or inside(@g, east)"),
+    ("number", "distance(@f, @g.position)"),
     ("bool", 'band(@n) == "low" or band(@f.Wounds) == "none"'),
     ("number", "worth(@f) + worth(@g)"),
     ("number", "strength(@f) + strength(@g)"),
@@ -922,6 +927,34 @@ action rush(f: fighter, g: fighter) requires g.side != f.side and distance(f, g)
 action seek(f: fighter) requires f.Might > 6 {
   travel f up to 3 to gold
 }
+# pieces as values: state on pieces, carrying
+marker coin "A coin anyone may carry"
+marker trail "Where someone stepped from (position as a value)"
+counter Shine on coin
+action pocket(f: fighter) requires total(1 for c in f.carrying) == 0 {
+  for each c in pieces(coin) {
+    if not c.carried and not c.carried_off {
+      travel f up to f.Speed to c
+      if contact(f, c) and total(1 for k in f.carrying) == 0 {
+        pick up c by f
+        set c.Shine += 1
+        set c.holder = f.side
+      }
+    }
+  }
+}
+# moves the rules choose
+action slip(f: fighter) requires engaged(f) or total(1 for c in f.carrying) >= 1 {
+  travel f up to 2 not into contact
+  if total(1 for c in f.carrying) >= 1 {
+    travel f up to 2 to west
+  }
+}
+action spend(f: fighter) requires total(1 for c in f.carrying) >= 1 {
+  for each c in f.carrying {
+    put down c
+  }
+}
 phase tidy(s: side) "a bare return: the first hurt fighter of everyone, by Speed then Might" {
   for each x in fighters by highest x.Speed, lowest x.Might {
     if x.Hurt and x.side == s {
@@ -953,6 +986,8 @@ scenario stmts {
     place wall at (8, 1)
     place wall from (8, 10) to (8, 11)
     place 2 gold by blue in middle apart 2
+    place coin at (8, 6)
+    place 1 coin by red in middle
     let bonus = 0
     choose pace by red "How fast the game starts" {
       option slow { set bonus = 1 }
@@ -976,7 +1011,7 @@ scenario stmts {
   round {
     for each s in sides by lowest s.Fate {
       for each f in s.fighters {
-        activate f using strike, step, flee, rush, seek, volley as done
+        activate f using strike, step, flee, rush, seek, volley, pocket, spend, slip as done
         if done == "none" {
           activate f using rest, glare
         } else if f.Might > 10 and not f.removed {
@@ -984,6 +1019,11 @@ scenario stmts {
         }
       }
       tidy(s)
+      for each f in s.fighters {
+        if f.Wounds >= 1 {
+          place trail at f.position
+        }
+      }
       if s.Out > 40 {
         concede s
       }
@@ -991,6 +1031,8 @@ scenario stmts {
   }
   rounds 4
   score red = red.Out + total(x.Wounds for x in blue.fighters) + total(1 for x in blue.casualties)
+    + total(c.Shine for c in pieces(coin) if c.holder == red)
+    + total(distance(x, x.position) for x in red.fighters) + total(1 for t in pieces(trail)) / 10
   score blue = blue.Out + total(1 for x in red.casualties) + total(1 for x in red.withdrawn)
   value red = red.Out - blue.Out + total(x.Wounds for x in blue.fighters) - lead(blue)
   value blue = blue.Out / 2 + total(x.Might for x in blue.fighters if not x.Hurt) / 10
@@ -1011,7 +1053,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     kinds = {type(n) for n in found}
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
-        nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face}
+        nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
+        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

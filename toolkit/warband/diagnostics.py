@@ -89,6 +89,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E313": (Severity.ERROR, "a piece of equipment given a value that is no profile of it"),
     "E314": (Severity.ERROR, "a piece of equipment without a value its profile needs"),
     "E315": (Severity.ERROR, "a trait asked of a piece of equipment that it cannot carry"),
+    # pieces as values
+    "E316": (Severity.ERROR, "no such field or state on a piece"),
     # units of several models
     "E319": (Severity.ERROR, "a unit's models out of range"),
     "E320": (Severity.ERROR, "a model's wounds that are not a number"),
@@ -123,6 +125,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E505": (Severity.ERROR, "a value a rule cannot use"),
     "E506": (Severity.ERROR, "a game statement outside a game"),
     "E507": (Severity.ERROR, "no room on the board"),
+    # pieces as values
+    "E510": (Severity.ERROR, "a piece that is not there"),
     "E511": (Severity.ERROR, "wounds inflicted that are not a whole number from 0 up"),
     # areas and templates, facing
     "E512": (Severity.ERROR, "an area or arc of impossible size"),

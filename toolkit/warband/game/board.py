@@ -217,6 +217,16 @@ class Board:
                 best = d
         return best if best > 0.0 else 0.0   # (a comparison: cheaper than a call of max)
 
+    # pieces as values: the distance to one piece (pieces.py)
+    def to_piece(self, a, p: Piece) -> float:
+        """From a fighter at `a` to one piece: king's steps on squares; in inches from the edge
+        of its base to the piece's nearest edge (a wall's nearest point), never below 0."""
+        if self.squares:   # (by its square, as `nearest` measures a kind's pieces)
+            return max(abs(a[0] - p.at[0]), abs(a[1] - p.at[1]))
+        d = math.dist(a, p.at) - _R - p.radius if p.to is None else \
+            _segment_distance(a, p.at, p.to) - _R
+        return d if d > 0.0 else 0.0
+
     def contact(self, a, b) -> bool:
         if self.squares:
             return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1

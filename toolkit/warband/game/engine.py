@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Callable, cast
 
 from warband.diagnostics import diag
+from warband.game import pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
 from warband.game.gamelog import GameLog, option_label, plain
@@ -37,6 +38,7 @@ from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Draft, Interpret
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
+from warband.run.host import CLEAR
 from warband.run.interpreter import Interpreter
 from warband.run.world import Ref, World
 
@@ -72,7 +74,10 @@ class Game:
         self.aftermath: list[tuple[int, str, object, object]] = []
         self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
         self.board = self._board()
-        self.questions = Questions(self.board)
+        mobile = scenario.kept.get("mobile")   # carrying pieces: do the rules move any?
+        if mobile is None:
+            mobile = scenario.kept["mobile"] = pieces.carries(self.ruleset)
+        self.questions = Questions(self.board, mobile)
         self.questions.install(self.interp)
         self.facing = Facing(self.board, self)   # areas and facing on this board
         self.facing.install(self.interp)
@@ -194,6 +199,7 @@ class Game:
                 self.log.event("round", self.round)
                 self._acted = {}
                 _, world = self.interp.run_nested(self.blocks["round"], {}, world)
+                self.log.pieces(world)   # pieces as values: what the round's rules changed
                 self._note_stuck(world)
                 self.check_end(world)
         except GameOver as over:
@@ -312,6 +318,20 @@ class Game:
                 reach = fn(stmt.distance)(env, world)
                 target = fn(stmt.target)(env, world) if stmt.target is not None else None
                 return next_(env, self.movement.travel(ref, reach, stmt.away, world, target))
+            case nodes.PlaceAt():   # position as a value: where a fighter or a piece is
+                at = fn(stmt.where)(env, world)
+                if at is None:
+                    raise RulesError(diag("E510", f"there is no place to put the "
+                                                  f"{stmt.kind.name}: that position is off the "
+                                                  "board", stmt.where.span,
+                                          hint="ask first: if not f.removed { ... }"))
+                world = self.placement.place(cast(nodes.Place, stmt), at, None, None, None,
+                                             None, None, world)
+                return next_(env, world)
+            case nodes.TravelClear():   # moves the rules choose: not into contact
+                ref = fn(stmt.fighter)(env, world)
+                reach = fn(stmt.distance)(env, world)
+                return next_(env, self.movement.travel(ref, reach, False, world, CLEAR))
             case nodes.Concede(side=side):
                 return next_(env, self.concede_now(fn(side)(env, world), world))
             case nodes.Deploy():
@@ -323,8 +343,9 @@ class Game:
 
                 def point(p):
                     return (value(p.x), value(p.y)) if p is not None else None
-                self.placement.place(stmt, point(stmt.at), point(stmt.to), value(stmt.count),
-                                     value(stmt.zone), value(stmt.apart), value(stmt.by), world)
+                world = self.placement.place(stmt, point(stmt.at), point(stmt.to),
+                                             value(stmt.count), value(stmt.zone),
+                                             value(stmt.apart), value(stmt.by), world)
                 return next_(env, world)
         raise TypeError(f"unknown game statement {stmt!r}")  # pragma: no cover
 
@@ -335,8 +356,8 @@ class Game:
         return self.placement.deploy(stmt, side, zone_name, world)
 
     def place_now(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
-                  world: World) -> None:
-        self.placement.place(stmt, at, to, count, zone_name, apart, by, world)
+                  world: World) -> World:
+        return self.placement.place(stmt, at, to, count, zone_name, apart, by, world)
 
     def concede_now(self, ref: Ref, world: World) -> World:
         self.log.event("concede", self.round, side=world.sides[ref.index].name)
@@ -426,5 +447,6 @@ class Game:
                 if f1.removed and not f0.removed:
                     self.log.event("removed", self.round, fighter=f1.name,
                                    side=world.sides[f1.side].name)
+            self.log.pieces(world)   # pieces as values: what the action changed of them
         self.check_end(world)
         return name, world

@@ -43,6 +43,19 @@ class GameLog:
     def event(self, type: str, round: int, **data) -> None:
         if self.record:
             self.events.append({"round": round, "type": type, **data})
+            self.round_now = round
+
+    # ---- pieces as values: what changed of them, told as it happens -------------------------------------
+    round_now = 0   # the round of the last event
+    # the pieces' state as the log last told it, and which of them were carried off by then
+    seen_pieces: tuple = ((), frozenset())
+
+    def pieces(self, world) -> None:
+        """Tell what changed of the pieces since the log last looked (a piece seized, picked
+        up, dropped, carried off, a flag or counter of it changed); asked after every action
+        and round, and by `pick up` and `put down` before and after they change a piece."""
+        if self.record:
+            self.seen_pieces = piece_changes(self, self.round_now, self.seen_pieces, world)
 
     # ---- choices -------------------------------------------------------------------------------------
     def decided(self, kind: str, side: str | None, choice) -> None:
@@ -80,6 +93,42 @@ class GameLog:
 
 
 # ---- how a record writes values ------------------------------------------------------------------------
+def piece_changes(log: GameLog, round_: int, before: tuple, world) -> tuple:
+    """Log what changed of the pieces since `before` (the pieces and those carried off, as last
+    logged); (the pieces now, those carried off now), to log the next changes from."""
+    pieces_before, off_before = before
+    after = world.pieces
+    fighters = world.fighters
+    off = frozenset(i for i, p in enumerate(after)
+                    if p.carrier is not None and fighters[p.carrier].withdrawn)
+    if pieces_before is after and off == off_before:
+        return before
+    sides = world.sides
+    counts: dict[str, int] = {}
+    for i, p1 in enumerate(after):
+        counts[p1.kind] = number = counts.get(p1.kind, 0) + 1
+        p0 = pieces_before[i] if i < len(pieces_before) else None
+        name = f"{p1.kind} {number}"
+        if p0 is not p1 and p0 is not None:   # (a piece placed just now is logged as placed)
+            if p0.holder != p1.holder:
+                if p1.holder is None:
+                    log.event("released", round_, piece=name)
+                else:
+                    log.event("seized", round_, piece=name, side=sides[p1.holder].name)
+            if p0.carrier != p1.carrier and p0.carrier is not None:
+                log.event("dropped", round_, piece=name, fighter=fighters[p0.carrier].name,
+                          at=position(p1.at))
+            if p0.carrier != p1.carrier and p1.carrier is not None:
+                log.event("picked_up", round_, piece=name, fighter=fighters[p1.carrier].name)
+            for field, value in p1.values.items():
+                if p0.values.get(field) != value:
+                    log.event("piece", round_, piece=name, field=field,
+                              old=plain(p0.values.get(field)), new=plain(value))
+        if i in off and i not in off_before:
+            log.event("carried_off", round_, piece=name, fighter=fighters[p1.carrier].name)
+    return (after, off)
+
+
 def plain(v):
     """A value as JSON holds it: a whole Fraction as an int, another as a float, a reference
     by its repr."""
@@ -170,6 +219,19 @@ def render_text(log: dict) -> str:
             lines.append("After the game")
         elif kind == "change":
             lines.append(f"  {e['fighter']}: {e['field']} {e['old']} -> {e['new']}")
+        # pieces as values (pieces.py): a piece seized, let go, its flag or counter changed
+        elif kind == "seized":
+            lines.append(f"      {e['piece']} is seized by {e['side']}")
+        elif kind == "released":
+            lines.append(f"      {e['piece']} is held by nobody")
+        elif kind == "piece":
+            lines.append(f"      {e['piece']}: {e['field']} {e['old']} -> {e['new']}")
+        elif kind == "picked_up":
+            lines.append(f"      {e['fighter']} picks up {e['piece']}")
+        elif kind == "dropped":
+            lines.append(f"      {e['piece']} is dropped by {e['fighter']} at {e['at']}")
+        elif kind == "carried_off":
+            lines.append(f"      {e['fighter']} carries {e['piece']} off the table")
         elif kind == "concede":
             lines.append(f"  {e['side']} concedes")
         elif kind == "end":
@@ -340,6 +402,13 @@ EVENT_KEYS: dict[str, dict] = {
     "concede": {"round": _ROUND, "side": _text},
     "change": {"round": _ROUND, "fighter": _text, "field": _text, "old": _value,
                "new": _value},
+    # pieces as values: a piece (its kind and number, "objective 2") seized, let go, changed
+    "seized": {"round": _ROUND, "piece": _text, "side": _text},
+    "released": {"round": _ROUND, "piece": _text},
+    "piece": {"round": _ROUND, "piece": _text, "field": _text, "old": _value, "new": _value},
+    "picked_up": {"round": _ROUND, "piece": _text, "fighter": _text},
+    "dropped": {"round": _ROUND, "piece": _text, "fighter": _text, "at": _text},
+    "carried_off": {"round": _ROUND, "piece": _text, "fighter": _text},
     "end": {"round": _ROUND, "reason": _text, "winner": _text_or_null, "scores": _SCORES},
     "decision": {"decision": _text, "by": _text_or_null, "choice": _choice},
     "roll": {"dice": _text, "value": _value},

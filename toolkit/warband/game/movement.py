@@ -13,10 +13,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Callable
 
-from warband.game.board import BASE, CONTACT, Board
+from warband.game import pieces as pieces_now
+from warband.game.board import BASE, CONTACT, Board, Piece
 from warband.game.gamelog import number, position
+from warband.game.pieces import piece_name
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
+from warband.run.host import CLEAR
 from warband.run.world import Ref, World
 
 if TYPE_CHECKING:
@@ -50,7 +53,9 @@ class Movement:
         def others():
             return [g.position for i, g in enumerate(world.fighters)
                     if not g.removed and i != index and g.position is not None]
-        if target is not None:
+        if target is CLEAR:   # moves the rules choose: not into contact
+            spot = self.out_of_contact(ref, reach, world)
+        elif target is not None:
             spot = self.travel_to(fighter.name, start, reach, target, world, others())
         elif board.squares:
             spots = board.reachable(start, int(reach), set(others()))
@@ -67,7 +72,8 @@ class Movement:
             # the ways a fighter may go: nowhere, towards an enemy (into contact), onto a
             # piece, straight away from the nearest enemy; only the chosen way is made and
             # measured out (a random player's move needs only how many ways there are)
-            pieces = board.destinations()
+            pieces = board.destinations() if not game.questions.mobile else \
+                pieces_now.destinations(board, world)   # (carrying pieces: where they are)
             count = 1 + len(enemies) + len(pieces) + (1 if enemies else 0)
             if away:
                 if not enemies:
@@ -131,14 +137,30 @@ class Movement:
         stand on it), as far as `reach` goes; where there is no route at all, f stays and the
         log says so (a `stuck` event)."""
         board = self.board
-        if type(target) is str:   # a kind of marker: its nearest piece (not a wall)
-            pieces = [p for p in board.pieces if p.kind == target and p.to is None]
+        if type(target) is str and target in board.zones:   # into a zone (moves the rules choose)
+            return self.into_zone(name, start, reach, target, others)
+        if type(target) is str:   # a kind of marker: its nearest piece (a wall: next to it)
+            pieces = [p for p in board.pieces if p.kind == target]
+            if self.game.questions.mobile:   # carrying pieces: where each is now
+                pieces = [pieces_now.where_now(board, i, world)
+                          for i, p in enumerate(board.pieces)
+                          if p.kind == target and world.pieces[i].carrier is None]
             if not pieces:
                 return self.stuck(name, start, f"no {target} on the board")
-            piece = min(pieces, key=lambda p: math.dist(start, p.at))
-            goal, stop = piece.at, 0.0
-            if board.has(piece.kind, "impassable"):
-                stop = 1 if board.squares else piece.radius + BASE / 2
+            piece = min(pieces, key=lambda p: math.dist(start, p.at) if p.to is None else
+                        math.dist(start, piece_goal(board, p, start)[0]))
+            goal, stop = piece_goal(board, piece, start)
+        elif target.kind == "piece":   # pieces as values: one piece (pieces.py)
+            piece = pieces_now.where_now(board, target.index, world)
+            carrier = world.pieces[target.index].carrier
+            if piece.at[0] == math.inf:
+                return self.stuck(name, start, f"{_target_label(target, world)} has left the "
+                                               "table")
+            if carrier is not None and world.fighters[carrier].position == start:
+                return start   # (it carries it: there already)
+            # a piece someone carries: into base contact with its carrier
+            goal, stop = piece_goal(board, piece, start) if carrier is None else \
+                (piece.at, 1 if board.squares else BASE)
         else:
             other = world.fighters[target.index]
             if other.position == start:
@@ -153,6 +175,62 @@ class Movement:
         if end is None:
             return self.stuck(name, start, f"no free route to {_target_label(target, world)}")
         return end
+
+    # ---- moves the rules choose: into a zone, out of contact ------------------------------------------
+    def into_zone(self, name: str, start, reach: float, zone_name: str, others: list):
+        """`travel f up to D to ZONE`: by the shortest free route to the nearest place in the
+        zone where its base stands whole (its cell on squares), as far as D goes; already in
+        it, f stays."""
+        board = self.board
+        zone = board.zones[zone_name]
+        if board.in_zone(start, zone):
+            return start
+        taken = set(others) if board.squares else None
+        free = [c for c in board.cells(zone) if not board.blocked(c) and
+                (c not in taken if taken is not None else
+                 all(math.dist(c, o) >= BASE - CONTACT for o in others))]
+        if not free:
+            return self.stuck(name, start, f"no room in zone {zone_name}")
+        goal = min(free, key=lambda c: math.dist(start, c))
+        if board.squares:
+            end = _squares_to(board, start, goal, 0, int(reach), taken or set())
+        else:
+            end = self.inches_to(start, goal, 0.0, reach, others)
+        if end is None:
+            return self.stuck(name, start, f"no free route to zone {zone_name}")
+        return end
+
+    def out_of_contact(self, ref: Ref, reach: float, world: World):
+        """`travel f up to D not into contact`: f's player picks where f goes, as for a plain
+        `travel f up to D`, among the places that end out of base contact with every enemy
+        (staying put among them, when f touches nobody). Where there is none, f stays and
+        the log says so (a `stuck` event)."""
+        game, board = self.game, self.board
+        fighter = world.fighters[ref.index]
+        start, side, index = fighter.position, fighter.side, ref.index
+        enemies = [(g.name, g.position) for g in world.fighters
+                   if not g.removed and g.side != side and g.position is not None]
+        others = [g.position for i, g in enumerate(world.fighters)
+                  if not g.removed and i != index and g.position is not None]
+
+        def clear(spot) -> bool:
+            return not any(board.contact(spot, e) for _, e in enemies)
+        if board.squares:
+            spots = [s for s in board.reachable(start, int(reach), set(others)) if clear(s)]
+        else:
+            ways = board.destinations() if not game.questions.mobile else \
+                pieces_now.destinations(board, world)
+            count = 1 + len(enemies) + len(ways) + (1 if enemies else 0)
+            ends = [self.route_end(_route(i, enemies, ways), start, enemies, reach,
+                                   lambda: others) for i in range(count)]
+            # (towards an enemy ends in contact: a free spot short of it instead)
+            spots = list(dict.fromkeys(e for e in ends if clear(e)))
+        if not spots:
+            return self.stuck(fighter.name, start, f"no place within {number(reach)} out of "
+                                                   "contact with the enemy")
+        return spots[game.players.pick(
+            side, "destination", lambda: [position(s) for s in spots], world,
+            lambda i: self.spot_value(ref, spots[i], enemies, world), count=len(spots))]
 
     def stuck(self, name: str, start, why: str):
         """The fighter stays where it is, and the log says why."""
@@ -335,7 +413,28 @@ _SQUARE_STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx o
 
 
 def _target_label(target, world: World) -> str:
-    return f"a {target}" if type(target) is str else world.fighters[target.index].name
+    if type(target) is str:
+        return f"a {target}"
+    if target.kind == "piece":   # pieces as values: its kind and number, as the log names it
+        return piece_name(world, target.index)
+    return world.fighters[target.index].name
+
+
+def piece_goal(board: Board, piece: Piece, start) -> tuple:
+    """Where a move onto a piece aims, and how far short of it to stop: onto it, or next to
+    it when nobody may stand on it (an impassable piece; a wall, next to its nearest point)."""
+    if piece.to is not None and not board.squares:   # (walls stop only moves in inches)
+        (px, py), (ax, ay), (bx, by) = start, piece.at, piece.to
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy)
+                                                   / length2))
+        # a base touching the wall: its centre half a base from it (and a hair more, so that
+        # the hundredths a move ends on never put it into the wall)
+        return (ax + t * dx, ay + t * dy), BASE / 2 + CONTACT / 2
+    if board.has(piece.kind, "impassable"):
+        return piece.at, (1 if board.squares else piece.radius + BASE / 2)
+    return piece.at, 0.0
 
 
 def _away(start, enemies: list, reach: float) -> tuple[float, float]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from warband.diagnostics import diag
 from warband.game.board import Board, Piece, Zone
 from warband.game.gamelog import position
+from warband.game.pieces import placed
 from warband.lang import nodes
 from warband.run.evaluate import RulesError
 from warband.run.world import FIGHTER_REFS, Ref, World
@@ -50,9 +51,10 @@ class Placement:
         return world
 
     def place(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
-              world: World) -> None:
+              world: World) -> World:
         """`place`: a piece at a point (a wall from `at` to `to`), or `count` pieces where the
-        side `by` (else the first side) puts them, in a zone, `apart` from each other."""
+        side `by` (else the first side) puts them, in a zone, `apart` from each other. The
+        World after it holds each new piece's state (pieces.py), in the board's order."""
         game = self.game
         kind = stmt.kind.name
         radius = 0.0 if self.board.squares else 0.5
@@ -63,12 +65,13 @@ class Placement:
                                to=position(to))
             else:
                 game.log.event("place", game.round, marker=kind, at=position(at))
-            return
+            return placed(game.ruleset, world, kind, [at], wall=to is not None)
         zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
         apart = apart if apart is not None else 0
         by = by.index if by is not None else 0
         fighters = {f.position for f in world.fighters if f.position is not None}
         board = self.board
+        spots_taken: list = []
 
         def fits(c) -> bool:
             return c not in fighters and not board.blocked(c) and not board.pieces_at(c) and \
@@ -81,9 +84,11 @@ class Placement:
                                       stmt.span, hint="place fewer, or closer together"))
             spot = game.players.place_spot(by, spots, world)
             self.board.add(Piece(kind, spot, None, radius))
+            spots_taken.append(spot)
             if game.log.record:
                 game.log.event("place", game.round, marker=kind, at=position(spot),
                                by=world.sides[by].name)
+        return placed(game.ruleset, world, kind, spots_taken)
 
 
 def apart_from(board: Board, spot, taken: list) -> bool:

@@ -14,15 +14,19 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
 
-NAMES = ("distance", "sees", "obscured", "contact", "engaged")
+NAMES = ("distance", "sees", "obscured", "contact", "engaged", "pieces", "inside")
 KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
 
 
 class Questions:
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, mobile: bool = False) -> None:
         self.board = board
+        # carrying pieces: whether the rules move pieces, so that distances to a kind of
+        # marker are measured to where its pieces are now, not where the board put them
+        self.mobile = mobile
 
     def install(self, interp) -> None:
         """Answer the interpreter's (and its generated code's) questions from this board."""
@@ -33,6 +37,8 @@ class Questions:
         pa = world.fighters[a[1]].position
         if pa is None:
             return 0
+        if type(b) is str and self.mobile:   # carrying pieces: where each is now
+            return plain_number(pieces.nearest(self.board, pa, b, world))
         if type(b) is str:   # a kind of marker: its nearest piece
             # kept by position: a fighter that stays put asks again every turn, and a
             # Fraction is slow to make
@@ -43,18 +49,34 @@ class Questions:
                     kept.clear()
                 found = kept[(pa, b)] = plain_number(self.board.nearest(pa, b))
             return found
+        if type(b) is tuple or b is None:   # position as a value: to a point (or nowhere)
+            return plain_number(pieces.to_point(self.board, pa, b))
+        if b[0] == "piece":   # pieces as values: to one piece
+            return plain_number(pieces.gap(self.board, pa, b, world))
         pb = world.fighters[b[1]].position
         if pb is None:
             return 0
         return plain_number(self.board.distance(pa, pb))
 
     def contact(self, a, b, world) -> bool:
+        if b[0] == "piece":   # pieces as values: standing on it or next to it
+            pa = world.fighters[a[1]].position
+            return True if pa is None else pieces.touching(self.board, pa, b, world)
         pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position
         if pa is None or pb is None:
             return True
         if self.board.squares:
             return max(abs(pa[0] - pb[0]), abs(pa[1] - pb[1])) == 1
         return math.dist(pa, pb) - BASE <= CONTACT
+
+    def inside(self, a, zone, world) -> bool:
+        """inside(f, ZONE): f stands in the zone (its whole base, in inches)."""
+        pa = world.fighters[a[1]].position
+        return True if pa is None else self.board.in_zone(pa, self.board.zones[zone])
+
+    def pieces(self, kind, world) -> tuple:
+        """pieces(KIND): every piece of the kind on the board (pieces.py)."""
+        return pieces.of_kind(world, kind)
 
     def sees(self, a, b, world) -> bool:
         pa, pb = world.fighters[a[1]].position, world.fighters[b[1]].position

@@ -724,6 +724,21 @@ class Builder(Transformer):
     def place_wall_stmt(self, meta, c):
         return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], c[2], self.span(meta))
 
+    # moves the rules choose
+    def travel_clear_stmt(self, meta, c):
+        return nodes.TravelClear(c[0], c[1], self.span(meta))
+
+    # position as a value
+    def place_at_value_stmt(self, meta, c):
+        return nodes.PlaceAt(self.ident(c[0]), c[1], self.span(meta))
+
+    # carrying pieces
+    def carry_stmt(self, meta, c):
+        return nodes.Carry(c[0], c[1], self.span(meta))
+
+    def put_down_stmt(self, meta, c):
+        return nodes.PutDown(c[0], self.span(meta))
+
     def marker_prop(self, meta, c):
         return str(c[0])
 

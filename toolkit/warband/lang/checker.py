@@ -209,9 +209,11 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
             match decl:
                 case nodes.StatDecl():
                     self.stat(decl)
-                case nodes.StateDecl(initial=initial) if initial is not None:
-                    self.require_fixed(self.expr(initial, Scope({})), initial.span,
-                                       "a starting value")
+                case nodes.StateDecl(initial=initial):
+                    self.piece_state(decl)   # pieces as values: on a kind of marker
+                    if initial is not None:
+                        self.require_fixed(self.expr(initial, Scope({})), initial.span,
+                                           "a starting value")
                 case nodes.ClassDecl():
                     self.fighter_class(decl)
                 case nodes.EquipmentDecl():

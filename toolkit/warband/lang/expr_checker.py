@@ -324,6 +324,8 @@ class ExpressionChecker(CheckerParts):
             builtins = SIDE_BUILTINS
         elif subject.kind == "equipment":   # weapon profiles: `w.Range`
             return self.profile_field(field, mutable)
+        elif subject.kind == "piece":   # pieces as values (game_checker.py)
+            return self.piece_field_type(subject, field, mutable)
         elif subject.kind == "record":
             if name in subject.fields:
                 index = subject.fields.index(name)

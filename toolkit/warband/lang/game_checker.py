@@ -22,6 +22,9 @@ from warband.lang.typesystem import (
     FIGHTERS,
     MARKER,
     NUMBER,
+    PIECE,
+    PIECES,
+    POSITION,
     SIDE,
     TEXT,
     ZONE,
@@ -39,19 +42,27 @@ if TYPE_CHECKING:
     Decision = nodes.Choose | nodes.ChooseNumber | nodes.ChooseAmong | nodes.ChooseTuple
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
-                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face)
+                | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face
+                | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
 
 # the argument types of the board's built-in questions; a marker kind stands for its nearest one
 GAME_SIGNATURES = {
-    "distance": ((FIGHTER, ), (FIGHTER, MARKER), NUMBER),
+    "distance": ((FIGHTER, ), (FIGHTER, MARKER, PIECE, POSITION), NUMBER),
     "sees": ((FIGHTER, ), (FIGHTER, ), BOOL),
     "obscured": ((FIGHTER, ), (FIGHTER, ), BOOL),
-    "contact": ((FIGHTER, ), (FIGHTER, ), BOOL),
+    "contact": ((FIGHTER, ), (FIGHTER, PIECE), BOOL),
     "engaged": ((FIGHTER, ), None, BOOL),
+    "pieces": ((MARKER, ), None, PIECES),   # pieces as values: every piece of a kind
+    "inside": ((FIGHTER, ), (ZONE, ), BOOL),   # moves the rules choose: standing in a zone
 }
+# pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
+# them a rule may change
+PIECE_BUILTINS = {"holder": SIDE, "held": BOOL, "carrier": FIGHTER, "carried": BOOL,
+                  "carried_off": BOOL, "position": POSITION}
+PIECE_SETTABLE = ("holder",)
 
 
 class GameChecker(CheckerParts):
@@ -77,6 +88,11 @@ class GameChecker(CheckerParts):
                                        "piece of equipment", group.span,
                                hint="choose among options instead: choose NAME by WHO "
                                     "{ option ... }")
+                if element.kind == "piece":   # pieces as values: not a player's pick (yet)
+                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
+                                       "piece", group.span,
+                               hint="let the rules pick it (for each p in pieces(KIND) by "
+                                    "lowest ...), or choose among the fighters near it")
                 self.local(name, element, scope)
             case nodes.Activate(fighter=fighter, using=using, exclude=exclude, bind=bind):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
@@ -95,11 +111,12 @@ class GameChecker(CheckerParts):
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
                 if target is not None:
                     where = self.expr(target, scope)
-                    if where.kind not in ("fighter", "marker", "any"):
+                    if where.kind not in ("fighter", "marker", "piece", "zone", "any"):
                         self.error("E302", f"where a fighter travels to must be a fighter or "
-                                   f"a marker, not {where}", target.span,
+                                   f"a marker (or one piece, or a zone), not {where}", target.span,
                                    hint="travel f up to 6 to enemy (into base contact with it), "
-                                        "or to a marker's name (onto its nearest piece)")
+                                        "to a marker's name (onto its nearest piece), to one "
+                                        "piece (for each p in pieces(KIND)), or into a zone")
             case nodes.Withdraw(fighter=fighter):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
                             "who leaves the table")
@@ -129,6 +146,23 @@ class GameChecker(CheckerParts):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who turns")
                 self.expect(FIGHTER, self.expr(towards, scope), towards.span,
                             "whom it turns to face")
+            # moves the rules choose
+            case nodes.TravelClear(fighter=fighter, distance=distance):
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
+                self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+            # position as a value
+            case nodes.PlaceAt(kind=kind, where=where):
+                sym = self.lookup(kind.name)
+                if sym is None or sym.kind != "marker":
+                    self.unknown(kind, ("marker",))
+                self.expect(POSITION, self.expr(where, scope), where.span,
+                            "where it is placed (a position: f.position, p.position, or (x, y))")
+            # carrying pieces
+            case nodes.Carry(piece=piece, fighter=fighter):
+                self.expect(PIECE, self.expr(piece, scope), piece.span, "what is picked up")
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who carries it")
+            case nodes.PutDown(piece=piece):
+                self.expect(PIECE, self.expr(piece, scope), piece.span, "what is put down")
             case _:  # pragma: no cover - the builder makes only the statements above
                 raise TypeError(f"unknown statement {stmt!r}")
 
@@ -147,6 +181,8 @@ class GameChecker(CheckerParts):
             return ENTRY
         if t.kind == "gear":   # a fighter's equipment: its pieces
             return EQUIPMENT
+        if t.kind == "pieces":   # pieces as values: the pieces of a kind on the board
+            return Type("piece", t.name)
         self.expect(FIGHTERS, t, group.span, "a group")
         return FIGHTER
 
@@ -171,6 +207,8 @@ class GameChecker(CheckerParts):
             if allowed is not None and t.kind != "any" and t.kind not in (a.kind for a in allowed):
                 words = " or ".join(str(a) for a in allowed)
                 self.error("E302", f"'{name}' needs {words} here, not {t}", arg.span)
+        if name == "pieces" and e.args and isinstance(e.args[0], nodes.Name):
+            return Type("pieces", e.args[0].name)   # of one kind: its flags and counters known
         return result
 
     # ---- areas and templates, facing (run/areas.py, game/facing.py) -------------------------------------
@@ -223,6 +261,45 @@ class GameChecker(CheckerParts):
         self.expect(FIGHTER, self.expr(e.subject, scope), e.subject.span,
                     "who may be under the area")
         return BOOL
+    # ---- pieces as values: their fields, and flags and counters declared on a kind -----------------
+    def piece_field_type(self, subject: Type, field: nodes.Ident, mutable: bool) -> Type:
+        """p.holder, p.held, or a flag or counter declared on the piece's kind (on any kind
+        when the kind is not known)."""
+        name = field.name
+        if name in PIECE_BUILTINS:
+            if mutable and name not in PIECE_SETTABLE:
+                self.error("E308", f"a piece's '{name}' cannot be changed", field.span,
+                           hint="set who holds it (set p.holder = s); carry it with "
+                                "'pick up p by f' and 'put down p'")
+            return PIECE_BUILTINS[name]
+        candidates = list(PIECE_BUILTINS)
+        for sym in self.table.globals.values():
+            if sym.kind not in ("flag", "counter"):
+                continue
+            owner = cast(nodes.StateDecl, sym.decl).owner
+            if owner in ("fighter", "side") or subject.name not in (None, owner):
+                continue
+            candidates.append(sym.name)
+            if sym.name.lower() == name.lower():
+                self.used.add(sym.name)
+                return BOOL if sym.kind == "flag" else NUMBER
+        self.error("E316", f"{subject} has no field '{name}'", field.span,
+                   hint=did_you_mean(name, candidates) or
+                   f"declare it on the kind: counter {name} on {subject.name or 'KIND'}")
+        return ANY
+
+    def piece_state(self, decl: nodes.StateDecl) -> None:
+        """A flag or counter declared on a kind of marker: the kind must be one."""
+        if decl.owner in ("fighter", "side"):
+            return
+        sym = self.lookup(decl.owner)
+        if sym is None or sym.kind != "marker":
+            self.used.add(decl.name.name)   # (unusable, not unused: one message is enough)
+            self.error("E316", f"'{decl.owner}' is not a kind of marker, so nothing can keep "
+                               f"{decl.kind} '{decl.name.name}'", decl.span,
+                       hint=did_you_mean(decl.owner, self.table.names_of_kind("marker")) or
+                       f"keep it on each fighter, each side, or the pieces of a marker: "
+                       f"{decl.kind} {decl.name.name} on fighter")
 
     # ---- declarations ------------------------------------------------------------------------------------
     def marker(self, decl: nodes.MarkerDecl) -> None:

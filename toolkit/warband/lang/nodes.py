@@ -888,6 +888,40 @@ class Place:
     span: Span
 
 
+# moves the rules choose: a move its player picks that ends out of contact with every enemy
+@node
+class TravelClear:
+    """travel FIGHTER up to D not into contact"""
+    fighter: Expr
+    distance: Expr
+    span: Span
+
+
+# position as a value: place KIND at f.position
+@node
+class PlaceAt:
+    """place KIND at POSITION (a value: where a fighter or a piece stands)"""
+    kind: Ident
+    where: Expr
+    span: Span
+
+
+# carrying pieces (run/carrying.py)
+@node
+class Carry:
+    """pick up PIECE by FIGHTER"""
+    piece: Expr
+    fighter: Expr
+    span: Span
+
+
+@node
+class PutDown:
+    """put down PIECE: it lies where its carrier stands"""
+    piece: Expr
+    span: Span
+
+
 @node
 class MarkerDecl:
     name: Ident

@@ -43,6 +43,8 @@ POOL_TYPE = "pool"
 AREA_FUNCTIONS = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4, 4),
                   "in_front": (2, 3), "in_rear": (2, 3)}
 GAME_FUNCTIONS.update((name, most) for name, (_, most) in AREA_FUNCTIONS.items())
+GAME_FUNCTIONS["pieces"] = 1   # pieces as values: pieces(KIND), every piece of a kind placed
+GAME_FUNCTIONS["inside"] = 2   # moves the rules choose: inside(f, ZONE), f standing in a zone
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 

@@ -32,11 +32,16 @@ class Type:
                  "record": "a table row", "nothing": "nothing", "any": "a value",
                  "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
-                 "gear": "a group of equipment", "pool": "a pool of dice", "area": "an area"}
+                 "gear": "a group of equipment", "pool": "a pool of dice", "area": "an area",
+                 # pieces as values: one placed on the board, and a group of them
+                 "piece": "a piece", "pieces": "a group of pieces", "position": "a position"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self.kind == "tuple":   # several values at once
             base = f"{len(self.columns)} values (" + ", ".join(map(str, self.columns)) + ")"
+        elif self.kind in ("piece", "pieces") and self.name is not None:
+            base = f"a piece of '{self.name}'" if self.kind == "piece" else \
+                f"a group of pieces of '{self.name}'"
         elif self is ENTRY or self.kind == "record" and self.name == ENTRY.name and \
                 self.fields == ENTRY.fields:
             base = "a warband entry"
@@ -66,10 +71,15 @@ ENTRIES = Type("entries")
 # a piece of equipment is a value (its name), as a class or a tier is; a fighter's equipment is
 # a group of them (the class's and the entry's, a piece carried twice counted twice)
 EQUIPMENT, GEAR = Type("equipment"), Type("gear")
+# pieces as values: a piece placed on the board (its name: the marker's kind, when known)
+PIECE, PIECES = Type("piece"), Type("pieces")
+POSITION = Type("position")   # where a fighter or a piece stands (none off the board)
 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
                     "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,
                     "friends": FIGHTERS}
+FIGHTER_BUILTINS["carrying"] = PIECES   # carrying pieces: the pieces it carries
+FIGHTER_BUILTINS["position"] = POSITION   # position as a value: where it stands
 # a side's fighters are those in play; casualties were removed, the withdrawn left the table
 SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}

@@ -15,11 +15,20 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
+from warband.lang.unparse import expr_text
 from warband.limits import MAX_BRANCHES, MAX_DICE
 from warband.run import areas, budget, dice, pools, toomuch, weapons
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
-from warband.run.world import FIGHTER_REFS, SIDE_GROUPS, SIDE_REFS, World, within
+from warband.run.world import (
+    FIGHTER_REFS,
+    PIECE_REFS,
+    SIDE_GROUPS,
+    SIDE_REFS,
+    World,
+    read_piece,
+    within,
+)
 
 if TYPE_CHECKING:
     from warband.run.interpreter import Interpreter
@@ -89,6 +98,14 @@ class Record:
         return hash((self.columns, self.values))
 
 
+def nobody(node) -> RulesError:
+    """Pieces as values: a field read of a piece's holder or carrier when there is none."""
+    return RulesError(diag("E510", f"'{expr_text(node)}' is nobody here, so it has no "
+                                   "fields to read", node.span,
+                           hint="ask first: if p.held { ... } for a holder, if p.carried "
+                                "{ ... } for a carrier"))
+
+
 def read_field(tables, subject, name: str, world: World):
     """A field of a fighter, a side or a record. `tables` is anything that holds the ruleset's
     `fighter_fields` and `side_fields`: an Interpreter (whose method `field` this is), or a
@@ -106,6 +123,8 @@ def read_field(tables, subject, name: str, world: World):
         if name == "name":
             return world.sides[subject.index].name
         return world.sides[subject.index].values[tables.side_fields[name.lower()]]
+    if subject.kind == "piece":   # a piece on the board: who holds it, its flags and counters
+        return read_piece(world, subject, name)
     f = world.fighters[subject.index]
     if name == "side":
         return SIDE_REFS[f.side]
@@ -125,6 +144,11 @@ def read_field(tables, subject, name: str, world: World):
         enemy = name == "enemies"
         return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)
                      if not g.removed and i != subject.index and (g.side != f.side) == enemy)
+    if name == "position":   # position as a value: where it stands (None off the board)
+        return f.position
+    if name == "carrying":   # carrying pieces: what it carries, in the order they were placed
+        return tuple(PIECE_REFS[i] for i, p in enumerate(world.pieces)
+                     if p.carrier == subject.index)
     kind, canonical = tables.fighter_fields[name.lower()]
     if kind == "derived":   # (only an Interpreter: generated code reads one through it)
         return tables.derived_stat(subject, canonical, world)
@@ -301,6 +325,8 @@ class Compiler:
 
                 def field_fn(env, world):
                     s = sub(env, world)
+                    if s is None:   # a piece's holder or carrier, when there is none
+                        raise nobody(subject)
                     if type(s) is Dist:
                         return lift(lambda x: field(x, fname, world), s)
                     return field(s, fname, world)

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from warband.run.world import Ref, World
 
 
+# moves the rules choose: the target of `travel f up to D not into contact`, as the interpreter
+# and generated code hand it to the game's travel
+CLEAR = "not into contact"
+
+
 class Recorder(Protocol):
     """A game's log, while a game is recorded or replayed: the dice rolled and the choices
     made; in a replay, the recorded choices (`script`) taken instead of the policies'."""
@@ -28,6 +33,9 @@ class Recorder(Protocol):
     def decided(self, kind: str, side: str | None, choice: Any) -> None: ...
 
     def scripted(self, kind: str, labels: list | None) -> Any: ...
+
+    def pieces(self, world: Any) -> None:
+        """Pieces as values: log what changed of the pieces since the log last looked."""
 
 
 class LookAhead(Protocol):
@@ -60,6 +68,7 @@ class GameHost(Protocol):
                    world: World) -> World: ...
 
     def place_now(self, stmt: nodes.Place, at: Any, to: Any, count: Any, zone_name: Any,
-                  apart: Any, by: Any, world: World) -> None: ...
+                  apart: Any, by: Any, world: World) -> World:
+        """The pieces placed: the World after it holds their state (pieces as values)."""
 
     def concede_now(self, ref: Ref, world: World) -> World: ...

@@ -23,7 +23,7 @@ from warband.lang import nodes
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, dice, pools, toomuch, units
+from warband.run import areas, budget, carrying, dice, pools, toomuch, units
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -39,13 +39,15 @@ from warband.run.evaluate import (
     as_dist,
     read_field,
 )
-from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
+from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World, piece_fields, set_piece
 
 if TYPE_CHECKING:
     from warband.run.host import GameHost
 
 
-_GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place)
+_GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
+                    nodes.TravelClear,   # (moves the rules choose)
+                    nodes.PlaceAt)   # (position as a value)
 
 __all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
 
@@ -121,6 +123,7 @@ class Interpreter(Decisions):
                 fields.setdefault(name, ("value", key))
         self.fighter_fields = fields
         self.side_fields = {n.lower(): n for n, s in ruleset.states.items() if s.owner == "side"}
+        self.piece_fields = piece_fields(ruleset)   # pieces as values: their fields' names
 
     # ---- the game around the rules ------------------------------------------------------------------
     game: GameHost | None = None   # set by the engine (game/engine.py) while a game is played
@@ -188,6 +191,14 @@ class Interpreter(Decisions):
         if len(args) > 3:
             areas.check_size(args[2], "a facing arc", 360)
         return False
+
+    # pieces as values: without a board there are none
+    def q_pieces(self, kind, world):
+        return ()
+
+    # moves the rules choose: without a board, everyone stands where the rules need them
+    def q_inside(self, a, zone, world):
+        return True
 
     # ---- entry points ------------------------------------------------------------------------------
     def exact(self, procedure: str, args: dict, world: World,
@@ -602,7 +613,21 @@ class Interpreter(Decisions):
                 return self.plain(stmt.target, env, world, lambda ref, w: self.plain(
                     stmt.amount, env, w, lambda n, w2: next_(env, units.inflict(w2, ref, n,
                                                                                 stmt))))
+            # carrying pieces (run/carrying.py): the state is the World's, so no game is needed
+            case nodes.Carry(piece=piece, fighter=fighter):
+                return self.plain(piece, env, world, lambda p, w: self.plain(
+                    fighter, env, w, lambda f, w2: next_(
+                        env, carrying.pick_up(stmt, p, f, w2, self._piece_log()))))
+            case nodes.PutDown(piece=piece):
+                return self.plain(piece, env, world,
+                                  lambda p, w: next_(env, carrying.put_down(
+                                      stmt, p, w, self._piece_log())))
         return self._game_statement(stmt, env, world, next_)
+
+    def _piece_log(self):
+        """Carrying pieces: the game's log, to tell a piece picked up or put down as it
+        happens; not an exact run's (a look-ahead's branches did not happen)."""
+        return None if self.exact_mode else self.recorder
 
     def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):
         """for each ... by highest/lowest: the group ordered by a value, ties by the next value
@@ -644,12 +669,14 @@ class Interpreter(Decisions):
             raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
         if self.game is not None and not self.exact_mode:
             return self.game.statement(stmt, env, world, next_)
-        if type(stmt) is nodes.Travel:   # the distance is still rolled, as it is in a game
+        if type(stmt) is nodes.Travel or type(stmt) is nodes.TravelClear:
+            # the distance is still rolled, as it is in a game
             return self.plain(stmt.distance, env, world, lambda v, w: next_(env, w))
         if type(stmt) is nodes.Concede:
             return self.plain(stmt.side, env, world,
                               lambda ref, w: next_(env, w.concede(ref.index)))
-        word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place"}.get(
+        word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
+                nodes.PlaceAt: "place"}.get(
             type(stmt), "this")
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
                               hint="play it in a scenario: warband play SCENARIO"))
@@ -715,6 +742,8 @@ class Interpreter(Decisions):
             subject = self.field(subject, part.name, world)
         if subject.kind == "side":
             name = self.side_fields[target[-1].name.lower()]
+        elif subject.kind == "piece":   # a piece's holder, flags and counters
+            return set_piece(world, subject, target[-1].name, value)
         else:
             name = self.fighter_fields[target[-1].name.lower()][1]
         return world.set(subject, name, value)

@@ -48,6 +48,7 @@ class Refs(dict):
 
 
 FIGHTER_REFS, SIDE_REFS = Refs("fighter"), Refs("side")
+PIECE_REFS = Refs("piece")   # a piece on the board, by its place in World.pieces
 
 
 @dataclass(slots=True)
@@ -71,6 +72,26 @@ class Side:
     conceded: bool = False
 
 
+# pieces on the board: the state of each (who holds it, its flags and counters)
+@dataclass(slots=True)
+class PieceState:
+    """One piece placed on the board, as the rules see it: its kind, its flags and counters
+    (declared `on KIND`) and the side holding it (an index, or None). Where it stands is the
+    board's (game/board.py): the World keeps only what the rules change. Never changed in
+    place, as a Fighter is not."""
+
+    kind: str
+    values: dict
+    holder: int | None = None
+    # where it lies (a point or a square; None once carried off the table), and the fighter
+    # carrying it (an index, or None): a carried piece is where its carrier stands
+    at: tuple | None = None
+    carrier: int | None = None
+    # shaping the board (a wall; a kind that blocks movement or sight, or does something when
+    # entered): the board keeps its place, so it is never carried
+    fixed: bool = False
+
+
 _new = object.__new__
 
 
@@ -90,10 +111,23 @@ def changed_side(s: Side, values: dict, conceded: bool) -> Side:
     return n
 
 
-def new_world(fighters: tuple, sides: tuple, lazies: dict) -> "World":
-    """World(fighters, sides, lazies) without calling the class."""
+_LAST_PIECES: list = [None, ()]   # the last pieces a key was made of, and that key
+
+
+def _pieces_key(pieces: tuple) -> tuple:
+    """The pieces' part of World.key: worked out once for a tuple of pieces, which most worlds
+    of a game share (a turn that changes no piece keeps its tuple)."""
+    if pieces is _LAST_PIECES[0]:
+        return _LAST_PIECES[1]
+    key = tuple((tuple(p.values.values()), p.holder, p.at, p.carrier) for p in pieces)
+    _LAST_PIECES[0], _LAST_PIECES[1] = pieces, key
+    return key
+
+
+def new_world(fighters: tuple, sides: tuple, lazies: dict, pieces: tuple = ()) -> "World":
+    """World(fighters, sides, lazies, pieces) without calling the class."""
     w = _new(World)
-    w.fighters, w.sides, w.lazies = fighters, sides, lazies
+    w.fighters, w.sides, w.lazies, w.pieces = fighters, sides, lazies, pieces
     return w
 
 
@@ -103,6 +137,8 @@ class World:
     sides: tuple[Side, ...]
     # Rolls the exact evaluator keeps whole until a rule asks about them: id -> Dist.
     lazies: dict = field(default_factory=dict)
+    # the pieces placed on the board, in the order they were placed (game/pieces.py)
+    pieces: tuple = ()
 
     def key(self) -> tuple:
         """What can change during play, as a hashable value (memoised exact evaluation). A
@@ -110,14 +146,15 @@ class World:
         return (tuple((tuple(f.values.values()), f.removed, f.withdrawn, f.position)
                       for f in self.fighters),
                 tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
-                tuple(self.lazies.items()))
+                tuple(self.lazies.items()),
+                _pieces_key(self.pieces))
 
     def with_lazy(self, id: int, dist) -> "World":
-        return World(self.fighters, self.sides, {**self.lazies, id: dist})
+        return World(self.fighters, self.sides, {**self.lazies, id: dist}, self.pieces)
 
     def add_lazy(self, dist) -> tuple[int, "World"]:
         new = len(self.lazies)
-        return new, World(self.fighters, self.sides, {**self.lazies, new: dist})
+        return new, World(self.fighters, self.sides, {**self.lazies, new: dist}, self.pieces)
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -134,7 +171,7 @@ class World:
             values[name] = value
             fighters = list(self.fighters)   # (cheaper than slicing round it and joining)
             fighters[i] = changed(f, values, f.removed, f.position, f.withdrawn)
-            return new_world(tuple(fighters), self.sides, self.lazies)
+            return new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
         return self.set_side(i, name, value)
 
     def set_side(self, i: int, name: str, value) -> "World":
@@ -149,6 +186,7 @@ class World:
         n.name, n.values, n.conceded = s.name, values, s.conceded
         w = _new(World)
         w.fighters, w.sides, w.lazies = self.fighters, tuple(sides), self.lazies
+        w.pieces = self.pieces
         return w
 
     def remove(self, ref: Ref, withdrawn: bool = False) -> "World":
@@ -156,7 +194,9 @@ class World:
         fighters = list(self.fighters)
         f = fighters[i]
         fighters[i] = changed(f, f.values, True, f.position, withdrawn)
-        return new_world(tuple(fighters), self.sides, self.lazies)
+        w = new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
+        # carrying: what it carried falls where it stood, or leaves the table with it
+        return fallen(w, i, withdrawn) if self.pieces else w
 
     def place(self, ref: Ref, position) -> "World":
         """The fighter moved to a position on the board."""
@@ -164,12 +204,16 @@ class World:
         fighters = list(self.fighters)
         f = fighters[i]
         fighters[i] = changed(f, f.values, f.removed, position, f.withdrawn)
-        return new_world(tuple(fighters), self.sides, self.lazies)
+        return new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
 
     def concede(self, side: int) -> "World":
         s = self.sides[side]
         sides = self.sides[:side] + (changed_side(s, s.values, True),) + self.sides[side + 1:]
-        return new_world(self.fighters, sides, self.lazies)
+        return new_world(self.fighters, sides, self.lazies, self.pieces)
+
+    # pieces with state: a piece changed, pieces added (game/pieces.py)
+    def with_pieces(self, pieces: tuple) -> "World":
+        return new_world(self.fighters, self.sides, self.lazies, pieces)
 
 
 # A side's groups other than its fighters in play: who was removed, who left, who it plays.
@@ -263,3 +307,93 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
         name = side_names[i] if side_names and i < len(side_names) else f"side {i + 1}"
         side_objs.append(Side(name, values))
     return World(tuple(fighters), tuple(side_objs))
+
+
+# ---- pieces with state: what the rules read and change of a piece (game/pieces.py places them)
+# a piece's own fields, besides the flags and counters declared on its kind
+PIECE_BUILTINS = ("holder", "held", "carrier", "carried", "carried_off", "position")
+
+
+def piece_position(world, index: int):
+    """Where a piece is: where its carrier stands, where it lies, or None (carried off)."""
+    p = world.pieces[index]
+    if p.carrier is not None:
+        f = world.fighters[p.carrier]
+        return None if f.withdrawn else f.position
+    return p.at
+
+
+def fallen(world, index: int, withdrawn: bool):
+    """Fighter `index` just left play: each piece it carried falls where it stood (a
+    casualty), or leaves the table with it (withdrawn: still its carrier, off the table)."""
+    if all(p.carrier != index for p in world.pieces):
+        return world
+    if withdrawn:
+        return world   # (still carried, by a fighter off the table: `p.carried_off`)
+    at = world.fighters[index].position
+    pieces = tuple(p if p.carrier != index else
+                   PieceState(p.kind, p.values, p.holder, at, None, p.fixed)
+                   for p in world.pieces)
+    return world.with_pieces(pieces)
+
+
+def read_piece(world, ref: Ref, name: str):
+    """A field of a piece: who holds it (a side's Ref, or None), whether anyone does, or one of
+    its kind's flags and counters (by its name in any case, as a fighter's fields are read)."""
+    p = world.pieces[ref.index]
+    if name == "holder":
+        return None if p.holder is None else SIDE_REFS[p.holder]
+    if name == "held":
+        return p.holder is not None
+    if name == "carrier":
+        return None if p.carrier is None else FIGHTER_REFS[p.carrier]
+    if name == "position":   # position as a value: where it is now (None: carried off)
+        return piece_position(world, ref.index)
+    if name == "carried":   # by a fighter in play
+        return p.carrier is not None and not world.fighters[p.carrier].removed
+    if name == "carried_off":   # by a fighter who left the table with it
+        return p.carrier is not None and world.fighters[p.carrier].withdrawn
+    return p.values[_state_name(p, name)]
+
+
+def set_piece(world, ref: Ref, name: str, value):
+    """The World (or a generated run's Draft) with one field of a piece changed: `holder` takes
+    a side's Ref, anything else is one of its kind's flags and counters."""
+    pieces = list(world.pieces)
+    p = pieces[ref.index]
+    n = _new(PieceState)
+    n.kind, n.values, n.holder, n.at, n.carrier = p.kind, p.values, p.holder, p.at, p.carrier
+    n.fixed = p.fixed
+    if name == "holder":
+        n.holder = None if value is None else value.index
+    else:
+        key = _state_name(p, name)
+        if p.values[key] == value and type(p.values[key]) is type(value):
+            return world   # no change: no copy
+        n.values = {**p.values, key: value}
+    pieces[ref.index] = n
+    return world.with_pieces(tuple(pieces))
+
+
+def _state_name(p: PieceState, name: str) -> str:
+    if name in p.values:
+        return name
+    lower = name.lower()
+    return next(k for k in p.values if k.lower() == lower)
+
+
+def piece_fields(ruleset: Ruleset) -> frozenset[str]:
+    """The names (in lower case) of every field a piece may have: its own, and the flags and
+    counters declared on a kind of marker."""
+    return frozenset(PIECE_BUILTINS) | frozenset(
+        n.lower() for n, s in ruleset.states.items() if s.owner not in ("fighter", "side"))
+
+
+def new_pieces(ruleset: Ruleset, kind: str, places: list, wall: bool = False) -> tuple:
+    """The state of new pieces of a kind, one at each of `places` (a wall: where it starts):
+    its flags and counters at their start."""
+    values = {n: s.initial for n, s in ruleset.states.items() if s.owner == kind}
+    marker = ruleset.markers.get(kind)
+    fixed = wall or marker is not None and (bool(marker.properties) or
+                                            marker.entered is not None)
+    return tuple(PieceState(kind, dict(values), None, at, None, fixed) for at in places)

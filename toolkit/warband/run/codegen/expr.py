@@ -142,6 +142,9 @@ class ExpressionWriter:
     def field(self, e: nodes.Field, scope: Scope) -> str:
         """A field read, straight from the World when the subject's kind is known."""
         name, sub = e.field.name, self.expr(e.subject, scope)
+        if type(e.subject) is nodes.Field and e.subject.field.name in ("holder", "carrier"):
+            # pieces as values: a piece's holder or carrier may be nobody (E510 on a read)
+            sub = f"_someone({sub}, {self.const(e.subject, 'n')})"
         kind, lower = self.kind(e.subject, scope), e.field.name.lower()
         program = self.program
         found = program.fighter_fields.get(lower)

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
-from warband.run import areas, budget, pools, weapons
+from warband.run import areas, budget, carrying, pools, weapons
 from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
@@ -74,6 +74,7 @@ class Program:
         self.uniform = uniform
         self._fallbacks: dict[str, str] = {}   # "procedure NAME" etc. -> why
         self.fighter_fields, self.side_fields = interp.fighter_fields, interp.side_fields
+        self.piece_fields = interp.piece_fields   # pieces as values
         # names that stand for sides in play: every side, and a scenario's named sides
         scenario_sides = ruleset.scenario.sides if getattr(ruleset, "scenario", None) else ()
         self.named_sides = {s.name.name: SIDE_REFS[i] for i, s in enumerate(scenario_sides)}
@@ -91,6 +92,9 @@ class Program:
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_limits": limits, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
+            "_travel_clear": rt.travel_clear,   # moves the rules choose
+            "_someone": rt.someone,   # pieces as values
+            "_pick_up": carrying.pick_up, "_put_down": carrying.put_down,   # carrying pieces
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,

@@ -23,9 +23,11 @@ from warband.run.evaluate import (
     RulesError,
     Thunk,
     check_count,
+    nobody,
     norm,
     read_field,
 )
+from warband.run.host import CLEAR
 from warband.run.world import (
     FIGHTER_REFS,
     SIDE_REFS,
@@ -36,6 +38,9 @@ from warband.run.world import (
     changed,
     changed_side,
     new_world,
+    fallen,
+    read_piece,
+    set_piece,
 )
 
 if TYPE_CHECKING:
@@ -62,12 +67,13 @@ class Draft:
     touched. A Draft reads like a World (fighters, sides, lazies, fighter, get).
     """
 
-    __slots__ = ("fighters", "sides", "lazies", "_own")   # made by draft(world)
+    __slots__ = ("fighters", "sides", "lazies", "_own", "pieces")   # made by draft(world)
     # the World's tuples, each a list from the first change in it
     fighters: tuple[Fighter, ...] | list[Fighter]
     sides: tuple[Side, ...] | list[Side]
     lazies: dict
     _own: set[int]
+    pieces: tuple   # the pieces' state (World.pieces): a new tuple at each change, few as they are
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
@@ -115,6 +121,8 @@ class Draft:
 
     def remove(self, ref: Ref) -> "Draft":
         self._fighter(ref.index).removed = True
+        if self.pieces:   # carrying: what it carried falls where it stood
+            return fallen(self, ref.index, False)
         return self
 
     def place(self, ref: Ref, position) -> "Draft":
@@ -125,7 +133,12 @@ class Draft:
         """The World as it stands. The World shares the fighters and sides the draft has
         copied, so from here on the draft copies again before changing one."""
         self._own.clear()
-        return new_world(tuple(self.fighters), tuple(self.sides), self.lazies)
+        return new_world(tuple(self.fighters), tuple(self.sides), self.lazies, self.pieces)
+
+    # pieces with state (game/pieces.py): the tuple replaced, as World.with_pieces does
+    def with_pieces(self, pieces: tuple) -> "Draft":
+        self.pieces = pieces
+        return self
 
 
 def given(args: dict) -> dict:
@@ -140,6 +153,7 @@ def draft(world: World) -> Draft:
     tuple is that tuple."""
     d = _new(Draft)
     d.fighters, d.sides, d.lazies = world.fighters, world.sides, world.lazies
+    d.pieces = world.pieces
     d._own = set()   # copied by this draft: fighter i as i, side i as -1 - i
     return d
 
@@ -259,7 +273,8 @@ _SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 
 # fields of the board game (groups, who left, who conceded): read through the interpreter
-_GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded")
+_GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded",
+                "carrying", "position")
 
 
 def field_getter(interp: Program, name: str):
@@ -271,6 +286,19 @@ def field_getter(interp: Program, name: str):
         def get_game(s, world):
             return s.get(name) if type(s) is Record else field(interp, s, name, world)
         return get_game
+    if lower in interp.piece_fields:   # a piece's, maybe a fighter's or a side's too
+        other = _fighter_getter(interp, name)
+
+        def get_piece(s, world):
+            if type(s) is not Record and s.kind == "piece":
+                return read_piece(world, s, name)
+            return other(s, world)
+        return get_piece
+    return _fighter_getter(interp, name)
+
+
+def _fighter_getter(interp: Program, name: str):
+    lower = name.lower()
     side_name = interp.side_fields.get(lower)
     kind, canonical = interp.fighter_fields.get(lower, (None, None))
 
@@ -383,6 +411,8 @@ def assign(interp: Interpreter, subject, name: str, value, world):
     """The last step of Interpreter.assign_field, once the subject is known."""
     if subject.kind == "side":
         field, holder = interp.side_fields[name.lower()], world.sides[subject.index]
+    elif subject.kind == "piece":   # a piece's holder, flags and counters (World.pieces)
+        return set_piece(world, subject, name, value)
     else:
         field, holder = interp.fighter_fields[name.lower()][1], world.fighters[subject.index]
     old = holder.values.get(field, _NOTHING)
@@ -512,6 +542,24 @@ def travel(interp: Interpreter, stmt, ref, reach, target, world):
     return game.travel(ref, reach, stmt.away, world, target)
 
 
+def someone(value, node):
+    """Pieces as values: a piece's holder or carrier, read for a field of it (E510 if none)."""
+    if value is None:
+        raise nobody(node)
+    return value
+
+
+def travel_clear(interp: Interpreter, stmt, ref, reach, world):
+    """`travel f up to D not into contact` (moves the rules choose): as `travel`, to the
+    game's `CLEAR` target."""
+    game = interp.game
+    if game is None or interp.exact_mode:
+        return world
+    if type(world) is Draft and not game.direct:
+        world = world.freeze()
+    return game.travel(ref, reach, False, world, CLEAR)
+
+
 def in_order(items, keys, highest: bool):
     """`for each ... by highest/lowest`: the group in order of its keys, ties as they were."""
     order = sorted(range(len(items)), key=lambda i: -keys[i] if highest else keys[i])
@@ -572,8 +620,9 @@ def deploy(interp: Interpreter, stmt, side, zone, world):
 
 def place(interp: Interpreter, stmt, at, to, count, zone, apart, by, world):
     game = _game(interp, stmt, world)
-    game.place_now(stmt, at, to, count, zone, apart, by,
-                   world.freeze() if type(world) is Draft else world)
+    # (the World after it holds the new pieces' state: pieces as values)
+    return game.place_now(stmt, at, to, count, zone, apart, by,
+                          world.freeze() if type(world) is Draft else world)
 
 
 def concede(interp: Interpreter, stmt, ref, world):

@@ -23,7 +23,9 @@ from warband.run.codegen.expr import (
 # the statement's fields in the order the function takes them)
 _ENGINE_CALLS = {nodes.Concede: ("_concede", ("side",)),
                  nodes.Deploy: ("_deploy", ("side", "zone")),
-                 nodes.Travel: ("_travel", ("fighter", "distance", "target"))}
+                 nodes.Travel: ("_travel", ("fighter", "distance", "target")),
+                 # moves the rules choose
+                 nodes.TravelClear: ("_travel_clear", ("fighter", "distance"))}
 
 
 class Writer(ExpressionWriter):
@@ -313,13 +315,23 @@ class Writer(ExpressionWriter):
 
             def point(p):
                 return f"({value(p.x)}, {value(p.y)})" if p is not None else "None"
-            out.append(f"{pad}_place(I, {self.const(s, 'n')}, {point(s.at)}, {point(s.to)}, "
+            out.append(f"{pad}world = _place(I, {self.const(s, 'n')}, {point(s.at)}, {point(s.to)}, "
                        f"{value(s.count)}, {value(s.zone)}, {value(s.apart)}, {value(s.by)}, "
                        "world)")
             return bound
         if t is nodes.Face:   # facing (run/areas.py)
             out.append(f"{pad}_face(I, {self.expr(s.fighter, scope)}, "
                        f"{self.expr(s.towards, scope)}, world)")
+            return bound
+        # carrying pieces (run/carrying.py)
+        if t is nodes.Carry:
+            out.append(f"{pad}world = _pick_up({self.const(s, 'n')}, "
+                       f"{self.expr(s.piece, scope)}, {self.expr(s.fighter, scope)}, world, "
+                       "I.recorder)")
+            return bound
+        if t is nodes.PutDown:
+            out.append(f"{pad}world = _put_down({self.const(s, 'n')}, "
+                       f"{self.expr(s.piece, scope)}, world, I.recorder)")
             return bound
         if t is nodes.Remove:
             subject = self.expr(s.subject, scope)
