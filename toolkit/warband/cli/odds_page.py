@@ -26,6 +26,7 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 table { border-collapse: collapse; } td, th { padding: 0.2em 0.8em; text-align: right; }
 th:first-child, td:first-child { text-align: left; } thead th { border-bottom: 1px solid #999; }
 .charts { display: flex; flex-wrap: wrap; gap: 1em; }
+.charts { margin-top: 1em; }
 figure { margin: 0; border: 1px solid #ddd; padding: 0.3em; }
 """
 
@@ -174,5 +175,6 @@ def sweep_html(sweep: Sweep, title: str) -> str:
     rows = [[str(x)] + [f"{float(sweep.chance(k, v)) * 100:.2f}% "
                         f"({fraction_text(sweep.chance(k, v))})" for v in outcomes]
             for k, x in enumerate(sweep.values)]
-    return _page(title, ['<section id="figures">' + _table(head, rows) + "</section>",
-                         _charts(sweep_panels(sweep))])
+    # the chart first: a long table would push it out of sight
+    return _page(title, [_charts(sweep_panels(sweep)),
+                         '<section id="figures">' + _table(head, rows) + "</section>"])

@@ -59,7 +59,8 @@ def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, sol
     if "." in name:
         side, _, key = name.partition(".")
         if side not in ("attacker", "target"):
-            diagnostics.append(diag("E901", f"'{side}' is not attacker or target", at_name,
+            diagnostics.append(diag("E901", f"'{side}' is not attacker or target",
+                                    Span("--sweep", 1, 1, 1, len(side) + 1),
                                     hint="write attacker.STAT or target.STAT"))
             return None
         who = 0 if side == "attacker" else 1
@@ -119,33 +120,52 @@ def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, sol
         problem = _outside(ruleset, stat, fighters[who] if who < len(fighters) else None,
                            values)
         if problem is not None:
-            diagnostics.append(diag("E901", problem[0], at_range, hint=problem[1]))
+            diagnostics.append(diag("E901", problem[0], at_range if problem[2] else at_name,
+                                    hint=problem[1]))
             return None
     return Asked(name, parameter, stat, who, values)
 
 
 def _outside(ruleset: Ruleset, stat: str, fighter: ParsedFighter | None,
-             values: list[int]) -> tuple[str, str] | None:
+             values: list[int]) -> tuple[str, str, bool] | None:
     """Why some value cannot be the fighter's stat, as --attacker's parsing says it (the stat's
-    bounds; a class that fixes it, or allows only some values), or None."""
+    bounds; worked out by the rules; a class that fixes it, or allows only some values), and
+    whether the values are to blame (else the stat), or None."""
     declared = ruleset.stats[stat]
     if declared.low is not None and declared.high is not None:
         wrong = [v for v in values if not declared.low <= v <= declared.high]
         if wrong:
             return (f"{stat} {wrong[0]} is outside {declared.low}..{declared.high}",
-                    f"sweep within {declared.low}..{declared.high}")
-    if fighter is None or not fighter.spec.fighter_class:
+                    f"sweep within {declared.low}..{declared.high}", True)
+    if fighter is None:
+        return None
+    if declared.derived is not None and _works_out(ruleset, stat, fighter):
+        return (f"{stat} is worked out by the rules for this fighter, so it cannot be swept",
+                "sweep what it is worked out from", False)
+    if not fighter.spec.fighter_class:
         return None
     cls = ruleset.classes[fighter.spec.fighter_class]
     if cls.fixes(stat):
         return (f"class {cls.name} fixes {stat} at {dict(cls.stats)[stat]}, so it cannot be "
-                "swept", "sweep a stat the class leaves open, or a fighter of another class")
+                "swept", "sweep a stat the class leaves open, or a fighter of another class",
+                False)
     choice = cls.choice(stat)
     wrong = [v for v in values if choice is not None and not choice.allows(v)]
     if choice is not None and wrong:
         return (f"{stat} {wrong[0]} is outside {choice.shown}, the range class {cls.name} "
-                "allows", f"sweep within {choice.shown}")
+                "allows", f"sweep within {choice.shown}", True)
     return None
+
+
+def _works_out(ruleset: Ruleset, stat: str, fighter: ParsedFighter) -> bool:
+    """Whether the rules work the stat out for this fighter (as --attacker's parsing asks)."""
+    from warband.run.interpreter import Interpreter, RulesError
+    from warband.run.world import Ref, make_world
+    try:
+        return bool(Interpreter(ruleset).works_out(stat, Ref("fighter", 0),
+                                                   make_world(ruleset, [fighter.spec])))
+    except (RulesError, TypeError):   # a condition that fails here fails in the odds too
+        return ruleset.stats[stat].always_derived
 
 
 def run(asked: Asked, ruleset: Ruleset, action: str, fighters: list[ParsedFighter],
