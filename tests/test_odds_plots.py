@@ -186,7 +186,7 @@ def test_the_sweep_table_has_a_row_per_value_and_the_json_shape():
     rows = json.loads(odds(*SAS, "--sweep", "target.training=1..8", "--format",
                            "json").stdout)
     for row in rows:
-        assert set(row) == {"value", "distribution", "percent"}
+        assert set(row) == {"value", "distribution", "percent", "effects"}
         assert sum(Fraction(p) for p in row["distribution"].values()) == 1
         assert list(row["percent"]) == list(row["distribution"])
     text = odds(*SAS, "--sweep", "target.training=1..8").stdout.splitlines()
@@ -198,6 +198,35 @@ def test_the_sweep_table_has_a_row_per_value_and_the_json_shape():
         assert int(value) == row["value"]
         assert [float(c.rstrip("%")) for c in cells] == pytest.approx(
             [float(Fraction(p)) * 100 for p in row["distribution"].values()], abs=0.0051)
+
+
+def test_a_sweep_of_an_action_with_no_result_shows_what_it_changes(tmp_path):
+    args = ["super-simple-skirmish", "-a", "class=Warrior might=10", "--action", "defend"]
+    rows = json.loads(odds(*args, "--sweep", "might=1..3", "--format", "json").stdout)
+    assert [(r["distribution"], r["effects"]) for r in rows] == \
+        [(None, {"fighter.Defending": {"yes": "1"}})] * 3
+    text = odds(*args, "--sweep", "might=1..3").stdout.splitlines()
+    assert text[0].split() == ["might", "fighter.Defending=yes"]
+    plot = tmp_path / "defend.svg"
+    odds(*args, "--sweep", "might=1..3", "--plot", str(plot))
+    assert "<title>fighter.Defending=yes</title>" in plot.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("args, sweep", [
+    (["super-simple-skirmish", "-a", "class=Beast might=10", "--action", "move"], "might=1..2"),
+    (["smart", "-a", "class=Knight", "--action", "move"], "xp=0..2"),
+], ids=["sss", "smart"])
+def test_a_sweep_of_a_number_result_gives_its_expected_value(args, sweep):
+    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)
+    low = sweep.partition("=")[2].split("..")[0]
+    key = sweep.partition("=")[0]
+    alone = json.loads(odds(*(args[:2] + [args[2] + f" {key}={low}"] + args[3:]),
+                            "--format", "json").stdout)
+    assert rows[0]["expected"] == alone["expected"]
+    assert list(rows[0]["distribution"]) == sorted(rows[0]["distribution"], key=int)
+    text = odds(*args, "--sweep", sweep).stdout.splitlines()
+    assert text[0].split()[-1] == "expected"
+    assert text[1].split()[-1] == f"{float(Fraction(alone['expected'])):.3f}"
 
 
 @pytest.mark.parametrize("args, sweep", [(SSS, "might=1..30"), (SAS, "training=1..8")],

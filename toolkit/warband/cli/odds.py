@@ -95,7 +95,8 @@ def odds(
     parsed = cast("list[ParsedFighter]", fighters)   # a fighter not parsed left a diagnostic
     if swept is not None:
         from warband.cli import odds_sweep
-        found = odds_sweep.run(swept, ruleset, action, parsed, options, policies, sources)
+        found = odds_sweep.run(swept, ruleset, ruleset_ref, action, parsed, options, policies,
+                               sources)
         report = odds_sweep.render(found, kind, ruleset, policies, output is None)
         odds_sweep.deliver(report, odds_sweep.plot_svg(found, ruleset) if plot else None,
                            output, plot, force, sources)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from html import escape
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from warband import charts
 from warband.diagnostics import printable
@@ -44,11 +44,33 @@ class Sweep(NamedTuple):
         seen: list = []
         for result in self.results:
             seen += [v for v in result.order if v not in seen]
+        if all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in seen):
+            return sorted(seen)   # a number (a distance): values of one value and the next
         return seen
+
+    def expected(self) -> list[Fraction] | None:
+        """A number result's expected value at each value (None for other results)."""
+        found = [result.expected for result in self.results]
+        return None if any(e is None for e in found) else cast("list[Fraction]", found)
 
     def chance(self, i: int, outcome) -> Fraction:
         dist = self.results[i].distribution
         return dist[outcome] if outcome in dist else Fraction(0)
+
+    def columns(self) -> list[tuple[str, list[Fraction]]]:
+        """What the table and the chart show, each with its chance at every value: the
+        outcomes; for an action with no result, what it changes ("fighter.Defending=yes"),
+        the values of each effect that any swept value gives; else nothing."""
+        outcomes = self.outcomes()
+        if outcomes != [None]:
+            return [(outcome_label(v), [self.chance(k, v) for k in range(len(self.values))])
+                    for v in outcomes]
+        shown: dict[tuple[str, object], list[Fraction]] = {}
+        for k, result in enumerate(self.results):
+            for label, dist in result.effects.items():
+                for v, p in _sorted(dist):
+                    shown.setdefault((label, v), [Fraction(0)] * len(self.values))[k] = p
+        return [(f"{label}={key_text(v)}", chances) for (label, v), chances in shown.items()]
 
 
 def outcome_label(value) -> str:
@@ -80,14 +102,14 @@ def odds_panels(result: OddsResult) -> list[charts.Panel]:
 
 
 def sweep_panels(sweep: Sweep) -> list[charts.Panel]:
-    outcomes = sweep.outcomes()
-    if outcomes == [None]:
+    columns = sweep.columns()
+    if not columns:
         return []
     return [charts.lines("sweep", f"Chances of {sweep.results[0].action} by {sweep.name}",
                          sweep.values,
-                         [(outcome_label(v), charts.COLOURS[i % len(charts.COLOURS)],
-                           [float(sweep.chance(k, v)) for k in range(len(sweep.values))])
-                          for i, v in enumerate(outcomes)], sweep.name)]
+                         [(name, charts.COLOURS[i % len(charts.COLOURS)],
+                           [float(p) for p in chances])
+                          for i, (name, chances) in enumerate(columns)], sweep.name)]
 
 
 def figure(panels: list[charts.Panel], title: str) -> str:
@@ -147,15 +169,16 @@ def odds_html(result: OddsResult, title: str, solution: list[str]) -> str:
 
 def sweep_rows(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
     """The sweep's table: a row per value, a column per outcome (percent)."""
-    outcomes = sweep.outcomes()
-    head = [sweep.name] + [outcome_label(v) for v in outcomes]
-    return head, [[str(x)] + [f"{float(sweep.chance(k, v)) * 100:.2f}%" for v in outcomes]
-                  for k, x in enumerate(sweep.values)]
+    columns, expected = sweep.columns(), sweep.expected()
+    return [sweep.name] + [name for name, _ in columns] + (["expected"] if expected else []), [
+        [str(x)] + [f"{float(chances[k]) * 100:.2f}%" for _, chances in columns] +
+        ([f"{float(expected[k]):.3f}"] if expected else [])
+        for k, x in enumerate(sweep.values)]
 
 
 def sweep_json(sweep: Sweep) -> list[dict]:
-    """A list of {value, distribution (exact fractions), percent}; null distribution for an
-    action with no result."""
+    """A list of {value, distribution (exact fractions), percent, effects, and expected for a
+    number result}; a null distribution and percent for an action with no result."""
     outcomes = sweep.outcomes()
     out: list[dict] = []
     for k, x in enumerate(sweep.values):
@@ -163,18 +186,28 @@ def sweep_json(sweep: Sweep) -> list[dict]:
             str(v): fraction_text(sweep.chance(k, v)) for v in outcomes}
         percent = None if outcomes == [None] else {
             str(v): round(float(sweep.chance(k, v)) * 100, 4) for v in outcomes}
-        out.append({"value": x, "distribution": dist, "percent": percent})
+        effects = {label: {key_text(v): fraction_text(p) for v, p in _sorted(d)}
+                   for label, d in sweep.results[k].effects.items()}
+        row: dict[str, object] = {"value": x, "distribution": dist, "percent": percent,
+                                  "effects": effects}
+        expected = sweep.results[k].expected
+        if expected is not None:
+            row["expected"] = fraction_text(expected)
+        out.append(row)
     return out
 
 
 def sweep_html(sweep: Sweep, title: str) -> str:
-    """A sweep as a page: #figures (the table, exact fractions beside the percents), the line
-    chart."""
-    outcomes = sweep.outcomes()
-    head = [sweep.name] + [outcome_label(v) for v in outcomes]
-    rows = [[str(x)] + [f"{float(sweep.chance(k, v)) * 100:.2f}% "
-                        f"({fraction_text(sweep.chance(k, v))})" for v in outcomes]
+    """A sweep as a page: the line chart, then #figures (the table, exact fractions beside the
+    percents)."""
+    columns, expected = sweep.columns(), sweep.expected()
+    head = [sweep.name] + [name for name, _ in columns] + (["expected"] if expected else [])
+    rows = [[str(x)] + [f"{float(chances[k]) * 100:.2f}% ({fraction_text(chances[k])})"
+                        for _, chances in columns] +
+            ([f"{float(expected[k]):.3f} ({fraction_text(expected[k])})"] if expected else [])
             for k, x in enumerate(sweep.values)]
+    table = _table(head, rows) if columns else \
+        "<p>no result: the action returns nothing and changes nothing</p>"
     # the chart first: a long table would push it out of sight
     return _page(title, [_charts(sweep_panels(sweep)),
-                         '<section id="figures">' + _table(head, rows) + "</section>"])
+                         '<section id="figures">' + table + "</section>"])

@@ -168,8 +168,8 @@ def _works_out(ruleset: Ruleset, stat: str, fighter: ParsedFighter) -> bool:
         return ruleset.stats[stat].always_derived
 
 
-def run(asked: Asked, ruleset: Ruleset, action: str, fighters: list[ParsedFighter],
-        options: dict, policies, sources: Sources) -> Sweep:
+def run(asked: Asked, ruleset: Ruleset, ruleset_ref: str, action: str,
+        fighters: list[ParsedFighter], options: dict, policies, sources: Sources) -> Sweep:
     """The odds once per value: a parameter set as --with sets it, or the fighter's stat
     replaced (a fresh copy of the fighters each time)."""
     from warband.cli.odds_page import Sweep
@@ -190,11 +190,11 @@ def run(asked: Asked, ruleset: Ruleset, action: str, fighters: list[ParsedFighte
                                f"{refusal.reason}", Span("--sweep", 1, 1, 1,
                                                          len(sources.texts["--sweep"]) + 1),
                        hint=f"'{action}' requires {refusal.requirement}: sweep a range where "
-                            "it holds")], sources)
+                            "it holds, or give fighters for whom it does")], sources)
             raise typer.Exit(UNUSABLE)
-        except odds_mod.RulesError as error:
+        except odds_mod.RulesError as error:   # the rules' own texts show where
             from warband.lang.compiler import load
-            emit([error.diagnostic], load(ruleset.id).sources)
+            emit([error.diagnostic], load(ruleset_ref).sources)
             raise typer.Exit(UNUSABLE)
     return Sweep(asked.name, asked.values, results)
 
@@ -214,9 +214,9 @@ def render(sweep: Sweep, kind: str, ruleset: Ruleset, policies, on_stdout: bool)
 
         from warband.diagnostics import printable
         head, rows = odds_page.sweep_rows(sweep)
-        if head[1:] == ["(no result)"]:
-            console.print("no result: the action returns nothing", highlight=False,
-                          markup=False)
+        if len(head) == 1:
+            console.print("no result: the action returns nothing and changes nothing",
+                          highlight=False, markup=False)
             return
         shown = Table(box=None, pad_edge=False)
         for h in head:
