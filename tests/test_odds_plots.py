@@ -151,8 +151,10 @@ def _alone(args: list[str], option: str, old: str, new: str) -> dict:
     (SMART, "target.level=1..4", "--target", "", "level"),
     (["fogbound", "-a", "class=Guildmaster", "-t", "class=Duelist", "--action", "fight"],
      "target.skill=3..5", "--target", "", "skill"),
+    (SAS, "attacker.strength=0..3", "--attacker", "", "strength"),   # a trait with a number
+    (SAS, "target.toughness=0..3", "--target", "toughness=1", "toughness"),
 ], ids=["sss-attacker", "sss-target", "sas-target", "sas-attacker", "smart-target",
-        "fogbound-target"])
+        "fogbound-target", "sas-trait", "sas-trait-given"])
 def test_a_stat_sweep_is_the_odds_of_each_value_alone(args, sweep, option, old, key):
     option = {"--attacker": "-a", "--target": "-t"}[option] if "-a" in args else option
     rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)

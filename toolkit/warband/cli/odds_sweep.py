@@ -1,8 +1,9 @@
 """`warband odds --sweep NAME=LOW..HIGH`, and where odds' reports and charts go (-o, --plot).
 
 NAME is, in this order: a parameter of the action (what `--with NAME=V` sets; the sweep
-replaces a --with of it); `attacker.STAT` or `target.STAT`, a number stat of the first
---attacker or --target; or a bare STAT, the attacker's. Each value is checked as --attacker's
+replaces a --with of it); `attacker.STAT` or `target.STAT`, a number stat (or a trait with a
+number, as toughness=N gives one) of the first --attacker or --target; or a bare STAT, the
+attacker's. Each value is checked as --attacker's
 own values are (the stat's bounds, and the bounds the fighter's class allows); the action is
 then weighed once per value, exactly.
 """
@@ -35,7 +36,8 @@ class Asked(NamedTuple):
 
     name: str                 # as written
     parameter: str | None     # the action's parameter swept, or
-    stat: str | None          # the stat swept (its declared name) ...
+    stat: str | None          # the stat swept (its declared name), or
+    trait: str | None         # the trait with a number swept (toughness=N) ...
     who: int                  # ... of this fighter (0: the first attacker, 1: the first target)
     values: list[int]
 
@@ -55,6 +57,7 @@ def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, sol
         return None
     params = {p.name.name: p for p in decl.params}
     stats = {s.key: s for s in ruleset.stats.values()}
+    traits = {t.lower(): t for t, d in ruleset.traits.items() if d.numeric}
     who, key = (0, name)
     if "." in name:
         side, _, key = name.partition(".")
@@ -64,7 +67,7 @@ def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, sol
                                     hint="write attacker.STAT or target.STAT"))
             return None
         who = 0 if side == "attacker" else 1
-    parameter = stat = None
+    parameter = stat = trait = None
     if "." not in name and name in params:
         kind = params[name].type.name if params[name].type else "number"
         if kind != "number":
@@ -90,10 +93,17 @@ def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, sol
                                             "--target", at_name, hint="give --target too"))
             return None
         stat = found.name
+    elif key.lower() in traits:   # as toughness=N gives it: no bounds but the rules'
+        if who == 1 and not targeted:
+            diagnostics.append(diag("E901", f"'{name}' is the target's, and there is no "
+                                            "--target", at_name, hint="give --target too"))
+            return None
+        trait = traits[key.lower()]
     else:
-        names = list(params) + list(stats) + [f"{side}.{s}" for side in ("attacker", "target")
-                                              for s in stats]
-        diagnostics.append(diag("E901", f"no parameter or stat '{name}' to sweep", at_name,
+        keys = list(stats) + list(traits)
+        names = list(params) + keys + [f"{side}.{s}" for side in ("attacker", "target")
+                                       for s in keys]
+        diagnostics.append(diag("E901", f"no parameter, stat or trait '{name}' to sweep", at_name,
                                 hint=did_you_mean(name, names) or "sweep a parameter of the "
                                 f"action ({', '.join(params) or 'it has none'}) or a stat "
                                 "(attacker.STAT, target.STAT)"))
@@ -123,7 +133,7 @@ def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, sol
             diagnostics.append(diag("E901", problem[0], at_range if problem[2] else at_name,
                                     hint=problem[1]))
             return None
-    return Asked(name, parameter, stat, who, values)
+    return Asked(name, parameter, stat, trait, who, values)
 
 
 def _outside(ruleset: Ruleset, stat: str, fighter: ParsedFighter | None,
@@ -182,7 +192,10 @@ def run(asked: Asked, ruleset: Ruleset, ruleset_ref: str, action: str,
             given[asked.parameter] = value
         else:
             these = copy.deepcopy(fighters)
-            these[asked.who].spec.stats[asked.stat] = value
+            if asked.trait is not None:
+                these[asked.who].spec.traits[asked.trait] = value
+            else:
+                these[asked.who].spec.stats[asked.stat] = value
         try:
             results.append(odds_mod.compute(ruleset, action, these, given, policies, False))
         except odds_mod.NotAllowed as refusal:
