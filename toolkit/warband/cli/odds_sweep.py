@@ -16,7 +16,8 @@ import json
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 import typer
 
@@ -156,14 +157,14 @@ def _outside(ruleset: Ruleset, stat: str, fighter: ParsedFighter | None,
         return None
     cls = ruleset.classes[fighter.spec.fighter_class]
     if cls.fixes(stat):
-        return (f"class {cls.name} fixes {stat} at {dict(cls.stats)[stat]}, so it cannot be "
-                "swept", "sweep a stat the class leaves open, or a fighter of another class",
-                False)
+        return (f"class {cls.name} fixes {stat} at {dict(cls.stats)[stat]}, so it cannot be swept",
+                "sweep a stat the class leaves open, or a fighter of another class", False)
     choice = cls.choice(stat)
     wrong = [v for v in values if choice is not None and not choice.allows(v)]
     if choice is not None and wrong:
-        return (f"{stat} {wrong[0]} is outside {choice.shown}, the range class {cls.name} "
-                "allows", f"sweep within {choice.shown}", True)
+        allowed = f"the range class {cls.name} allows"
+        return (f"{stat} {wrong[0]} is outside {choice.shown}, {allowed}",
+                f"sweep within {choice.shown}", True)
     return None
 
 
