@@ -308,6 +308,14 @@ def test_odds_name_the_weapon_or_take_each_the_attacker_carries(tmp_path):
     assert list(__import__("json").loads(each.stdout)["w"]) == ["Bow"]   # not the greatsword
     refused = odds("--with", "w=Greatsword")
     assert refused.exit_code != 0 and "E903" in refused.output
+    # each piece's odds are printed one after another: a sweep, a picture or a file is of one
+    # set of odds, so those ask for the piece to be named (E645), never a traceback
+    for extra in (["--sweep", "Might=5..6"], ["--plot", str(tmp_path / "o.svg")],
+                  ["-o", str(tmp_path / "o.json")]):
+        clash = odds(*extra)
+        assert clash.exit_code == 2 and "E645" in clash.output, clash.output
+        assert "--with w=PIECE" in clash.output
+    assert odds("--with", "w=Bow", "--sweep", "Might=5..6").exit_code == 0
 
 
 # ---- roster cards: a fighter's weapons with their values -------------------------------------------

@@ -185,3 +185,46 @@ def sheet(panels: list[Panel], title: str, per_row: int = 2) -> str:
             f'<rect width="{width}" height="{y}" fill="#ffffff"/>'
             f'<text x="8" y="22" font-size="15" font-weight="bold">'
             f'{escape(printable(title))}</text>{"".join(parts)}</svg>\n')
+
+
+# ---- lines: how chances move with a value --------------------------------------------------------
+
+def lines(id: str, title: str, xs: list[int], series: list[tuple[str, str, list[float]]],
+          axis: str) -> Panel:
+    """One line per series (name, colour, values in 0..1, one per x) over the whole numbers
+    `xs`, on a 0..100% scale, with a dot at each point (a sweep of one value is a dot) and a
+    legend."""
+    left, right, top_y, base = 48, WIDTH - 10, 30, 210
+    parts = [heading(title)]
+    for tick in range(5):
+        y = base - (base - top_y) * tick / 4
+        parts.append(f'<line x1="{left}" y1="{coord(y)}" x2="{right}" y2="{coord(y)}" '
+                     f'stroke="#dddddd"/><text x="{left - 4}" y="{coord(y + 4)}" '
+                     f'text-anchor="end" fill="#555555">{tick * 25}%</text>')
+    low, high = min(xs), max(xs)
+
+    def x_at(x: int) -> float:   # a single value sits in the middle
+        return (left + right) / 2 if high == low else left + (right - left) * (x - low) / (
+            high - low)
+
+    def at(x: int, rate: float) -> str:
+        return f"{coord(x_at(x))} {coord(base - (base - top_y) * rate)}"
+    for name, colour, values in series:
+        points = [at(x, v) for x, v in zip(xs, values)]
+        parts.append(f'<path d="M{"L".join(points)}" fill="none" stroke="{colour}" '
+                     f'stroke-width="1.5"><title>{text(name)}</title></path>')
+        for x, v in zip(xs, values):
+            parts.append(f'<circle cx="{coord(x_at(x))}" '
+                         f'cy="{coord(base - (base - top_y) * v)}" r="2.5" fill="{colour}">'
+                         f'<title>{text(name)} at {x}: {as_percent(v)}</title></circle>')
+    # a label under every few values when they would overlap (about 7 px a character)
+    slot = (right - left) / max(len(xs) - 1, 1)
+    every = max(1, math.ceil((max(len(str(x)) for x in xs) * 7 + 8) / slot))
+    for i, x in enumerate(xs):
+        if i % every == 0 or i == len(xs) - 1 and len(xs) > 1 and (i % every) * slot > 30:
+            parts.append(f'<text x="{coord(x_at(x))}" y="{base + 14}" text-anchor="middle" '
+                         f'fill="#555555">{x}</text>')
+    parts.append(f'<text x="{coord((left + right) / 2)}" y="{base + 28}" '
+                 f'text-anchor="middle">{text(axis, 70)}</text>')
+    height = legend(parts, [(name, colour) for name, colour, _ in series], base + 48)
+    return Panel(id, title, height, "".join(parts))

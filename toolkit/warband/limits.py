@@ -35,6 +35,7 @@ DEFAULT_ROUNDS = 50   # a scenario without a limit still ends
 MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work stays bounded)
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
 MAX_MODELS = 1_000    # models in one unit (`models LOW..HIGH`): a roster card draws a row each
+MAX_SWEEP_VALUES = 101   # values one `odds --sweep` weighs: each is a whole odds computation
 MAX_RECORD_BYTES = 32 * 1024 * 1024   # a game's record read by `play --replay`: a six-round
 #                                       game is ~60 kB, a fifty-round one with big warbands a
 #                                       few MB; read whole, then parsed (memory ~10x its size)

@@ -257,6 +257,13 @@ def schema_command(
     lists.schema(ruleset_ref)
 
 
+class OddsFormat(str, Enum):
+    """`warband odds --format`: the table, the data, or a page with the charts."""
+    text = "text"
+    json = "json"
+    html = "html"
+
+
 @app.command("odds")
 def odds_command(
     ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file.",
@@ -276,11 +283,21 @@ def odds_command(
     solve: bool = typer.Option(False, "--solve",
                                help="Also find the best secret choices for both sides "
                                     "(decisions made before any roll), exactly."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
+    fmt: OddsFormat = typer.Option(OddsFormat.text, "--format",
+                                   help="text, json, or html (a page with charts)"),
+    sweep: Optional[str] = typer.Option(None, "--sweep", metavar="NAME=LOW..HIGH",
+                                        help="Weigh the action once per value of a parameter "
+                                             "or stat (attacker.STAT, target.STAT)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                         help="Write the report here, not to standard output."),
+    plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE.svg",
+                                       help="Also draw the odds as charts into one SVG file."),
+    force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
 ) -> None:
     """Exact outcome probabilities of one action between two fighters."""
     from warband.cli import odds  # lazily
-    odds.odds(ruleset_ref, attacker, target, action, cover, policy, with_, solve, fmt)
+    odds.odds(ruleset_ref, attacker, target, action, cover, policy, with_, solve, fmt.value,
+              sweep=sweep, plot=plot, output=output, force=force)
 
 
 @app.command("simulate")
@@ -351,7 +368,7 @@ def play_command(
                                           "repeatable."),
     max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
                                              help="End the game after R rounds at most."),
-    fmt: PlayFormat = typer.Option(PlayFormat.text, "--format",
+    fmt: OddsFormat = typer.Option(OddsFormat.text, "--format",
                                    help="text (a log to read), json (the record) or html (a "
                                         "page to watch the game on, written to -o)"),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="LOG",

@@ -21,11 +21,14 @@ def _origins(option: str, texts: list[str]) -> list[str]:
 
 def odds(
     ruleset_ref: str, attackers: str | list[str], targets: str | list[str] | None, action: str,
-    cover: bool, policy: list[str], with_: list[str], solve: bool, fmt: Format,
+    cover: bool, policy: list[str], with_: list[str], solve: bool, fmt: Format | str,
+    sweep: str | None = None, plot: str | None = None, output: str | None = None,
+    force: bool = False,
 ) -> None:
     """`warband odds` (its options and help: cli/__init__.py). A group of fighters on a side
     (--attacker or --target given more than once): the first of each is the action's
     fighter; the others stand beside it on its side, for rules that read a side's fighters."""
+    kind = fmt if isinstance(fmt, str) else fmt.value   # text, json or html
     ruleset = load_or_exit(ruleset_ref)
     from warband.diagnostics import Sources, Span, diag, did_you_mean
     from warband.run import odds as odds_mod
@@ -70,14 +73,22 @@ def odds(
                                     where, hint=did_you_mean(name, params)
                                     or f"its parameters: {', '.join(params)}"))
             continue
-        kind = params[name].type.name if params[name].type else "number"
         value_at = Span(origin, 1, len(name) + 2, 1, len(text) + 1)
-        options[name] = _parse_value(raw, kind, ruleset, diagnostics, name, value_at)
+        options[name] = _parse_value(raw, params[name].type.name if params[name].type
+                                     else "number", ruleset, diagnostics, name, value_at)
     needed = sum(1 for p in decl.params if p.type and p.type.name == "fighter")
     if needed > len(fighters) or needed == 2 and not targeted:
         diagnostics.append(diag("E901", f"action '{action}' needs {needed} fighters; "
                                         "give --target too",
                                 Span("--attacker", 1, 1, 1, len(attacker) + 1)))
+    swept = None
+    if sweep is not None:
+        from warband.cli import odds_sweep
+        sources.add("--sweep", sweep)
+        swept = odds_sweep.parse(sweep, ruleset, decl, fighters, bool(targeted), solve,
+                                 diagnostics)
+    from warband.cli.odds_sweep import check_outputs
+    diagnostics += check_outputs(output, plot, force, sources)
     if diagnostics:
         emit(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
@@ -85,8 +96,25 @@ def odds(
     # weapon profiles: an equipment parameter not given is each piece the attacker carries
     pieces = _pieces(decl, ruleset, parsed, options)
     if pieces is not None:
-        _each_piece(ruleset_ref, ruleset, action, parsed, options, policies, solve, fmt,
-                    sources, attacker, *pieces)
+        if swept is not None or output is not None or plot is not None or kind == "html":
+            # one report of each piece's odds, printed: a sweep, a picture or a file is of
+            # one set of odds, so the piece must be named
+            emit([diag("E645", f"'{action}' is weighed with each piece the attacker carries, "
+                               "one after another, which --sweep, --plot, -o and --format "
+                               "html do not take", Span("--attacker", 1, 1, 1,
+                                                        len(attacker) + 1),
+                       hint=f"name the piece: --with {pieces[0]}=PIECE")], sources)
+            raise typer.Exit(UNUSABLE)
+        _each_piece(ruleset_ref, ruleset, action, parsed, options, policies, solve,
+                    kind == "json", sources, attacker, *pieces)
+        return
+    if swept is not None:
+        from warband.cli import odds_sweep
+        found = odds_sweep.run(swept, ruleset, ruleset_ref, action, parsed, options, policies,
+                               sources)
+        report = odds_sweep.render(found, kind, ruleset, policies, output is None)
+        odds_sweep.deliver(report, odds_sweep.plot_svg(found, ruleset) if plot else None,
+                           output, plot, force, sources)
         return
     try:
         result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
@@ -101,10 +129,24 @@ def odds(
         from warband.lang.compiler import load
         emit([error.diagnostic], load(ruleset_ref).sources)
         raise typer.Exit(UNUSABLE)
-    if fmt is Format.json:
-        typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
+    if output is None and plot is None and kind != "html":   # as it always was
+        if kind == "json":
+            typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
+        else:
+            _print_odds(result)
         return
-    _print_odds(result)
+    from warband.cli import odds_page, odds_sweep
+    title = f"{ruleset.id}: odds of {action}"
+    if kind == "json":
+        report = json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2) + "\n"
+    elif kind == "html":
+        report = odds_page.odds_html(result, title, odds_mod.solution_lines(result.solution)
+                                     if result.solution is not None else [])
+    else:
+        report = odds_sweep.captured(lambda console: _print_odds(result, console),
+                                     output is None)
+    svg = odds_page.figure(odds_page.odds_panels(result), title) if plot else None
+    odds_sweep.deliver(report, svg, output, plot, force, sources)
 
 
 # ---- weapon profiles: the odds with each piece the attacker carries ---------------------------
@@ -122,7 +164,7 @@ def _pieces(decl, ruleset: Ruleset, parsed: list[ParsedFighter],
 
 
 def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[ParsedFighter],
-                options: dict, policies, solve: bool, fmt: Format, sources: Sources,
+                options: dict, policies, solve: bool, as_json: bool, sources: Sources,
                 attacker: str, param: str, pieces: list[str]) -> None:
     """The odds with each piece the attacker carries that the action allows, one after
     another (as if each were named with --with PARAM=PIECE)."""
@@ -146,7 +188,7 @@ def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[Pa
                    hint=f"give the attacker a piece '{action}' allows, or name one: "
                         f"--with {param}=PIECE")], sources)
         raise typer.Exit(UNUSABLE)
-    if fmt is Format.json:
+    if as_json:
         typer.echo(json.dumps({param: {piece: odds_mod.as_json(result, ruleset, policies)
                                        for piece, result in results.items()}}, indent=2))
         return
@@ -215,7 +257,7 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
         return 0
 
 
-def _print_odds(result: OddsResult) -> None:
+def _print_odds(result: OddsResult, console=None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -230,7 +272,7 @@ def _print_odds(result: OddsResult) -> None:
         # None: the action (a phase, say) gives no result; never a row that reads "None"
         table.add_row(Text("(no result)" if v is None else printable(str(v))),
                       fraction_text(p), f"{float(p) * 100:.2f}%")
-    console = terminal.console()
+    console = console or terminal.console()
     if list(result.order) == [None]:
         console.print("no result: the action returns nothing; what it changes is below"
                       if result.effects else "no result: the action returns nothing and "

@@ -133,6 +133,14 @@ def check_target(path: str | os.PathLike, *, force: bool = False) -> None:
                           "FIFO; give a file name")
 
 
+def is_device(path: str) -> bool:
+    """A character device or FIFO (/dev/null, /dev/stdout): two outputs may share one."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _followed(path: Path) -> Path:
     """Where a symbolic link leads (even one that leads nowhere yet), else the path itself."""
     return Path(os.path.realpath(path)) if os.path.islink(path) else path
@@ -279,5 +287,5 @@ def _place_new(tmp: str, target: Path) -> None:
     os.unlink(tmp)
 
 
-__all__ = ["OutputChanged", "OutputError", "OutputExists", "check_target", "rewrite",
-           "write_atomic"]
+__all__ = ["OutputChanged", "OutputError", "OutputExists", "check_target", "is_device",
+           "rewrite", "write_atomic"]

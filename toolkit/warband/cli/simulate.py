@@ -145,6 +145,7 @@ def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnosti
     from dataclasses import replace
 
     from warband.cli.common import check_output
+    from warband.cli.output import is_device
     from warband.diagnostics import Span, diag
     found: list[Diagnostic] = []
     seen: dict[str, str] = {}
@@ -172,7 +173,7 @@ def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnosti
         if problem is not None:
             found.append(replace(problem, span=where))
             continue
-        key = os.path.realpath(path) if not _is_device(path) else None
+        key = os.path.realpath(path) if not is_device(path) else None
         if key is not None and key in seen:
             found.append(diag("E645", f"{option} and {seen[key]} name the same file '{path}'",
                               where, hint="give each output a file of its own"))
@@ -185,15 +186,6 @@ def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnosti
                           hint="see one game as a page with `warband play`; or leave out "
                                "--replay"))
     return found
-
-
-def _is_device(path: str) -> bool:
-    """A character device or FIFO (/dev/null, /dev/stdout): two outputs may share one."""
-    import stat
-    try:
-        return not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
 
 
 def load_engine():
