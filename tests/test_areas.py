@@ -459,3 +459,26 @@ def test_a_greedy_players_trial_runs_turn_nobody_in_the_game(tmp_path):
         game.facing.moved(3, (0, 0), (1, 1))
         assert not game.facing.game.log.record   # the trials' own log: no template in the game's
     assert game.facing.ways == before and game.facing.game.log.record
+
+
+def test_rules_may_still_use_the_words_of_areas_and_pieces_as_names():
+    """A tier `line` or a table `square` was a name of the rules' own before areas and pieces
+    came: such a declaration takes the word's place (E202 broke rules that compiled)."""
+    from warband.lang.compiler import compile_text
+    from warband.run.interpreter import Interpreter
+    text = ('ruleset "own-words"\nstat Might: 1..10\ntier line\ntier elite\n'
+            'class Trooper { tier line }\n'
+            'table square(n) -> number { 1 => 10\n otherwise => 0 }\n'
+            'define circle(n) = n * 2\n'
+            'define inside(a, b) = a + b\n'
+            'procedure pieces(n) -> number { return n + 1 }\n'
+            'action act(f: fighter) -> number {\n  let p = pieces(3)\n'
+            '  return square(1) + circle(2) + inside(1, 1) + p\n}\n')
+    compiled = compile_text(text, "own-words.rules")
+    assert [d.code for d in compiled.errors] == [], compiled.errors
+    from warband.run.world import FighterSpec, make_world
+    ruleset = compiled.ruleset
+    world = make_world(ruleset, [FighterSpec("me", fighter_class="Trooper")])
+    from warband.run.world import Ref
+    value, _ = Interpreter(ruleset).sample("act", {"f": Ref("fighter", 0)}, world)
+    assert value == 20   # 10 + 4 + 2 + 4: each word the rules' own

@@ -45,6 +45,9 @@ AREA_FUNCTIONS = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4
 GAME_FUNCTIONS.update((name, most) for name, (_, most) in AREA_FUNCTIONS.items())
 GAME_FUNCTIONS["pieces"] = 1   # pieces as values: pieces(KIND), every piece of a kind placed
 GAME_FUNCTIONS["inside"] = 2   # moves the rules choose: inside(f, ZONE), f standing in a zone
+# Board questions added after rules were written that may use the words as their own names (a
+# tier `line`, a table `square`): not reserved; a declaration of the name takes its place there
+SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside"}
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 
@@ -124,7 +127,8 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
 
     def add(sym: Symbol) -> None:
         previous = table.globals.get(sym.name)
-        if previous is None and sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) \
+        if previous is None and sym.name.lower() not in SOFT_GAME_FUNCTIONS and \
+                sym.name.lower() in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) \
                 + tuple(GAME_FUNCTIONS) + BUILTIN_GROUPS:
             builtin = sym.name.lower()
             message = f"'{sym.name}' is a built-in name of the language" if builtin == sym.name \

@@ -498,7 +498,7 @@ class Compiler:
     def call(self, e, name: str, args: list[Callable]) -> Callable:
         interp = self.interp
         if name in GAME_FUNCTIONS and name not in self.ruleset.tables and \
-                name not in self.ruleset.defines:
+                name not in self.ruleset.defines and name not in self.ruleset.procedures:
             ask = interp.board_question
             return lambda env, world: ask(name, [a(env, world) for a in args], world)
         if name in BUILTINS:
