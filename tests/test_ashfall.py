@@ -190,7 +190,7 @@ def test_every_rule_of_the_muster_is_broken_by_an_invalid_force(ruleset):
 def test_the_roster_of_each_example_warband(path: Path, at_root):
     result = run("roster", str(path.relative_to(ROOT)))
     assert result.exit_code == 0, result.stdout
-    assert "Ashfall Squads: fighting for the beacons of a buried city (ashfall)" in result.stdout
+    assert "Ashfall Squads: the beacons of a city buried in ash (ashfall)" in result.stdout
     assert re.search(r"points 21\d / 220 +fighters 4 / 5 +valid", result.stdout), result.stdout
     assert re.search(r"× \d\s", result.stdout)   # a unit's models
     # the weapons with their profiles
