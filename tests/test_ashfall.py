@@ -100,12 +100,6 @@ def _of(found: list, kind: type) -> list:
     return [n for n in found if isinstance(n, kind)]
 
 
-def _names(x) -> set[str]:
-    seen: list = []
-    _walk(x, seen)
-    return {n.name for n in seen if isinstance(n, nodes.Ident)}
-
-
 def test_every_concept_of_issue_21_is_used(ruleset, beacons):
     rules = ruleset
     found = _nodes(rules)
@@ -357,17 +351,13 @@ def test_a_beacon_changes_hands_only_when_the_rules_seize_it(records):
     a seizure gives the beacon to a side that did not hold it, and sets its Lit to 0 (then 1)."""
     for seed, events in records.items():
         holder: dict[str, str] = {}
-        seen_in_round: list = []
         for i, e in enumerate(events):
-            if e["type"] == "round":
-                seen_in_round = []
             if e["type"] == "seized":
                 assert holder.get(e["piece"]) != e["side"], (seed, e)
                 holder[e["piece"]] = e["side"]
                 later = [x["type"] for x in events[i + 1:]]
                 upto = later.index("round") if "round" in later else len(later)
                 assert "activate" not in later[:upto], (seed, e)   # after every activation
-            seen_in_round.append(e["type"])
         end = events[-1]
         # the score counts the beacons held: at least 1 a beacon held at the end
         for side in ("watch", "host"):
