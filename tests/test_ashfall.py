@@ -340,9 +340,9 @@ def test_units_lose_models_one_wound_at_a_time_and_never_grow(beacons, records):
                         checked += 1
                 left[name] = e["left"]
             elif e["type"] == "removed" and classes[e["fighter"]][0] != "Sergeant":
-                # a casualty has lost its last model; one that carried the crate off the table
-                # is logged as removed too (withdrawn, models left)
-                assert left[e["fighter"]] == 0 or acting == "carry_off", (seed, e)
+                # a casualty has lost its last model (one that fled, or carried the crate off
+                # the table, is "withdrawn", with models left)
+                assert left[e["fighter"]] == 0, (seed, e)
     assert checked >= 20
 
 
@@ -385,3 +385,20 @@ def test_a_carried_crate_is_where_its_carrier_stands(records):
                 assert e["fighter"] == carrier, (seed, e)
                 carrier = None
     assert checked >= 3
+
+
+def test_every_fighter_out_of_play_is_told_once_where_it_happened(beacons):
+    """A squad that flees in the morale phase (a `withdraw` in a phase, not in an action) left
+    no event in the record: the log must tell every fighter out of play, once, in the round it
+    went."""
+    for seed in SEEDS:
+        game = Game(beacons, seed, Policies("random"), record=True)
+        game.play()
+        told: dict[str, int] = {}
+        for e in game.log.events:
+            if e["type"] in ("removed", "withdrawn"):
+                assert e["fighter"] not in told, (seed, e)
+                told[e["fighter"]] = e["round"]
+        assert game.final is not None
+        gone = {f.name for f in game.final.fighters if f.removed}
+        assert gone == set(told), (seed, gone ^ set(told))

@@ -80,7 +80,7 @@ def test_every_step_shows_where_its_moves_ended(scenario, policy):
     for step, events in steps_with_events(record, data):
         state = data["states"][step["state"]]
         ends = {e["fighter"]: point(e["to"]) for e in events if e["type"] == "travel"}
-        removed |= {e["fighter"] for e in events if e["type"] == "removed"}
+        removed |= {e["fighter"] for e in events if e["type"] in ("removed", "withdrawn")}
         for name, (x, y) in ends.items():
             at = state["fighters"][names.index(name)]["at"]
             assert at is not None and abs(at[0] - x) <= 0.006 and abs(at[1] - y) <= 0.006, \

@@ -191,6 +191,7 @@ class Game:
             raise RulesError(diag("E403", f"a game lasts 1 to {MAX_ROUNDS:,} rounds, not "
                                           f"{limit}", where, hint="lower the scenario's 'rounds'"))
         reason = "limit"
+        self._logged: World | None = world   # what the record has told of losses (_log_losses)
         try:
             if "setup" in self.blocks:
                 self.log.event("setup", self.round)
@@ -199,6 +200,8 @@ class Game:
                 self.log.event("round", self.round)
                 self._acted = {}
                 _, world = self.interp.run_nested(self.blocks["round"], {}, world)
+                if self.log.record:
+                    self._log_losses(world)
                 self.log.pieces(world)   # pieces as values: what the round's rules changed
                 self._note_stuck(world)
                 self.check_end(world)
@@ -206,6 +209,8 @@ class Game:
             world, reason = over.world, over.reason
             if type(world) is Draft:   # (it ended in the middle of a turn)
                 world = world.freeze()
+            if self.log.record:
+                self._log_losses(world)
         if "aftermath" in self.blocks:
             self.log.event("aftermath", self.round)
             before = world
@@ -374,8 +379,29 @@ class Game:
         with budget.part(self.interp):
             return self._activation(stmt, ref, exclude, world, generated)
 
+    def _log_losses(self, world: World) -> None:
+        """Models lost and fighters out of play since the record last looked: after each
+        action, and before each activation and at each round's end for what the rules of a
+        phase or a round did themselves (a fighter that flees in a morale phase)."""
+        if type(world) is Draft:   # (changed in place: what is kept must not change after)
+            world = world.freeze()
+        before, self._logged = self._logged, world
+        if before is None or before is world:
+            return
+        for f0, f1 in zip(before.fighters, world.fighters):
+            lost = f0.values.get("#models", 0) - f1.values.get("#models", 0)
+            if lost > 0 and f1.values["#models_start"] > 1:   # a unit lost models
+                self.log.event("models", self.round, fighter=f1.name,
+                               side=world.sides[f1.side].name, lost=lost,
+                               left=f1.values["#models"], start=f1.values["#models_start"])
+            if f1.removed and not f0.removed:   # a casualty, or one that left the table
+                self.log.event("withdrawn" if f1.withdrawn else "removed", self.round,
+                               fighter=f1.name, side=world.sides[f1.side].name)
+
     def _activation(self, stmt: nodes.Activate, ref: Ref, exclude, world: World,
                     generated: bool) -> tuple[str, World]:
+        if self.log.record:   # what the rules did before this activation, where it happened
+            self._log_losses(world)
         fighter = world.fighters[ref.index]
         if fighter.removed:
             return "none", world
@@ -438,15 +464,7 @@ class Game:
         if result is not None and self.log.record:
             self.log.event("result", self.round, action=name, value=plain(result))
         if before is not None:   # who the action took out of play, for whoever reads the record
-            for f0, f1 in zip(before.fighters, world.fighters):
-                lost = f0.values.get("#models", 0) - f1.values.get("#models", 0)
-                if lost > 0 and f1.values["#models_start"] > 1:   # a unit lost models
-                    self.log.event("models", self.round, fighter=f1.name,
-                                   side=world.sides[f1.side].name, lost=lost,
-                                   left=f1.values["#models"], start=f1.values["#models_start"])
-                if f1.removed and not f0.removed:
-                    self.log.event("removed", self.round, fighter=f1.name,
-                                   side=world.sides[f1.side].name)
+            self._log_losses(world)
             self.log.pieces(world)   # pieces as values: what the action changed of them
         self.check_end(world)
         return name, world

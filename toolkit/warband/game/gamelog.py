@@ -214,6 +214,8 @@ def render_text(log: dict) -> str:
                          f"({e['left']} of {e['start']} left)")
         elif kind == "removed":
             lines.append(f"      {e['fighter']} ({e['side']}) is removed from play")
+        elif kind == "withdrawn":   # out of play, not a casualty: escaped, fled
+            lines.append(f"      {e['fighter']} ({e['side']}) leaves the table")
         elif kind == "aftermath":
             lines.append("")
             lines.append("After the game")
@@ -397,6 +399,7 @@ EVENT_KEYS: dict[str, dict] = {
     "idle": {"round": _ROUND, "fighter": _text},
     "stuck": {"round": _ROUND, "fighter": _text, "why": _text},
     "removed": {"round": _ROUND, "fighter": _text, "side": _text},
+    "withdrawn": {"round": _ROUND, "fighter": _text, "side": _text},
     "models": {"round": _ROUND, "fighter": _text, "side": _text, "lost": _value,
                "left": _value, "start": _value},
     "concede": {"round": _ROUND, "side": _text},
