@@ -199,6 +199,10 @@ def test_the_roster_of_each_example_warband(path: Path, at_root):
     assert card.exit_code == 0, card.stdout
     assert re.search(r"\*\*[\w ]+\*\*: [4-8] models, 1 wound each\n\n1\. ☐\n", card.stdout), card.stdout
     assert "3 models, 2 wounds each\n\n1. ☐ ☐\n2. ☐ ☐\n3. ☐ ☐\n" in card.stdout
+    # the sergeant, one model of three wounds, has his boxes too; armour is no weapon
+    assert "one model of 3 wounds\n\n1. ☐ ☐ ☐\n" in card.stdout
+    weapons = card.stdout.split("**Weapons**", 1)[1].split("**Points:**", 1)[0]
+    assert "Plates" not in weapons and "Cloak" not in weapons
 
 
 # ---- exact odds of a volley against a unit ------------------------------------------------------------

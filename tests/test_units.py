@@ -252,7 +252,8 @@ def test_a_roster_shows_a_units_models_and_a_row_of_wound_boxes_each():
     cards = {f["name"]: f["models"] for f in found.model["fighters"]}
     assert cards["Red squad"] == {"count": 7, "wounds": 1, "rows": ["☐"] * 7}
     assert cards["Mob"] == {"count": 2, "wounds": 2, "rows": ["☐ ☐"] * 2}
-    assert cards["Big one"] is None   # wounds per model, but one model: no unit to tick off
+    # one model of several wounds: its wound boxes to tick (a single wound: nothing to tick)
+    assert cards["Big one"] == {"count": 1, "wounds": 3, "rows": ["☐ ☐ ☐"]}
     text = CliRunner().invoke(app, ["roster", "--format", "markdown",
                                     str(ROOT / "tests" / "units" / "squad-army.yaml")]).output
     assert "**Mob**: 2 models, 2 wounds each\n\n1. ☐ ☐\n2. ☐ ☐\n" in text

@@ -96,6 +96,10 @@ class Equipment:
     # in the profiles' order; and the piece's own traits, not its wielder's
     values: tuple[tuple[str, Constant | None], ...] = ()
     traits: tuple[tuple[str, Constant | None], ...] = ()
+    # a weapon on a card: a piece with a profile value or a trait of its own, or one that grants
+    # nothing (a dagger of the profiles' defaults); armour or a cloak that only grants a trait
+    # to its wearer is none
+    weapon: bool = False
 
 
 @dataclass(frozen=True)
@@ -437,7 +441,7 @@ def _profiled(equipment: dict, profiles: dict[str, Stat], module: nodes.Module,
                               spans.get(name, {}).get(profile.name, piece.span),
                               related=[Related(profile.span, "the profile's range")]))
             values.append((profile.name, value))
-        out[name] = replace(piece, values=tuple(values))
+        out[name] = replace(piece, values=tuple(values), weapon=bool(given or piece.traits or not piece.grants))
     return out
 
 

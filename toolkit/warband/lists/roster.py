@@ -213,9 +213,11 @@ def _models(seen: WorldFighter, ruleset: Ruleset) -> dict | None:
     model to tick in play (docs/language.md, "Units of several models"); None for a fighter
     of a class that is no unit."""
     cls = ruleset.classes.get(seen.fighter_class) if seen.fighter_class else None
-    if cls is None or cls.unit is None or cls.unit.span is None:
+    if cls is None or cls.unit is None:
         return None
     count, wounds = seen.values["#models"], seen.values["#model_wounds"]
+    if cls.unit.span is None and wounds <= 1:   # one model of one wound: nothing to tick
+        return None
     return {"count": count, "wounds": wounds,
             "rows": [" ".join(["☐"] * wounds) for _ in range(count)]}
 
@@ -227,7 +229,7 @@ def _weapons(seen: WorldFighter, ruleset: Ruleset) -> list[dict]:
     out = []
     for name in dict.fromkeys(seen.equipment):
         piece = ruleset.equipment.get(name)
-        if piece is None:
+        if piece is None or not piece.weapon:   # (armour, a cloak: no weapon)
             continue
         values = dict(piece.values)
         out.append({"name": name, "doc": piece.doc,
