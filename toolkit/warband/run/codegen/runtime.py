@@ -119,10 +119,12 @@ class Draft:
         self.sides[i].values[name] = value
         return self
 
-    def remove(self, ref: Ref) -> "Draft":
-        self._fighter(ref.index).removed = True
-        if self.pieces:   # carrying: what it carried falls where it stood
-            return fallen(self, ref.index, False)
+    def remove(self, ref: Ref, withdrawn: bool = False) -> "Draft":
+        """Out of play: a casualty, or (withdrawn) one that left the table, as World.remove."""
+        f = self._fighter(ref.index)
+        f.removed, f.withdrawn = True, withdrawn
+        if self.pieces:   # carrying: what it carried falls where it stood, or leaves with it
+            return fallen(self, ref.index, withdrawn)
         return self
 
     def place(self, ref: Ref, position) -> "Draft":

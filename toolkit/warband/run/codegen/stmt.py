@@ -337,6 +337,9 @@ class Writer(ExpressionWriter):
             subject = self.expr(s.subject, scope)
             out.append(f"{pad}world = {DRAFT}.remove({subject})")
             return bound
+        if t is nodes.Withdraw:   # off the table: out of play, not a casualty
+            out.append(f"{pad}world = {DRAFT}.remove({self.expr(s.fighter, scope)}, True)")
+            return bound
         if t is nodes.Wound:   # units of several models: the unit first, as the interpreter
             unit = self.fresh("u")
             out.append(f"{pad}{unit} = {self.expr(s.target, scope)}")
