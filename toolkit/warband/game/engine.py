@@ -69,6 +69,7 @@ class Game:
         self.round = 0
         self.stuck: str | None = None
         self.final: World | None = None   # the end of the game, once it is over
+        self._logged: World | None = None   # what the record has told of losses (_log_losses)
         # what the aftermath changed: (fighter's place in the world, field, old, new), the
         # changes a campaign keeps (game/campaign.py writes them back into warband files)
         self.aftermath: list[tuple[int, str, object, object]] = []
@@ -191,7 +192,7 @@ class Game:
             raise RulesError(diag("E403", f"a game lasts 1 to {MAX_ROUNDS:,} rounds, not "
                                           f"{limit}", where, hint="lower the scenario's 'rounds'"))
         reason = "limit"
-        self._logged: World | None = world   # what the record has told of losses (_log_losses)
+        self._logged = world
         try:
             if "setup" in self.blocks:
                 self.log.event("setup", self.round)
