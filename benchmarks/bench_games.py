@@ -35,6 +35,7 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 # --against runs this file again with the code of another version (see versions())
@@ -106,18 +107,28 @@ def versions(ref: str, scenario_ids: list[str] | None, games: int, policy: str,
         for sid in ids:
             new_rates, old_rates = [], []
             for _ in range(max(1, repeat)):   # turn about: a slow minute slows both
-                new_rates.append(_rate_in(ROOT, sid, games, policy))
-                old_rates.append(_rate_in(old, sid, games, policy))
+                new_rates.append(cast(float, _rate_in(ROOT, sid, games, policy)))
+                if (rate := _rate_in(old, sid, games, policy)) is not None:
+                    old_rates.append(rate)
+            if not old_rates:   # a scenario the other version does not have
+                print(f"{sid:28} {_spread(new_rates):>28} {'(not in ' + ref[:20] + ')':>28}")
+                continue
             change = max(old_rates) / max(new_rates) - 1   # time per game, + is slower
             print(f"{sid:28} {_spread(new_rates):>28} {_spread(old_rates):>28} "
                   f"{change:+7.1%}")
 
 
-def _rate_in(tree: Path, sid: str, games: int, policy: str) -> float:
+def _rate_in(tree: Path, sid: str, games: int, policy: str) -> float | None:
+    """Games per second of `sid` with the code in `tree`; None where that version cannot play
+    it (a scenario added since); this checkout's own failures stop the benchmark."""
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--rate-of", sid, "--games", str(games),
          "--policy", policy], env={**os.environ, "WARBAND_BENCH_TREE": str(tree)},
-        capture_output=True, text=True, check=True)
+        capture_output=True, text=True)
+    if done.returncode != 0:
+        if tree == ROOT:
+            sys.exit(f"{sid}: {done.stderr.strip().splitlines()[-1] if done.stderr else 'failed'}")
+        return None
     return float(done.stdout.split()[-1])
 
 
