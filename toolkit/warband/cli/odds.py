@@ -83,7 +83,7 @@ def odds(
                                 Span("--attacker", 1, 1, 1, len(attacker) + 1)))
     swept = None
     if sweep is not None:
-        from warband.cli import odds_sweep
+        import warband.cli.odds_sweep as odds_sweep
         sources.add("--sweep", sweep)
         swept = odds_sweep.parse(sweep, ruleset, decl, fighters, bool(targeted), solve,
                                  diagnostics)
@@ -109,7 +109,7 @@ def odds(
                     kind == "json", sources, attacker, *pieces)
         return
     if swept is not None:
-        from warband.cli import odds_sweep
+        import warband.cli.odds_sweep as odds_sweep
         found = odds_sweep.run(swept, ruleset, ruleset_ref, action, parsed, options, policies,
                                sources)
         report = odds_sweep.render(found, kind, ruleset, policies, output is None)
@@ -135,7 +135,8 @@ def odds(
         else:
             _print_odds(result)
         return
-    from warband.cli import odds_page, odds_sweep
+    import warband.cli.odds_page as odds_page
+    import warband.cli.odds_sweep as odds_sweep
     title = f"{ruleset.id}: odds of {action}"
     if kind == "json":
         report = json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2) + "\n"

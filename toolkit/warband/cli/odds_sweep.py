@@ -215,7 +215,7 @@ def run(asked: Asked, ruleset: Ruleset, ruleset_ref: str, action: str,
 
 def render(sweep: Sweep, kind: str, ruleset: Ruleset, policies, on_stdout: bool) -> str:
     """The report: text (a row per value, a column per outcome), json, or the html page."""
-    from warband.cli import odds_page
+    import warband.cli.odds_page as odds_page
     if kind == "json":
         return json.dumps(odds_page.sweep_json(sweep), indent=2) + "\n"
     if kind == "html":
@@ -252,7 +252,7 @@ def captured(show: Callable, on_stdout: bool) -> str:
 
 
 def plot_svg(sweep: Sweep, ruleset: Ruleset) -> str:
-    from warband.cli import odds_page
+    import warband.cli.odds_page as odds_page
     return odds_page.figure(odds_page.sweep_panels(sweep),
                             f"{ruleset.id}: odds of {sweep.results[0].action} by {sweep.name}")
 
