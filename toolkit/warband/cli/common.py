@@ -117,6 +117,47 @@ def check_output(path: str, force: bool) -> Diagnostic | None:
     return None
 
 
+def check_outputs(outputs: list[tuple[str, str | None]], force: bool,
+                  sources: Sources) -> list[Diagnostic]:
+    """Before any work, for a command with several output options (`--output` first, then
+    `--plot`, `--games-out`, ...): each file can be written (E642); no two name one file, and
+    at most one goes to standard output (E645). `--output` left out means the report goes to
+    standard output, so no other output may be `-`."""
+    import os
+    from dataclasses import replace
+
+    from warband.cli.output import is_device
+    from warband.diagnostics import Span, diag
+    found: list[Diagnostic] = []
+    seen: dict[str, str] = {}
+    report = dict(outputs).get("--output")
+    on_stdout = None if report is not None else "the report"
+    for option, path in outputs:
+        if path is None:
+            continue
+        sources.add(option, path)
+        where = Span(option, 1, 1, 1, len(path) + 1)
+        if path == "-" and option != "--output":
+            if on_stdout is not None:
+                found.append(diag("E645", f"{option} - and {on_stdout} would both go to "
+                                          "standard output", where,
+                                  hint="write the report to a file with -o FILE" if
+                                  on_stdout == "the report" else "give one of them a file"))
+            on_stdout = f"{option} -"
+            continue
+        problem = check_output(path, force)
+        if problem is not None:
+            found.append(replace(problem, span=where))
+            continue
+        key = os.path.realpath(path) if not is_device(path) else None
+        if key is not None and key in seen:
+            found.append(diag("E645", f"{option} and {seen[key]} name the same file '{path}'",
+                              where, hint="give each output a file of its own"))
+        elif key is not None:
+            seen[key] = option
+    return found
+
+
 def write_output(path: str, data: str | bytes, force: bool) -> Diagnostic | None:
     """Write a file atomically (an existing one only with `force`); why it failed (E642), or
     None."""

@@ -87,8 +87,8 @@ def odds(
         sources.add("--sweep", sweep)
         swept = odds_sweep.parse(sweep, ruleset, decl, fighters, bool(targeted), solve,
                                  diagnostics)
-    from warband.cli.odds_sweep import check_outputs
-    diagnostics += check_outputs(output, plot, force, sources)
+    from warband.cli.common import check_outputs
+    diagnostics += check_outputs([("--output", output), ("--plot", plot)], force, sources)
     if diagnostics:
         emit(diagnostics, sources)
         raise typer.Exit(UNUSABLE)

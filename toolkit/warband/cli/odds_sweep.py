@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import io
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -255,42 +254,6 @@ def plot_svg(sweep: Sweep, ruleset: Ruleset) -> str:
     import warband.cli.odds_page as odds_page
     return odds_page.figure(odds_page.sweep_panels(sweep),
                             f"{ruleset.id}: odds of {sweep.results[0].action} by {sweep.name}")
-
-
-def check_outputs(output: str | None, plot: str | None, force: bool,
-                  sources: Sources) -> list[Diagnostic]:
-    """Before any work: each file can be written (E642); the two are not one file, and at most
-    one of them is standard output (E645)."""
-    from dataclasses import replace
-
-    from warband.cli.common import check_output
-    from warband.cli.output import is_device
-    from warband.diagnostics import Span, diag
-    found: list[Diagnostic] = []
-    seen: dict[str, str] = {}
-    on_stdout = None if output is not None else "the report"
-    for option, path in (("--output", output), ("--plot", plot)):
-        if path is None:
-            continue
-        sources.add(option, path)
-        where = Span(option, 1, 1, 1, len(path) + 1)
-        if path == "-" and option == "--plot":
-            if on_stdout is not None:
-                found.append(diag("E645", f"--plot - and {on_stdout} would both go to "
-                                          "standard output", where,
-                                  hint="write the report to a file with -o FILE"))
-            continue
-        problem = check_output(path, force)
-        if problem is not None:
-            found.append(replace(problem, span=where))
-            continue
-        key = os.path.realpath(path) if not is_device(path) else None
-        if key is not None and key in seen:
-            found.append(diag("E645", f"{option} and {seen[key]} name the same file '{path}'",
-                              where, hint="give each output a file of its own"))
-        elif key is not None:
-            seen[key] = option
-    return found
 
 
 def deliver(report: str, svg: str | None, output: str | None, plot: str | None, force: bool,

@@ -140,45 +140,22 @@ def parse(options: SimulateOptions, sources: Sources) -> tuple[Parsed, list[Diag
 
 
 def _check_outputs(options: SimulateOptions, sources: Sources) -> list[Diagnostic]:
-    """Before any game: each output file can be written (E642), no two outputs name one file,
-    and a one-game --replay is asked for no report of many games (E645)."""
-    from dataclasses import replace
-
-    from warband.cli.common import check_output
-    from warband.cli.output import is_device
+    """Before any game: the outputs can be written (cli/common.py), and a one-game --replay is
+    asked for no report of many games (E645)."""
+    from warband.cli.common import check_outputs
     from warband.diagnostics import Span, diag
+    outputs = [("--output", options.output), ("--plot", options.plot),
+               ("--games-out", options.games_out)]
     found: list[Diagnostic] = []
-    seen: dict[str, str] = {}
-    # '-' is standard output, for one of them: the report's place unless it goes to -o
-    on_stdout = None if options.output is not None else "the report"
-    for option, path in (("--output", options.output), ("--plot", options.plot),
-                         ("--games-out", options.games_out)):
-        if path is None:
-            continue
-        sources.add(option, path)
-        where = Span(option, 1, 1, 1, len(path) + 1)
-        if options.replay is not None and option != "--output":
-            found.append(diag("E645", f"{option} draws from many games; --replay plays one",
-                              where, hint=f"leave out --replay, or {option}"))
-            continue
-        if path == "-" and option != "--output":
-            if on_stdout is not None:
-                found.append(diag("E645", f"{option} - and {on_stdout} would both go to "
-                                          "standard output", where,
-                                  hint="write the report to a file with -o FILE" if
-                                  on_stdout == "the report" else "give one of them a file"))
-            on_stdout = f"{option} -"
-            continue
-        problem = check_output(path, options.force)
-        if problem is not None:
-            found.append(replace(problem, span=where))
-            continue
-        key = os.path.realpath(path) if not is_device(path) else None
-        if key is not None and key in seen:
-            found.append(diag("E645", f"{option} and {seen[key]} name the same file '{path}'",
-                              where, hint="give each output a file of its own"))
-        elif key is not None:
-            seen[key] = option
+    if options.replay is not None:
+        for option, path in outputs[1:]:
+            if path is not None:
+                sources.add(option, path)
+                found.append(diag("E645", f"{option} draws from many games; --replay plays "
+                                          "one", Span(option, 1, 1, 1, len(path) + 1),
+                                  hint=f"leave out --replay, or {option}"))
+        outputs = outputs[:1]
+    found += check_outputs(outputs, options.force, sources)
     if options.replay is not None and options.fmt == "html":
         sources.add("--format", options.fmt)
         where = Span("--format", 1, 1, 1, len(options.fmt) + 1)
