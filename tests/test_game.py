@@ -520,3 +520,37 @@ def test_a_fighter_hemmed_in_stays_and_the_log_says_so(tmp_path, base, hero, foe
     assert end == (0.5, 0.5)
     assert [(e["type"], e["fighter"]) for e in events] == [("stuck", "Hero")]
     assert "no free route" in events[0]["why"]
+
+
+def test_a_route_to_a_spot_other_bases_fill_is_refused_at_once_and_like_a_full_search(
+        monkeypatch):
+    """The check before the search (no free point near the goal) answers exactly as the whole
+    search did, on random boards, bases and goals; and a goal other bases fill costs no search."""
+    import random
+    import time
+
+    import warband.game.board as board_module
+    rng = random.Random(7)
+    cases = []
+    for _ in range(60):
+        board = Board(18, 18, False, {"wall": ("impassable",)})
+        for _ in range(rng.randrange(3)):
+            x = rng.uniform(2, 16)
+            board.add(Piece("wall", (x, rng.uniform(0, 9)), (x, rng.uniform(9, 18))))
+        start = (rng.uniform(1, 17), rng.uniform(1, 17))
+        target = (rng.uniform(1, 17), rng.uniform(1, 17))
+        crowd = [(target[0] + dx, target[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        occupied = crowd if rng.random() < 0.5 else rng.sample(crowd, 3)
+        cases.append((board, start, target, rng.choice([0.0, 0.5, 1.0]), occupied))
+    quick = [b.route(s, t, stop, occ) for b, s, t, stop, occ in cases]
+    assert any(r == [] for r in quick) and any(r for r in quick)
+    monkeypatch.setattr(board_module, "_goal_open", lambda *args: True)
+    assert [b.route(s, t, stop, occ) for b, s, t, stop, occ in cases] == quick
+    monkeypatch.undo()
+    board = Board(48, 48, False, {})
+    crowd = [(30 + dx, 30 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    board.route((2, 2), (30, 30), 0.0, crowd)          # the board's graph, built once
+    began = time.process_time()
+    for _ in range(50):
+        assert board.route((2, 2), (30, 30), 0.0, crowd) == []
+    assert time.process_time() - began < 0.1          # a full search: ~15 ms each
