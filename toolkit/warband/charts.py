@@ -25,6 +25,18 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
            "#F0E442")
 DRAW = "#888888"
 
+# the style of an HTML page of charts and tables (simulate's report, odds' page): inline, so the
+# page works offline; each page adds its own few rules
+PAGE_STYLE = f"""
+body {{ font-family: {FONT}; margin: 1.5em; color: #222; }}
+h1 {{ font-size: 1.4em; }} h2 {{ font-size: 1.1em; margin-top: 1.5em; }}
+table {{ border-collapse: collapse; }} td, th {{ padding: 0.2em 0.8em; text-align: right; }}
+th:first-child, td:first-child {{ text-align: left; }}
+thead th {{ border-bottom: 1px solid #999; }}
+.charts {{ display: flex; flex-wrap: wrap; gap: 1em; }}
+figure {{ margin: 0; border: 1px solid #ddd; padding: 0.3em; }}
+"""
+
 
 @dataclass(frozen=True)
 class Panel:

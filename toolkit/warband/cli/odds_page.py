@@ -20,14 +20,7 @@ from warband.run.odds import fraction_text, key_text
 if TYPE_CHECKING:
     from warband.run.odds import OddsResult
 
-STYLE = """
-body { font-family: DejaVu Sans, Verdana, Arial, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
-table { border-collapse: collapse; } td, th { padding: 0.2em 0.8em; text-align: right; }
-th:first-child, td:first-child { text-align: left; } thead th { border-bottom: 1px solid #999; }
-.charts { display: flex; flex-wrap: wrap; gap: 1em; }
-.charts { margin-top: 1em; } section { margin-top: 1em; }
-figure { margin: 0; border: 1px solid #ddd; padding: 0.3em; }
+STYLE = charts.PAGE_STYLE + """.charts { margin-top: 1em; } section { margin-top: 1em; }
 """
 
 

@@ -10,19 +10,13 @@ from __future__ import annotations
 
 from html import escape
 
+from warband import charts
 from warband.diagnostics import printable
 from warband.game import plots
 from warband.game.report import as_json
 from warband.game.tally import Summary
 
-STYLE = """
-body { font-family: DejaVu Sans, Verdana, Arial, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
-table { border-collapse: collapse; } td, th { padding: 0.2em 0.8em; text-align: right; }
-th:first-child, td:first-child { text-align: left; } thead th { border-bottom: 1px solid #999; }
-.charts { display: flex; flex-wrap: wrap; gap: 1em; }
-figure { margin: 0; border: 1px solid #ddd; padding: 0.3em; }
-.note { color: #555; }
+STYLE = charts.PAGE_STYLE + """.note { color: #555; }
 """
 
 
