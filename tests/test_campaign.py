@@ -430,3 +430,38 @@ def test_two_games_of_a_campaign_in_one_process_each_play_the_file_as_it_is(tmp_
                                           "--update"])
         assert result.exit_code == 0, result.output
         assert f"purse: {purse}\n" in file.read_text()
+
+
+def test_a_scenario_file_edited_between_two_games_of_one_process_is_read_again(tmp_path,
+                                                                              monkeypatch):
+    """The worker keeps a loaded scenario per process while its files stay as they were: the
+    scenario's own .rules file counts (it was not stamped, so an edited scenario played as the
+    first game read it), and a load that began before a file's last write is not kept."""
+    import os
+
+    import warband.game.worker as worker
+    from warband.game.results import PlayRequest
+    pit(tmp_path)
+    scenario = tmp_path / "scenarios" / "pit.rules"
+    monkeypatch.chdir(tmp_path)
+    request = PlayRequest(str(scenario), ())
+    old = os.stat(scenario).st_mtime_ns - 10**10
+    for path in tmp_path.rglob("*"):
+        os.utime(path, ns=(old, old))
+    kept = worker.loaded(request)
+    assert worker.loaded(request) is kept                  # unchanged files: kept
+    scenario.write_text(scenario.read_text() + "\n# an edit\n")
+    assert worker.loaded(request) is not kept              # the scenario's own file changed
+    real = worker.load_scenario
+
+    def written_meanwhile(*args):
+        found = real(*args)
+        scenario.write_text(scenario.read_text() + "# another\n")   # saved during the load
+        return found
+    monkeypatch.setattr(worker, "load_scenario", written_meanwhile)
+    for path in tmp_path.rglob("*"):
+        os.utime(path, ns=(old, old))
+    now = worker.loaded(request)
+    monkeypatch.setattr(worker, "load_scenario", real)
+    # the stamps taken after that load match the file, but the load may have read it half old
+    assert worker.loaded(request) is not now

@@ -3,7 +3,10 @@ scenario loaded once per process (see results.py for the request and the result)
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import fields, replace
+from pathlib import Path
 
 from warband.diagnostics import Diagnostic, diag, did_you_mean
 from warband.game.engine import Game
@@ -16,7 +19,9 @@ from warband.run.evaluate import RulesError
 # this process's scenarios, by the request's reference and the side files that replace forces,
 # each with the stamps of the warband files it read: a campaign's `play --update` rewrites them
 # between two games of one process (a library caller's, a test's), and a stale force would play
-_LOADED: dict[tuple, tuple[Scenario, tuple]] = {}
+# (None for stamps: a load not to keep)
+_LOADED: dict[tuple, tuple[Scenario, tuple | None]] = {}
+_CLOCK_SLACK_NS = 100_000_000
 
 
 class ScenarioProblem(Exception):
@@ -32,14 +37,20 @@ def loaded(request: PlayRequest) -> Scenario:
     """The scenario of a request, loaded once per process; its policies checked."""
     key = (request.scenario, request.sides)
     kept = _LOADED.get(key)
-    if kept is not None and kept[1] == _stamps(kept[0]):
+    if kept is not None and kept[1] is not None and kept[1] == _stamps(request, kept[0]):
         scenario = kept[0]
     else:
+        began = time.time_ns()
         found = load_scenario(request.scenario, request.sides)
         if isinstance(found, list):
             raise ScenarioProblem(found)
         scenario = found
-        _LOADED[key] = (scenario, _stamps(scenario))
+        stamps = _stamps(request, scenario)
+        # a file written while it was read may have been read half old: such a load serves
+        # this game and is not kept (the slack: file systems stamp times from a coarse clock,
+        # a few milliseconds behind)
+        fresh = any(s is not None and s[0] >= began - _CLOCK_SLACK_NS for s in stamps)
+        _LOADED[key] = (scenario, None if fresh else stamps)
     problems = []
     for who, policy in request.policies:
         if who != "*" and who not in scenario.side_names:
@@ -73,10 +84,13 @@ def _side_names(request: PlayRequest) -> set[str]:
     return set(kept[0].side_names) if kept is not None else set()
 
 
-def _stamps(scenario: Scenario) -> tuple:
-    """When and how big each warband file a scenario read was: a change means a reload."""
+def _stamps(request: PlayRequest, scenario: Scenario) -> tuple:
+    """When and how big the scenario's file and each warband file it read were: a change
+    means a reload. (The rulesets a scenario extends are not stamped: edit the scenario's file,
+    or start a new process, after changing one.)"""
     out = []
-    for path in scenario.files:
+    own = Path(request.scenario) if os.path.isfile(request.scenario) else None
+    for path in [own, *scenario.files]:
         try:
             stat = path.stat() if path is not None else None
         except OSError:
