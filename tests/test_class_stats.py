@@ -342,3 +342,17 @@ def test_a_conversion_keeps_an_enum_stat_to_the_values_the_target_class_allows(m
     assert "Troop Flying is not one of Foot, Mounted, what class Captain allows; Foot is used" \
         in result.output
     assert "troop: Foot" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate", "--games", "2"]])
+def test_a_scenarios_own_fighter_is_shown_in_its_line_by_play_and_simulate(tmp_path, command):
+    """Found at the end of issue 21: the errors of a scenario's own fighters (and its syntax
+    errors) reached `play` and `simulate` without the line and the caret."""
+    (tmp_path / "outriders.rules").write_text(OUTRIDERS.read_text())
+    path = tmp_path / "scenario.rules"
+    path.write_text(SCENARIO.format(base="outriders.rules", cls="Outrider",
+                                    stats="stat Training = 6"))
+    result = CliRunner().invoke(app, [*command, str(path)])
+    assert result.exit_code == 2, result.output
+    assert "error[E623]" in result.output
+    assert "stat Training = 6" in result.output and "^" in result.output, result.output

@@ -79,6 +79,15 @@ class SideFile:
     span: Span | None = None   # where the command line (or the record) names it
 
 
+class Findings(list):
+    """Why a scenario cannot be played: its diagnostics, with the texts they point into (the
+    scenario's rules, the warband files it names) for their excerpts."""
+
+    def __init__(self, diagnostics: list[Diagnostic], *texts: Sources | None) -> None:
+        super().__init__(diagnostics)
+        self.sources = Sources({k: v for t in texts if t is not None for k, v in t.texts.items()})
+
+
 def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | list[Diagnostic]:
     """The scenario and its forces, or every problem found on the way. `side_files` replace
     the forces of the sides they name, checked as `warband validate` checks a file."""
@@ -87,7 +96,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
         return [problem] if problem is not None else []
     compiled = load(str(path))
     if compiled.errors or compiled.ruleset is None:
-        return compiled.diagnostics
+        return Findings(compiled.diagnostics, compiled.sources)
     ruleset = compiled.ruleset
     decl = ruleset.scenario
     if decl is None:
@@ -179,7 +188,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
     if not diagnostics:
         diagnostics = _derived_given(ruleset, inline, [f for force in forces for f in force])
     if diagnostics:
-        return diagnostics
+        return Findings(diagnostics, compiled.sources, validation.sources)
     return Scenario(ruleset, decl, catalog.display_path(path), names, forces,
                     sources=compiled.sources, files=files)
 

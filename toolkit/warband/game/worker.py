@@ -43,7 +43,7 @@ def loaded(request: PlayRequest) -> Scenario:
         began = time.time_ns()
         found = load_scenario(request.scenario, request.sides)
         if isinstance(found, list):
-            raise ScenarioProblem(found)
+            raise ScenarioProblem(found, getattr(found, "sources", None))
         scenario = found
         stamps = _stamps(request, scenario)
         # a file written while it was read may have been read half old: such a load serves
