@@ -436,3 +436,21 @@ def test_rules_diff_names_game_statements_as_written():
     text = "\n".join(change.details)
     assert "ForSorted" not in text
     assert "for each f in fighters by lowest f.Speed { ... }" in text
+
+
+def test_rules_diff_names_a_procedures_result_and_parameter_types():
+    """A house rule that changes what a procedure gives back, or a parameter's type, was
+    shown as no change at all (the result) or as the same names on both sides (a type)."""
+    from warband.lang.compiler import compile_text
+    from warband.lang.diff import diff
+    head = 'ruleset "{}"\nstat Speed: 1..10\n'
+    base = compile_text(head.format("b") + "procedure pace(f: fighter) -> number { return "
+                        "f.Speed }\nprocedure far(f: fighter, n: number = 2) -> bool { return "
+                        "f.Speed > n }\n", "b.rules").ruleset
+    house = compile_text(head.format("h") + "procedure pace(f: fighter) -> bool { return "
+                         "f.Speed > 3 }\nprocedure far(f: fighter, n: number = 3) -> bool { "
+                         "return f.Speed > n }\n", "h.rules").ruleset
+    changes = {c.name: c.details for c in diff(base, house)}
+    assert "result number -> bool" in changes["pace"]
+    assert "parameters (f: fighter, n: number = 2) -> (f: fighter, n: number = 3)" in \
+        changes["far"]

@@ -208,8 +208,9 @@ def _procedure(a: nodes.ProcedureDecl, b: nodes.ProcedureDecl) -> list[str]:
     if a.kind != b.kind:
         out.append(f"{a.kind} -> {b.kind}")
     if shape(a.params) != shape(b.params):
-        out.append(f"parameters ({', '.join(p.name.name for p in a.params)}) -> "
-                   f"({', '.join(p.name.name for p in b.params)})")
+        out.append(f"parameters ({_params(a)}) -> ({_params(b)})")
+    if _result(a) != _result(b):
+        out.append(f"result {_result(a)} -> {_result(b)}")
     if shape(a.requires) != shape(b.requires):
         out.append(f"requires {expr_text(a.requires) if a.requires else 'nothing'} -> "
                    f"{expr_text(b.requires) if b.requires else 'nothing'}")
@@ -217,6 +218,19 @@ def _procedure(a: nodes.ProcedureDecl, b: nodes.ProcedureDecl) -> list[str]:
         out.append(f"its steps change (were {_at(a.span)}, now {_at(b.span)}):")
         out += [f"  {line}" for line in _steps(a.body, b.body)]
     return out + _doc(a.doc, b.doc)
+
+
+def _params(decl: nodes.ProcedureDecl) -> str:
+    return ", ".join(p.name.name + (f": {p.type.name}" if p.type is not None else "")
+                     + (f" = {expr_text(p.default)}" if p.default is not None else "")
+                     for p in decl.params)
+
+
+def _result(decl: nodes.ProcedureDecl) -> str:
+    """What a procedure gives back, as written after its `->` ('nothing' without one)."""
+    if decl.results:
+        return "(" + ", ".join(r.name for r in decl.results) + ")"
+    return decl.result.name if decl.result is not None else "nothing"
 
 
 def _step_text(stmt: nodes.Stmt) -> str:
