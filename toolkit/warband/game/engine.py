@@ -395,6 +395,13 @@ class Game:
                 self.log.event("models", self.round, fighter=f1.name,
                                side=world.sides[f1.side].name, lost=lost,
                                left=f1.values["#models"], start=f1.values["#models_start"])
+                if "#specials" in f1.values:   # which special models fell, with their pieces
+                    for (piece, _), n0, n1 in zip(f1.values["#specials"],
+                                                  f0.values["#special_left"],
+                                                  f1.values["#special_left"]):
+                        if n1 != n0:
+                            self.log.event("change", self.round, fighter=f1.name,
+                                           field=f"models carrying {piece}", old=n0, new=n1)
             if f1.removed and not f0.removed:   # a casualty, or one that left the table
                 self.log.event("withdrawn" if f1.withdrawn else "removed", self.round,
                                fighter=f1.name, side=world.sides[f1.side].name)

@@ -165,6 +165,9 @@ class Interpreter(Decisions):
     def q_engaged(self, a, world):
         return False
 
+    def q_carriers(self, a, piece, world):   # (no board question: the World answers it)
+        return units.carriers(world, a, piece)
+
     # areas and templates, facing (run/areas.py): without a board an area holds the fighter it
     # is placed on or aimed at, and a fighter faces every other. A game on a board puts its own
     # in their place (game/facing.py), and keeps the fighters' facing in `facing`.

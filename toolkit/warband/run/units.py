@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from warband.diagnostics import diag
+from warband.lang.units import after_losses, carried_now
 from warband.run.errors import RulesError
 
 
@@ -55,8 +56,43 @@ def inflict(world, ref, amount, node):
     models, left = after_wounds(values["#models"], values["#wounds_left"],
                                 values["#model_wounds"], amount)
     if models != values["#models"]:
+        if "#specials" in values:   # one model with a different weapon: plain models first
+            world = lose_specials(world, ref, values, values["#models"] - models)
         world = world.set(ref, "#models", models)
     world = world.set(ref, "#wounds_left", left)
     if models == 0:
         world = world.remove(ref)
     return world
+
+
+def lose_specials(world, ref, values: dict, lost: int):
+    """The world after `lost` models of a unit with special models fall: the special groups'
+    counts, and (when the last model carrying a piece falls) what the unit carries. The
+    fighter World.set or Draft.set gives back is the world's own (a new one, or the draft's
+    copy), so its equipment may be replaced in place."""
+    left = after_losses(values, lost)
+    if left == values["#special_left"]:
+        return world
+    world = world.set(ref, "#special_left", left)
+    f = world.fighters[ref.index]
+    f.equipment = carried_now({**values, "#models": values["#models"] - lost,
+                               "#special_left": left})
+    return world
+
+
+def carriers(world, ref, piece) -> int:
+    """`carriers(u, w)`: how many models of fighter `u` carry `piece` (for a fighter that is no
+    unit, or whose models all carry the same: its models left if it carries it, else 0)."""
+    f = world.fighters[ref.index]
+    if f.removed or piece not in f.equipment:
+        return 0
+    values = f.values
+    if "#specials" not in values:
+        return values.get("#models", 1)
+    kit = values["#kit"]
+    left = values["#special_left"]
+    count = values["#models"] - sum(left) if piece in kit else 0
+    for (own, gives_up), n in zip(values["#specials"], left):
+        if own == piece or (piece in kit and piece != gives_up):
+            count += n
+    return count
