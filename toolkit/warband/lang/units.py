@@ -116,12 +116,12 @@ def special_option(unit: UnitSize | None, piece: str) -> ModelOption | None:
 
 
 def special_problems(unit: UnitSize | None, models: int,
-                     special: dict) -> list[tuple[str, str | None, str, str]]:
+                     special: dict) -> list[tuple[str, str | None, str, str, Span | None]]:
     """What is wrong with an entry's special models `special` ({piece: models carrying it}) in
-    a unit of `models` models: (code, the piece or None for the whole key, message, hint).
-    E636: a piece no `one model may ...` option of the class offers; E637: more models than an
-    option allows, or than the unit fields."""
-    out: list[tuple[str, str | None, str, str]] = []
+    a unit of `models` models: (code, the piece or None for the whole key, message, hint, the
+    rule broken). E636: a piece no `one model may ...` option of the class offers; E637: more
+    models than an option allows, or than the unit fields."""
+    out: list[tuple[str, str | None, str, str, Span | None]] = []
     offered = [p for o in unit.specials for p in o.items] if unit is not None else []
     by_option: dict[ModelOption, int] = {}
     for piece, count in special.items():
@@ -130,7 +130,7 @@ def special_problems(unit: UnitSize | None, models: int,
             out.append(("E636", piece, f"no model of this unit may carry '{piece}' on its own",
                         f"pieces single models may carry: {', '.join(offered)}" if offered
                         else "the class offers no piece to single models (as 'one model "
-                             "may take X')"))
+                             "may take X')", None))
             continue
         by_option[option] = by_option.get(option, 0) + count
     for option, count in by_option.items():
@@ -138,11 +138,12 @@ def special_problems(unit: UnitSize | None, models: int,
             out.append(("E637", None, f"{count} models carry {' or '.join(option.items)}, "
                                       f"more than the class allows: {option.words()}",
                         f"give at most {option.limit} model{'s' if option.limit != 1 else ''}"
-                        " these pieces"))
+                        " these pieces", option.span))
     total = sum(special.values())
     if total > models:
         out.append(("E637", None, f"{total} special models in a unit of {models} models",
-                    "field more models, or give fewer of them special pieces"))
+                    "field more models, or give fewer of them special pieces",
+                    unit.span if unit is not None else None))
     return out
 
 

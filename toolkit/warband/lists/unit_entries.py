@@ -62,7 +62,8 @@ def check_models(data, file: str, text: str | None,
                 bad.add(i)
                 continue
         if specials and SPECIAL in entry:
-            found = check_special(entry, cls, who, (FIGHTERS, i, SPECIAL), data, file, text)
+            found = check_special(entry, cls, who, (FIGHTERS, i, SPECIAL), data, file, text,
+                                  ruleset)
             out += found
             if found:
                 bad.add(i)
@@ -97,7 +98,7 @@ def _check_count(entry: dict, cls, who: str, path: tuple, data, file: str, text:
 
 
 def check_special(entry: dict, cls, who: str, path: tuple, data, file: str,
-                  text: str | None) -> list[Diagnostic]:
+                  text: str | None, ruleset: Ruleset) -> list[Diagnostic]:
     """E636 at each piece of `special:` the class does not offer single models, E637 at the key
     when more models carry them than an option or the unit allows."""
     special = entry[SPECIAL]
@@ -107,16 +108,19 @@ def check_special(entry: dict, cls, who: str, path: tuple, data, file: str,
     unit = cls.unit if cls.unit is not None and cls.unit.span is not None else None
     models = entry.get(MODELS) if isinstance(entry.get(MODELS), int) else \
         (unit.default if unit else 1)
+    # (a piece no class offers single models is not a key of the schema: E620 said so)
+    offered = {p for c in ruleset.classes.values() if c.unit is not None
+               for o in c.unit.specials for p in o.items}
     out = []
-    for code, piece, message, hint in special_problems(unit, int(models),
-                                                        {str(k): int(v) for k, v in
-                                                         special.items()}):
+    for code, piece, message, hint, rule in special_problems(
+            unit, int(models), {str(k): int(v) for k, v in special.items()}):
+        if piece is not None and piece not in offered:
+            continue
         at = path + ((piece,) if piece is not None else ())
-        related = [Related(o.span, f"class {cls.name}'s option") for o in unit.specials] \
-            if unit is not None and code == "E637" else []
         out.append(diag(code, f"fighter {who}: {message}",
                         span_at(data, at, file, text, key=piece is not None), hint=hint,
-                        related=related, path=at))
+                        related=[Related(rule, f"class {cls.name}'s rule")] if rule else [],
+                        path=at))
     return out
 
 

@@ -158,7 +158,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         unit = cls.unit if cls is not None and cls.unit is not None and \
             cls.unit.span is not None else None
         models = spec.models or (unit.default if unit else 1)
-        for _, _, message, hint in special_problems(unit, models, spec.special or {}):
+        for _, _, message, hint, _ in special_problems(unit, models, spec.special or {}):
             bad(given_special, 2, message, hint)
     if cls is not None and given_gear is not None:   # as a warband entry's: E632, E633
         for problem in gear_problems(cls, spec.name, tuple(spec.equipment)):
