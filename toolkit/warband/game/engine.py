@@ -184,7 +184,10 @@ class Game:
         kept = self.scenario.kept.get("forces")
         if kept is None or kept[0] is not options:
             kept = self.scenario.kept["forces"] = (options, options.forces(world))
-        self._forces = kept[1]
+        # (one model with a different weapon: a unit's equipment changes as its special
+        # models fall, so its options are looked up by what it carries now, world by world)
+        self._forces = None if any("#specials" in f.values for f in world.fighters) \
+            else kept[1]
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
         if not isinstance(limit, int) or not 1 <= limit <= MAX_ROUNDS:
