@@ -56,9 +56,9 @@ def inflict(world, ref, amount, node):
     models, left = after_wounds(values["#models"], values["#wounds_left"],
                                 values["#model_wounds"], amount)
     if models != values["#models"]:
+        world = world.set(ref, "#models", models)
         if "#specials" in values:   # one model with a different weapon: plain models first
             world = lose_specials(world, ref, values, values["#models"] - models)
-        world = world.set(ref, "#models", models)
     world = world.set(ref, "#wounds_left", left)
     if models == 0:
         world = world.remove(ref)
@@ -66,14 +66,13 @@ def inflict(world, ref, amount, node):
 
 
 def lose_specials(world, ref, values: dict, lost: int):
-    """The world after `lost` models of a unit with special models fall: the special groups'
-    counts, and (when the last model carrying a piece falls) what the unit carries. The
-    fighter World.set or Draft.set gives back is the world's own (a new one, or the draft's
-    copy), so its equipment may be replaced in place."""
+    """The world (its '#models' already set) after `lost` models of a unit with special models
+    fell: the special groups' counts, and what the unit carries now (a piece only the fallen
+    carried is gone). World.set and Draft.set have just given the fighter a copy of its own (its
+    models changed), so its equipment may be replaced in place."""
     left = after_losses(values, lost)
-    if left == values["#special_left"]:
-        return world
-    world = world.set(ref, "#special_left", left)
+    if left != values["#special_left"]:
+        world = world.set(ref, "#special_left", left)
     f = world.fighters[ref.index]
     f.equipment = carried_now({**values, "#models": values["#models"] - lost,
                                "#special_left": left})
