@@ -335,3 +335,39 @@ def test_a_second_unit_line_is_e202_not_a_silent_override(line):
     diagnostics = compile_text(text, "special.rules").diagnostics
     assert [d.code for d in diagnostics] == ["E202"], diagnostics
     assert "twice" in diagnostics[0].message
+
+
+# ---- odds and the pieces a fighter carries (run/odds_pieces.py) -----------------------------------
+
+@pytest.mark.parametrize("attacker,target", [
+    ("class=Outriders models=2", "class=Outriders models=2 carries=crate"),
+    ("class=Troopers models=8", "class=Veterans models=3 carries=crate"),
+    ("class=Veterans models=5", "class=Sergeant carries=crate,crate"),
+])
+def test_odds_report_a_carried_piece_dropped_exactly_when_its_carrier_falls(attacker, target):
+    ruleset = load("ashfall").ruleset
+    result = odds.compute(ruleset, "fight", [fighter(ruleset, attacker, 0, "--a"),
+                                             fighter(ruleset, target, 1, "--t")], {},
+                          Policies("first"))
+    removed = dict(result.effects["target.removed"].items())
+    assert dict(result.effects["target's crate dropped"].items()) == removed
+    if "crate,crate" in target:   # two of a kind: numbered
+        assert dict(result.effects["target's crate 2 dropped"].items()) == removed
+
+
+def test_odds_without_a_carried_piece_report_no_pieces():
+    ruleset = load("ashfall").ruleset
+    result = odds.compute(ruleset, "fight", [fighter(ruleset, "class=Outriders", 0, "--a"),
+                                             fighter(ruleset, "class=Outriders", 1, "--t")], {},
+                          Policies("first"))
+    assert not any("crate" in label for label in result.effects)
+
+
+def test_odds_say_what_kind_of_piece_is_unknown():
+    out = CliRunner().invoke(app, ["odds", "ashfall", "-a", "class=Outriders", "-t",
+                                   "class=Outriders carries=chest", "--action", "fight"])
+    assert out.exit_code == 2
+    assert "no kind of piece 'chest' a fighter can carry" in out.output
+    none = CliRunner().invoke(app, ["odds", str(SPECIAL), "-a", "class=Squad", "-t",
+                                    "class=Squad carries=crate", "--action", "volley"])
+    assert none.exit_code == 2 and "unknown key 'carries'" in none.output

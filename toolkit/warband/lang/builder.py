@@ -197,7 +197,8 @@ class Builder(Transformer):
         group = unique = None
         options, choices, model_options = [], [], []
         units: dict = {}
-        repeated, first = [], {}   # a line a class gives once: where it was first given
+        repeated: list = []
+        first: dict = {}   # a line a class gives once: where it was first given
         for kind, value in entries:
             if kind in ("group", "models", "model_wounds"):
                 if kind in first:

@@ -424,13 +424,14 @@ def _write_entry(entry, f: _Fighter, source, target) -> None:
         _place(entry, "class", f.fighter_class, ("name", "count"))
     elif "class" in entry:
         del entry["class"]
-    for key, value in (("models", f.models), ("special", f.special)):   # a unit's, or none
-        if value is None:
-            entry.pop(key, None)
-        elif key == "special":
-            _place(entry, key, CommentedMap(value), ("name", "count", "class", "models"))
-        else:
-            _place(entry, key, value, ("name", "count", "class"))
+    if f.models is None:   # a unit's models, or none
+        entry.pop("models", None)
+    else:
+        _place(entry, "models", f.models, ("name", "count", "class"))
+    if f.special is None:   # its special models, or none
+        entry.pop("special", None)
+    else:
+        _place(entry, "special", CommentedMap(f.special), ("name", "count", "class", "models"))
     old_stats = [s.key for s in source.stats.values() if s.key in entry]
     new_stats = [(target.stats[n].key, v) for n, v in f.stats.items()]
     for key in old_stats:

@@ -239,6 +239,9 @@ def generic_schema() -> dict:
                        "additionalProperties": {"type": ["integer", "boolean", "null"]},
                        "items": {"type": "string"}},
             "equipment": {"type": "array", "items": {"type": "string"}},
+            # one model of a unit with a different weapon: piece -> models carrying it
+            "special": {"type": "object",
+                        "additionalProperties": {"type": "integer", "minimum": 1}},
             "notes": {"type": "string"},
         },
         "patternProperties": {_STAT_KEY: {"type": ["integer", "string"],

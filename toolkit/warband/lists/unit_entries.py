@@ -106,14 +106,14 @@ def check_special(entry: dict, cls, who: str, path: tuple, data, file: str,
             isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in special.values()):
         return []   # the schema stage has said what is wrong with it
     unit = cls.unit if cls.unit is not None and cls.unit.span is not None else None
-    models = entry.get(MODELS) if isinstance(entry.get(MODELS), int) else \
-        (unit.default if unit else 1)
+    given = entry.get(MODELS)
+    models: int = int(given) if isinstance(given, int) else (unit.default if unit else 1)
     # (a piece no class offers single models is not a key of the schema: E620 said so)
     offered = {p for c in ruleset.classes.values() if c.unit is not None
                for o in c.unit.specials for p in o.items}
     out = []
     for code, piece, message, hint, rule in special_problems(
-            unit, int(models), {str(k): int(v) for k, v in special.items()}):
+            unit, models, {str(k): int(v) for k, v in special.items()}):
         if piece is not None and piece not in offered:
             continue
         at = path + ((piece,) if piece is not None else ())

@@ -20,6 +20,14 @@ from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
 from warband.run import strategy, tuples
 from warband.run.dice import Dist
+from warband.run.odds_pieces import (
+    CARRIES,
+    carried_kinds,
+    carried_pieces,
+    piece_changes,
+    piece_initial,
+    piece_labels,
+)
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 
@@ -32,6 +40,7 @@ _FALSE = {"false", "no", "0", "off"}
 class ParsedFighter:
     spec: FighterSpec
     side_values: dict = field(default_factory=dict)
+    carries: list = field(default_factory=list)   # kinds of piece it carries (odds_pieces.py)
 
 
 def _number(text: str):
@@ -51,7 +60,8 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
     traits = {n.lower(): t for n, t in ruleset.traits.items()}
     keys = (["class", "name", "equipment"] + [s.key for s in ruleset.stats.values()]
             + list(side_states) + list(fighter_states) + list(ruleset.traits)
-            + (["models", "special"] if ruleset.has_units else []))
+            + (["models", "special"] if ruleset.has_units else [])
+            + ([CARRIES] if carried_kinds(ruleset) else []))
 
     def bad(m: re.Match, group: int, message: str, hint: str | None = None) -> None:
         start, end = m.span(group)
@@ -80,6 +90,14 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
             elif low == "models" and ruleset.has_units:   # a unit's models (lang/units.py)
                 given_models = m
                 spec.models = int(raw)
+            elif low == CARRIES and carried_kinds(ruleset):   # carries=crate: a piece it holds
+                kinds = carried_kinds(ruleset)
+                for kind in filter(None, raw.split(",")):
+                    if kind not in kinds:
+                        bad(m, 2, f"no kind of piece '{kind}' a fighter can carry",
+                            did_you_mean(kind, kinds) or f"kinds: {', '.join(kinds)}")
+                    else:
+                        parsed.carries.append(kind)
             elif low == "special" and ruleset.has_units:   # special=Flamer:1,Pistol:1
                 given_special = m
                 spec.special = {}
@@ -320,6 +338,8 @@ def _observer(decl, world, interpreter: Interpreter):
             initial[f"{fighters[i]}.models lost"] = 0
     for i, side in enumerate(world.sides):
         initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
+    labels = piece_labels(world, fighters)   # pieces a fighter carries: dropped, seized
+    initial.update(piece_initial(world, labels, sides))
 
     def changes(after) -> tuple:
         out = []
@@ -333,6 +353,8 @@ def _observer(decl, world, interpreter: Interpreter):
                 out.append((f"{fighters[i]}.removed", True))
         for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
             out += [(f"{sides[i]}.{k}", v) for k, v in s1.values.items() if s0.values[k] != v]
+        if labels:
+            out += piece_changes(world, after, labels, sides)
         return tuple(out)
     return changes, initial
 
@@ -358,6 +380,8 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     for pf in fighters:
         sides[pf.spec.side].update(pf.side_values)
     world = make_world(ruleset, [pf.spec for pf in fighters], sides)
+    if any(pf.carries for pf in fighters):   # pieces the fighters carry (odds_pieces.py)
+        world = world.with_pieces(carried_pieces(ruleset, [pf.carries for pf in fighters]))
     args, fighter_refs = {}, iter(range(len(fighters)))
     for p in decl.params:
         type_name = p.type.name if p.type else "number"
