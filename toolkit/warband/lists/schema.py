@@ -44,7 +44,7 @@ TOP_KEYS = ("name", "ruleset", "points", FIGHTERS, "notes")
 GENERIC_FILE = "warband.schema.json"
 REGENERATE = "python -m warband.lists.schema schemas/"
 RULES_PATH = "\\.[rR][uU][lL][eE][sS]$"   # a warband names a rules file by a path ending so
-_STAT_KEY = "^(?!(?:name|class|count|traits|equipment|notes)$)[a-z][a-z0-9_]*$"  # not a fighter key
+_STAT_KEY = "^(?!(?:name|class|count|traits|equipment|special|notes)$)[a-z][a-z0-9_]*$"  # not a fighter key
 
 
 # ---- making schemas -----------------------------------------------------------------------------

@@ -38,7 +38,8 @@ def carried_pieces(ruleset, carriers: list[list[str]]) -> tuple:
 def piece_labels(world, fighters: dict[int, str]) -> list[str]:
     """Each piece as the report names it: its carrier's label and its kind (`t's crate`), a
     number after it when a fighter carries two of a kind."""
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[str, int] = {}
     for p in world.pieces:
         base = f"{fighters.get(p.carrier, 'someone')}'s {p.kind}"
         seen[base] = seen.get(base, 0) + 1
@@ -60,7 +61,7 @@ def piece_changes(before, after, labels: list[str], sides: dict[int, str]) -> li
     """What the action changed of each piece: dropped (no carrier now: its carrier fell or put
     it down), carried off (its carrier left the table with it), the side holding it, its flags
     and counters."""
-    out = []
+    out: list[tuple[str, object]] = []
     for label, p0, p1 in zip(labels, before.pieces, after.pieces):
         if p0.carrier is not None and p1.carrier is None:
             out.append((f"{label} dropped", True))
