@@ -371,3 +371,11 @@ def test_odds_say_what_kind_of_piece_is_unknown():
     none = CliRunner().invoke(app, ["odds", str(SPECIAL), "-a", "class=Squad", "-t",
                                     "class=Squad carries=crate", "--action", "volley"])
     assert none.exit_code == 2 and "unknown key 'carries'" in none.output
+
+
+def test_rules_diff_shows_a_units_models_and_model_options_changed():
+    out = CliRunner().invoke(app, ["rules", "diff", str(SPECIAL),
+                                   str(ROOT / "tests" / "units" / "special-house.rules")])
+    assert out.exit_code == 0, out.output
+    assert "up to 2 models may swap Rifle for Flamer (the gunners) -> a unit of 3..8 models " \
+           "(default 5), 1 wound each; one model may swap Rifle for Flamer" in out.output
