@@ -379,3 +379,14 @@ def test_rules_diff_shows_a_units_models_and_model_options_changed():
     assert out.exit_code == 0, out.output
     assert "up to 2 models may swap Rifle for Flamer (the gunners) -> a unit of 3..8 models " \
            "(default 5), 1 wound each; one model may swap Rifle for Flamer" in out.output
+
+
+def test_odds_take_a_warband_entrys_special_models(at_root):
+    out = CliRunner().invoke(app, ["odds", "ashfall", "-a",
+                                   "warbands/ashfall-cinder-watch.yaml#Ember Squad", "-t",
+                                   "class=Veterans", "--action", "shoot", "--with", "w=Carbine",
+                                   "--format", "json"])
+    assert out.exit_code == 0, out.output
+    import json
+    outcomes = json.loads(out.output)["outcomes"]
+    assert max(int(k) for k in outcomes) == 5   # six troopers, the gunner's carbine swapped
