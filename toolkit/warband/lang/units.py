@@ -10,6 +10,12 @@ with, the wounds left on the model now taking wounds, and a model's full wounds.
 in the fighter's values under names no rules file can declare (they start with '#'), so the
 World's copying, hashing and memoising carry them with no work of their own, and a ruleset
 without units carries none of them.
+
+One model with a different weapon: a unit class may offer single models a piece of their own
+(`one model may take X`, `up to N models may swap X for Y`: ModelOption); an entry says how many
+models carry each (`special:`), and the unit then keeps what its plain models carry and its
+special groups left (special_values), so that casualties take the plain models first and a
+piece goes when its last carrier falls (run/units.py).
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ default. An entry of a class that is no unit may not give it (E635, at the key).
 stage has checked that the value is a whole number from 1 up; this checks what the class adds.
 An entry whose models are outside its class's bounds is not a fighter the army rules count (as
 any value out of range), nor one a game fields.
+
+One model with a different weapon: an entry may give `special: {Flamer: 1}`, how many of its
+models carry a piece of their own, as the class's `one model may ...` options allow (E636: a
+piece the class does not offer single models; E637: more models than an option allows, or than
+the unit fields; lang/units.py judges both, as odds does).
 """
 
 from __future__ import annotations
