@@ -166,6 +166,9 @@ CASES = [
     ("number", "total(1 for p in pieces(wall)) + total(1 for p in @f.carrying) * 10"),
     ("number", "total(distance(@f, p) for p in pieces(wall) if not p.held and not p.carried)"),
     ("bool", "inside(@f, west) or inside(@g, east)"),
+    # one model of a unit with a different weapon: how many models carry a piece
+    ("number", "carriers(@f, Shield) + carriers(@g, Spear) * 10 + total(carriers(@f, e) for e "
+               "in @f.equipment) * 100"),
     ("number", "distance(@f, @g.position)"),
     ("bool", 'band(@n) == "low" or band(@f.Wounds) == "none"'),
     ("number", "worth(@f) + worth(@g)"),

@@ -95,6 +95,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E319": (Severity.ERROR, "a unit's models out of range"),
     "E320": (Severity.ERROR, "a model's wounds that are not a number"),
     "E321": (Severity.ERROR, "a unit's field or wounds with no unit class"),
+    "E323": (Severity.ERROR, "an option for single models in a class that is not a unit"),
     # areas and templates, facing
     "E322": (Severity.ERROR, "an area or arc of impossible size"),
     # several values at once
@@ -163,6 +164,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     # warband files: units of several models
     "E634": (Severity.ERROR, "models outside the class's bounds"),
     "E635": (Severity.ERROR, "models given for a class that is not a unit"),
+    "E636": (Severity.ERROR, "a special model's piece the class does not offer"),
+    "E637": (Severity.ERROR, "more special models than the class or the unit allows"),
     # warband files: army-construction rules
     "E701": (Severity.ERROR, "a cost over its limit"),
     "E702": (Severity.ERROR, "wrong number of fighters"),

@@ -101,6 +101,10 @@ class Game:
         self.interp.blocks = {p.name.name: p for p in blocks.values()}
         self._fn = self.interp.fn
         self._forces: int | None = None
+        # units with special models (their indices), and the forces by what they carry now
+        self._gear: tuple[int, ...] = ()
+        self._gear_forces: dict = {}
+        self._forces_of: Callable[[World], int] | None = None
         # the end conditions, the sides' scores and values, as functions of a world (_values)
         self._end_when: list[Callable[[World], object]] | None = None
         self._scores: list[tuple[str, Callable[[World], Fraction | int]]] | None = None
@@ -185,6 +189,11 @@ class Game:
         if kept is None or kept[0] is not options:
             kept = self.scenario.kept["forces"] = (options, options.forces(world))
         self._forces = kept[1]
+        # one model with a different weapon: a unit's equipment changes as its special models
+        # fall, so the options are looked up by what such units carry now (_forces_now)
+        self._gear = tuple(i for i, f in enumerate(world.fighters) if "#specials" in f.values)
+        self._gear_forces = {}
+        self._forces_of = options.forces
         limit = self.max_rounds or (self._fn(self.decl.rounds)({}, None)
                                     if self.decl.rounds is not None else DEFAULT_ROUNDS)
         if not isinstance(limit, int) or not 1 <= limit <= MAX_ROUNDS:
@@ -380,6 +389,16 @@ class Game:
         with budget.part(self.interp):
             return self._activation(stmt, ref, exclude, world, generated)
 
+    def _forces_now(self, world) -> int:
+        """The number of what never changes of the fighters (game/options.py), for a world whose
+        units with special models carry what they carry now: one per set of what they carry."""
+        key = tuple([world.fighters[i].equipment for i in self._gear])
+        found = self._gear_forces.get(key)
+        if found is None:
+            assert self._forces_of is not None   # (set with _gear, when the game starts)
+            found = self._gear_forces[key] = self._forces_of(world)
+        return found
+
     def _log_losses(self, world: World) -> None:
         """Models lost and fighters out of play since the record last looked: after each
         action, and before each activation and at each round's end for what the rules of a
@@ -395,6 +414,13 @@ class Game:
                 self.log.event("models", self.round, fighter=f1.name,
                                side=world.sides[f1.side].name, lost=lost,
                                left=f1.values["#models"], start=f1.values["#models_start"])
+                if "#specials" in f1.values:   # which special models fell, with their pieces
+                    for (piece, _), n0, n1 in zip(f1.values["#specials"],
+                                                  f0.values["#special_left"],
+                                                  f1.values["#special_left"]):
+                        if n1 != n0:
+                            self.log.event("change", self.round, fighter=f1.name,
+                                           field=f"models carrying {piece}", old=n0, new=n1)
             if f1.removed and not f0.removed:   # a casualty, or one that left the table
                 self.log.event("withdrawn" if f1.withdrawn else "removed", self.round,
                                fighter=f1.name, side=world.sides[f1.side].name)
@@ -413,13 +439,14 @@ class Game:
         side_name = world.sides[fighter.side].name
         players = self.players
         randomly = players.plays_at_random(side_name)
+        forces = self._forces_now(world) if self._gear else self._forces
         if randomly:   # a random player: one legal option, found without testing them all
-            chosen = players.random_option(ref, names, world, self._forces)
+            chosen = players.random_option(ref, names, world, forces)
             options = [chosen] if chosen is not None else []
         else:
             if type(world) is Draft:   # a player who may look ahead needs a World
                 world = world.freeze()
-            options = players.legal(ref, names, world, self._forces)
+            options = players.legal(ref, names, world, forces)
         acted = self._acted.get(fighter.side)
         if acted is None:
             acted = self._acted[fighter.side] = [0, 0]

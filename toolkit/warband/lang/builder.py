@@ -21,6 +21,10 @@ def _unquote(token: str) -> str:
         return token[1:-1]
 
 
+# the lines a class gives once (a second is E202), as the checker names them
+_ONCE = {"group": "group (or single)", "models": "models", "model_wounds": "wounds per model"}
+
+
 @v_args(meta=True)
 class Builder(Transformer):
     """Turns one file's parse tree into an nodes.Module."""
@@ -191,11 +195,20 @@ class Builder(Transformer):
         name, doc, *entries = c
         tier, traits, equipment, stats = None, [], [], []
         group = unique = None
-        options, choices = [], []
+        options, choices, model_options = [], [], []
         units: dict = {}
+        repeated: list = []
+        first: dict = {}   # a line a class gives once: where it was first given
         for kind, value in entries:
+            if kind in ("group", "models", "model_wounds"):
+                if kind in first:
+                    repeated.append((_ONCE[kind], value.span, first[kind]))
+                    continue
+                first[kind] = value.span
             if kind == "option":
                 options.append(value)
+            elif kind == "model_option":
+                model_options.append(value)
             elif kind == "choice":
                 choices.append(value)
             elif kind == "tier":
@@ -214,7 +227,26 @@ class Builder(Transformer):
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
                              tuple(stats), self.span(meta), group, unique, tuple(options),
-                             tuple(choices), units.get("models"), units.get("model_wounds"))
+                             tuple(choices), units.get("models"), units.get("model_wounds"),
+                             tuple(repeated), tuple(model_options))
+
+    # one model of a unit with a different weapon: the option's limit counts models
+    def one_model(self, meta, c):
+        return None   # `one model may ...`: a limit of 1
+
+    def model_option_take(self, meta, c):
+        limit, *items, doc = c
+        span = self.span(meta)
+        return "model_option", nodes.EquipmentOption(
+            "take", tuple(self.ident(t) for t in items),
+            nodes.Int(1, span) if limit is None else limit, None, doc, span)
+
+    def model_option_swap(self, meta, c):
+        limit, replaced, *items, doc = c
+        span = self.span(meta)
+        return "model_option", nodes.EquipmentOption(
+            "swap", tuple(self.ident(t) for t in items),
+            nodes.Int(1, span) if limit is None else limit, self.ident(replaced), doc, span)
 
     # units of several models
     def class_models(self, meta, c):

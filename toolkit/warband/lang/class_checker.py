@@ -74,6 +74,46 @@ class ClassChecker(CheckerParts):
                 self.fixed_number(end, Scope({}), "a group size")
         self.equipment_options(decl)
         self.unit_lines(decl)
+        self.model_options(decl)
+        for words, span, first in decl.repeated:   # a second `models` overrode the first
+            self.error("E202", f"{owner} gives '{words}' twice", span,
+                       related=[Related(first, "first given here")],
+                       hint="give it once: a second line would silently replace the first")
+
+    def model_options(self, decl: nodes.ClassDecl) -> None:
+        """`one model may take X` / `up to N models may swap X for Y`: in a unit class only
+        (E323); each piece is equipment, offered once across all the class's options and not
+        carried anyway (E202); a swap gives up a piece the class carries (E310)."""
+        owner = f"class '{decl.name.name}'"
+        carried = {e.name for e in decl.equipment}
+        offered = {i.name: i for o in decl.options for i in o.items}
+        for option in decl.model_options:
+            if decl.models is None:
+                self.error("E323", f"{owner} offers pieces to single models, but is not a "
+                                   "unit of several models", option.span,
+                           hint="give the class its models first (models 5..10), or offer "
+                                "the piece to the whole fighter: may take X")
+            if option.limit is not None:
+                self.fixed_number(option.limit, Scope({}), "how many models an option allows")
+            if option.replaces is not None and option.replaces.name not in carried:
+                self.error("E310", f"{owner} does not carry '{option.replaces.name}', so a "
+                                   "model cannot swap it", option.replaces.span,
+                           hint=f"swap a piece the class carries: {', '.join(sorted(carried))}"
+                           if carried else f"give the class the piece first: equipment "
+                                           f"{option.replaces.name}")
+            for name in option.items:
+                if self.named(name, "equipment") is None:
+                    continue
+                if name.name in carried:
+                    self.error("E202", f"{owner} already carries '{name.name}'", name.span,
+                               hint="a model option offers what the class does not carry")
+                elif name.name in offered:
+                    self.error("E202", f"'{name.name}' is offered twice in {owner}", name.span,
+                               related=[Related(offered[name.name].span, "offered here")],
+                               hint="offer each piece in one option only, so that a "
+                                    "warband entry's choice has one reading")
+                else:
+                    offered[name.name] = name
 
     def equipment_options(self, decl: nodes.ClassDecl) -> None:
         """Each piece a class's options name is equipment, named by one option only and not one

@@ -34,6 +34,7 @@ from warband.lang.summary import (
     trait_list_text,
     value_text,
 )
+from warband.lang.units import unit_words
 from warband.lang.unparse import army_rule_text, expr_text
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
@@ -132,6 +133,10 @@ def _class(a: FighterClass, b: FighterClass) -> list[str]:
     out += [f"no longer {w}" for w in options[0] if w not in options[1]]
     out += [f"now {w}" for w in options[1] if w not in options[0]]
     out += _choices(a, b)
+    # units of several models: their models, wounds and what single models may carry
+    units = tuple(unit_words(c.unit) if c.unit is not None else None for c in (a, b))
+    if units[0] != units[1]:
+        out.append(f"{units[0] or 'not a unit'} -> {units[1] or 'not a unit'}")
     return out + _doc(a.doc, b.doc)
 
 

@@ -57,6 +57,7 @@ GAME_SIGNATURES = {
     "engaged": ((FIGHTER, ), None, BOOL),
     "pieces": ((MARKER, ), None, PIECES),   # pieces as values: every piece of a kind
     "inside": ((FIGHTER, ), (ZONE, ), BOOL),   # moves the rules choose: standing in a zone
+    "carriers": ((FIGHTER, ), (EQUIPMENT, ), NUMBER),   # how many of a unit's models carry it
 }
 # pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
 # them a rule may change

@@ -430,6 +430,12 @@ class ClassDecl:
     # units of several models: `models LOW..HIGH`, `wounds per model = VALUE` (None: not given)
     models: "UnitModels | None" = None
     model_wounds: "ModelWounds | None" = None
+    # a line a class may give once, given again: (its words, the second's span, the first's),
+    # for the checker's E202 (the builder keeps the first)
+    repeated: "tuple[tuple[str, Span, Span], ...]" = ()
+    # one model of a unit with a different weapon: `one model may take X`, `up to N models may
+    # swap X for Y` (an EquipmentOption whose limit counts models, each carrying one piece)
+    model_options: "tuple[EquipmentOption, ...]" = ()
 
 
 @node

@@ -15,7 +15,7 @@ from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.lang import nodes
 from warband.lang.classes import Constant, EquipmentOption, FighterClass, Number, StatChoice
 from warband.lang.symbols import SymbolTable
-from warband.lang.units import UnitSize, unit_size
+from warband.lang.units import ModelOption, UnitSize, unit_size
 
 
 class FrozenDict(dict):
@@ -534,7 +534,24 @@ def _unit(decl: nodes.ClassDecl, d: list[Diagnostic]) -> UnitSize | None:
         return UnitSize(1, 1, 1, wounds, per.doc if per else None, None)
     low, high = _number(models.low, d, "a unit's models"), _number(models.high, d, "a unit's models")
     default = None if models.default is None else _number(models.default, d, "a unit's models")
-    return unit_size(low, high, default, wounds, models.doc, models.span, d)
+    unit = unit_size(low, high, default, wounds, models.doc, models.span, d)
+    return unit if unit is None else replace(unit, specials=_model_options(decl, d))
+
+
+def _model_options(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[ModelOption, ...]:
+    """A unit's `one model may ...` / `up to N models may ...` options (E305: N is a whole
+    number of 1 or more)."""
+    out = []
+    for o in decl.model_options:
+        n = _number(o.limit, d, "how many models an option allows") if o.limit else 1
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            assert o.limit is not None
+            d.append(diag("E305", f"'up to N models' takes a whole number of 1 or more, not {n}",
+                          o.limit.span, hint="for example: up to 2 models may take Flamer"))
+            continue
+        out.append(ModelOption(o.kind, tuple(i.name for i in o.items), n,
+                               o.replaces.name if o.replaces else None, o.doc, o.span))
+    return tuple(out)
 
 
 def _options(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[EquipmentOption, ...]:

@@ -289,7 +289,12 @@ def as_json(ruleset: Ruleset) -> dict:
                      "group": list(c.group) if c.group else None, "unique": c.unique is not None,
                      **({"models": {"low": c.unit.low, "high": c.unit.high,
                                     "default": c.unit.default, "wounds": c.unit.wounds,
-                                    "doc": c.unit.doc}} if c.unit is not None else {}),
+                                    "doc": c.unit.doc,
+                                    # one model with a different weapon
+                                    "specials": [{"kind": o.kind, "items": list(o.items),
+                                                  "limit": o.limit, "replaces": o.replaces,
+                                                  "doc": o.doc} for o in c.unit.specials]}}
+                        if c.unit is not None else {}),
                      "options": [{"kind": o.kind, "items": list(o.items), "limit": o.limit,
                                   "replaces": o.replaces, "doc": o.doc} for o in c.options],
                      "stats": {n: jv(v) for n, v in c.stats},

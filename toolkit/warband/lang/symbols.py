@@ -45,9 +45,12 @@ AREA_FUNCTIONS = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4
 GAME_FUNCTIONS.update((name, most) for name, (_, most) in AREA_FUNCTIONS.items())
 GAME_FUNCTIONS["pieces"] = 1   # pieces as values: pieces(KIND), every piece of a kind placed
 GAME_FUNCTIONS["inside"] = 2   # moves the rules choose: inside(f, ZONE), f standing in a zone
+# one model of a unit with a different weapon: carriers(u, w), how many of u's models carry w
+# (asked of the World, not the board: a game without a board answers it too)
+GAME_FUNCTIONS["carriers"] = 2
 # Board questions added after rules were written that may use the words as their own names (a
 # tier `line`, a table `square`): not reserved; a declaration of the name takes its place there
-SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside"}
+SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside", "carriers"}
 BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
 
 

@@ -33,6 +33,7 @@ from warband.lang.conversion import Conversion, available, load_file, unreadable
 from warband.lang.ruleset import Ruleset
 from warband.lists.army import world_of
 from warband.lists.convert_house import house_names, house_summary
+from warband.lists.convert_units import converted_models
 from warband.lists.fmt import dump_document, load_document
 from warband.lists.validate import Validation
 from warband.lists.warband_file import span_at
@@ -66,6 +67,9 @@ class _Fighter:
     traits: dict               # target trait -> value (True: bare)
     equipment: list[str]
     notes: list[str] = field(default_factory=list)   # comments for the file
+    # a unit's models and special models, as the target class takes them (convert_units.py)
+    models: int | None = None
+    special: dict | None = None
 
 
 class _Failed(Exception):
@@ -206,6 +210,10 @@ class _Apply:
         for rule in self.decl.warnings:
             if rule.condition is None or self.value(rule.condition, position, f) is True:
                 self.warn("W802", f, rule.message, rule.span, None, out)
+        out.models, out.special, notes = converted_models(
+            self.source.classes.get(f.fighter_class or ""), cls, f.models, f.special)
+        for note in notes:   # a unit's models kept in bounds (W803), or dropped (W801)
+            self.warn("W803" if "kept inside" in note else "W801", f, note, None, None, out)
         return out
 
     def stat(self, rule: nodes.StatRule, position: int, f, out: _Fighter):
@@ -331,7 +339,7 @@ class _Apply:
             if stat is not None and stat in stats:
                 stats[stat] = max(math.floor(stats[stat] * factor), low or 0)
             specs.append(FighterSpec(f.name, 0, f.fighter_class, stats, dict(f.traits),
-                                     tuple(f.equipment)))
+                                     tuple(f.equipment), models=f.models, special=f.special))
         world = make_world(self.target, specs)
         param, expr = self.target.army.cost
         fn = Interpreter(self.target).fn(expr)
@@ -416,6 +424,14 @@ def _write_entry(entry, f: _Fighter, source, target) -> None:
         _place(entry, "class", f.fighter_class, ("name", "count"))
     elif "class" in entry:
         del entry["class"]
+    if f.models is None:   # a unit's models, or none
+        entry.pop("models", None)
+    else:
+        _place(entry, "models", f.models, ("name", "count", "class"))
+    if f.special is None:   # its special models, or none
+        entry.pop("special", None)
+    else:
+        _place(entry, "special", CommentedMap(f.special), ("name", "count", "class", "models"))
     old_stats = [s.key for s in source.stats.values() if s.key in entry]
     new_stats = [(target.stats[n].key, v) for n, v in f.stats.items()]
     for key in old_stats:

@@ -27,7 +27,13 @@ from warband import catalog
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang.compiler import load
 from warband.lists.derived import derived_words
-from warband.lists.unit_entries import models_conditions, models_key, models_schema
+from warband.lists.unit_entries import (
+    models_conditions,
+    models_key,
+    models_schema,
+    special_key,
+    special_schema,
+)
 from warband.lists.warband_file import FIGHTERS, span_at
 
 if TYPE_CHECKING:
@@ -38,7 +44,7 @@ TOP_KEYS = ("name", "ruleset", "points", FIGHTERS, "notes")
 GENERIC_FILE = "warband.schema.json"
 REGENERATE = "python -m warband.lists.schema schemas/"
 RULES_PATH = "\\.[rR][uU][lL][eE][sS]$"   # a warband names a rules file by a path ending so
-_STAT_KEY = "^(?!(?:name|class|count|traits|equipment|notes)$)[a-z][a-z0-9_]*$"  # not a fighter key
+_STAT_KEY = "^(?!(?:name|class|count|traits|equipment|special|notes)$)[a-z][a-z0-9_]*$"  # not a fighter key
 
 
 # ---- making schemas -----------------------------------------------------------------------------
@@ -115,6 +121,8 @@ def _fighter_schema(ruleset: Ruleset, groups: bool = True, classes: bool = True)
             props[stat.key] = _stat_schema(stat, ruleset)
     if models_key(ruleset):   # units of several models (lists/unit_entries.py)
         props["models"] = models_schema(ruleset)
+    if special_key(ruleset):   # one model of a unit with a different weapon
+        props["special"] = special_schema(ruleset)
     if ruleset.traits:
         bare = [n for n, t in ruleset.traits.items() if not t.numeric]
         traits: dict = {
@@ -231,6 +239,9 @@ def generic_schema() -> dict:
                        "additionalProperties": {"type": ["integer", "boolean", "null"]},
                        "items": {"type": "string"}},
             "equipment": {"type": "array", "items": {"type": "string"}},
+            # one model of a unit with a different weapon: piece -> models carrying it
+            "special": {"type": "object",
+                        "additionalProperties": {"type": "integer", "minimum": 1}},
             "notes": {"type": "string"},
         },
         "patternProperties": {_STAT_KEY: {"type": ["integer", "string"],

@@ -135,6 +135,9 @@ class Fighter:
     equipment: tuple[str, ...]
     notes: str | None
     models: int | None = None   # a unit's models (`models: 7`); None: the class's default
+    # one model of a unit with a different weapon: piece -> how many models carry it
+    # (`special: {Flamer: 1}`), as lists/unit_entries.py accepted it
+    special: dict | None = None
 
     @property
     def path(self) -> tuple:
@@ -149,7 +152,7 @@ class Fighter:
         """One fighter of the entry as the rules run it (named `name`, or as the entry is)."""
         return FighterSpec(self.name if name is None else name, side, self.fighter_class,
                            dict(self.stats), dict(self.traits), tuple(self.equipment),
-                           models=self.models)
+                           models=self.models, special=self.special)
 
     def specs(self, side: int) -> list[FighterSpec]:
         """Every fighter of the entry, as a game puts them on the board: 'Archer 1', ..."""
@@ -216,7 +219,22 @@ def fighter_from(data, index: int, ruleset) -> Fighter:
         equipment=tuple(str(e) for e in data.get("equipment") or ()),
         notes=data.get("notes"),
         models=_models(data, cls),
+        special=_special(data, cls),
     )
+
+
+def _special(data, cls) -> dict | None:
+    """A unit entry's special models (`special: {Flamer: 1}`) when its class offers them all
+    within bounds (else lists/unit_entries.py has said what is wrong, and none are fielded)."""
+    from warband.lang.units import special_problems   # lazily: only lists of units get here
+    special = data.get("special")
+    unit = cls.unit if cls is not None else None
+    if unit is None or not unit.specials or not isinstance(special, dict) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in special.values()):
+        return None
+    special = {str(k): int(v) for k, v in special.items()}
+    models = _models(data, cls) or unit.default
+    return None if special_problems(unit, models, special) else special
 
 
 def _models(data, cls) -> int | None:

@@ -39,7 +39,15 @@ from warband.run.evaluate import (
     as_dist,
     read_field,
 )
-from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World, piece_fields, set_piece
+from warband.run.world import (
+    FIGHTER_REFS,
+    PIECE_REFS,
+    SIDE_REFS,
+    Ref,
+    World,
+    piece_fields,
+    set_piece,
+)
 
 if TYPE_CHECKING:
     from warband.run.host import GameHost
@@ -165,6 +173,9 @@ class Interpreter(Decisions):
     def q_engaged(self, a, world):
         return False
 
+    def q_carriers(self, a, piece, world):   # (no board question: the World answers it)
+        return units.carriers(world, a, piece)
+
     # areas and templates, facing (run/areas.py): without a board an area holds the fighter it
     # is placed on or aimed at, and a fighter faces every other. A game on a board puts its own
     # in their place (game/facing.py), and keeps the fighters' facing in `facing`.
@@ -193,8 +204,8 @@ class Interpreter(Decisions):
         return False
 
     # pieces as values: without a board there are none
-    def q_pieces(self, kind, world):
-        return ()
+    def q_pieces(self, kind, world):   # (without a board: the pieces fighters carry, if any)
+        return tuple(PIECE_REFS[i] for i, p in enumerate(world.pieces) if p.kind == kind)
 
     # moves the rules choose: without a board, everyone stands where the rules need them
     def q_inside(self, a, zone, world):

@@ -16,9 +16,18 @@ from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
+from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
 from warband.run import strategy, tuples
 from warband.run.dice import Dist
+from warband.run.odds_pieces import (
+    CARRIES,
+    carried_kinds,
+    carried_pieces,
+    piece_changes,
+    piece_initial,
+    piece_labels,
+)
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 
@@ -31,6 +40,7 @@ _FALSE = {"false", "no", "0", "off"}
 class ParsedFighter:
     spec: FighterSpec
     side_values: dict = field(default_factory=dict)
+    carries: list = field(default_factory=list)   # kinds of piece it carries (odds_pieces.py)
 
 
 def _number(text: str):
@@ -50,7 +60,8 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
     traits = {n.lower(): t for n, t in ruleset.traits.items()}
     keys = (["class", "name", "equipment"] + [s.key for s in ruleset.stats.values()]
             + list(side_states) + list(fighter_states) + list(ruleset.traits)
-            + (["models"] if ruleset.has_units else []))
+            + (["models", "special"] if ruleset.has_units else [])
+            + ([CARRIES] if carried_kinds(ruleset) else []))
 
     def bad(m: re.Match, group: int, message: str, hint: str | None = None) -> None:
         start, end = m.span(group)
@@ -60,6 +71,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
     given: dict[str, re.Match] = {}   # stats given a value, for those the rules work out
     given_gear: re.Match | None = None
     given_models: re.Match | None = None
+    given_special: re.Match | None = None
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
@@ -78,6 +90,20 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
             elif low == "models" and ruleset.has_units:   # a unit's models (lang/units.py)
                 given_models = m
                 spec.models = int(raw)
+            elif low == CARRIES and carried_kinds(ruleset):   # carries=crate: a piece it holds
+                kinds = carried_kinds(ruleset)
+                for kind in filter(None, raw.split(",")):
+                    if kind not in kinds:
+                        bad(m, 2, f"no kind of piece '{kind}' a fighter can carry",
+                            did_you_mean(kind, kinds) or f"kinds: {', '.join(kinds)}")
+                    else:
+                        parsed.carries.append(kind)
+            elif low == "special" and ruleset.has_units:   # special=Flamer:1,Pistol:1
+                given_special = m
+                spec.special = {}
+                for item in filter(None, raw.split(",")):
+                    piece, _, count = item.partition(":")
+                    spec.special[piece] = int(count or "1")
             elif low == "equipment":
                 given_gear = m
                 for item in filter(None, raw.split(",")):
@@ -146,6 +172,12 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         elif spec.models is not None and not unit.allows(spec.models):
             bad(given_models, 2, f"class {spec.fighter_class} fields {unit.shown} models, not "
                                  f"{spec.models}")
+    if given_special is not None:   # as a warband entry's `special:` (E636, E637)
+        unit = cls.unit if cls is not None and cls.unit is not None and \
+            cls.unit.span is not None else None
+        models = spec.models or (unit.default if unit else 1)
+        for _, _, message, hint, _ in special_problems(unit, models, spec.special or {}):
+            bad(given_special, 2, message, hint)
     if cls is not None and given_gear is not None:   # as a warband entry's: E632, E633
         for problem in gear_problems(cls, spec.name, tuple(spec.equipment)):
             bad(given_gear, 2, problem.message, problem.hint)
@@ -306,6 +338,8 @@ def _observer(decl, world, interpreter: Interpreter):
             initial[f"{fighters[i]}.models lost"] = 0
     for i, side in enumerate(world.sides):
         initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
+    labels = piece_labels(world, fighters)   # pieces a fighter carries: dropped, seized
+    initial.update(piece_initial(world, labels, sides))
 
     def changes(after) -> tuple:
         out = []
@@ -319,6 +353,8 @@ def _observer(decl, world, interpreter: Interpreter):
                 out.append((f"{fighters[i]}.removed", True))
         for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
             out += [(f"{sides[i]}.{k}", v) for k, v in s1.values.items() if s0.values[k] != v]
+        if labels:
+            out += piece_changes(world, after, labels, sides)
         return tuple(out)
     return changes, initial
 
@@ -330,6 +366,9 @@ def shown_unit_values(values: dict) -> dict:
     out = {k: v for k, v in values.items() if not k.startswith("#")}
     out["models"] = values["#models"]
     out["wounds_left"] = values["#wounds_left"]
+    if "#specials" in values:   # one model with a different weapon: the models carrying it
+        for (piece, _), left in zip(values["#specials"], values["#special_left"]):
+            out[f"models carrying {piece}"] = left
     return out
 
 
@@ -341,6 +380,8 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     for pf in fighters:
         sides[pf.spec.side].update(pf.side_values)
     world = make_world(ruleset, [pf.spec for pf in fighters], sides)
+    if any(pf.carries for pf in fighters):   # pieces the fighters carry (odds_pieces.py)
+        world = world.with_pieces(carried_pieces(ruleset, [pf.carries for pf in fighters]))
     args, fighter_refs = {}, iter(range(len(fighters)))
     for p in decl.params:
         type_name = p.type.name if p.type else "number"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from warband.diagnostics import diag
+from warband.lang.units import after_losses, carried_now
 from warband.run.errors import RulesError
 
 
@@ -56,7 +57,41 @@ def inflict(world, ref, amount, node):
                                 values["#model_wounds"], amount)
     if models != values["#models"]:
         world = world.set(ref, "#models", models)
+        if "#specials" in values:   # one model with a different weapon: plain models first
+            world = lose_specials(world, ref, values, values["#models"] - models)
     world = world.set(ref, "#wounds_left", left)
     if models == 0:
         world = world.remove(ref)
     return world
+
+
+def lose_specials(world, ref, values: dict, lost: int):
+    """The world (its '#models' already set) after `lost` models of a unit with special models
+    fell: the special groups' counts, and what the unit carries now (a piece only the fallen
+    carried is gone). World.set and Draft.set have just given the fighter a copy of its own (its
+    models changed), so its equipment may be replaced in place."""
+    left = after_losses(values, lost)
+    if left != values["#special_left"]:
+        world = world.set(ref, "#special_left", left)
+    f = world.fighters[ref.index]
+    f.equipment = carried_now({**values, "#models": values["#models"] - lost,
+                               "#special_left": left})
+    return world
+
+
+def carriers(world, ref, piece) -> int:
+    """`carriers(u, w)`: how many models of fighter `u` carry `piece` (for a fighter that is no
+    unit, or whose models all carry the same: its models left if it carries it, else 0)."""
+    f = world.fighters[ref.index]
+    if f.removed or piece not in f.equipment:
+        return 0
+    values = f.values
+    if "#specials" not in values:
+        return values.get("#models", 1)
+    kit = values["#kit"]
+    left = values["#special_left"]
+    count = values["#models"] - sum(left) if piece in kit else 0
+    for (own, gives_up), n in zip(values["#specials"], left):
+        if own == piece or (piece in kit and piece != gives_up):
+            count += n
+    return count

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from warband.lang.ruleset import Ruleset
-from warband.lang.units import start_values
+from warband.lang.units import carried_now, start_values
 
 
 class Ref(NamedTuple):
@@ -253,6 +253,7 @@ class FighterSpec:
     state: dict = field(default_factory=dict)       # flags and counters set at the start
     position: tuple[float, float] | None = None
     models: int | None = None   # a unit's models, as its entry gives them (None: the default)
+    special: dict | None = None   # a unit's special models: piece -> how many carry it
 
 
 def combine(mode: str, values: list):
@@ -296,7 +297,10 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
                 value = int(value)
             traits[name] = value if (value or trait.numeric) else False
         if units:
-            values.update(start_values(cls.unit if cls else None, values, traits, spec.models))
+            values.update(start_values(cls.unit if cls else None, values, traits, spec.models,
+                                       spec.special, equipment))
+            if "#specials" in values:   # one model with a different weapon: it carries it too
+                equipment = carried_now(values)
         fighters.append(Fighter(spec.name, spec.side, spec.fighter_class,
                                 cls.tier if cls else None, values, traits, equipment,
                                 position=spec.position))
