@@ -705,18 +705,53 @@ scenario s {
         assert d.span.line == 20 and "if p.carried" in d.hint
 
 
-def test_a_player_does_not_choose_among_pieces_yet():
-    result = _rules('''
-marker objective "A point to hold"
+CLAIM = HOLD.replace("""    seize_objectives()
+  }}""", """    seize_objectives()
+    for each s in sides {{
+      claim(s)
+    }}
+  }}""").replace("""scenario holding""", """phase claim(s: side) "The side names an objective nobody holds as its own" {{
+  if total(1 for p in pieces(objective) if not p.held) >= 1 {{
+    choose claimed by s among all(p for p in pieces(objective) if not p.held)
+      "Which free objective to claim"
+    set claimed.holder = s
+  }}
+}}
 
-phase pick(s: side) {
-  choose target by s among pieces(objective)
-  set target.holder = s
-}
-''')
-    errors = [d for d in result.diagnostics if d.is_error]
-    assert [d.code for d in errors] == ["E302"] and "not a piece" in errors[0].message
-    assert errors[0].hint
+scenario holding""")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_player_chooses_among_pieces_and_the_log_names_the_piece(tmp_path, system):
+    """`choose ... among` a group of pieces: every policy picks one (random, greedy, first, or
+    one named by its kind and number), the log names it so, a record replays it, and the
+    generated code picks as the interpreter does."""
+    scenario = _scenario(tmp_path, CLAIM, system, "claim")
+    named = set()
+    for seed in range(1, 5):
+        game, result = _play(scenario, seed)
+        picks = [e for e in game.log.events if e["type"] == "decision"
+                 and e.get("decision") == "claimed"]
+        assert picks, seed
+        for e in picks:
+            assert e["choice"] in ("objective 1", "objective 2", "objective 3"), e
+            named.add(e["choice"])
+        record = json.loads(json.dumps(_record(game, result)))
+        check_record(record)
+        again = Game(scenario, seed, record=True, script=record["events"])
+        again.play()
+        assert again.log.events == game.log.events
+        interpreted, _ = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces, seed
+        greedy, _ = _play(scenario, seed, policy="greedy")
+        assert greedy.final.pieces
+    assert len(named) >= 2, named
+    # a policy names a piece: the first side claims objective 3 while it is free
+    game = Game(scenario, 1, Policies("random", by_decision={"claimed": "objective 3"}),
+                record=True)
+    game.play()
+    first = next(e for e in game.log.events if e.get("decision") == "claimed")
+    assert first["choice"] == "objective 3", first
 
 
 # ---- position as a value ------------------------------------------------------------------------------

@@ -199,6 +199,8 @@ class ExpressionChecker(CheckerParts):
             ct = self.expr(e.condition, inner)
             self.expect(BOOL, ct, e.condition.span, "the condition")
             self.require_fixed(ct, e.condition.span, "which members belong to a group")
+        if element.kind == "piece":   # pieces as values: the pieces of a kind that qualify
+            return Type("pieces", element.name)
         return {"side": SIDES, "equipment": GEAR}.get(element.kind, FIGHTERS)
 
     def dice(self, e: nodes.Dice, scope: Scope) -> Type:

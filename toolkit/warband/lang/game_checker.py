@@ -84,15 +84,10 @@ class GameChecker(CheckerParts):
                 self.decider(stmt, scope)
                 element = self.group_element(group, scope)
                 if element.kind == "equipment":   # a policy picks a fighter or a side
-                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
-                                       "piece of equipment", group.span,
+                    self.error("E302", "'choose ... among' picks a fighter, a side or a "
+                                       "piece on the board, not a piece of equipment", group.span,
                                hint="choose among options instead: choose NAME by WHO "
                                     "{ option ... }")
-                if element.kind == "piece":   # pieces as values: not a player's pick (yet)
-                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
-                                       "piece", group.span,
-                               hint="let the rules pick it (for each p in pieces(KIND) by "
-                                    "lowest ...), or choose among the fighters near it")
                 self.local(name, element, scope)
             case nodes.Activate(fighter=fighter, using=using, exclude=exclude, bind=bind):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,

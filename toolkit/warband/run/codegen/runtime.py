@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import budget, dice, pools, tuples
+from warband.run import budget, dice, members, pools, tuples
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -578,11 +578,8 @@ def choose_among(interp: Interpreter, stmt, group, world):
         raise Interpret(stmt.name.name)
     if policy == "random" and len(group) > 1:
         return interp.choice_rng.choice(list(group))
-    holder = world.fighters if group[0].kind == "fighter" else world.sides
-    for ref in group:
-        if holder[ref.index].name == policy:
-            return ref
-    return group[0]
+    named = members.named(world, group, policy)   # (a piece: its kind and number)
+    return named if named is not None else group[0]
 
 
 def _game(interp: Interpreter, stmt, world):
