@@ -754,6 +754,37 @@ def test_a_player_chooses_among_pieces_and_the_log_names_the_piece(tmp_path, sys
     assert first["choice"] == "objective 3", first
 
 
+LET_GO = HOLD.replace("""    if p.held {{
+      set p.Held += 1
+    }}""", """    if p.holder != nobody and total(1 for f in fighters if distance(f, p) <= {near}) == 0 {{
+      set p.holder = nobody
+    }}
+    if p.held {{
+      set p.Held += 1
+    }}""")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_piece_let_go_has_nobody_as_its_holder(tmp_path, system):
+    """`set p.holder = nobody` lets a piece go (the log says `released`), `p.holder == nobody`
+    asks it safely, and the generated code does as the interpreter does."""
+    scenario = _scenario(tmp_path, LET_GO, system, "letgo")
+    released = 0
+    for seed in range(1, 9):
+        game, result = _play(scenario, seed)
+        interpreted, again = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces and again.scores == result.scores
+        last: dict = {}
+        for e in game.log.events:
+            if e["type"] in ("seized", "released"):
+                last[e["piece"]] = e.get("side")
+                released += e["type"] == "released"
+        for i, p in enumerate(game.final.pieces):
+            side = game.final.sides[p.holder].name if p.holder is not None else None
+            assert last.get(f"objective {i + 1}") == side, seed
+    assert released, "no objective was ever let go: the test shows nothing"
+
+
 # ---- position as a value ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag
 from warband.lang import nodes
+from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
@@ -137,6 +138,8 @@ class Interpreter(Decisions):
         if name == "fighters":   # every fighter in play, of every side, in the World's order
             return lambda world: tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
                                        if not f.removed)
+        if means_nobody(self.ruleset, name):   # no side, no fighter (lang/absence.py)
+            return lambda world: None
         scenario = self.ruleset.scenario
         if scenario is not None:
             for i, side in enumerate(scenario.sides):
