@@ -23,6 +23,7 @@ import pytest
 from warband.diagnostics import render_text
 from warband.game.engine import Game
 from warband.game.gamelog import check_record, game_record
+from warband.game.gamelog import position as position_text
 from warband.game.gamelog import render_text as render_log
 from warband.game.scenario import load_scenario
 from warband.lang.compiler import compile_text
@@ -783,6 +784,105 @@ def test_a_piece_let_go_has_nobody_as_its_holder(tmp_path, system):
             side = game.final.sides[p.holder].name if p.holder is not None else None
             assert last.get(f"objective {i + 1}") == side, seed
     assert released, "no objective was ever let go: the test shows nothing"
+
+
+SHIFT = TREASURE.replace("""action run_off(f: fighter)""", """marker banner "A standard the nearest fighter plants where it stands"
+
+phase plant() "Each round the banner goes to where the fighter nearest it stands" {{
+  for each p in pieces(banner) {{
+    for each f in fighters by lowest distance(f, p) {{
+      if not p.carried {{
+        put p at f.position
+      }}
+      return
+    }}
+  }}
+}}
+
+action run_off(f: fighter)""").replace("""    place treasure at {mid}""", """    place treasure at {mid}
+    place banner at {left}""")
+
+
+def _shift_scenario(tmp_path, system):
+    text = SHIFT.format(**SYSTEMS[system]).replace(
+        SYSTEMS[system]["hunt_turn"], SYSTEMS[system]["hunt_turn"] + "\n    plant()", 1)
+    path = tmp_path / f"shift-{system}.rules"
+    path.write_text(text)
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), [(d.code, d.message, d.span) for d in scenario]
+    return scenario
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_moved_piece_lies_where_it_was_put_and_never_off_the_board(tmp_path, system):
+    """`put p at f.position` moves a piece: after each round the banner lies where the fighter
+    nearest it stood, on the board and on nothing impassable; the log tells the move; the
+    generated code moves it as the interpreter does."""
+    scenario = _shift_scenario(tmp_path, system)
+    moved = 0
+    for seed in range(1, 7):
+        game, result = _play(scenario, seed)
+        board = game.board
+        banner = next(i for i, p in enumerate(game.final.pieces) if p.kind == "banner")
+        at = game.final.pieces[banner].at
+        assert at is not None and not board.blocked(at), (seed, at)
+        moves = [e for e in game.log.events if e["type"] == "place"
+                 and e["marker"] == "banner 1"]
+        moved += len(moves)
+        if moves:
+            assert moves[-1]["at"] == position_text(at), seed
+        interpreted, again = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces and again.scores == result.scores
+        check_record(json.loads(json.dumps(_record(game, result))))
+    assert moved, "the banner never moved: the test shows nothing"
+
+
+def test_a_carried_or_fixed_piece_cannot_be_moved(tmp_path):
+    """`put p at ...` on a piece someone carries, on one that shapes the board, or to a
+    position that is none or blocked: E510 with a hint, both ways of running the rules."""
+    text = MOVES.replace("""phase slip(f: fighter)""", """marker coin "A coin"
+marker pillar "A pillar" impassable
+
+phase steal(f: fighter) {{
+  for each p in pieces(coin) {{
+    pick up p by f
+    put p at f.position
+  }}
+}}
+
+phase wall(f: fighter) {{
+  for each p in pieces(pillar) {{
+    put p at f.position
+  }}
+}}
+
+phase onto(f: fighter) {{
+  for each p in pieces(coin) {{
+    for each q in pieces(pillar) {{
+      put p at q.position
+    }}
+  }}
+}}
+
+phase slip(f: fighter)""").replace("round {{ }}", """setup {{
+    place coin at (12, 12)
+    place pillar at (6, 6)
+  }}
+  round {{ }}""")
+    scenario = _scenario(tmp_path, text, "sss", "stuck")
+    for phase, words in (("steal", "is carried by"), ("wall", "shapes the board"),
+                         ("onto", "nothing may stand there")):
+        for compiled in (True, False):
+            game = Game(scenario, 1, record=True)
+            game.interp.compiled = compiled
+            game.play()   # (the set-up: the coin, the pillar, nobody deployed yet)
+            world = game.final.place(Ref("fighter", 0), (3, 3))
+            with pytest.raises(RulesError) as caught:
+                game.interp.run_nested(scenario.ruleset.procedures[phase],
+                                       {"f": Ref("fighter", 0)}, world)
+            d = caught.value.diagnostic
+            assert d.code == "E510" and words in d.message, (phase, d.message)
+            assert d.hint
 
 
 # ---- position as a value ------------------------------------------------------------------------------

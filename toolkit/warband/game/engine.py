@@ -22,7 +22,7 @@ from warband.diagnostics import diag
 from warband.game import pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
-from warband.game.gamelog import GameLog, option_label, plain
+from warband.game.gamelog import GameLog, option_label, plain, position
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
 from warband.game.options import options_for
@@ -364,6 +364,16 @@ class Game:
     def place_now(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
                   world: World) -> World:
         return self.placement.place(stmt, at, to, count, zone_name, apart, by, world)
+
+    def blocked(self, at) -> bool:
+        """Moving a piece: whether nothing may lie there (off the board, on an impassable
+        piece)."""
+        return self.board.blocked(at)
+
+    def note_moved(self, label: str, at) -> None:
+        """Moving a piece: the log tells it as the piece placed anew, "beacon 2 placed at
+        (12, 9)" (the record has no event of its own for it yet)."""
+        self.log.event("place", self.round, marker=label, at=position(at))
 
     def concede_now(self, ref: Ref, world: World) -> World:
         self.log.event("concede", self.round, side=world.sides[ref.index].name)

@@ -17,7 +17,7 @@ import math
 from typing import TYPE_CHECKING
 
 from warband.game.board import BASE, CONTACT, Board, Piece
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 from warband.run.world import PIECE_REFS, World, new_pieces, piece_position
 
 if TYPE_CHECKING:
@@ -103,14 +103,14 @@ _NOWHERE = (math.inf, math.inf)   # a piece carried off the table
 
 
 def carries(ruleset: Ruleset) -> bool:
-    """Whether any rule of the ruleset (or of its scenario) picks up or puts down a piece: only
-    then can a piece be anywhere but where it was placed."""
+    """Whether any rule of the ruleset (or of its scenario) picks up, puts down or moves a
+    piece: only then can a piece be anywhere but where it was placed."""
     found: list = []
 
     def walk(x) -> None:
         if found:
             return
-        if isinstance(x, (nodes.Carry, nodes.PutDown)):
+        if isinstance(x, (nodes.Carry, nodes.PutDown, board_nodes.PutAt)):
             found.append(x)
         elif isinstance(x, tuple):
             for y in x:

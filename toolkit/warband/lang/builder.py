@@ -9,7 +9,7 @@ from typing import cast
 from lark import Token, Transformer, Tree, v_args
 
 from warband.diagnostics import Span
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 
 
 def _unquote(token: str) -> str:
@@ -738,6 +738,9 @@ class Builder(Transformer):
 
     def put_down_stmt(self, meta, c):
         return nodes.PutDown(c[0], self.span(meta))
+
+    def put_at_stmt(self, meta, c):   # moving a piece (lang/board_nodes.py)
+        return board_nodes.PutAt(c[0], c[1], self.span(meta))
 
     def marker_prop(self, meta, c):
         return str(c[0])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, cast
 
 from warband.diagnostics import Span, printable
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 from warband.lang.ruleset import (
     Army,
     Equipment,
@@ -272,6 +272,8 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"deploy {expr_text(x)} in {expr_text(z)}"
         case nodes.Place(kind=k):
             return f"place {k.name} ..."
+        case board_nodes.PutAt(piece=p, where=w):   # moving a piece
+            return f"put {expr_text(p)} at {expr_text(w)}"
     # A statement named nowhere above is still shown by its kind, in words rather than the
     # node's class name ("ForSorted" meant nothing to a designer).
     return re.sub(r"(?<!^)(?=[A-Z])", " ", type(stmt).__name__).lower() + " ..."

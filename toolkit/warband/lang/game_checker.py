@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.symbols import AREA_FUNCTIONS, GAME_FUNCTIONS
 from warband.lang.typesystem import (
@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face
-                | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt)
+                | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt
+                | board_nodes.PutAt)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -158,6 +159,10 @@ class GameChecker(CheckerParts):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who carries it")
             case nodes.PutDown(piece=piece):
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is put down")
+            case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
+                self.expect(PIECE, self.expr(piece, scope), piece.span, "what is moved")
+                self.expect(POSITION, self.expr(where, scope), where.span,
+                            "where it is put (a position: f.position, or p.position)")
             case _:  # pragma: no cover - the builder makes only the statements above
                 raise TypeError(f"unknown statement {stmt!r}")
 

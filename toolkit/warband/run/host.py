@@ -72,3 +72,10 @@ class GameHost(Protocol):
         """The pieces placed: the World after it holds their state (pieces as values)."""
 
     def concede_now(self, ref: Ref, world: World) -> World: ...
+
+    def blocked(self, at: Any) -> bool:
+        """Whether nothing may lie at a position: off the board, or on an impassable piece
+        (moving a piece, run/carrying.py)."""
+
+    def note_moved(self, label: str, at: Any) -> None:
+        """Tell the game's log that a piece now lies elsewhere (moving a piece)."""

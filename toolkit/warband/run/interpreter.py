@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
@@ -625,6 +625,10 @@ class Interpreter(Decisions):
                 return self.plain(piece, env, world,
                                   lambda p, w: next_(env, carrying.put_down(
                                       stmt, p, w, self._piece_log())))
+            case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
+                return self.plain(piece, env, world, lambda p, w: self.plain(
+                    where, env, w, lambda at, w2: next_(
+                        env, carrying.put_at(stmt, p, at, w2, self, self._piece_log()))))
         return self._game_statement(stmt, env, world, next_)
 
     def _piece_log(self):

@@ -8,7 +8,7 @@ go to a draft of it (see codegen_runtime.Draft).
 
 from __future__ import annotations
 
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 from warband.run import tuples
 from warband.run.codegen.expr import (
     DRAFT,
@@ -332,6 +332,11 @@ class Writer(ExpressionWriter):
         if t is nodes.PutDown:
             out.append(f"{pad}world = _put_down({self.const(s, 'n')}, "
                        f"{self.expr(s.piece, scope)}, world, I.recorder)")
+            return bound
+        if t is board_nodes.PutAt:   # moving a piece
+            out.append(f"{pad}world = _put_at({self.const(s, 'n')}, "
+                       f"{self.expr(s.piece, scope)}, {self.expr(s.where, scope)}, world, I, "
+                       "I.recorder)")
             return bound
         if t is nodes.Remove:
             subject = self.expr(s.subject, scope)
