@@ -442,12 +442,13 @@ class Game:
             index = 0
             if self.log.record:
                 name, args = options[0]
-                self.log.decided("action", side_name, option_label(name, args, world))
+                self.log.decided("action", side_name,
+                                 option_label(name, pieces.labelled(args, world), world))
         else:
             frozen = world
             index = players.pick(fighter.side, "action",
-                                 lambda: [option_label(name, args, frozen)
-                                          for name, args in options],
+                                 lambda: [option_label(name, pieces.labelled(args, frozen),
+                                                       frozen) for name, args in options],
                                  frozen, lambda i: self.look_ahead.action_value(
                                      options[i], fighter.side, frozen),
                                  count=len(options))
@@ -455,7 +456,7 @@ class Game:
         if self.log.record:
             self.log.event("activate", self.round, fighter=fighter.name,
                            side=world.sides[fighter.side].name,
-                           action=option_label(name, args, world))
+                           action=option_label(name, pieces.labelled(args, world), world))
         interp = self.interp
         before = world if self.log.record else None
         interp.in_action += 1

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from warband.game.board import BASE, CONTACT, Board, Piece
 from warband.lang import board_nodes, nodes
-from warband.run.world import PIECE_REFS, World, new_pieces, piece_position
+from warband.run.world import PIECE_REFS, Ref, World, new_pieces, piece_position
 
 if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset
@@ -39,6 +39,16 @@ def piece_name(world: World, index: int) -> str:
     """A piece as the log names it: its kind and its number among that kind's ("objective 2")."""
     kind = world.pieces[index].kind
     return f"{kind} {sum(1 for p in world.pieces[:index + 1] if p.kind == kind)}"
+
+
+def labelled(args: dict, world: World) -> dict:
+    """An action's arguments as the log names them: a piece by its kind and number (a piece
+    parameter, `p: beacon`), the rest as they are (gamelog.option_label names those)."""
+    for value in args.values():
+        if type(value) is Ref and value.kind == "piece":
+            return {k: piece_name(world, v.index) if type(v) is Ref and v.kind == "piece" else v
+                    for k, v in args.items()}
+    return args
 
 
 def gap(board: Board, at, ref, world) -> float:
@@ -123,4 +133,4 @@ def carries(ruleset: Ruleset) -> bool:
     return bool(found)
 
 
-__all__ = ["placed", "of_kind", "gap", "touching", "nearest", "carries", "piece_name"]
+__all__ = ["placed", "labelled", "of_kind", "gap", "touching", "nearest", "carries", "piece_name"]

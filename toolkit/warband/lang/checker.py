@@ -114,6 +114,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
             return Type("enum", ref.name)
         if sym is not None and sym.kind == "outcomes":
             return Type("outcome", ref.name)
+        if sym is not None and sym.kind == "marker":   # a piece on the board of that kind
+            self.used.add(ref.name)
+            return Type("piece", ref.name)
         candidates = list(BUILTIN_TYPES) + list(VALUE_KINDS) + \
             self.table.names_of_kind("enum", "outcomes")
         if sym is None and ref.name in self.unreadable:

@@ -24,7 +24,7 @@ from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, dice, pools, toomuch, units
+from warband.run import areas, budget, carrying, dice, members, pools, toomuch, units
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -358,7 +358,8 @@ class Interpreter(Decisions):
                 env[p.name.name] = self.fn(p.default)(dict(env), world)
             else:
                 raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for "
-                                              f"'{p.name.name}'", p.span))
+                                              f"'{p.name.name}'", p.span,
+                                      hint=members.missing_hint(self.ruleset, p)))
         return env
 
     def fell_off(self, decl, world, ret):

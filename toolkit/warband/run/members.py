@@ -38,4 +38,14 @@ def named(world, group, name: str):
     return None
 
 
-__all__ = ["piece_label", "member_name", "named"]
+def missing_hint(ruleset, param) -> str | None:
+    """The hint of E301 for a parameter nobody gave a value: a piece parameter (`b: beacon`)
+    has one only in a game, where the engine offers each piece of the kind."""
+    if param.type is not None and param.type.name in ruleset.markers:
+        return (f"'{param.name.name}' is a piece of '{param.type.name}', and pieces lie on a "
+                f"board: play the action in a scenario (warband play), where each piece of "
+                f"the kind is offered; the odds of one action have no board")
+    return None
+
+
+__all__ = ["piece_label", "member_name", "named", "missing_hint"]

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
-from warband.run import areas, budget, carrying, pools, weapons
+from warband.run import areas, budget, carrying, members, pools, weapons
 from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
@@ -522,7 +522,8 @@ class Program:
                 checks += default
                 defaults += default
             else:
-                checks += [f"    if {py} is _UNB:", f"        _E301({w.const(decl, 'n')}, {i})"]
+                checks += [f"    if {py} is _UNB:",
+                           f"        _E301({w.const(decl, 'n')}, {i}, I.ruleset)"]
         if given and usual:
             lines.append(f"    if {' or '.join(usual)}:")
             lines += ["    " + line for line in checks]
@@ -648,10 +649,10 @@ def _earlier(params, i: int, names: dict[str, str]) -> Scope:
                  kinds=param_kinds(earlier))
 
 
-def _missing_argument(decl, i: int):
+def _missing_argument(decl, i: int, ruleset=None):
     p = decl.params[i]
     raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
-                          p.span))
+                          p.span, hint=members.missing_hint(ruleset, p) if ruleset else None))
 
 
 def _interpreted_rows(table):
