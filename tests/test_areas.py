@@ -107,6 +107,43 @@ def test_on_squares_a_cell_is_under_an_area_when_its_centre_is(shape, at, toward
             assert area.covers((x, y)) == inside(area, (x, y)), (x, y)
 
 
+@pytest.mark.parametrize("shape, at, towards, size, width", SHAPES)
+def test_an_area_at_a_position_is_the_area_on_a_fighter_standing_there(shape, at, towards, size,
+                                                                        width):
+    """Positions as anchors (`square(p.position, 3)`, `cone(f.position, g, 8)`): a square or a
+    circle at a position is the one on a fighter standing there; a cone or a line from a
+    position starts at that very point (a point has no base to start in front of), and
+    covers what brute force says it covers."""
+    world = make_world(_tiny(), [FighterSpec("a", 0, position=at),
+                                 FighterSpec("b", 1, position=towards)])
+    b = Ref("fighter", 1)
+    args = {"square": (at, size, towards), "circle": (at, size), "cone": (at, b, size, width),
+            "line": (at, towards, size, width)}[shape]
+    area = areas.make(shape, args, world, False)
+    on_fighters = placed(shape, at, towards, size, width)
+    assert area.way == on_fighters.way
+    assert area.anchor == (b if shape == "cone" else None)   # (the cone is aimed at b)
+    if shape in ("square", "circle"):
+        assert area.at == on_fighters.at
+    else:
+        assert area.at == at
+    for i in range(0, 61, 3):
+        for j in range(0, 61, 3):
+            p = (i * 0.2, j * 0.2)
+            if abs(area.gap(p) - 0.5) < 0.02:
+                continue
+            assert area.covers(p) == any(inside(area, (p[0] + x, p[1] + y))
+                                         for x, y in BASE_POINTS), p
+
+
+def test_without_a_board_an_area_at_a_position_or_a_piece_holds_nobody():
+    world = make_world(_tiny(), [FighterSpec("a", 0), FighterSpec("b", 1)])
+    for args in ((None, 3), (None, 3, Ref("fighter", 1))):
+        area = areas.make("square", args, world, False)
+        assert area.at is None and areas.under(world, area) == ()
+        assert "nowhere" in area.text
+
+
 def test_a_cone_or_line_starts_at_the_front_of_its_source():
     line = placed("line", (2, 2), (8, 2), 3, 3)
     assert line.at == (2.5, 2)
@@ -218,6 +255,8 @@ action glance(f: fighter, g: fighter) -> bool {
     ("return total(1 for x in fighters under f)", "E302", "'under' needs an area"),
     ("return total(1 for x in fighters under square(f))", "E301", "takes 2 or 3 arguments"),
     ("return total(1 for x in fighters under square(3, f))", "E302", "a fighter"),
+    ("return total(1 for x in fighters under square(f.side, 3))", "E302",
+     "a fighter, a piece or a position"),
     ("return total(1 for x in fighters under cone(f, g, 6, 270))", "E322", "270 degrees"),
     ("return total(1 for x in fighters under circle(g, 0))", "E322", "a size of 0"),
     ("return total(1 for x in fighters under circle(g, d6))", "E303", "depends on a roll"),

@@ -232,8 +232,15 @@ class GameChecker(CheckerParts):
                        hint=f"write {words}")
         for arg, kind in zip(e.args, kinds):
             t = self.expr(arg, scope)
-            if kind == "F":
+            if kind == "F" and name in ("in_front", "in_rear"):
                 self.expect(FIGHTER, t, arg.span, f"where '{name}' is placed (a fighter)")
+                continue
+            if kind == "F":   # a fighter, a piece, or a position (f.position, a chosen spot)
+                if t.kind not in ("fighter", "piece", "position", "any"):
+                    self.error("E302", f"where '{name}' is placed must be a fighter, a piece or "
+                                       f"a position, not {t}", arg.span,
+                               hint="place it on a fighter (g), a piece (p), or a position "
+                                    "(g.position, p.position)")
                 continue
             self.expect(NUMBER, t, arg.span, "an angle in degrees" if kind == "A" else
                         "a size on the board")
