@@ -31,6 +31,7 @@ from warband.game.players import Players
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario
+from warband.game.spots import Spots
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget
@@ -81,6 +82,7 @@ class Game:
         self.questions = Questions(self.board, mobile)
         self.questions.install(self.interp)
         self.facing = Facing(self.board, self)   # areas and facing on this board
+        self._spots = Spots(self.board)   # spots a player may choose (game/spots.py)
         self.facing.install(self.interp)
         self.players = Players(self, policies, self.interp.choice_rng,
                                options_for(self.ruleset, self.interp.compiled))
@@ -369,6 +371,13 @@ class Game:
         """Moving a piece: whether nothing may lie there (off the board, on an impassable
         piece)."""
         return self.board.blocked(at)
+
+    def spots(self, centre, reach, world: World, every: bool) -> list:
+        """A spot on the board: game/spots.py."""
+        return self._spots.spots(centre, reach, world, every)
+
+    def spot_fits(self, centre, reach, spot) -> bool:
+        return self._spots.fits(centre, reach, spot)
 
     def note_moved(self, label: str, at) -> None:
         """Moving a piece: the log tells it as the piece placed anew, "beacon 2 placed at

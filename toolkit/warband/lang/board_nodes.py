@@ -1,6 +1,6 @@
 """Syntax nodes of the board's newer statements, kept apart from lang/nodes.py (already large):
-moving a piece (`put p at POSITION`) and a player's choice of a spot (`choose spot s by f
-within D of AT`)."""
+moving a piece (`put p at POSITION`) and a player's choice of a spot (`choose s within D of AT
+by f`)."""
 
 from __future__ import annotations
 
@@ -16,4 +16,16 @@ class PutAt:
     span: Span
 
 
-__all__ = ["PutAt"]
+@node
+class ChooseSpot:
+    """choose NAME within D of AT by WHO ["doc"]: a player picks a position on the board within
+    D of AT (a fighter, a piece or a position); the name is that position for what follows"""
+    name: Ident
+    decider: Expr
+    reach: Expr
+    at: Expr
+    doc: str | None
+    span: Span
+
+
+__all__ = ["PutAt", "ChooseSpot"]

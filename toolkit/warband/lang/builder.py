@@ -658,6 +658,10 @@ class Builder(Transformer):
         name, decider, group, doc = c
         return nodes.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
 
+    def choose_spot_stmt(self, meta, c):   # a spot on the board (lang/board_nodes.py)
+        name, reach, at, decider, doc = c
+        return board_nodes.ChooseSpot(self.ident(name), decider, reach, at, doc, self.span(meta))
+
     # several values at once: a decision that picks a number for each of several names
     def choose_tuple_stmt(self, meta, c):
         name, names, decider, low, high, where, default, doc = c

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face
                 | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt
-                | board_nodes.PutAt)
+                | board_nodes.PutAt | board_nodes.ChooseSpot)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -159,6 +159,17 @@ class GameChecker(CheckerParts):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who carries it")
             case nodes.PutDown(piece=piece):
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is put down")
+            case board_nodes.ChooseSpot(name=name, reach=reach, at=at):   # a spot on the board
+                self.decider(stmt, scope)   # type: ignore[arg-type]
+                rt = self.expr(reach, scope)
+                self.expect(NUMBER, rt, reach.span, "how far the spot may be")
+                self.require_fixed(rt, reach.span, "how far the spot may be")
+                t = self.expr(at, scope)
+                if t.kind not in ("fighter", "piece", "position", "any"):
+                    self.error("E302", f"a spot is chosen near a fighter, a piece or a position, "
+                                       f"not {t}", at.span,
+                               hint="choose s within 6 of f by f (or of p, or of p.position)")
+                self.local(name, POSITION, scope)
             case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is moved")
                 self.expect(POSITION, self.expr(where, scope), where.span,

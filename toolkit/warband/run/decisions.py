@@ -120,6 +120,10 @@ class Decisions:
             return run(choice, w)
         return logged
 
+    def logged(self, stmt, env, world, run, show):
+        """run, noting the choice in the game's record (a spot on the board: run/spots.py)."""
+        return self._logged(stmt, env, world, run, show)
+
     def policy_for(self, stmt, env, world) -> str:
         """The policy of a decision: named for it, else that of the side deciding (in a game);
         in a replay, the recorded choice."""

@@ -24,7 +24,7 @@ from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, dice, members, pools, toomuch, units
+from warband.run import areas, budget, carrying, dice, members, pools, spots, toomuch, units
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -626,6 +626,8 @@ class Interpreter(Decisions):
                 return self.plain(piece, env, world,
                                   lambda p, w: next_(env, carrying.put_down(
                                       stmt, p, w, self._piece_log())))
+            case board_nodes.ChooseSpot():   # a spot on the board (run/spots.py)
+                return spots.choose_spot(self, stmt, env, world, next_)
             case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
                 return self.plain(piece, env, world, lambda p, w: self.plain(
                     where, env, w, lambda at, w2: next_(

@@ -96,6 +96,7 @@ class Program:
             "_someone": rt.someone,   # pieces as values
             "_pick_up": carrying.pick_up, "_put_down": carrying.put_down,   # carrying pieces
             "_put_at": carrying.put_at,   # moving a piece
+            "_choose_spot": rt.choose_spot,   # a spot on the board
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
