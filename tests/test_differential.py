@@ -947,12 +947,13 @@ action pocket(f: fighter) requires total(1 for c in f.carrying) == 0 {
 action plant(f: fighter, c: coin)
   requires not c.carried and not c.carried_off and c.holder != nobody and f.Might > 4
 {
-  put c at f.position
+  choose drop within 3 of f by f "Where the coin is planted"
+  put c at drop
   set c.holder = nobody
   for each x in fighters under circle(c, 2) {
     set x.Wounds += 1
   }
-  if f is under square(f.position, 3, c) {
+  if f is under square(drop, 3, c) {
     set c.Shine += 1
   }
 }
@@ -1071,7 +1072,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
         nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
-        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, board_nodes.PutAt}
+        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, board_nodes.PutAt,
+        board_nodes.ChooseSpot}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
