@@ -57,7 +57,7 @@ class Symbol:
     kind: str
     # the declaration node, or the enum member, outcome, side, zone or decision node
     decl: (nodes.Decl | nodes.EnumMember | nodes.OutcomeMember | nodes.SideDecl | nodes.ZoneDecl
-           | nodes.Decision)
+           | nodes.Decision | board_nodes.ChooseSpot)
     span: Span
     parent: str | None = None   # the enum or outcome set a member belongs to
 

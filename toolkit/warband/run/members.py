@@ -2,8 +2,8 @@
 piece placed on the board by its kind and its number among that kind's ("beacon 2").
 
 A piece's name does not depend on where it stands or who carries it, so a record that names
-one replays it however the board changed; a policy names one the same way
-(`--policy target_beacon="beacon 2"`).
+one replays it however the board changed; a decision's policy (Policies.by_decision) names one
+the same way ("beacon 2").
 """
 
 from __future__ import annotations
