@@ -10,6 +10,11 @@ Against Sorcery on squares): a carried piece is always where its carrier stands;
 casualty carried lies where that fighter fell; a piece carried off the table is gone with its
 carrier; the scores that read who holds what agree with the log's `seized` events; and the
 generated code plays every game exactly as the interpreter does.
+
+Then the pieces a player or the engine chooses: `choose ... among` a group of pieces, an
+action's piece parameter (`o: objective`, one option per piece), `set p.holder = nobody` and
+`p.holder == nobody`, and `put p at POSITION` (a moved piece never ends off the board or on
+anything impassable; a carried or board-shaping piece cannot be moved).
 """
 
 from __future__ import annotations
