@@ -1005,3 +1005,22 @@ phase slip(f: fighter)''')
                                world)
     d = caught.value.diagnostic
     assert d.code == "E510" and "off the board" in d.message and d.hint
+
+
+def test_a_rules_file_that_declares_nobody_keeps_its_own():
+    """`nobody` is a word, not a keyword: an enum value of that name is the file's own, read
+    as such by the checker, the interpreter and the generated code."""
+    result = _rules('''
+enum Who { nobody someone }
+stat Blame: Who default nobody
+
+action blamed(f: fighter) -> bool {
+  return f.Blame == nobody
+}
+''')
+    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    world = make_world(result.ruleset, [FighterSpec("A", 0, "Warrior", {"Might": 10})])
+    for compiled in (True, False):
+        interp = Interpreter(result.ruleset)
+        interp.compiled = compiled
+        assert interp.exact("blamed", {"f": Ref("fighter", 0)}, world).only() is True
