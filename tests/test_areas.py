@@ -107,6 +107,43 @@ def test_on_squares_a_cell_is_under_an_area_when_its_centre_is(shape, at, toward
             assert area.covers((x, y)) == inside(area, (x, y)), (x, y)
 
 
+@pytest.mark.parametrize("shape, at, towards, size, width", SHAPES)
+def test_an_area_at_a_position_is_the_area_on_a_fighter_standing_there(shape, at, towards, size,
+                                                                        width):
+    """Positions as anchors (`square(p.position, 3)`, `cone(f.position, g, 8)`): a square or a
+    circle at a position is the one on a fighter standing there; a cone or a line from a
+    position starts at that very point (a point has no base to start in front of), and
+    covers what brute force says it covers."""
+    world = make_world(_tiny(), [FighterSpec("a", 0, position=at),
+                                 FighterSpec("b", 1, position=towards)])
+    b = Ref("fighter", 1)
+    args = {"square": (at, size, towards), "circle": (at, size), "cone": (at, b, size, width),
+            "line": (at, towards, size, width)}[shape]
+    area = areas.make(shape, args, world, False)
+    on_fighters = placed(shape, at, towards, size, width)
+    assert area.way == on_fighters.way
+    assert area.anchor == (b if shape == "cone" else None)   # (the cone is aimed at b)
+    if shape in ("square", "circle"):
+        assert area.at == on_fighters.at
+    else:
+        assert area.at == at
+    for i in range(0, 61, 3):
+        for j in range(0, 61, 3):
+            p = (i * 0.2, j * 0.2)
+            if abs(area.gap(p) - 0.5) < 0.02:
+                continue
+            assert area.covers(p) == any(inside(area, (p[0] + x, p[1] + y))
+                                         for x, y in BASE_POINTS), p
+
+
+def test_without_a_board_an_area_at_a_position_or_a_piece_holds_nobody():
+    world = make_world(_tiny(), [FighterSpec("a", 0), FighterSpec("b", 1)])
+    for args in ((None, 3), (None, 3, Ref("fighter", 1))):
+        area = areas.make("square", args, world, False)
+        assert area.at is None and areas.under(world, area) == ()
+        assert "nowhere" in area.text
+
+
 def test_a_cone_or_line_starts_at_the_front_of_its_source():
     line = placed("line", (2, 2), (8, 2), 3, 3)
     assert line.at == (2.5, 2)
@@ -218,6 +255,8 @@ action glance(f: fighter, g: fighter) -> bool {
     ("return total(1 for x in fighters under f)", "E302", "'under' needs an area"),
     ("return total(1 for x in fighters under square(f))", "E301", "takes 2 or 3 arguments"),
     ("return total(1 for x in fighters under square(3, f))", "E302", "a fighter"),
+    ("return total(1 for x in fighters under square(f.side, 3))", "E302",
+     "a fighter, a piece or a position"),
     ("return total(1 for x in fighters under cone(f, g, 6, 270))", "E322", "270 degrees"),
     ("return total(1 for x in fighters under circle(g, 0))", "E322", "a size of 0"),
     ("return total(1 for x in fighters under circle(g, d6))", "E303", "depends on a roll"),
@@ -483,3 +522,141 @@ def test_rules_may_still_use_the_words_of_areas_and_pieces_as_names():
     from warband.run.world import Ref
     value, _ = Interpreter(ruleset).sample("act", {"f": Ref("fighter", 0)}, world)
     assert value == 20   # 10 + 4 + 2 + 4: each word the rules' own
+
+
+# ---- a spot a player chooses ---------------------------------------------------------------------
+
+SPOT = '''
+ruleset "spot-{base}"
+  extends "{base}"
+
+counter Scorched on fighter "blasts taken"
+marker rubble "A heap nobody crosses" impassable
+
+action bomb(f: fighter) "A bomb thrown at a spot within {reach}: everyone within 1 of it is scorched"
+  requires not f.removed
+{{
+  choose spot within {reach} of f by f "Where the bomb lands"
+  for each x in fighters under circle(spot, 1) {{
+    set x.Scorched += 1
+  }}
+}}
+
+scenario spotted {{
+  board {board}
+  side a {{ {a} }}
+  side b {{ {b} }}
+  zone south = edge south depth {depth}
+  zone north = edge north depth {depth}
+  setup {{
+    place rubble at {mid}
+    deploy a in south
+    deploy b in north
+  }}
+  round {{
+    for each f in fighters {{ activate f using bomb }}
+  }}
+  rounds 3
+  score a = total(x.Scorched for x in b.fighters)
+  score b = total(x.Scorched for x in a.fighters)
+}}
+'''
+
+SPOT_SYSTEMS = {
+    "sss": dict(base="super-simple-skirmish", board="24 by 24 inches", reach=6, depth=4,
+                mid="(12, 12)", a='fighter "Hero" count 3 { class Warrior  stat Might = 10 }',
+                b='fighter "Foe" count 3 { class Soldier  stat Might = 10 }'),
+    "sas": dict(base="swords-against-sorcery", board="8 by 8 squares", reach=2, depth=1,
+                mid="(4, 4)", a='fighter "Dude" count 3 { stat Training = 3 }',
+                b='fighter "Menace" count 2 { stat Training = 4 }'),
+}
+
+
+def _spot_game(tmp_path, system):
+    path = tmp_path / f"spot-{system}.rules"
+    path.write_text(SPOT.format(**SPOT_SYSTEMS[system]))
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), [(d.code, d.message) for d in scenario]
+    return scenario
+
+
+def _spot_of(text: str):
+    x, y = text.strip("()").split(", ")
+    return (float(x), float(y))
+
+
+@pytest.mark.parametrize("system", ["sss", "sas"])
+def test_a_chosen_spot_is_on_the_board_within_reach_and_replays(tmp_path, system):
+    """`choose spot within D of f by f`: every spot chosen (random, greedy, first) lies on the
+    board, on nothing impassable, within D of the fighter, on the half-inch grid (or a cell);
+    the log names it so a replay finds the very point; generated code picks as the interpreter
+    does; the area at it is logged at that spot."""
+    import json
+
+    from warband.game.gamelog import check_record, game_record
+    from warband.run.decisions import Policies
+    scenario = _spot_game(tmp_path, system)
+    reach = SPOT_SYSTEMS[system]["reach"]
+    chosen = 0
+    for policy in ("random", "greedy", "first"):
+        for seed in range(1, 4 if policy != "greedy" else 2):
+            game = Game(scenario, seed, Policies(policy), record=True)
+            result = game.play()
+            board, where = game.board, {}
+            for e in game.log.events:
+                if e["type"] == "travel":
+                    where[e["fighter"]] = e["to"]
+                if e["type"] == "activate":
+                    actor = e["fighter"]
+                if e["type"] == "decision" and e["decision"] == "spot":
+                    spot = _spot_of(e["choice"])
+                    assert not board.blocked(spot), (policy, seed, spot)
+                    assert all((2 * c).is_integer() for c in spot)
+                    f = next(f for f in game.final.fighters if f.name == actor)
+                    if actor not in where:   # (it never moved: where it was deployed)
+                        d = max(abs(f.position[0] - spot[0]), abs(f.position[1] - spot[1])) \
+                            if board.squares else math.dist(f.position, spot)
+                        assert d <= reach + 1e-9, (policy, seed, spot, f.position)
+                    chosen += 1
+                if e["type"] == "template":
+                    assert " at (" in e["area"], e
+            if policy == "random":
+                record = json.loads(json.dumps(game_record("s.rules", scenario, seed, {}, None,
+                                                           result, game.log.events)))
+                check_record(record)
+                again = Game(scenario, seed, record=True, script=record["events"])
+                again.play()
+                assert again.log.events == game.log.events
+                slow = Game(scenario, seed, Policies(policy))
+                slow.interp.compiled = False
+                fast = Game(scenario, seed, Policies(policy))
+                assert slow.play().scores == fast.play().scores
+                assert slow.final.fighters == fast.final.fighters
+    assert chosen >= 10
+
+
+def test_without_a_board_a_spot_is_nowhere_and_its_area_holds_nobody(tmp_path):
+    ruleset = compile_text(SPOT.format(**SPOT_SYSTEMS["sss"]), "spot.rules").ruleset
+    assert ruleset is not None
+    world = make_world(ruleset, [FighterSpec("a", 0, "Warrior", {"Might": 10}),
+                                 FighterSpec("b", 1, "Soldier", {"Might": 10})])
+    dist = Interpreter(ruleset).exact("bomb", {"f": Ref("fighter", 0)}, world,
+                                      observe=lambda w: tuple(f.values["Scorched"]
+                                                              for f in w.fighters))
+    assert dist.only() == (None, (0, 0))   # (no result; nobody scorched)
+
+
+@pytest.mark.parametrize("body, words", [
+    ("choose s within 3 of f.side by f", "a spot is chosen near a fighter, a piece or a position"),
+    ("choose s within d6 of f by f", "depends on a roll"),
+])
+def test_a_spot_checker_diagnostics(body, words):
+    text = f'''ruleset "t"
+stat Might: 1..10
+action a(f: fighter) {{
+  {body}
+}}
+'''
+    compiled = compile_text(text, "t.rules")
+    assert any(words in d.message for d in compiled.diagnostics), \
+        [(d.code, d.message) for d in compiled.diagnostics]

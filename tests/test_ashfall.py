@@ -128,6 +128,10 @@ def test_every_concept_of_issue_21_is_used(ruleset, beacons):
     assert {"beacon", "crate"} <= set(rules.markers)
     assert any(s.owner == "beacon" for s in rules.states.values())
     assert _of(found, nodes.Carry) and _of(found, nodes.PutDown)
+    # a piece parameter: the engine offers `advance` once for each beacon worth taking
+    assert [a.name.name for a in rules.actions()
+            if any(p.type is not None and p.type.name == "beacon" for p in a.params)] == \
+        ["advance"]
     assert "set p.holder = s" in text and "pieces(beacon)" in text
     # moves the rules choose: to a piece, to a fighter, not into contact
     targets = [t for t in _of(found, nodes.Travel) if t.target is not None]
@@ -270,8 +274,8 @@ def test_seeded_games_play_to_an_end(records):
         assert kinds[kind] >= 1, kind
     actions = Counter(e["action"].split()[0] for events in records.values() for e in events
                       if e["type"] == "activate")
-    for action in ("shoot", "flame", "grenade", "fight", "charge", "advance", "salvage",
-                   "fall_back", "carry_off"):
+    for action in ("shoot", "flame", "grenade", "fight", "charge", "advance", "manoeuvre",
+                   "salvage", "fall_back", "carry_off"):
         assert actions[action] >= 1, (action, actions)
 
 
@@ -406,3 +410,41 @@ def test_every_fighter_out_of_play_is_told_once_where_it_happened(beacons):
         assert game.final is not None
         gone = {f.name for f in game.final.fighters if f.removed}
         assert gone == set(told), (seed, gone ^ set(told))
+
+
+def test_a_squad_advances_only_on_a_beacon_its_side_does_not_hold(records):
+    """`advance(u, b: beacon)`: each option the engine offers names a beacon (its kind and
+    number) that the squad's side did not hold when it acted."""
+    sides: dict[str, str] = {}
+    advanced = 0
+    for seed, events in records.items():
+        holder: dict[str, str] = {}
+        for e in events:
+            if e["type"] == "seized":
+                holder[e["piece"]] = e["side"]
+            elif e["type"] == "activate":
+                sides[e["fighter"]] = e["side"]
+                words = e["action"].split(" ", 1)
+                if words[0] == "advance":
+                    assert re.fullmatch(r"beacon [123]", words[1]), (seed, e)
+                    assert holder.get(words[1]) != e["side"], (seed, e, holder)
+                    advanced += 1
+    assert advanced >= 40
+
+
+def test_the_crate_leaves_only_by_the_carriers_own_table_edge(beacons):
+    """A squad carries the crate off the table only from its own edge: wholly within the 1"
+    exit zone along it (`travel u ... to home`, then `inside(u, home)`, then `withdraw u`)."""
+    left = 0
+    for seed in range(1, 301):   # (a crate carried off is rare among random players)
+        game = Game(beacons, seed, Policies("random"))
+        game.play()
+        world = game.final
+        for p in world.pieces:
+            if p.kind != "crate" or p.carrier is None or not world.fighters[p.carrier].withdrawn:
+                continue
+            f = world.fighters[p.carrier]
+            exit_zone = "south_exit" if world.sides[f.side].name == "watch" else "north_exit"
+            assert game.board.in_zone(f.position, game.board.zones[exit_zone]), (seed, f.name)
+            left += 1
+    assert left >= 1, "nobody carried the crate off: the test shows nothing"

@@ -89,6 +89,8 @@ def random_args(decl, world: World, rng: random.Random, ruleset=None) -> dict:
             args[p.name.name] = rng.random() < 0.5
         elif kind == "equipment" and ruleset is not None and ruleset.equipment:
             args[p.name.name] = rng.choice(list(ruleset.equipment))   # a piece: its name
+        elif ruleset is not None and kind in ruleset.markers:
+            continue   # a piece on the board (`b: beacon`): none without one, E301 both ways
         else:   # numbers (a dice parameter given a number, as a caller may)
             args[p.name.name] = rng.choice([0, 1, 2, 3, 4, 5, 6, 8, 12, -1])
     return args

@@ -37,7 +37,7 @@ import test_codegen
 from test_codegen import random_world
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
-from warband.lang import nodes, typesystem
+from warband.lang import board_nodes, nodes, typesystem
 from warband.lang.compiler import load
 from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, GAME_FUNCTIONS
 from warband.run.codegen import program as codegen
@@ -946,6 +946,20 @@ action pocket(f: fighter) requires total(1 for c in f.carrying) == 0 {
     }
   }
 }
+# a piece parameter, moving a piece, letting it go, areas at a piece and at a position
+action plant(f: fighter, c: coin)
+  requires not c.carried and not c.carried_off and c.holder != nobody and f.Might > 4
+{
+  choose drop within 3 of f by f "Where the coin is planted"
+  put c at drop
+  set c.holder = nobody
+  for each x in fighters under circle(c, 2) {
+    set x.Wounds += 1
+  }
+  if f is under square(drop, 3, c) {
+    set c.Shine += 1
+  }
+}
 # moves the rules choose
 action slip(f: fighter) requires engaged(f) or total(1 for c in f.carrying) >= 1 {
   travel f up to 2 not into contact
@@ -1014,7 +1028,7 @@ scenario stmts {
   round {
     for each s in sides by lowest s.Fate {
       for each f in s.fighters {
-        activate f using strike, step, flee, rush, seek, volley, pocket, spend, slip as done
+        activate f using strike, step, flee, rush, seek, volley, pocket, spend, slip, plant as done
         if done == "none" {
           activate f using rest, glare
         } else if f.Might > 10 and not f.removed {
@@ -1026,6 +1040,10 @@ scenario stmts {
         if f.Wounds >= 1 {
           place trail at f.position
         }
+      }
+      if total(1 for c in pieces(coin) if c.holder == nobody) >= 1 {
+        choose prize by s among all(c for c in pieces(coin) if c.holder == nobody)
+        set prize.Shine += 2
       }
       if s.Out > 40 {
         concede s
@@ -1057,7 +1075,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
         nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
-        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt}
+        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, board_nodes.PutAt,
+        board_nodes.ChooseSpot}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

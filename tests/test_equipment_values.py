@@ -238,8 +238,8 @@ def test_a_fighters_equipment_cannot_be_changed_nor_chosen_among():
     found = _messages(HEAD + "action arm(f: fighter) { set f.equipment = Sword }\n"
                              "action pick(f: fighter) { choose e by f among f.equipment }\n")
     assert found[0] == ("E308", "a fighter's 'equipment' cannot be changed")
-    assert found[-1] == ("E302", ("'choose ... among' picks a fighter or a side, not a piece "
-                                  "of equipment"))
+    assert found[-1] == ("E302", ("'choose ... among' picks a fighter, a side or a piece on "
+                                  "the board, not a piece of equipment"))
 
 
 def test_the_types_written_out():

@@ -10,6 +10,11 @@ Against Sorcery on squares): a carried piece is always where its carrier stands;
 casualty carried lies where that fighter fell; a piece carried off the table is gone with its
 carrier; the scores that read who holds what agree with the log's `seized` events; and the
 generated code plays every game exactly as the interpreter does.
+
+Then the pieces a player or the engine chooses: `choose ... among` a group of pieces, an
+action's piece parameter (`o: objective`, one option per piece), `set p.holder = nobody` and
+`p.holder == nobody`, and `put p at POSITION` (a moved piece never ends off the board or on
+anything impassable; a carried or board-shaping piece cannot be moved).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import pytest
 from warband.diagnostics import render_text
 from warband.game.engine import Game
 from warband.game.gamelog import check_record, game_record
+from warband.game.gamelog import position as position_text
 from warband.game.gamelog import render_text as render_log
 from warband.game.scenario import load_scenario
 from warband.lang.compiler import compile_text
@@ -705,18 +711,251 @@ scenario s {
         assert d.span.line == 20 and "if p.carried" in d.hint
 
 
-def test_a_player_does_not_choose_among_pieces_yet():
-    result = _rules('''
-marker objective "A point to hold"
+CLAIM = HOLD.replace("""    seize_objectives()
+  }}""", """    seize_objectives()
+    for each s in sides {{
+      claim(s)
+    }}
+  }}""").replace("""scenario holding""", """phase claim(s: side) "The side names an objective nobody holds as its own" {{
+  if total(1 for p in pieces(objective) if not p.held) >= 1 {{
+    choose claimed by s among all(p for p in pieces(objective) if not p.held)
+      "Which free objective to claim"
+    set claimed.holder = s
+  }}
+}}
 
-phase pick(s: side) {
-  choose target by s among pieces(objective)
-  set target.holder = s
+scenario holding""")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_player_chooses_among_pieces_and_the_log_names_the_piece(tmp_path, system):
+    """`choose ... among` a group of pieces: every policy picks one (random, greedy, first, or
+    one named by its kind and number), the log names it so, a record replays it, and the
+    generated code picks as the interpreter does."""
+    scenario = _scenario(tmp_path, CLAIM, system, "claim")
+    named = set()
+    for seed in range(1, 5):
+        game, result = _play(scenario, seed)
+        picks = [e for e in game.log.events if e["type"] == "decision"
+                 and e.get("decision") == "claimed"]
+        assert picks, seed
+        for e in picks:
+            assert e["choice"] in ("objective 1", "objective 2", "objective 3"), e
+            named.add(e["choice"])
+        record = json.loads(json.dumps(_record(game, result)))
+        check_record(record)
+        again = Game(scenario, seed, record=True, script=record["events"])
+        again.play()
+        assert again.log.events == game.log.events
+        interpreted, _ = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces, seed
+        greedy, _ = _play(scenario, seed, policy="greedy")
+        assert greedy.final.pieces
+    assert len(named) >= 2, named
+    # a policy names a piece: the first side claims objective 3 while it is free
+    game = Game(scenario, 1, Policies("random", by_decision={"claimed": "objective 3"}),
+                record=True)
+    game.play()
+    first = next(e for e in game.log.events if e.get("decision") == "claimed")
+    assert first["choice"] == "objective 3", first
+
+
+LET_GO = HOLD.replace("""    if p.held {{
+      set p.Held += 1
+    }}""", """    if p.holder != nobody and total(1 for f in fighters if distance(f, p) <= {near}) == 0 {{
+      set p.holder = nobody
+    }}
+    if p.held {{
+      set p.Held += 1
+    }}""")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_piece_let_go_has_nobody_as_its_holder(tmp_path, system):
+    """`set p.holder = nobody` lets a piece go (the log says `released`), `p.holder == nobody`
+    asks it safely, and the generated code does as the interpreter does."""
+    scenario = _scenario(tmp_path, LET_GO, system, "letgo")
+    released = 0
+    for seed in range(1, 9):
+        game, result = _play(scenario, seed)
+        interpreted, again = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces and again.scores == result.scores
+        last: dict = {}
+        for e in game.log.events:
+            if e["type"] in ("seized", "released"):
+                last[e["piece"]] = e.get("side")
+                released += e["type"] == "released"
+        for i, p in enumerate(game.final.pieces):
+            side = game.final.sides[p.holder].name if p.holder is not None else None
+            assert last.get(f"objective {i + 1}") == side, seed
+    assert released, "no objective was ever let go: the test shows nothing"
+
+
+SHIFT = TREASURE.replace("""action run_off(f: fighter)""", """marker banner "A standard the nearest fighter plants where it stands"
+
+phase plant() "Each round the banner goes to where the fighter nearest it stands" {{
+  for each p in pieces(banner) {{
+    for each f in fighters by lowest distance(f, p) {{
+      if not p.carried {{
+        put p at f.position
+      }}
+      return
+    }}
+  }}
+}}
+
+action run_off(f: fighter)""").replace("""    place treasure at {mid}""", """    place treasure at {mid}
+    place banner at {left}""")
+
+
+def _shift_scenario(tmp_path, system):
+    text = SHIFT.format(**SYSTEMS[system]).replace(
+        SYSTEMS[system]["hunt_turn"], SYSTEMS[system]["hunt_turn"] + "\n    plant()", 1)
+    path = tmp_path / f"shift-{system}.rules"
+    path.write_text(text)
+    scenario = load_scenario(str(path))
+    assert not isinstance(scenario, list), [(d.code, d.message, d.span) for d in scenario]
+    return scenario
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_moved_piece_lies_where_it_was_put_and_never_off_the_board(tmp_path, system):
+    """`put p at f.position` moves a piece: after each round the banner lies where the fighter
+    nearest it stood, on the board and on nothing impassable; the log tells the move; the
+    generated code moves it as the interpreter does."""
+    scenario = _shift_scenario(tmp_path, system)
+    moved = 0
+    for seed in range(1, 7):
+        game, result = _play(scenario, seed)
+        board = game.board
+        banner = next(i for i, p in enumerate(game.final.pieces) if p.kind == "banner")
+        at = game.final.pieces[banner].at
+        assert at is not None and not board.blocked(at), (seed, at)
+        moves = [e for e in game.log.events if e["type"] == "place"
+                 and e["marker"] == "banner 1"]
+        moved += len(moves)
+        if moves:
+            assert moves[-1]["at"] == position_text(at), seed
+        interpreted, again = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces and again.scores == result.scores
+        check_record(json.loads(json.dumps(_record(game, result))))
+    assert moved, "the banner never moved: the test shows nothing"
+
+
+def test_a_carried_or_fixed_piece_cannot_be_moved(tmp_path):
+    """`put p at ...` on a piece someone carries, on one that shapes the board, or to a
+    position that is none or blocked: E510 with a hint, both ways of running the rules."""
+    text = MOVES.replace("""phase slip(f: fighter)""", """marker coin "A coin"
+marker pillar "A pillar" impassable
+
+phase steal(f: fighter) {{
+  for each p in pieces(coin) {{
+    pick up p by f
+    put p at f.position
+  }}
+}}
+
+phase wall(f: fighter) {{
+  for each p in pieces(pillar) {{
+    put p at f.position
+  }}
+}}
+
+phase onto(f: fighter) {{
+  for each p in pieces(coin) {{
+    for each q in pieces(pillar) {{
+      put p at q.position
+    }}
+  }}
+}}
+
+phase slip(f: fighter)""").replace("round {{ }}", """setup {{
+    place coin at (12, 12)
+    place pillar at (6, 6)
+  }}
+  round {{ }}""")
+    scenario = _scenario(tmp_path, text, "sss", "stuck")
+    for phase, words in (("steal", "is carried by"), ("wall", "shapes the board"),
+                         ("onto", "nothing may stand there")):
+        for compiled in (True, False):
+            game = Game(scenario, 1, record=True)
+            game.interp.compiled = compiled
+            game.play()   # (the set-up: the coin, the pillar, nobody deployed yet)
+            world = game.final.place(Ref("fighter", 0), (3, 3))
+            with pytest.raises(RulesError) as caught:
+                game.interp.run_nested(scenario.ruleset.procedures[phase],
+                                       {"f": Ref("fighter", 0)}, world)
+            d = caught.value.diagnostic
+            assert d.code == "E510" and words in d.message, (phase, d.message)
+            assert d.hint
+
+
+SEIZE = HOLD.replace("""phase seize_objectives()""", """action seize(f: fighter, o: objective) "Make for an objective the side does not hold; seize it there"
+  requires o.holder != f.side and not engaged(f)
+{{
+  travel f up to {reach} to o
+  if contact(f, o) {{
+    set o.holder = f.side
+  }}
+}}
+
+phase seize_objectives()""").replace("{turn}", "{seize_turn}")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_an_action_takes_a_piece_and_the_engine_offers_each_one(tmp_path, system):
+    """A parameter typed by a kind of marker (`o: objective`): the engine offers the action once
+    for each piece of the kind whose `requires` holds, the log names the piece, a record
+    replays it, and the generated code plays as the interpreter does."""
+    turn = ("for each s in sides { for each f in s.fighters { activate f using seize, "
+            + ("exchange" if system == "sas" else "move") + " } }")
+    text = SEIZE.replace("{seize_turn}", turn.replace("{", "{{").replace("}", "}}"))
+    scenario = _scenario(tmp_path, text, system, "seize")
+    named = set()
+    for seed in range(1, 7):
+        game, result = _play(scenario, seed)
+        for e in game.log.events:
+            if e["type"] == "activate" and e["action"].startswith("seize"):
+                named.add(e["action"])
+        # each option offered names a piece whose side did not hold it then: checked at the end
+        # by asking the engine what it offers
+        world = game.final
+        for i, f in enumerate(world.fighters):
+            if f.removed:
+                continue
+            offered = game.players.legal(Ref("fighter", i), ("seize",), world)
+            held = {j for j, p in enumerate(world.pieces) if p.holder == f.side}
+            assert {args["o"].index for _, args in offered} <= \
+                set(range(len(world.pieces))) - held
+        record = json.loads(json.dumps(_record(game, result)))
+        check_record(record)
+        again = Game(scenario, seed, record=True, script=record["events"])
+        again.play()
+        assert again.log.events == game.log.events
+        interpreted, _ = _play(scenario, seed, compiled=False)
+        assert interpreted.final.pieces == game.final.pieces, seed
+    assert {a.split(" ", 1)[1] for a in named} >= {"objective 1", "objective 2"}, named
+    greedy, _ = _play(scenario, 1, policy="greedy")
+    assert greedy.final.pieces
+
+
+def test_a_piece_parameter_without_a_board_says_why_it_has_no_value():
+    result = _rules('''
+marker beacon "A beacon"
+
+action seize(f: fighter, b: beacon) requires b.holder != f.side {
+  set b.holder = f.side
 }
 ''')
-    errors = [d for d in result.diagnostics if d.is_error]
-    assert [d.code for d in errors] == ["E302"] and "not a piece" in errors[0].message
-    assert errors[0].hint
+    assert not [d for d in result.diagnostics if d.is_error]
+    interp = Interpreter(result.ruleset)
+    world = make_world(result.ruleset, [FighterSpec("A", 0, "Warrior", {"Might": 10})])
+    for compiled in (True, False):
+        interp.compiled = compiled
+        with pytest.raises(RulesError) as caught:
+            interp.run_nested(result.ruleset.procedures["seize"], {"f": Ref("fighter", 0)}, world)
+        d = caught.value.diagnostic
+        assert d.code == "E301" and "lie on a board" in d.hint, d
 
 
 # ---- position as a value ------------------------------------------------------------------------------
@@ -766,3 +1005,22 @@ phase slip(f: fighter)''')
                                world)
     d = caught.value.diagnostic
     assert d.code == "E510" and "off the board" in d.message and d.hint
+
+
+def test_a_rules_file_that_declares_nobody_keeps_its_own():
+    """`nobody` is a word, not a keyword: an enum value of that name is the file's own, read
+    as such by the checker, the interpreter and the generated code."""
+    result = _rules('''
+enum Who { nobody someone }
+stat Blame: Who default nobody
+
+action blamed(f: fighter) -> bool {
+  return f.Blame == nobody
+}
+''')
+    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    world = make_world(result.ruleset, [FighterSpec("A", 0, "Warrior", {"Might": 10})])
+    for compiled in (True, False):
+        interp = Interpreter(result.ruleset)
+        interp.compiled = compiled
+        assert interp.exact("blamed", {"f": Ref("fighter", 0)}, world).only() is True

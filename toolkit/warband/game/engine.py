@@ -22,7 +22,7 @@ from warband.diagnostics import diag
 from warband.game import pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
-from warband.game.gamelog import GameLog, option_label, plain
+from warband.game.gamelog import GameLog, option_label, plain, position
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
 from warband.game.options import options_for
@@ -31,6 +31,7 @@ from warband.game.players import Players
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario
+from warband.game.spots import Spots
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget
@@ -81,6 +82,7 @@ class Game:
         self.questions = Questions(self.board, mobile)
         self.questions.install(self.interp)
         self.facing = Facing(self.board, self)   # areas and facing on this board
+        self._spots = Spots(self.board)   # spots a player may choose (game/spots.py)
         self.facing.install(self.interp)
         self.players = Players(self, policies, self.interp.choice_rng,
                                options_for(self.ruleset, self.interp.compiled))
@@ -374,6 +376,23 @@ class Game:
                   world: World) -> World:
         return self.placement.place(stmt, at, to, count, zone_name, apart, by, world)
 
+    def blocked(self, at) -> bool:
+        """Moving a piece: whether nothing may lie there (off the board, on an impassable
+        piece)."""
+        return self.board.blocked(at)
+
+    def spots(self, centre, reach, world: World, every: bool) -> list:
+        """A spot on the board: game/spots.py."""
+        return self._spots.spots(centre, reach, world, every)
+
+    def spot_fits(self, centre, reach, spot) -> bool:
+        return self._spots.fits(centre, reach, spot)
+
+    def note_moved(self, label: str, at) -> None:
+        """Moving a piece: the log tells it as the piece placed anew, "beacon 2 placed at
+        (12, 9)" (the record has no event of its own for it yet)."""
+        self.log.event("place", self.round, marker=label, at=position(at))
+
     def concede_now(self, ref: Ref, world: World) -> World:
         self.log.event("concede", self.round, side=world.sides[ref.index].name)
         world = world.concede(ref.index)
@@ -459,12 +478,13 @@ class Game:
             index = 0
             if self.log.record:
                 name, args = options[0]
-                self.log.decided("action", side_name, option_label(name, args, world))
+                self.log.decided("action", side_name,
+                                 option_label(name, pieces.labelled(args, world), world))
         else:
             frozen = world
             index = players.pick(fighter.side, "action",
-                                 lambda: [option_label(name, args, frozen)
-                                          for name, args in options],
+                                 lambda: [option_label(name, pieces.labelled(args, frozen),
+                                                       frozen) for name, args in options],
                                  frozen, lambda i: self.look_ahead.action_value(
                                      options[i], fighter.side, frozen),
                                  count=len(options))
@@ -472,7 +492,7 @@ class Game:
         if self.log.record:
             self.log.event("activate", self.round, fighter=fighter.name,
                            side=world.sides[fighter.side].name,
-                           action=option_label(name, args, world))
+                           action=option_label(name, pieces.labelled(args, world), world))
         interp = self.interp
         before = world if self.log.record else None
         interp.in_action += 1

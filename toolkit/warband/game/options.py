@@ -21,7 +21,7 @@ from warband.lang import nodes
 from warband.lang.unparse import conjuncts, expr_text
 from warband.run.codegen import program as codegen
 from warband.run.codegen.runtime import Interpret
-from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
+from warband.run.world import FIGHTER_REFS, PIECE_REFS, SIDE_REFS, Ref, World
 
 KEPT = 50_000   # lists of options kept (each a few dozen shared tuples)
 _SHARED: dict = {}   # (id of a ruleset, compiled) -> (weak reference to it, its Options)
@@ -76,7 +76,7 @@ class Options:
             forces = self.forces(world)
         if type(names) is not tuple:
             names = tuple(names)
-        key = (names, ref.index, forces)
+        key = (names, ref.index, forces, len(world.pieces))   # (pieces placed in play, too)
         kept = self._usable.get(key)
         if kept is None:
             if len(self._usable) > KEPT:   # many kinds of forces: start again
@@ -139,8 +139,10 @@ class Options:
         params = decl.params
         if not params:
             return None
+        markers = self.ruleset.markers   # a piece parameter (`p: beacon`): each piece of the kind
         for p in params[1:]:
-            if p.default is None and (p.type is None or p.type.name not in ENGINE_FILLED):
+            if p.default is None and (p.type is None or p.type.name not in ENGINE_FILLED and
+                                      p.type.name not in markers):
                 return None
         if decl.requires is None:
             return None, None, None
@@ -149,7 +151,8 @@ class Options:
         rest: list[nodes.Expr] = []
         fixed: list[nodes.Expr] = []
         values = {p.name.name for p in params if p.type is None or
-                  p.type.name not in ENGINE_FILLED or p.default is not None}
+                  p.type.name not in ENGINE_FILLED and p.type.name not in markers or
+                  p.default is not None}
         for part in conjuncts(decl.requires):
             if _fixed(part, values):
                 fixed.append(part)
@@ -209,6 +212,10 @@ class Options:
             elif p.type.name == "equipment":   # weapon profiles: each piece the actor carries
                 pieces = dict.fromkeys(world.fighters[ref.index].equipment)
                 choices = [c + [(p.name.name, piece)] for c in choices for piece in pieces]
+            elif p.type.name in self.ruleset.markers:   # each piece of the kind on the board
+                kind = p.type.name
+                placed = [PIECE_REFS[i] for i, q in enumerate(world.pieces) if q.kind == kind]
+                choices = [c + [(p.name.name, q)] for c in choices for q in placed]
             else:
                 side = SIDE_REFS[world.fighters[ref.index].side]
                 choices = [c + [(p.name.name, side)] for c in choices]

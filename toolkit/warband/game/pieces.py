@@ -17,8 +17,8 @@ import math
 from typing import TYPE_CHECKING
 
 from warband.game.board import BASE, CONTACT, Board, Piece
-from warband.lang import nodes
-from warband.run.world import PIECE_REFS, World, new_pieces, piece_position
+from warband.lang import board_nodes, nodes
+from warband.run.world import PIECE_REFS, Ref, World, new_pieces, piece_position
 
 if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset
@@ -39,6 +39,16 @@ def piece_name(world: World, index: int) -> str:
     """A piece as the log names it: its kind and its number among that kind's ("objective 2")."""
     kind = world.pieces[index].kind
     return f"{kind} {sum(1 for p in world.pieces[:index + 1] if p.kind == kind)}"
+
+
+def labelled(args: dict, world: World) -> dict:
+    """An action's arguments as the log names them: a piece by its kind and number (a piece
+    parameter, `p: beacon`), the rest as they are (gamelog.option_label names those)."""
+    for value in args.values():
+        if type(value) is Ref and value.kind == "piece":
+            return {k: piece_name(world, v.index) if type(v) is Ref and v.kind == "piece" else v
+                    for k, v in args.items()}
+    return args
 
 
 def gap(board: Board, at, ref, world) -> float:
@@ -103,14 +113,14 @@ _NOWHERE = (math.inf, math.inf)   # a piece carried off the table
 
 
 def carries(ruleset: Ruleset) -> bool:
-    """Whether any rule of the ruleset (or of its scenario) picks up or puts down a piece: only
-    then can a piece be anywhere but where it was placed."""
+    """Whether any rule of the ruleset (or of its scenario) picks up, puts down or moves a
+    piece: only then can a piece be anywhere but where it was placed."""
     found: list = []
 
     def walk(x) -> None:
         if found:
             return
-        if isinstance(x, (nodes.Carry, nodes.PutDown)):
+        if isinstance(x, (nodes.Carry, nodes.PutDown, board_nodes.PutAt)):
             found.append(x)
         elif isinstance(x, tuple):
             for y in x:
@@ -123,4 +133,4 @@ def carries(ruleset: Ruleset) -> bool:
     return bool(found)
 
 
-__all__ = ["placed", "of_kind", "gap", "touching", "nearest", "carries", "piece_name"]
+__all__ = ["placed", "labelled", "of_kind", "gap", "touching", "nearest", "carries", "piece_name"]

@@ -9,7 +9,7 @@ from typing import cast
 from lark import Token, Transformer, Tree, v_args
 
 from warband.diagnostics import Span
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 
 
 def _unquote(token: str) -> str:
@@ -690,6 +690,10 @@ class Builder(Transformer):
         name, decider, group, doc = c
         return nodes.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
 
+    def choose_spot_stmt(self, meta, c):   # a spot on the board (lang/board_nodes.py)
+        name, reach, at, decider, doc = c
+        return board_nodes.ChooseSpot(self.ident(name), decider, reach, at, doc, self.span(meta))
+
     # several values at once: a decision that picks a number for each of several names
     def choose_tuple_stmt(self, meta, c):
         name, names, decider, low, high, where, default, doc = c
@@ -770,6 +774,9 @@ class Builder(Transformer):
 
     def put_down_stmt(self, meta, c):
         return nodes.PutDown(c[0], self.span(meta))
+
+    def put_at_stmt(self, meta, c):   # moving a piece (lang/board_nodes.py)
+        return board_nodes.PutAt(c[0], c[1], self.span(meta))
 
     def marker_prop(self, meta, c):
         return str(c[0])

@@ -35,6 +35,7 @@ from warband.lang.tuple_checker import (
     check_tuple_result,
 )
 from warband.lang.typesystem import (
+    NOBODY,
     ANY,
     BOOL,
     DICE,
@@ -113,6 +114,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
             return Type("enum", ref.name)
         if sym is not None and sym.kind == "outcomes":
             return Type("outcome", ref.name)
+        if sym is not None and sym.kind == "marker":   # a piece on the board of that kind
+            self.used.add(ref.name)
+            return Type("piece", ref.name)
         candidates = list(BUILTIN_TYPES) + list(VALUE_KINDS) + \
             self.table.names_of_kind("enum", "outcomes")
         if sym is None and ref.name in self.unreadable:
@@ -476,12 +480,19 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
             t = scope.locals[head.name][0]
         if not path and t.kind in ("fighter", "side", "dice", "fighters"):
             self.error("E308", f"'{head.name}' is {t} and cannot be replaced", head.span)
+        owner = t
         for i, part in enumerate(path):
+            owner = t
             t = self.field_type(t, part, mutable=(i == len(path) - 1),
                                 who=".".join(p.name for p in stmt.target[:i + 1]))
         value = self.member(stmt.value, t, scope) or self.expr(stmt.value, scope)
         if stmt.op != "=":
             self.expect(NUMBER, t, stmt.span, f"'{stmt.op}'")
+        if value == NOBODY:   # `set p.holder = nobody`: the piece is let go (lang/absence.py)
+            if owner.kind != "piece" or stmt.op != "=":
+                self.error("E302", "only a piece's holder can be set to nobody",
+                           stmt.value.span, hint="let a piece go: set p.holder = nobody")
+            return
         self.expect(t.fixed(), value, stmt.value.span, "the new value")
 
     def value(self, expr: nodes.Expr, scope: Scope, expected: Type | None = None) -> Type:

@@ -22,7 +22,9 @@ from warband.lang.symbols import (
     VALUE_KINDS,
 )
 from warband.lang.tuple_checker import tuple_value_type
+from warband.lang import absence
 from warband.lang.typesystem import (
+    NOBODY,
     ANY,
     BOOL,
     DICE,
@@ -88,7 +90,14 @@ class ExpressionChecker(CheckerParts):
                     self.error("E302", f"'{op}' cannot compare {t}", side.span,
                                hint=self.number_hint(t, side))
                 elif op in ("==", "!="):
-                    if not (compatible(lt, rt) or compatible(rt, lt)):
+                    if NOBODY in (lt, rt):   # p.holder == nobody: a side or a fighter, or none
+                        other, at = (rt, right) if lt == NOBODY else (lt, left)
+                        if other.kind not in ("side", "fighter", "nobody", "any"):
+                            self.error("E302", f"only a side or a fighter can be nobody, not "
+                                               f"{other}", at.span,
+                                       hint="ask a piece: p.holder == nobody, "
+                                            "p.carrier == nobody")
+                    elif not (compatible(lt, rt) or compatible(rt, lt)):
                         self.error("E302", f"cannot compare {lt} with {rt}", e.span)
                 else:
                     for side, t in ((left, lt), (right, rt)):
@@ -199,6 +208,8 @@ class ExpressionChecker(CheckerParts):
             ct = self.expr(e.condition, inner)
             self.expect(BOOL, ct, e.condition.span, "the condition")
             self.require_fixed(ct, e.condition.span, "which members belong to a group")
+        if element.kind == "piece":   # pieces as values: the pieces of a kind that qualify
+            return Type("pieces", element.name)
         return {"side": SIDES, "equipment": GEAR}.get(element.kind, FIGHTERS)
 
     def dice(self, e: nodes.Dice, scope: Scope) -> Type:
@@ -270,6 +281,8 @@ class ExpressionChecker(CheckerParts):
             self.error("E204", f"'{e.name}' is a value of several sets "
                                f"({', '.join(cast(str, m.parent) for m in members)})", e.span)
             return ANY
+        if e.name == absence.NOBODY:   # no side, no fighter: set as a holder, or compared
+            return NOBODY
         self.unknown(e, (), extra=scope.locals)
         return ANY
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.symbols import AREA_FUNCTIONS, GAME_FUNCTIONS
 from warband.lang.typesystem import (
@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     # the statements only a game gives meaning to
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face
-                | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt)
+                | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt
+                | board_nodes.PutAt | board_nodes.ChooseSpot)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -85,15 +86,10 @@ class GameChecker(CheckerParts):
                 self.decider(stmt, scope)
                 element = self.group_element(group, scope)
                 if element.kind == "equipment":   # a policy picks a fighter or a side
-                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
-                                       "piece of equipment", group.span,
+                    self.error("E302", "'choose ... among' picks a fighter, a side or a "
+                                       "piece on the board, not a piece of equipment", group.span,
                                hint="choose among options instead: choose NAME by WHO "
                                     "{ option ... }")
-                if element.kind == "piece":   # pieces as values: not a player's pick (yet)
-                    self.error("E302", "'choose ... among' picks a fighter or a side, not a "
-                                       "piece", group.span,
-                               hint="let the rules pick it (for each p in pieces(KIND) by "
-                                    "lowest ...), or choose among the fighters near it")
                 self.local(name, element, scope)
             case nodes.Activate(fighter=fighter, using=using, exclude=exclude, bind=bind):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
@@ -164,6 +160,21 @@ class GameChecker(CheckerParts):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who carries it")
             case nodes.PutDown(piece=piece):
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is put down")
+            case board_nodes.ChooseSpot(name=name, reach=reach, at=at):   # a spot on the board
+                self.decider(stmt, scope)   # type: ignore[arg-type]
+                rt = self.expr(reach, scope)
+                self.expect(NUMBER, rt, reach.span, "how far the spot may be")
+                self.require_fixed(rt, reach.span, "how far the spot may be")
+                t = self.expr(at, scope)
+                if t.kind not in ("fighter", "piece", "position", "any"):
+                    self.error("E302", f"a spot is chosen near a fighter, a piece or a position, "
+                                       f"not {t}", at.span,
+                               hint="choose s within 6 of f by f (or of p, or of p.position)")
+                self.local(name, POSITION, scope)
+            case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
+                self.expect(PIECE, self.expr(piece, scope), piece.span, "what is moved")
+                self.expect(POSITION, self.expr(where, scope), where.span,
+                            "where it is put (a position: f.position, or p.position)")
             case _:  # pragma: no cover - the builder makes only the statements above
                 raise TypeError(f"unknown statement {stmt!r}")
 
@@ -233,8 +244,15 @@ class GameChecker(CheckerParts):
                        hint=f"write {words}")
         for arg, kind in zip(e.args, kinds):
             t = self.expr(arg, scope)
-            if kind == "F":
+            if kind == "F" and name in ("in_front", "in_rear"):
                 self.expect(FIGHTER, t, arg.span, f"where '{name}' is placed (a fighter)")
+                continue
+            if kind == "F":   # a fighter, a piece, or a position (f.position, a chosen spot)
+                if t.kind not in ("fighter", "piece", "position", "any"):
+                    self.error("E302", f"where '{name}' is placed must be a fighter, a piece or "
+                                       f"a position, not {t}", arg.span,
+                               hint="place it on a fighter (g), a piece (p), or a position "
+                                    "(g.position, p.position)")
                 continue
             self.expect(NUMBER, t, arg.span, "an angle in degrees" if kind == "A" else
                         "a size on the board")

@@ -34,7 +34,9 @@ class Type:
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
                  "gear": "a group of equipment", "pool": "a pool of dice", "area": "an area",
                  # pieces as values: one placed on the board, and a group of them
-                 "piece": "a piece", "pieces": "a group of pieces", "position": "a position"}
+                 "piece": "a piece", "pieces": "a group of pieces", "position": "a position",
+                 # no side, no fighter (lang/absence.py): only set as a holder, or compared
+                 "nobody": "nobody"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self.kind == "tuple":   # several values at once
@@ -62,6 +64,7 @@ FIGHTER, SIDE, DICE, NOTHING = Type("fighter"), Type("side"), Type("dice", rando
 FIGHTERS = Type("fighters")
 # dice pools: `pool 3d6`, a roll whose every face is kept to be asked questions; not a number
 POOL = Type("pool")
+NOBODY = Type("nobody")   # `nobody`: a holder or a carrier that is not there (lang/absence.py)
 AREA = Type("area")   # areas and templates: square(g, 3), cone(f, g, 8) (run/areas.py)
 SIDES, ZONE, MARKER = Type("sides"), Type("zone"), Type("marker")
 # army rules: one entry of a warband file (`count` identical fighters), read as a row of fields

@@ -2,7 +2,8 @@
 
 An area is a value the rules make with `square(AT, SIDE)`, `square(AT, SIDE, TOWARDS)`,
 `circle(AT, RADIUS)`, `cone(FROM, TOWARDS, LENGTH)`, `cone(FROM, TOWARDS, LENGTH, ANGLE)` or
-`line(FROM, TOWARDS, LENGTH, WIDTH)`, where AT, FROM and TOWARDS are fighters (their positions),
+`line(FROM, TOWARDS, LENGTH, WIDTH)`, where AT, FROM and TOWARDS are fighters, pieces or
+positions (`f.position`, a spot a player chose) where it stands,
 and ask with `fighters under AREA` (the fighters in play whose bases it covers, in the
 fighters' order) or `f is under AREA`.
 
@@ -13,10 +14,11 @@ when its base (a circle BASE_RADIUS across half) overlaps it: some of the base l
 touching the edge is not enough. On squares a fighter is under it when the centre of its cell
 lies inside it (edge included). A cone or a line starts at the front edge of FROM's base (half
 an inch, or half a cell, in front of its centre, towards TOWARDS), so FROM itself is not under
-its own template.
+its own template; from a piece or a position it starts at that point.
 
 Without positions (the odds of one action, where no board places anyone) an area holds the one
-fighter it is placed on or aimed at: AT for a square or circle, TOWARDS for a cone or line. That
+fighter it is placed on or aimed at: AT for a square or circle, TOWARDS for a cone or line (an
+area at a piece or a position holds nobody: they need a board). That
 is how `fighters within D of f` and the board's other questions answer without a board: the
 target is in reach and in sight, and nobody else is anywhere.
 """
@@ -29,7 +31,8 @@ from dataclasses import dataclass, field
 
 from warband.diagnostics import diag
 from warband.run.errors import RulesError
-from warband.run.world import FIGHTER_REFS, Ref
+from warband.run.members import piece_label
+from warband.run.world import FIGHTER_REFS, Ref, piece_position
 
 # name -> (fewest, most arguments): the area templates the rules may make
 SHAPES = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4, 4)}
@@ -104,15 +107,24 @@ def _number(x) -> str:
 
 
 def make(shape: str, args: tuple, world, squares: bool) -> Area:
-    """An area from the rules' arguments (fighters and numbers, as the checker allows them),
-    placed at the fighters' positions in `world` (none when a fighter has none)."""
+    """An area from the rules' arguments (as the checker allows them: fighters, pieces or
+    positions where it is placed or aimed, and numbers), placed where they stand in `world`
+    (none when one stands nowhere: a fighter out of play, a piece carried off, no board)."""
     fighters = world.fighters
 
-    def where(ref):
-        return fighters[ref[1]].position
+    def where(at):
+        if type(at) is not Ref:   # a position: where it is (None: nowhere)
+            return at
+        if at.kind == "piece":   # a piece where it lies now, or where its carrier stands
+            return piece_position(world, at.index)
+        return fighters[at.index].position
 
-    def name(ref):
-        return fighters[ref[1]].name
+    def name(at):
+        if type(at) is not Ref:
+            return "nowhere" if at is None else f"({_number(at[0])}, {_number(at[1])})"
+        if at.kind == "piece":
+            return piece_label(world, at.index)
+        return fighters[at.index].name
     if shape in ("square", "circle"):
         centre, size = args[0], check_size(args[1], f"the size of a {shape}")
         towards = args[2] if len(args) > 2 else None
@@ -122,7 +134,7 @@ def make(shape: str, args: tuple, world, squares: bool) -> Area:
             way = _way(where(towards), at)   # its sides face the fighter it is turned to
         text = f"{shape} {_number(args[1])} at {name(centre)}" + (
             f" facing {name(towards)}" if towards is not None else "")
-        return Area(shape, at, way, size, 0.0, centre, squares, text)
+        return Area(shape, at, way, size, 0.0, _fighter(centre), squares, text)
     source, target = args[0], args[1]
     length = check_size(args[2], f"the length of a {shape}")
     width = float(CONE_ANGLE) if len(args) < 4 else check_size(
@@ -132,11 +144,18 @@ def make(shape: str, args: tuple, world, squares: bool) -> Area:
     at, way = None, _NORTH
     if start is not None and goal is not None:
         way = _way(start, goal)
-        at = (start[0] + FRONT * way[0], start[1] + FRONT * way[1])
+        front = FRONT if _fighter(source) is not None else 0.0   # a base's front; a point's self
+        at = (start[0] + front * way[0], start[1] + front * way[1])
     extra = f", {_number(args[3])} wide" if shape == "line" else \
         f", {_number(args[3]) if len(args) > 3 else CONE_ANGLE} degrees"
     text = f"{shape} {_number(args[2])} from {name(source)} towards {name(target)}{extra}"
-    return Area(shape, at, way, length, width, target, squares, text)
+    return Area(shape, at, way, length, width, _fighter(target), squares, text)
+
+
+def _fighter(at) -> Ref | None:
+    """What an area holds without a board: the fighter it is placed on or aimed at; an area at
+    a piece or a position holds nobody there (a piece or a position needs a board)."""
+    return at if type(at) is Ref and at.kind == "fighter" else None
 
 
 def under(world, area: Area) -> tuple[Ref, ...]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag
 from warband.lang import nodes
-from warband.run import tuples
+from warband.run import members, tuples
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, as_dist
 
@@ -120,6 +120,10 @@ class Decisions:
             return run(choice, w)
         return logged
 
+    def logged(self, stmt, env, world, run, show):
+        """run, noting the choice in the game's record (a spot on the board: run/spots.py)."""
+        return self._logged(stmt, env, world, run, show)
+
     def policy_for(self, stmt, env, world) -> str:
         """The policy of a decision: named for it, else that of the side deciding (in a game);
         in a replay, the recorded choice."""
@@ -142,12 +146,12 @@ class Decisions:
 
         def run(ref, w):
             return k({**env, stmt.name.name: ref}, w)
-        holder = world.fighters if group[0].kind == "fighter" else world.sides
-        run = self._logged(stmt, env, world, run, lambda r: holder[r.index].name)
+        # (a fighter or a side by its name, a piece by its kind and number: run/members.py)
+        run = self._logged(stmt, env, world, run, lambda r: members.member_name(world, r))
         if policy in ("random", "greedy") and len(group) > 1:
             return self.decide(stmt, policy, list(group), run, env, world)
-        named = [r for r in group if holder[r.index].name == policy]
-        return run(named[0] if named else group[0], world)
+        named = members.named(world, group, policy)
+        return run(named if named is not None else group[0], world)
 
     def choose(self, stmt: nodes.Choose, env, world, k, ret):
         policy = self.policy_for(stmt, env, world)

@@ -72,3 +72,17 @@ class GameHost(Protocol):
         """The pieces placed: the World after it holds their state (pieces as values)."""
 
     def concede_now(self, ref: Ref, world: World) -> World: ...
+
+    def blocked(self, at: Any) -> bool:
+        """Whether nothing may lie at a position: off the board, or on an impassable piece
+        (moving a piece, run/carrying.py)."""
+
+    def spots(self, centre: Any, reach: Any, world: World, every: bool) -> list:
+        """A spot on the board (run/spots.py): every spot within reach of centre, or the short
+        list a greedy player weighs (game/spots.py)."""
+
+    def spot_fits(self, centre: Any, reach: Any, spot: Any) -> bool:
+        """Whether a spot named by a policy or a record may be chosen."""
+
+    def note_moved(self, label: str, at: Any) -> None:
+        """Tell the game's log that a piece now lies elsewhere (moving a piece)."""

@@ -19,11 +19,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag
-from warband.lang import nodes
+from warband.lang import board_nodes, nodes
+from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, dice, pools, toomuch, units
+from warband.run import areas, budget, carrying, dice, members, pools, spots, toomuch, units
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -145,6 +146,8 @@ class Interpreter(Decisions):
         if name == "fighters":   # every fighter in play, of every side, in the World's order
             return lambda world: tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
                                        if not f.removed)
+        if means_nobody(self.ruleset, name):   # no side, no fighter (lang/absence.py)
+            return lambda world: None
         scenario = self.ruleset.scenario
         if scenario is not None:
             for i, side in enumerate(scenario.sides):
@@ -366,7 +369,8 @@ class Interpreter(Decisions):
                 env[p.name.name] = self.fn(p.default)(dict(env), world)
             else:
                 raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for "
-                                              f"'{p.name.name}'", p.span))
+                                              f"'{p.name.name}'", p.span,
+                                      hint=members.missing_hint(self.ruleset, p)))
         return env
 
     def fell_off(self, decl, world, ret):
@@ -633,6 +637,12 @@ class Interpreter(Decisions):
                 return self.plain(piece, env, world,
                                   lambda p, w: next_(env, carrying.put_down(
                                       stmt, p, w, self._piece_log())))
+            case board_nodes.ChooseSpot():   # a spot on the board (run/spots.py)
+                return spots.choose_spot(self, stmt, env, world, next_)
+            case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
+                return self.plain(piece, env, world, lambda p, w: self.plain(
+                    where, env, w, lambda at, w2: next_(
+                        env, carrying.put_at(stmt, p, at, w2, self, self._piece_log()))))
         return self._game_statement(stmt, env, world, next_)
 
     def _piece_log(self):

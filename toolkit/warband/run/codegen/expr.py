@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import cast
 
 from warband.lang import nodes
+from warband.lang.absence import means_nobody
 from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.run import budget, weapons
 from warband.run.codegen import runtime as rt
@@ -97,6 +98,8 @@ class ExpressionWriter:
                 return "_in_play(world)"
             if n in self.program.global_names:   # a scenario's side: one Ref all game long
                 return self.const(self.program.named_sides[n], "s")
+            if means_nobody(self.program.ruleset, n):   # no side, no fighter (lang/absence.py)
+                return "None"
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
             self.unbound_reads.add(py)

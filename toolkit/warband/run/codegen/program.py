@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
-from warband.run import areas, budget, carrying, pools, weapons
+from warband.run import areas, budget, carrying, members, pools, weapons
 from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
@@ -95,6 +95,8 @@ class Program:
             "_travel_clear": rt.travel_clear,   # moves the rules choose
             "_someone": rt.someone,   # pieces as values
             "_pick_up": carrying.pick_up, "_put_down": carrying.put_down,   # carrying pieces
+            "_put_at": carrying.put_at,   # moving a piece
+            "_choose_spot": rt.choose_spot,   # a spot on the board
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
@@ -521,7 +523,8 @@ class Program:
                 checks += default
                 defaults += default
             else:
-                checks += [f"    if {py} is _UNB:", f"        _E301({w.const(decl, 'n')}, {i})"]
+                checks += [f"    if {py} is _UNB:",
+                           f"        _E301({w.const(decl, 'n')}, {i}, I.ruleset)"]
         if given and usual:
             lines.append(f"    if {' or '.join(usual)}:")
             lines += ["    " + line for line in checks]
@@ -647,10 +650,10 @@ def _earlier(params, i: int, names: dict[str, str]) -> Scope:
                  kinds=param_kinds(earlier))
 
 
-def _missing_argument(decl, i: int):
+def _missing_argument(decl, i: int, ruleset=None):
     p = decl.params[i]
     raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for '{p.name.name}'",
-                          p.span))
+                          p.span, hint=members.missing_hint(ruleset, p) if ruleset else None))
 
 
 def _interpreted_rows(table):

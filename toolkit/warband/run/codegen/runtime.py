@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import budget, dice, pools, tuples
+from warband.run import budget, dice, members, pools, spots, tuples
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -578,11 +578,30 @@ def choose_among(interp: Interpreter, stmt, group, world):
         raise Interpret(stmt.name.name)
     if policy == "random" and len(group) > 1:
         return interp.choice_rng.choice(list(group))
-    holder = world.fighters if group[0].kind == "fighter" else world.sides
-    for ref in group:
-        if holder[ref.index].name == policy:
-            return ref
-    return group[0]
+    named = members.named(world, group, policy)   # (a piece: its kind and number)
+    return named if named is not None else group[0]
+
+
+def choose_spot(interp, stmt, at, reach, world):
+    """choose_spot in generated code, sampling, for the first, random and scripted policies (a
+    greedy one is left to the interpreter, as `choose ... among` is): the spot."""
+    centre = spots.where(world, at)
+    game = interp.game
+    if game is None or centre is None:
+        return centre
+    policy = interp.uniform or interp.policies.for_decision(stmt.name.name)
+    if policy == "greedy":
+        raise Interpret(stmt.name.name)
+    if policy == "random":
+        legal = game.spots(centre, reach, world, True)
+        if len(legal) > 1:
+            return interp.choice_rng.choice(legal)
+        return legal[0] if legal else centre
+    spot = spots.parse(policy)
+    if spot is not None and game.spot_fits(centre, reach, spot):
+        return spot
+    legal = game.spots(centre, reach, world, False)
+    return legal[0] if legal else centre
 
 
 def _game(interp: Interpreter, stmt, world):
