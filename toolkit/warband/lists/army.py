@@ -281,6 +281,9 @@ def _where_counted(quota: Quota, f: Fighter, ruleset: Ruleset, place: Place) -> 
             return place.at(f.path + (key, quota.target), key=True)
         if isinstance(own, list) and quota.target in own:
             return place.at(f.path + (key, own.index(quota.target)))
+        special = listed.get("special")   # a unit's special models: `special: {Flamer: 1}`
+        if quota.kind == "equipment" and isinstance(special, dict) and quota.target in special:
+            return place.at(f.path + ("special", quota.target), key=True)
         carried = listed.get("equipment")
         if quota.kind == "trait" and isinstance(carried, list):
             for i, item in enumerate(carried):  # a trait the entry's own equipment grants
