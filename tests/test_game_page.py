@@ -50,8 +50,10 @@ def game_of(scenario: str, policy: str | None = None):
     return _GAMES[scenario, policy]
 
 
-def point(text: str) -> tuple[float, float]:
-    x, y = text.strip("()").split(",")
+def point(at: list) -> tuple[float, float]:
+    """A place as a record holds it: [x, y], numbers (record version 2)."""
+    assert isinstance(at, list) and all(isinstance(v, (int, float)) for v in at), at
+    x, y = at
     return float(x), float(y)
 
 

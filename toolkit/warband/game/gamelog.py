@@ -12,7 +12,6 @@ since, the replay stops at the first choice that no longer fits, and says where.
 from __future__ import annotations
 
 from collections import deque
-from fractions import Fraction
 
 from warband.game.log_record import (  # noqa: F401 - the record's reading, as it was here
     LOG_FORMAT,
@@ -20,9 +19,9 @@ from warband.game.log_record import (  # noqa: F401 - the record's reading, as i
     Record,
     RecordProblem,
     as_json,
-    load_record,
     check_record,
     first_difference,
+    load_record,
     offset_of,
     plain,
     read_record,
@@ -30,6 +29,7 @@ from warband.game.log_record import (  # noqa: F401 - the record's reading, as i
 )
 from warband.game.log_text import number, position, render_text  # noqa: F401
 from warband.run.world import Ref, World
+
 
 class ReplayMismatch(Exception):
     """The recorded game and the rules no longer agree (at the record's event `index`, when

@@ -31,6 +31,9 @@ RECORD_VERSION = 2
 MAX_SEED = 2 ** 63 - 1   # the range of `warband play --seed` (cli/options.MOST)
 MAX_NUMBER = 2 ** 63     # no number a game writes is larger
 MAX_NAME = 4096          # characters of a scenario reference (a path at most)
+_OLDER = ("it was written by an older warband, before rolls were labelled and positions "
+          "were numbers: play the game anew with its scenario, seed and players (`warband play "
+          "SCENARIO --seed N --policy SIDE=POLICY -o FILE`; the same seed plays the same game)")
 _NOT_A_RECORD = "a record is what `warband play -o FILE` (or --format json) writes"
 
 
@@ -246,7 +249,8 @@ def check_record(record) -> None:
         raise RecordProblem(f"the record is version {shown(version)}; this warband replays "
                             f"version {RECORD_VERSION} records",
                             ("version",) if "version" in record else (),
-                            hint="it was written by another version of warband: replay it "
+                            hint=_OLDER if type(version) is int and 1 <= version < RECORD_VERSION
+                            else "it was written by another version of warband: replay it "
                                  "with that one, or play the game anew")
     _keys(record, {"format": _text, "version": lambda v: None,
                    "scenario": _text, "scenario_title": _text, "seed": _whole(0, MAX_SEED),
