@@ -7,11 +7,11 @@ played without a log does none of this work.
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 from warband.lang import nodes
 from warband.lang.unparse import expr_text
+from warband.run import roll_labels
 from warband.run.evaluate import RulesError, names_in
 from warband.run.world import Ref, World
 
@@ -21,20 +21,6 @@ def _conjuncts(expr) -> list:
     if type(expr) is nodes.Logic and expr.op == "and":
         return [part for item in expr.items for part in _conjuncts(item)]
     return [expr]
-
-
-def _rolls(expr) -> bool:
-    """Whether an expression rolls dice (it is not asked: that would draw from the game's dice)."""
-    stack = [expr]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif type(n) is nodes.Dice:
-            return True
-        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
-            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
-    return False
 
 
 def cannot_act(interp, ref: Ref, names, world: World) -> dict[str, str]:
@@ -54,7 +40,7 @@ def cannot_act(interp, ref: Ref, names, world: World) -> dict[str, str]:
         env = {actor: ref}
         rest = []
         for part in _conjuncts(decl.requires):
-            if names_in(part) <= {actor} and not _rolls(part):
+            if names_in(part) <= {actor} and not roll_labels.rolls(part):
                 try:
                     held = interp.fn(part)(env, world)
                 except (RulesError, LookupError, TypeError, ValueError):

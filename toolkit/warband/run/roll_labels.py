@@ -173,13 +173,14 @@ def roller(values: list, world) -> dict | None:
 
 def labelled(interp, fn, arg, values: list, world):
     """A `dice` argument's closure that, while it rolls, labels its rolls by the call's `let`
-    (and by who the call says rolls them). Only made while a game is recorded."""
+    (and by who the call says rolls them). Only made while a game is recorded (the
+    interpreter's closures take (env, world), generated code's (world): either is wrapped)."""
     context = (labels_of(interp.ruleset).args.get(id(arg), "a roll"), roller(values, world))
 
-    def rolling(env, w):
+    def rolling(*args):
         saved, interp.roll_context = interp.roll_context, context
         try:
-            return fn(env, w)
+            return fn(*args)
         finally:
             interp.roll_context = saved
     return rolling
@@ -198,3 +199,18 @@ def changed(recorder, subject, field: str, key: str, before, after) -> None:
         old, new = s0.values.get(key), s1.values.get(key)
     if old != new or type(old) is not type(new):
         recorder.changed(who, field, old, new)
+
+
+def rolls(expr) -> bool:
+    """Whether an expression rolls dice (then asking it again would draw again)."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is tuple:
+            stack.extend(n)
+        elif t is nodes.Dice or t is nodes.Count:
+            return True
+        elif dataclasses.is_dataclass(t):
+            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+    return False
