@@ -11,6 +11,8 @@ table, and no roll pays for a log nobody keeps. The draws are the ones the plain
 
 from __future__ import annotations
 
+from typing import cast
+
 from warband.lang import nodes
 from warband.run import roll_labels
 from warband.run.codegen import runtime as rt
@@ -67,7 +69,8 @@ def dice(writer, e: nodes.Dice, scope) -> str:
 
 
 def count(writer, e: nodes.Count, scope) -> str:
-    pool = e.pool
+    """`count PRED in (n)dS` of a tapped program (the caller has made sure of dice in place)."""
+    pool = cast(nodes.Dice, e.pool)
     return (f"_count_seen(I, {writer.const(e, 'n')}, {writer.expr(pool.count, scope)}, "
             f"{writer.predicate(e.predicate, pool.sides, scope)}, {writer.reroll(pool, scope)})")
 
