@@ -246,3 +246,23 @@ def test_generated_code_tells_the_same_rolls_as_the_interpreter(scenario, seed):
     assert compared
     if scenario != "greedy-dudes-vs-menace":   # (its first rounds are moves, no dice)
         assert rolled
+
+
+def test_the_game_page_shows_the_labelled_rolls_and_the_headers():
+    from warband.game import viewer
+    record, _ = played("sss-standard-game", 4)
+    events = record["events"]
+    lines = viewer.lines_of(events)
+    assert any(re.fullmatch(r"3d6 rolled \d+ for roll in attack \(\w+, [\w ]+\)", line)
+               for line in lines)
+    assert "-- empire: turn --" in lines
+    assert any(line.startswith("family wins on score") for line in lines)
+
+
+def test_older_text_positions_and_rolls_still_render():
+    # a record of another version is refused by --replay (E916), but the text of one event of
+    # it, as the page's fallback shows events it does not know, must not fail
+    old = {"scenario_title": "t", "seed": 1, "events": [
+        {"type": "roll", "dice": "3d6", "value": 11},
+        {"type": "travel", "round": 1, "fighter": "A", "start": "(1, 2)", "to": "(3, 4)"}]}
+    assert render_text(old).splitlines()[1:] == ["      3d6 rolled 11", "      moves (1, 2) -> (3, 4)"]

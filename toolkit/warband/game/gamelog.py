@@ -124,7 +124,11 @@ class GameLog:
         """A roll: its dice as rolled, its value, what it is for, who rolled it and what it
         needed (run/roll_labels.roll_event)."""
         if self.record:
-            by = fields["by"] or self.actor
+            by, actor = fields["by"], self.actor
+            # the side the rules name, in an activation of one of its fighters: that fighter
+            if by is None or actor is not None and by["fighter"] is None and \
+                    by["side"] == actor["side"] and actor.get("fighter"):
+                by = actor
             self.events.append({"round": self.round_now, "type": "roll", **fields,
                                 "by": dict(by) if by else None, "value": plain(value)})
 
