@@ -59,7 +59,8 @@ def test_a_roll_through_a_procedure_is_labelled_by_the_let_of_its_call():
     # `let roll = fated_roll(attacker.side, attack_dice(...))`: the dice rolled inside
     # fated_roll are the attack's roll, rolled by the attacker's side
     _, text = played("sss-standard-game", 4)
-    assert re.search(r"^      3d6 rolled \d+ for roll in attack \((empire|family)\)$", text, re.M)
+    assert re.search(r"^      3d6 rolled \d+ for roll in attack \((empire|family), [\w ]+\)$",
+                     text, re.M)
     assert re.search(r"^      d6 rolled \d+ for save in attack \((empire|family)\)$", text, re.M)
     assert re.search(r"^      [23]d6 rolled \d+ for distance in (move|charge) ", text, re.M)
 
@@ -112,6 +113,17 @@ def test_tokens_spent_and_flags_set_are_told_where_they_change():
         assert events[i - 1]["type"] == "decision", events[i - 1]
     assert re.search(r"^      (empire|family): Fate \d+ -> \d+ \(-1\)$", text, re.M)
     assert re.search(r"^      .+ is now Activated$", text, re.M)
+
+
+def test_a_fighter_removed_by_the_rules_is_told_where_it_happens_and_once():
+    for scenario in ("sss-standard-game", "smart-dungeon"):
+        record, _ = played(scenario, 4)
+        events = record["events"]
+        out = [(e["fighter"], e["side"]) for e in events if e["type"] in ("removed", "withdrawn")]
+        assert out and len(out) == len(set(out)), scenario
+        if scenario == "sss-standard-game":   # before the attack's result, as the rules do it
+            i = next(i for i, e in enumerate(events) if e["type"] == "removed")
+            assert events[i + 1]["type"] == "result"
 
 
 def test_a_fighter_that_cannot_act_says_which_requirement_failed():
@@ -181,6 +193,9 @@ class Rolls:
         pass
 
     def changed(self, *_) -> None:
+        pass
+
+    def out_of_play(self, *_) -> None:
         pass
 
 

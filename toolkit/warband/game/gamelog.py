@@ -53,8 +53,23 @@ class GameLog:
     actor: dict | None = None
     in_aftermath = False   # (the aftermath's changes are told by the engine, fighter by fighter)
 
+    # fighters the rules' `remove` or `withdraw` took out of play, told as it happened: the
+    # engine's look at the world after the action finds them again, and says nothing then
+    told_out: frozenset = frozenset()
+
+    def out_of_play(self, fighter: str, side: str, withdrawn: bool) -> None:
+        if self.record:
+            self.event("withdrawn" if withdrawn else "removed", self.round_now, fighter=fighter,
+                       side=side)
+            self.told_out = self.told_out | {(fighter, side)}
+
     def event(self, type: str, round: int, **data) -> None:
         if self.record:
+            if type in ("removed", "withdrawn") and self.told_out:
+                key = (data["fighter"], data["side"])
+                if key in self.told_out:   # (the engine's look after the action: told)
+                    self.told_out = self.told_out - {key}
+                    return
             self.events.append({"round": round, "type": type, **data})
             self.round_now = round
             if type == "activate":

@@ -555,7 +555,8 @@ class Interpreter(Decisions):
                     return self.plain(value, env, world, ret)
                 return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject):
-                return self.plain(subject, env, world, lambda ref, w: next_(env, w.remove(ref)))
+                return self.plain(subject, env, world,
+                                  lambda ref, w: next_(env, self.remove_now(ref, w)))
             case nodes.ForEach(var=var, items=items, body=body):
                 def each(refs, w0):
                     def loop(j, env2, world2):
@@ -604,7 +605,7 @@ class Interpreter(Decisions):
                 return self.value(value, env, world, unpack)
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
-                    env, w.remove(ref, withdrawn=True)))
+                    env, self.remove_now(ref, w, withdrawn=True)))
             case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
                 def turned(ref, w):
                     def then(target, w2):
@@ -742,6 +743,13 @@ class Interpreter(Decisions):
             return self.evaluate(arg, env, w, lambda v, w2: argument(i + 1, values + [v], w2))
 
         return argument(0, [], world)
+
+    def remove_now(self, ref, world: World, withdrawn: bool = False) -> World:
+        """`remove` and `withdraw`: out of play, told to a recorded game's log as it happens."""
+        after = world.remove(ref, withdrawn=withdrawn)
+        if self.recorder is not None and self.recorder.record and not self.exact_mode:
+            roll_labels.removed(self.recorder, ref, world, after)
+        return after
 
     def assign_field(self, target, value, env: dict, world: World) -> World:
         subject = env.get(target[0].name)

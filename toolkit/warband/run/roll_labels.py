@@ -214,3 +214,13 @@ def rolls(expr) -> bool:
         elif dataclasses.is_dataclass(t):
             stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
     return False
+
+
+def removed(recorder, ref, before, after) -> None:
+    """A rule took a fighter out of play (`remove`, `withdraw`): told to the log where it
+    happens (the game's own look after the action then tells it no more)."""
+    if ref.kind != "fighter" or before.fighters[ref.index].removed:
+        return
+    f = after.fighters[ref.index]
+    if f.removed:
+        recorder.out_of_play(f.name, after.sides[f.side].name, f.withdrawn)
