@@ -281,3 +281,13 @@ def test_older_text_positions_and_rolls_still_render():
         {"type": "roll", "dice": "3d6", "value": 11},
         {"type": "travel", "round": 1, "fighter": "A", "start": "(1, 2)", "to": "(3, 4)"}]}
     assert render_text(old).splitlines()[1:] == ["      3d6 rolled 11", "      moves (1, 2) -> (3, 4)"]
+
+
+def test_a_place_a_player_chose_is_numbers_and_replays():
+    record, _ = played("greedy-dudes-vs-menace", 3)
+    places = [e["choice"] for e in record["events"] if e.get("decision") == "destination"]
+    assert places and all(isinstance(p, list) and len(p) == 2 for p in places)
+    loaded = load_scenario("greedy-dudes-vs-menace")
+    again = Game(loaded, 3, record=True, script=record["events"])
+    again.play()
+    assert json.loads(json.dumps(again.log.events)) == record["events"]

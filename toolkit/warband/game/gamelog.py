@@ -11,6 +11,7 @@ since, the replay stops at the first choice that no longer fits, and says where.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from warband.game.log_record import (  # noqa: F401 - the record's reading, as it was here
@@ -108,6 +109,8 @@ class GameLog:
     # ---- choices -------------------------------------------------------------------------------------
     def decided(self, kind: str, side: str | None, choice) -> None:
         if self.record:
+            if kind == "destination" and type(choice) is str:   # a place: [x, y], numbers
+                choice = place_of(choice)
             self.events.append({"type": "decision", "decision": kind, "by": side,
                                 "choice": choice})
 
@@ -127,6 +130,8 @@ class GameLog:
                                  f"and the game asks for '{kind}'", self.at)
         if labels is None:
             return entry["choice"]
+        if isinstance(entry["choice"], list):   # a place, as the record writes it
+            entry = {**entry, "choice": position(entry["choice"])}
         if entry["choice"] not in labels:
             allowed = ", ".join(labels)
             if len(allowed) > 200:
@@ -190,6 +195,17 @@ def point(p) -> list | None:
     if p is None:
         return None
     return [plain_number(p[0]), plain_number(p[1])]
+
+
+_PLACE = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
+
+
+def place_of(label: str):
+    """A place a player chose, from its label "(3, 4.5)": [3, 4.5] (else the label)."""
+    match = _PLACE.fullmatch(label)
+    if match is None:
+        return label
+    return [plain_number(float(match.group(1))), plain_number(float(match.group(2)))]
 
 
 def plain_number(x):
