@@ -50,9 +50,10 @@ def test_every_roll_says_what_it_is_for_and_who_rolled_it(scenario):
         assert roll["for"] and roll["for"] != "a roll", roll
         # the dice as rolled: a count, never the expression that gave it
         assert "(" not in roll["dice"], roll
-        assert roll["by"] is None or set(roll["by"]) == {"side", "fighter"}, roll
+        assert roll["fighter"] is None or roll["side"], roll
     # in an activation the roller is known: the fighter acting, or who the rules name
-    assert any(r["by"] is not None for r in rolls), scenario
+    assert any(r["side"] is not None for r in rolls), scenario
+    assert not any("by" in r for r in rolls)   # (`by` is a decision's side, a text)
 
 
 def test_a_roll_through_a_procedure_is_labelled_by_the_let_of_its_call():
@@ -154,7 +155,7 @@ def test_the_record_has_one_name_for_each_thing_and_numbers_for_places(scenario)
     assert not any("kills" in k for k in _keys(record))   # losses are `removed`
     assert "removed" in record["result"]
     for e in record["events"]:
-        for key in ("at", "to", "start"):
+        for key in ("at", "to"):
             if key in e and e["type"] in ("travel", "place", "dropped"):
                 assert e[key] is None or (isinstance(e[key], list) and all(
                     isinstance(x, (int, float)) for x in e[key])), e

@@ -188,7 +188,7 @@ def test_settings_of_the_game_cannot_be_given_with_a_replay(tmp_path, record, op
     (lambda r: next(e for e in r["events"] if e["type"] == "travel").__setitem__(
         "to", "(1, 2)"), "'to' of event"),
     (lambda r: next(e for e in r["events"] if e["type"] == "roll").__setitem__(
-        "by", {"side": 1}), "'by' of event"),
+        "side", {"side": "empire"}), "'side' of event"),
     (lambda r: next(e for e in r["events"] if e["type"] == "roll").pop("for"),
      "(a roll event) has no 'for'"),
     (lambda r: r["events"][0].__setitem__("type", "teleport"), "has no known 'type'"),

@@ -149,8 +149,11 @@ class GameLog:
             if by is None or actor is not None and by["fighter"] is None and \
                     by["side"] == actor["side"] and actor.get("fighter"):
                 by = actor
-            self.events.append({"round": self.round_now, "type": "roll", **fields,
-                                "by": dict(by) if by else None, "value": plain(value)})
+            event = {"round": self.round_now, "type": "roll", **fields}
+            del event["by"]   # (a roll is by a side and, when one acts, a fighter)
+            event["side"], event["fighter"] = (by["side"], by["fighter"]) if by else (None, None)
+            event["value"] = plain(value)
+            self.events.append(event)
 
 
 # ---- how a record writes values ------------------------------------------------------------------------

@@ -148,14 +148,6 @@ def _point_or_null(v) -> str | None:
     return None if v is None else _point(v)
 
 
-def _roller(v) -> str | None:
-    """Who rolled: {side, fighter} (fighter null for a side's own roll), or null."""
-    if v is None or isinstance(v, dict) and set(v) <= {"side", "fighter"} and \
-            isinstance(v.get("side"), str) and _text_or_null(v.get("fighter")) is None:
-        return None
-    return "null or a mapping {side: a text, fighter: a text or null}"
-
-
 def _bool(v) -> str | None:
     return None if v is None or isinstance(v, bool) else "true, false or null"
 
@@ -186,7 +178,7 @@ EVENT_KEYS: dict[str, dict] = {
     "place": {"round": _ROUND, "marker": _text, "at": _point, "to": _point, "by": _text},
     "deploy": {"round": _ROUND, "side": _text, "zone": _text},
     "activate": {"round": _ROUND, "fighter": _text, "side": _text, "action": _text},
-    "travel": {"round": _ROUND, "fighter": _text, "start": _point, "to": _point},
+    "travel": {"round": _ROUND, "fighter": _text, "at": _point, "to": _point},
     "enter": {"round": _ROUND, "fighter": _text, "marker": _text},
     "template": {"round": _ROUND, "area": _text, "under": _text},
     "result": {"round": _ROUND, "action": _text, "value": _value},
@@ -210,8 +202,8 @@ EVENT_KEYS: dict[str, dict] = {
     "end": {"round": _ROUND, "reason": _text, "winner": _text_or_null, "scores": _SCORES,
             "why": _text, "score_rules": _score_rules, "survivors": _survivors},
     "decision": {"decision": _text, "by": _text_or_null, "choice": _choice},
-    "roll": {"round": _ROUND, "dice": _text, "value": _value, "for": _text, "by": _roller,
-             "needs": _text, "made": _bool},
+    "roll": {"round": _ROUND, "dice": _text, "value": _value, "for": _text,
+             "side": _text_or_null, "fighter": _text_or_null, "needs": _text, "made": _bool},
 }
 OPTIONAL_KEYS = {"place": {"to", "by"}, "idle": {"why"}, "change": {"fighter", "side"},
                  "roll": {"needs", "made"}, "end": {"why", "score_rules", "survivors"}}

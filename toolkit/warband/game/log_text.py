@@ -43,9 +43,8 @@ def roll_line(e: dict) -> str:
     line = f"{e['dice']} rolled {_value(e['value'])}"
     if e.get("for"):
         line += f" for {e['for']}"
-    by = e.get("by")
-    if isinstance(by, dict) and by.get("side"):
-        line += f" ({by['side']}, {by['fighter']})" if by.get("fighter") else f" ({by['side']})"
+    if e.get("side"):
+        line += f" ({e['side']}, {e['fighter']})" if e.get("fighter") else f" ({e['side']})"
     if e.get("needs"):
         made = e.get("made")
         line += f", needs {e['needs']}" + ("" if made is None else
@@ -110,7 +109,8 @@ def render_text(log: dict) -> str:
         elif kind == "activate":
             lines.append(f"  {e['fighter']} ({e['side']}): {e['action']}")
         elif kind == "travel":
-            lines.append(f"      moves {_shown_point(e['start'])} -> {_shown_point(e['to'])}")
+            start = e["at"] if "at" in e else e.get("start")   # (`start` in a version-1 record)
+            lines.append(f"      moves {_shown_point(start)} -> {_shown_point(e['to'])}")
         elif kind == "enter":
             lines.append(f"      enters a {e['marker']}")
         elif kind == "template":   # areas and templates (game/facing.py)

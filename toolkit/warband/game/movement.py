@@ -94,7 +94,7 @@ class Movement:
                                       others)
         log = game.log
         if spot != start and log.record:
-            log.event("travel", game.round, fighter=fighter.name, start=point(start),
+            log.event("travel", game.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
         if spot != start:
             world = world.place(ref, spot)
