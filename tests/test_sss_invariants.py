@@ -100,6 +100,8 @@ class Table:
         in_setup = True
         for e in events:
             kind = e["type"]
+            if kind in ("change", "phase"):   # (values set, phase headers: read elsewhere)
+                continue
             if kind == "round":
                 in_setup = False
             if in_setup:
