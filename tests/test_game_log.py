@@ -85,7 +85,7 @@ def test_a_pool_of_a_computed_size_shows_the_dice_it_rolled():
     assert "(dice)" not in text and "(n)" not in text
 
 
-# ---- headers, changes, cannot act, the end ---------------------------------------------------------
+# ---- headers, changes, cannot act, the end ------------------------------------------------------
 
 @pytest.mark.parametrize("scenario", SHIPPED)
 def test_phases_are_headers_and_the_game_ends_with_a_summary(scenario):
@@ -168,7 +168,7 @@ def test_a_record_replays_to_the_same_events():
     assert json.loads(json.dumps(again.log.events)) == record["events"]
 
 
-# ---- generated code tells the same rolls as the interpreter ----------------------------------------
+# ---- generated code tells the same rolls as the interpreter -------------------------------------
 
 class Rolls:
     """A recorder that keeps the rolls alone."""
@@ -281,7 +281,8 @@ def test_older_text_positions_and_rolls_still_render():
     old = {"scenario_title": "t", "seed": 1, "events": [
         {"type": "roll", "dice": "3d6", "value": 11},
         {"type": "travel", "round": 1, "fighter": "A", "start": "(1, 2)", "to": "(3, 4)"}]}
-    assert render_text(old).splitlines()[1:] == ["      3d6 rolled 11", "      moves (1, 2) -> (3, 4)"]
+    assert render_text(old).splitlines()[1:] == ["      3d6 rolled 11",
+                                                 "      moves (1, 2) -> (3, 4)"]
 
 
 def test_a_place_a_player_chose_is_numbers_and_replays():
