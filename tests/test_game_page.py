@@ -50,8 +50,10 @@ def game_of(scenario: str, policy: str | None = None):
     return _GAMES[scenario, policy]
 
 
-def point(text: str) -> tuple[float, float]:
-    x, y = text.strip("()").split(",")
+def point(at: list) -> tuple[float, float]:
+    """A place as a record holds it: [x, y], numbers (record version 2)."""
+    assert isinstance(at, list) and all(isinstance(v, (int, float)) for v in at), at
+    x, y = at
     return float(x), float(y)
 
 
@@ -143,10 +145,10 @@ def test_event_kinds_this_viewer_does_not_know_start_no_step_and_show_their_text
 def test_a_game_without_activations_is_stepped_event_by_event():
     events = [{"round": 0, "type": "setup"},
               {"type": "roll", "dice": "d6", "value": 3},
-              {"round": 0, "type": "place", "marker": "crate", "at": "(1, 1)"},
+              {"round": 0, "type": "place", "marker": "crate", "at": [1, 1]},
               {"round": 1, "type": "round"},
               {"type": "decision", "decision": "way", "by": "a", "choice": "north"},
-              {"round": 1, "type": "travel", "fighter": "F", "start": "(1, 1)", "to": "(2, 2)"},
+              {"round": 1, "type": "travel", "fighter": "F", "at": [1, 1], "to": [2, 2]},
               {"round": 1, "type": "end", "reason": "limit", "winner": None, "scores": {}}]
     assert viewer.step_starts(events) == [0, 2, 3, 4, 6]
     assert viewer.title_of(events[4:6], 1) == "Round 1: moves (1, 1) -> (2, 2)"

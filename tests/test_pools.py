@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -247,7 +248,10 @@ def test_the_game_log_shows_a_pools_faces_once(duel):
     rolls = [e for e in game.log.events if e["type"] == "roll"]
     pooled = [e for e in rolls if e["dice"].startswith("pool ")]
     assert pooled and all(isinstance(e["value"], list) for e in pooled)
-    assert pooled[0]["dice"] == "pool (f.Shots)d6 reroll == 1"
+    # the dice as rolled: the count `(f.Shots)` gave, as many faces as dice
+    for e in pooled:
+        count = re.fullmatch(r"pool (\d+)d6 reroll == 1", e["dice"])
+        assert count and len(e["value"]) == int(count.group(1)), e
     assert all(e["value"] == sorted(e["value"], reverse=True) for e in pooled)
     # one roll event for each pool rolled, however often it is asked
     assert len(rolls) == len(pooled)

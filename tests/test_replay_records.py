@@ -138,13 +138,20 @@ def test_a_value_of_another_type_that_compares_equal_is_a_difference(tmp_path, r
 @pytest.mark.parametrize("version", [99, 0, "1", True, None])
 def test_another_version_is_refused_with_a_hint(tmp_path, record, version):
     err = refused(replay(tmp_path, changed(record, lambda r: r.__setitem__("version", version))))
-    assert "this warband replays version 1 records (at /version)" in err
+    assert "this warband replays version 2 records (at /version)" in err
     assert "hint: it was written by another version of warband" in err
+
+
+def test_a_version_1_record_is_refused_with_how_to_play_it_anew(tmp_path, record):
+    # version 1 (before rolls were labelled and positions were numbers) is E916, not a crash
+    err = refused(replay(tmp_path, changed(record, lambda r: r.__setitem__("version", 1))))
+    assert "the record is version 1; this warband replays version 2 records" in err
+    assert "the same seed plays the same game" in err
 
 
 def test_a_record_without_a_version_is_refused(tmp_path, record):
     err = refused(replay(tmp_path, changed(record, lambda r: r.pop("version"))))
-    assert "version 1 records" in err
+    assert "version 2 records" in err
 
 
 def test_a_scenario_argument_must_be_the_records(tmp_path, record):
@@ -176,7 +183,14 @@ def test_settings_of_the_game_cannot_be_given_with_a_replay(tmp_path, record, op
     (lambda r: r.__setitem__("max_rounds", 0), "'max_rounds' of the record must be"),
     (lambda r: r.__setitem__("max_rounds", 10 ** 9), "'max_rounds' of the record must be"),
     (lambda r: r["result"].__setitem__("rounds", "6"), "'rounds' of the result must be"),
-    (lambda r: r["result"]["kills"].__setitem__("empire", [1]), "'kills' of the result"),
+    (lambda r: r["result"]["removed"].__setitem__("empire", [1]), "'removed' of the result"),
+    (lambda r: r["result"].__setitem__("kills", {}), "the result has an unknown key 'kills'"),
+    (lambda r: next(e for e in r["events"] if e["type"] == "travel").__setitem__(
+        "to", "(1, 2)"), "'to' of event"),
+    (lambda r: next(e for e in r["events"] if e["type"] == "roll").__setitem__(
+        "side", {"side": "empire"}), "'side' of event"),
+    (lambda r: next(e for e in r["events"] if e["type"] == "roll").pop("for"),
+     "(a roll event) has no 'for'"),
     (lambda r: r["events"][0].__setitem__("type", "teleport"), "has no known 'type'"),
     (lambda r: r["events"][0].pop("type"), "has no known 'type'"),
     (lambda r: r["events"][0].pop("round"), "(a setup event) has no 'round'"),

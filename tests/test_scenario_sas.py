@@ -47,7 +47,7 @@ def setup_of(events: list) -> dict:
         if e.get("type") == "decision" and e["decision"] == "placement" and deployed < 2:
             out[e["by"]].append(tuple(e["choice"]))
         if e.get("type") == "place":
-            out[e["marker"]].append(tuple(int(v) for v in e["at"].strip("()").split(", ")))
+            out[e["marker"]].append(tuple(int(v) for v in e["at"]))
     return out
 
 

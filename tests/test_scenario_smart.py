@@ -135,7 +135,7 @@ def test_every_position_of_every_game_stays_inside_the_dungeon(dungeon):
                         todo.append(q)
         for event in game.log.events:
             if event.get("type") == "travel":
-                x, y = (float(v) for v in event["to"].strip("()").split(", "))
+                x, y = (float(v) for v in event["to"])
                 assert not game.board.blocked((x, y)), event
                 snapped = (round(x * 2) / 2, round(y * 2) / 2)
                 assert any(math.dist(snapped, (snapped[0] + dx, snapped[1] + dy)) <= 0.8 and

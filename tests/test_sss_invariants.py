@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,8 +32,9 @@ def standard():
     return scenario
 
 
-def point(text: str) -> tuple[float, float]:
-    x, y = re.fullmatch(r"\((\S+), (\S+)\)", text).groups()
+def point(at: list) -> tuple[float, float]:
+    """A place of the record: [x, y], numbers (record version 2)."""
+    x, y = at
     return float(x), float(y)
 
 
@@ -100,6 +100,8 @@ class Table:
         in_setup = True
         for e in events:
             kind = e["type"]
+            if kind in ("change", "phase"):   # (values set, phase headers: read elsewhere)
+                continue
             if kind == "round":
                 in_setup = False
             if in_setup:
@@ -129,7 +131,7 @@ class Table:
                     current.action in ("move", "charge") and \
                     not any(x["type"] == "result" for x in current.events)
                 if not moving and turn is not None:   # the end of the Activations phase
-                    turn.break_offs.append((name, point(e["start"]), point(e["to"])))
+                    turn.break_offs.append((name, point(e["at"]), point(e["to"])))
                     current = None
                 self.at[name] = point(e["to"])
             elif kind == "stuck" and turn is not None:
@@ -422,7 +424,7 @@ def test_fate_is_offered_on_moves_and_morale_checks_and_a_move_goes_no_further_t
                 moves += 1
                 for e in events:
                     if e["type"] == "travel":
-                        assert math.dist(point(e["start"]), point(e["to"])) <= distance + 0.01
+                        assert math.dist(point(e["at"]), point(e["to"])) <= distance + 0.01
         for i, turn in enumerate(table.turns):
             if not turn.lost or i == len(table.turns) - 1 and table.ended == "eliminated":
                 continue

@@ -36,8 +36,9 @@ def kind(name: str) -> str:
     return name.split()[0]
 
 
-def cell(text: str) -> tuple[int, int]:
-    x, y = text.strip("()").split(", ")
+def cell(at: list) -> tuple[int, int]:
+    """A square of the record: [x, y], whole numbers (record version 2)."""
+    x, y = at
     return int(x), int(y)
 
 
@@ -121,7 +122,7 @@ def test_a_gang_makes_one_pooled_attack_a_round(sas_games):
             attacked: set[str] = set()      # made their attack this round, alone or in a gang
             for e in round_events:
                 if e.get("type") == "travel":
-                    assert where[e["fighter"]] == cell(e["start"]), e   # the record is followed
+                    assert where[e["fighter"]] == cell(e["at"]), e   # the record is followed
                     where[e["fighter"]] = cell(e["to"])
                 if e.get("type") != "activate":
                     continue
@@ -328,7 +329,7 @@ def test_a_missile_strikes_its_own_unit_only_within_the_1_inch_of_engagement(sma
         shot = None
         for e in events:
             if e.get("type") == "travel":
-                where[e["fighter"]] = tuple(map(float, e["to"].strip("()").split(", ")))
+                where[e["fighter"]] = tuple(map(float, e["to"]))
             elif e.get("type") == "activate":
                 action, _, target = e["action"].partition(" ")
                 shot = (e["fighter"], target) if action == "shoot" else None

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Callable, cast
 
 from warband.diagnostics import diag
-from warband.game import pieces
+from warband.game import log_summary, pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
 from warband.game.gamelog import GameLog, option_label, plain, position
@@ -302,8 +302,10 @@ class Game:
                 key = f.fighter_class or f.name
                 side[key] = side.get(key, 0) + 1
         scored = frozenset(f"score {n}" for n, v in scores.items() if v)
-        self.log.event("end", self.round, reason=reason, winner=winner,
-                       scores={n: plain(v) for n, v in scores.items()})
+        if self.log.record:   # with the summary: survivors, score by rule, why
+            self.log.event("end", self.round, reason=reason, winner=winner,
+                           scores={n: plain(v) for n, v in scores.items()},
+                           **log_summary.summary(self.decl, world, scores, winner, reason))
         return GameResult(self.seed, tuple(self.scenario.side_names), winner,
                           {n: float(v) for n, v in scores.items()}, self.round, reason,
                           kills, scored, self.stuck)
@@ -471,7 +473,9 @@ class Game:
             acted = self._acted[fighter.side] = [0, 0]
         acted[0] += 1
         if not options:
-            self.log.event("idle", self.round, fighter=fighter.name)
+            if self.log.record:   # which requirement each action failed
+                self.log.event("idle", self.round, fighter=fighter.name,
+                               why=log_summary.cannot_act(self.interp, ref, names, world))
             return "none", world
         acted[1] += 1
         if randomly:

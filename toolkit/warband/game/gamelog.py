@@ -1,5 +1,8 @@
 """A game's record: what happened, turn by turn, for a person (text) and for tools (JSON).
 
+This module writes it (GameLog, game_record); game/log_text.py renders it as text;
+game/log_record.py reads and checks a record from a file; game/log_summary.py sums a game up.
+
 The same record replays the game: every choice a player made is in it, in order, and a replay
 takes its choices from there instead of from the players' policies. The dice come from the seed,
 so a replay that still matches the rules reproduces the game exactly; where the rules changed
@@ -8,19 +11,25 @@ since, the replay stops at the first choice that no longer fits, and says where.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import stat
 from collections import deque
-from fractions import Fraction
 
-from warband.diagnostics import Diagnostic, Sources, Span, diag, printable
-from warband.limits import MAX_FIGHTERS, MAX_RECORD_BYTES, MAX_ROUNDS
-from warband.run.decisions import POLICIES
+from warband.game.log_record import (  # noqa: F401 - the record's reading, as it was here
+    LOG_FORMAT,
+    RECORD_VERSION,
+    Record,
+    RecordProblem,
+    as_json,
+    check_record,
+    first_difference,
+    load_record,
+    offset_of,
+    plain,
+    read_record,
+    shown,
+)
+from warband.game.log_text import number, position, render_text  # noqa: F401
 from warband.run.world import Ref, World
-
-LOG_FORMAT = "warband-game-log"
 
 
 class ReplayMismatch(Exception):
@@ -40,10 +49,50 @@ class GameLog:
         self.script = deque(enumerate(script)) if script is not None else None
         self.at: int | None = None   # the index of the last choice taken from the record
 
+    # who acts now, for a roll the rules do not say the roller of: the fighter activated, else
+    # the side or fighter of the phase running (run/roll_labels.py names the others)
+    actor: dict | None = None
+    in_aftermath = False   # (the aftermath's changes are told by the engine, fighter by fighter)
+
+    # fighters the rules' `remove` or `withdraw` took out of play, told as it happened: the
+    # engine's look at the world after the action finds them again, and says nothing then
+    told_out: frozenset = frozenset()
+
+    def out_of_play(self, fighter: str, side: str, withdrawn: bool) -> None:
+        if self.record:
+            self.event("withdrawn" if withdrawn else "removed", self.round_now, fighter=fighter,
+                       side=side)
+            self.told_out = self.told_out | {(fighter, side)}
+
     def event(self, type: str, round: int, **data) -> None:
         if self.record:
+            if type in ("removed", "withdrawn") and self.told_out:
+                key = (data["fighter"], data["side"])
+                if key in self.told_out:   # (the engine's look after the action: told)
+                    self.told_out = self.told_out - {key}
+                    return
             self.events.append({"round": round, "type": type, **data})
             self.round_now = round
+            if type == "activate":
+                self.actor = {"side": data["side"], "fighter": data["fighter"]}
+            elif type in ("round", "setup"):
+                self.actor = None
+            elif type == "aftermath":
+                self.actor, self.in_aftermath = None, True
+
+    def phase(self, name: str, by: dict | None) -> None:
+        """A phase of the rules begins: a header (its name, whose it is)."""
+        if self.record:
+            self.event("phase", self.round_now, phase=name,
+                       side=by["side"] if by else None, fighter=by["fighter"] if by else None)
+            self.actor = by
+
+    def changed(self, who: dict, field: str, old, new) -> None:
+        """A rule's `set` changed a value of a fighter or a side (a flag, tokens), as it
+        happens."""
+        if self.record and not self.in_aftermath:
+            self.event("change", self.round_now, **who, field=field, old=plain(old),
+                       new=plain(new))
 
     # ---- pieces as values: what changed of them, told as it happens -------------------------------------
     round_now = 0   # the round of the last event
@@ -60,6 +109,8 @@ class GameLog:
     # ---- choices -------------------------------------------------------------------------------------
     def decided(self, kind: str, side: str | None, choice) -> None:
         if self.record:
+            if kind == "destination" and type(choice) is str:   # a place: [x, y], numbers
+                choice = place_of(choice)
             self.events.append({"type": "decision", "decision": kind, "by": side,
                                 "choice": choice})
 
@@ -79,6 +130,8 @@ class GameLog:
                                  f"and the game asks for '{kind}'", self.at)
         if labels is None:
             return entry["choice"]
+        if isinstance(entry["choice"], list):   # a place, as the record writes it
+            entry = {**entry, "choice": position(entry["choice"])}
         if entry["choice"] not in labels:
             allowed = ", ".join(labels)
             if len(allowed) > 200:
@@ -87,9 +140,20 @@ class GameLog:
                                  f"the rules no longer allow (allowed: {allowed})", self.at)
         return labels.index(entry["choice"])
 
-    def rolled(self, dice: str, value) -> None:
+    def rolled(self, value, fields: dict) -> None:
+        """A roll: its dice as rolled, its value, what it is for, who rolled it and what it
+        needed (run/roll_labels.roll_event)."""
         if self.record:
-            self.events.append({"type": "roll", "dice": dice, "value": plain(value)})
+            by, actor = fields["by"], self.actor
+            # the side the rules name, in an activation of one of its fighters: that fighter
+            if by is None or actor is not None and by["fighter"] is None and \
+                    by["side"] == actor["side"] and actor.get("fighter"):
+                by = actor
+            event = {"round": self.round_now, "type": "roll", **fields}
+            del event["by"]   # (a roll is by a side and, when one acts, a fighter)
+            event["side"], event["fighter"] = (by["side"], by["fighter"]) if by else (None, None)
+            event["value"] = plain(value)
+            self.events.append(event)
 
 
 # ---- how a record writes values ------------------------------------------------------------------------
@@ -117,7 +181,7 @@ def piece_changes(log: GameLog, round_: int, before: tuple, world) -> tuple:
                     log.event("seized", round_, piece=name, side=sides[p1.holder].name)
             if p0.carrier != p1.carrier and p0.carrier is not None:
                 log.event("dropped", round_, piece=name, fighter=fighters[p0.carrier].name,
-                          at=position(p1.at))
+                          at=point(p1.at))
             if p0.carrier != p1.carrier and p1.carrier is not None:
                 log.event("picked_up", round_, piece=name, fighter=fighters[p1.carrier].name)
             for field, value in p1.values.items():
@@ -129,25 +193,28 @@ def piece_changes(log: GameLog, round_: int, before: tuple, world) -> tuple:
     return (after, off)
 
 
-def plain(v):
-    """A value as JSON holds it: a whole Fraction as an int, another as a float, a reference
-    by its repr."""
-    if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else float(v)
-    if isinstance(v, Ref):
-        return repr(v)
-    return v
-
-
-def position(p) -> str:
-    """A point as a log writes it: (3, 4.5), or - for none."""
+def point(p) -> list | None:
+    """A point as a record holds it: [x, y] (numbers), or null for none."""
     if p is None:
-        return "-"
-    return f"({number(p[0])}, {number(p[1])})"
+        return None
+    return [plain_number(p[0]), plain_number(p[1])]
 
 
-def number(x) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{float(x):.2f}".rstrip("0")
+_PLACE = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
+
+
+def place_of(label: str):
+    """A place a player chose, from its label "(3, 4.5)": [3, 4.5] (else the label)."""
+    match = _PLACE.fullmatch(label)
+    if match is None:
+        return label
+    return [plain_number(float(match.group(1))), plain_number(float(match.group(2)))]
+
+
+def plain_number(x):
+    """A coordinate as JSON holds it: a whole number as an int, else a float (2 places)."""
+    f = float(x)
+    return int(f) if f.is_integer() else round(f, 2)
 
 
 def option_label(name: str, args: dict, world: World) -> str:
@@ -162,97 +229,6 @@ def option_label(name: str, args: dict, world: World) -> str:
     return " ".join(parts)
 
 
-# ---- reading ------------------------------------------------------------------------------------------
-
-def render_text(log: dict) -> str:
-    """The record as a person reads it (each event a line)."""
-    lines = [f"{log['scenario_title']} - seed {log['seed']}"]
-    policies = ", ".join(f"{k}={v}" for k, v in log.get("policies", {}).items())
-    if policies:
-        lines.append(f"players: {policies}")
-    sides = ", ".join(f"{k}={v}" for k, v in log.get("sides", {}).items())
-    if sides:
-        lines.append(f"warbands: {sides}")
-    for e in log["events"]:
-        kind = e["type"]
-        if kind == "roll":
-            lines.append(f"      {e['dice']} rolled {e['value']}")
-            continue
-        if kind == "decision":
-            if e["decision"] not in ("action", "destination", "placement"):
-                lines.append(f"      {e['by']} decides {e['decision']}: {e['choice']}")
-            continue
-        if kind == "setup":
-            lines.append("")
-            lines.append("Set-up")
-        elif kind == "round":
-            lines.append("")
-            lines.append(f"Round {e['round']}")
-        elif kind == "place":
-            by = f" ({e['by']})" if e.get("by") else ""
-            where = f"from {e['at']} to {e['to']}" if e.get("to") else f"at {e['at']}"
-            lines.append(f"  {e['marker']} placed {where}{by}")
-        elif kind == "deploy":
-            lines.append(f"  {e['side']} deploys in {e['zone']}")
-        elif kind == "activate":
-            lines.append(f"  {e['fighter']} ({e['side']}): {e['action']}")
-        elif kind == "travel":
-            lines.append(f"      moves {e['start']} -> {e['to']}")
-        elif kind == "enter":
-            lines.append(f"      enters a {e['marker']}")
-        elif kind == "template":   # areas and templates (game/facing.py)
-            lines.append(f"      {e['area']}: {e['under']} under it")
-        elif kind == "result":
-            lines.append(f"      result: {e['value']}")
-        elif kind == "idle":
-            lines.append(f"  {e['fighter']} has nothing it may do")
-        elif kind == "stuck":
-            lines.append(f"  {e['fighter']} cannot move: {e['why']}")
-        elif kind == "models":   # a unit of several models loses some (lang/units.py)
-            lost = "a model" if e["lost"] == 1 else f"{e['lost']} models"
-            lines.append(f"      {e['fighter']} ({e['side']}) loses {lost} "
-                         f"({e['left']} of {e['start']} left)")
-        elif kind == "removed":
-            lines.append(f"      {e['fighter']} ({e['side']}) is removed from play")
-        elif kind == "withdrawn":   # out of play, not a casualty: escaped, fled
-            lines.append(f"      {e['fighter']} ({e['side']}) leaves the table")
-        elif kind == "aftermath":
-            lines.append("")
-            lines.append("After the game")
-        elif kind == "change":
-            lines.append(f"  {e['fighter']}: {e['field']} {e['old']} -> {e['new']}")
-        # pieces as values (pieces.py): a piece seized, let go, its flag or counter changed
-        elif kind == "seized":
-            lines.append(f"      {e['piece']} is seized by {e['side']}")
-        elif kind == "released":
-            lines.append(f"      {e['piece']} is held by nobody")
-        elif kind == "piece":
-            lines.append(f"      {e['piece']}: {e['field']} {e['old']} -> {e['new']}")
-        elif kind == "picked_up":
-            lines.append(f"      {e['fighter']} picks up {e['piece']}")
-        elif kind == "dropped":
-            lines.append(f"      {e['piece']} is dropped by {e['fighter']} at {e['at']}")
-        elif kind == "carried_off":
-            lines.append(f"      {e['fighter']} carries {e['piece']} off the table")
-        elif kind == "concede":
-            lines.append(f"  {e['side']} concedes")
-        elif kind == "end":
-            lines.append("")
-            scores = ", ".join(f"{k} {v}" for k, v in e["scores"].items())
-            winner = e["winner"] or "none (a draw)"
-            lines.append(f"Game over after round {e['round']} ({_why(e['reason'])}). "
-                         f"Winner: {winner}. Scores: {scores}")
-    # names come from files (warbands, rules) and a replayed record: shown with their control
-    # characters escaped, a newline in one included, so one event stays one line
-    return "".join(printable(line) + "\n" for line in lines)
-
-
-def _why(reason: str) -> str:
-    return {"limit": "the last round was played", "condition": "the scenario's end condition",
-            "conceded": "a side conceded", "eliminated": "only one side has fighters left",
-            "stuck": "no side could act"}.get(reason, reason)
-
-
 # ---- the record as a file ------------------------------------------------------------------------
 
 def game_record(scenario_ref: str, scenario, seed: int, policies: dict, max_rounds,
@@ -260,474 +236,13 @@ def game_record(scenario_ref: str, scenario, seed: int, policies: dict, max_roun
     """What `warband play -o FILE` writes: the game's settings, its result and every event.
     `sides`: the warband files that replaced a side's force (`--side`), only when there are."""
     return {
-        "format": LOG_FORMAT, "version": 1,
+        "format": LOG_FORMAT, "version": RECORD_VERSION,
         "scenario": scenario_ref, "scenario_title": scenario.title, "seed": seed,
         "policies": policies, "max_rounds": max_rounds, **({"sides": sides} if sides else {}),
         "result": {"winner": result.winner, "scores": result.scores, "rounds": result.rounds,
                    "ended": result.ended,
-                   "kills": {side: dict(sorted(k.items())) for side, k in result.kills.items()}},
+                   "removed": {side: dict(sorted(k.items())) for side, k in result.kills.items()}},
         "events": events,
     }
 
-
-# ---- reading a record: every field checked before anything uses it ------------------------------
-# A record may come from anyone (a file sent with a bug report, a forum post), so it is read as
-# data: its size bounded while reading, a regular file only, its JSON nesting and numbers bounded,
-# every field's type and range checked, and no key that version 1 does not write. The first
-# problem is E916, placed at the key (line:col) and named by its path in the record.
-
-RECORD_VERSION = 1
-MAX_SEED = 2 ** 63 - 1   # the range of `warband play --seed` (cli/options.MOST)
-MAX_NUMBER = 2 ** 63     # no number a game writes is larger
-MAX_NAME = 4096          # characters of a scenario reference (a path at most)
-_NOT_A_RECORD = "a record is what `warband play -o FILE` (or --format json) writes"
-
-
-class RecordProblem(Exception):
-    """Why a record cannot be replayed: a message, the path of the value in the record (a JSON
-    pointer; the record itself when empty), and a hint."""
-
-    line: int | None = None   # where in the file, once known
-    column: int = 1
-
-    def __init__(self, message: str, pointer: tuple = (), hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message, self.pointer, self.hint = message, pointer, hint
-
-
-def shown(value, most: int = 60) -> str:
-    """A value from a record as a message may quote it: printable, short, control characters
-    escaped (a record is a stranger's text)."""
-    if isinstance(value, str) and value.isprintable() and len(value) <= most:
-        return f"'{value}'"
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 30:
-        return f"a {len(str(abs(value)))}-digit number"
-    text = json.dumps(value, ensure_ascii=True) if isinstance(value, (str, int, float)) or \
-        value is None else kind(value)
-    return text if len(text) <= most else text[:most - 3] + "..."
-
-
-def kind(value) -> str:
-    """What a JSON value is, in words."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return f"the number {shown(value)}"
-    if isinstance(value, str):
-        return f"the text {shown(value, 30)}"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
-
-
-def pointer_text(pointer: tuple) -> str:
-    """/events/12/value (the JSON pointer of RFC 6901)."""
-    return "".join("/" + str(step).replace("~", "~0").replace("/", "~1") for step in pointer) \
-        or "/"
-
-
-# ---- the checks of each field --------------------------------------------------------------------
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and \
-        v == v and abs(v) <= MAX_NUMBER   # (NaN and the infinities are no game's numbers)
-
-
-def _whole(least: int, most: int):
-    def check(v) -> str | None:
-        if isinstance(v, int) and not isinstance(v, bool) and least <= v <= most:
-            return None
-        return f"a whole number from {least:,} to {most:,}"
-    return check
-
-
-def _text(v) -> str | None:
-    return None if isinstance(v, str) else "a text"
-
-
-def _text_or_null(v) -> str | None:
-    return None if v is None or isinstance(v, str) else "a text or null"
-
-
-def _scalar(v) -> bool:
-    return v is None or isinstance(v, (str, bool)) or _is_number(v)
-
-
-def _value(v) -> str | None:
-    """What a rule computed (a roll, an action's result, a fighter's value)."""
-    if _scalar(v) or isinstance(v, list) and all(_scalar(x) for x in v):
-        return None
-    return "a number, a text, true, false, null or a list of those"
-
-
-def _choice(v) -> str | None:
-    if isinstance(v, str) or _is_number(v) or \
-            isinstance(v, list) and len(v) == 2 and all(_is_number(x) for x in v):
-        return None
-    return "a text, a number or a place [x, y]"
-
-
-def _mapping_of(values, what: str):
-    def check(v) -> str | None:
-        if isinstance(v, dict) and all(values(x) is None for x in v.values()):
-            return None
-        return f"a mapping of {what}"
-    return check
-
-
-_ROUND = _whole(0, MAX_ROUNDS)
-_SCORES = _mapping_of(lambda x: None if _is_number(x) else "a number", "side -> score (a number)")
-_KILLS = _mapping_of(_mapping_of(_whole(0, MAX_FIGHTERS), "class -> count"),
-                     "side -> {class -> count}")
-
-# Every event a game writes: its keys and what each holds (engine.py, movement.py, placement.py,
-# players.py and the interpreter write them); `place` may have `to` (a wall) and `by`.
-EVENT_KEYS: dict[str, dict] = {
-    "setup": {"round": _ROUND},
-    "round": {"round": _ROUND},
-    "aftermath": {"round": _ROUND},
-    "place": {"round": _ROUND, "marker": _text, "at": _text, "to": _text, "by": _text},
-    "deploy": {"round": _ROUND, "side": _text, "zone": _text},
-    "activate": {"round": _ROUND, "fighter": _text, "side": _text, "action": _text},
-    "travel": {"round": _ROUND, "fighter": _text, "start": _text, "to": _text},
-    "enter": {"round": _ROUND, "fighter": _text, "marker": _text},
-    "template": {"round": _ROUND, "area": _text, "under": _text},
-    "result": {"round": _ROUND, "action": _text, "value": _value},
-    "idle": {"round": _ROUND, "fighter": _text},
-    "stuck": {"round": _ROUND, "fighter": _text, "why": _text},
-    "removed": {"round": _ROUND, "fighter": _text, "side": _text},
-    "withdrawn": {"round": _ROUND, "fighter": _text, "side": _text},
-    "models": {"round": _ROUND, "fighter": _text, "side": _text, "lost": _value,
-               "left": _value, "start": _value},
-    "concede": {"round": _ROUND, "side": _text},
-    "change": {"round": _ROUND, "fighter": _text, "field": _text, "old": _value,
-               "new": _value},
-    # pieces as values: a piece (its kind and number, "objective 2") seized, let go, changed
-    "seized": {"round": _ROUND, "piece": _text, "side": _text},
-    "released": {"round": _ROUND, "piece": _text},
-    "piece": {"round": _ROUND, "piece": _text, "field": _text, "old": _value, "new": _value},
-    "picked_up": {"round": _ROUND, "piece": _text, "fighter": _text},
-    "dropped": {"round": _ROUND, "piece": _text, "fighter": _text, "at": _text},
-    "carried_off": {"round": _ROUND, "piece": _text, "fighter": _text},
-    "end": {"round": _ROUND, "reason": _text, "winner": _text_or_null, "scores": _SCORES},
-    "decision": {"decision": _text, "by": _text_or_null, "choice": _choice},
-    "roll": {"dice": _text, "value": _value},
-}
-OPTIONAL_KEYS = {"place": {"to", "by"}}
-RESULT_KEYS = {"winner": _text_or_null, "scores": _SCORES, "rounds": _ROUND, "ended": _text,
-               "kills": _KILLS}
-
-
-def _keys(mapping: dict, expected: dict, optional: set, at: tuple, what: str) -> None:
-    """Every key of `expected` (but the optional ones) present and holding what it should; no
-    other key."""
-    for key, check in expected.items():
-        if key not in mapping:
-            if key in optional:
-                continue
-            raise RecordProblem(f"{what} has no '{key}'", at,
-                                hint=f"{what} has the keys {', '.join(expected)}")
-        wrong = check(mapping[key])
-        if wrong is not None:
-            raise RecordProblem(f"'{key}' of {what} must be {wrong}, not "
-                                f"{kind(mapping[key])}", at + (key,))
-    for key in mapping:
-        if key not in expected:
-            raise RecordProblem(f"{what} has an unknown key {shown(key)}", at + (key,),
-                                hint=f"{what} has the keys {', '.join(expected)}")
-
-
-def check_record(record) -> None:
-    """Raise RecordProblem for the first thing in `record` that a version-1 record cannot hold."""
-    if not isinstance(record, dict) or record.get("format") != LOG_FORMAT:
-        where = ("format",) if isinstance(record, dict) and "format" in record else ()
-        raise RecordProblem(f"this is not a game record (its 'format' is not '{LOG_FORMAT}')",
-                            where, hint=_NOT_A_RECORD)
-    version = record.get("version")
-    if type(version) is not int or version != RECORD_VERSION:
-        raise RecordProblem(f"the record is version {shown(version)}; this warband replays "
-                            f"version {RECORD_VERSION} records",
-                            ("version",) if "version" in record else (),
-                            hint="it was written by another version of warband: replay it "
-                                 "with that one, or play the game anew")
-    _keys(record, {"format": _text, "version": lambda v: None,
-                   "scenario": _text, "scenario_title": _text, "seed": _whole(0, MAX_SEED),
-                   "policies": lambda v: None if isinstance(v, dict) else "a mapping",
-                   "max_rounds": lambda v: None if v is None else _whole(1, MAX_ROUNDS)(v),
-                   "result": lambda v: None if isinstance(v, dict) else "a mapping",
-                   "events": lambda v: None if isinstance(v, list) else "a list",
-                   "sides": lambda v: None if isinstance(v, dict) else "a mapping"},
-          {"sides"}, (), "the record")
-    scenario = record["scenario"]
-    if not scenario or len(scenario) > MAX_NAME or not scenario.isprintable():
-        raise RecordProblem(f"the record's scenario {shown(scenario)} is no scenario's name",
-                            ("scenario",), hint="an id such as sss-standard-game, or a path")
-    for side, policy in record["policies"].items():
-        if not side or not side.isprintable():
-            raise RecordProblem(f"{shown(side)} is no side's name", ("policies", side))
-        if policy not in POLICIES:
-            raise RecordProblem(f"unknown policy {shown(policy)} for {shown(side)}",
-                                ("policies", side),
-                                hint=f"a side plays {', '.join(POLICIES)}")
-    for side, file in record.get("sides", {}).items():
-        if not side or not side.isprintable():
-            raise RecordProblem(f"{shown(side)} is no side's name", ("sides", side))
-        if not isinstance(file, str) or not file or len(file) > MAX_NAME or \
-                not file.isprintable():
-            raise RecordProblem(f"the warband file of {shown(side)} must be a file's path, not "
-                                f"{shown(file)}", ("sides", side),
-                                hint="a path relative to the working directory, as "
-                                     "`warband play --side` writes it")
-    _keys(record["result"], RESULT_KEYS, set(), ("result",), "the result")
-    for i, event in enumerate(record["events"]):
-        at = ("events", i)
-        if not isinstance(event, dict):
-            raise RecordProblem(f"event {i + 1} must be a mapping, not {kind(event)}", at)
-        type_ = event.get("type")
-        expected = EVENT_KEYS.get(type_) if isinstance(type_, str) else None
-        if expected is None:
-            raise RecordProblem(f"event {i + 1} has no known 'type' ({kind(type_)})",
-                                at + (("type",) if "type" in event else ()),
-                                hint=f"an event's type is one of {', '.join(EVENT_KEYS)}")
-        _keys(event, {"type": _text, **expected}, OPTIONAL_KEYS.get(str(type_), set()), at,
-              f"event {i + 1} (a {type_} event)")
-
-
-# ---- where a value is in the record's text -------------------------------------------------------
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+', re.S)
-
-
-def offset_of(text: str, pointer: tuple) -> int:
-    """Where in `text` (JSON that loads) the value at `pointer` is: its key when it is in a
-    mapping; as near as there is (the mapping of a key that is missing). Only asked once a
-    record is refused, so a plain scan is quick enough."""
-    best = 0
-    stack: list[list] = []   # per open container: [is a mapping, its key or index now]
-    expect_key = False
-    for match in _TOKEN.finditer(text):
-        token, at = match.group(), match.start()
-        if token == ":":
-            continue
-        if token == ",":
-            if not stack[-1][0]:
-                stack[-1][1] += 1
-            expect_key = stack[-1][0]
-            continue
-        if token in ("]", "}"):
-            stack.pop()
-            continue
-        placed = False
-        if expect_key:   # a key: the place of the value it holds
-            stack[-1][1] = json.loads(token)
-            expect_key, placed = False, True
-        elif not stack or not stack[-1][0]:   # an item of a list, or the record itself
-            placed = True
-        if placed:
-            here = tuple(c[1] for c in stack)
-            if here == pointer[:len(here)]:
-                best = at
-                if here == pointer:
-                    return at
-        if token in ("[", "{"):
-            stack.append([token == "{", 0])
-            expect_key = token == "{"
-    return best
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of an offset."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-_DEEP = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
-_LONG_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d{1000,}', re.S)
-MAX_SHOWN_LINE = 300   # a longer line of a record is not shown under its diagnostic
-
-
-def _first(pattern: re.Pattern, text: str, found) -> int:
-    """The offset of the first match (outside JSON strings) that `found` accepts, else 0."""
-    depth = 0
-    for match in pattern.finditer(text):
-        token = match.group()
-        if token.startswith('"'):
-            continue
-        depth += 1 if token in ("[", "{") else -1 if token in ("]", "}") else 0
-        if found(token, depth):
-            return match.start()
-    return 0
-
-
-def read_text(path: str) -> str:
-    """A record's text: a regular file only (a FIFO or a device would block or never end), at
-    most MAX_RECORD_BYTES, UTF-8. Raises RecordProblem, with an offset in `.at` for bad bytes."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
-                     getattr(os, "O_CLOEXEC", 0))
-    except (OSError, ValueError) as error:   # (ValueError: a NUL in the path)
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise RecordProblem(f"cannot read {shown(path, 200)}: {reason}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise RecordProblem(f"{shown(path, 200)} is {what}",
-                            hint="a record is a file that `warband play -o FILE` wrote")
-    with open(fd, "rb", closefd=True) as stream:
-        try:
-            raw = stream.read(MAX_RECORD_BYTES + 1)
-        except OSError as error:
-            raise RecordProblem(f"cannot read {shown(path, 200)}: {error.strerror}") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordProblem(f"{shown(path, 200)} is larger than a record may be "
-                            f"({MAX_RECORD_BYTES:,} bytes)",
-                            hint="a record of a long game is a few MB at most; this file is "
-                                 "not one (limits.MAX_RECORD_BYTES)")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        problem = RecordProblem("the record is not UTF-8 text", hint=_NOT_A_RECORD)
-        problem.line = raw[:error.start].count(b"\n") + 1
-        problem.column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise problem from None
-
-
-def load_record(text: str) -> dict:
-    """The record in `text`, every field checked (check_record); raises RecordProblem, with the
-    line and column of the problem."""
-    def unique(pairs):
-        keys = [k for k, _ in pairs]
-        if len(set(keys)) != len(keys):
-            raise _Duplicate(next(k for k in keys if keys.count(k) > 1))
-        return dict(pairs)
-
-    try:
-        record = json.loads(text, object_pairs_hook=unique)
-    except json.JSONDecodeError as error:
-        problem = RecordProblem(f"the record is not valid JSON: {error.msg}",
-                                hint=_NOT_A_RECORD)
-        problem.line, problem.column = error.lineno, error.colno
-        raise problem from None
-    except _Duplicate as duplicate:
-        problem = RecordProblem(f"the key {shown(duplicate.key)} is given twice in one "
-                                "mapping", hint="a record has each key once")
-        problem.line, problem.column = line_column(text, _duplicate_at(text, duplicate.key))
-        raise problem from None
-    except RecursionError:
-        problem = RecordProblem("the record is nested too deeply",
-                                hint="a record nests lists and mappings four levels deep")
-        problem.line, problem.column = line_column(
-            text, _first(_DEEP, text, lambda token, depth: depth > 100))
-        raise problem from None
-    except ValueError:   # an integer of more than 4,300 digits (Python refuses to read it)
-        problem = RecordProblem("the record holds a number too large to read",
-                                hint=f"no number in a record is larger than {MAX_NUMBER:,}")
-        problem.line, problem.column = line_column(
-            text, _first(_LONG_NUMBER, text, lambda token, depth: token[-1].isdigit()))
-        raise problem from None
-    try:
-        check_record(record)
-    except RecordProblem as problem:
-        problem.line, problem.column = line_column(text, offset_of(text, problem.pointer))
-        raise
-    return record
-
-
-class _Duplicate(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _duplicate_at(text: str, key: str) -> int:
-    """The second occurrence of `key` as a key in one mapping (the scan of offset_of)."""
-    seen: list[set[str] | None] = []   # the keys met so far in each open mapping
-    expect_key = False
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token == ":":
-            continue
-        if token == ",":
-            expect_key = seen[-1] is not None
-            continue
-        if token in ("]", "}"):
-            seen.pop()
-            continue
-        keys = seen[-1] if seen else None
-        if expect_key and keys is not None:
-            name = json.loads(token)
-            if name in keys:
-                return match.start()
-            keys.add(name)
-            expect_key = False
-            continue
-        if token in ("[", "{"):
-            seen.append(set() if token == "{" else None)
-            expect_key = token == "{"
-    return 0
-
-
-class Record:
-    """A record read from a file and checked: its data, its text and the file's name."""
-
-    def __init__(self, path: str, text: str, data: dict) -> None:
-        self.path, self.text, self.data = path, text, data
-
-    def diagnostic(self, code: str, message: str, pointer: tuple, hint: str | None = None,
-                   sources: Sources | None = None) -> Diagnostic:
-        """A diagnostic about the value at `pointer`, placed at its line and column."""
-        return at_place(code, message, self.path, self.text, pointer, None, hint, sources)
-
-
-def at_place(code: str, message: str, path: str, text: str | None, pointer: tuple,
-             place: tuple[int, int] | None, hint: str | None,
-             sources: Sources | None) -> Diagnostic:
-    """A diagnostic about a record: at `place` (line, column), else where `pointer` is in
-    `text`, its path in the message; the text added to `sources` for the excerpt unless that
-    line is too long to show or holds control characters."""
-    if place is None and text is not None:
-        place = line_column(text, offset_of(text, pointer))
-    span = Span(path, *place) if place is not None else None
-    if span is not None and text is not None and sources is not None:
-        lines = text.split("\n")
-        shown_line = lines[span.line - 1].replace("\t", " ") if span.line <= len(lines) else ""
-        if len(shown_line) <= MAX_SHOWN_LINE and shown_line.rstrip("\r").isprintable():
-            sources.add(path, text)   # (no line with control characters goes to a terminal)
-    if pointer:
-        message = f"{message} (at {pointer_text(pointer)})"
-    return diag(code, message, span, hint=hint)
-
-
-def read_record(path: str, sources: Sources | None = None) \
-        -> tuple[Record | None, Diagnostic | None]:
-    """A record written by `warband play -o`, every field checked, or the diagnostic (E916)
-    why it cannot be replayed: at its line and column in the file where it has one (the text
-    added to `sources`, for the excerpt)."""
-    text = None
-    try:
-        text = read_text(path)
-        return Record(path, text, load_record(text)), None
-    except RecordProblem as problem:
-        where = (problem.line, problem.column) if problem.line is not None else None
-        return None, at_place("E916", problem.message, path, text, problem.pointer, where,
-                              problem.hint, sources)
-
-
-def as_json(value) -> str:
-    """A value as a record writes it (keys sorted): equal values of different types differ."""
-    return json.dumps(value, sort_keys=True, default=plain)
-
-
-def first_difference(recorded: list, played: list) -> int | None:
-    """The index of the first event where a replay differs from its record, or None. Events
-    are compared as JSON writes them: `true` is not 1, nor 1 the text "1"."""
-    for i, (a, b) in enumerate(zip(recorded, played)):
-        if a != b or as_json(a) != as_json(b):
-            return i
-    if len(recorded) != len(played):
-        return min(len(recorded), len(played))
-    return None
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from warband.game import pieces as pieces_now
 from warband.game.board import BASE, CONTACT, Board, Piece
-from warband.game.gamelog import number, position
+from warband.game.gamelog import number, point, position
 from warband.game.pieces import piece_name
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
@@ -94,8 +94,8 @@ class Movement:
                                       others)
         log = game.log
         if spot != start and log.record:
-            log.event("travel", game.round, fighter=fighter.name, start=position(start),
-                      to=position(spot))
+            log.event("travel", game.round, fighter=fighter.name, at=point(start),
+                      to=point(spot))
         if spot != start:
             world = world.place(ref, spot)
             game.facing.moved(ref.index, start, spot)   # it faces the way it went

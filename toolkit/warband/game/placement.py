@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
 from warband.game.board import Board, Piece, Zone
-from warband.game.gamelog import position
+from warband.game.gamelog import point
 from warband.game.pieces import placed
 from warband.lang import nodes
 from warband.run.evaluate import RulesError
@@ -61,10 +61,10 @@ class Placement:
         if at is not None:
             self.board.add(Piece(kind, at, to, radius))
             if to is not None:   # a wall: where it runs
-                game.log.event("place", game.round, marker=kind, at=position(at),
-                               to=position(to))
+                game.log.event("place", game.round, marker=kind, at=point(at),
+                               to=point(to))
             else:
-                game.log.event("place", game.round, marker=kind, at=position(at))
+                game.log.event("place", game.round, marker=kind, at=point(at))
             return placed(game.ruleset, world, kind, [at], wall=to is not None)
         zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
         apart = apart if apart is not None else 0
@@ -86,7 +86,7 @@ class Placement:
             self.board.add(Piece(kind, spot, None, radius))
             spots_taken.append(spot)
             if game.log.record:
-                game.log.event("place", game.round, marker=kind, at=position(spot),
+                game.log.event("place", game.round, marker=kind, at=point(spot),
                                by=world.sides[by].name)
         return placed(game.ruleset, world, kind, spots_taken)
 

@@ -417,7 +417,7 @@ class Compiler:
                     def counted(n, chosen, reroll):
                         check_count(n, e)
                         die = self.die_for(pool.sides, reroll)
-                        return interp.draw(dice.pool_count(die, n, chosen), e)
+                        return interp.draw(dice.pool_count(die, n, chosen), e, n)
                     return lift(counted, count(env, world), faces(env, world),
                                 single(env, world))
                 return count_fn
@@ -562,7 +562,7 @@ class Compiler:
             die = self.die_for(e.sides, reroll)
             if keep is None:
                 try:
-                    return interp.draw(dice.pool_sum(die, n), e)
+                    return interp.draw(dice.pool_sum(die, n), e, n)
                 except OverflowError as error:
                     if not interp.exact_mode:   # a sampled roll draws each die instead
                         return interp.draw_apart(die, n, None, e)
@@ -572,7 +572,7 @@ class Compiler:
             kept = keep.count if keep.keep else max(n - keep.count, 0)
             highest = keep.highest if keep.keep else not keep.highest
             try:
-                return interp.draw(dice.pool_keep(die, n, kept, highest), e)
+                return interp.draw(dice.pool_keep(die, n, kept, highest), e, n)
             except OverflowError as error:
                 if not interp.exact_mode:
                     return interp.draw_apart(die, n, (kept, highest), e)

@@ -28,7 +28,17 @@ class Recorder(Protocol):
     record: bool
     script: Any   # the recorded events still to replay, or None
 
-    def rolled(self, dice: str, value: Any) -> None: ...
+    def rolled(self, value: Any, fields: dict) -> None:
+        """A roll: its value, and what run/roll_labels.roll_event says of it."""
+
+    def changed(self, who: dict, field: str, old: Any, new: Any) -> None:
+        """A rule's `set` changed a fighter's or a side's value."""
+
+    def out_of_play(self, fighter: str, side: str, withdrawn: bool) -> None:
+        """A rule removed a fighter from play, or withdrew it."""
+
+    def phase(self, name: str, by: dict | None) -> None:
+        """A phase begins (its name, and the side or fighter it is of), a header."""
 
     def decided(self, kind: str, side: str | None, choice: Any) -> None: ...
 

@@ -24,7 +24,8 @@ from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, dice, members, pools, spots, toomuch, units
+from warband.run import (areas, budget, carrying, dice, members, pools, roll_labels, spots,
+                         toomuch, units)
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -97,6 +98,9 @@ class Interpreter(Decisions):
         # the rolls drawn in exact mode: id(roll node) -> [node, times drawn, outcomes drawn],
         # read only to say which roll made the work explode (E504: run/toomuch.py)
         self.rolled: dict = {}
+        # a recorded game: what the `dice` argument rolling now is for, and who rolls it
+        # (run/roll_labels.py); None otherwise
+        self.roll_context: tuple | None = None
         self.steps = 0               # work done by this evaluation: see budget.py
         self.in_sampled_run = False   # inside a run of generated code (a nested run shares
         #                               its budget)
@@ -567,7 +571,8 @@ class Interpreter(Decisions):
                     return self.plain(value, env, world, ret)
                 return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject):
-                return self.plain(subject, env, world, lambda ref, w: next_(env, w.remove(ref)))
+                return self.plain(subject, env, world,
+                                  lambda ref, w: next_(env, self.remove_now(ref, w)))
             case nodes.ForEach(var=var, items=items, body=body):
                 def each(refs, w0):
                     def loop(j, env2, world2):
@@ -616,7 +621,7 @@ class Interpreter(Decisions):
                 return self.value(value, env, world, unpack)
             case nodes.Withdraw(fighter=fighter):
                 return self.plain(fighter, env, world, lambda ref, w: next_(
-                    env, w.remove(ref, withdrawn=True)))
+                    env, self.remove_now(ref, w, withdrawn=True)))
             case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
                 def turned(ref, w):
                     def then(target, w2):
@@ -739,6 +744,9 @@ class Interpreter(Decisions):
             inner = {p.name.name: v for p, v in zip(params, values)}
             for p in params[len(values):]:
                 inner[p.name.name] = self.fn(p.default)(dict(inner), w)
+            if decl.kind == "phase" and self.recorder is not None and self.recorder.record \
+                    and not self.exact_mode:   # a header in the game's log
+                self.recorder.phase(decl.name.name, roll_labels.roller(values, w))
             end = self._intern(("end", id(decl), id(then)),
                                lambda e, w2: self.fell_off(decl, w2, then))
             return self.block(decl.body.stmts, 0, inner, w, end, then)
@@ -749,11 +757,21 @@ class Interpreter(Decisions):
             arg = call.args[i]
             if i < len(params) and params[i].type is not None and params[i].type.name == "dice":
                 # by name: each use in the callee rolls again; rolls it reads are fixed first
+                fn = self.fn(arg)
+                if self.recorder is not None and self.recorder.record and not self.exact_mode:
+                    fn = roll_labels.labelled(self, fn, arg, values, w)   # (for the log)
                 return self.split(self.live(arg, env, w), w, lambda w2: argument(
-                    i + 1, values + [Thunk(self.fn(arg), arg, env)], w2))
+                    i + 1, values + [Thunk(fn, arg, env)], w2))
             return self.evaluate(arg, env, w, lambda v, w2: argument(i + 1, values + [v], w2))
 
         return argument(0, [], world)
+
+    def remove_now(self, ref, world: World, withdrawn: bool = False) -> World:
+        """`remove` and `withdraw`: out of play, told to a recorded game's log as it happens."""
+        after = world.remove(ref, withdrawn=withdrawn)
+        if self.recorder is not None and self.recorder.record and not self.exact_mode:
+            roll_labels.removed(self.recorder, ref, world, after)
+        return after
 
     def assign_field(self, target, value, env: dict, world: World) -> World:
         subject = env.get(target[0].name)
@@ -767,10 +785,13 @@ class Interpreter(Decisions):
             return set_piece(world, subject, target[-1].name, value)
         else:
             name = self.fighter_fields[target[-1].name.lower()][1]
-        return world.set(subject, name, value)
+        after = world.set(subject, name, value)
+        if self.recorder is not None and self.recorder.record and not self.exact_mode:
+            roll_labels.changed(self.recorder, subject, target[-1].name, name, world, after)
+        return after
 
     # ---- what expressions read -----------------------------------------------------------------------------
-    def draw(self, dist: Dist, node=None):
+    def draw(self, dist: Dist, node=None, count: int | None = None):
         """A roll: the whole distribution in exact mode, one seeded outcome when sampling."""
         self.drawn += 1
         if self.exact_mode:
@@ -788,8 +809,7 @@ class Interpreter(Decisions):
             return dist
         value = dist.sample(self.rng)
         if self.recorder is not None and self.recorder.record:
-            from warband.lang.unparse import expr_text  # lazily: only recorded games need it
-            self.recorder.rolled(expr_text(node) if node is not None else "roll", value)
+            self.recorder.rolled(value, roll_labels.roll_event(self, node, value, count))
         return value
 
     def draw_apart(self, die: Dist, n: int, keep, node):
@@ -798,8 +818,7 @@ class Interpreter(Decisions):
         self.drawn += 1
         value = dice.roll_apart(die, n, keep, self.rng)
         if self.recorder is not None and self.recorder.record:
-            from warband.lang.unparse import expr_text  # lazily: only recorded games need it
-            self.recorder.rolled(expr_text(node), value)
+            self.recorder.rolled(value, roll_labels.roll_event(self, node, value, n))
         return value
 
     # dice pools: a sampled pool, each die drawn; a recorded game shows its faces once
@@ -807,8 +826,8 @@ class Interpreter(Decisions):
         self.drawn += 1
         value = pools.sample(die, sides, n, keep, self.rng)
         if self.recorder is not None and self.recorder.record:
-            from warband.lang.unparse import expr_text  # lazily: only recorded games need it
-            self.recorder.rolled(expr_text(node), list(value.faces or ()))
+            self.recorder.rolled(list(value.faces or ()),
+                                 roll_labels.roll_event(self, node, value, n))
         return value
 
     def lookup(self, table: nodes.TableDecl, args, call, world):

@@ -15,6 +15,7 @@ from warband.lang.absence import means_nobody
 from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.run import budget, weapons
 from warband.run.codegen import runtime as rt
+from warband.run.codegen import taps
 from warband.run.evaluate import BUILTINS, COMPARE
 
 _OPS = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
@@ -254,6 +255,8 @@ class ExpressionWriter:
             pool = e.pool
             if type(pool) is not nodes.Dice:
                 raise Unsupported("count of a pool that is not dice")
+            if self.program.taps_rolls:   # a recorded game's rolls (taps.py)
+                return taps.count(self, e, scope)
             return (f"_count(I, {self.const(e, 'n')}, {self.expr(pool.count, scope)}, "
                     f"{self.predicate(e.predicate, pool.sides, scope)}, "
                     f"{self.reroll(pool, scope)})")
@@ -442,6 +445,8 @@ class ExpressionWriter:
         raise Unsupported(f"predicate {t.__name__}")
 
     def dice(self, e: nodes.Dice, scope: Scope) -> str:
+        if self.program.taps_rolls:   # a recorded game's rolls (taps.py)
+            return taps.dice(self, e, scope)
         reroll = self.reroll(e, scope)
         if e.pool:   # dice pools: each die drawn, its face kept
             return f"_pool_roll(I, {self.const(e, 'n')}, {self.expr(e.count, scope)}, {reroll})"

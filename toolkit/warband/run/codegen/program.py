@@ -44,6 +44,7 @@ from warband.lang import nodes
 from warband.run import areas, budget, carrying, members, pools, weapons
 from warband.run.codegen import faults
 from warband.run.codegen import runtime as rt
+from warband.run.codegen import taps
 from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
 from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
 from warband.run.dice import Dist, random_below
@@ -66,6 +67,9 @@ class Program:
     so a run pays only for the rules it uses: `warband odds` checking one `requires` compiles
     that check alone. `fallbacks`, `entries` and `requires` generate everything first.
     """
+
+    # a program whose rolls tell a recorded game's log (taps.py; made by rolls_program)
+    taps_rolls = False
 
     def __init__(self, ruleset, interp: Interpreter, uniform: str | None = None) -> None:
         self.ruleset = ruleset
@@ -109,6 +113,7 @@ class Program:
             "_under": areas.under, "_is_under": areas.is_under, "_face": areas.face,
             "_around": rt.around, "_div_whole": rt.divide_whole, "_program": self,
             # dice pools
+            **taps.NAMES,   # a recorded game's rolls (taps_rolls)
             "_pool_roll": rt.pool_roll, "_pool_count": rt.pool_count, "_pool_ask": pools.ask,
             "_given": rt.given, "_too_deep": rt.too_deep, "_crashed": self.crashed,
         }
@@ -700,6 +705,14 @@ def program_for(interp: Interpreter, uniform: str | None = None) -> Program:
     # (the type checker cannot infer a lambda with a default argument against its context)
     _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),  # type: ignore[misc]
                       program)
+    return program
+
+
+def rolls_program(interp: Interpreter, uniform: str | None = None) -> Program:
+    """A program whose rolls tell the interpreter's recorder what they are for, as the
+    interpreter's own rolls do (taps.py): made anew, never the one play without a log uses."""
+    program = Program(interp.ruleset, interp, uniform if uniform in UNIFORM else None)
+    program.taps_rolls = True
     return program
 
 

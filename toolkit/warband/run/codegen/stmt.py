@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from warband.lang import board_nodes, nodes
 from warband.run import tuples
+from warband.run.codegen import taps
 from warband.run.codegen.expr import (
     DRAFT,
     ExpressionWriter,
@@ -54,6 +55,8 @@ class Writer(ExpressionWriter):
                                 f"{self.const(arg, 'n')})")
                 else:
                     args.append(f"(lambda world: {self.expr(arg, scope)})")
+                if self.program.taps_rolls:   # a recorded game's rolls: labelled (taps.py)
+                    args[-1] = taps.argument(self, call, i, args[-1], scope)
             else:
                 args.append(self.expr(arg, scope))
         return f"p_{mangle(decl.name.name)}(I, world{''.join(', ' + a for a in args)})"
@@ -124,6 +127,8 @@ class Writer(ExpressionWriter):
             arg = call.args[i]
             if p.type is not None and p.type.name == "dice":
                 names[n] = f"({self.expr(arg, scope)})"
+                if self.program.taps_rolls:   # a recorded game's rolls: labelled (taps.py)
+                    names[n] = taps.inlined_argument(self, call, i, names[n], scope)
             elif n in stable and _simple(arg, scope):
                 names[n] = self.expr(arg, scope)
             else:
