@@ -28,7 +28,7 @@ import pytest
 from warband.diagnostics import render_text
 from warband.game.engine import Game
 from warband.game.gamelog import check_record, game_record
-from warband.game.gamelog import position as position_text
+from warband.game.gamelog import point
 from warband.game.gamelog import render_text as render_log
 from warband.game.scenario import load_scenario
 from warband.lang.compiler import compile_text
@@ -835,7 +835,7 @@ def test_a_moved_piece_lies_where_it_was_put_and_never_off_the_board(tmp_path, s
                  and e["marker"] == "banner 1"]
         moved += len(moves)
         if moves:
-            assert moves[-1]["at"] == position_text(at), seed
+            assert moves[-1]["at"] == point(at), seed
         interpreted, again = _play(scenario, seed, compiled=False)
         assert interpreted.final.pieces == game.final.pieces and again.scores == result.scores
         check_record(json.loads(json.dumps(_record(game, result))))

@@ -22,7 +22,7 @@ from warband.diagnostics import diag
 from warband.game import log_summary, pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
-from warband.game.gamelog import GameLog, option_label, plain, position
+from warband.game.gamelog import GameLog, option_label, plain, point
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
 from warband.game.options import options_for
@@ -393,7 +393,7 @@ class Game:
     def note_moved(self, label: str, at) -> None:
         """Moving a piece: the log tells it as the piece placed anew, "beacon 2 placed at
         (12, 9)" (the record has no event of its own for it yet)."""
-        self.log.event("place", self.round, marker=label, at=position(at))
+        self.log.event("place", self.round, marker=label, at=point(at))
 
     def concede_now(self, ref: Ref, world: World) -> World:
         self.log.event("concede", self.round, side=world.sides[ref.index].name)
