@@ -18,7 +18,8 @@ from warband.lists.roster import roster, roster_text
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "roster_golden"
 WARBANDS = sorted(p.name for p in (ROOT / "warbands").glob("*.yaml"))
-PINNED = ["clockwork-empire", "the-family", "greedy-dudes", "narnia-patrol"]
+PINNED = ["clockwork-empire", "the-family", "greedy-dudes", "narnia-patrol", "ashfall-ashen-host",
+          "fogbound-eel-street"]
 
 INVALID = """\
 name: Too Many Monsters
@@ -65,6 +66,17 @@ def test_roster_golden(golden, name, fmt, ext):
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     golden(GOLDEN / f"{name}.{ext}", result.stdout)
+
+
+def test_invalid_cards_golden(golden):
+    """An invalid warband's sheet: each entry's problems on its own card, a malformed entry a
+    card of its own, the warband's quota problem with the totals."""
+    found = roster_text(INVALID.replace("might: 15", "might: lots") +
+                        "  - {name: Nobody, class: Nope, might: 5}\n  - [not, an, entry]\n",
+                        "too-many-monsters.yaml")
+    golden(GOLDEN / "too-many-monsters.md", render_roster.render(found.model, "markdown"))
+    golden(GOLDEN / "too-many-monsters.txt",
+           render_roster.render(found.model, "text", width=100))
 
 
 def test_terminal_golden(golden, monkeypatch):
@@ -195,8 +207,13 @@ def test_invalid_warband_prints_its_roster_with_the_problems(tmp_path):
 def test_warband_with_a_malformed_fighter_still_gets_a_roster():
     found = roster_text(INVALID.replace("might: 15", "might: lots"), "bad.yaml")
     assert found.usable and not found.valid
-    assert [f["name"] for f in found.model["fighters"]] == ["Big One", "Big Two"]
+    # the malformed entry gets a card of its own, marked with its problem, in the file's order
+    assert [f["name"] for f in found.model["fighters"]] == ["Big One", "Big Two", "Spotter"]
     assert any(p["code"] == "E622" for p in found.model["problems"])
+    spotter = found.model["fighters"][2]
+    assert spotter["broken"] and not spotter["valid"]
+    assert [p["code"] for p in spotter["problems"]] == ["E622"]
+    assert [f["valid"] for f in found.model["fighters"][:2]] == [True, True]
 
 
 def test_missing_file_exits_2_with_diagnostics():
@@ -442,4 +459,6 @@ def test_a_sheet_lists_at_most_a_hundred_problems_and_counts_the_rest(tmp_path):
         assert problems > 150   # (one or more a fighter)
         assert f"and {problems - 100} more (warband validate lists them all)" in \
             result.stdout, fmt
-        assert result.stdout.count("E625") + result.stdout.count("E6") <= 2 * 100 + 2
+        # each problem at most twice: in the sheet's list and on its fighter's card
+        assert result.stdout.count("E6") <= 2 * 100 + 2, fmt
+        assert result.stdout.count("more problems (warband validate lists them all)") >= 40

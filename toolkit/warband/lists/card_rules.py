@@ -44,58 +44,81 @@ def _descend(x) -> Iterator:
 
 # ---- actions ------------------------------------------------------------------------------------
 
-def _static(e: nodes.Expr, actor: str, ruleset: Ruleset) -> bool:
-    """Whether a part of a requirement reads only the actor's class, tier, traits or equipment
-    (the same before and during play)."""
+def _static(e: nodes.Expr, actor: str, piece: str | None, ruleset: Ruleset) -> bool:
+    """Whether a part of a requirement reads only the actor's class, tier, traits or equipment,
+    or (for an action with a piece of equipment as a parameter, `w: equipment`) whether the
+    actor carries that piece and the piece's own values and traits: the same before and during
+    play."""
     match e:
-        case nodes.Bool():
+        case nodes.Bool() | nodes.Int():
             return True
-        case nodes.Has(subject=nodes.Name(name=who), name=name):
-            return who == actor and (name.name in ruleset.traits or
-                                     name.name in ruleset.equipment)
+        case nodes.Has(subject=nodes.Name(name=who), name=name) if who == actor:
+            return name.name in ruleset.traits or name.name in ruleset.equipment or \
+                (piece is not None and name.name == piece)
+        case nodes.Has(subject=nodes.Name(name=who)) if piece is not None and who == piece:
+            return True   # a trait of the piece itself (`w has Flame`)
+        case nodes.Field(subject=nodes.Name(name=who), field=field) \
+                if piece is not None and who == piece:
+            return field.name in ruleset.profiles   # `w.Range`
+        case nodes.Compare(left=a, right=b) | nodes.Binary(left=a, right=b):
+            return _static(a, actor, piece, ruleset) and _static(b, actor, piece, ruleset)
         case nodes.Is(subject=nodes.Name(name=who), name=name):
             return who == actor and (name.name in ruleset.classes or name.name in ruleset.tiers)
-        case nodes.Not(operand=x):
-            return _static(x, actor, ruleset)
+        case nodes.Not(operand=x) | nodes.Neg(operand=x):
+            return _static(x, actor, piece, ruleset)
         case nodes.Logic(items=items):
-            return all(_static(x, actor, ruleset) for x in items)
+            return all(_static(x, actor, piece, ruleset) for x in items)
     return False
 
 
 def actions(ruleset: Ruleset, interpreter: Interpreter, world: World, index: int) -> list[dict]:
-    """The actions fighter `index` of `world` may take, in the rules' order: [{name, doc, when}],
-    `when` the part of the requirement that depends on play (None: none does)."""
+    """The actions fighter `index` of `world` may take, in the rules' order: [{name, doc, when,
+    pieces, label, text}] (label: the name and its pieces; text: with its condition), `when` the part of the requirement that depends on play (None: none does),
+    `pieces` for an action taken with a piece of equipment (`w: equipment`) the pieces it
+    carries that the requirement allows (an action no piece allows is left off)."""
     # lazily: the interpreter's world only when a roster is built
     from warband.run.errors import RulesError
     from warband.run.world import Ref
     out = []
+    carried = list(dict.fromkeys(world.fighters[index].equipment))
     for decl in ruleset.procedures.values():
         if decl.kind != "action" or not decl.params:
             continue
         actor = decl.params[0]
         if actor.type is None or actor.type.name != "fighter":   # a side's or the board's
             continue
-        kept, allowed = [], True
-        for part in conjuncts(decl.requires) if decl.requires is not None else []:
-            if not _static(part, actor.name.name, ruleset):
-                kept.append(part)
-                continue
+        piece = next((p.name.name for p in decl.params[1:]
+                      if p.type is not None and p.type.name == "equipment"), None)
+        parts = conjuncts(decl.requires) if decl.requires is not None else []
+        decided = [part for part in parts if _static(part, actor.name.name, piece, ruleset)]
+        kept = [part for part in parts if part not in decided]
+
+        def holds(env: dict) -> bool | None:   # None: cannot be decided here, left to play
             try:
-                holds = interpreter.fn(part)({actor.name.name: Ref("fighter", index)}, world)
-            except RulesError:   # cannot be decided here: left to play
-                kept.append(part)
+                return all(interpreter.fn(part)(env, world) is True for part in decided)
+            except RulesError:
+                return None
+
+        me = {actor.name.name: Ref("fighter", index)}
+        pieces: list[str] | None = None
+        if piece is not None:
+            pieces = [p for p in carried if holds({**me, piece: p}) is not False]
+            if not pieces:
                 continue
-            if holds is not True:
-                allowed = False
-                break
-        if not allowed:
-            continue
+        else:
+            allowed = holds(me)
+            if allowed is False:
+                continue
+            if allowed is None:
+                kept = parts
         when = None
         if kept:
-            span = kept[0].span
-            when = expr_text(kept[0] if len(kept) == 1 else nodes.Logic("and", tuple(kept), span))
+            when = expr_text(kept[0] if len(kept) == 1 else
+                             nodes.Logic("and", tuple(kept), kept[0].span))
+        text = decl.name.name + (f" with {' or '.join(pieces)}" if pieces else "")
         out.append({"name": decl.name.name, "doc": decl.doc, "when": when,
-                    "text": decl.name.name if when is None else f"{decl.name.name} (if {when})"})
+                    "pieces": pieces or [], "label": text,
+                    "text": text if when is None else f"{text} (if {when})"})
     return out
 
 
@@ -243,7 +266,8 @@ def reference_tables(ruleset: Ruleset) -> list[dict]:
             "name": table.name.name, "doc": table.doc,
             "params": ", ".join(p.name.name for p in table.params),
             "columns": [c.name for c in table.columns],
-            "rows": [{"key": _row_key(row), "values": [expr_text(v) for v in row.values],
+            "rows": [{"key": _row_key(row), "values": [v.value if isinstance(v, nodes.Str) else expr_text(v)
+                                                  for v in row.values],
                       "doc": row.doc} for row in table.rows],
         })
     return out

@@ -13,7 +13,8 @@ Model (every value a str, int, bool, None, list or dict):
 
     title, file, notes
     ruleset:  {id, title, source}
-    stats:    [{name, numeric, doc}]                column heads, in the ruleset's order
+    stats:    [{name, numeric, doc, derived}]       column heads, in the ruleset's order;
+                                                    derived: how the rules work it out, or None
     has_classes, has_points, has_traits, has_equipment   whether there are classes / a cost
                                                     rule / fighters with traits / equipment
     costs:    [{name, doc}]                         the army's named costs (`cost crowns(f)`)
@@ -26,8 +27,9 @@ Model (every value a str, int, bool, None, list or dict):
                weapons: [{name, doc, values: [{name, value}], traits}],   the pieces it
                                                     carries with their profile values, in
                                                     rules that declare any (else empty)
-               actions: [{name, doc, when, text}],  the rules' actions it may take; `when` the
-                                                    part of the requirement play decides
+               actions: [{name, doc, when, pieces, label, text}],   the rules' actions it may
+                                                    take (with which pieces, for one taken with
+                                                    a piece); `when` what play decides
                ticks: [{name, kind, doc, boxes, row}],   a box per flag, a row of boxes (or a
                                                     blank: boxes None) per counter on fighters
                valid, problems: [{severity, code, message, where, text}],   its own problems
@@ -50,6 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
+from warband.lang.unparse import expr_text
 from warband.limits import MAX_SHOWN_PER_FILE
 from warband.lists import army, card_rules
 from warband.lists.validate import FileResult, Validation
@@ -330,15 +333,28 @@ def _problem(d: Diagnostic, file: str) -> dict:
             "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}"}
 
 
+# problems of the whole warband, though shown at the first entry they count: a total over its
+# limit, too many fighters, a quota not met, fighters sharing a name (the sheet lists them)
+WHOLE_WARBAND = frozenset({"E701", "E702", "E703", "W701"})
+
+
 def _entry_problems(result: FileResult) -> dict[int, list[dict]]:
     """Each entry's own problems (those whose place in the file is in the entry), by its
-    position in the file's fighters, for its card (at most MAX_SHOWN_PER_FILE each)."""
+    position in the file's fighters, for its card: at most MAX_SHOWN_PER_FILE on all the cards
+    together, as on the sheet; a card past them says there are more."""
     out: dict[int, list[dict]] = {}
+    shown = 0
     for d in result.diagnostics:
-        if len(d.path) >= 2 and d.path[0] == FIGHTERS and isinstance(d.path[1], int):
+        if len(d.path) >= 2 and d.path[0] == FIGHTERS and isinstance(d.path[1], int) and \
+                d.code not in WHOLE_WARBAND:
             found = out.setdefault(d.path[1], [])
-            if len(found) < MAX_SHOWN_PER_FILE:
+            if shown < MAX_SHOWN_PER_FILE:
                 found.append(_problem(d, result.file))
+                shown += 1
+            elif not found or found[-1]["code"]:   # past the sheet's limit: one line a card
+                found.append({"severity": d.severity.value, "code": "", "where": None,
+                              "message": "more problems (warband validate lists them all)",
+                              "text": "more problems (warband validate lists them all)"})
     return out
 
 
@@ -410,6 +426,7 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
     classes = list(dict.fromkeys(f.fighter_class for f in fighters if f.fighter_class))
     traits = {t["name"] for card in seen_all for t in card["traits"]}
     equipment = {e["name"] for card in seen_all for e in card["equipment"]}
+    actions = {a["name"] for card in seen_all for a in card.get("actions", ())}
     tiers = {ruleset.classes[c].tier for c in classes if c in ruleset.classes} - {None}
 
     def listed(pairs) -> str:
@@ -431,6 +448,9 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
         ("Equipment", "equipment", [
             {"name": n, "doc": e.doc, "detail": listed(e.grants) or None}
             for n, e in ruleset.equipment.items() if n in equipment]),
+        ("Actions", "action", [
+            {"name": n, "doc": p.doc, "detail": None}
+            for n, p in ruleset.procedures.items() if n in actions]),
         ("Tiers", "tier", [
             {"name": n, "doc": _unrepeated(n, t.doc), "detail": None}
             for n, t in ruleset.tiers.items() if n in tiers]),
@@ -482,7 +502,10 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
         "file": result.file,
         "notes": str(warband.notes) if warband.notes is not None else None,
         "ruleset": {"id": ruleset.id, "title": ruleset.title, "source": ruleset.source},
-        "stats": [{"name": name, "numeric": stat.enum is None, "doc": stat.doc}
+        "stats": [{"name": name, "numeric": stat.enum is None, "doc": stat.doc,
+                   # how the rules work a derived stat out (a SMART level from XP)
+                   "derived": None if stat.derived is None else expr_text(stat.derived) + (
+                       f" if {expr_text(stat.when)}" if stat.when is not None else "")}
                   for name, stat in ruleset.stats.items()],
         "has_classes": bool(ruleset.classes),
         "has_points": bool(ruleset.army and ruleset.army.cost is not None),
