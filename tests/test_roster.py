@@ -636,3 +636,10 @@ def test_rules_show_and_diff_name_the_marker(tmp_path):
     assert '"reference": true' in as_json.stdout
     diff = CliRunner().invoke(app, ["rules", "diff", str(base), str(house)])
     assert "no longer for reference" in diff.stdout, diff.stdout
+
+
+def test_a_table_for_reference_that_no_rule_calls_is_no_warning():
+    # (one that players look up is there for them; an unmarked one no rule calls is W101)
+    compiled = _compiled(REFERENCE_RULES)
+    assert [d.message for d in compiled.diagnostics if d.code == "W101"] == \
+        ["table 'price' is never used"]
