@@ -41,8 +41,13 @@ def cards(console, model: dict) -> None:
             for i, row in enumerate(models["rows"], 1):
                 console.print(Text(f"    {i:>2}. {row}"))
         if f["ticks"]:
-            console.print(Text("  track: " + " · ".join(f"{t['name']} {t['row']}"
-                                                       for t in f["ticks"])))
+            line = " · ".join(f"{t['name']} {t['row']}" for t in f["ticks"])
+            if f["copies"] > 1:   # a card for several fighters: a line each
+                console.print(Text("  track, one line each:"))
+                for i in range(f["copies"]):
+                    console.print(Text(f"    {i + 1:>2}. {line}"))
+            else:
+                console.print(Text(f"  track: {line}"))
 
 
 def _grid():

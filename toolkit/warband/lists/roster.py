@@ -32,6 +32,8 @@ Model (every value a str, int, bool, None, list or dict):
                                                     a piece); `when` what play decides
                ticks: [{name, kind, doc, boxes, row}],   a box per flag, a row of boxes (or a
                                                     blank: boxes None) per counter on fighters
+               copies,                              lines of those boxes: one per fighter of
+                                                    the entry (its count, up to MAX_CARD_BOXES)
                valid, problems: [{severity, code, message, where, text}],   its own problems
                broken}]                             an entry too malformed to read: only its
                                                     name (or "entry N") and its problems
@@ -53,7 +55,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
 from warband.lang.unparse import expr_text
-from warband.limits import MAX_SHOWN_PER_FILE
+from warband.limits import MAX_CARD_BOXES, MAX_SHOWN_PER_FILE
 from warband.lists import army, card_rules
 from warband.lists.validate import FileResult, Validation
 from warband.lists.warband_file import FIGHTERS
@@ -371,7 +373,7 @@ def _broken(index: int, entry, ruleset: Ruleset, problems: list[dict]) -> dict:
         "notes": None,
         "costs": [{"name": c.name, "cost": None, "total": None, "text": None}
                   for c in (ruleset.army.costs if ruleset.army is not None else ())],
-        "models": None, "weapons": [], "actions": [], "ticks": [],
+        "models": None, "weapons": [], "actions": [], "ticks": [], "copies": 1,
         "valid": False, "problems": problems, "broken": True,
     }
 
@@ -427,6 +429,9 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
     traits = {t["name"] for card in seen_all for t in card["traits"]}
     equipment = {e["name"] for card in seen_all for e in card["equipment"]}
     actions = {a["name"] for card in seen_all for a in card.get("actions", ())}
+    # a weapon's own traits (Blast on Grenades) are read on its card too
+    traits |= {t for e in equipment if e in ruleset.equipment
+               for t, _ in ruleset.equipment[e].traits}
     tiers = {ruleset.classes[c].tier for c in classes if c in ruleset.classes} - {None}
 
     def listed(pairs) -> str:
@@ -484,6 +489,9 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
         card = _fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
         card["actions"] = card_rules.actions(ruleset, interpreter, world, i)
         card["ticks"] = card_rules.tick_boxes(ruleset, interpreter, world, i, bounds)
+        # a card for several fighters (`count: 4`) gets a line of boxes for each; past the
+        # limit of a row, one line to keep count on
+        card["copies"] = f.count if f.count <= MAX_CARD_BOXES else 1
         card["problems"] = problems.get(f.index, [])
         card["valid"] = not any(p["severity"] == "error" for p in card["problems"])
         card["broken"] = False
