@@ -5,6 +5,7 @@ for a person to look at."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from warband.cli import app
 
 from headless import chromium, needs_chromium, screenshot
+from print_pages import long_warband, page_count, split_on_pages, with_probes
 
 pytestmark = needs_chromium
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,3 +90,34 @@ def test_a_roster_opens_as_one_card_per_entry(warband, tmp_path):
     printed = tmp_path / "roster.pdf"
     chromium(tmp_path, f"--print-to-pdf={printed}", "--no-pdf-header-footer", page.as_uri())
     assert printed.read_bytes().startswith(b"%PDF") and printed.stat().st_size > 5_000
+
+
+@pytest.mark.parametrize("warband,paper", [
+    ("long", "Letter"), ("long", "A4"), ("ashfall-ashen-host.yaml", "Letter"),
+    ("fogbound-tallow-guild.yaml", "Letter"), ("fogbound-tallow-guild.yaml", "A4"),
+    ("narnia-patrol.yaml", "A4")])
+def test_a_printed_roster_splits_no_card_and_strands_no_heading(warband, paper, tmp_path):
+    """Printed by Chromium on Letter and A4: every card whole on one page, and every heading (a
+    table for reference, the side, a glossary section) on the page of what follows it;
+    print_pages.py says how that is read from the PDF."""
+    file = long_warband(tmp_path) if warband == "long" else str(ROOT / "warbands" / warband)
+    page = tmp_path / "roster.html"
+    made = CliRunner().invoke(app, ["roster", file, "--format", "html", "-o", str(page)])
+    assert made.exit_code in (0, 1), made.output
+    probed, cards, heads = with_probes(page.read_text(encoding="utf-8"))
+    probed = probed.replace("</style>", f"@page {{ size: {paper}; }}\n</style>", 1)
+    page.write_text(probed, encoding="utf-8")
+    printed = tmp_path / "roster.pdf"
+    run = chromium(tmp_path, f"--print-to-pdf={printed}", "--no-pdf-header-footer",
+                   page.as_uri())
+    assert run.returncode == 0, run.stderr[-2000:]
+    pdf = printed.read_bytes()
+    assert len(cards) >= 4 and len(heads) >= 3
+    assert split_on_pages(pdf, cards, heads) == []
+    if warband == "long":
+        assert page_count(pdf) >= 4   # long enough for page breaks to fall among the cards
+        # and the check can fail: without the rules that keep things together, it does
+        loose = re.sub(r"(page-)?break-(inside|after|before): avoid;", "", probed)
+        page.write_text(loose, encoding="utf-8")
+        chromium(tmp_path, f"--print-to-pdf={printed}", "--no-pdf-header-footer", page.as_uri())
+        assert split_on_pages(printed.read_bytes(), cards, heads) != []

@@ -18,7 +18,8 @@ from warband.lists.roster import roster, roster_text
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "roster_golden"
 WARBANDS = sorted(p.name for p in (ROOT / "warbands").glob("*.yaml"))
-PINNED = ["clockwork-empire", "the-family", "greedy-dudes", "narnia-patrol"]
+PINNED = ["clockwork-empire", "the-family", "greedy-dudes", "narnia-patrol", "ashfall-ashen-host",
+          "fogbound-eel-street"]
 
 INVALID = """\
 name: Too Many Monsters
@@ -65,6 +66,17 @@ def test_roster_golden(golden, name, fmt, ext):
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     golden(GOLDEN / f"{name}.{ext}", result.stdout)
+
+
+def test_invalid_cards_golden(golden):
+    """An invalid warband's sheet: each entry's problems on its own card, a malformed entry a
+    card of its own, the warband's quota problem with the totals."""
+    found = roster_text(INVALID.replace("might: 15", "might: lots") +
+                        "  - {name: Nobody, class: Nope, might: 5}\n  - [not, an, entry]\n",
+                        "too-many-monsters.yaml")
+    golden(GOLDEN / "too-many-monsters.md", render_roster.render(found.model, "markdown"))
+    golden(GOLDEN / "too-many-monsters.txt",
+           render_roster.render(found.model, "text", width=100))
 
 
 def test_terminal_golden(golden, monkeypatch):
@@ -195,8 +207,13 @@ def test_invalid_warband_prints_its_roster_with_the_problems(tmp_path):
 def test_warband_with_a_malformed_fighter_still_gets_a_roster():
     found = roster_text(INVALID.replace("might: 15", "might: lots"), "bad.yaml")
     assert found.usable and not found.valid
-    assert [f["name"] for f in found.model["fighters"]] == ["Big One", "Big Two"]
+    # the malformed entry gets a card of its own, marked with its problem, in the file's order
+    assert [f["name"] for f in found.model["fighters"]] == ["Big One", "Big Two", "Spotter"]
     assert any(p["code"] == "E622" for p in found.model["problems"])
+    spotter = found.model["fighters"][2]
+    assert spotter["broken"] and not spotter["valid"]
+    assert [p["code"] for p in spotter["problems"]] == ["E622"]
+    assert [f["valid"] for f in found.model["fighters"][:2]] == [True, True]
 
 
 def test_missing_file_exits_2_with_diagnostics():
@@ -442,4 +459,187 @@ def test_a_sheet_lists_at_most_a_hundred_problems_and_counts_the_rest(tmp_path):
         assert problems > 150   # (one or more a fighter)
         assert f"and {problems - 100} more (warband validate lists them all)" in \
             result.stdout, fmt
-        assert result.stdout.count("E625") + result.stdout.count("E6") <= 2 * 100 + 2
+        # each problem at most twice: in the sheet's list and on its fighter's card
+        assert result.stdout.count("E6") <= 2 * 100 + 2, fmt
+        assert result.stdout.count("more problems (warband validate lists them all)") >= 40
+
+
+# ---- what a card carries from the rules (issue 22, item 5) --------------------------------------
+
+def card(model: dict, name: str) -> dict:
+    return next(f for f in model["fighters"] if f["name"] == name)
+
+
+def test_actions_are_decided_by_what_the_fighter_is():
+    family = model_of("the-family")
+    # SSS: shoot requires `attacker has Ranged`, defend `fighter has Defend`
+    assert [a["name"] for a in card(family, "Momma")["actions"]] == \
+        ["shoot", "melee", "move", "charge"]                           # Gunslinger: no Defend
+    assert [a["name"] for a in card(family, "Bad Dog")["actions"]] == ["melee", "move", "charge"]
+    defend = next(a for a in card(family, "Daddy")["actions"] if a["name"] == "defend")
+    assert defend["when"] == "not fighter.Stunned"   # `fighter has Defend` decided, dropped
+    # SMART: `archer has Missile`; `unit is human` (a tier) decided for next_level
+    narnia = model_of("narnia-patrol")
+    assert "shoot" in [a["name"] for a in card(narnia, "Archer")["actions"]]
+    assert "shoot" not in [a["name"] for a in card(narnia, "Spearman")["actions"]]
+    assert next(a for a in card(narnia, "Spearman")["actions"]
+                if a["name"] == "next_level")["when"] is None
+    goblins = model_of("goblin-warren")
+    assert all("next_level" not in [a["name"] for a in f["actions"]]   # monsters, not human
+               for f in goblins["fighters"])
+
+
+def test_an_action_taken_with_a_piece_names_the_pieces_that_allow_it():
+    host = model_of("ashfall-ashen-host")
+    actions = {a["name"]: a for a in card(host, "Sergeant Morrow")["actions"]}
+    assert actions["shoot"]["pieces"] == ["Carbine", "Autogun"]
+    assert actions["shoot"]["label"] == "shoot with Carbine or Autogun"
+    assert "grenade" not in actions and "flame" not in actions   # no piece with Blast or Flame
+    assert "w has" not in actions["shoot"]["when"]   # the piece's part is decided
+    grey = {a["name"]: a for a in card(host, "Grey Squad")["actions"]}
+    assert grey["grenade"]["pieces"] == ["Grenades"] and grey["shoot"]["pieces"] == ["Carbine"]
+
+
+def test_tick_boxes_flags_counters_bounds_and_the_side():
+    family = model_of("the-family")
+    ticks = {t["name"]: t for t in card(family, "Momma")["ticks"]}
+    assert (ticks["Stunned"]["kind"], ticks["Stunned"]["boxes"], ticks["Stunned"]["row"]) == \
+        ("flag", 1, "☐")
+    assert [t["name"] for t in family["side"]] == ["Fate", "Command", "Order", "InPlay"]
+    assert family["side"][0]["boxes"] is None and family["side"][0]["row"] == "____"
+    # Fogbound: `if f.Wounds >= f.Grit` bounds Wounds by the fighter's Grit
+    eel = model_of("fogbound-eel-street")
+    for f in eel["fighters"]:
+        grit = int(next(s["value"] for s in f["stats"] if s["name"] == "Grit"))
+        assert {t["name"]: t["boxes"] for t in f["ticks"]}["Wounds"] == grit
+    # SMART: `unit.Wounds >= unit_level(unit)`, a definition of the (derived) level
+    narnia = model_of("narnia-patrol")
+    for f in narnia["fighters"]:
+        level = int(next(s["value"] for s in f["stats"] if s["name"] == "Level"))
+        boxes = {t["name"]: t["boxes"] for t in f["ticks"]}
+        assert boxes["Wounds"] == level and boxes["Absorbed"] is None
+        assert "SpellsCast" not in boxes   # bound by Spells, which none of them has
+    # SAS: MovementUsed against the movement points of the fighter's size (a table)
+    dudes = model_of("greedy-dudes")
+    assert {t["name"]: t["boxes"] for t in dudes["fighters"][0]["ticks"]}["MovementUsed"] == 2
+
+
+def test_units_get_a_row_of_wound_boxes_per_model():
+    host = model_of("ashfall-ashen-host")
+    veterans = card(host, "Cinder Veterans")["models"]
+    assert (veterans["count"], veterans["wounds"]) == (3, 2)
+    assert veterans["rows"] == ["☐ ☐"] * 3
+
+
+def test_reference_tables_are_on_the_sheet_once_in_every_system():
+    expected = {"the-family": ["attack_band"], "narnia-patrol": ["movement", "strike_order"],
+                "greedy-dudes": ["movement_points", "training_name"],
+                "fogbound-eel-street": ["fog"], "ashfall-ashen-host": []}
+    for name, tables in expected.items():
+        assert [t["name"] for t in model_of(name)["reference"]] == tables, name
+    band = model_of("the-family")["reference"][0]
+    assert band["columns"] == ["kill", "stun"] and band["params"] == "attacker, target"
+    assert band["rows"][0] == {"key": "when attacker * 4 <= target", "values": ["18", "16"],
+                               "doc": "a quarter of the target's or less"}
+    fog = model_of("fogbound-eel-street")["reference"][0]
+    assert [r["key"] for r in fog["rows"]] == ["1", "2..3", "4..5", "otherwise"]
+    names = model_of("greedy-dudes")["reference"][1]["rows"][0]["values"]
+    assert names == ["untrained rabble"]   # a text, not its quoted source
+    for fmt in ("text", "markdown", "html"):
+        out = run("warbands/the-family.yaml", "--format", fmt).stdout.replace("\\_", "_")
+        assert out.count("attack_band(attacker, target)") == 1, fmt
+
+
+def test_derived_stats_are_shown_and_marked():
+    narnia = model_of("narnia-patrol")
+    level = next(s for s in card(narnia, "Sir Edmund")["stats"] if s["name"] == "Level")
+    assert (level["value"], level["derived"]) == ("3", True)     # XP 54
+    assert next(s for s in narnia["stats"] if s["name"] == "Level")["derived"] == \
+        "level_from_xp(f.XP) if f is human"
+    goblin = card(model_of("goblin-warren"), "Goblin")
+    assert not next(s for s in goblin["stats"] if s["name"] == "Level")["derived"]   # a monster
+
+
+def test_a_piece_carried_twice_is_listed_once_with_its_count():
+    text = ("ruleset: fogbound\nname: Twice\nfighters:\n"
+            "  - {name: Brute, class: Bruiser, equipment: [Cudgel, Dagger, Dagger]}\n")
+    found = roster_text(text, "twice.yaml")
+    assert found.usable, found.diagnostics
+    for f in found.model["fighters"]:
+        names = [e["name"] for e in f["equipment"]]
+        assert len(names) == len(set(names))
+        assert len({w["name"] for w in f["weapons"]}) == len(f["weapons"])
+
+
+@pytest.mark.parametrize("warband", WARBANDS)
+def test_no_card_of_a_shipped_warband_lists_a_piece_twice(warband):
+    for f in model_of(warband[:-5])["fighters"]:
+        for key in ("equipment", "weapons", "actions", "ticks"):
+            names = [item["name"] for item in f[key]]
+            assert len(names) == len(set(names)), (f["name"], key, names)
+
+
+def test_every_text_from_the_files_is_escaped_on_the_cards(tmp_path):
+    hostile = '<b onmouseover="x">*[Bad]*</b>'
+    text = INVALID.replace("Big One", hostile).replace("class: Sniper", f"class: '{hostile}'")
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text, encoding="utf-8")
+    html = run(str(path), "--format", "html").stdout
+    assert "<b onmouseover" not in html and "&lt;b onmouseover=&#34;x&#34;&gt;" in html
+    md = run(str(path), "--format", "markdown").stdout
+    assert "<b " not in md and "&lt;b onmouseover=\"x\"&gt;\\*\\[Bad\\]\\*&lt;/b&gt;" in md
+
+
+# ---- the `for reference` marker in the language -------------------------------------------------
+
+def _compiled(text: str):
+    from warband.lang.compiler import compile_text
+    return compile_text(text, "t.rules")
+
+
+REFERENCE_RULES = '''ruleset "t"
+stat Might: 1..10
+table band(a, b) -> (kill, stun) for reference "kill, then stun" {
+  when a > b => 10, 8
+  otherwise => 12, 10
+}
+table price(c: number) -> points { otherwise => 1 }
+'''
+
+
+def test_a_table_marked_for_reference():
+    compiled = _compiled(REFERENCE_RULES)
+    assert not compiled.errors, compiled.diagnostics
+    tables = compiled.ruleset.tables
+    assert tables["band"].reference and not tables["price"].reference
+    assert tables["band"].doc == "kill, then stun"
+
+
+def test_for_another_word_is_E311():
+    compiled = _compiled(REFERENCE_RULES.replace("for reference", "for players"))
+    assert [(d.code, d.span.line, d.span.column) for d in compiled.errors] == [("E311", 3, 38)]
+    assert "for reference" in compiled.errors[0].hint
+
+
+def test_reference_is_no_keyword():
+    text = REFERENCE_RULES + 'define reference(x) = x + 1\n'
+    assert not _compiled(text).errors
+
+
+def test_rules_show_and_diff_name_the_marker(tmp_path):
+    base, house = tmp_path / "base.rules", tmp_path / "house.rules"
+    base.write_text(REFERENCE_RULES, encoding="utf-8")
+    house.write_text(REFERENCE_RULES.replace(" for reference", ""), encoding="utf-8")
+    shown = CliRunner().invoke(app, ["rules", "show", str(base)])
+    assert "Table band(a, b) for reference" in shown.stdout
+    as_json = CliRunner().invoke(app, ["rules", "show", str(base), "--format", "json"])
+    assert '"reference": true' in as_json.stdout
+    diff = CliRunner().invoke(app, ["rules", "diff", str(base), str(house)])
+    assert "no longer for reference" in diff.stdout, diff.stdout
+
+
+def test_a_table_for_reference_that_no_rule_calls_is_no_warning():
+    # (one that players look up is there for them; an unmarked one no rule calls is W101)
+    compiled = _compiled(REFERENCE_RULES)
+    assert [d.message for d in compiled.diagnostics if d.code == "W101"] == \
+        ["table 'price' is never used"]

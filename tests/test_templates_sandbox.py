@@ -344,9 +344,13 @@ def test_markdown_escapes_html_and_markup_from_the_file(tmp_path):
     assert "\\[x\\](javascript:alert(1)) \\*b\\* \\_i\\_ \\`c\\`" in out
     assert "| &lt;img src=x onerror=alert(1)&gt; |" in out
     assert "a \\| b &lt;b&gt;bold&lt;/b&gt; &amp; more" in out
-    table = [line for line in out.splitlines() if line.startswith("| ")]
-    widths = {len(re.findall(r"(?<!\\)\|", line)) for line in table}
-    assert len(widths) == 1   # no cell broke the table
+    # no cell broke a table: every row of each table (the fighters', each card's stats, ...)
+    # has as many cells as its header
+    tables = [block.splitlines() for block in re.split(r"\n(?!\|)[^\n]*\n", out)]
+    for table in tables:
+        rows = [line for line in table if line.startswith("|")]
+        widths = {len(re.findall(r"(?<!\\)\|", line)) for line in rows}
+        assert len(widths) <= 1, rows
 
 
 def test_markdown_code_spans_survive_backticks(tmp_path):

@@ -256,7 +256,7 @@ def test_a_roster_shows_a_units_models_and_a_row_of_wound_boxes_each():
     assert cards["Big one"] == {"count": 1, "wounds": 3, "rows": ["☐ ☐ ☐"]}
     text = CliRunner().invoke(app, ["roster", "--format", "markdown",
                                     str(ROOT / "tests" / "units" / "squad-army.yaml")]).output
-    assert "**Mob**: 2 models, 2 wounds each\n\n1. ☐ ☐\n2. ☐ ☐\n" in text
+    assert "### Mob" in text and "**Models**: 2 models, 2 wounds each\n\n1. ☐ ☐\n2. ☐ ☐\n" in text
 
 
 def test_rules_show_says_which_classes_are_units():

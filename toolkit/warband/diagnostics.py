@@ -85,6 +85,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E308": (Severity.ERROR, "assignment to something that cannot change"),
     "E309": (Severity.ERROR, "missing result"),
     "E310": (Severity.ERROR, "a swap of a piece the class does not carry"),
+    "E311": (Severity.ERROR, "a table marked for an unknown use"),
     # weapon profiles
     "E313": (Severity.ERROR, "a piece of equipment given a value that is no profile of it"),
     "E314": (Severity.ERROR, "a piece of equipment without a value its profile needs"),

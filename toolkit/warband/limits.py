@@ -51,6 +51,8 @@ MAX_TEMPLATE_BYTES = 256 * 1024   # one template file (the built-in HTML one is 
 MAX_TEMPLATE_STEPS = 2_000_000   # lines of template code run for one roster (entering an
 #                                  include, macro or block counts 20); the built-in ones ~26,000
 MAX_TEMPLATE_OUTPUT = 4_000_000   # characters of output, and of any string or list made on the way
+MAX_CARD_BOXES = 30   # tick boxes in one row of a roster card; a counter bound by more gets a
+#                       blank to write the number in
 
 # ---- what is shown: diagnostics and hints -------------------------------------------------------
 MAX_EXCERPT_WIDTH = 200   # characters of a source line an excerpt shows: a longer line is cut

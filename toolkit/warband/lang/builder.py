@@ -313,9 +313,12 @@ class Builder(Transformer):
         return int(c[0]), int(c[1])
 
     def table_decl(self, meta, c):
-        name, params, columns, doc, *rows = c
+        name, params, columns, use, doc, *rows = c
         return nodes.TableDecl(self.ident(name), params, columns, doc, tuple(rows),
-                             self.span(meta))
+                             self.span(meta), use)
+
+    def table_use(self, meta, c):
+        return self.ident(c[0])
 
     def define_decl(self, meta, c):
         name, params, doc, body = c

@@ -569,7 +569,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
         warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used and \
-                    sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS):
+                    sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) and \
+                    not (isinstance(sym.decl, nodes.TableDecl) and sym.decl.reference):
+                # (a table for reference is there for the players: roster sheets print it)
                 self.error("W101", f"{noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
 

@@ -195,6 +195,8 @@ def _table(a: nodes.TableDecl, b: nodes.TableDecl) -> list[str]:
             out.append(f"row {key} => {row_text(row)[1]} removed")
     if not out and [_row_key(r) for r in a.rows] != [_row_key(r) for r in b.rows]:
         out.append("rows reordered (the first that matches wins)")
+    if a.reference != b.reference:   # printed on roster sheets, or no longer
+        out.append("now for reference" if b.reference else "no longer for reference")
     return out + _doc(a.doc, b.doc)
 
 

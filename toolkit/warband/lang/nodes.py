@@ -534,6 +534,13 @@ class TableDecl:
     doc: str | None
     rows: tuple[Row, ...]
     span: Span
+    # `for reference` (the word after `for`; the checker accepts only "reference"): a table
+    # players look up during play, printed once on a roster's sheet
+    use: Ident | None = None
+
+    @property
+    def reference(self) -> bool:
+        return self.use is not None and self.use.name == "reference"
 
 
 @node

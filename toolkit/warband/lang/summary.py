@@ -222,7 +222,7 @@ def render(ruleset: Ruleset, console: Console) -> None:
                           + (f": {s.doc}" if s.doc else ""))
     for table in ruleset.tables.values():
         section(f"Table {table.name.name}({', '.join(p.name.name for p in table.params)})"
-                + at(table.name.name))
+                + (" for reference" if table.reference else "") + at(table.name.name))
         if table.doc:
             say(table.doc)
         t = Table("row", ", ".join(c.name for c in table.columns), "note", box=None,
@@ -316,7 +316,8 @@ def as_json(ruleset: Ruleset) -> dict:
                           if e.values or e.traits else {})}
                       for e in ruleset.equipment.values()],
         "tables": [{"name": t.name.name, "columns": [c.name for c in t.columns],
-                    "rows": [list(row_text(r)) for r in t.rows], **o(t.name.name)}
+                    "rows": [list(row_text(r)) for r in t.rows], "reference": t.reference,
+                    **o(t.name.name)}
                    for t in ruleset.tables.values()],
         "defines": [{"name": n, **o(n)} for n in ruleset.defines],
         "enums": [{"name": n, **o(n)} for n in ruleset.enums],

@@ -28,6 +28,11 @@ class TableChecker(CheckerParts):
         outer, self.current = self.current, self.owner(decl)
         scope = self.params_scope(decl.params)
         self.repeated(decl.columns, "column", f"table '{name}'")
+        if decl.use is not None and not decl.reference:   # `for NAME`: only one word is known
+            self.error("E311", f"a table is marked only 'for reference', not "
+                               f"'for {decl.use.name}'", decl.use.span,
+                       hint="write `for reference` after the columns for a table players look "
+                            "up during play (roster sheets print it once), or leave it out")
         cells: list[list[tuple[Type, nodes.Expr]]] = [[] for _ in decl.columns]
         seen_default: nodes.Row | None = None
         for row in decl.rows:

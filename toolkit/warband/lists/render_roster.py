@@ -309,6 +309,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     from rich.text import Text
 
     from warband import terminal
+    from warband.lists import card_text
     model = printable(model)
     out = io.StringIO()
     console = terminal.console(out, colour=colour, width=width, soft_wrap=False,
@@ -353,7 +354,7 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
         if model["has_traits"]:
             row.append(Text(", ".join(t["text"] for t in f["traits"])))
         if model["has_equipment"]:
-            row.append(Text(", ".join(e["name"] for e in f["equipment"])))
+            row.append(Text(", ".join(e["text"] for e in f["equipment"])))
         if model["has_points"]:
             row.append(Text(f["points_text"] or "?"))
         row += [Text(c["text"] or "?") for c in f["costs"]]
@@ -368,6 +369,10 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
     else:  # too narrow for a table: one block a fighter
         for f in fighters:
             _fighter_block(console, model, f)
+    for stat in model["stats"]:   # a stat the rules work out: say how
+        if stat.get("derived"):
+            console.print(Text(f"{stat['name']} is worked out by the rules: {stat['derived']}",
+                               style="dim"))
     _weapon_table(console, fighters)
 
     line = Text()
@@ -389,6 +394,8 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
             text = Text(f"{f['name']}: ", style="bold")
             text.append(" ".join(str(f["notes"]).split()))
             console.print(text)
+    card_text.cards(console, model)
+    card_text.sheet(console, model)
 
     console.print()
     console.print(Text("Rules used", style="bold underline"))
@@ -424,7 +431,7 @@ def _fighter_block(console, model: dict, f: dict) -> None:
     if f["traits"]:
         console.print(Text("  traits: " + ", ".join(t["text"] for t in f["traits"])))
     if f["equipment"]:
-        console.print(Text("  equipment: " + ", ".join(e["name"] for e in f["equipment"])))
+        console.print(Text("  equipment: " + ", ".join(e["text"] for e in f["equipment"])))
 
 
 # weapon profiles: each fighter's pieces with their values, in rules that declare any

@@ -13,18 +13,33 @@ Model (every value a str, int, bool, None, list or dict):
 
     title, file, notes
     ruleset:  {id, title, source}
-    stats:    [{name, numeric, doc}]                column heads, in the ruleset's order
+    stats:    [{name, numeric, doc, derived}]       column heads, in the ruleset's order;
+                                                    derived: how the rules work it out, or None
     has_classes, has_points, has_traits, has_equipment   whether there are classes / a cost
                                                     rule / fighters with traits / equipment
     costs:    [{name, doc}]                         the army's named costs (`cost crowns(f)`)
-    fighters: [{name, count, class, tier, stats: [{name, value}], traits: [{name, value, text,
-               doc}], equipment: [{name, doc}], cost, points, points_text, notes,
+    fighters: [{name, count, class, tier, stats: [{name, value, derived}], traits: [{name, value,
+               text, doc}], equipment: [{name, doc, count, text}], cost, points, points_text,
+               notes,
                costs: [{name, cost, total, text}],   costs: each named cost, in costs' order
                models: {count, wounds, rows: [text]} or None,   a unit's models, a row of
                                                     wound boxes each
-               weapons: [{name, doc, values: [{name, value}], traits}]}]   the pieces it
+               weapons: [{name, doc, values: [{name, value}], traits}],   the pieces it
                                                     carries with their profile values, in
                                                     rules that declare any (else empty)
+               actions: [{name, doc, when, pieces, label, text}],   the rules' actions it may
+                                                    take (with which pieces, for one taken with
+                                                    a piece); `when` what play decides
+               ticks: [{name, kind, doc, boxes, row}],   a box per flag, a row of boxes (or a
+                                                    blank: boxes None) per counter on fighters
+               copies,                              lines of those boxes: one per fighter of
+                                                    the entry (its count, up to MAX_CARD_BOXES)
+               valid, problems: [{severity, code, message, where, text}],   its own problems
+               broken}]                             an entry too malformed to read: only its
+                                                    name (or "entry N") and its problems
+    side:     [{name, kind, doc, boxes, row}]       the side's flags and counters, once
+    reference: [{name, doc, params, columns, rows: [{key, values, doc}]}]   the tables the rules
+                                                    mark `for reference`, once
     totals:   [{name, used, limit, bound, text, ok}]   points, each named cost and fighters,
                                                     where defined
     valid, status, problems: [{severity, code, message, where, text}]
@@ -39,9 +54,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
-from warband.limits import MAX_SHOWN_PER_FILE
-from warband.lists import army
+from warband.lang.unparse import expr_text
+from warband.limits import MAX_CARD_BOXES, MAX_SHOWN_PER_FILE
+from warband.lists import army, card_rules
 from warband.lists.validate import FileResult, Validation
+from warband.lists.warband_file import FIGHTERS
 
 if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset
@@ -78,7 +95,7 @@ def roster(arg: str, *, default_ruleset: str | None = None,
     out = Roster(result, validation.sources, diagnostics=list(result.diagnostics))
     if result.unusable or result.warband is None or result.ruleset is None:
         return out
-    out.model = build(result)
+    out.model = build(result, validation.sources)
     return out
 
 
@@ -89,7 +106,7 @@ def roster_text(text: str, name: str = "warband.yaml", *,
     result = validation.text(text, name)
     out = Roster(result, validation.sources, diagnostics=list(result.diagnostics))
     if not (result.unusable or result.warband is None or result.ruleset is None):
-        out.model = build(result)
+        out.model = build(result, validation.sources)
     return out
 
 
@@ -135,18 +152,26 @@ def _derived(ruleset: Ruleset, world: World) -> list[dict]:
     if not names:
         return [{} for _ in world.fighters]
     # lazily: the interpreter (and the code generator under it) only for derived stats
-    from warband.run.interpreter import Interpreter, RulesError
+    from warband.run.interpreter import RulesError
     from warband.run.world import Ref
-    interpreter, out = Interpreter(ruleset), []
+    interpreter, out = _interpreter(ruleset), []
     for i in range(len(world.fighters)):
         values = {}
         for name in names:
-            try:
-                values[name] = interpreter.derived_stat(Ref("fighter", i), name, world)
+            try:   # (a stat worked out for some fighters only is given for the others)
+                if interpreter.works_out(name, Ref("fighter", i), world):
+                    values[name] = interpreter.derived_stat(Ref("fighter", i), name, world)
             except RulesError:
                 values[name] = "?"
         out.append(values)
     return out
+
+
+def _interpreter(ruleset: Ruleset):
+    """The ruleset's interpreter, made once for a roster (its compiled rules are cached in it)."""
+    # lazily: the interpreter (and the code generator under it) only for a roster's rules
+    from warband.run.interpreter import Interpreter
+    return Interpreter(ruleset)
 
 
 def _has_source(name: str, fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> bool:
@@ -178,10 +203,16 @@ def _traits(fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> list[dict
 def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
              ruleset: Ruleset, derived: dict, named: dict[str, army.CostTotal]) -> dict:
     stats = [{"name": name, "value": number_text(derived[name] if name in derived
-                                                 else seen.values.get(name))}
+                                                 else seen.values.get(name)),
+              "derived": name in derived}   # worked out by the rules (a level from XP)
              for name in ruleset.stats]
-    equipment = [{"name": e, "doc": ruleset.equipment[e].doc if e in ruleset.equipment else None}
-                 for e in seen.equipment]
+    # each piece once: a piece carried twice (the class's and the entry's) is "Dagger × 2"
+    carried: dict[str, int] = {}
+    for e in seen.equipment:
+        carried[e] = carried.get(e, 0) + 1
+    equipment = [{"name": e, "doc": ruleset.equipment[e].doc if e in ruleset.equipment else None,
+                  "count": n, "text": e if n == 1 else f"{e} × {n}"}
+                 for e, n in carried.items()]
     points = cost * fighter.count if cost is not None else None
     if cost is None:
         points_text = None
@@ -297,16 +328,73 @@ def _named_total(warband: Warband, name: str, found: army.CostTotal,
     }
 
 
+def _problem(d: Diagnostic, file: str) -> dict:
+    where = f"line {d.span.line}" if d.span and d.span.file == file else (
+        str(d.span) if d.span else None)
+    return {"severity": d.severity.value, "code": d.code, "message": d.message,
+            "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}"}
+
+
+# problems of the whole warband, though shown at the first entry they count: a total over its
+# limit, too many fighters, a quota not met, fighters sharing a name (the sheet lists them)
+WHOLE_WARBAND = frozenset({"E701", "E702", "E703", "W701"})
+
+
+def _entry_problems(result: FileResult) -> dict[int, list[dict]]:
+    """Each entry's own problems (those whose place in the file is in the entry), by its
+    position in the file's fighters, for its card: at most MAX_SHOWN_PER_FILE on all the cards
+    together, as on the sheet; a card past them says there are more."""
+    out: dict[int, list[dict]] = {}
+    shown = 0
+    for d in result.diagnostics:
+        if len(d.path) >= 2 and d.path[0] == FIGHTERS and isinstance(d.path[1], int) and \
+                d.code not in WHOLE_WARBAND:
+            found = out.setdefault(d.path[1], [])
+            if shown < MAX_SHOWN_PER_FILE:
+                found.append(_problem(d, result.file))
+                shown += 1
+            elif not found or found[-1]["code"]:   # past the sheet's limit: one line a card
+                found.append({"severity": d.severity.value, "code": "", "where": None,
+                              "message": "more problems (warband validate lists them all)",
+                              "text": "more problems (warband validate lists them all)"})
+    return out
+
+
+def _broken(index: int, entry, ruleset: Ruleset, problems: list[dict]) -> dict:
+    """The card of an entry too malformed to read: its name if it has one, and its problems
+    (every value unknown, so a template's columns still line up)."""
+    name = entry.get("name") if isinstance(entry, dict) else None
+    cls = entry.get("class") if isinstance(entry, dict) else None
+    return {
+        "name": name.strip() if isinstance(name, str) and name.strip() else f"entry {index + 1}",
+        "count": 1, "class": cls if isinstance(cls, str) else None, "tier": None,
+        "stats": [{"name": n, "value": "?", "derived": False} for n in ruleset.stats],
+        "traits": [], "equipment": [], "cost": None, "points": None, "points_text": None,
+        "notes": None,
+        "costs": [{"name": c.name, "cost": None, "total": None, "text": None}
+                  for c in (ruleset.army.costs if ruleset.army is not None else ())],
+        "models": None, "weapons": [], "actions": [], "ticks": [], "copies": 1,
+        "valid": False, "problems": problems, "broken": True,
+    }
+
+
+def _entries(result: FileResult, sources: Sources | None) -> list:
+    """The file's fighters as written (for the names of malformed entries); [] if unknown."""
+    text = sources.texts.get(result.file) if sources is not None else None
+    if text is None:
+        return []
+    # lazily: read again only for a file with a malformed entry
+    from warband.lists.yamlload import load_yaml
+    data = load_yaml(text.encode("utf-8"), result.file).data
+    entries = data.get(FIGHTERS) if isinstance(data, dict) else None
+    return list(entries) if isinstance(entries, list) else []
+
+
 def _problems(result: FileResult) -> list[dict]:
     """The warband's problems as the card sheet lists them: at most MAX_SHOWN_PER_FILE, the
     rest counted in one line (a sheet of 5,000 fighters each over a limit is read by no one;
     `warband validate --format json` keeps them all)."""
-    out = []
-    for d in result.diagnostics[:MAX_SHOWN_PER_FILE]:
-        where = f"line {d.span.line}" if d.span and d.span.file == result.file else (
-            str(d.span) if d.span else None)
-        out.append({"severity": d.severity.value, "code": d.code, "message": d.message,
-                    "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}"})
+    out = [_problem(d, result.file) for d in result.diagnostics[:MAX_SHOWN_PER_FILE]]
     more = len(result.diagnostics) - MAX_SHOWN_PER_FILE
     if more > 0:
         message = f"and {more:,} more (warband validate lists them all)"
@@ -340,6 +428,10 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
     classes = list(dict.fromkeys(f.fighter_class for f in fighters if f.fighter_class))
     traits = {t["name"] for card in seen_all for t in card["traits"]}
     equipment = {e["name"] for card in seen_all for e in card["equipment"]}
+    actions = {a["name"] for card in seen_all for a in card.get("actions", ())}
+    # a weapon's own traits (Blast on Grenades) are read on its card too
+    traits |= {t for e in equipment if e in ruleset.equipment
+               for t, _ in ruleset.equipment[e].traits}
     tiers = {ruleset.classes[c].tier for c in classes if c in ruleset.classes} - {None}
 
     def listed(pairs) -> str:
@@ -361,6 +453,9 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
         ("Equipment", "equipment", [
             {"name": n, "doc": e.doc, "detail": listed(e.grants) or None}
             for n, e in ruleset.equipment.items() if n in equipment]),
+        ("Actions", "action", [
+            {"name": n, "doc": p.doc, "detail": None}
+            for n, p in ruleset.procedures.items() if n in actions]),
         ("Tiers", "tier", [
             {"name": n, "doc": _unrepeated(n, t.doc), "detail": None}
             for n, t in ruleset.tiers.items() if n in tiers]),
@@ -377,23 +472,48 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
             for title, kind, entries in sections if entries]
 
 
-def build(result: FileResult) -> dict:
-    """The roster model of a file that validation could read (some entries may be malformed:
-    those are left out, and the problems say why)."""
+def build(result: FileResult, sources: Sources | None = None) -> dict:
+    """The roster model of a file that validation could read. An entry too malformed to read
+    gets a card of its own with its problems (its name read again from the file's text in
+    `sources`)."""
     warband, ruleset = result.warband, result.ruleset
     assert warband is not None and ruleset is not None  # as the docstring says: a file read
     world = army.world_of(warband, ruleset)
     found = _costs(warband, ruleset, world)
-    cards = [_fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
-             for f, seen, derived in zip(warband.fighters, world.fighters,
-                                         _derived(ruleset, world))]
+    interpreter = _interpreter(ruleset)
+    bounds = card_rules.counter_bounds(ruleset)
+    problems = _entry_problems(result)
+    cards = []
+    for i, (f, seen, derived) in enumerate(zip(warband.fighters, world.fighters,
+                                               _derived(ruleset, world))):
+        card = _fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
+        card["actions"] = card_rules.actions(ruleset, interpreter, world, i)
+        card["ticks"] = card_rules.tick_boxes(ruleset, interpreter, world, i, bounds)
+        # a card for several fighters (`count: 4`) gets a line of boxes for each; past the
+        # limit of a row, one line to keep count on
+        card["copies"] = f.count if f.count <= MAX_CARD_BOXES else 1
+        card["problems"] = problems.get(f.index, [])
+        card["valid"] = not any(p["severity"] == "error" for p in card["problems"])
+        card["broken"] = False
+        cards.append((f.index, card))
+    readable = {f.index for f in warband.fighters}
+    missing = sorted(i for i in problems if i not in readable)
+    if missing:   # malformed entries: a card each, in the file's order
+        entries = _entries(result, sources)
+        cards += [(i, _broken(i, entries[i] if i < len(entries) else None, ruleset,
+                              problems[i])) for i in missing]
+        cards.sort(key=lambda pair: pair[0])
+    cards_only = [card for _, card in cards]
     title = warband.name or Path(result.file).stem
     return {
         "title": title,
         "file": result.file,
         "notes": str(warband.notes) if warband.notes is not None else None,
         "ruleset": {"id": ruleset.id, "title": ruleset.title, "source": ruleset.source},
-        "stats": [{"name": name, "numeric": stat.enum is None, "doc": stat.doc}
+        "stats": [{"name": name, "numeric": stat.enum is None, "doc": stat.doc,
+                   # how the rules work a derived stat out (a SMART level from XP)
+                   "derived": None if stat.derived is None else expr_text(stat.derived) + (
+                       f" if {expr_text(stat.when)}" if stat.when is not None else "")}
                   for name, stat in ruleset.stats.items()],
         "has_classes": bool(ruleset.classes),
         "has_points": bool(ruleset.army and ruleset.army.cost is not None),
@@ -402,14 +522,17 @@ def build(result: FileResult) -> dict:
                    "title": c.name if c.name.lower() not in {s.lower() for s in ruleset.stats}
                    else f"{c.name} cost"}
                   for c in (ruleset.army.costs if ruleset.army is not None else ())],
-        "has_equipment": any(card["equipment"] for card in cards),
-        "has_traits": any(card["traits"] for card in cards),
-        "fighters": cards,
+        "has_equipment": any(card["equipment"] for card in cards_only),
+        "has_traits": any(card["traits"] for card in cards_only),
+        "fighters": cards_only,
+        "side": card_rules.side_boxes(ruleset),
+        "reference": card_rules.reference_tables(ruleset),
         "totals": _totals(warband, ruleset, found, result),
         "valid": not result.failed(),
         "status": _status(result),
         "problems": _problems(result),
-        "glossary": _glossary(ruleset, warband.fighters, cards),
+        "glossary": _glossary(ruleset, warband.fighters,
+                              [card for card in cards_only if not card["broken"]]),
     }
 
 
