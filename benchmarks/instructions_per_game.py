@@ -17,9 +17,10 @@ could push out the entry the warm-up wrote, or an edit or a merge could change t
 between the runs; the FEW run then compiled the rules afresh and the MANY run found them, and
 the difference came out as a fraction of a game (1.3 million instructions a standard game
 against 21.5: compiling the standard game's rules cold takes about 1,650 million instructions,
-a warm start-up 3,050 million, and (21.5 - 1.3) x 80 games is 1,620 million). So the code measured is a copy taken at the start (this checkout's files as
-they are, or REF's from git), the rules cache is the copy's own, the warm-up runs with the same
-environment as the counted runs, and a counted run that writes the cache stops the benchmark.
+a warm start-up 3,050 million, and (21.5 - 1.3) x 80 games is 1,620 million). So the code
+measured is a copy taken at the start (this checkout's files as they are, or REF's from git),
+the rules cache is the copy's own, the warm-up runs with the same environment as the counted
+runs, and a counted run that writes the cache stops the benchmark.
 
 `--against REF` counts REF's version of the code too, in the same way, and prints both.
 """
