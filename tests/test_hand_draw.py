@@ -162,3 +162,9 @@ def test_the_generated_code_and_the_interpreter_draw_the_same_hands(ruleset):
                                  choice_rng=random.Random(training))
             runs.append([interp.sample("hand", args, w)[0] for _ in range(200)])
         assert runs[0] == runs[1]
+
+
+def test_the_steps_are_kept_with_the_list():
+    legal = hands(4)
+    assert tuples.steps(legal) is tuples.steps(legal)   # made once for a kept list of options
+    assert tuples.steps(list(legal)) == tuples.steps(legal)
