@@ -164,7 +164,9 @@ def test_the_generated_code_and_the_interpreter_draw_the_same_hands(ruleset):
         assert runs[0] == runs[1]
 
 
-def test_the_steps_are_kept_with_the_list():
-    legal = hands(4)
-    assert tuples.steps(legal) is tuples.steps(legal)   # made once for a kept list of options
-    assert tuples.steps(list(legal)) == tuples.steps(legal)
+def test_the_steps_are_kept_with_the_list(ruleset):
+    stmt = ruleset.decisions["h"][1]
+    legal = tuples.options(stmt, 0, 4, (4,), lambda c: sum(c) <= 4)
+    assert legal == hands(4) and tuples.options(stmt, 0, 4, (4,), bool) is legal   # kept
+    assert tuples.steps(legal) is tuples.steps(legal)   # made once for a list of options
+    assert tuples.steps(hands(4)) == tuples.steps(legal)

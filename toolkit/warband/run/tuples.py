@@ -39,7 +39,15 @@ _PLAIN = (nodes.Name, nodes.Int, nodes.Bool, nodes.Binary, nodes.Compare, nodes.
 _KEPT: dict = {}       # (id(stmt), low, high, values of the other names) -> (stmt, options)
 _MAX_KEPT = 20_000     # entries kept before the store is emptied (a few MB at most)
 _PLAIN_WHERE: dict = {}   # id(stmt) -> (stmt, the other names `where` reads, or None)
-_STEPS: dict = {}      # id(list of options) -> (that list, its steps: see steps())
+
+
+class Legal(list):
+    """The legal tuples of a decision, in order (see options), with the steps a random player
+    draws through, made the first time one draws from them (None before): a kept list keeps
+    them too."""
+
+    __slots__ = ("steps",)
+    steps: tuple | None
 
 
 def check_bounds(stmt: nodes.ChooseTuple, low, high) -> None:
@@ -115,7 +123,8 @@ def options(stmt: nodes.ChooseTuple, low: int, high: int, others: tuple | None,
             return found[1]   # (its bounds were checked when it was listed)
     check_bounds(stmt, low, high)
     every = itertools.product(range(low, high + 1), repeat=len(stmt.names))
-    legal = list(every) if stmt.where is None else [c for c in every if allows(c) is True]
+    legal = Legal(every) if stmt.where is None else Legal(c for c in every if allows(c) is True)
+    legal.steps = None
     if not legal:
         raise RulesError(diag("E505", f"decision '{stmt.name.name}' has nothing to choose "
                                       f"from: no numbers in {low}..{high} meet its 'where'",
@@ -129,11 +138,10 @@ def options(stmt: nodes.ChooseTuple, low: int, high: int, others: tuple | None,
 
 def steps(legal: list[tuple[int, ...]]) -> tuple:
     """The legal tuples as a tree of the numbers in turn: a tuple of (number, the steps after
-    it) for each number that begins some legal tuple, in order; () after the last number. Kept
-    with the list (which is kept per values: see options)."""
-    found = _STEPS.get(id(legal))
-    if found is not None and found[0] is legal:
-        return found[1]
+    it) for each number that begins some legal tuple, in order; () after the last number. Made
+    once for a list of options (options keeps a list per values)."""
+    if type(legal) is Legal and legal.steps is not None:
+        return legal.steps
 
     def tree(rows: list[tuple[int, ...]], at: int) -> tuple:
         if at == len(rows[0]):
@@ -141,9 +149,8 @@ def steps(legal: list[tuple[int, ...]]) -> tuple:
         return tuple((number, tree(list(group), at + 1))
                      for number, group in itertools.groupby(rows, key=lambda r: r[at]))
     made = tree(legal, 0)   # (options are in order, so equal first numbers are together)
-    if len(_STEPS) >= _MAX_KEPT:
-        _STEPS.clear()
-    _STEPS[id(legal)] = (legal, made)
+    if type(legal) is Legal:
+        legal.steps = made
     return made
 
 
