@@ -86,7 +86,7 @@ def instructions(script: Path, scenario: str, games: int, out: Path, env: dict) 
 def per_game(tree: Path, scenario: str, few_games: int, many_games: int) -> float:
     """Millions of instructions a game of `scenario` with the code in `tree`."""
     cache = tree / "rules-cache"
-    cache.mkdir()
+    cache.mkdir(exist_ok=True)   # (one per copy: each scenario warms its own entry)
     env = {**os.environ, "PYTHONHASHSEED": "0", "WARBAND_CACHE_DIR": str(cache)}
     script = tree / "play.py"
     script.write_text(PLAY.format(toolkit=str(tree / "toolkit")))
