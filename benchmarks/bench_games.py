@@ -2,6 +2,7 @@
 
 Run by hand (not a test):
     python benchmarks/bench_games.py [--games N] [--scenario ID ...] [--policy greedy] [--repeat N]
+                                     [--against REF] [--clock cpu]
 
 For each scenario in scenarios/ it plays N games with random players (or greedy or first ones,
 with --policy: greedy players think, and play far fewer games) through `warband.game.simulate`
@@ -10,6 +11,11 @@ with --policy: greedy players think, and play far fewer games) through `warband.
 issue's target (200 full games per second per core), and the speed-up of all cores over one,
 both measured in the same run. Scenario loading is not timed (the first game of each run pays
 for it on every worker); CPU time would hide the processes' work, so wall time is used.
+`--clock cpu` times the one-worker figures (and both sides of --against) by the CPU time of the
+process instead: on a machine shared with other work (a load of 8 on 2 cores) the wall clock
+counts the minutes other processes held the core, and two versions measured turn about then
+differed by 28% one way or the other on the very same games; the CPU time only by the caches
+they share. The all-cores figure stays in wall time.
 
 `--against REF` (a git commit, branch or tag) measures instead this checkout against that
 version of the code, one worker each, turn about in fresh processes (the version before a change
@@ -45,16 +51,17 @@ TARGET = 200.0   # full games per second per core
 
 
 def games_per_second(scenario: str, games: int, workers: int, seed: int = 1,
-                     policy: str = "random") -> float:
+                     policy: str = "random", clock: str = "wall") -> float:
     from warband.game.results import PlayRequest
     from warband.game.simulate import simulate
     from warband.game.worker import play
     request = PlayRequest(scenario, policies=(("*", policy),))
     warm = min(games, 20 if policy == "random" else 2)
     simulate(request, warm, seed + 1000, workers=1, play=play)   # warm: load, compile
-    start = time.perf_counter()
+    now = time.process_time if clock == "cpu" and workers == 1 else time.perf_counter
+    start = now()
     simulate(request, games, seed, workers=workers, play=play)
-    return games / (time.perf_counter() - start)
+    return games / (now() - start)
 
 
 def main() -> None:
@@ -66,24 +73,28 @@ def main() -> None:
                         help="measure each figure this many times, turn about (default 3)")
     parser.add_argument("--against", metavar="REF",
                         help="compare with this git version of the code, one worker each")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time one worker by the wall clock or the process's CPU time")
     parser.add_argument("--rate-of", help=argparse.SUPPRESS)   # one figure, for --against
     args = parser.parse_args()
     if args.rate_of:
-        print(games_per_second(args.rate_of, args.games, 1, policy=args.policy))
+        print(games_per_second(args.rate_of, args.games, 1, policy=args.policy,
+                               clock=args.clock))
         return
     if args.against:
-        versions(args.against, args.scenario, args.games, args.policy, args.repeat)
+        versions(args.against, args.scenario, args.games, args.policy, args.repeat, args.clock)
         return
     from warband.catalog import scenarios
     ids = args.scenario or [s.id for s in scenarios()]
     cores = os.cpu_count() or 1
-    print(f"best of {args.repeat} runs (median, lowest)")
+    print(f"best of {args.repeat} runs (median, lowest); one worker by {args.clock} time")
     print(f"{'scenario':28} {'1 worker':>28} {'vs target':>10} {f'{cores} workers':>28} "
           f"{'speed-up':>9}")
     for sid in ids:
         ones, everys = [], []
         for _ in range(max(1, args.repeat)):   # turn about: a slow minute slows both
-            ones.append(games_per_second(sid, args.games, 1, policy=args.policy))
+            ones.append(games_per_second(sid, args.games, 1, policy=args.policy,
+                                         clock=args.clock))
             everys.append(games_per_second(sid, args.games, cores, policy=args.policy))
         one, every = max(ones), max(everys)
         print(f"{sid:28} {_spread(ones):>28} {one / TARGET:9.2f}x {_spread(everys):>28} "
@@ -91,7 +102,7 @@ def main() -> None:
 
 
 def versions(ref: str, scenario_ids: list[str] | None, games: int, policy: str,
-             repeat: int) -> None:
+             repeat: int, clock: str = "wall") -> None:
     """This checkout against `ref`, one worker each, each figure in a fresh process: the two
     versions' modules cannot share one interpreter."""
     with tempfile.TemporaryDirectory(prefix="warband-bench-") as tmp:
@@ -102,13 +113,14 @@ def versions(ref: str, scenario_ids: list[str] | None, games: int, policy: str,
             tar.extractall(old, filter="data")
         from warband.catalog import scenarios
         ids = scenario_ids or [s.id for s in scenarios()]
-        print(f"best of {repeat} runs (median, lowest), one worker, {games} games, {policy}")
+        print(f"best of {repeat} runs (median, lowest), one worker, {games} games, {policy}, "
+              f"{clock} time")
         print(f"{'scenario':28} {'this checkout':>28} {ref[:20]:>28} {'change':>8}")
         for sid in ids:
             new_rates, old_rates = [], []
             for _ in range(max(1, repeat)):   # turn about: a slow minute slows both
-                new_rates.append(cast(float, _rate_in(ROOT, sid, games, policy)))
-                if (rate := _rate_in(old, sid, games, policy)) is not None:
+                new_rates.append(cast(float, _rate_in(ROOT, sid, games, policy, clock)))
+                if (rate := _rate_in(old, sid, games, policy, clock)) is not None:
                     old_rates.append(rate)
             if not old_rates:   # a scenario the other version does not have
                 print(f"{sid:28} {_spread(new_rates):>28} {'(not in ' + ref[:20] + ')':>28}")
@@ -118,12 +130,13 @@ def versions(ref: str, scenario_ids: list[str] | None, games: int, policy: str,
                   f"{change:+7.1%}")
 
 
-def _rate_in(tree: Path, sid: str, games: int, policy: str) -> float | None:
+def _rate_in(tree: Path, sid: str, games: int, policy: str,
+             clock: str = "wall") -> float | None:
     """Games per second of `sid` with the code in `tree`; None where that version cannot play
     it (a scenario added since); this checkout's own failures stop the benchmark."""
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--rate-of", sid, "--games", str(games),
-         "--policy", policy], env={**os.environ, "WARBAND_BENCH_TREE": str(tree)},
+         "--policy", policy, "--clock", clock], env={**os.environ, "WARBAND_BENCH_TREE": str(tree)},
         capture_output=True, text=True)
     if done.returncode != 0:
         if tree == ROOT:

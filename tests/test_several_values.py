@@ -112,19 +112,21 @@ def legal_plans(points: int) -> list[tuple[int, int]]:
     return [(m, s) for m in range(points + 1) for s in range(points + 1) if m + s <= points]
 
 
-def mixture(dists: list[Dist]) -> Dist:
+def stepwise(parts: list[tuple[F, Dist]]) -> Dist:
     out: dict = {}
-    for d in dists:
+    for share, d in parts:
         for v, p in d.items():
-            out[v] = out.get(v, 0) + p / len(dists)
+            out[v] = out.get(v, 0) + share * p
     return Dist(out)
 
 
 @pytest.mark.parametrize("ap, aim", [(0, 4), (2, 3), (3, 4), (4, 6)])
-def test_random_takes_every_legal_tuple_equally_likely(points, ap, aim):
+def test_random_draws_a_tuple_one_number_at_a_time(points, ap, aim):
+    # moves uniformly in 0..ap, then shots uniformly in what is left (tests/test_hand_draw.py)
     got = Interpreter(points, Policies("random")).exact("volley", {"a": A, "b": B},
                                                         pair(points, ap, aim))
-    assert got == mixture([volley_twin(m, s, aim) for m, s in legal_plans(ap)])
+    assert got == stepwise([(F(1, (ap + 1) * (ap - m + 1)), volley_twin(m, s, aim))
+                            for m, s in legal_plans(ap)])
     assert len(legal_plans(ap)) == comb(ap + 2, 2)
 
 
@@ -315,14 +317,16 @@ def test_the_sas_hand_is_one_decision_of_three_numbers(sas):
 
 
 @pytest.mark.parametrize("training", [1, 2, 3])
-def test_a_random_sas_hand_is_each_legal_hand_equally_likely(sas, training):
-    # the twin: the exchange with every legal hand scripted, mixed in equal shares
+def test_a_random_sas_hand_is_drawn_die_kind_by_die_kind(sas, training):
+    # the twin: the exchange with every legal hand scripted, mixed in the shares of three
+    # decisions in turn (attack dice in 0..T, defence in what is left, speed in what is left)
     world = sas_world(sas, training, 2)
     args = {"attacker": A, "target": B}
     hands = [h for h in itertools.product(range(training + 1), repeat=3) if sum(h) <= training]
     assert len(hands) == comb(training + 3, 3)
-    twin = mixture([Interpreter(sas, Policies("first", {"a_hand": ",".join(map(str, h))}))
-                    .exact("exchange", args, world) for h in hands])
+    twin = stepwise([(F(1, (training + 1) * (training - a + 1) * (training - a - d + 1)),
+                      Interpreter(sas, Policies("first", {"a_hand": ",".join(map(str, (a, d, s)))}))
+                      .exact("exchange", args, world)) for a, d, s in hands])
     got = Interpreter(sas, Policies("first", {"a_hand": "random"})).exact("exchange", args, world)
     assert got == twin
 

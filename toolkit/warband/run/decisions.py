@@ -1,8 +1,8 @@
 """Decisions: where a rule lets a fighter or a side choose, and the policies that choose.
 
 A decision names its options (or a range of whole numbers); a policy fills it: `first` (the
-first allowed option, or the declared default), `random` (each allowed option equally likely:
-a mixture in exact mode, a seeded pick when sampling), `greedy` (look ahead through the rest of
+first allowed option, or the declared default), `random` (each allowed option equally likely, a
+tuple's numbers one at a time: a mixture in exact mode, a seeded pick when sampling), `greedy` (look ahead through the rest of
 the action, exactly, and take the best option for whoever decides: expectimax), or a scripted
 option name or number.
 """
@@ -242,6 +242,12 @@ class Decisions:
         return self._decide(stmt, policy, legal, run, env, world)
 
     def _decide(self, stmt, policy, legal, run, env, world):
+        if policy == "random" and type(stmt) is nodes.ChooseTuple:
+            # a tuple is drawn one number at a time (run/tuples.py), not uniformly over tuples
+            if self.exact_mode:
+                return Dist.mixture((share, as_dist(run(o, world)))
+                                    for share, o in tuples.shares(legal))
+            return run(tuples.draw(legal, self.choice_rng), world)
         if policy == "random":
             if self.exact_mode:
                 share = Fraction(1, len(legal))

@@ -483,7 +483,7 @@ def tuple_choice(interp: Interpreter, stmt, low, high, others, where, default):
     if policy in ("random", "greedy") and len(legal) > 1:
         if policy == "greedy":   # pragma: no cover - such runs are left to the interpreter
             raise Interpret(stmt.name.name)
-        return interp.choice_rng.choice(legal)
+        return tuples.draw(legal, interp.choice_rng)
     scripted = tuples.parse(stmt, policy)
     if scripted is not None and scripted in legal:
         return scripted
