@@ -390,3 +390,18 @@ def test_odds_take_a_warband_entrys_special_models(at_root):
     import json
     outcomes = json.loads(out.output)["outcomes"]
     assert max(int(k) for k in outcomes) == 5   # six troopers, the gunner's carbine swapped
+
+
+def test_a_roster_card_says_which_model_carries_a_special_piece():
+    """The Cinder Watch's Ember Squad: six troopers, one swapping his Carbine for a Flamer.
+    Its card's last model row (plain models fall first) names the flamer, in every format."""
+    from warband.lists.roster import roster
+    found = roster(str(ROOT / "warbands" / "ashfall-cinder-watch.yaml"))
+    [ember] = [f for f in found.model["fighters"] if f["name"] == "Ember Squad"]
+    assert ember["models"]["carries"] == [""] * 5 + ["Flamer (instead of Carbine)"]
+    for fmt, shown in (("text", "6. ☐  Flamer (instead of Carbine)"),
+                       ("markdown", "6. ☐ Flamer (instead of Carbine)"),
+                       ("html", "</span> Flamer (instead of Carbine)</td>")):
+        out = CliRunner().invoke(app, ["roster", "--format", fmt,
+                                       str(ROOT / "warbands" / "ashfall-cinder-watch.yaml")])
+        assert shown in out.output, fmt

@@ -38,8 +38,8 @@ def cards(console, model: dict) -> None:
         if models:
             console.print(Text(f"  models ({models['wounds']} wound"
                                f"{'' if models['wounds'] == 1 else 's'} each):"))
-            for i, row in enumerate(models["rows"], 1):
-                console.print(Text(f"    {i:>2}. {row}"))
+            for i, (row, carries) in enumerate(zip(models["rows"], models["carries"]), 1):
+                console.print(Text(f"    {i:>2}. {row}" + (f"  {carries}" if carries else "")))
         if f["ticks"]:
             line = " · ".join(f"{t['name']} {t['row']}" for t in f["ticks"])
             if f["copies"] > 1:   # a card for several fighters: a line each

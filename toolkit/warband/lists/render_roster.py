@@ -348,7 +348,8 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
         row: list[Text | str] = [Text(f["name"]), str(f["count"])]
         if model["has_classes"]:
             cls = f["class"] or ""
-            units = f" × {f['models']['count']} models" if f.get("models") else ""
+            units = (f" × {f['models']['count']} model{'' if f['models']['count'] == 1 else 's'}"
+                     if f.get("models") else "")
             row.append(Text(cls + (f" ({f['tier']})" if f["tier"] else "") + units))
         row += [Text(s["value"]) for s in f["stats"]]
         if model["has_traits"]:

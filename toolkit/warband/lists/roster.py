@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from warband.diagnostics import Diagnostic, Sources
+from warband.lang.units import model_kits
 from warband.lang.unparse import expr_text
 from warband.limits import MAX_CARD_BOXES, MAX_SHOWN_PER_FILE
 from warband.lists import army, card_rules
@@ -249,8 +250,17 @@ def _models(seen: WorldFighter, ruleset: Ruleset) -> dict | None:
     count, wounds = seen.values["#models"], seen.values["#model_wounds"]
     if cls.unit.span is None and wounds <= 1:   # one model of one wound: nothing to tick
         return None
+    # a special model's row says what it carries (the plain models first, as they fall first)
+    notes = [""] * count
+    if seen.values.get("#specials"):
+        (plain_left, plain), *groups = model_kits(seen.values)
+        notes = [""] * plain_left
+        for n, kit in groups:
+            given_up = [e for e in plain if e not in kit]
+            notes += [", ".join(e for e in kit if e not in plain)
+                      + (f" (instead of {', '.join(given_up)})" if given_up else "")] * n
     return {"count": count, "wounds": wounds,
-            "rows": [" ".join(["☐"] * wounds) for _ in range(count)]}
+            "rows": [" ".join(["☐"] * wounds) for _ in range(count)], "carries": notes}
 
 
 # weapon profiles: a fighter's pieces with their values, as a small table on its card
@@ -445,7 +455,10 @@ def _glossary(ruleset: Ruleset, fighters: tuple[Fighter, ...], seen_all: list[di
                  ruleset.classes[c].buying_words(),
                  listed(ruleset.classes[c].traits),
                  ", ".join(ruleset.classes[c].equipment),
-                 *(o.words() for o in ruleset.classes[c].options)) if part) or None}
+                 *(o.words() for o in ruleset.classes[c].options),
+                 *(o.words() for o in (ruleset.classes[c].unit.specials
+                                       if ruleset.classes[c].unit is not None else ())))
+                 if part) or None}
             for c in sorted(classes, key=list(ruleset.classes).index) if c in ruleset.classes]),
         ("Traits", "trait", [
             {"name": n, "doc": t.doc, "detail": None}
