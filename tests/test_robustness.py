@@ -241,9 +241,10 @@ def test_fmt_keeps_a_file_valid_and_its_meaning(case):
     path, text = case
     result = format_source(Source(str(path), text.encode("utf-8"), path.parent))
     # E640/E641 are toolkit bugs, but for what ruamel cannot write back: an explicit key, a
-    # Unicode line separator
+    # Unicode line separator, a block text ending in a line of spaces
     assert not [d for d in result.diagnostics if d.code in ("E640", "E641")
-                and "explicit key" not in d.message and "line separator" not in d.message], \
+                and "explicit key" not in d.message and "line separator" not in d.message
+                and "line of only spaces" not in d.message], \
         result.diagnostics
     if result.text is None:
         return
@@ -518,6 +519,26 @@ def test_errors_in_a_ruleset_a_conversion_names_show_their_lines():
                                "tests/conversion_errors/broken_source.rules")
     [d] = compiled.diagnostics
     assert d.code == "E801" and d.related[0].span.file in compiled.sources.texts
+
+
+def test_fmt_refuses_a_block_text_ending_in_a_line_of_spaces():
+    """Found by the large run of test_fmt_keeps_a_file_valid_and_its_meaning (after 54,587
+    examples): a `|` text whose last line is spaces beyond its indentation, with no newline
+    after it, lost that line when fmt moved its key (ruamel keeps it as layout after the
+    text). fmt refused already (E641, "a toolkit bug"); now it says why, and where."""
+    from warband.lists.fmt import format_source
+    from warband.lists.warband_file import Source
+    text = ("name: Grey Company\npoints: 350\nfighters:\n  - name: Aldric\n    might: 3\n"
+            "notes: |\n  Hired at the river crossing.\n   ")
+    result = format_source(Source("w.yaml", text.encode(), ROOT / "warbands"))
+    assert result.text is None
+    [d] = result.diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("E640", 6, 8)
+    assert "line of only spaces" in d.message and "remove the spaces" in d.hint
+    # the same text where fmt moves nothing is formatted, and keeps its last line
+    kept = format_source(Source("w.yaml", text.replace("notes", "zzz").encode(),
+                                ROOT / "warbands"))
+    assert not kept.diagnostics or kept.diagnostics[0].code != "E641"
 
 
 def test_fmt_refuses_an_explicit_key_it_cannot_write_back():

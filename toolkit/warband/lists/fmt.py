@@ -413,6 +413,28 @@ def _aliases_kept(before: str, after: str) -> str:
     return after
 
 
+_SPACED_END = re.compile(r"\n[ \t]+\n?\Z")
+
+
+def _spaced_block_end(data) -> tuple[int, int] | None:
+    """(line, column) of the first value whose text ends in a line of only spaces or tabs, as
+    a block text (`|`) whose last line is spaces beyond its indentation reads; or None."""
+    items = list(data.items()) if isinstance(data, CommentedMap) else \
+        list(enumerate(data)) if isinstance(data, CommentedSeq) else []
+    for key, value in items:
+        if isinstance(value, str) and _SPACED_END.search(value):
+            try:
+                line, column = data.lc.value(key) if isinstance(data, CommentedMap) \
+                    else data.lc.item(key)
+            except (KeyError, TypeError, AttributeError):
+                line, column = 0, 0
+            return line + 1, column + 1
+        found = _spaced_block_end(value)
+        if found is not None:
+            return found
+    return None
+
+
 def _stat_keys(data: CommentedMap, name: str, text: str, base: Path) -> list[str] | None:
     ref = ruleset_ref(data)
     if ref is None:
@@ -465,6 +487,16 @@ def format_source(source: Source) -> Formatted:
             "E640", "the file cannot be formatted: it has an explicit key ('? key')",
             Span(source.name, line, explicit.group(1).find("?") + 1),
             hint="it was left as it is; write the key as 'key:' and run fmt again"))
+        return result
+    if not same and (spaced := _spaced_block_end(loaded.data)) is not None:
+        # ruamel keeps a block text's last line of only spaces as layout after the text: moved
+        # with its key, the text loses it (found by the large fuzz run)
+        line, column = spaced
+        result.diagnostics.append(diag(
+            "E640", "the file cannot be formatted: a block text ends in a line of only spaces",
+            Span(source.name, line, column),
+            hint="it was left as it is; remove the spaces on the text's last line and run fmt "
+                 "again"))
         return result
     if not same:
         result.diagnostics.append(diag(
