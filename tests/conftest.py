@@ -95,3 +95,10 @@ def sss():
     compiled = load("super-simple-skirmish")
     assert compiled.ruleset is not None, compiled.diagnostics
     return compiled.ruleset
+
+
+@pytest.fixture
+def at_root(monkeypatch):
+    """Run a test from the checkout's root, where the docs' and goldens' relative paths hold
+    (a file that wants it for every test declares its own autouse fixture)."""
+    monkeypatch.chdir(ROOT)

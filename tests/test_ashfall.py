@@ -48,11 +48,6 @@ def run(*args: str):
     return CliRunner().invoke(app, list(args))
 
 
-@pytest.fixture
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
 @pytest.fixture(scope="module")
 def ruleset():
     compiled = load(str(RULES))

@@ -42,11 +42,6 @@ def run(*args: str):
     return CliRunner().invoke(app, list(args))
 
 
-@pytest.fixture
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
 def _codes(path: Path) -> list[str]:
     return [d.code for d in validate([str(path)]).diagnostics]
 

@@ -68,11 +68,6 @@ def run(*args: str, input: str | None = None):
     return CliRunner().invoke(app, list(args), input=input)
 
 
-@pytest.fixture
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
 def _session(args: list[str]) -> tuple[str, object]:
     result = run("convert", *args)
     if result.exception is not None and not isinstance(result.exception, SystemExit):

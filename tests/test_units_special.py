@@ -38,11 +38,6 @@ ARMY = ROOT / "tests" / "units" / "special-army.yaml"
 A = Ref("fighter", 0)
 
 
-@pytest.fixture
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
 def ruleset_of(path):
     compiled = load(str(path))
     assert compiled.ruleset is not None, compiled.diagnostics

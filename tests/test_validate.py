@@ -43,11 +43,6 @@ def run(*args: str, input: str | bytes | None = None):
     return CliRunner().invoke(app, list(args), input=input)
 
 
-@pytest.fixture
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
 def _normalised(text: str) -> str:
     """Built-in rulesets are shown where they are installed; goldens use the checkout's path."""
     for b in builtins():
