@@ -71,7 +71,7 @@ def final_positions(record: dict) -> tuple[dict[str, tuple[float, float]], set[s
     ends, removed = {}, set()
     for e in record["events"]:
         if e["type"] == "travel":
-            x, y = e["to"].strip("()").split(",")
+            x, y = e["to"]   # (a record of version 2 holds places as [x, y] numbers)
             ends[e["fighter"]] = (float(x), float(y))
         elif e["type"] == "removed":
             removed.add(e["fighter"])
