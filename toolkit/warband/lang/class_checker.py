@@ -101,19 +101,7 @@ class ClassChecker(CheckerParts):
                            hint=f"swap a piece the class carries: {', '.join(sorted(carried))}"
                            if carried else f"give the class the piece first: equipment "
                                            f"{option.replaces.name}")
-            for name in option.items:
-                if self.named(name, "equipment") is None:
-                    continue
-                if name.name in carried:
-                    self.error("E202", f"{owner} already carries '{name.name}'", name.span,
-                               hint="a model option offers what the class does not carry")
-                elif name.name in offered:
-                    self.error("E202", f"'{name.name}' is offered twice in {owner}", name.span,
-                               related=[Related(offered[name.name].span, "offered here")],
-                               hint="offer each piece in one option only, so that a "
-                                    "warband entry's choice has one reading")
-                else:
-                    offered[name.name] = name
+            self.offered_pieces(option.items, owner, carried, offered, "a model option")
 
     def equipment_options(self, decl: nodes.ClassDecl) -> None:
         """Each piece a class's options name is equipment, named by one option only and not one
@@ -139,19 +127,25 @@ class ClassChecker(CheckerParts):
                                    "cannot be swapped", option.replaces.span,
                            hint=f"swap a piece the class carries: {', '.join(sorted(carried))}"
                            if carried else f"give the class the piece first: equipment {option.replaces.name}")
-            for name in option.items:
-                if self.named(name, "equipment") is None:
-                    continue
-                if name.name in carried:
-                    self.error("E202", f"{owner} already carries '{name.name}'", name.span,
-                               hint="an option offers what the class does not carry")
-                elif name.name in offered:
-                    self.error("E202", f"'{name.name}' is offered twice in {owner}", name.span,
-                               related=[Related(offered[name.name].span, "offered here")],
-                               hint="offer each piece in one option only, so that a "
-                                    "warband entry's choice has one reading")
-                else:
-                    offered[name.name] = name
+            self.offered_pieces(option.items, owner, carried, offered, "an option")
+
+    def offered_pieces(self, items, owner: str, carried: set[str],
+                       offered: dict[str, nodes.Ident], what: str) -> None:
+        """The pieces an option (of the class, or of single models) offers: equipment, none the
+        class carries already, none offered by another option (E202); noted in `offered`."""
+        for name in items:
+            if self.named(name, "equipment") is None:
+                continue
+            if name.name in carried:
+                self.error("E202", f"{owner} already carries '{name.name}'", name.span,
+                           hint=f"{what} offers what the class does not carry")
+            elif name.name in offered:
+                self.error("E202", f"'{name.name}' is offered twice in {owner}", name.span,
+                           related=[Related(offered[name.name].span, "offered here")],
+                           hint="offer each piece in one option only, so that a warband "
+                                "entry's choice has one reading")
+            else:
+                offered[name.name] = name
 
     def stat_choice(self, choice: nodes.StatChoice, owner: str) -> None:
         """`stat NAME: LOW..HIGH [default V]` or `stat NAME in A, B [default A]` in a class: the
