@@ -41,7 +41,8 @@ _key: list[bytes | None] = []
 # hold. The unpickler refuses every other global (a function, os.system, ...).
 _ALLOWED_MODULES = ("warband.lang.compiler", "warband.lang.ruleset", "warband.lang.classes",
                     "warband.lang.units", "warband.lang.board_nodes",
-                    "warband.lang.nodes", "warband.diagnostics")
+                    "warband.lang.nodes", "warband.lang.nodes_core", "warband.lang.nodes_decl",
+                    "warband.lang.nodes_board", "warband.diagnostics")
 _ALLOWED_GLOBALS = {("fractions", "Fraction")}
 
 

@@ -1,0 +1,231 @@
+"""The abstract syntax of the rules language, part three: play on a board, the statements only
+a game gives meaning to and the declarations of markers and scenarios (lang/nodes.py gathers all
+the parts)."""
+
+from __future__ import annotations
+
+from warband.diagnostics import Span
+from warband.lang.nodes_core import Block, Choose, ChooseNumber, Expr, Ident, node
+from warband.lang.nodes_decl import TraitRef
+
+# ---- play on a board ----------------------------------------------------------------------------
+# Statements that only a game gives meaning to (the engine supplies the board and the players),
+# and the declarations of markers and scenarios.
+
+@node
+class ForSorted:
+    """for each x in group by highest|lowest key[, highest|lowest key2 ...] { ... }: in order
+    of a value; `then`, the further values that order members the first ties, each (highest,
+    key)."""
+    var: Ident
+    items: Expr
+    highest: bool
+    key: Expr
+    body: Block
+    span: Span
+    then: tuple[tuple[bool, Expr], ...] = ()
+
+
+@node
+class ChooseAmong:
+    """choose x by side among group: a player picks one member of a group."""
+    name: Ident
+    decider: Expr
+    group: Expr
+    doc: str | None
+    span: Span
+
+
+# several values at once: one decision that picks a number for each of several names
+@node
+class ChooseTuple:
+    """choose hand (a, b, c) by x from low..high where cond default (da, db, dc): a decision
+    whose options are every combination of whole numbers in low..high (one per name) that
+    `where` allows, bound to the names for what follows (run/tuples.py)."""
+    name: Ident
+    names: tuple[Ident, ...]
+    decider: Expr
+    low: Expr
+    high: Expr
+    where: Expr | None
+    default: tuple[Expr, ...] | None
+    doc: str | None
+    span: Span
+
+
+# several values at once: `return (a, b)` in a procedure declared `-> (number, number)`
+@node
+class TupleExpr:
+    """(a, b, ...): the several values a procedure returns at once (only after `return`)."""
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@node
+class LetTuple:
+    """let (x, y) = split(n): the values of a procedure giving several, each bound to a name."""
+    names: tuple[Ident, ...]
+    value: Expr
+    span: Span
+
+
+# What a player or policy decides, by the decision's name.
+Decision = Choose | ChooseNumber | ChooseAmong | ChooseTuple
+
+
+@node
+class Activate:
+    fighter: Expr
+    using: tuple[Ident, ...]
+    exclude: Expr | None
+    bind: Ident | None
+    span: Span
+
+
+@node
+class Travel:
+    fighter: Expr
+    distance: Expr
+    away: bool
+    target: Expr | None   # `up to D to TARGET`: a fighter to reach or a marker to go onto
+    span: Span
+
+
+@node
+class Withdraw:
+    fighter: Expr
+    span: Span
+
+
+@node
+class Concede:
+    side: Expr
+    span: Span
+
+
+@node
+class Deploy:
+    side: Expr
+    zone: Expr
+    span: Span
+
+
+# facing: `face f towards g` (game/facing.py)
+@node
+class Face:
+    fighter: Expr
+    towards: Expr
+    span: Span
+
+
+@node
+class Point:
+    x: Expr
+    y: Expr
+    span: Span
+
+
+@node
+class Place:
+    """place N kind [by side] [in zone] [apart D] | place kind at (x, y) | from (x, y) to (x, y)"""
+    count: Expr | None
+    kind: Ident
+    by: Expr | None
+    zone: Expr | None
+    apart: Expr | None
+    at: Point | None
+    to: Point | None
+    span: Span
+
+
+# moves the rules choose: a move its player picks that ends out of contact with every enemy
+@node
+class TravelClear:
+    """travel FIGHTER up to D not into contact"""
+    fighter: Expr
+    distance: Expr
+    span: Span
+
+
+# position as a value: place KIND at f.position
+@node
+class PlaceAt:
+    """place KIND at POSITION (a value: where a fighter or a piece stands)"""
+    kind: Ident
+    where: Expr
+    span: Span
+
+
+# carrying pieces (run/carrying.py)
+@node
+class Carry:
+    """pick up PIECE by FIGHTER"""
+    piece: Expr
+    fighter: Expr
+    span: Span
+
+
+@node
+class PutDown:
+    """put down PIECE: it lies where its carrier stands"""
+    piece: Expr
+    span: Span
+
+
+@node
+class MarkerDecl:
+    name: Ident
+    doc: str | None
+    properties: tuple[str, ...]      # impassable opaque obscuring
+    entered_by: Ident | None
+    entered: Block | None
+    span: Span
+
+
+@node
+class FighterSpecDecl:
+    name: str
+    count: int
+    fighter_class: Ident | None
+    traits: tuple[TraitRef, ...]
+    equipment: tuple[Ident, ...]
+    stats: tuple[tuple[Ident, Expr], ...]
+    span: Span
+    models: Expr | None = None   # a unit's models (`models 7`): units of several models
+
+
+@node
+class SideDecl:
+    name: Ident
+    doc: str | None
+    file: str | None
+    fighters: tuple[FighterSpecDecl, ...]
+    span: Span
+
+
+@node
+class ZoneDecl:
+    name: Ident
+    doc: str | None
+    shape: str                       # edge corner area everywhere
+    where: tuple[Ident, ...]         # edge or corner names
+    size: Expr | None                # depth or radius
+    corners: tuple[Point, ...]       # an area's two corners
+    span: Span
+
+
+@node
+class ScenarioDecl:
+    name: Ident
+    doc: str | None
+    board: tuple[Expr, Expr, str] | None    # width, height, inches | squares
+    sides: tuple[SideDecl, ...]
+    zones: tuple[ZoneDecl, ...]
+    setup: Block | None
+    round: Block | None
+    rounds: Expr | None
+    scores: tuple[tuple[Ident, Expr, str | None], ...]
+    values: tuple[tuple[Ident, Expr], ...]
+    end_when: tuple[Expr, ...]
+    span: Span
+    aftermath: Block | None = None   # after the last round: awards, experience

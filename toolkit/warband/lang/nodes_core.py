@@ -1,0 +1,321 @@
+"""The abstract syntax of the rules language, part one: the node decorator, names, expressions
+and the statements every rule may hold (lang/nodes.py gathers all the parts).
+
+Nodes compare by identity (eq=False), so a node can key a table of facts the checker learns
+about it, and two identical expressions at different places stay distinct.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar, dataclass_transform
+
+from warband.diagnostics import Span
+
+_Node = TypeVar("_Node")
+
+
+@dataclass_transform(frozen_default=True, eq_default=False)
+def node(cls: type[_Node]) -> type[_Node]:
+    """A syntax node: a frozen dataclass with slots, compared by identity."""
+    return dataclass(frozen=True, eq=False, slots=True)(cls)
+
+
+@node
+class Ident:
+    name: str
+    span: Span
+
+
+# ---- expressions ------------------------------------------------------------------------------
+
+@node
+class Int:
+    value: int
+    span: Span
+
+
+@node
+class Str:
+    value: str
+    span: Span
+
+
+@node
+class Bool:
+    value: bool
+    span: Span
+
+
+@node
+class Name:
+    name: str
+    span: Span
+
+
+@node
+class Field:
+    subject: "Expr"
+    field: Ident
+    span: Span
+
+
+@node
+class Call:
+    callee: Ident
+    args: tuple["Expr", ...]
+    span: Span
+
+
+@node
+class Binary:
+    op: str  # + - * /
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Compare:
+    op: str  # >= <= == != > <
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Logic:
+    op: str  # and, or
+    items: tuple["Expr", ...]
+    span: Span
+
+
+@node
+class Not:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class Neg:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class IfExpr:
+    condition: "Expr"
+    then: "Expr"
+    otherwise: "Expr"
+    span: Span
+
+
+@node
+class Has:
+    subject: "Expr"
+    name: Ident
+    span: Span
+
+
+@node
+class Is:
+    subject: "Expr"
+    name: Ident
+    span: Span
+
+
+@node
+class KeepMod:
+    keep: bool      # keep (True) or drop (False)
+    highest: bool
+    count: int
+    span: Span
+
+
+@node
+class RerollMod:
+    predicate: "Predicate"
+    span: Span
+
+
+@node
+class Dice:
+    count: "Expr"   # an Int for 3d6, any expression for (n)d6
+    sides: int
+    mods: tuple[KeepMod | RerollMod, ...]
+    span: Span
+    count_in_token: bool = True  # 3d6 (True) as against (n)d6; (n)3d6 is an error
+    # dice pools: `pool 3d6` keeps each die's face, a value asked questions (count, total, ...)
+    pool: bool = False
+
+
+@node
+class PredEven:
+    span: Span
+
+
+@node
+class PredOdd:
+    span: Span
+
+
+@node
+class PredCompare:
+    op: str
+    value: "Expr"
+    span: Span
+
+
+@node
+class PredSet:
+    values: tuple[int, ...]
+    span: Span
+
+
+Predicate = PredEven | PredOdd | PredCompare | PredSet
+
+
+@node
+class Count:
+    predicate: Predicate
+    pool: "Expr"
+    span: Span
+
+
+@node
+class Within:
+    distance: "Expr"
+    of: Name
+    span: Span
+
+
+@node
+class Aggregate:
+    """total/highest/lowest(value for name in group if condition): over a group of fighters."""
+    kind: Ident             # total | highest | lowest
+    value: "Expr"
+    var: Ident
+    group: "Expr"
+    condition: "Expr | None"
+    span: Span
+
+
+# areas and templates: `fighters under AREA` and `f is under AREA` (run/areas.py)
+@node
+class Under:
+    """The fighters in play whose bases an area covers (subject None), or whether one is."""
+    subject: Expr | None
+    area: Expr
+    span: Span
+
+
+Expr = (Int | Str | Bool | Name | Field | Call | Binary | Compare | Logic | Not | Neg | IfExpr
+        | Has | Is | Dice | Count | Within | Aggregate | Under)
+
+
+# ---- statements -------------------------------------------------------------------------------
+
+@node
+class Let:
+    name: Ident
+    value: Expr
+    span: Span
+
+
+@node
+class Set:
+    target: tuple[Ident, ...]   # a local, or subject.field
+    op: str                     # = += -=
+    value: Expr
+    span: Span
+
+
+@node
+class If:
+    condition: Expr
+    then: "Block"
+    otherwise: "Block | If | None"
+    span: Span
+
+
+@node
+class Option:
+    name: Ident
+    doc: str | None
+    when: Expr | None
+    body: "Block | None"
+    span: Span
+
+
+@node
+class Choose:
+    name: Ident
+    decider: Expr
+    doc: str | None
+    options: tuple[Option, ...]
+    span: Span
+
+
+@node
+class ChooseNumber:
+    """A decision among the whole numbers low..high, bound to a name for what follows."""
+    name: Ident
+    decider: Expr
+    low: Expr
+    high: Expr
+    default: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
+class Return:
+    value: Expr | None   # None: a bare `return`, in a rule that gives no result
+    span: Span
+
+
+@node
+class Remove:
+    subject: Expr
+    span: Span
+
+
+@node
+class ForEach:
+    var: Ident
+    items: Expr
+    body: "Block"
+    span: Span
+
+
+@node
+class Repeat:
+    times: Expr
+    body: "Block"
+    span: Span
+
+
+# units of several models (docs/language.md, "Units of several models")
+@node
+class Wound:
+    """`inflict AMOUNT wounds on UNIT`: wounds taken model by model, each model's used up before
+    the next takes any; the last model gone, the unit is removed as a casualty."""
+    amount: Expr
+    target: Expr
+    span: Span
+
+
+@node
+class CallStmt:
+    call: Call
+    span: Span
+
+
+Stmt = Let | Set | If | Choose | ChooseNumber | Return | Remove | ForEach | Repeat | CallStmt \
+    | Wound
+
+
+@node
+class Block:
+    stmts: tuple[Stmt, ...]
+    span: Span
