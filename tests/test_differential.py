@@ -37,7 +37,7 @@ import test_codegen
 from test_codegen import random_world
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
-from warband.lang import board_nodes, nodes, typesystem
+from warband.lang import nodes, typesystem
 from warband.lang.compiler import load
 from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, GAME_FUNCTIONS
 from warband.run.codegen import program as codegen
@@ -1075,8 +1075,8 @@ def test_every_statement_kind_is_played_alike(tmp_path):
     statements = set(typing.get_args(nodes.Stmt)) | {
         nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
         nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
-        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, board_nodes.PutAt,
-        board_nodes.ChooseSpot}
+        nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, nodes.PutAt,
+        nodes.ChooseSpot}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

@@ -17,7 +17,7 @@ import math
 from typing import TYPE_CHECKING
 
 from warband.game.board import BASE, CONTACT, Board, Piece
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.run.world import PIECE_REFS, Ref, World, new_pieces, piece_position
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ def carries(ruleset: Ruleset) -> bool:
     def walk(x) -> None:
         if found:
             return
-        if isinstance(x, (nodes.Carry, nodes.PutDown, board_nodes.PutAt)):
+        if isinstance(x, (nodes.Carry, nodes.PutDown, nodes.PutAt)):
             found.append(x)
         elif isinstance(x, tuple):
             for y in x:

@@ -9,7 +9,7 @@ from typing import cast
 from lark import Token, Transformer, Tree, v_args
 
 from warband.diagnostics import Span
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 
 
 def _unquote(token: str) -> str:
@@ -693,9 +693,9 @@ class Builder(Transformer):
         name, decider, group, doc = c
         return nodes.ChooseAmong(self.ident(name), decider, group, doc, self.span(meta))
 
-    def choose_spot_stmt(self, meta, c):   # a spot on the board (lang/board_nodes.py)
+    def choose_spot_stmt(self, meta, c):   # a spot on the board (lang/nodes_board.py)
         name, reach, at, decider, doc = c
-        return board_nodes.ChooseSpot(self.ident(name), decider, reach, at, doc, self.span(meta))
+        return nodes.ChooseSpot(self.ident(name), decider, reach, at, doc, self.span(meta))
 
     # several values at once: a decision that picks a number for each of several names
     def choose_tuple_stmt(self, meta, c):
@@ -778,8 +778,8 @@ class Builder(Transformer):
     def put_down_stmt(self, meta, c):
         return nodes.PutDown(c[0], self.span(meta))
 
-    def put_at_stmt(self, meta, c):   # moving a piece (lang/board_nodes.py)
-        return board_nodes.PutAt(c[0], c[1], self.span(meta))
+    def put_at_stmt(self, meta, c):   # moving a piece (lang/nodes_board.py)
+        return nodes.PutAt(c[0], c[1], self.span(meta))
 
     def marker_prop(self, meta, c):
         return str(c[0])

@@ -40,7 +40,7 @@ _key: list[bytes | None] = []
 # What a cached entry may be made of: the toolkit's compiled forms and the standard types they
 # hold. The unpickler refuses every other global (a function, os.system, ...).
 _ALLOWED_MODULES = ("warband.lang.compiler", "warband.lang.ruleset", "warband.lang.classes",
-                    "warband.lang.units", "warband.lang.board_nodes",
+                    "warband.lang.units",
                     "warband.lang.nodes", "warband.lang.nodes_core", "warband.lang.nodes_decl",
                     "warband.lang.nodes_board", "warband.diagnostics")
 _ALLOWED_GLOBALS = {("fractions", "Fraction")}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, cast
 
 from warband.diagnostics import Span, printable
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.lang.ruleset import (
     Army,
     Equipment,
@@ -293,9 +293,9 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"deploy {expr_text(x)} in {expr_text(z)}"
         case nodes.Place(kind=k):
             return f"place {k.name} ..."
-        case board_nodes.ChooseSpot(name=n, decider=d, reach=r, at=a):   # a spot on the board
+        case nodes.ChooseSpot(name=n, decider=d, reach=r, at=a):   # a spot on the board
             return f"choose {n.name} within {expr_text(r)} of {expr_text(a)} by {expr_text(d)}"
-        case board_nodes.PutAt(piece=p, where=w):   # moving a piece
+        case nodes.PutAt(piece=p, where=w):   # moving a piece
             return f"put {expr_text(p)} at {expr_text(w)}"
     # A statement named nowhere above is still shown by its kind, in words rather than the
     # node's class name ("ForSorted" meant nothing to a designer).

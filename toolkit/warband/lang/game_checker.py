@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.symbols import AREA_FUNCTIONS, GAME_FUNCTIONS
 from warband.lang.typesystem import (
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face
                 | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt
-                | board_nodes.PutAt | board_nodes.ChooseSpot)
+                | nodes.PutAt | nodes.ChooseSpot)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -160,7 +160,7 @@ class GameChecker(CheckerParts):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who carries it")
             case nodes.PutDown(piece=piece):
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is put down")
-            case board_nodes.ChooseSpot(name=name, reach=reach, at=at):   # a spot on the board
+            case nodes.ChooseSpot(name=name, reach=reach, at=at):   # a spot on the board
                 self.decider(stmt, scope)   # type: ignore[arg-type]
                 rt = self.expr(reach, scope)
                 self.expect(NUMBER, rt, reach.span, "how far the spot may be")
@@ -171,7 +171,7 @@ class GameChecker(CheckerParts):
                                        f"not {t}", at.span,
                                hint="choose s within 6 of f by f (or of p, or of p.position)")
                 self.local(name, POSITION, scope)
-            case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
+            case nodes.PutAt(piece=piece, where=where):   # moving a piece
                 self.expect(PIECE, self.expr(piece, scope), piece.span, "what is moved")
                 self.expect(POSITION, self.expr(where, scope), where.span,
                             "where it is put (a position: f.position, or p.position)")

@@ -229,3 +229,23 @@ class ScenarioDecl:
     end_when: tuple[Expr, ...]
     span: Span
     aftermath: Block | None = None   # after the last round: awards, experience
+
+
+@node
+class PutAt:
+    """put PIECE at POSITION: the piece lies there now (not one anyone carries)"""
+    piece: Expr
+    where: Expr
+    span: Span
+
+
+@node
+class ChooseSpot:
+    """choose NAME within D of AT by WHO ["doc"]: a player picks a position on the board within
+    D of AT (a fighter, a piece or a position); the name is that position for what follows"""
+    name: Ident
+    decider: Expr
+    reach: Expr
+    at: Expr
+    doc: str | None
+    span: Span

@@ -11,10 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 from warband.diagnostics import printable
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.lang.ruleset import Quota, Ruleset, Stat
-from warband.lang.unparse import army_rule_text, expr_text
 from warband.lang.units import unit_words
+from warband.lang.unparse import army_rule_text, expr_text
 
 
 def shown(text: str) -> str:
@@ -81,7 +81,7 @@ def _options_text(choose: nodes.Decision) -> str:
         return ", ".join(o.name.name for o in choose.options)
     if hasattr(choose, "group"):
         return f"one of {expr_text(choose.group)}"
-    if isinstance(choose, board_nodes.ChooseSpot):   # a spot on the board
+    if isinstance(choose, nodes.ChooseSpot):   # a spot on the board
         return f"a spot within {expr_text(choose.reach)} of {expr_text(choose.at)}"
     if isinstance(choose, nodes.ChooseTuple):   # several numbers at once
         text = (f"numbers ({', '.join(n.name for n in choose.names)}), each "

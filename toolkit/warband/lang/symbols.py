@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warband.diagnostics import Diagnostic, Related, Span, diag
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 
 # What a declaration kind is called in messages.
 KIND_WORDS = {
@@ -60,7 +60,7 @@ class Symbol:
     kind: str
     # the declaration node, or the enum member, outcome, side, zone or decision node
     decl: (nodes.Decl | nodes.EnumMember | nodes.OutcomeMember | nodes.SideDecl | nodes.ZoneDecl
-           | nodes.Decision | board_nodes.ChooseSpot)
+           | nodes.Decision | nodes.ChooseSpot)
     span: Span
     parent: str | None = None   # the enum or outcome set a member belongs to
 
@@ -207,7 +207,7 @@ def _collect_decisions(block: nodes.Block | None, table: SymbolTable,
         match stmt:
             case nodes.Choose(name=name) | nodes.ChooseNumber(name=name) | \
                     nodes.ChooseAmong(name=name) | nodes.ChooseTuple(name=name) | \
-                    board_nodes.ChooseSpot(name=name):
+                    nodes.ChooseSpot(name=name):
                 previous = table.decisions.get(name.name)
                 if previous is not None:
                     diagnostics.append(diag(

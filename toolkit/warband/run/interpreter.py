@@ -19,13 +19,23 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.lang.absence import means_nobody
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import (areas, budget, carrying, dice, members, pools, roll_labels, spots,
-                         toomuch, units)
+from warband.run import (
+    areas,
+    budget,
+    carrying,
+    dice,
+    members,
+    pools,
+    roll_labels,
+    spots,
+    toomuch,
+    units,
+)
 from warband.run.codegen import program as codegen
 from warband.run.codegen.expr import reads_only_arguments
 from warband.run.decisions import POLICIES, Decisions, Policies
@@ -642,9 +652,9 @@ class Interpreter(Decisions):
                 return self.plain(piece, env, world,
                                   lambda p, w: next_(env, carrying.put_down(
                                       stmt, p, w, self._piece_log())))
-            case board_nodes.ChooseSpot():   # a spot on the board (run/spots.py)
+            case nodes.ChooseSpot():   # a spot on the board (run/spots.py)
                 return spots.choose_spot(self, stmt, env, world, next_)
-            case board_nodes.PutAt(piece=piece, where=where):   # moving a piece
+            case nodes.PutAt(piece=piece, where=where):   # moving a piece
                 return self.plain(piece, env, world, lambda p, w: self.plain(
                     where, env, w, lambda at, w2: next_(
                         env, carrying.put_at(stmt, p, at, w2, self, self._piece_log()))))

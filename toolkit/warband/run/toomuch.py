@@ -24,12 +24,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from warband.diagnostics import Diagnostic, Related, diag
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.lang.unparse import expr_text
 
 _LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted)
 _DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong, nodes.ChooseTuple,
-              board_nodes.ChooseSpot)
+              nodes.ChooseSpot)
 _PLAIN_HINT = "roll fewer dice or make fewer decisions, or play it out: warband simulate"
 
 

@@ -8,7 +8,7 @@ go to a draft of it (see codegen_runtime.Draft).
 
 from __future__ import annotations
 
-from warband.lang import board_nodes, nodes
+from warband.lang import nodes
 from warband.run import tuples
 from warband.run.codegen import taps
 from warband.run.codegen.expr import (
@@ -338,12 +338,12 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}world = _put_down({self.const(s, 'n')}, "
                        f"{self.expr(s.piece, scope)}, world, I.recorder)")
             return bound
-        if t is board_nodes.ChooseSpot:   # a spot on the board (run/spots.py)
+        if t is nodes.ChooseSpot:   # a spot on the board (run/spots.py)
             py = scope.names[s.name.name]
             out.append(f"{pad}{py} = _choose_spot(I, {self.const(s, 'n')}, "
                        f"{self.expr(s.at, scope)}, {self.expr(s.reach, scope)}, world)")
             return bound | {s.name.name}
-        if t is board_nodes.PutAt:   # moving a piece
+        if t is nodes.PutAt:   # moving a piece
             out.append(f"{pad}world = _put_at({self.const(s, 'n')}, "
                        f"{self.expr(s.piece, scope)}, {self.expr(s.where, scope)}, world, I, "
                        "I.recorder)")
@@ -509,7 +509,7 @@ def assigned_names(stmts, found: list[str]) -> None:
         elif t is nodes.ForEach or t is nodes.ForSorted:
             found.append(s.var.name)
             assigned_names(s.body.stmts, found)
-        elif t is nodes.ChooseAmong or t is board_nodes.ChooseSpot:
+        elif t is nodes.ChooseAmong or t is nodes.ChooseSpot:
             found.append(s.name.name)
         elif t is nodes.ChooseTuple or t is nodes.LetTuple:   # several values at once
             found.extend(n.name for n in s.names)
