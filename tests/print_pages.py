@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from pathlib import Path
 
 PROBE = "https://probe.invalid/"
 
@@ -148,3 +149,18 @@ def long_warband(folder) -> str:
     path = folder / "long-column.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return str(path)
+
+
+def probed_roster(warband: str, paper: str, tmp_path) -> tuple[str, list[str], list[str]]:
+    """The HTML roster of `warband` ("long" for long_warband's), with probes and the paper size
+    set: (page, card probes, heading probes), for a print test of any printer."""
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    file = long_warband(tmp_path) if warband == "long" else \
+        str(Path(__file__).resolve().parents[1] / "warbands" / warband)
+    page = tmp_path / "roster.html"
+    made = CliRunner().invoke(app, ["roster", file, "--format", "html", "-o", str(page)])
+    assert made.exit_code in (0, 1), made.output
+    probed, cards, heads = with_probes(page.read_text(encoding="utf-8"))
+    return probed.replace("</style>", f"@page {{ size: {paper}; }}\n</style>", 1), cards, heads

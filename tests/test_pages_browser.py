@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from warband.cli import app
 
 from headless import chromium, needs_chromium, screenshot
-from print_pages import long_warband, page_count, split_on_pages, with_probes
+from print_pages import page_count, probed_roster, split_on_pages
 
 pytestmark = needs_chromium
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,12 +100,8 @@ def test_a_printed_roster_splits_no_card_and_strands_no_heading(warband, paper, 
     """Printed by Chromium on Letter and A4: every card whole on one page, and every heading (a
     table for reference, the side, a glossary section) on the page of what follows it;
     print_pages.py says how that is read from the PDF."""
-    file = long_warband(tmp_path) if warband == "long" else str(ROOT / "warbands" / warband)
+    probed, cards, heads = probed_roster(warband, paper, tmp_path)
     page = tmp_path / "roster.html"
-    made = CliRunner().invoke(app, ["roster", file, "--format", "html", "-o", str(page)])
-    assert made.exit_code in (0, 1), made.output
-    probed, cards, heads = with_probes(page.read_text(encoding="utf-8"))
-    probed = probed.replace("</style>", f"@page {{ size: {paper}; }}\n</style>", 1)
     page.write_text(probed, encoding="utf-8")
     printed = tmp_path / "roster.pdf"
     run = chromium(tmp_path, f"--print-to-pdf={printed}", "--no-pdf-header-footer",

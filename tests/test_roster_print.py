@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from warband.cli import app
 from warband.lists import render_roster
 
-from print_pages import long_warband, page_count, split_on_pages, with_probes
+from print_pages import page_count, probed_roster, split_on_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,12 +27,7 @@ pytestmark = pytest.mark.skipif(
 # (WeasyPrint takes a minute for the long roster on a busy machine: two papers, not more)
 @pytest.mark.parametrize("warband,paper", [("long", "A4"), ("fogbound-tallow-guild.yaml", "Letter")])
 def test_weasyprint_splits_no_card_and_strands_no_heading(warband, paper, tmp_path):
-    file = long_warband(tmp_path) if warband == "long" else str(ROOT / "warbands" / warband)
-    page = tmp_path / "roster.html"
-    made = CliRunner().invoke(app, ["roster", file, "--format", "html", "-o", str(page)])
-    assert made.exit_code in (0, 1), made.output
-    probed, cards, heads = with_probes(page.read_text(encoding="utf-8"))
-    probed = probed.replace("</style>", f"@page {{ size: {paper}; }}\n</style>", 1)
+    probed, cards, heads = probed_roster(warband, paper, tmp_path)
     pdf = render_roster.pdf(probed)
     assert len(cards) >= 4 and len(heads) >= 3
     assert split_on_pages(pdf, cards, heads) == []
