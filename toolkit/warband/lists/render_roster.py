@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import cast
+from typing import Any, cast
 
 from warband.diagnostics import Diagnostic, Sources, Span, diag
 from warband.limits import MAX_TEMPLATE_OUTPUT
@@ -143,6 +143,22 @@ def _environment(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str
     return env
 
 
+# The built-in templates' sandboxes, one per escaping, kept for the process: compiling a
+# template costs about 80 ms, far more than rendering it (a directory of warbands, the worker
+# and the language server render many rosters). Only built-in templates are kept: a user's
+# template is read anew each time, as it may have changed. The `seen` of a kept sandbox fills
+# as its templates are first compiled, and those are the only files it can ever load.
+_BUILTIN: dict[bool, tuple[Any, dict[str, tuple[str, str]]]] = {}
+
+
+def _builtin_environment(html: bool):
+    """The kept sandbox of the built-in templates (HTML-escaped or not) and its `seen`."""
+    if html not in _BUILTIN:
+        seen: dict[str, tuple[str, str]] = {}
+        _BUILTIN[html] = (_environment("html" if html else "markdown", None, seen), seen)
+    return _BUILTIN[html]
+
+
 def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     """The model through the built-in template of `fmt`, or through the user's template file.
     Any failure is a RenderError with its diagnostic."""
@@ -164,7 +180,10 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
             raise unreadable(error) from None
     else:
         name = f"warband/{TEMPLATES[fmt]}"
-    env = _environment(fmt, template, seen)
+    if template is None:
+        env, seen = _builtin_environment(is_html(fmt, None))
+    else:
+        env = _environment(fmt, template, seen)
     budget = StepBudget(seen)
     try:
         with budget:
