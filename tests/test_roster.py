@@ -478,15 +478,48 @@ def test_actions_are_decided_by_what_the_fighter_is():
     assert [a["name"] for a in card(family, "Bad Dog")["actions"]] == ["melee", "move", "charge"]
     defend = next(a for a in card(family, "Daddy")["actions"] if a["name"] == "defend")
     assert defend["when"] == "not fighter.Stunned"   # `fighter has Defend` decided, dropped
-    # SMART: `archer has Missile`; `unit is human` (a tier) decided for next_level
+    # SMART: `archer has Missile`
     narnia = model_of("narnia-patrol")
     assert "shoot" in [a["name"] for a in card(narnia, "Archer")["actions"]]
     assert "shoot" not in [a["name"] for a in card(narnia, "Spearman")["actions"]]
-    assert next(a for a in card(narnia, "Spearman")["actions"]
-                if a["name"] == "next_level")["when"] is None
-    goblins = model_of("goblin-warren")
-    assert all("next_level" not in [a["name"] for a in f["actions"]]   # monsters, not human
-               for f in goblins["fighters"])
+
+
+ACTIVATED_RULES = '''ruleset "t"
+stat Might: 1..10 default 3
+tier human
+tier monster
+class Man { tier human }
+class Troll { tier monster }
+action hit(f: fighter) requires f is human { }
+action bite(f: fighter) requires f is monster { }
+action heal(f: fighter) "a step the rules take, never offered" { }
+procedure turn(f: fighter) { activate f using hit, bite }
+'''
+
+
+def test_a_card_lists_the_actions_play_offers(tmp_path):
+    """An action no `activate` offers is a step the rules take (SMART's take_damage, SAS's
+    rank), not one a player picks: off the card. A tier in the requirement is decided."""
+    (tmp_path / "t.rules").write_text(ACTIVATED_RULES, encoding="utf-8")
+    path = tmp_path / "w.yaml"
+    path.write_text("ruleset: t.rules\nname: W\nfighters:\n  - {name: Al, class: Man}\n"
+                    "  - {name: Ug, class: Troll}\n", encoding="utf-8")
+    found = roster(str(path))
+    assert found.usable, found.diagnostics
+    assert [(a["name"], a["when"]) for a in card(found.model, "Al")["actions"]] == [("hit", None)]
+    assert [a["name"] for a in card(found.model, "Ug")["actions"]] == ["bite"]
+    # an `activate` that offers every action: heal is one a player may pick
+    (tmp_path / "t.rules").write_text(ACTIVATED_RULES.replace(" using hit, bite", ""),
+                                      encoding="utf-8")
+    found = roster(str(path))
+    assert [a["name"] for a in card(found.model, "Al")["actions"]] == ["hit", "heal"]
+    # the shipped games: bookkeeping steps are off their cards, what players pick is on
+    narnia = model_of("narnia-patrol")
+    names = {a["name"] for f in narnia["fighters"] for a in f["actions"]}
+    assert "move" in names and not names & {"take_damage", "next_level", "initiative"}
+    for warband in ("greedy-dudes", "dungeon-delvers"):
+        names = {a["name"] for f in model_of(warband)["fighters"] for a in f["actions"]}
+        assert "move" in names and not names & {"take_damage", "check_hand", "rank"}, warband
 
 
 def test_an_action_taken_with_a_piece_names_the_pieces_that_allow_it():

@@ -1,8 +1,9 @@
 """What a roster card carries from the rules themselves, beyond a fighter's values: the actions
 it may take, the boxes a player ticks during play, and the tables marked `for reference`.
 
-Nothing here knows a game. An action is listed on a fighter's card when its requirement allows
-the fighter at all: each part of the requirement (`requires A and B and C`) that reads only the
+Nothing here knows a game. An action is listed on a fighter's card when play offers it (an
+`activate` of the rules names it, or one offers every action) and its requirement allows the
+fighter at all: each part of the requirement (`requires A and B and C`) that reads only the
 acting fighter's class, tier, traits or equipment (`f has Ranged`, `f is human`, and `not`,
 `and`, `or` of those) is decided here for the fighter; an action whose decided part fails is left
 off the card, and the parts that depend on play are shown as its condition ("if not
@@ -71,18 +72,41 @@ def _static(e: nodes.Expr, actor: str, piece: str | None, ruleset: Ruleset) -> b
     return False
 
 
-def actions(ruleset: Ruleset, interpreter: Interpreter, world: World, index: int) -> list[dict]:
+def offered_actions(ruleset: Ruleset) -> frozenset[str] | None:
+    """The actions a fighter can be given to take in play, as the rules' own `activate`
+    statements offer them: the names their `using` lists give, or None (every action) when one
+    offers all (`activate f`, `activate f except first`) or the rules activate nobody (a file
+    for odds, or a scenario that activates). An action no `activate` offers is a step the rules
+    take for a fighter (SMART's damage, say), not one a player picks, so it is off the card."""
+    offered: set[str] = set()
+    bodies = [decl.body for decl in ruleset.procedures.values()]
+    if ruleset.scenario is not None:
+        bodies.append(ruleset.scenario)
+    found = False
+    for node in _descend(tuple(bodies)):
+        if isinstance(node, nodes.Activate):
+            found = True
+            if not node.using:
+                return None
+            offered.update(name.name for name in node.using)
+    return frozenset(offered) if found else None
+
+
+def actions(ruleset: Ruleset, interpreter: Interpreter, world: World, index: int,
+            offered: frozenset[str] | None = None) -> list[dict]:
     """The actions fighter `index` of `world` may take, in the rules' order: [{name, doc, when,
     pieces, label, text}] (label: the name and its pieces; text: with its condition), `when` the part of the requirement that depends on play (None: none does),
     `pieces` for an action taken with a piece of equipment (`w: equipment`) the pieces it
-    carries that the requirement allows (an action no piece allows is left off)."""
+    carries that the requirement allows (an action no piece allows is left off). `offered`:
+    the actions play offers at all (offered_actions), None for every one."""
     # lazily: the interpreter's world only when a roster is built
     from warband.run.errors import RulesError
     from warband.run.world import Ref
     out = []
     carried = list(dict.fromkeys(world.fighters[index].equipment))
     for decl in ruleset.procedures.values():
-        if decl.kind != "action" or not decl.params:
+        if decl.kind != "action" or not decl.params or \
+                offered is not None and decl.name.name not in offered:
             continue
         actor = decl.params[0]
         if actor.type is None or actor.type.name != "fighter":   # a side's or the board's
@@ -273,5 +297,5 @@ def reference_tables(ruleset: Ruleset) -> list[dict]:
     return out
 
 
-__all__ = ["actions", "box_row", "counter_bounds", "reference_tables", "side_boxes",
-           "tick_boxes"]
+__all__ = ["actions", "box_row", "counter_bounds", "offered_actions", "reference_tables",
+           "side_boxes", "tick_boxes"]

@@ -495,12 +495,13 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
     found = _costs(warband, ruleset, world)
     interpreter = _interpreter(ruleset)
     bounds = card_rules.counter_bounds(ruleset)
+    offered = card_rules.offered_actions(ruleset)
     problems = _entry_problems(result)
     cards = []
     for i, (f, seen, derived) in enumerate(zip(warband.fighters, world.fighters,
                                                _derived(ruleset, world))):
         card = _fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
-        card["actions"] = card_rules.actions(ruleset, interpreter, world, i)
+        card["actions"] = card_rules.actions(ruleset, interpreter, world, i, offered)
         card["ticks"] = card_rules.tick_boxes(ruleset, interpreter, world, i, bounds)
         # a card for several fighters (`count: 4`) gets a line of boxes for each; past the
         # limit of a row, one line to keep count on
