@@ -121,7 +121,7 @@ def test_glossary_holds_only_the_rules_the_list_uses():
     used = {t["name"] for f in model["fighters"] for t in f["traits"]}
     assert set(glossary["Traits"]) == used
     clockwork = model_of("clockwork-empire")
-    tiers = [s for s in clockwork["glossary"] if s["title"] == "Tiers"][0]
+    tiers = next(s for s in clockwork["glossary"] if s["title"] == "Tiers")
     assert [e["name"] for e in tiers["entries"]] == ["common", "special"]  # no rare class
 
 

@@ -17,8 +17,9 @@ worked out from the fighter's values alone, the card leaves a blank to write in.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from warband.lang import nodes
 from warband.lang.unparse import conjuncts, expr_text
@@ -117,7 +118,7 @@ def actions(ruleset: Ruleset, interpreter: Interpreter, world: World, index: int
         decided = [part for part in parts if _static(part, actor.name.name, piece, ruleset)]
         kept = [part for part in parts if part not in decided]
 
-        def holds(env: dict) -> bool | None:   # None: cannot be decided here, left to play
+        def holds(env: dict, decided=decided) -> bool | None:   # None: undecided, left to play
             try:
                 return all(interpreter.fn(part)(env, world) is True for part in decided)
             except RulesError:

@@ -550,4 +550,4 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
     }
 
 
-__all__ = ["Roster", "roster", "roster_text", "build", "number_text"]
+__all__ = ["Roster", "build", "number_text", "roster", "roster_text"]
