@@ -19,6 +19,7 @@ docs/robustness.md.
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -263,7 +264,7 @@ def test_fmt_keeps_a_file_valid_and_its_meaning(case):
 def test_rosters_of_damaged_warbands_never_crash(case):
     from warband.lists import render_roster
     from warband.lists.roster import roster
-    path, text = case
+    _, text = case
     found = roster("-", stdin=io.BytesIO(text.encode("utf-8")))
     if found.model is not None:
         for fmt in ("text", "markdown", "html"):
@@ -280,6 +281,77 @@ def test_converting_damaged_warbands_never_crashes(case, target):
     for d in result.diagnostics:
         if d.span is not None:
             assert d.span.file in result.sources.texts, d
+
+
+# ---- long lines and many mistakes (issue 18, item 6) ---------------------------------------------
+
+# what may be wrong with one fighter, and with one class of a rules file
+FIGHTER_FAULTS = ["", "traits: [Nope]", "might: 100", "class: Soldir", "bogus: 1",
+                  "equipment: [Nothing, Nothing]", "count: 0", "name: ''"]
+CLASS_FAULTS = ["", "traits Nope{i}", "tier nowhere{i}", "stat Nope{i} = 3", "equipment Thing{i}"]
+
+
+@st.composite
+def long_and_many(draw) -> tuple[str, str]:
+    """A warband or rules file with many entries, a share of them wrong, on one line (flow
+    YAML, or a rules file without line breaks) or with long names: (file name, text)."""
+    # (over MAX_SHOWN_PER_FILE mistakes, lines over MAX_EXCERPT_WIDTH; small enough that a
+    # large run of 100,000 examples takes an hour, not a day)
+    n = draw(st.integers(1, 150))
+    pad = "x" * draw(st.sampled_from([0, 0, 40, 300, 1500]))
+    one_line = draw(st.booleans())
+    faults = draw(st.lists(st.sampled_from(FIGHTER_FAULTS), min_size=1, max_size=4))
+    if draw(st.booleans()):
+        rules = [f"class C{i}{pad} {{ {CLASS_FAULTS[i % len(CLASS_FAULTS)].format(i=i)} }}"
+                 for i in range(n)]
+        head = 'ruleset "many" stat Might: 1..10 trait Tough'
+        return "many.rules", (" " if one_line else "\n").join([head, *rules]) + "\n"
+    entries = []
+    for i in range(n):
+        fault = faults[i % len(faults)]
+        fields = {"name": f"F{i}{pad}", "class": "Soldier", "might": "5"}
+        key, _, value = fault.partition(": ")
+        if key:
+            fields[key] = value
+        entries.append("{" + ", ".join(f"{k}: {v}" for k, v in fields.items()) + "}")
+    head = "name: Many, ruleset: super-simple-skirmish, points: 50"
+    if one_line:
+        return "many.yaml", f"{{{head}, fighters: [{', '.join(entries)}]}}\n"
+    return "many.yaml", head.replace(", ", "\n") + "\nfighters:\n" + \
+        "".join(f"  - {e}\n" for e in entries)
+
+
+@budget(25)
+@given(long_and_many())
+def test_long_lines_and_many_mistakes_give_bounded_reports(case):
+    """Whatever the number of mistakes and the length of the lines, the reports for people
+    show at most MAX_SHOWN_PER_FILE diagnostics a file and count the rest, every line they print
+    is bounded (excerpts cut around the caret, long texts cut), and so is their size; JSON keeps
+    every diagnostic, each in its file."""
+    from warband.diagnostics import render_text
+    from warband.limits import MAX_SHOWN_PER_FILE, MAX_SHOWN_TEXT
+    from warband.lists import reporters
+    from warband.lists.validate import Report
+    name, text = case
+    if name.endswith(".rules"):
+        compiled = compile_checked(text, name)
+        diagnostics = compiled.diagnostics
+        outputs = [render_text(diagnostics, compiled.sources)]
+    else:
+        result, validation = validate_checked(text.encode("utf-8"), ROOT / "warbands" / name)
+        diagnostics = result.diagnostics
+        report = Report([result], validation.sources)
+        outputs = [reporters.render(report, "text"), reporters.render(report, "github")]
+        listed = json.loads(reporters.render(report, "json"))["files"][0]["diagnostics"]
+        assert len(listed) == len(diagnostics)
+    mine = [d for d in diagnostics if d.span is None or d.span.file.endswith(name)]
+    for out in outputs:
+        # (a GitHub annotation is one line: its message, hint and places joined by %0A)
+        longest = max(out.replace("%0A", "\n").split("\n"), key=len)
+        assert len(longest) <= 2 * MAX_SHOWN_TEXT + 200, longest[:300]
+        assert len(out) <= (MAX_SHOWN_PER_FILE + 1) * 12 * MAX_SHOWN_TEXT, len(out)
+        if len(mine) > MAX_SHOWN_PER_FILE:
+            assert f"and {len(mine) - MAX_SHOWN_PER_FILE:,} more" in out, out[-300:]
 
 
 # ---- 3. the odds command line's fighters and policies ------------------------------------------
