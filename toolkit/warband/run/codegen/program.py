@@ -54,7 +54,7 @@ from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
 
 if TYPE_CHECKING:
     from warband.lang.ruleset import Ruleset
-    from warband.run.interpreter import Interpreter
+    from warband.run.interpreter_parts import InterpreterParts
 
 __all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "program_of",
            "sample"]
@@ -71,7 +71,7 @@ class Program:
     # a program whose rolls tell a recorded game's log (taps.py; made by rolls_program)
     taps_rolls = False
 
-    def __init__(self, ruleset, interp: Interpreter, uniform: str | None = None) -> None:
+    def __init__(self, ruleset, interp: InterpreterParts, uniform: str | None = None) -> None:
         self.ruleset = ruleset
         # The policy of every decision of every run of this program, when it is made for one
         # ("first" or "random": see program_for); None: each decision asks the policies.
@@ -690,7 +690,7 @@ _PROGRAMS: dict[tuple[int, str | None], tuple[weakref.ref[Ruleset], Program]] = 
 UNIFORM = ("first", "random")   # policies a program may be made for
 
 
-def program_for(interp: Interpreter, uniform: str | None = None) -> Program:
+def program_for(interp: InterpreterParts, uniform: str | None = None) -> Program:
     """The generated program of the interpreter's Ruleset: made once per Ruleset, and once
     more for each policy in UNIFORM that runs use as the policy of every decision (`uniform`:
     the run's `uniform`). A program made for one policy runs only runs under that policy, and
@@ -708,7 +708,7 @@ def program_for(interp: Interpreter, uniform: str | None = None) -> Program:
     return program
 
 
-def rolls_program(interp: Interpreter, uniform: str | None = None) -> Program:
+def rolls_program(interp: InterpreterParts, uniform: str | None = None) -> Program:
     """A program whose rolls tell the interpreter's recorder what they are for, as the
     interpreter's own rolls do (taps.py): made anew, never the one play without a log uses."""
     program = Program(interp.ruleset, interp, uniform if uniform in UNIFORM else None)
@@ -716,7 +716,7 @@ def rolls_program(interp: Interpreter, uniform: str | None = None) -> Program:
     return program
 
 
-def program_of(interp: Interpreter, uniform: str | None = None) -> Program:
+def program_of(interp: InterpreterParts, uniform: str | None = None) -> Program:
     """program_for(interp, uniform), kept on the interpreter (a game asks at every action)."""
     found = interp.programs.get(uniform)
     if found is None:
@@ -724,7 +724,7 @@ def program_of(interp: Interpreter, uniform: str | None = None) -> Program:
     return found
 
 
-def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, keep: bool = False):
+def sample(interp: InterpreterParts, procedure: str, args: dict, world, block=None, keep: bool = False):
     """Interpreter.sample through the generated program: (value, world), or None when this run
     is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
     does not take). The caller has set sampling mode and reset the counters. `keep`: give back
@@ -768,7 +768,7 @@ def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, k
     return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
 
 
-def sampler(interp: Interpreter, procedure: str):
+def sampler(interp: InterpreterParts, procedure: str):
     """Interpreter.sampler through the generated program: run(world, *arguments) ->
     (value, world), as sample(procedure, {name: argument}, world) gives, for a caller that runs
     the same procedure many times (an attack, thousands of times), or None when the
@@ -782,7 +782,7 @@ def sampler(interp: Interpreter, procedure: str):
     return make(interp) if make is not None else None
 
 
-def nested(interp: Interpreter, procedure: str, args: dict, world):
+def nested(interp: InterpreterParts, procedure: str, args: dict, world):
     """A run of an action that the engine starts from inside a generated sampled run (an
     activation of the turn), which has set the policies and the loop budget: (value, world
     or draft), or None when it is left to the interpreter (before anything is drawn)."""
@@ -814,7 +814,7 @@ def _with_interpreter_room(entry, interp, args, world):
         sys.setrecursionlimit(old)
 
 
-def allowed(interp: Interpreter, procedure: str, args: dict, world):
+def allowed(interp: InterpreterParts, procedure: str, args: dict, world):
     """Interpreter.allowed through the generated program: a bool, or None when left to it."""
     program = program_of(interp, None)
     check = program._requires.get(procedure) or program.requirement(procedure)
