@@ -305,7 +305,7 @@ def test_nested_totals_asked_outside_any_run_are_bounded_too():
 def test_nested_totals_in_a_scenario_value_are_bounded_in_generated_code():
     """A score or end condition is asked through generated code outside any run (after every
     action): its outermost aggregate counts the work."""
-    from warband.run.codegen import program as codegen
+    from warband.run.codegen import hooks as codegen
     expr = "1"
     for i, group in enumerate(["s.fighters"] * 3 + ["sides"]):
         var = "s" if group == "sides" else f"v{i}"

@@ -14,7 +14,7 @@ from fractions import Fraction
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
 from warband.run import budget, members
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.dice import Dist
 from warband.run.evaluate import LazyRef, RulesError, as_dist
 from warband.run.interpreter_parts import InterpreterParts

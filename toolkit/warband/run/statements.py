@@ -13,7 +13,7 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
 from warband.run import areas, budget, carrying, roll_labels, spots, toomuch, units
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
