@@ -44,6 +44,19 @@ def pytest_configure(config):
         settings.load_profile(profile)
 
 
+@pytest.fixture
+def exact_limit(monkeypatch):
+    """lower(n): the interpreter's limit of exact work (limits.MAX_BRANCHES) lowered to n where
+    the interpreter checks it: as each statement runs (run/statements.py) and as each roll is
+    drawn (run/expr_reads.py)."""
+    from warband.run import expr_reads, statements
+
+    def lower(limit: int) -> None:
+        for module in (statements, expr_reads):
+            monkeypatch.setattr(module, "MAX_BRANCHES", limit)
+    return lower
+
+
 @pytest.fixture(autouse=True)
 def _no_disk_cache(monkeypatch, tmp_path_factory):
     # Tests never read or write the user's compile cache.

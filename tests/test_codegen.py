@@ -19,7 +19,11 @@ import pytest
 
 from warband.lang import nodes
 from warband.lang.compiler import compile_text, load
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
+from warband.run.codegen import peephole
+from warband.run.codegen import runtime as rt
+from warband.run.codegen.expr import Unsupported, mangle
+from warband.run.codegen.stmt import Writer
 from warband.run.dice import Dist
 from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, World, make_world, within
@@ -417,13 +421,13 @@ def test_an_unknown_statement_makes_its_procedure_fall_back(monkeypatch):
     """Statements codegen does not know (say, added to the language after it) run through the
     interpreter, one procedure at a time; generated callers still call into them, dice
     arguments included."""
-    original = codegen.Writer.stmt
+    original = Writer.stmt
 
     def refuse_repeat(self, s, scope, out, pad):
         if type(s) is nodes.Repeat:
-            raise codegen.Unsupported("statement Repeat")
+            raise Unsupported("statement Repeat")
         return original(self, s, scope, out, pad)
-    monkeypatch.setattr(codegen.Writer, "stmt", refuse_repeat)
+    monkeypatch.setattr(Writer, "stmt", refuse_repeat)
     text = CORNERS + '''
 procedure rolls(owner: fighter, d: dice, n: number) -> number {
   let total = 0
@@ -444,13 +448,13 @@ action outer(f: fighter, n: number) -> number {
 
 
 def test_an_unknown_expression_in_a_define_or_table_falls_back(monkeypatch):
-    original = codegen.Writer.expr
+    original = Writer.expr
 
     def refuse_dice(self, e, scope, raw=False):
         if type(e) is nodes.Dice:
-            raise codegen.Unsupported("expression Dice")
+            raise Unsupported("expression Dice")
         return original(self, e, scope, raw)
-    monkeypatch.setattr(codegen.Writer, "expr", refuse_dice)
+    monkeypatch.setattr(Writer, "expr", refuse_dice)
     ruleset = compiled(CORNERS)
     program = codegen.program_for(Interpreter(ruleset))
     assert "define pool" in program.fallbacks and "procedure thunks" in program.fallbacks
@@ -489,9 +493,9 @@ def test_look_ahead_and_unusual_arguments_take_the_interpreter():
 # ---- safety -------------------------------------------------------------------------------------
 
 def test_names_are_mangled_and_texts_quoted():
-    assert codegen.mangle("a_b") != codegen.mangle("a__b")
-    assert codegen.mangle("x") != codegen.mangle("_x")
-    assert codegen.mangle("import").isidentifier()
+    assert mangle("a_b") != mangle("a__b")
+    assert mangle("x") != mangle("_x")
+    assert mangle("import").isidentifier()
     ruleset = compiled('ruleset "q"\naction a(f: fighter) -> text {\n'
                        '  let import = "\\"); raise SystemExit #"\n  return import\n}\n')
     world = make_world(ruleset, [FighterSpec("me")])
@@ -636,7 +640,7 @@ def test_a_fighter_read_twice_on_a_line_is_read_once_before_it():
              "        pass",
              "    while world.fighters[v_a[1]].removed and world.fighters[v_a[1]].name:",
              "        pass"]
-    out = codegen._hoisted(lines)
+    out = peephole.hoisted(lines)
     assert out[1] == "    _f_v_a = world.fighters[v_a[1]]"
     assert out[2] == "    x = (_f_v_a.values['A'] + _f_v_a.values['B'])"
     assert out[3:] == lines[2:]   # an elif or a loop's test is evaluated elsewhere: left alone
@@ -712,18 +716,18 @@ def test_a_side_is_read_into_a_local_only_where_its_first_read_comes_first():
             "        c = world.sides[_side_v_a].values['Fate']",
             "        if c:",
             "            world = world.set_side(_side_v_a, 'Fate', c - 1)"]
-    out = codegen._side_local(body, local, read)
+    out = peephole.side_local(body, local, read)
     assert out == [*body[:2], f"        {local} = {read}", *body[2:]]
     # a later read outside the block of the first one: each read where it is
     leaves = [*body, "    y = world.sides[_side_v_a]"]
-    assert codegen._side_local(leaves, local, read) == [line.replace(local, read)
+    assert peephole.side_local(leaves, local, read) == [line.replace(local, read)
                                                          for line in leaves]
     # a first read in a condition, or a single read: where it is
     header = ["    if world.sides[_side_v_a].values['Fate']:",
               "        y = _side_v_a"]
-    assert codegen._side_local(header, local, read) == [line.replace(local, read)
+    assert peephole.side_local(header, local, read) == [line.replace(local, read)
                                                          for line in header]
-    assert codegen._side_local(body[:3], local, read)[2] == body[2].replace(local, read)
+    assert peephole.side_local(body[:3], local, read)[2] == body[2].replace(local, read)
 
 
 # ---- issue 19: a define given a scenario's side; a default that reads earlier parameters ---------
@@ -862,8 +866,8 @@ def test_a_fault_in_generated_code_is_a_diagnostic_naming_the_rule(tmp_path, mon
     world = make_world(ruleset, [FighterSpec("a", 0, None, {"Might": 3}, position=(1, 1)),
                                  FighterSpec("b", 1, None, {"Might": 4}, position=(4, 5))])
     a, b = Ref("fighter", 0), Ref("fighter", 1)
-    monkeypatch.setattr(codegen.rt, "aggregate", _broken)
-    monkeypatch.setattr(codegen, "norm", _broken)
+    monkeypatch.setattr(rt, "aggregate", _broken)
+    monkeypatch.setattr("warband.run.codegen.program.norm", _broken)   # (the Program's _norm)
     interp = Interpreter(ruleset, rng=random.Random(1))
 
     def failure(run) -> tuple:
@@ -1000,7 +1004,7 @@ def test_a_fault_of_the_generator_leaves_the_rule_to_the_interpreter(monkeypatch
     # answer; the fallback is noted (the shipped rules are tested to have none)
     def broken(self, e, scope):
         raise TypeError("a fault")
-    monkeypatch.setattr(codegen.Writer, "field", broken)
+    monkeypatch.setattr(Writer, "field", broken)
     ruleset = compiled(CORNERS)
     world = make_world(ruleset, [FighterSpec("a", 0, "Guard", {"Training": 2}),
                                  FighterSpec("b", 1, None, {"Training": 6})])

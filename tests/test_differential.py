@@ -40,7 +40,8 @@ from warband.game.scenario import load_scenario
 from warband.lang import nodes, typesystem
 from warband.lang.compiler import load
 from warband.lang.symbols import AGGREGATES, BUILTIN_FUNCTIONS, GAME_FUNCTIONS
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
+from warband.run.codegen.program import Program
 from warband.run.evaluate import RulesError
 from warband.run.world import Ref
 
@@ -457,14 +458,14 @@ def test_every_form_in_every_position(tmp_path, kind, expr):
 def test_every_form_through_callees_left_to_the_interpreter(tmp_path, monkeypatch, kind, expr):
     """The same, with every definition, table and procedure a generated function calls run by
     the interpreter (as when the generator does not take one, or Python refuses its text)."""
-    compile_ = codegen.Program._compile
+    compile_ = Program._compile
 
     def refuse(self, fname: str, lines: list[str]):
         if fname[:2] in ("p_", "d_", "t_"):
             self._fallbacks[fname] = "refused by the test"
             return None
         return compile_(self, fname, lines)
-    monkeypatch.setattr(codegen.Program, "_compile", refuse)
+    monkeypatch.setattr(Program, "_compile", refuse)
     scenario = scenario_of(tmp_path, rules_for(kind, expr))
     check_positions(scenario, seed=sum(map(ord, expr)), worlds=6)
     assert "d_def_5f_case" in codegen.program_for(Game(scenario, 1).interp).fallbacks

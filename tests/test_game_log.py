@@ -19,7 +19,7 @@ from warband.game.engine import Game
 from warband.game.gamelog import game_record, render_text
 from warband.game.log_record import check_record
 from warband.game.scenario import load_scenario
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.world import Ref
 
 SHIPPED = ("sss-standard-game", "greedy-dudes-vs-menace", "smart-dungeon",

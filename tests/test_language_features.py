@@ -117,9 +117,8 @@ def test_long_loops_are_refused_with_a_located_error_not_a_crash():
     assert caught.value.diagnostic.span.line == 4
 
 
-def test_exact_work_is_bounded(monkeypatch):
-    import warband.run.interpreter as interpreter_module
-    monkeypatch.setattr(interpreter_module, "MAX_BRANCHES", 5_000)
+def test_exact_work_is_bounded(exact_limit):
+    exact_limit(5_000)
     rules = ruleset('ruleset "x"\naction a(f: fighter) -> number {\n  let x = 0\n'
                     '  repeat 30 times { set x += d6 }\n  return x\n}\n')
     world = make_world(rules, [FighterSpec("me")])

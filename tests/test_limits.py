@@ -15,7 +15,7 @@ from warband import limits
 from warband.cli import app
 from warband.lang.compiler import compile_text
 from warband.limits import MAX_RULES_BYTES
-from warband.run import interpreter, strategy
+from warband.run import strategy
 from warband.run.interpreter import Interpreter, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 
@@ -125,8 +125,8 @@ BIG = action("  let x = 0\n  repeat 12 times { set x += d20 }\n  return x")
 
 
 def test_exact_odds_refuse_a_state_space_too_large_and_say_how_to_restructure(tmp_path,
-                                                                             monkeypatch):
-    monkeypatch.setattr(interpreter, "MAX_BRANCHES", 20_000)   # the same path, faster
+                                                                             exact_limit):
+    exact_limit(20_000)   # the same path, faster
     (tmp_path / "big.rules").write_text(BIG)
     result = run("odds", str(tmp_path / "big.rules"), "--attacker", "", "--action", "a")
     assert result.exit_code == 2
@@ -305,7 +305,7 @@ def test_nested_totals_asked_outside_any_run_are_bounded_too():
 def test_nested_totals_in_a_scenario_value_are_bounded_in_generated_code():
     """A score or end condition is asked through generated code outside any run (after every
     action): its outermost aggregate counts the work."""
-    from warband.run.codegen import program as codegen
+    from warband.run.codegen import hooks as codegen
     expr = "1"
     for i, group in enumerate(["s.fighters"] * 3 + ["sides"]):
         var = "s" if group == "sides" else f"v{i}"

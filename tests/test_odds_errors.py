@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from warband.cli import app
 from warband.lang.compiler import compile_text
 from warband.run import dice
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.interpreter import Interpreter, RulesError
 from warband.run.odds import parse_fighter
 from warband.run.world import Ref, make_world

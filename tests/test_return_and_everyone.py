@@ -153,7 +153,7 @@ def test_a_bare_return_alike_generated_and_interpreted(tmp_path, ruleset):
             got = outcome(fast.interp, lambda: fast.interp.sample(name, side, world))
             want = outcome(slow.interp, lambda: slow.interp.sample(name, side, world))
             assert got == want, (name, world)
-    from warband.run.codegen import program as codegen
+    from warband.run.codegen import hooks as codegen
     assert not codegen.program_for(fast.interp).fallbacks
 
 

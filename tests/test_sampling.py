@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-import warband.run.interpreter as interpreter_module
 from warband.lang.compiler import compile_text, load
 from warband.run import dice
 from warband.run.dice import Dist
@@ -311,10 +310,10 @@ def test_sample_pool_rolls_independent_dice():
 
 # ---- fixed bugs (regression tests) ---------------------------------------------------------------------------------------------
 
-def test_bug_greedy_sampling_accumulates_branch_count(monkeypatch):
+def test_bug_greedy_sampling_accumulates_branch_count(exact_limit):
     # With the real limit (5,000,000) the SSS shoot with Fate 2 on each side under greedy fails
     # at about the 12,500th sample; a lower limit shows the same thing in a fraction of a second.
-    monkeypatch.setattr(interpreter_module, "MAX_BRANCHES", 1_000)
+    exact_limit(1_000)
     ruleset = rules(FATE)
     world = make_world(ruleset, [FighterSpec("me")], [{"Fate": 2}])
     interp = Interpreter(ruleset, Policies("greedy"), rng=random.Random(SEED))
@@ -324,14 +323,14 @@ def test_bug_greedy_sampling_accumulates_branch_count(monkeypatch):
         interp.sample("total", {"f": ME}, world)
 
 
-def test_exact_evaluation_resets_the_branch_count(monkeypatch):
+def test_exact_evaluation_resets_the_branch_count(exact_limit):
     # The counterpart that works: repeated exact runs do not accumulate.
-    monkeypatch.setattr(interpreter_module, "MAX_BRANCHES", 1_000)
+    exact_limit(1_000)
     ruleset = rules(FATE)
     world = make_world(ruleset, [FighterSpec("me")], [{"Fate": 2}])
     interp = Interpreter(ruleset, Policies("greedy"))
     for _ in range(20):
         interp.exact("total", {"f": ME}, world)
     with pytest.raises(RulesError):   # and the limit itself is live
-        monkeypatch.setattr(interpreter_module, "MAX_BRANCHES", 10)
+        exact_limit(10)
         interp.exact("total", {"f": ME}, world)

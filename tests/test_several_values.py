@@ -29,7 +29,7 @@ from warband.lang.diff import _step_text
 from warband.lang.unparse import expr_text
 from warband.limits import MAX_TUPLE_CHOICES
 from warband.run import tuples
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.dice import Dist
 from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.odds import parse_policies

@@ -154,7 +154,7 @@ def test_generated_code_and_interpreter_agree(tmp_path):
         got = outcome(fast.interp, lambda: fast.interp.sample("hits", args, world))
         want = outcome(slow.interp, lambda: slow.interp.sample("hits", args, world))
         assert got == want
-    from warband.run.codegen import program as codegen
+    from warband.run.codegen import hooks as codegen
     assert not codegen.program_for(fast.interp).fallbacks
 
 

@@ -35,7 +35,7 @@ from warband.game.spots import Spots
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError

@@ -8,7 +8,7 @@ is made; what reads only the actor (`not attacker.Stunned`), once per activation
 (`contact(attacker, target)`), once per target drawn. An actor's list is made once and shared
 by every game of the ruleset with the same fighters; targets out of play stay in it and are
 skipped (`in_play`). The parts run as generated Python taking the engine's own Refs
-(codegen.Program.engine_test); the interpreter answers what the generator does not take, with
+(Program.engine_test, codegen/program.py); the interpreter answers what the generator does not take, with
 the same results.
 """
 
@@ -19,7 +19,7 @@ from typing import Sequence
 
 from warband.lang import nodes
 from warband.lang.unparse import conjuncts, expr_text
-from warband.run.codegen import program as codegen
+from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Interpret
 from warband.run.world import FIGHTER_REFS, PIECE_REFS, SIDE_REFS, Ref, World
 

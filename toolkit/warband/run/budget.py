@@ -32,10 +32,10 @@ from warband.limits import MAX_SAMPLED_STEPS
 from warband.run.errors import RulesError
 
 if TYPE_CHECKING:
-    from warband.run.interpreter import Interpreter
+    from warband.run.interpreter_parts import InterpreterParts
 
 
-def open_count(interp: Interpreter) -> bool:
+def open_count(interp: InterpreterParts) -> bool:
     """Start counting an evaluation's work from nothing, unless one is counted already (then
     this one is part of it); True when this call started it (close_count ends it)."""
     if interp.in_sampled_run or interp.counting:
@@ -44,12 +44,12 @@ def open_count(interp: Interpreter) -> bool:
     return True
 
 
-def close_count(interp: Interpreter, opened: bool) -> None:
+def close_count(interp: InterpreterParts, opened: bool) -> None:
     if opened:
         interp.counting = 0
 
 
-def spend(interp: Interpreter, n: int, node) -> None:
+def spend(interp: InterpreterParts, n: int, node) -> None:
     """Count n steps of work against the evaluation's budget."""
     interp.steps += n
     if interp.steps > MAX_SAMPLED_STEPS:
@@ -95,7 +95,7 @@ def works_out_members(aggregate: nodes.Aggregate) -> bool:
 
 
 @contextmanager
-def part(interp: Interpreter) -> Iterator[None]:
+def part(interp: InterpreterParts) -> Iterator[None]:
     """A part of a run with a budget of its own (an activation, a look-ahead evaluation): the
     run's count goes on after it as before."""
     saved, interp.steps = interp.steps, 0
@@ -105,7 +105,7 @@ def part(interp: Interpreter) -> Iterator[None]:
         interp.steps = saved
 
 
-def members(interp: Interpreter, group, node):
+def members(interp: InterpreterParts, group, node):
     """A group an aggregate weighs, a step a member: counted when an evaluation is (inside a
     run, or inside an outer aggregate: see `evaluation`), else as it is."""
     if interp.in_sampled_run or interp.counting:
@@ -115,7 +115,7 @@ def members(interp: Interpreter, group, node):
     return group
 
 
-def evaluation(interp: Interpreter, value: Callable[[], object]):
+def evaluation(interp: InterpreterParts, value: Callable[[], object]):
     """value(), an aggregate that weighs other groups (or calls the rules' own functions), as
     an evaluation of its own when none is counted yet: its work and all it asks counted from
     nothing (its members are counted by `members` inside it)."""

@@ -3,7 +3,7 @@
 Generated code raises the interpreter's RulesErrors for a rule's own errors (no table row,
 division by zero), and lets the game's own exceptions (GameOver...) through. An exception of
 Python's own (a TypeError, an IndexError...) from it is a fault of the generator, not of the
-rules: the functions that call generated code (program.py: `sample`, `nested`, `allowed`, a
+rules: the functions that call generated code (hooks.py: `sample`, `nested`, `allowed`, a
 sampler's run; the engine's tests and a scenario's values guard themselves, `guarded`) turn it
 into E914 naming the rule that ran, so that `play`, `rules check --playouts` and `simulate` all
 report it as they report a game that fails.

@@ -4,9 +4,10 @@ The interpreter runs statements in continuation-passing style, which exact odds 
 need; a sampled run follows one path, and direct-style Python does that many times faster. Each
 procedure, action and phase, define, table and `requires` of a Ruleset becomes one Python
 function, generated as text (codegen_expr.py for expressions, codegen_stmt.py for statements),
-compiled once per Ruleset and cached (`program_for`), and once more for each policy that runs
-use for every decision (`first`, `random`: its decisions need not ask). `Interpreter.sample`,
-`Interpreter.sampler` and `Interpreter.allowed` call `sample`, `sampler` and `allowed` below.
+compiled once per Ruleset and cached (`program_for`, in hooks.py), and once more for each policy
+that runs use for every decision (`first`, `random`: its decisions need not ask).
+`Interpreter.sample`, `Interpreter.sampler` and `Interpreter.allowed` call `sample`, `sampler`
+and `allowed` in hooks.py.
 
 The generated code makes the same draws from the interpreter's random streams in the same order,
 the same decisions and the same errors as the interpreter sampling: a roll bound by `let` is
@@ -28,39 +29,39 @@ Errors: a rule's own (no table row, division by zero) are the interpreter's Rule
 the same diagnostic; any exception of Python's own from generated code is a fault of the
 generator, reported as E914 naming the rule (faults.py); a failure while generating leaves the
 rule to the interpreter (`_lines`).
+
+The Program is made here: its namespace, and generating and compiling its functions. Each
+declaration's function is written by decl.py (mixed into the Program), its text rewritten by
+peephole.py before it is compiled, and hooks.py makes and keeps the programs and runs them.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
-import sys
-import weakref
 from typing import TYPE_CHECKING
 
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
 from warband.run import areas, budget, carrying, members, pools, weapons
-from warband.run.codegen import faults
+from warband.run.codegen import faults, taps
 from warband.run.codegen import runtime as rt
-from warband.run.codegen import taps
-from warband.run.codegen.expr import Scope, Unsupported, mangle, param_kinds, reads_only_arguments
-from warband.run.codegen.stmt import Writer, assigned_names, contains_dice
+from warband.run.codegen.decl import DeclFunctions
+from warband.run.codegen.expr import Scope, Unsupported, mangle, reads_only_arguments
+from warband.run.codegen.peephole import RETURN, hoisted, last_changes
+from warband.run.codegen.stmt import Writer, contains_dice
 from warband.run.dice import Dist, random_below
-from warband.run.evaluate import Record, RulesError, Thunk, names_in, norm
+from warband.run.evaluate import Record, RulesError, Thunk, norm
 from warband.run.units import inflict
 from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
 
 if TYPE_CHECKING:
-    from warband.lang.ruleset import Ruleset
-    from warband.run.interpreter import Interpreter
+    from warband.run.interpreter_parts import InterpreterParts
 
-__all__ = ["Program", "Unsupported", "Writer", "allowed", "mangle", "program_for", "program_of",
-           "sample"]
+__all__ = ["Program"]
 
 
-class Program:
+class Program(DeclFunctions):
     """The generated functions of one Ruleset, and what fell back to the interpreter.
 
     Functions are generated and compiled when first needed (a stub stands for each until then),
@@ -71,7 +72,7 @@ class Program:
     # a program whose rolls tell a recorded game's log (taps.py; made by rolls_program)
     taps_rolls = False
 
-    def __init__(self, ruleset, interp: Interpreter, uniform: str | None = None) -> None:
+    def __init__(self, ruleset, interp: InterpreterParts, uniform: str | None = None) -> None:
         self.ruleset = ruleset
         # The policy of every decision of every run of this program, when it is made for one
         # ("first" or "random": see program_for); None: each decision asks the policies.
@@ -165,7 +166,7 @@ class Program:
         if procedure not in self._generated:
             decl = self.ruleset.procedures[procedure]
             self._generated[procedure] = self._lines(
-                "procedure", procedure, lambda w: self._procedure(w, decl))
+                "procedure", procedure, lambda w: self.procedure_lines(w, decl))
         return self._generated[procedure] is not None
 
     # ---- generating, compiling ----------------------------------------------------------------
@@ -187,7 +188,7 @@ class Program:
         """The compiled function, or None when Python refuses the generated text: it allows 20
         nested blocks and ~200 nested brackets, fewer than the rules language (the interpreter
         then runs it)."""
-        lines = _last_changes(_hoisted(lines))
+        lines = last_changes(hoisted(lines))
         text = "\n".join(lines)
         try:
             code = compile(text, f"<warband rules {self.ruleset.id!r} {fname}>", "exec")
@@ -213,11 +214,11 @@ class Program:
             fallback = _interpreted_procedure(decl)
         elif kind == "d":
             decl = self.ruleset.defines[name]
-            lines = self._lines("define", name, lambda w: self._define(w, decl))
+            lines = self._lines("define", name, lambda w: self.define_lines(w, decl))
             fallback = _interpreted_define(decl)
         else:
             decl = table = self.ruleset.tables[name]
-            lines = self._lines("table", name, lambda w: self._table(w, table))
+            lines = self._lines("table", name, lambda w: self.table_lines(w, table))
             fallback = _interpreted_rows(table)
         self._rules[fname] = faults.rule(decl)
         compiled = self._compile(fname, lines) if lines is not None else None
@@ -236,7 +237,7 @@ class Program:
                 return None
             for prefix in "ce":
                 self._rules[f"{prefix}_{mangle(procedure)}"] = faults.rule(decl)
-            return self._lines("entry", procedure, lambda w: self._procedure(w, decl, True))
+            return self._lines("entry", procedure, lambda w: self.procedure_lines(w, decl, True))
         return self._kept(self._entries, procedure, procedure, "e", lines)
 
     def sampler(self, procedure: str):
@@ -248,10 +249,10 @@ class Program:
         if fname in self.namespace:
             return self.namespace[fname]
         w = Writer(self)
-        entry = self._procedure(w, decl, True)   # c_NAME, then e_NAME after a blank line
+        entry = self.procedure_lines(w, decl, True)   # c_NAME, then e_NAME after a blank line
         body = []
-        for line in _last_changes(_hoisted(entry[1:entry.index("")])):
-            returned = _RETURN.match(line)
+        for line in last_changes(hoisted(entry[1:entry.index("")])):
+            returned = RETURN.match(line)
             if returned:   # (a tuple unpacked as it is made is stored straight, none made)
                 pad = " " * 8 + returned[1]
                 body += [f"{pad}value, after = {returned[2]}",
@@ -259,7 +260,7 @@ class Program:
                          "else after)"]
             else:
                 body.append(" " * 8 + line)
-        names = self._params(decl.params)
+        names = self.param_names(decl.params)
         given = "{" + ", ".join(f"{n!r}: {py}" for n, py in names.items()) + "}"
         lines = [
             f"def {fname}(I):",
@@ -306,7 +307,7 @@ class Program:
                 return None
             self._rules[f"r_{mangle(procedure)}"] = (f"the requires of {faults.rule(decl)[0]}",
                                                      decl.requires.span)
-            return self._lines("requires", procedure, lambda w: self._requires_fn(w, decl))
+            return self._lines("requires", procedure, lambda w: self.requires_lines(w, decl))
         return self._kept(self._requires, procedure, ("requires", procedure), "r", lines)
 
     def engine_test(self, decl, key: str):
@@ -326,7 +327,7 @@ class Program:
             self._rules[f"q_{mangle(key)}"] = (f"the requires of action '{action}'",
                                                decl.requires.span)
             return self._lines("requires", key, lambda w: faults.guarded(
-                self._engine_test(w, decl), w.const(decl.requires, "n")))
+                self.engine_test_lines(w, decl), w.const(decl.requires, "n")))
         return self._kept(self._engine_tests, key, ("engine", key), "q", lines)
 
     def value(self, node, key: str):
@@ -388,272 +389,6 @@ class Program:
         self.complete()
         return self._requires
 
-    @staticmethod
-    def _params(params) -> dict[str, str]:
-        return {p.name.name: "v_" + mangle(p.name.name) for p in params}
-
-    _kinds = staticmethod(param_kinds)
-
-    def _table(self, w: Writer, table: nodes.TableDecl) -> list[str]:
-        names = self._params(table.params)
-        scope = Scope(names, set(names), kinds=self._kinds(table.params))
-        w.stable = set(names)
-        first = names[table.params[0].name.name] if table.params else None
-        columns = tuple(c.name for c in table.columns)
-        lines = [f"def t_{mangle(table.name.name)}(I, world, _call"
-                 f"{''.join(', ' + n for n in names.values())}):"]
-        for row in table.rows:
-            if row.kind == "when":
-                test = w.expr(row.condition, scope)
-            elif row.kind == "otherwise":
-                test = "True"
-            elif isinstance(row.key, nodes.Ident):
-                test = f"{first} == {row.key.name!r}"
-            elif isinstance(row.key, tuple):
-                test = f"{w.literal(row.key[0])} <= {first} <= {w.literal(row.key[1])}"
-            else:
-                test = f"{first} == {w.literal(row.key)}"
-            fixed = [_fixed(v, names) for v in row.values]
-            if len(row.values) > 1 and all(v is not _NOT_FIXED for v in fixed):
-                value = w.const(Record(columns, tuple(fixed)), "r")   # made once
-            else:
-                values = [w.expr(v, scope) for v in row.values]
-                value = values[0] if len(values) == 1 else (
-                    f"_Record({w.const(columns, 'k')}, ({', '.join(values)},))")
-            if test == "True":
-                lines.append(f"    return {value}")
-                break
-            lines += [f"    if {test}:", f"        return {value}"]
-        else:
-            lines.append(f"    _no_row({w.const(table, 'n')}, "
-                         f"({''.join(n + ', ' for n in names.values())}), _call)")
-        return lines
-
-    def _define(self, w: Writer, decl: nodes.DefineDecl) -> list[str]:
-        names = self._params(decl.params)
-        w.stable = set(names)
-        body = w.expr(decl.body, Scope(names, set(names),
-                                                 kinds=self._kinds(decl.params)))
-        return [f"def d_{mangle(decl.name.name)}(I, world"
-                f"{''.join(', ' + n for n in names.values())}):", f"    return {body}"]
-
-    def _procedure(self, w: Writer, decl: nodes.ProcedureDecl, entry: bool = False) -> list[str]:
-        """p_NAME(I, world, *arguments) -> (value, world); with entry=True, c_NAME(I, world,
-        *arguments), which checks the caller's arguments (see _bind), and e_NAME(I, args,
-        world), which takes them as a dict."""
-        params = self._params(decl.params)
-        bindings: list[str] = list(params)
-        assigned_names(decl.body.stmts, bindings)
-        assigned = set(bindings)
-        w.stable = {n for n in assigned if bindings.count(n) == 1}
-        w.unbound_reads = set()
-        names = {**{n: "v_" + mangle(n) for n in sorted(assigned)}, **params}
-        thunks = frozenset(p.name.name for p in decl.params
-                           if p.type is not None and p.type.name == "dice")
-        kinds = {n: k for n, k in self._kinds(decl.params).items() if n in w.stable}
-        scope = Scope(names, set(params), thunks, kinds)
-        w.side_locals, w.sides_read = {}, set()   # (a default reads a fighter's side there)
-        if entry:
-            sig = "".join(f", {py}=_UNB" for py in params.values())
-            lines = [f"def c_{mangle(decl.name.name)}(I, world{sig}):"]
-            self._bind(w, decl, lines, given=True)
-        else:
-            sig = "".join(f", {py}=_NOARG" if p.default is not None else f", {py}"
-                          for p, py in zip(decl.params, params.values()))
-            lines = [f"def p_{mangle(decl.name.name)}(I, world{sig}):"]
-            for i, (p, py) in enumerate(zip(decl.params, params.values())):
-                if p.default is not None:
-                    # a default may read the parameters before it: r = distance(a, t)
-                    default = w.expr(p.default, _earlier(decl.params, i, params))
-                    lines += [f"    if {py} is _NOARG:", f"        {py} = {default}"]
-        # the body reads a fighter parameter's side from a local (see _side_local)
-        w.side_locals = {params[n]: f"_side_{params[n]}" for n, kind in kinds.items()
-                         if kind == "fighter" and n in params}
-        body: list[str] = []
-        w.block(decl.body.stmts, scope, body, "    ")
-        for n in sorted(assigned - set(params)):
-            if names[n] in w.unbound_reads:
-                lines.append(f"    {names[n]} = _UNB")
-        for py in sorted(w.sides_read):   # (checked by now to be a fighter's Ref)
-            body = _side_local(body, w.side_locals[py], f"world.fighters[{py}[1]].side")
-        w.side_locals = {}
-        lines += body
-        if decl.result is not None:
-            lines.append(f"    _fell_off({w.const(decl, 'n')})")
-        else:
-            lines.append("    return (None, world)")
-        if entry:   # the caller's dict of arguments, in order
-            lines += ["", f"def e_{mangle(decl.name.name)}(I, args, world):",
-                      f"    return c_{mangle(decl.name.name)}(I, world"
-                      f"{''.join(f', args.get({n!r}, _UNB)' for n in params)})"]
-        return lines
-
-    def _bind(self, w: Writer, decl, lines: list[str], needed=None,
-              given: bool = False) -> list[str]:
-        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301);
-        given=True: passed in as the function's parameters, _UNB when missing.
-
-        First every given argument is checked for what generated code takes for granted: a
-        fighter or side parameter holds a Ref of that kind, no argument is a distribution.
-        Anything else is left to the interpreter (raise _Interpret) before anything is drawn.
-        With given=True the arguments are first checked all at once for the usual case (all
-        well-formed, only defaulted ones missing), the checks one by one made only otherwise:
-        an attack's arguments cost half as much to check."""
-        names, checks, usual = [], [], []
-        for p in decl.params:
-            py, key = "v_" + mangle(p.name.name), repr(p.name.name)
-            if not given:
-                checks.append(f"    {py} = args.get({key}, _UNB)")
-            kind = p.type.name if p.type is not None else None
-            if kind in ("fighter", "side"):
-                usual.append(f"type({py}) is not _Ref or {py}[0] != {kind!r}")
-                checks.append(f"    if (type({py}) is not _Ref or {py}[0] != {kind!r}) and "
-                              f"{py} is not _UNB:")
-            else:
-                usual.append(f"type({py}) in _LAZY" +
-                             (f" or {py} is _UNB" if p.default is None else ""))
-                checks.append(f"    if type({py}) in _LAZY:")
-            checks.append("        raise _Interpret")
-            names.append(py)
-        defaults = []
-        for i, (p, py) in enumerate(zip(decl.params, names)):
-            if needed is not None and p.default is not None and p.name.name not in needed:
-                continue   # a 'requires' that does not read it: its default is not worked out
-            if p.default is not None:
-                # a default may read the parameters before it: cover = obscured(a, b)
-                earlier = [q.name.name for q in decl.params[:i]]
-                scope = Scope(dict(zip(earlier, names[:i])), set(earlier),
-                              kinds=self._kinds(decl.params[:i]))
-                default = [f"    if {py} is _UNB:", f"        {py} = {w.expr(p.default, scope)}"]
-                checks += default
-                defaults += default
-            else:
-                checks += [f"    if {py} is _UNB:",
-                           f"        _E301({w.const(decl, 'n')}, {i}, I.ruleset)"]
-        if given and usual:
-            lines.append(f"    if {' or '.join(usual)}:")
-            lines += ["    " + line for line in checks]
-            lines += ["    else:"] + ["    " + line for line in defaults or ["    pass"]]
-        else:
-            lines += checks
-        return names
-
-    def _engine_test(self, w: Writer, decl) -> list[str]:
-        names = self._params(decl.params)
-        given = [py for p, py in zip(decl.params, names.values()) if p.default is None]
-        lines = [f"def q_{mangle(decl.name.name)}(I, world{''.join(', ' + n for n in given)}):"]
-        w.stable = set(names)
-        needed = set(names_in(decl.requires))
-        for p in reversed(decl.params):   # a default may read an earlier default
-            if p.default is not None and p.name.name in needed:
-                needed |= names_in(p.default)
-        for i, (p, py) in enumerate(zip(decl.params, names.values())):
-            if p.default is not None and p.name.name in needed:
-                earlier = [q.name.name for q in decl.params[:i]]
-                scope = Scope({n: names[n] for n in earlier}, set(earlier),
-                              kinds=self._kinds(decl.params[:i]))
-                lines.append(f"    {py} = {w.expr(p.default, scope)}")
-        scope = Scope(names, set(names), kinds=self._kinds(decl.params))
-        lines.append(f"    return ({w.expr(decl.requires, scope)}) is True")
-        return lines
-
-    def _requires_fn(self, w: Writer, decl) -> list[str]:
-        lines = [f"def r_{mangle(decl.name.name)}(I, args, world):"]
-        w.stable = {p.name.name for p in decl.params}
-        names = self._bind(w, decl, lines, needed=names_in(decl.requires))
-        scope = Scope(dict(zip((p.name.name for p in decl.params), names)),
-                      {p.name.name for p in decl.params}, kinds=self._kinds(decl.params))
-        lines.append(f"    return ({w.expr(decl.requires, scope)}) is True")
-        return lines
-
-
-_NOT_FIXED = object()
-
-
-# A fighter read from the World by a local holding its Ref: `world.fighters[v_attacker[1]]`.
-_FIGHTER_READ = re.compile(r"world\.fighters\[((?:v|_i\d+)_\w+)\[1\]\]")
-# Lines before which a statement may go: the expression on them is evaluated once, there.
-_HOISTABLE = re.compile(r"\s*(?:return |if |[A-Za-z_]\w*(?:, [A-Za-z_]\w*)* = )")
-
-
-def _hoisted(lines: list[str]) -> list[str]:
-    """The lines with a fighter that one line reads from the World several times read once,
-    into a local, just before it (effective_might reads Might, Defending and Stunned of each
-    fighter). An expression never changes the World, and these locals hold Refs checked on
-    entry or given by a group, so the fighter read earlier is the same one."""
-    out: list[str] = []
-    for line in lines:
-        reads = _FIGHTER_READ.findall(line)
-        if len(reads) > len(set(reads)) and _HOISTABLE.match(line):
-            pad = line[:len(line) - len(line.lstrip())]
-            for ref in sorted({r for r in reads if reads.count(r) > 1}):
-                local = f"_f_{ref}"
-                out.append(f"{pad}{local} = world.fighters[{ref}[1]]")
-                line = line.replace(f"world.fighters[{ref}[1]]", local)
-        out.append(line)
-    return out
-
-
-def _side_local(body: list[str], local: str, read: str) -> list[str]:
-    """The body with a fighter's side number, written as `local` where it is read, read into
-    that local just before its first read, when that read is a plain statement that every
-    later read follows within the same block (no line between them leaves it); otherwise,
-    or when one line reads it, read where it is (a read on a path seldom taken, such as the
-    cover save's, is not worth making on every run)."""
-    used = [i for i, line in enumerate(body) if local in line]
-    first = body[used[0]]
-    pad = first[:len(first) - len(first.lstrip())]
-    if len(used) > 1 and not _HEADER.match(first) and \
-            all(body[i].startswith(pad) for i in range(used[0], used[-1] + 1)):
-        return [*body[:used[0]], f"{pad}{local} = {read}", *body[used[0]:]]
-    return [line.replace(local, read) for line in body]
-
-
-_HEADER = re.compile(r"\s*(if|elif|else|while|for|try|except|finally|with)\b")
-
-
-# A statement of a generated function that returns (its value, the World or a Draft): each
-# one is the function's own, as generated bodies define no functions (lambdas only).
-_RETURN = re.compile(r"(\s*)return (.*)$")
-
-# A change made on a Draft (made here if the run has none yet): see DRAFT in codegen_expr.
-_DRAFT_CHANGE = re.compile(r"(\s*)world = \(world if type\(world\) is _Draft else "
-                           r"_draft\(world\)\)\.(set|remove)\(")
-
-
-def _last_changes(lines: list[str]) -> list[str]:
-    """The lines with a change to the World that the run returns right after made by the
-    World's own set or remove (on a Draft, the Draft's) instead of on a Draft made for it: a
-    Draft is worth making for several changes, and a World is made of it when the run ends, so
-    for one change (an attack that stuns) it costs about a third more than the World's copy."""
-    out = list(lines)
-    for i, line in enumerate(lines[:-1]):
-        change = _DRAFT_CHANGE.match(line)
-        if change and lines[i + 1].startswith(f"{change[1]}return (") and \
-                lines[i + 1].endswith(", world)"):
-            out[i] = f"{change[1]}world = world.{change[2]}({line[change.end():]}"
-    return out
-
-
-def _fixed(expr, params: dict):
-    """The value of a table cell that is a constant (a number, text, truth value or symbol)."""
-    if type(expr) in (nodes.Int, nodes.Str, nodes.Bool):
-        return expr.value
-    if type(expr) is nodes.Name and expr.name not in params:
-        return expr.name
-    return _NOT_FIXED
-
-
-def _earlier(params, i: int, names: dict[str, str]) -> Scope:
-    """The scope of a default of the i-th parameter of a procedure called between rules: the
-    parameters before it (the checker's types hold between rules; a dice one is a closure)."""
-    earlier = params[:i]
-    return Scope({p.name.name: names[p.name.name] for p in earlier},
-                 {p.name.name for p in earlier},
-                 frozenset(p.name.name for p in earlier
-                           if p.type is not None and p.type.name == "dice"),
-                 kinds=param_kinds(earlier))
-
 
 def _missing_argument(decl, i: int, ruleset=None):
     p = decl.params[i]
@@ -679,150 +414,3 @@ def _interpreted_procedure(decl):
     def procedure(I, world, *values):
         return rt.interpreted(I, decl, list(values), world)
     return procedure
-
-
-# ---- the hook the interpreter calls ------------------------------------------------------------
-
-# (id of the Ruleset, the policy made for) -> (the Ruleset, weakly, its program)
-_PROGRAMS: dict[tuple[int, str | None], tuple[weakref.ref[Ruleset], Program]] = {}
-
-
-UNIFORM = ("first", "random")   # policies a program may be made for
-
-
-def program_for(interp: Interpreter, uniform: str | None = None) -> Program:
-    """The generated program of the interpreter's Ruleset: made once per Ruleset, and once
-    more for each policy in UNIFORM that runs use as the policy of every decision (`uniform`:
-    the run's `uniform`). A program made for one policy runs only runs under that policy, and
-    its decisions do not ask: a first-policy decision whose first option is always legal is
-    that option's statements (an attack's two Fate decisions were a fifth of its time)."""
-    ruleset = interp.ruleset
-    key = (id(ruleset), uniform if uniform in UNIFORM else None)
-    found = _PROGRAMS.get(key)
-    if found is not None and found[0]() is ruleset:
-        return found[1]
-    program = Program(ruleset, interp, key[1])
-    # (the type checker cannot infer a lambda with a default argument against its context)
-    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),  # type: ignore[misc]
-                      program)
-    return program
-
-
-def rolls_program(interp: Interpreter, uniform: str | None = None) -> Program:
-    """A program whose rolls tell the interpreter's recorder what they are for, as the
-    interpreter's own rolls do (taps.py): made anew, never the one play without a log uses."""
-    program = Program(interp.ruleset, interp, uniform if uniform in UNIFORM else None)
-    program.taps_rolls = True
-    return program
-
-
-def program_of(interp: Interpreter, uniform: str | None = None) -> Program:
-    """program_for(interp, uniform), kept on the interpreter (a game asks at every action)."""
-    found = interp.programs.get(uniform)
-    if found is None:
-        found = interp.programs[uniform] = program_for(interp, uniform)
-    return found
-
-
-def sample(interp: Interpreter, procedure: str, args: dict, world, block=None, keep: bool = False):
-    """Interpreter.sample through the generated program: (value, world), or None when this run
-    is left to the interpreter (look-ahead, probing, rolls kept whole, arguments generated code
-    does not take). The caller has set sampling mode and reset the counters. `keep`: give back
-    the run's Draft as it is, not a World made of it (for a caller that goes on changing it)."""
-    if world.lazies or interp.probing:
-        return None
-    policies = interp.policies
-    if policies.by_decision:
-        # look-ahead (greedy) runs the rest of the action from each decision: CPS only
-        if policies.default == "greedy" or "greedy" in policies.by_decision.values():
-            return None
-        uniform = None
-    else:
-        if policies.default == "greedy":
-            return None
-        uniform = policies.default
-    program = interp.programs.get(uniform) or program_of(interp, uniform)
-    entry = program._entries.get(procedure) or program.entry(procedure, block)
-    if entry is None:
-        return None
-    interp.uniform = uniform
-    outermost = not interp.in_sampled_run
-    if outermost:   # one budget of work for the whole run, nested runs included (budget.py)
-        interp.in_sampled_run = True
-        if not interp.counting:   # (else part of an interpreter's run: its budget goes on)
-            interp.steps = 0
-    try:
-        if program._fallbacks:
-            value, after = _with_interpreter_room(entry, interp, args, world)
-        else:
-            value, after = entry(interp, args, world)
-    except rt.Interpret:
-        return None
-    except RecursionError:
-        raise rt.too_deep(block or program.ruleset.procedures[procedure]) from None
-    except Exception as error:
-        raise program.crashed(error, block or program.ruleset.procedures[procedure]) from None
-    finally:
-        if outermost:
-            interp.in_sampled_run = False
-    return value, (after.freeze() if type(after) is rt.Draft and not keep else after)
-
-
-def sampler(interp: Interpreter, procedure: str):
-    """Interpreter.sampler through the generated program: run(world, *arguments) ->
-    (value, world), as sample(procedure, {name: argument}, world) gives, for a caller that runs
-    the same procedure many times (an attack, thousands of times), or None when the
-    interpreter runs the procedure. run is generated too (s_NAME(I) makes it): its arguments
-    go straight to c_NAME, which checks them as e_NAME does, with none of the dict's look-ups
-    or a generic call's packing. A run that generated code does not make, or one made from
-    inside another, goes through `sample`."""
-    policies = interp.policies
-    program = program_of(interp, None if policies.by_decision else policies.default)
-    make = program.sampler(procedure) if program.entry(procedure) is not None else None
-    return make(interp) if make is not None else None
-
-
-def nested(interp: Interpreter, procedure: str, args: dict, world):
-    """A run of an action that the engine starts from inside a generated sampled run (an
-    activation of the turn), which has set the policies and the loop budget: (value, world
-    or draft), or None when it is left to the interpreter (before anything is drawn)."""
-    program = interp.programs.get(interp.uniform) or program_of(interp, interp.uniform)
-    entry = program._entries.get(procedure) or program.entry(procedure)
-    if entry is None or world.lazies:
-        return None
-    try:
-        if program._fallbacks:
-            return _with_interpreter_room(entry, interp, args, world)
-        return entry(interp, args, world)
-    except rt.Interpret:
-        return None
-    except RecursionError:
-        raise rt.too_deep(program.ruleset.procedures[procedure]) from None
-    except Exception as error:
-        raise program.crashed(error, program.ruleset.procedures[procedure]) from None
-
-
-def _with_interpreter_room(entry, interp, args, world):
-    """A run that may call procedures left to the interpreter: those run in CPS and need its
-    settings (no memo, the deeper stack it allows itself)."""
-    interp.memoise = False
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 20_000))
-    try:
-        return entry(interp, args, world)
-    finally:
-        sys.setrecursionlimit(old)
-
-
-def allowed(interp: Interpreter, procedure: str, args: dict, world):
-    """Interpreter.allowed through the generated program: a bool, or None when left to it."""
-    program = program_of(interp, None)
-    check = program._requires.get(procedure) or program.requirement(procedure)
-    if check is None or world.lazies:
-        return None
-    try:
-        return check(interp, args, world)
-    except rt.Interpret:
-        return None
-    except Exception as error:
-        raise program.crashed(error, program.ruleset.procedures[procedure]) from None

@@ -1,0 +1,196 @@
+"""The interpreter's entry points: the exact odds of a procedure, one sampled run (through the
+generated code when it can), whether a `requires` holds, a nested run inside a game, and the
+continuation-passing run they all start (`run_cps`).
+
+Mixed into the Interpreter (run/interpreter.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+
+from warband.diagnostics import diag
+from warband.limits import MAX_REPEAT
+from warband.run import budget, members
+from warband.run.codegen import hooks as codegen
+from warband.run.dice import Dist
+from warband.run.evaluate import LazyRef, RulesError, as_dist
+from warband.run.interpreter_parts import InterpreterParts
+from warband.run.world import Ref, World
+
+
+class EntryPoints(InterpreterParts):
+    # ---- entry points ------------------------------------------------------------------------------
+    def exact(self, procedure: str, args: dict, world: World,
+              observe: Callable | None = None) -> Dist:
+        """The exact distribution of a procedure's result, decisions filled by the policies.
+
+        With `observe`, the outcomes are pairs (result, observe(world after)): what else the
+        action changed, such as damage taken or tokens spent.
+        """
+        self.exact_mode = True
+        self.branches = self.drawn = 0
+        self.rolled = {}
+        self.observing = observe is not None
+
+        def done(value, world):
+            result = world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+            if observe is None:
+                return result
+            seen = observe(world)
+            return result.map(lambda v: (v, seen))
+        try:
+            return as_dist(self.run_cps(procedure, args, world, done))
+        finally:
+            self.observing = False
+
+    def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
+        """One seeded run: the result and the world after it."""
+        self.exact_mode = False
+        self.branches = self.drawn = 0
+        if self.compiled:
+            done = codegen.sample(self, procedure, args, world)
+            if done is not None:
+                return done
+        return self.run_cps(procedure, args, world, self.top_return)
+
+    def sampler(self, procedure: str) -> Callable:
+        """A procedure made ready to be sampled many times: run(world, *arguments, in the
+        order the procedure declares them) -> (value, world after), the same as
+        sample(procedure, {name: argument}, world), with less work per run."""
+        names = [p.name.name for p in self.ruleset.procedures[procedure].params]
+        run = codegen.sampler(self, procedure) if self.compiled else None
+        return run or (lambda world, *args: self.sample(procedure, dict(zip(names, args)),
+                                                        world))
+
+    def top_return(self, value, world):
+        if self.exact_mode:  # a greedy look-ahead inside a sampled run
+            return world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+        return value, world
+
+    def allowed(self, procedure: str, args: dict, world: World) -> bool:
+        """Whether an action's 'requires' holds for these arguments."""
+        decl = self.ruleset.procedures[procedure]
+        if decl.requires is None:
+            return True
+        if self.compiled:
+            done = codegen.allowed(self, procedure, args, world)
+            if done is not None:
+                return done
+        return self.holds(decl, args, world)
+
+    def holds(self, decl, args: dict, world: World) -> bool:
+        """Whether a declaration's `requires` holds, asked of the interpreter."""
+        result = self.fn(decl.requires)(self._bind_params(decl, args, world), world)
+        return result is True or (type(result) is Dist and result[True] == 1)
+
+    def requirement_env(self, decl, args: dict, world: World) -> dict:
+        """The names a declaration's `requires` reads (its parameters, defaults filled in), to
+        ask the parts of it one by one (why `warband odds` refuses an action)."""
+        return self._bind_params(decl, args, world)
+
+    def call(self, name: str, args: list, e=None, world: World | None = None):
+        """The value of a table or definition for plain arguments."""
+        return self.fn.call(e, name, [lambda env, world, v=v: v for v in args])({}, world)
+
+    def run_nested(self, decl, args: dict, world: World, exact: bool = False,
+                   observe: Callable | None = None):
+        """Run a procedure (or a scenario's block) from inside a running game: a sampled run
+        giving (result, world), or the exact distribution; the caller's run then goes on as
+        before, whatever this one changed in the interpreter's own state."""
+        saved = (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
+                 self.drawn, getattr(self, "memoise", False))
+        try:
+            if not exact:
+                self.exact_mode = False
+                self.branches = self.drawn = 0
+                name = decl.name.name
+                block = self.blocks.get(name)
+                if self.compiled and (self.ruleset.procedures.get(name) is decl or
+                                      block is decl) and not self.policies.by_side and (
+                            self.recorder is None or not self.recorder.record):
+                    # the fast way, when it can
+                    done = codegen.sample(self, name, args, world, block)
+                    if done is not None:
+                        return done
+                return self.run_cps(decl, args, world, self.top_return)
+            self.exact_mode, self.observing = True, observe is not None
+            self.branches = self.drawn = 0
+            self.rolled = {}
+
+            def done(value, w):
+                result = w.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+                return result if observe is None else result.map(lambda v: (v, observe(w)))
+            return as_dist(self.run_cps(decl, args, world, done))
+        finally:
+            (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
+             self.drawn, self.memoise) = saved
+
+    def run_cps(self, procedure, args: dict, world: World, done: Callable):
+        decl = self.ruleset.procedures[procedure] if type(procedure) is str else procedure
+        first = decl.params[0].name.name if decl.params else None
+        actor = args.get(first)
+        if isinstance(actor, Ref):
+            self.actor_side = world.fighter(actor).side if actor.kind == "fighter" else actor.index
+        self.score = self.scorer(decl)
+        if self.observing:
+            result_score = self.score
+            self.score = lambda pair: result_score(pair[0])
+        self.memoise = self.exact_mode and self.policies.looks_ahead()
+        env = self._bind_params(decl, args, world)
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+        memo, conts = self.memo, self.conts
+        self.memo, self.conts = {}, {}
+        counted = budget.open_count(self)
+        try:
+            end = self.intern(("end", id(decl), id(done)),
+                               lambda env, world: self.fell_off(decl, world, done))
+            return self.block(decl.body.stmts, 0, env, world, end, done)
+        except RecursionError:
+            raise RulesError(diag(
+                "E403", f"'{decl.name.name}' goes too deep to run: too many steps one after "
+                        "another (long loops, or procedures calling procedures)", decl.name.span,
+                hint=f"repeat fewer times (at most {MAX_REPEAT} in one loop)")) from None
+        finally:
+            sys.setrecursionlimit(old)
+            self.memo, self.conts = memo, conts
+            budget.close_count(self, counted)
+
+    def intern(self, key, make):
+        """One continuation object per distinct future (needed only when memoising)."""
+        if not self.memoise:
+            return make
+        found = self.conts.get(key)
+        if found is None:
+            found = self.conts[key] = make
+        return found
+
+    def _bind_params(self, decl, args: dict, world: World | None = None) -> dict:
+        env = {}
+        for p in decl.params:
+            if p.name.name in args:
+                env[p.name.name] = args[p.name.name]
+            elif p.default is not None:
+                env[p.name.name] = self.fn(p.default)(dict(env), world)
+            else:
+                raise RulesError(diag("E301", f"'{decl.name.name}' needs a value for "
+                                              f"'{p.name.name}'", p.span,
+                                      hint=members.missing_hint(self.ruleset, p)))
+        return env
+
+    def fell_off(self, decl, world, ret):
+        if decl.result is not None:
+            raise RulesError(diag("E503", f"'{decl.name.name}' ended without a result",
+                                  decl.name.span))
+        return ret(None, world)
+
+    def scorer(self, decl) -> Callable:
+        """What a result is worth to the acting side, for the greedy policy."""
+        if decl.result is not None and decl.result.name in self.ruleset.outcomes:
+            scores = dict(self.ruleset.outcomes[decl.result.name].scores)
+            return lambda v: scores.get(v, 0)
+        return lambda v: v if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else (
+            1 if v is True else 0)

@@ -1,0 +1,143 @@
+"""Lazy rolls: a roll kept whole (a LazyRef) until a rule asks a question of it, then split into
+the outcomes that answer yes and those that answer no, each followed with its probability.
+
+Mixed into the Interpreter (run/interpreter.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from warband.lang import nodes
+from warband.run.dice import Dist
+from warband.run.evaluate import COMPARE, LazyRef, as_dist
+from warband.run.interpreter_parts import InterpreterParts
+from warband.run.world import World
+
+
+def _bind(value, then: Callable):
+    """Continue with a value; when it is a distribution, with each of its outcomes."""
+    if type(value) is Dist:
+        if len(value) == 1:
+            return then(value.only())
+        return Dist.mixture((p, as_dist(then(v))) for v, p in value.items())
+    return then(value)
+
+
+class LazyRolls(InterpreterParts):
+    # ---- lazy rolls ---------------------------------------------------------------------------------
+    def live(self, expr, env: dict, world: World) -> list[int]:
+        """The lazy rolls an expression reads that still have more than one outcome."""
+        if not world.lazies:
+            return []
+        found = []
+        for name in self.fn.names_of(expr):
+            v = env.get(name)
+            if type(v) is LazyRef and len(world.lazies[v.id]) > 1 and v.id not in found:
+                found.append(v.id)
+        return found
+
+    def split(self, ids, world: World, then: Callable):
+        """Follow every outcome of the given lazy rolls: then(world) with each fixed."""
+        if not ids:
+            return then(world)
+        first, rest = ids[0], ids[1:]
+        return Dist.mixture(
+            (p, as_dist(self.split(rest, world.with_lazy(first, Dist.point(v)), then)))
+            for v, p in world.lazies[first].items())
+
+    def evaluate(self, expr, env: dict, world: World, then: Callable):
+        """A statement's value: then(value, world). A roll read by the expression is split first;
+        a new roll stays whole, as a LazyRef, until something asks about it."""
+        if type(expr) is nodes.Name and type(env.get(expr.name)) is LazyRef:
+            return then(env[expr.name], world)
+        fn = self.fn(expr)
+        if self.memoise:
+            # Looking ahead re-runs futures from equal states; a roll kept whole would make
+            # states differ by rolls no longer used, so here every roll is split at once.
+            return _bind(fn(env, world), lambda v: then(v, world))
+
+        def go(world2):
+            v = fn(env, world2)
+            if type(v) is Dist:
+                if len(v) == 1:
+                    return then(v.only(), world2)
+                lazy, world3 = world2.add_lazy(v)
+                return then(LazyRef(lazy), world3)
+            return then(v, world2)
+        return self.split(self.live(expr, env, world), world, go)
+
+    def plain(self, expr, env: dict, world: World, then: Callable):
+        """A statement's value as plain values: then(value, world) once per outcome."""
+        fn = self.fn(expr)
+        return self.split(self.live(expr, env, world), world,
+                          lambda w: _bind(fn(env, w), lambda v: then(v, w)))
+
+    def branch(self, cond, env: dict, world: World, yes: Callable, no: Callable):
+        """Follow yes(world) where cond holds and no(world) where it does not."""
+        ids = self.live(cond, env, world)
+        fn = self.fn(cond)
+        if len(ids) != 1:
+            return self.plain(cond, env, world, lambda c, w: (yes if c else no)(w))
+        # One roll decides: split it by the answer, not by its faces. The condition is asked of
+        # each face by putting the face in place of the names that hold the roll.
+        lazy = ids[0]
+        ref = LazyRef(lazy)
+        holders = [n for n in self.fn.names_of(cond) if env.get(n) == ref]
+        test = self._threshold(cond, holders, env, world)
+        dist = world.lazies[lazy]
+        if test is None:
+            trial = dict(env)
+            answers = {}
+            for v in dist:
+                for n in holders:
+                    trial[n] = v
+                answers[v] = fn(trial, world)
+            if any(type(a) is Dist for a in answers.values()):
+                return self._branch_mixed(lazy, dist, answers, world, yes, no)
+            test = answers.__getitem__
+        p_yes, dist_yes, p_no, dist_no = dist.partition(test)
+        parts = []
+        if dist_yes is not None:
+            parts.append((p_yes, as_dist(yes(world.with_lazy(lazy, dist_yes)))))
+        if dist_no is not None:
+            parts.append((p_no, as_dist(no(world.with_lazy(lazy, dist_no)))))
+        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+
+    @staticmethod
+    def _branch_mixed(lazy, dist, answers, world, yes, no):
+        """A condition that also rolls dice of its own: weigh each face by its chance."""
+        true_part, false_part = {}, {}
+        for v, p in dist.items():
+            a = answers[v]
+            t = a[True] if type(a) is Dist else (1 if a else 0)
+            if t:
+                true_part[v] = p * t
+            if t != 1:
+                false_part[v] = p * (1 - t)
+        parts = []
+        for weights, follow in ((true_part, yes), (false_part, no)):
+            if weights:
+                total = sum(weights.values())
+                sub = Dist({v: q / total for v, q in weights.items()})
+                parts.append((total, as_dist(follow(world.with_lazy(lazy, sub)))))
+        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+
+    def _threshold(self, cond, holders, env, world):
+        """For the common `roll OP expression`, a test of one face against the expression's
+        value, computed once; None for any other condition."""
+        if type(cond) is not nodes.Compare or len(holders) != 1:
+            return None
+        left, right = cond.left, cond.right
+        op = COMPARE[cond.op]
+        if type(left) is nodes.Name and left.name == holders[0] and \
+                holders[0] not in self.fn.names_of(right):
+            bound = self.fn(right)(env, world)
+            if type(bound) is not Dist:
+                return lambda v: op(v, bound)
+        if type(right) is nodes.Name and right.name == holders[0] and \
+                holders[0] not in self.fn.names_of(left):
+            bound = self.fn(left)(env, world)
+            if type(bound) is not Dist:
+                return lambda v: op(bound, v)
+        return None

@@ -1,0 +1,308 @@
+"""Statements, run in continuation-passing style: each receives "what happens next" as a
+function (`block` memoises them by position, state and continuation when looking ahead), and
+procedure calls, removals and the fields a `set` changes.
+
+Mixed into the Interpreter (run/interpreter.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from warband.diagnostics import diag
+from warband.lang import nodes
+from warband.limits import MAX_BRANCHES, MAX_REPEAT
+from warband.run import areas, budget, carrying, roll_labels, spots, toomuch, units
+from warband.run.codegen import hooks as codegen
+from warband.run.dice import Dist
+from warband.run.evaluate import RulesError, Thunk
+from warband.run.interpreter_parts import InterpreterParts
+from warband.run.world import World, set_piece
+
+_GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
+                    nodes.TravelClear,   # (moves the rules choose)
+                    nodes.PlaceAt)   # (position as a value)
+
+
+class Statements(InterpreterParts):
+    # ---- statements -------------------------------------------------------------------------------------
+    def block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
+        """Run stmts[i:], then k(env, world); a 'return' calls ret(value, world) instead."""
+        if i == len(stmts):
+            return k(env, world)
+        if self.exact_mode:
+            self.branches += 1   # work done, counted with the outcomes drawn: see draw()
+            limit = self.max_branches or MAX_BRANCHES
+            if self.branches > limit:
+                raise RulesError(toomuch.explain(self, stmts[i], limit))
+        if not self.memoise:
+            return self._block(stmts, i, env, world, k, ret)
+        keyed = self.last_keyed
+        if keyed[0] is world:
+            world_key = keyed[1]
+        else:
+            world_key = world.key()
+            self.last_keyed = (world, world_key)
+        key = (id(stmts), i, tuple(env.items()), world_key, id(k), id(ret))
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._block(stmts, i, env, world, k, ret)
+        return found
+
+    def _block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
+        stmt = stmts[i]
+
+        def next_(env2, world2):
+            return self.block(stmts, i + 1, env2, world2, k, ret)
+
+        if self.memoise:
+            next_ = self.intern((id(stmts), i + 1, id(k), id(ret)), next_)
+
+        match stmt:
+            case nodes.Let(name=name, value=value):
+                then = self.intern((id(stmt), id(next_), tuple(env.items())),
+                                    lambda v, w: next_({**env, name.name: v}, w))
+                return self.value(value, env, world, then)
+            case nodes.Set(target=target, value=value):
+                if len(target) == 1:
+                    return self.evaluate(self._assigned(stmt), env, world,
+                                         lambda v, w: next_({**env, target[0].name: v}, w))
+                return self.plain(self._assigned(stmt), env, world,
+                                  lambda v, w: next_(env, self.assign_field(target, v, env, w)))
+            case nodes.If(condition=cond, then=then, otherwise=otherwise):
+                def no(w):
+                    if otherwise is None:
+                        return next_(env, w)
+                    stmts2 = (otherwise,) if isinstance(otherwise, nodes.If) else otherwise.stmts
+                    return self.block(stmts2, 0, env, w, next_, ret)
+                return self.branch(cond, env, world,
+                                   lambda w: self.block(then.stmts, 0, env, w, next_, ret), no)
+            case nodes.Choose():
+                return self.choose(stmt, env, world, next_, ret)
+            case nodes.ChooseNumber():
+                return self.choose_number(stmt, env, world, next_, ret)
+            case nodes.Return(value=value):
+                if value is None:   # a bare `return`: the rule ends, giving nothing
+                    return ret(None, world)
+                if type(value) is nodes.TupleExpr:   # several values: each a plain value
+                    return self.plain(value, env, world, ret)
+                return self.value(value, env, world, ret)
+            case nodes.Remove(subject=subject):
+                return self.plain(subject, env, world,
+                                  lambda ref, w: next_(env, self.remove_now(ref, w)))
+            case nodes.ForEach(var=var, items=items, body=body):
+                def each(refs, w0):
+                    def loop(j, env2, world2):
+                        if j == len(refs):
+                            return next_(env2, world2)
+                        after = self.intern(("each", id(stmt), j, refs, id(next_), id(ret)),
+                                             lambda e, w: loop(j + 1, e, w))
+                        return self.block(body.stmts, 0, {**env2, var.name: refs[j]}, world2,
+                                          after, ret)
+                    return loop(0, env, w0)
+                return self.plain(items, env, world, each)
+            case nodes.Repeat(times=times, body=body):
+                def repeat(n, w0):
+                    if type(n) is not int or n < 0:
+                        raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
+                                                      f"(0 or more), not {n}", times.span))
+                    if n > MAX_REPEAT:
+                        raise RulesError(diag("E403", f"'repeat' runs at most {MAX_REPEAT} "
+                                                      f"times, not {n}", times.span))
+                    if not self.exact_mode:   # (an exact run counts its steps as branches)
+                        budget.spend(self, n, times)
+
+                    def loop(j, env2, world2):
+                        if j >= n:
+                            return next_(env2, world2)
+                        after = self.intern(("repeat", id(stmt), j, n, id(next_), id(ret)),
+                                             lambda e, w: loop(j + 1, e, w))
+                        return self.block(body.stmts, 0, env2, world2, after, ret)
+                    return loop(0, env, w0)
+                return self.plain(times, env, world, repeat)
+            case nodes.CallStmt(call=call):
+                then = self.intern((id(stmt), id(next_), tuple(env.items())),
+                                    lambda v, w: next_(env, w))
+                return self.value(call, env, world, then)
+            case nodes.ForSorted(items=items):
+                return self.plain(items, env, world,
+                                  lambda refs, w: self._sorted(stmt, refs, env, w, next_, ret))
+            case nodes.ChooseAmong():
+                return self.choose_among(stmt, env, world, next_, ret)
+            # several values at once
+            case nodes.ChooseTuple():
+                return self.choose_tuple(stmt, env, world, next_, ret)
+            case nodes.LetTuple(names=names, value=value):
+                def unpack(v, w):
+                    return next_({**env, **{n.name: x for n, x in zip(names, v)}}, w)
+                return self.value(value, env, world, unpack)
+            case nodes.Withdraw(fighter=fighter):
+                return self.plain(fighter, env, world, lambda ref, w: next_(
+                    env, self.remove_now(ref, w, withdrawn=True)))
+            case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
+                def turned(ref, w):
+                    def then(target, w2):
+                        areas.face(self, ref, target, w2)
+                        return next_(env, w2)
+                    return self.plain(towards, env, w, then)
+                return self.plain(fighter, env, world, turned)
+            case nodes.Wound():   # units of several models
+                return self.plain(stmt.target, env, world, lambda ref, w: self.plain(
+                    stmt.amount, env, w, lambda n, w2: next_(env, units.inflict(w2, ref, n,
+                                                                                stmt))))
+            # carrying pieces (run/carrying.py): the state is the World's, so no game is needed
+            case nodes.Carry(piece=piece, fighter=fighter):
+                return self.plain(piece, env, world, lambda p, w: self.plain(
+                    fighter, env, w, lambda f, w2: next_(
+                        env, carrying.pick_up(stmt, p, f, w2, self._piece_log()))))
+            case nodes.PutDown(piece=piece):
+                return self.plain(piece, env, world,
+                                  lambda p, w: next_(env, carrying.put_down(
+                                      stmt, p, w, self._piece_log())))
+            case nodes.ChooseSpot():   # a spot on the board (run/spots.py)
+                return spots.choose_spot(self, stmt, env, world, next_)
+            case nodes.PutAt(piece=piece, where=where):   # moving a piece
+                return self.plain(piece, env, world, lambda p, w: self.plain(
+                    where, env, w, lambda at, w2: next_(
+                        env, carrying.put_at(stmt, p, at, w2, self, self._piece_log()))))
+        return self._game_statement(stmt, env, world, next_)
+
+    def _piece_log(self):
+        """Carrying pieces: the game's log, to tell a piece picked up or put down as it
+        happens; not an exact run's (a look-ahead's branches did not happen)."""
+        return None if self.exact_mode else self.recorder
+
+    def _sorted(self, stmt: nodes.ForSorted, refs, env, world, next_, ret):
+        """for each ... by highest/lowest: the group ordered by a value, ties by the next value
+        (if any), and ties of them all keep the group's order."""
+        name = stmt.var.name
+        parts = ((stmt.highest, stmt.key), *stmt.then)
+        fns = [(highest, self.fn(node), node) for highest, node in parts]
+        keys = []
+        for ref in refs:
+            inner = {**env, name: ref}
+            values = []
+            for highest, fn, node in fns:
+                k = fn(inner, world)
+                if type(k) is Dist:
+                    raise RulesError(diag("E505", "the order depends on a roll that is not made "
+                                                  "yet", node.span,
+                                          hint="roll first and keep the result in a counter, "
+                                               "then order by the counter"))
+                values.append(-k if highest else k)
+            keys.append(values[0] if len(values) == 1 else tuple(values))
+        order = sorted(range(len(refs)), key=keys.__getitem__)
+        ordered = tuple(refs[i] for i in order)
+
+        def loop(j, env2, world2):
+            if j == len(ordered):
+                return next_(env2, world2)
+            # interned as `for each` and `repeat` intern theirs: a memo key holds the id of the
+            # continuation, and a fresh lambda's id is reused once it is freed (another
+            # iteration's, or another fighter's, memoised future)
+            after = self.intern(("sorted", id(stmt), j, ordered, id(next_), id(ret)),
+                                 lambda e, w: loop(j + 1, e, w))
+            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2, after, ret)
+        return loop(0, env, world)
+
+    def _game_statement(self, stmt, env, world, next_):
+        """activate, travel, concede, deploy, place: the engine's part; outside a game (the odds
+        of one action) a travel changes nothing and a concession is only recorded."""
+        if type(stmt) not in _GAME_STATEMENTS:
+            raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
+        if self.game is not None and not self.exact_mode:
+            return self.game.statement(stmt, env, world, next_)
+        if type(stmt) is nodes.Travel or type(stmt) is nodes.TravelClear:
+            # the distance is still rolled, as it is in a game
+            return self.plain(stmt.distance, env, world, lambda v, w: next_(env, w))
+        if type(stmt) is nodes.Concede:
+            return self.plain(stmt.side, env, world,
+                              lambda ref, w: next_(env, w.concede(ref.index)))
+        word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
+                nodes.PlaceAt: "place"}.get(
+            type(stmt), "this")
+        raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
+                              hint="play it in a scenario: warband play SCENARIO"))
+
+    def _assigned(self, stmt: nodes.Set):
+        """The expression a `set` stores: its value, or old-value +/- value for += and -=."""
+        if stmt.op == "=":
+            return stmt.value
+        found = self.synthetic.get(id(stmt))
+        if found is None:
+            subject: nodes.Expr = nodes.Name(stmt.target[0].name, stmt.target[0].span)
+            for part in stmt.target[1:]:
+                subject = nodes.Field(subject, part, part.span)
+            found = self.synthetic[id(stmt)] = nodes.Binary(stmt.op[0], subject, stmt.value,
+                                                          stmt.span)
+        return found
+
+    def value(self, expr, env: dict, world: World, then: Callable):
+        """Evaluate an expression that may be a procedure call, then continue with its value."""
+        if type(expr) is nodes.Call and expr.callee.name in self.ruleset.procedures:
+            return self.call_procedure(expr, env, world, then)
+        return self.evaluate(expr, env, world, then)
+
+    def call_procedure(self, call: nodes.Call, env: dict, world: World, then: Callable):
+        decl = self.ruleset.procedures[call.callee.name]
+        params = decl.params
+        if self.game is not None and not self.exact_mode and self.compiled and \
+                not self.policies.by_side and (self.recorder is None or not self.recorder.record) \
+                and all(type(a) is not nodes.Dice for a in call.args):
+            # a game's phases, called from a scenario's blocks: run through the generated code
+            values = [self.fn(a)(env, world) for a in call.args]
+            if not any(type(v) is Dist for v in values):
+                done = codegen.sample(self, call.callee.name,
+                                      {p.name.name: v for p, v in zip(params, values)}, world)
+                if done is not None:
+                    return then(*done)
+
+        def enter(values, w):
+            inner = {p.name.name: v for p, v in zip(params, values)}
+            for p in params[len(values):]:
+                inner[p.name.name] = self.fn(p.default)(dict(inner), w)
+            if decl.kind == "phase" and self.recorder is not None and self.recorder.record \
+                    and not self.exact_mode:   # a header in the game's log
+                self.recorder.phase(decl.name.name, roll_labels.roller(values, w))
+            end = self.intern(("end", id(decl), id(then)),
+                               lambda e, w2: self.fell_off(decl, w2, then))
+            return self.block(decl.body.stmts, 0, inner, w, end, then)
+
+        def argument(i, values, w):
+            if i == len(call.args):
+                return enter(values, w)
+            arg = call.args[i]
+            if i < len(params) and params[i].type is not None and params[i].type.name == "dice":
+                # by name: each use in the callee rolls again; rolls it reads are fixed first
+                fn = self.fn(arg)
+                if self.recorder is not None and self.recorder.record and not self.exact_mode:
+                    fn = roll_labels.labelled(self, fn, arg, values, w)   # (for the log)
+                return self.split(self.live(arg, env, w), w, lambda w2: argument(
+                    i + 1, values + [Thunk(fn, arg, env)], w2))
+            return self.evaluate(arg, env, w, lambda v, w2: argument(i + 1, values + [v], w2))
+
+        return argument(0, [], world)
+
+    def remove_now(self, ref, world: World, withdrawn: bool = False) -> World:
+        """`remove` and `withdraw`: out of play, told to a recorded game's log as it happens."""
+        after = world.remove(ref, withdrawn=withdrawn)
+        if self.recorder is not None and self.recorder.record and not self.exact_mode:
+            roll_labels.removed(self.recorder, ref, world, after)
+        return after
+
+    def assign_field(self, target, value, env: dict, world: World) -> World:
+        subject = env.get(target[0].name)
+        if subject is None:   # a scenario's side, by its name
+            subject = self.global_value(target[0].name)(world)
+        for part in target[1:-1]:
+            subject = self.field(subject, part.name, world)
+        if subject.kind == "side":
+            name = self.side_fields[target[-1].name.lower()]
+        elif subject.kind == "piece":   # a piece's holder, flags and counters
+            return set_piece(world, subject, target[-1].name, value)
+        else:
+            name = self.fighter_fields[target[-1].name.lower()][1]
+        after = world.set(subject, name, value)
+        if self.recorder is not None and self.recorder.record and not self.exact_mode:
+            roll_labels.changed(self.recorder, subject, target[-1].name, name, world, after)
+        return after
