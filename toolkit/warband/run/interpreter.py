@@ -19,7 +19,7 @@ interpreter_parts.py declares what the parts use of one another.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
@@ -32,7 +32,7 @@ from warband.run.lazy_rolls import LazyRolls
 from warband.run.statements import Statements
 from warband.run.world import piece_fields
 
-__all__ = ["Interpreter", "Policies", "RulesError", "POLICIES", "Record"]
+__all__ = ["POLICIES", "Interpreter", "Policies", "Record", "RulesError"]
 
 
 class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, ExpressionReads,
@@ -41,7 +41,7 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
                  rng: random.Random | None = None, compiled: bool = True,
                  choice_rng: random.Random | None = None) -> None:
         self.ruleset = ruleset
-        # Sampled runs and 'requires' go through rules translated to Python (codegen.py) unless
+        # Sampled runs and 'requires' go through rules translated to Python (run/codegen/) unless
         # compiled=False; exact runs, look-ahead and probing always run here.
         self.compiled = compiled
         self.programs: dict = {}   # the run's policy -> codegen.program_for(self, policy)

@@ -118,8 +118,8 @@ class DeclFunctions:
 
     def _bind(self, w: Writer, decl, lines: list[str], needed=None,
               given: bool = False) -> list[str]:
-        """Arguments from the caller's dict, as Interpreter._bind_params (defaults, E301);
-        given=True: passed in as the function's parameters, _UNB when missing.
+        """Arguments from the caller's dict, as the interpreter binds them (defaults, E301:
+        run/entry_points.py); given=True: passed in as the function's parameters, _UNB when missing.
 
         First every given argument is checked for what generated code takes for granted: a
         fighter or side parameter holds a Ref of that kind, no argument is a distribution.

@@ -1,4 +1,4 @@
-"""Rules expressions as Python source: the first half of the generator (codegen.py).
+"""Rules expressions as Python source: the first half of the generator (program.py).
 
 An expression becomes a Python expression over the generated function's locals, the World in
 `world` and the interpreter in `I`. What the generator knows about a name (a fighter, a side, a

@@ -3,7 +3,7 @@
 The interpreter runs statements in continuation-passing style, which exact odds and look-ahead
 need; a sampled run follows one path, and direct-style Python does that many times faster. Each
 procedure, action and phase, define, table and `requires` of a Ruleset becomes one Python
-function, generated as text (codegen_expr.py for expressions, codegen_stmt.py for statements),
+function, generated as text (expr.py for expressions, stmt.py for statements),
 compiled once per Ruleset and cached (`program_for`, in hooks.py), and once more for each policy
 that runs use for every decision (`first`, `random`: its decisions need not ask).
 `Interpreter.sample`, `Interpreter.sampler` and `Interpreter.allowed` call `sample`, `sampler`

@@ -1,6 +1,6 @@
 """What generated rules call at run time, and how a Ruleset's generated program is run.
 
-`codegen.py` translates rules into Python source; the functions here are the few things that
+`program.py` translates rules into Python source; the functions here are the few things that
 source does not spell out inline: rolling pools whose size is known only at run time, reading
 fields, running a procedure through the interpreter when codegen left it out, and the errors the
 interpreter raises, with the very same diagnostics. Everything mirrors `interpreter.py`,

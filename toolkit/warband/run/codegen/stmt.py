@@ -1,4 +1,4 @@
-"""Rules statements as Python source: the second half of the generator (codegen.py).
+"""Rules statements as Python source: the second half of the generator (program.py).
 
 Statements become Python statements in direct style: a `let` an assignment, `if` an `if`, a
 decision a few comparisons and, for the random policy, one draw from the interpreter's choice
