@@ -99,10 +99,11 @@ def is_html(fmt: str, name: str | None) -> bool:
                                                             ".htm.j2"))
 
 
-def _environment(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str]]):
-    """The sandbox for one roster: the built-in templates as "warband/NAME", and the folder of
-    the user's template (read through read_template: regular files, bounded). Every template
-    loaded is recorded in `seen`: its compiled code's file name -> (the name to show, text)."""
+def sandbox(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str]]):
+    """A sandbox for rosters: the built-in templates as "warband/NAME", and the folder of the
+    user's template (read through read_template: regular files, bounded). Every template
+    loaded is recorded in `seen`: its compiled code's file name -> (the name to show, text).
+    render_template keeps the built-in templates' sandboxes (_builtin_environment)."""
     # lazily: a roster for the terminal needs no Jinja2
     from importlib import resources
 
@@ -155,14 +156,14 @@ def _builtin_environment(html: bool):
     """The kept sandbox of the built-in templates (HTML-escaped or not) and its `seen`."""
     if html not in _BUILTIN:
         seen: dict[str, tuple[str, str]] = {}
-        _BUILTIN[html] = (_environment("html" if html else "markdown", None, seen), seen)
+        _BUILTIN[html] = (sandbox("html" if html else "markdown", None, seen), seen)
     return _BUILTIN[html]
 
 
 def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     """The model through the built-in template of `fmt`, or through the user's template file.
     Any failure is a RenderError with its diagnostic."""
-    # lazily, as in _environment
+    # lazily, as in sandbox
     from warband.lists.template_sandbox import (
         StepBudget,
         TemplateLimit,
@@ -183,7 +184,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     if template is None:
         env, seen = _builtin_environment(is_html(fmt, None))
     else:
-        env = _environment(fmt, template, seen)
+        env = sandbox(fmt, template, seen)
     budget = StepBudget(seen)
     try:
         with budget:
@@ -217,7 +218,7 @@ def failed(error: Exception, model: dict, shown: str, seen: dict[str, tuple[str,
     own line, or the innermost frame of compiled template code in the traceback (Jinja rewrites
     those frames to the template's file and line); else the line that ran `last`, as when the
     output grew too long."""
-    # lazily, as in _environment
+    # lazily, as in sandbox
     import jinja2
 
     from warband.lists.template_sandbox import TemplateLimit
@@ -479,4 +480,4 @@ def _weapon_table(console, fighters: list[dict]) -> None:
 
 
 __all__ = ["FORMATS", "PDF_MISSING", "RenderError", "md_cell", "md_code", "pdf",
-           "pdf_available", "printable", "render", "render_template", "terminal"]
+           "pdf_available", "printable", "render", "render_template", "sandbox", "terminal"]
