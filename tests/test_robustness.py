@@ -571,6 +571,33 @@ def test_names_too_long_for_the_file_system_are_diagnostics():
     assert "E100" in [d.code for d in result.diagnostics]
 
 
+def test_an_odds_value_with_a_huge_exponent_is_refused_at_once():
+    """Found by the large run of the odds arguments: `Fate=1e99999999999999999999` (two of the
+    fighter words run together) made Fraction build a number of that many digits: minutes of
+    work and gigabytes, for one argument. A value is a whole number, a decimal or a fraction."""
+    import time
+    from fractions import Fraction
+
+    from warband.lang.compiler import load
+    from warband.run import odds
+    ruleset = load("super-simple-skirmish").ruleset
+    for text in ("Fate=1e99999999999999999999", "Fate=1e9", "Fate=" + "9" * 31, "Fate=1/0",
+                 "Fate=0x10", "Fate=\u0663"):
+        diagnostics: list[Diagnostic] = []
+        start = time.process_time()
+        odds.parse_fighter(text, "--attacker", ruleset, 0, diagnostics)
+        assert time.process_time() - start < 2, text
+        refused = [d for d in diagnostics if "not a number" in d.message]  # (and no class=)
+        assert [d.code for d in refused] == ["E901"], (text, diagnostics)
+        assert "exponent" in (refused[0].hint or "")
+    for raw, value in (("2", 2), ("-1", -1), ("2.5", Fraction(5, 2)), ("1/2", Fraction(1, 2)),
+                       ("9" * 30, int("9" * 30))):
+        diagnostics = []
+        parsed = odds.parse_fighter(f"Fate={raw}", "--attacker", ruleset, 0, diagnostics)
+        assert not [d for d in diagnostics if "Fate" in d.message or "number" in d.message]
+        assert list(parsed.side_values.values()) == [value], raw
+
+
 def test_a_binary_file_given_as_a_conversion(tmp_path):
     """Found by tests/test_strange_command_lines.py: `convert --using BINARY` was a
     UnicodeDecodeError traceback."""

@@ -43,12 +43,20 @@ class ParsedFighter:
     carries: list = field(default_factory=list)   # kinds of piece it carries (odds_pieces.py)
 
 
+# a value as a command line writes one: a whole number, a decimal or a fraction (3, -1, 2.5, 1/2),
+# of a bounded length and with no exponent: Fraction("1e99999999999999999999") would build a
+# number of that many digits (minutes of work and gigabytes, found by the large fuzz run)
+_NUMBER_TEXT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{1,30})?|[0-9]{1,30}/[0-9]{1,30})")
+_NUMBER_HINT = "write a whole number, a decimal or a fraction (3, -1, 2.5, 1/2) of at most 30 " \
+              "digits, with no exponent"
+
+
 def _number(text: str):
-    try:
-        return int(text)
-    except ValueError:
-        value = Fraction(text)
-        return int(value) if value.denominator == 1 else value
+    text = text.strip()
+    if not _NUMBER_TEXT.fullmatch(text):
+        raise ValueError(text)
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
 
 
 def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
@@ -146,7 +154,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
             else:
                 bad(m, 1, f"unknown key '{key}'", did_you_mean(key, keys))
         except (ValueError, ZeroDivisionError):
-            bad(m, 2, f"'{raw}' is not a number")
+            bad(m, 2, f"'{raw}' is not a number", _NUMBER_HINT)
     derived: set[str] = set()   # the stats the rules work out for this fighter
     if any(s.derived is not None for s in ruleset.stats.values()):
         interpreter, world = Interpreter(ruleset), make_world(ruleset, [spec])
