@@ -18,9 +18,13 @@ docs/robustness.md.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
+import reprlib
+import signal
+import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, event, given, settings
@@ -32,15 +36,75 @@ from warband.lang.compiler import compile_text
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# CPU seconds one example may take: every one takes well under a second, so an example past
+# this is a hang of the toolkit (a number of a billion digits, say). Without it a hang is a run
+# that never ends, with nothing to show for it; with it, the run stops and names the input.
+EXAMPLE_CPU_SECONDS = 30
+
+
+class ExampleHangs(BaseException):
+    """An example took over EXAMPLE_CPU_SECONDS of CPU. A BaseException, so that no `except
+    Exception` of the code under test (a template's errors, say) takes it for its own."""
+
+
+def cpu_bounded(test):
+    """`test`, stopped with ExampleHangs (its input shown) past EXAMPLE_CPU_SECONDS of the
+    process's CPU time (ITIMER_PROF: a loaded machine does not make an example time out)."""
+    def timed_out(signum, frame):
+        raise ExampleHangs(f"an example took over {EXAMPLE_CPU_SECONDS} s of CPU")
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        previous = signal.signal(signal.SIGPROF, timed_out)
+        signal.setitimer(signal.ITIMER_PROF, EXAMPLE_CPU_SECONDS)
+        try:
+            return test(*args, **kwargs)
+        except ExampleHangs:
+            print(f"hangs: {test.__name__}{reprlib.repr((args, kwargs))}\n"
+                  f"in full: {(args, kwargs)!r:.20000}", file=sys.stderr)
+            raise
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
+    return run
+
+
 def budget(examples: int):
     """`examples` per property in the default run; the large profile's count under --budget
-    large (registered in tests/conftest.py)."""
+    large (registered in tests/conftest.py). Every example is bounded by cpu_bounded."""
     if settings.get_current_profile_name() == "large":
-        return settings(settings.get_profile("large"))
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.filter_too_much])
+        chosen = settings(settings.get_profile("large"))
+    else:
+        chosen = settings(max_examples=examples, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.data_too_large,
+                                                 HealthCheck.filter_too_much])
 
+    def apply(test):
+        # (Hypothesis runs `inner_test` once per example: the bound is per example)
+        test.hypothesis.inner_test = cpu_bounded(test.hypothesis.inner_test)
+        return chosen(test)
+    return apply
+
+
+
+def test_an_example_that_hangs_is_stopped_and_named(monkeypatch, capsys):
+    """The bound works: an example past it stops the property, and its input is shown."""
+    monkeypatch.setattr(__import__(__name__), "EXAMPLE_CPU_SECONDS", 1)
+
+    @budget(3)
+    @given(st.integers(7, 7))
+    def spins(n):
+        while n:
+            pass
+
+    try:
+        spins()
+    except ExampleHangs:
+        pass
+    else:
+        raise AssertionError("the example was not stopped")
+    assert "hangs: spins((), {'n': 7})" in capsys.readouterr().err
 
 # ---- the corpus ---------------------------------------------------------------------------------
 
