@@ -14,30 +14,22 @@ the same results.
 
 from __future__ import annotations
 
-import weakref
-from typing import Sequence
+from collections.abc import Sequence
 
 from warband.lang import nodes
+from warband.lang.per_ruleset import per_ruleset
 from warband.lang.unparse import conjuncts, expr_text
 from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Interpret
 from warband.run.world import FIGHTER_REFS, PIECE_REFS, SIDE_REFS, Ref, World
 
 KEPT = 50_000   # lists of options kept (each a few dozen shared tuples)
-_SHARED: dict = {}   # (id of a ruleset, compiled) -> (weak reference to it, its Options)
 
 
-def options_for(ruleset, compiled: bool) -> "Options":
+@per_ruleset
+def options_for(ruleset, compiled: bool) -> Options:
     """The Options of a ruleset, made once and shared by its games."""
-    key = (id(ruleset), compiled)
-    found = _SHARED.get(key)
-    if found is not None and found[0]() is ruleset:
-        return found[1]
-    made = Options(ruleset, compiled)
-    def forget(_: weakref.ref, known: dict = _SHARED) -> None:
-        known.pop(key, None)
-    _SHARED[key] = (weakref.ref(ruleset, forget), made)
-    return made
+    return Options(ruleset, compiled)
 
 
 class Options:

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.lang import nodes
+from warband.lang.per_ruleset import per_ruleset
 from warband.lang.unparse import conjuncts, expr_text
 from warband.limits import MAX_CARD_BOXES
 from warband.run.evaluate import BUILTINS
@@ -73,6 +74,7 @@ def _static(e: nodes.Expr, actor: str, piece: str | None, ruleset: Ruleset) -> b
     return False
 
 
+@per_ruleset
 def offered_actions(ruleset: Ruleset) -> frozenset[str] | None:
     """The actions a fighter can be given to take in play, as the rules' own `activate`
     statements offer them: the names their `using` lists give, or None (every action) when one
@@ -96,10 +98,11 @@ def offered_actions(ruleset: Ruleset) -> frozenset[str] | None:
 def actions(ruleset: Ruleset, interpreter: Interpreter, world: World, index: int,
             offered: frozenset[str] | None = None) -> list[dict]:
     """The actions fighter `index` of `world` may take, in the rules' order: [{name, doc, when,
-    pieces, label, text}] (label: the name and its pieces; text: with its condition), `when` the part of the requirement that depends on play (None: none does),
-    `pieces` for an action taken with a piece of equipment (`w: equipment`) the pieces it
-    carries that the requirement allows (an action no piece allows is left off). `offered`:
-    the actions play offers at all (offered_actions), None for every one."""
+    pieces, label, text}] (label: the name and its pieces; text: with its condition), `when`
+    the part of the requirement that depends on play (None: none does), `pieces` for an action
+    taken with a piece of equipment (`w: equipment`) the pieces it carries that the
+    requirement allows (an action no piece allows is left off). `offered`: the actions play
+    offers at all (offered_actions), None for every one."""
     # lazily: the interpreter's world only when a roster is built
     from warband.run.errors import RulesError
     from warband.run.world import Ref
@@ -203,9 +206,11 @@ def _unchanging(define: str, ruleset: Ruleset, seen: set[str]) -> bool:
     return True
 
 
+@per_ruleset
 def counter_bounds(ruleset: Ruleset) -> dict[str, list[tuple[str, nodes.Expr, int]]]:
     """Each fighter counter's comparisons with a fighter's own stats, anywhere in the rules:
-    counter -> [(the fighter's name in the expression, the expression, what to add)]."""
+    counter -> [(the fighter's name in the expression, the expression, what to add)]. Kept per
+    ruleset (per_ruleset), as offered_actions: a directory's rosters ask once, not once each."""
     counters = {n for n, s in ruleset.states.items() if s.kind == "counter" and s.owner == "fighter"}
     found: dict[str, list[tuple[str, nodes.Expr, int]]] = {}
     if not counters:

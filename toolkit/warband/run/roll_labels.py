@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from warband.lang import nodes
+from warband.lang.per_ruleset import per_ruleset
 
 # op -> (op with its sides swapped): `4 <= d6` is `d6 >= 4`
 _FLIPPED = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "==", "!=": "!="}
@@ -129,17 +130,11 @@ def made(op: str, number: int, value) -> bool | None:
             "<": value < number, "==": value == number, "!=": value != number}[op]
 
 
-_BY_RULESET: dict[int, RollLabels] = {}
-
-
+@per_ruleset
 def labels_of(ruleset) -> RollLabels:
-    """The ruleset's labels, worked out at its first recorded roll (a few kept)."""
-    found = _BY_RULESET.get(id(ruleset))
-    if found is None or found.ruleset is not ruleset:
-        if len(_BY_RULESET) >= 8:
-            _BY_RULESET.clear()
-        found = _BY_RULESET[id(ruleset)] = RollLabels(ruleset)
-    return found
+    """The ruleset's labels, worked out at its first recorded roll (kept for the rulesets used
+    last)."""
+    return RollLabels(ruleset)
 
 
 def roll_event(interp, node, value, count: int | None) -> dict:

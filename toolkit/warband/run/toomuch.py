@@ -25,6 +25,7 @@ from typing import Any
 
 from warband.diagnostics import Diagnostic, Related, diag
 from warband.lang import nodes
+from warband.lang.per_ruleset import per_ruleset
 from warband.lang.unparse import expr_text
 
 _LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted)
@@ -58,17 +59,10 @@ def _walk(node) -> Iterator:
         stack.extend(reversed(list(_children(n))))
 
 
-# a ruleset's nodes -> the node each is in, made at the first E504 of a ruleset: a game's
-# look-ahead gives up (and is explained) many times a game. Holds the ruleset itself, so that
-# its id stays its own.
-_PARENTS: dict[int, tuple[object, dict[int, object]]] = {}
-_MAX_RULESETS = 8
-
-
+@per_ruleset
 def _parents(ruleset) -> dict[int, object]:
-    found = _PARENTS.get(id(ruleset))
-    if found is not None and found[0] is ruleset:
-        return found[1]
+    """A ruleset's nodes -> the node each is in, made at the first E504 of a ruleset (a game's
+    look-ahead gives up, and is explained, many times a game) and kept."""
     parents: dict[int, object] = {}
     for root in ruleset.procedures.values():
         stack = [root]
@@ -80,9 +74,6 @@ def _parents(ruleset) -> dict[int, object]:
                         if id(x) not in parents:
                             parents[id(x)] = n
                             stack.append(x)
-    if len(_PARENTS) >= _MAX_RULESETS:
-        _PARENTS.clear()
-    _PARENTS[id(ruleset)] = (ruleset, parents)
     return parents
 
 

@@ -1,20 +1,19 @@
 """The hooks the interpreter and a game's engine call to run rules through generated code: the
-program of an interpreter's Ruleset (made once per Ruleset and policy, and kept), and a sampled
-run, a sampler, a nested run and a `requires` through it, each None when the run is left to the
-interpreter.
+program of an interpreter's Ruleset (made once per Ruleset and policy, and kept for the rulesets
+used last), and a sampled run, a sampler, a nested run and a `requires` through it, each None
+when the run is left to the interpreter.
 """
 
 from __future__ import annotations
 
 import sys
-import weakref
 from typing import TYPE_CHECKING
 
+from warband.lang.per_ruleset import PerRuleset
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.program import Program
 
 if TYPE_CHECKING:
-    from warband.lang.ruleset import Ruleset
     from warband.run.interpreter_parts import InterpreterParts
 
 __all__ = ["UNIFORM", "allowed", "nested", "program_for", "program_of", "rolls_program", "sample",
@@ -23,8 +22,8 @@ __all__ = ["UNIFORM", "allowed", "nested", "program_for", "program_of", "rolls_p
 
 # ---- the hook the interpreter calls ------------------------------------------------------------
 
-# (id of the Ruleset, the policy made for) -> (the Ruleset, weakly, its program)
-_PROGRAMS: dict[tuple[int, str | None], tuple[weakref.ref[Ruleset], Program]] = {}
+# the programs of the rulesets used last, each under the policy it is made for
+_PROGRAMS: PerRuleset[Program] = PerRuleset()
 
 
 UNIFORM = ("first", "random")   # policies a program may be made for
@@ -36,16 +35,9 @@ def program_for(interp: InterpreterParts, uniform: str | None = None) -> Program
     the run's `uniform`). A program made for one policy runs only runs under that policy, and
     its decisions do not ask: a first-policy decision whose first option is always legal is
     that option's statements (an attack's two Fate decisions were a fifth of its time)."""
-    ruleset = interp.ruleset
-    key = (id(ruleset), uniform if uniform in UNIFORM else None)
-    found = _PROGRAMS.get(key)
-    if found is not None and found[0]() is ruleset:
-        return found[1]
-    program = Program(ruleset, interp, key[1])
-    # (the type checker cannot infer a lambda with a default argument against its context)
-    _PROGRAMS[key] = (weakref.ref(ruleset, lambda _r, known=_PROGRAMS: known.pop(key, None)),  # type: ignore[misc]
-                      program)
-    return program
+    policy = uniform if uniform in UNIFORM else None
+    return _PROGRAMS.get(interp.ruleset, policy,
+                         lambda: Program(interp.ruleset, interp, policy))
 
 
 def rolls_program(interp: InterpreterParts, uniform: str | None = None) -> Program:
