@@ -99,7 +99,7 @@ def is_html(fmt: str, name: str | None) -> bool:
                                                             ".htm.j2"))
 
 
-def sandbox(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str]]):
+def template_sandbox_for(fmt: str, user_file: str | None, seen: dict[str, tuple[str, str]]):
     """A sandbox for rosters: the built-in templates as "warband/NAME", and the folder of the
     user's template (read through read_template: regular files, bounded). Every template
     loaded is recorded in `seen`: its compiled code's file name -> (the name to show, text).
@@ -156,7 +156,7 @@ def _builtin_environment(html: bool):
     """The kept sandbox of the built-in templates (HTML-escaped or not) and its `seen`."""
     if html not in _BUILTIN:
         seen: dict[str, tuple[str, str]] = {}
-        _BUILTIN[html] = (sandbox("html" if html else "markdown", None, seen), seen)
+        _BUILTIN[html] = (template_sandbox_for("html" if html else "markdown", None, seen), seen)
     return _BUILTIN[html]
 
 
@@ -184,7 +184,7 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
     if template is None:
         env, seen = _builtin_environment(is_html(fmt, None))
     else:
-        env = sandbox(fmt, template, seen)
+        env = template_sandbox_for(fmt, template, seen)
     budget = StepBudget(seen)
     try:
         with budget:
@@ -480,4 +480,4 @@ def _weapon_table(console, fighters: list[dict]) -> None:
 
 
 __all__ = ["FORMATS", "PDF_MISSING", "RenderError", "md_cell", "md_code", "pdf",
-           "pdf_available", "printable", "render", "render_template", "sandbox", "terminal"]
+           "pdf_available", "printable", "render", "render_template", "template_sandbox_for", "terminal"]
