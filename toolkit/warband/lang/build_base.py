@@ -45,3 +45,8 @@ class BuildBase(Transformer):
 
     def ident(self, tok: Token) -> nodes.Ident:
         return nodes.Ident(str(tok), self.tok_span(tok))
+
+    def typed(self, type_):
+        """A declaration's type: a name (a Token, as the grammar gives it) as an Ident; a type
+        already built (a range, say) as it is."""
+        return self.ident(type_) if isinstance(type_, Token) else type_

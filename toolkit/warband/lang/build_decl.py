@@ -4,7 +4,7 @@ procedures, phases and actions (lang/nodes_decl.py)."""
 
 from __future__ import annotations
 
-from lark import Token, v_args
+from lark import v_args
 
 from warband.lang import nodes
 from warband.lang.build_base import BuildBase
@@ -20,15 +20,11 @@ class DeclBuilder(BuildBase):
     # ---- data declarations --------------------------------------------------------------------
     def stat_decl(self, meta, c):
         name, type_, default, doc = c
-        if isinstance(type_, Token):
-            type_ = self.ident(type_)
-        return nodes.StatDecl(self.ident(name), type_, default, doc, self.span(meta))
+        return nodes.StatDecl(self.ident(name), self.typed(type_), default, doc, self.span(meta))
 
     def derived_stat_decl(self, meta, c):
         name, fighter, type_, default, doc, value, when = c
-        if isinstance(type_, Token):
-            type_ = self.ident(type_)
-        return nodes.StatDecl(self.ident(name), type_, default, doc, self.span(meta),
+        return nodes.StatDecl(self.ident(name), self.typed(type_), default, doc, self.span(meta),
                               self.ident(fighter), value, when)
 
     def range_type(self, meta, c):
@@ -213,9 +209,8 @@ class DeclBuilder(BuildBase):
     # weapon profiles: `stat Range on equipment: ...`, and a piece's own values and traits
     def profile_decl(self, meta, c):
         name, type_, default, doc = c
-        if isinstance(type_, Token):
-            type_ = self.ident(type_)
-        return nodes.ProfileDecl(self.ident(name), type_, default, doc, self.span(meta))
+        return nodes.ProfileDecl(self.ident(name), self.typed(type_), default, doc,
+                                 self.span(meta))
 
     def equipment_value(self, meta, c):
         return "value", (self.ident(c[0]), c[1])
