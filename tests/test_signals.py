@@ -27,8 +27,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 
 def environment(tmp_path: Path) -> dict:
+    # (faulthandler: a child that does not stop is sent SIGABRT, and shows where it was stuck)
     return {**os.environ, "PYTHONPATH": str(ROOT / "toolkit"),
-            "WARBAND_CACHE_DIR": str(tmp_path / "cache")}
+            "WARBAND_CACHE_DIR": str(tmp_path / "cache"), "PYTHONFAULTHANDLER": "1"}
 
 
 def wait_for(condition, seconds: float = 30.0, what: str = "the child") -> None:
@@ -59,12 +60,20 @@ def gone(pids: list[int], seconds: float = 5.0) -> list[int]:
 # ---- simulate --workers 2 -----------------------------------------------------------------------
 
 def start_simulation(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
-    """A long simulation on two workers, once its workers (and the resource tracker) run."""
-    child = subprocess.Popen(
-        [sys.executable, "-m", "warband", "simulate", "sss-standard-game", "--games", "1000000",
-         "--workers", "2", "--no-progress"],
-        cwd=tmp_path, env=environment(tmp_path), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True)
+    """A long simulation on two workers, once its workers (and the resource tracker) run.
+
+    The command is started as from a terminal, with SIGINT at its default. A process inherits an
+    ignored SIGINT (a suite run as `pytest &` by a shell without job control ignores it), and a
+    command started so rightly keeps ignoring it: the interrupt test would wait for ever."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # (exec: SIG_DFL)
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "warband", "simulate", "sss-standard-game", "--games",
+             "1000000", "--workers", "2", "--no-progress"],
+            cwd=tmp_path, env=environment(tmp_path), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     parent = psutil.Process(child.pid)
 
     def workers() -> list:
@@ -102,7 +111,19 @@ def stopped(child: subprocess.Popen, signum: int, sends: list) -> bytes:
     try:
         for send in sends:
             send(child.pid, signum)
-        _, err = child.communicate(timeout=15)
+        try:
+            _, err = child.communicate(timeout=15)
+        except subprocess.TimeoutExpired:   # stuck: where? (faulthandler dumps every thread)
+            tree = [(p.pid, p.status(), " ".join(p.cmdline())[-60:])
+                    for p in psutil.Process(child.pid).children(recursive=True)]
+            child.send_signal(signal.SIGABRT)
+            try:
+                child.wait(timeout=10)
+            finally:   # the workers hold its standard error open: they go too
+                os.killpg(child.pid, signal.SIGKILL)
+            _, err = child.communicate(timeout=10)
+            raise AssertionError(f"the command did not stop within 15 s; its processes: {tree}"
+                                 f"\nits threads:\n{err.decode(errors='replace')}") from None
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
