@@ -210,7 +210,8 @@ def _unchanging(define: str, ruleset: Ruleset, seen: set[str]) -> bool:
 def counter_bounds(ruleset: Ruleset) -> dict[str, list[tuple[str, nodes.Expr, int]]]:
     """Each fighter counter's comparisons with a fighter's own stats, anywhere in the rules:
     counter -> [(the fighter's name in the expression, the expression, what to add)]. Kept per
-    ruleset (per_ruleset), as offered_actions: a directory's rosters ask once, not once each."""
+    ruleset (per_ruleset), as offered_actions: a directory's rosters ask once, not once each; the
+    answer is shared, to be read, not changed."""
     counters = {n for n, s in ruleset.states.items() if s.kind == "counter" and s.owner == "fighter"}
     found: dict[str, list[tuple[str, nodes.Expr, int]]] = {}
     if not counters:

@@ -480,4 +480,5 @@ def _weapon_table(console, fighters: list[dict]) -> None:
 
 
 __all__ = ["FORMATS", "PDF_MISSING", "RenderError", "md_cell", "md_code", "pdf",
-           "pdf_available", "printable", "render", "render_template", "template_sandbox_for", "terminal"]
+           "pdf_available", "printable", "render", "render_template", "template_sandbox_for",
+           "terminal"]
