@@ -1,70 +1,50 @@
-"""Values worked out once per Ruleset and kept for the rulesets used last.
+"""Values worked out once per Ruleset and kept for its life.
 
-Much of what the toolkit asks of a ruleset depends on the ruleset alone (the actions play offers,
-its generated program, the options of its actions): asked again for every roster of a directory,
-or every action of every game of a simulation, it would be worked out again unless kept.
+Much of what the toolkit asks of a ruleset depends on the ruleset alone (its generated program,
+the options of its actions, the actions a roster card offers): asked again for every roster of a
+directory, or every game of a simulation, it would be worked out again unless kept.
 
-A Ruleset is hashable only through all its fields, so a value is kept by the ruleset's identity,
-and the entry holds the ruleset itself, so that its id cannot become a new ruleset's. Kept values
-often refer to their ruleset (a program runs it), so a weak reference would never die: instead
-only the KEPT entries used last are kept. A process that compiles rules again and again (a
-worker, as a rules file is edited) keeps a few rulesets, not every one it ever saw.
+Such a value is kept in the ruleset's own `memo` (a field that is no value of the rules), so it
+lives exactly as long as its ruleset: never dropped while the ruleset is in use (the engine's
+options hold nodes whose compiled closures are cached by id, and must not be made twice), and
+let go with it. A cache beside the rulesets, keyed by their ids, did neither well: weakly keyed,
+it kept every ruleset a process ever compiled, as the values refer to their ruleset (a program
+runs it); bounded, it dropped values still in use.
 """
 
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Concatenate, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
-KEPT = 16   # entries of each kept function: a ruleset or two, each under a few arguments
+if TYPE_CHECKING:
+    from warband.lang.ruleset import Ruleset
 
-Ruleset = TypeVar("Ruleset")
 More = ParamSpec("More")
 Value = TypeVar("Value")
 
 
-class PerRuleset(Generic[Value]):
-    """Values of rulesets, each under a key of its own, kept while among the `size` used last."""
-
-    def __init__(self, size: int = KEPT) -> None:
-        self.size = size
-        self.entries: OrderedDict[tuple, tuple[object, Value]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, ruleset: object, key: Hashable, make: Callable[[], Value]) -> Value:
-        """The value kept for (ruleset, key), or make()'s, kept from now on. Safe from threads
-        (a Dask worker's): two may make the same value at once, and one of them is kept."""
-        at = (id(ruleset), key)
-        with self.lock:
-            found = self.entries.get(at)
-            if found is not None and found[0] is ruleset:
-                self.entries.move_to_end(at)
-                return found[1]
-        value = make()
-        with self.lock:
-            self.entries[at] = (ruleset, value)
-            self.entries.move_to_end(at)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-        return value
+def kept(ruleset: Ruleset, key: Hashable, make: Callable[[], Value]) -> Value:
+    """The value kept in `ruleset` under `key`, or make()'s, kept from now on. Two threads may
+    make it at once; one value is kept, and both are right."""
+    try:
+        return ruleset.memo[key]
+    except KeyError:
+        return ruleset.memo.setdefault(key, make())
 
 
 def per_ruleset(work: Callable[Concatenate[Ruleset, More], Value]
                 ) -> Callable[Concatenate[Ruleset, More], Value]:
-    """`work(ruleset, *more)`, worked out once for each ruleset and each `more` (hashable,
-    positional) and kept while among the KEPT used last (the PerRuleset is `.kept`)."""
-    kept: PerRuleset[Value] = PerRuleset()
-
+    """`work(ruleset, *more)`, worked out once for each ruleset and each `more` (positional,
+    hashable) and kept in the ruleset."""
     @functools.wraps(work)
-    def cached(ruleset: Ruleset, *more: More.args, **none: More.kwargs) -> Value:
-        assert not none, "per_ruleset: arguments are positional"
-        return kept.get(ruleset, more, lambda: work(ruleset, *more, **none))
+    def cached(ruleset: Ruleset, *more: More.args, **named: More.kwargs) -> Value:
+        if named:   # (a named argument would be left out of the key)
+            raise TypeError(f"{work.__name__}: give its arguments by position")
+        return kept(ruleset, (cached, *more), lambda: work(ruleset, *more, **named))
 
-    cached.kept = kept   # type: ignore[attr-defined]  # for the tests
     return cached
 
 
-__all__ = ["KEPT", "PerRuleset", "per_ruleset"]
+__all__ = ["kept", "per_ruleset"]

@@ -187,6 +187,16 @@ class Ruleset:
     origins: FrozenDict = field(default_factory=FrozenDict)   # name -> Origin
     # weapon profiles: name -> Stat, a value every piece of equipment carries
     profiles: FrozenDict = field(default_factory=FrozenDict)
+    # what is worked out from this ruleset alone (its generated program, its actions' options),
+    # kept for its life (lang/per_ruleset.py): not a value of the rules, so neither compared,
+    # copied by dataclasses.replace (a changed ruleset starts empty) nor pickled
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "memo"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, memo={})
 
     def origin(self, name: str) -> "Origin | None":
         return self.origins.get(name)

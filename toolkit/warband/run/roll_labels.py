@@ -132,8 +132,7 @@ def made(op: str, number: int, value) -> bool | None:
 
 @per_ruleset
 def labels_of(ruleset) -> RollLabels:
-    """The ruleset's labels, worked out at its first recorded roll (kept for the rulesets used
-    last)."""
+    """The ruleset's labels, worked out at its first recorded roll (and kept in it)."""
     return RollLabels(ruleset)
 
 

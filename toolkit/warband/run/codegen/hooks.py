@@ -1,7 +1,7 @@
 """The hooks the interpreter and a game's engine call to run rules through generated code: the
-program of an interpreter's Ruleset (made once per Ruleset and policy, and kept for the rulesets
-used last), and a sampled run, a sampler, a nested run and a `requires` through it, each None
-when the run is left to the interpreter.
+program of an interpreter's Ruleset (made once per Ruleset and policy, and kept in it), and a
+sampled run, a sampler, a nested run and a `requires` through it, each None when the run is
+left to the interpreter.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from warband.lang.per_ruleset import PerRuleset
+from warband.lang.per_ruleset import kept
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.program import Program
 
@@ -22,10 +22,6 @@ __all__ = ["UNIFORM", "allowed", "nested", "program_for", "program_of", "rolls_p
 
 # ---- the hook the interpreter calls ------------------------------------------------------------
 
-# the programs of the rulesets used last, each under the policy it is made for
-_PROGRAMS: PerRuleset[Program] = PerRuleset()
-
-
 UNIFORM = ("first", "random")   # policies a program may be made for
 
 
@@ -36,8 +32,8 @@ def program_for(interp: InterpreterParts, uniform: str | None = None) -> Program
     its decisions do not ask: a first-policy decision whose first option is always legal is
     that option's statements (an attack's two Fate decisions were a fifth of its time)."""
     policy = uniform if uniform in UNIFORM else None
-    return _PROGRAMS.get(interp.ruleset, policy,
-                         lambda: Program(interp.ruleset, interp, policy))
+    return kept(interp.ruleset, ("program", policy),
+                lambda: Program(interp.ruleset, interp, policy))
 
 
 def rolls_program(interp: InterpreterParts, uniform: str | None = None) -> Program:
