@@ -1,7 +1,7 @@
 """The house rules of the package, checked on its source (docs/architecture.md says why):
 
 - layers import downwards only: the ground floor (diagnostics, catalog, limits) <- lang <- run
-  <- lists <- game <- cli;
+  <- lists <- game <- tools (lsp, builder) <- cli;
 - no import cycles, counting imports inside functions too (`TYPE_CHECKING` blocks aside: they
   never run);
 - no private name (`_x`) of one module used by another;
@@ -25,7 +25,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "toolkit" / "warband"
 LAYERS = {
     "warband": 0, "warband.diagnostics": 0, "warband.catalog": 0, "warband.limits": 0,
     "warband.lang": 1, "warband.run": 2, "warband.lists": 3, "warband.game": 4,
-    "warband.cli": 5, "warband.__main__": 5,
+    # the tools around the language: the editor's server and the list builder (neither
+    # imports the other; both stand on everything under them)
+    "warband.lsp": 5, "warband.builder": 5,
+    "warband.cli": 6, "warband.__main__": 6,
 }
 
 
