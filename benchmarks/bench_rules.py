@@ -49,8 +49,8 @@ def bench_compile(repeat: int) -> None:
             cache.clear_memory()
             compiler.compile_text(text, name)
 
-        with tempfile.TemporaryDirectory() as cache:
-            os.environ["WARBAND_CACHE_DIR"] = cache
+        with tempfile.TemporaryDirectory() as folder:
+            os.environ["WARBAND_CACHE_DIR"] = folder
             cache.clear_memory()
             compiler.compile_cached(text, name)          # fills the disk cache
 

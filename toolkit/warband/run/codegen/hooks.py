@@ -70,7 +70,7 @@ def sample(interp: InterpreterParts, procedure: str, args: dict, world, block=No
             return None
         uniform = policies.default
     program = interp.programs.get(uniform) or program_of(interp, uniform)
-    entry = program.entries.get(procedure) or program.entry(procedure, block)
+    entry = program.entry(procedure, block)
     if entry is None:
         return None
     interp.uniform = uniform
@@ -80,7 +80,7 @@ def sample(interp: InterpreterParts, procedure: str, args: dict, world, block=No
         if not interp.counting:   # (else part of an interpreter's run: its budget goes on)
             interp.steps = 0
     try:
-        if program.fallbacks:
+        if program.fell_back:
             value, after = _with_interpreter_room(entry, interp, args, world)
         else:
             value, after = entry(interp, args, world)
@@ -115,11 +115,11 @@ def nested(interp: InterpreterParts, procedure: str, args: dict, world):
     activation of the turn), which has set the policies and the loop budget: (value, world
     or draft), or None when it is left to the interpreter (before anything is drawn)."""
     program = interp.programs.get(interp.uniform) or program_of(interp, interp.uniform)
-    entry = program.entries.get(procedure) or program.entry(procedure)
+    entry = program.entry(procedure)
     if entry is None or world.lazies:
         return None
     try:
-        if program.fallbacks:
+        if program.fell_back:
             return _with_interpreter_room(entry, interp, args, world)
         return entry(interp, args, world)
     except rt.Interpret:
@@ -145,7 +145,7 @@ def _with_interpreter_room(entry, interp, args, world):
 def allowed(interp: InterpreterParts, procedure: str, args: dict, world):
     """Interpreter.allowed through the generated program: a bool, or None when left to it."""
     program = program_of(interp, None)
-    check = program.requires.get(procedure) or program.requirement(procedure)
+    check = program.requirement(procedure)
     if check is None or world.lazies:
         return None
     try:

@@ -66,11 +66,15 @@ class Program(DeclFunctions):
 
     Functions are generated and compiled when first needed (a stub stands for each until then),
     so a run pays only for the rules it uses: `warband odds` checking one `requires` compiles
-    that check alone. `fallbacks`, `entries` and `requires` generate everything first.
+    that check alone. `fallbacks`, `entries` and `requires` generate everything first (once:
+    `complete`); what runs rules (hooks.py) asks `entry`, `requirement` and `fell_back`, which
+    generate only what they are asked for.
     """
 
     # a program whose rolls tell a recorded game's log (taps.py; made by rolls_program)
     taps_rolls = False
+    # whether everything is generated (complete)
+    completed = False
 
     def __init__(self, ruleset, interp: InterpreterParts, uniform: str | None = None) -> None:
         self.ruleset = ruleset
@@ -363,7 +367,12 @@ class Program(DeclFunctions):
         return faults.crashed(error, self._rules, self.ruleset.id, node)
 
     def complete(self) -> None:
-        """Generate everything (for reading the source, or asking what fell back)."""
+        """Generate everything (for reading the source, or asking what fell back), once: the
+        walk names and looks up every declaration, which a game asking at every action made
+        most of its cost (three times slower games, in a change nobody saw)."""
+        if self.completed:
+            return
+        self.completed = True
         for kind, decls in (("t", self.ruleset.tables), ("d", self.ruleset.defines),
                             ("p", self.ruleset.procedures)):
             for name in decls:
@@ -373,6 +382,12 @@ class Program(DeclFunctions):
         for name in self.ruleset.procedures:
             self.entry(name)
             self.requirement(name)
+
+    @property
+    def fell_back(self) -> bool:
+        """Whether anything generated so far is left to the interpreter (its runs need the
+        interpreter's room: hooks.py), without generating the rest."""
+        return bool(self._fallbacks)
 
     @property
     def fallbacks(self) -> dict[str, str]:

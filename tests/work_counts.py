@@ -1,0 +1,50 @@
+"""Count the work of seeded games of every shipped scenario (run by tests/test_work_counts.py
+in a fresh process, so nothing another test warmed or patched is counted).
+
+    python tests/work_counts.py            prints the counts as JSON
+
+The work of a game is the number of function calls it makes (Python's and built-in ones), as
+cProfile counts them: unlike a time, the same code, seeds and Python give the same number on
+any machine, however busy (a regression that made every game three times slower was three
+times the calls). Each scenario is loaded and one game played first (compiling the rules and
+generating code are not a game's work), then GAMES seeded games are counted.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import json
+import pstats
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (scenario, policy, games counted): random players in every shipped scenario; greedy ones,
+# which think, in the two whose games are short
+RUNS = [(path.stem, "random", 4) for path in sorted((ROOT / "scenarios").glob("*.rules"))] + [
+    ("sss-standard-game", "greedy", 1), ("fogbound-drowned-market", "greedy", 1)]
+
+
+def calls_per_game(scenario: str, policy: str, games: int) -> int:
+    from warband.game.results import PlayRequest
+    from warband.game.worker import play
+    request = PlayRequest(scenario, policies=(("*", policy),))
+    play(request, 1000)   # warm: load, compile, generate
+    profile = cProfile.Profile()
+    profile.enable()
+    for seed in range(1, games + 1):
+        play(request, seed)
+    profile.disable()
+    return round(pstats.Stats(profile).total_calls / games)
+
+
+def main() -> None:
+    counts = {f"{scenario} {policy}": calls_per_game(scenario, policy, games)
+              for scenario, policy, games in RUNS}
+    print(json.dumps({"python": "%d.%d" % sys.version_info[:2], "calls per game": counts},
+                     indent=2))
+
+
+if __name__ == "__main__":
+    main()
