@@ -42,7 +42,7 @@ def calls_per_game(scenario: str, policy: str, games: int) -> int:
 def main() -> None:
     counts = {f"{scenario} {policy}": calls_per_game(scenario, policy, games)
               for scenario, policy, games in RUNS}
-    print(json.dumps({"python": "%d.%d" % sys.version_info[:2], "calls per game": counts},
+    print(json.dumps({"python": "{}.{}".format(*sys.version_info[:2]), "calls per game": counts},
                      indent=2))
 
 

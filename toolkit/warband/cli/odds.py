@@ -264,14 +264,14 @@ def _print_odds(result: OddsResult, console=None) -> None:
 
     from warband import terminal
     from warband.diagnostics import printable
-    from warband.run.odds import fraction_text, key_text, solution_lines
+    from warband.run.odds import fraction_text, key_text, outcome_text, solution_lines
     table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
     table.columns[1].justify = "right"
     table.columns[2].justify = "right"
     for v in result.order:
         p = result.distribution[v]
         # None: the action (a phase, say) gives no result; never a row that reads "None"
-        table.add_row(Text("(no result)" if v is None else printable(str(v))),
+        table.add_row(Text("(no result)" if v is None else printable(outcome_text(v))),
                       fraction_text(p), f"{float(p) * 100:.2f}%")
     console = console or terminal.console()
     if list(result.order) == [None]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from warband import charts
 from warband.diagnostics import printable
-from warband.run.odds import fraction_text, key_text
+from warband.run.odds import fraction_text, key_text, outcome_text
 
 if TYPE_CHECKING:
     from warband.run.odds import OddsResult
@@ -176,9 +176,9 @@ def sweep_json(sweep: Sweep) -> list[dict]:
     out: list[dict] = []
     for k, x in enumerate(sweep.values):
         dist = None if outcomes == [None] else {
-            str(v): fraction_text(sweep.chance(k, v)) for v in outcomes}
+            outcome_text(v): fraction_text(sweep.chance(k, v)) for v in outcomes}
         percent = None if outcomes == [None] else {
-            str(v): round(float(sweep.chance(k, v)) * 100, 4) for v in outcomes}
+            outcome_text(v): round(float(sweep.chance(k, v)) * 100, 4) for v in outcomes}
         effects = {label: {key_text(v): fraction_text(p) for v, p in _sorted(d)}
                    for label, d in sweep.results[k].effects.items()}
         row: dict[str, object] = {"value": x, "distribution": dist, "percent": percent,

@@ -10,6 +10,7 @@ The events and their fields are listed in docs/commands.md ("The game's record")
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import stat
@@ -509,9 +510,12 @@ def read_record(path: str, sources: Sources | None = None) \
 
 def plain(v):
     """A value as JSON holds it: a whole Fraction as an int, another as a float, a reference
-    by its repr."""
+    by its repr, the distance to nothing (run/evaluate.FAR) as "infinite" (JSON has no
+    infinity)."""
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else float(v)
+    if type(v) is float and math.isinf(v):
+        return "infinite" if v > 0 else "-infinite"
     if isinstance(v, Ref):
         return repr(v)
     return v

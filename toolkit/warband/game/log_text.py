@@ -7,10 +7,14 @@ characters escaped (a newline in a name included: one event stays one line).
 
 from __future__ import annotations
 
+import math
+
 from warband.diagnostics import printable
 
 
 def number(x) -> str:
+    if x == math.inf:   # the distance to nothing (run/evaluate.FAR)
+        return "infinite"
     return str(int(x)) if float(x).is_integer() else f"{float(x):.2f}".rstrip("0")
 
 

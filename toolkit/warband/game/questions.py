@@ -159,8 +159,8 @@ _EXACT: dict = {}   # hundredths of an inch -> the rules' number: a Fraction is 
 def plain_number(x: float):
     """Board distances as the rules' numbers, to the hundredth of an inch: a whole number
     when whole, else a Fraction (kept: every turn asks again)."""
-    if x == _INF:
-        return 10 ** 9
+    if x == _INF:   # to nothing (no piece of a kind, a piece carried off): evaluate.FAR
+        return x
     hundredths = round(x * 100)   # to the hundredth of an inch: exact
     found = _EXACT.get(hundredths)
     if found is None:   # (a few thousand at most on a board of a few feet)

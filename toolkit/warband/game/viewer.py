@@ -17,6 +17,7 @@ for them.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 from warband.game.engine import Game
@@ -89,8 +90,8 @@ def plain(value):
         return int(value) if value.denominator == 1 else round(float(value), 2)
     if isinstance(value, (bool, int, str)) or value is None:
         return value
-    if isinstance(value, float):
-        return round(value, 2)
+    if isinstance(value, float):   # (the distance to nothing: run/evaluate.FAR)
+        return round(value, 2) if math.isfinite(value) else "infinite"
     return str(value)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from warband.lang.absence import means_nobody
 from warband.run import areas, units
+from warband.run.evaluate import FAR
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import FIGHTER_REFS, PIECE_REFS, SIDE_REFS, Ref, World
 
@@ -47,6 +48,10 @@ class BoardQuestions(InterpreterParts):
     # The board's answers without a board: in reach, in sight, so that odds keep working. A
     # game puts its own (questions.Questions) in their place on its interpreter.
     def q_distance(self, a, b, world):
+        # fighters and pieces stand side by side; a kind of marker has no piece and a position
+        # is none without a board: as far as no piece, as on a board with none (evaluate.FAR)
+        if type(b) is str or b is None or type(b) is tuple:
+            return FAR
         return 0
 
     def q_sees(self, a, b, world):

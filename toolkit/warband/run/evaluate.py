@@ -180,10 +180,33 @@ def lift(op: Callable, *args):
     return Dist(out)
 
 
+# The distance to nothing (a kind of marker with no piece on the board, no board at all, a
+# piece carried off the table): farther than any number, so `distance(f, ruin) <= 1` is false
+# and `> 6` true, as if no piece had been placed. Adding to it or multiplying it by a positive
+# number leaves it infinite; a log shows it as `infinite`. What has no value (infinite minus
+# infinite, infinite times 0) is an error, not a number (norm).
+FAR = math.inf
+
+
 def norm(x):
     if type(x) is Fraction and x.denominator == 1:
         return int(x)
+    if type(x) is float and math.isnan(x):   # (only FAR makes floats: see above)
+        raise RulesError(diag("E502", "a sum or product of an infinite distance has no value "
+                                      "(infinite minus infinite, or infinite times 0)", None,
+                              hint="the distance to no piece is infinite: compare it "
+                                   "(distance(f, ruin) <= 1) before counting with it"))
     return x
+
+
+def far_divided(x, y, node):
+    """A division with an infinite distance (FAR): infinite by a number stays infinite (its
+    sign), a number by infinity is 0, infinity by infinity has no value."""
+    if type(x) is float and type(y) is float:
+        raise RulesError(diag("E502", "an infinite distance divided by another has no value",
+                              node.span, hint="the distance to no piece is infinite: compare "
+                                              "it before counting with it"))
+    return 0 if type(y) is float else norm(x / float(y))
 
 
 ARITH = {
@@ -197,8 +220,11 @@ COMPARE = {
 }
 BUILTINS: dict[str, Callable[..., Any]] = {
     "min": min, "max": max, "abs": abs,
-    "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
-    "isqrt": lambda x: math.isqrt(max(0, math.floor(x))),   # the whole part of a square root
+    # (an infinite distance, FAR, stays infinite)
+    "floor": lambda x: x if type(x) is float else math.floor(x),
+    "ceil": lambda x: x if type(x) is float else math.ceil(x),
+    "isqrt": lambda x: x if type(x) is float else   # the whole part of a square root
+    math.isqrt(max(0, math.floor(x))),
 }
 AGGREGATES = {
     "total": lambda values: norm(sum(values)),
@@ -337,6 +363,8 @@ class Compiler:
                     def divide(x, y):
                         if y == 0:
                             raise RulesError(diag("E502", "division by zero", e.span))
+                        if type(x) is float or type(y) is float:   # (FAR)
+                            return far_divided(x, y, e)
                         return norm(Fraction(x) / Fraction(y))
                     f = divide
                 else:

@@ -8,6 +8,7 @@ fighter's side), trait names (a number, or yes for a bare trait), `equipment=a,b
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -481,9 +482,10 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
         "ruleset": ruleset.id,
         "action": result.action,
         "outcomes": None if no_result else {
-            str(v): fraction_text(result.distribution[v]) for v in result.order},
+            outcome_text(v): fraction_text(result.distribution[v]) for v in result.order},
         "percent": None if no_result else {
-            str(v): round(float(result.distribution[v]) * 100, 4) for v in result.order},
+            outcome_text(v): round(float(result.distribution[v]) * 100, 4)
+            for v in result.order},
         "policy": {"default": policies.default, **policies.by_decision},
     }
     if result.expected is not None:
@@ -499,7 +501,20 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
 def key_text(value) -> str:
     if value is True or value is False:
         return "yes" if value else "no"
-    return fraction_text(value) if isinstance(value, Fraction) else str(value)
+    return outcome_text(value)
 
 
-__all__ = ["parse_fighter", "parse_policies", "compute", "as_json", "RulesError", "NotAllowed"]
+def outcome_text(value) -> str:
+    """An action's result as odds name it: in the rules' words (`true`, an outcome's name, a
+    fraction as 3/2, the distance to nothing as `infinite`), never Python's (`True`, `inf`)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if type(value) is float and math.isinf(value):
+        return "infinite" if value > 0 else "-infinite"
+    return str(value)
+
+
+__all__ = ["parse_fighter", "parse_policies", "compute", "as_json", "outcome_text", "RulesError",
+           "NotAllowed"]

@@ -23,6 +23,7 @@ from warband.run.evaluate import (
     RulesError,
     Thunk,
     check_count,
+    far_divided,
     nobody,
     norm,
     read_field,
@@ -250,6 +251,8 @@ def divide(x, y, node):
     if type(x) is int and type(y) is int:
         q, r = divmod(x, y)
         return q if r == 0 else Fraction(x, y)
+    if type(x) is float or type(y) is float:   # an infinite distance (evaluate.FAR)
+        return far_divided(x, y, node)
     return norm(Fraction(x) / Fraction(y))
 
 
@@ -259,6 +262,8 @@ def divide_whole(x, y: int):
         if not x % y:
             return x // y
         return Fraction(x, y)
+    if type(x) is float:   # an infinite distance (evaluate.FAR) stays infinite
+        return norm(x / y)
     return norm(Fraction(x) / y)
 
 
