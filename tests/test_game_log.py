@@ -151,7 +151,7 @@ def _keys(value, path=()):
 def test_the_record_has_one_name_for_each_thing_and_numbers_for_places(scenario):
     record, _ = played(scenario)
     check_record(record)
-    assert record["version"] == 2
+    assert record["version"] == 3
     assert not any("kills" in k for k in _keys(record))   # losses are `removed`
     assert "removed" in record["result"]
     for e in record["events"]:

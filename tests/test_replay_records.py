@@ -138,20 +138,22 @@ def test_a_value_of_another_type_that_compares_equal_is_a_difference(tmp_path, r
 @pytest.mark.parametrize("version", [99, 0, "1", True, None])
 def test_another_version_is_refused_with_a_hint(tmp_path, record, version):
     err = refused(replay(tmp_path, changed(record, lambda r: r.__setitem__("version", version))))
-    assert "this warband replays version 2 records (at /version)" in err
+    assert "this warband replays version 3 records (at /version)" in err
     assert "hint: it was written by another version of warband" in err
 
 
-def test_a_version_1_record_is_refused_with_how_to_play_it_anew(tmp_path, record):
-    # version 1 (before rolls were labelled and positions were numbers) is E916, not a crash
-    err = refused(replay(tmp_path, changed(record, lambda r: r.__setitem__("version", 1))))
-    assert "the record is version 1; this warband replays version 2 records" in err
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_record_is_refused_with_how_to_play_it_anew(tmp_path, record, version):
+    # version 1 (before rolls were labelled and positions were numbers) and 2 (before records
+    # said who removed each fighter) are E916, not a crash
+    err = refused(replay(tmp_path, changed(record, lambda r: r.__setitem__("version", version))))
+    assert f"the record is version {version}; this warband replays version 3 records" in err
     assert "the same seed plays the same game" in err
 
 
 def test_a_record_without_a_version_is_refused(tmp_path, record):
     err = refused(replay(tmp_path, changed(record, lambda r: r.pop("version"))))
-    assert "version 2 records" in err
+    assert "version 3 records" in err
 
 
 def test_a_scenario_argument_must_be_the_records(tmp_path, record):

@@ -39,6 +39,7 @@ from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
+from warband.run.roll_labels import removal_by
 from warband.run.host import CLEAR
 from warband.run.interpreter import Interpreter
 from warband.run.world import Ref, World
@@ -407,8 +408,15 @@ class Game:
         `generated`: asked by a generated sampled run (the turn), whose policies the action's
         own generated run shares. Its work (the options checked, the look-ahead, the action)
         has a budget of its own, whatever else the round has done (run/budget.py)."""
-        with budget.part(self.interp):
-            return self._activation(stmt, ref, exclude, world, generated)
+        interp = self.interp
+        # the fighter whose action runs removes whom it removes (the rules' `remove` with no
+        # `by`), in the look-ahead as in the action itself
+        acting, interp.acting = interp.acting, ref
+        try:
+            with budget.part(interp):
+                return self._activation(stmt, ref, exclude, world, generated)
+        finally:
+            interp.acting = acting
 
     def _forces_now(self, world) -> int:
         """The number of what never changes of the fighters (game/options.py), for a world whose
@@ -444,7 +452,8 @@ class Game:
                                            field=f"models carrying {piece}", old=n0, new=n1)
             if f1.removed and not f0.removed:   # a casualty, or one that left the table
                 self.log.event("withdrawn" if f1.withdrawn else "removed", self.round,
-                               fighter=f1.name, side=world.sides[f1.side].name)
+                               fighter=f1.name, side=world.sides[f1.side].name,
+                               **removal_by(world, f1))
 
     def _activation(self, stmt: nodes.Activate, ref: Ref, exclude, world: World,
                     generated: bool) -> tuple[str, World]:

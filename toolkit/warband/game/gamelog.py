@@ -58,10 +58,10 @@ class GameLog:
     # engine's look at the world after the action finds them again, and says nothing then
     told_out: frozenset = frozenset()
 
-    def out_of_play(self, fighter: str, side: str, withdrawn: bool) -> None:
+    def out_of_play(self, fighter: str, side: str, withdrawn: bool, by: dict) -> None:
         if self.record:
             self.event("withdrawn" if withdrawn else "removed", self.round_now, fighter=fighter,
-                       side=side)
+                       side=side, **by)
             self.told_out = self.told_out | {(fighter, side)}
 
     def event(self, type: str, round: int, **data) -> None:

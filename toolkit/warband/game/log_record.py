@@ -28,12 +28,12 @@ LOG_FORMAT = "warband-game-log"
 # numbers, the result's `removed` (was `kills`), the end's summary. A version-1 record is refused
 # with E916 (its positions are texts, and its rolls carry no label a replay could match).
 
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 MAX_SEED = 2 ** 63 - 1   # the range of `warband play --seed` (cli/options.MOST)
 MAX_NUMBER = 2 ** 63     # no number a game writes is larger
 MAX_NAME = 4096          # characters of a scenario reference (a path at most)
-_OLDER = ("it was written by an older warband, before rolls were labelled and positions "
-          "were numbers: play the game anew with its scenario, seed and players (`warband play "
+_OLDER = ("it was written by an older warband, before records said who removed each fighter "
+          "and who made each roll: play the game anew with its scenario, seed and players (`warband play "
           "SCENARIO --seed N --policy SIDE=POLICY -o FILE`; the same seed plays the same game)")
 _NOT_A_RECORD = "a record is what `warband play -o FILE` (or --format json) writes"
 
@@ -186,8 +186,11 @@ EVENT_KEYS: dict[str, dict] = {
     "idle": {"round": _ROUND, "fighter": _text,
              "why": _mapping_of(_text, "action -> the requirement it failed")},
     "stuck": {"round": _ROUND, "fighter": _text, "why": _text},
-    "removed": {"round": _ROUND, "fighter": _text, "side": _text},
-    "withdrawn": {"round": _ROUND, "fighter": _text, "side": _text},
+    # by: who removed it (a fighter, and its side; or a side alone; null: no one named)
+    "removed": {"round": _ROUND, "fighter": _text, "side": _text, "by": _text_or_null,
+                "by_side": _text_or_null},
+    "withdrawn": {"round": _ROUND, "fighter": _text, "side": _text, "by": _text_or_null,
+                  "by_side": _text_or_null},
     "models": {"round": _ROUND, "fighter": _text, "side": _text, "lost": _value,
                "left": _value, "start": _value},
     "concede": {"round": _ROUND, "side": _text},

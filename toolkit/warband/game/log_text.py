@@ -68,6 +68,16 @@ def change_line(e: dict) -> str:
     return f"{who}: {field} {_value(old)} -> {_value(new)}"
 
 
+def _by(e: dict) -> str:
+    """Who removed a fighter, as a line of the log ends: " by Grenadier (empire)", or nothing
+    when the rules name no one."""
+    fighter, side = e.get("by"), e.get("by_side")
+    if fighter and side:
+        own = " (own side)" if side == e.get("side") else ""
+        return f" by {fighter} ({side}){own}"
+    return f" by {side}" if side else ""
+
+
 def render_text(log: dict) -> str:
     """The record as a person reads it (each event a line)."""
     lines = [f"{log['scenario_title']} - seed {log['seed']}"]
@@ -136,9 +146,9 @@ def render_text(log: dict) -> str:
             lines.append(f"      {e['fighter']} ({e['side']}) loses {lost} "
                          f"({e['left']} of {e['start']} left)")
         elif kind == "removed":
-            lines.append(f"      {e['fighter']} ({e['side']}) is removed from play")
+            lines.append(f"      {e['fighter']} ({e['side']}) is removed from play{_by(e)}")
         elif kind == "withdrawn":   # out of play, not a casualty: escaped, fled
-            lines.append(f"      {e['fighter']} ({e['side']}) leaves the table")
+            lines.append(f"      {e['fighter']} ({e['side']}) leaves the table{_by(e)}")
         elif kind == "aftermath":
             aftermath = True
             lines.append("")

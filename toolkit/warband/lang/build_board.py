@@ -68,7 +68,7 @@ class BoardBuilder(BuildBase):
         return nodes.Travel(c[0], c[1], True, None, self.span(meta))
 
     def withdraw_stmt(self, meta, c):
-        return nodes.Withdraw(c[0], self.span(meta))
+        return nodes.Withdraw(c[0], self.span(meta), c[1])
 
     # facing: `face f towards g`
     def face_stmt(self, meta, c):

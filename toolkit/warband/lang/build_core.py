@@ -54,7 +54,7 @@ class CoreBuilder(BuildBase):
         return nodes.Return(c[0], self.span(meta))
 
     def remove_stmt(self, meta, c):
-        return nodes.Remove(c[0], self.span(meta))
+        return nodes.Remove(c[0], self.span(meta), c[1])
 
     def for_stmt(self, meta, c):
         return nodes.ForEach(self.ident(c[0]), c[1], c[2], self.span(meta))

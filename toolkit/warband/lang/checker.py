@@ -429,8 +429,9 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     check_tuple_result(self, scope.result, t, value.span)   # several values
                 elif scope.result is not None:
                     self.expect(scope.result, t, value.span, "the result")
-            case nodes.Remove(subject=subject):
+            case nodes.Remove(subject=subject, by=by):
                 self.expect(FIGHTER, self.expr(subject, scope), subject.span, "what is removed")
+                self.remover(by, scope)
             case nodes.ForEach(var=var, items=items, body=body):
                 element = self.group_element(items, scope)
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
@@ -464,6 +465,15 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                                f"{t.fixed()}", stmt.decider.span,
                        hint=f"name who decides after 'by', as in "
                             f"'choose {stmt.name.name} by {who}'")
+
+    def remover(self, by, scope: Scope) -> None:
+        """`remove f by WHO`, `withdraw f by WHO`: a fighter or a side."""
+        if by is None:
+            return
+        t = self.expr(by, scope)
+        if t.kind not in ("fighter", "side", "any"):
+            self.error("E302", f"who removes a fighter is a fighter or a side, not {t.fixed()}",
+                       by.span, hint="remove target by attacker (or by attacker.side)")
 
     def assignment(self, stmt: nodes.Set, scope: Scope) -> None:
         head, *path = stmt.target

@@ -261,8 +261,8 @@ def _step_text(stmt: nodes.Stmt) -> str:
                     + (f" where {expr_text(wh)}" if wh is not None else ""))
         case nodes.Return(value=v):
             return "return" if v is None else f"return {expr_text(v)}"
-        case nodes.Remove(subject=x):
-            return f"remove {expr_text(x)}"
+        case nodes.Remove(subject=x, by=by):
+            return f"remove {expr_text(x)}" + (f" by {expr_text(by)}" if by is not None else "")
         case nodes.Wound(amount=n, target=x):   # units of several models
             return f"inflict {expr_text(n)} wounds on {expr_text(x)}"
         case nodes.ForEach(var=v, items=i):
@@ -285,8 +285,8 @@ def _step_text(stmt: nodes.Stmt) -> str:
         case nodes.Travel(fighter=f, distance=d, away=away, target=t):
             return (f"travel {expr_text(f)} {'away' if away else 'up to'} {expr_text(d)}"
                     + (f" to {expr_text(t)}" if t is not None else ""))
-        case nodes.Withdraw(fighter=f):
-            return f"withdraw {expr_text(f)}"
+        case nodes.Withdraw(fighter=f, by=by):
+            return f"withdraw {expr_text(f)}" + (f" by {expr_text(by)}" if by is not None else "")
         case nodes.Concede(side=x):
             return f"concede {expr_text(x)}"
         case nodes.Deploy(side=x, zone=z):

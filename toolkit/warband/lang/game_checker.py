@@ -114,9 +114,10 @@ class GameChecker(CheckerParts):
                                    hint="travel f up to 6 to enemy (into base contact with it), "
                                         "to a marker's name (onto its nearest piece), to one "
                                         "piece (for each p in pieces(KIND)), or into a zone")
-            case nodes.Withdraw(fighter=fighter):
+            case nodes.Withdraw(fighter=fighter, by=by):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
                             "who leaves the table")
+                self.remover(by, scope)
             case nodes.Concede(side=side):
                 self.expect(SIDE, self.expr(side, scope), side.span, "the side that concedes")
             case nodes.Deploy(side=side, zone=zone):

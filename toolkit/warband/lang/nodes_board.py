@@ -95,6 +95,7 @@ class Travel:
 class Withdraw:
     fighter: Expr
     span: Span
+    by: Expr | None = None   # who drove it off, as Remove.by
 
 
 @node

@@ -278,6 +278,9 @@ class Return:
 class Remove:
     subject: Expr
     span: Span
+    # who removed it: a fighter or a side (`remove target by attacker`); None: the fighter
+    # whose action is running, if any (a fighter's `removed_by`)
+    by: Expr | None = None
 
 
 @node

@@ -83,6 +83,10 @@ FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), 
                     "friends": FIGHTERS}
 FIGHTER_BUILTINS["carrying"] = PIECES   # carrying pieces: the pieces it carries
 FIGHTER_BUILTINS["position"] = POSITION   # position as a value: where it stands
+# who took it out of play (`remove f by g`): the fighter (nobody when a side or no fighter
+# did), and that fighter's side (or the side named); nobody while it is in play
+FIGHTER_BUILTINS["removed_by"] = FIGHTER
+FIGHTER_BUILTINS["removed_by_side"] = SIDE
 # a side's fighters are those in play; casualties were removed, the withdrawn left the table
 SIDE_BUILTINS = {"fighters": FIGHTERS, "casualties": FIGHTERS, "withdrawn": FIGHTERS,
                  "opponents": SIDES, "conceded": BOOL, "name": TEXT}

@@ -140,6 +140,11 @@ def read_field(tables, subject, name: str, world: World):
         return f.removed
     if name == "withdrawn":
         return f.withdrawn
+    if name == "removed_by" or name == "removed_by_side":   # `remove f by g`
+        by = f.removed_by
+        if by is None or by[name == "removed_by_side"] is None:
+            return None
+        return SIDE_REFS[by[1]] if name == "removed_by_side" else FIGHTER_REFS[by[0]]
     if name == "enemies" or name == "friends":
         enemy = name == "enemies"
         return tuple(FIGHTER_REFS[i] for i, g in enumerate(world.fighters)

@@ -34,8 +34,8 @@ class Recorder(Protocol):
     def changed(self, who: dict, field: str, old: Any, new: Any) -> None:
         """A rule's `set` changed a fighter's or a side's value."""
 
-    def out_of_play(self, fighter: str, side: str, withdrawn: bool) -> None:
-        """A rule removed a fighter from play, or withdrew it."""
+    def out_of_play(self, fighter: str, side: str, withdrawn: bool, by: dict) -> None:
+        """A rule removed a fighter from play, or withdrew it; `by`: who did (removal_by)."""
 
     def phase(self, name: str, by: dict | None) -> None:
         """A phase begins (its name, and the side or fighter it is of), a header."""

@@ -30,7 +30,7 @@ from warband.run.evaluate import Compiler, Record, RulesError
 from warband.run.expr_reads import ExpressionReads
 from warband.run.lazy_rolls import LazyRolls
 from warband.run.statements import Statements
-from warband.run.world import piece_fields
+from warband.run.world import Ref, piece_fields
 
 __all__ = ["POLICIES", "Interpreter", "Policies", "Record", "RulesError"]
 
@@ -58,6 +58,9 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         self.max_branches: int | None = None
         self.observing = False
         self.actor_side = 0
+        # the fighter whose action is running (a game's activation, an odds question's actor):
+        # who a `remove` with no `by` says removed its fighter (game/engine.py sets it)
+        self.acting: Ref | None = None
         self.score: Callable = lambda v: 0
         self.branches = 0
         # the rolls drawn in exact mode: id(roll node) -> [node, times drawn, outcomes drawn],

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from warband.run.decisions import Policies
     from warband.run.evaluate import Compiler
     from warband.run.host import GameHost, Recorder
-    from warband.run.world import World
+    from warband.run.world import Ref, World
 
 
 class InterpreterParts:
@@ -30,6 +30,7 @@ class InterpreterParts:
         max_branches: int | None
         observing: bool
         actor_side: int
+        acting: Ref | None
         score: Callable
         branches: int
         rolled: dict

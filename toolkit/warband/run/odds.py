@@ -403,6 +403,9 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
         if p.name.name in options:
             args[p.name.name] = options[p.name.name]
     interpreter = Interpreter(ruleset, policies)
+    # the actor (its first fighter) removes whom the action removes, unless it says who does
+    interpreter.acting = next((v for v in args.values() if isinstance(v, Ref) and
+                               v.kind == "fighter"), None)
     if not interpreter.allowed(action, args, world):
         raise _refusal(interpreter, decl, args, world)
     observe, initial = _observer(decl, world, interpreter)

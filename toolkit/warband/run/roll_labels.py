@@ -217,4 +217,15 @@ def removed(recorder, ref, before, after) -> None:
         return
     f = after.fighters[ref.index]
     if f.removed:
-        recorder.out_of_play(f.name, after.sides[f.side].name, f.withdrawn)
+        recorder.out_of_play(f.name, after.sides[f.side].name, f.withdrawn,
+                             removal_by(after, f))
+
+
+def removal_by(world, f) -> dict:
+    """Who took a fighter out of play, as a record says it: {"by": the fighter's name or None,
+    "by_side": the side's name or None} (World.remove's `by`)."""
+    by = f.removed_by
+    if by is None:
+        return {"by": None, "by_side": None}
+    return {"by": world.fighters[by[0]].name if by[0] is not None else None,
+            "by_side": world.sides[by[1]].name if by[1] is not None else None}

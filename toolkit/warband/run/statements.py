@@ -87,9 +87,9 @@ class Statements(InterpreterParts):
                 if type(value) is nodes.TupleExpr:   # several values: each a plain value
                     return self.plain(value, env, world, ret)
                 return self.value(value, env, world, ret)
-            case nodes.Remove(subject=subject):
-                return self.plain(subject, env, world,
-                                  lambda ref, w: next_(env, self.remove_now(ref, w)))
+            case nodes.Remove(subject=subject, by=by):
+                return self.plain(subject, env, world, lambda ref, w: self.removed_by(
+                    by, env, w, lambda who, w2: next_(env, self.remove_now(ref, w2, by=who))))
             case nodes.ForEach(var=var, items=items, body=body):
                 def each(refs, w0):
                     def loop(j, env2, world2):
@@ -136,9 +136,10 @@ class Statements(InterpreterParts):
                 def unpack(v, w):
                     return next_({**env, **{n.name: x for n, x in zip(names, v)}}, w)
                 return self.value(value, env, world, unpack)
-            case nodes.Withdraw(fighter=fighter):
-                return self.plain(fighter, env, world, lambda ref, w: next_(
-                    env, self.remove_now(ref, w, withdrawn=True)))
+            case nodes.Withdraw(fighter=fighter, by=by):
+                return self.plain(fighter, env, world, lambda ref, w: self.removed_by(
+                    by, env, w, lambda who, w2: next_(
+                        env, self.remove_now(ref, w2, withdrawn=True, by=who))))
             case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
                 def turned(ref, w):
                     def then(target, w2):
@@ -283,9 +284,16 @@ class Statements(InterpreterParts):
 
         return argument(0, [], world)
 
-    def remove_now(self, ref, world: World, withdrawn: bool = False) -> World:
+    def removed_by(self, by, env: dict, world: World, then):
+        """Who a `remove` or `withdraw` says removes: its `by`, else the fighter whose action
+        is running (None in a phase of the turn)."""
+        if by is None:
+            return then(self.acting, world)
+        return self.plain(by, env, world, then)
+
+    def remove_now(self, ref, world: World, withdrawn: bool = False, by=None) -> World:
         """`remove` and `withdraw`: out of play, told to a recorded game's log as it happens."""
-        after = world.remove(ref, withdrawn=withdrawn)
+        after = world.remove(ref, withdrawn=withdrawn, by=by)
         if self.recorder is not None and self.recorder.record and not self.exact_mode:
             roll_labels.removed(self.recorder, ref, world, after)
         return after

@@ -63,6 +63,9 @@ class Fighter:
     removed: bool = False
     position: tuple[float, float] | None = None
     withdrawn: bool = False     # left the table (escaped, fled): removed, but not a casualty
+    # who took it out of play: (the fighter's index or None, the side's index or None), or
+    # None (in play, or removed by no one the rules name): `remove f by g` (remover)
+    removed_by: tuple | None = None
 
 
 @dataclass(slots=True)
@@ -101,7 +104,21 @@ def changed(f: Fighter, values: dict, removed: bool, position, withdrawn: bool) 
     n.name, n.side, n.fighter_class, n.tier = f.name, f.side, f.fighter_class, f.tier
     n.values, n.traits, n.equipment = values, f.traits, f.equipment
     n.removed, n.position, n.withdrawn = removed, position, withdrawn
+    n.removed_by = f.removed_by
     return n
+
+
+def remover(world, by, index: int) -> tuple | None:
+    """Who removes fighter `index`, as Fighter.removed_by keeps it: a fighter's Ref (with its
+    side), a side's Ref, or None. A fighter does not remove itself (an actor struck down by a
+    riposte, or one that flees): no one the rules name did."""
+    if by is None:
+        return None
+    if by.kind == "fighter":
+        if by.index == index:
+            return None
+        return (by.index, world.fighters[by.index].side)
+    return (None, by.index)
 
 
 def changed_side(s: Side, values: dict, conceded: bool) -> Side:
@@ -143,8 +160,8 @@ class World:
     def key(self) -> tuple:
         """What can change during play, as a hashable value (memoised exact evaluation). A
         casualty and a fighter who left the table (withdrawn) are different states."""
-        return (tuple((tuple(f.values.values()), f.removed, f.withdrawn, f.position)
-                      for f in self.fighters),
+        return (tuple((tuple(f.values.values()), f.removed, f.withdrawn, f.position,
+                       f.removed_by) for f in self.fighters),
                 tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
                 tuple(self.lazies.items()),
                 _pieces_key(self.pieces))
@@ -189,11 +206,14 @@ class World:
         w.pieces = self.pieces
         return w
 
-    def remove(self, ref: Ref, withdrawn: bool = False) -> "World":
+    def remove(self, ref: Ref, withdrawn: bool = False, by: Ref | None = None) -> "World":
+        """Out of play (a casualty, or withdrawn: it left the table), removed by `by` (a
+        fighter or a side, or None)."""
         i = ref.index
         fighters = list(self.fighters)
         f = fighters[i]
         fighters[i] = changed(f, f.values, True, f.position, withdrawn)
+        fighters[i].removed_by = remover(self, by, i)
         w = new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
         # carrying: what it carried falls where it stood, or leaves the table with it
         return fallen(w, i, withdrawn) if self.pieces else w

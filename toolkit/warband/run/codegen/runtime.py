@@ -41,6 +41,7 @@ from warband.run.world import (
     new_world,
     fallen,
     read_piece,
+    remover,
     set_piece,
 )
 
@@ -120,10 +121,11 @@ class Draft:
         self.sides[i].values[name] = value
         return self
 
-    def remove(self, ref: Ref, withdrawn: bool = False) -> "Draft":
+    def remove(self, ref: Ref, withdrawn: bool = False, by: Ref | None = None) -> "Draft":
         """Out of play: a casualty, or (withdrawn) one that left the table, as World.remove."""
         f = self._fighter(ref.index)
         f.removed, f.withdrawn = True, withdrawn
+        f.removed_by = remover(self, by, ref.index)
         if self.pieces:   # carrying: what it carried falls where it stood, or leaves with it
             return fallen(self, ref.index, withdrawn)
         return self
@@ -281,7 +283,7 @@ _SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 # fields of the board game (groups, who left, who conceded): read through the interpreter
 _GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded",
-                "carrying", "position")
+                "carrying", "position", "removed_by", "removed_by_side")
 
 
 def field_getter(interp: Program, name: str):

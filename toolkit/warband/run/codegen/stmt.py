@@ -348,12 +348,11 @@ class Writer(ExpressionWriter):
                        f"{self.expr(s.piece, scope)}, {self.expr(s.where, scope)}, world, I, "
                        "I.recorder)")
             return bound
-        if t is nodes.Remove:
-            subject = self.expr(s.subject, scope)
-            out.append(f"{pad}world = {DRAFT}.remove({subject})")
-            return bound
-        if t is nodes.Withdraw:   # off the table: out of play, not a casualty
-            out.append(f"{pad}world = {DRAFT}.remove({self.expr(s.fighter, scope)}, True)")
+        if t is nodes.Remove or t is nodes.Withdraw:   # (withdraw: off the table, no casualty)
+            subject = self.expr(s.subject if t is nodes.Remove else s.fighter, scope)
+            # who removes it: `by`, else the fighter whose action runs (as the interpreter)
+            by = self.expr(s.by, scope) if s.by is not None else "I.acting"
+            out.append(f"{pad}world = {DRAFT}.remove({subject}, {t is nodes.Withdraw}, {by})")
             return bound
         if t is nodes.Wound:   # units of several models: the unit first, as the interpreter
             unit = self.fresh("u")
