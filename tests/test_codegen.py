@@ -930,7 +930,8 @@ def test_no_command_shows_a_traceback_for_a_fault_in_generated_code(command):
                             text=True, cwd=ROOT, env=env, timeout=300)
     out = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in out and "╭" not in out, out
-    assert f"sss-standard-game.rules:{_scenario_line('score empire')}:52: error[E914]: " \
+    # (the empire's score: the expression on the line after `score empire ... =`)
+    assert f"sss-standard-game.rules:{_scenario_line('score empire') + 1}:5: error[E914]: " \
            "the scenario's score for 'empire' " \
            "failed in the Python generated for it (TypeError: tuple indices" in out, out
 

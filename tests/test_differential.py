@@ -118,6 +118,7 @@ CASES = [
     ("number", "@f.Armor + @f.Tough"),
     ("bool", "@f.class == Guard or @f.tier == rare"),
     ("bool", "@f.removed or @f.withdrawn"),
+    ("bool", "@f.removed_by == @g or @f.removed_by_side == @s"),   # who removed it
     ("bool", "@f.side == @s"),
     ("number", "@f.side.Fate"),
     ("number", "total(x.Might for x in @f.enemies) - total(1 for x in @f.friends)"),

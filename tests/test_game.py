@@ -293,8 +293,10 @@ def test_no_room_to_deploy_is_a_clear_error(tmp_path):
 def test_playouts_report_objectives_no_game_scores(tmp_path):
     text = (ROOT / "scenarios" / "sss-standard-game.rules").read_text().replace(
         "extends \"super-simple-skirmish\"", "extends \"super-simple-skirmish\"\n").replace(
-        "score empire \"points of enemy fighters killed\" = total(f.Might for f in family.casualties)",
+        "score empire \"points of enemy fighters killed\" =\n"
+        "    total(f.Might for f in family.casualties if f.removed_by_side == empire)",
         "score empire \"never\" = 0")
+    assert "score empire \"never\" = 0" in text
     folder = tmp_path / "scenarios"
     folder.mkdir()
     (tmp_path / "warbands").mkdir()

@@ -150,7 +150,7 @@ def test_a_distance_not_whole_is_a_measure_and_a_whole_one_an_int():
     assert plain_number(2.0) == 2 and type(plain_number(2.0)) is int
     assert type(plain_number(2.5)) is Measure and plain_number(2.5) == Fraction(5, 2)
     assert plain_number(2.999999) == 3 and type(plain_number(2.999999)) is int
-    assert plain_number(math.inf) == 10 ** 9
+    assert plain_number(math.inf) == math.inf   # the distance to nothing (evaluate.FAR)
 
 
 # ---- geometry written out, against the plain formulas ---------------------------------------------
@@ -194,15 +194,28 @@ def test_a_straight_move_stops_where_the_ray_meets_another_base(start, target, r
             limit = min(limit, (24 - 0.5 - s) / u)
         elif u < -1e-12:
             limit = min(limit, (s - 0.5) / -u)
+    near = BASE - CONTACT
     for o in others:
-        t = _ray_entry(start, ux, uy, o, BASE - CONTACT)
+        t = _ray_entry(start, ux, uy, o, near)
         if t is not None:
             limit = min(limit, t)
+        elif math.dist(start, o) <= near and \
+                (start[0] - o[0]) * ux + (start[1] - o[1]) * uy < 0:
+            limit = 0.0   # overlapping it already: it may only move away from it
     limit = math.floor(limit * 100) / 100
-    # (to the hundredth as the board rounds: round(x * 100) / 100)
-    expected = None if limit <= 0.05 else (round((start[0] + ux * limit) * 100) / 100,
-                                           round((start[1] + uy * limit) * 100) / 100)
+    # (to the hundredth as the board rounds: round(x * 100) / 100), a hundredth shorter while
+    # that rounding brings the end onto a base it did not overlap
+    expected = None
+    while limit > 0.05:
+        end = (round((start[0] + ux * limit) * 100) / 100,
+               round((start[1] + uy * limit) * 100) / 100)
+        if all(math.dist(end, o) >= near or math.dist(start, o) < near for o in others):
+            expected = end
+            break
+        limit = round(limit - 0.01, 2)
     assert got == expected
+    if got is not None:   # no move ends overlapping a base it did not start on
+        assert all(math.dist(got, o) >= near or math.dist(start, o) < near for o in others)
 
 
 walls = st.lists(st.tuples(points, points), max_size=6)

@@ -310,9 +310,10 @@ class Board:
         return out
 
     # ---- movement ------------------------------------------------------------------------------------
-    def reachable(self, start, steps: int, occupied) -> list:
+    def reachable(self, start, steps: int, occupied, passable=frozenset()) -> list:
         """Squares: every cell a path of at most `steps` steps reaches through free cells; a
-        cell with a piece that does something when entered ends the path there."""
+        cell with a piece that does something when entered ends the path there. `passable`:
+        cells a path may cross but not end on (`travel ... through friends`)."""
         kept = self._kept.get("free cells")
         if kept is None:   # where a fighter may stand, each one's free neighbours, and the
             #                cells that end a move: kept (every move of every fighter asks)
@@ -347,12 +348,13 @@ class Board:
                     seen[c] = step
                     nxt.append(c)
             frontier = nxt
-        return list(seen)
+        return [c for c in seen if c not in passable] if passable else list(seen)
 
-    def straight(self, start, target, reach: float, stop: float, occupied):
+    def straight(self, start, target, reach: float, stop: float, occupied, passable=()):
         """Inches: where a straight move from `start` towards `target` ends, going at most
         `reach` and stopping `stop` short of the target, before the board's edge, impassable
-        pieces and other bases (None when it cannot move that way at all)."""
+        pieces and other bases (None when it cannot move that way at all). `passable`: bases
+        it may pass through (`travel ... through friends`), but not end on."""
         dist = math.dist(start, target)
         limit = dist - stop
         if reach < limit:
@@ -382,15 +384,18 @@ class Board:
         # Only a base nearer than the move's length and a base's width can stop it (the ray
         # enters its circle no nearer than its distance less the width): those are picked out
         # in C, by map and compress, before the ray test, written out, for each.
-        within = repeat(limit + near + 1e-6)
-        for ox, oy in compress(occupied, map(lt, map(math.dist, repeat(start), occupied), within)):
+        within = limit + near + 1e-6
+        nearby = list(compress(occupied, map(lt, map(math.dist, repeat(start), occupied),
+                                             repeat(within))))
+        for ox, oy in nearby:
             fx, fy = sx - ox, sy - oy
             b = fx * ux + fy * uy
             if b >= 0:
                 continue   # going away from it
             c = fx * fx + fy * fy - near2
-            if c <= 0:
-                continue   # inside it already
+            if c <= 0:   # overlapping it already (a base set down by the rules): only away
+                limit = 0.0
+                break
             disc = b * b - c
             if disc >= 0:
                 t = -b - sqrt(disc)
@@ -413,13 +418,31 @@ class Board:
                     break
                 good, t = t, min(t + 0.25, limit)
         limit = math.floor(limit * 100) / 100
-        if limit <= 0.05:
-            return None
-        # to the hundredth of an inch (round(x * 100) / 100: round(x, 2) is four times slower)
-        return (round((sx + ux * limit) * 100) / 100, round((sy + uy * limit) * 100) / 100)
+        if passable:   # (bases it passes through: it may not end on one of them either)
+            nearby += compress(passable, map(lt, map(math.dist, repeat(start), passable),
+                                             repeat(within)))
+        gap = math.dist
+        while limit > 0.05:
+            # to the hundredth of an inch (round(x * 100) / 100: round(x, 2) is four times
+            # slower); rounding may bring the end a few thousandths nearer a base the move
+            # stopped at: then a hundredth shorter, so that no move ends overlapping a base
+            # (only a base within the move's length and a base's width of its start can be
+            # near its end)
+            end = (round((sx + ux * limit) * 100) / 100, round((sy + uy * limit) * 100) / 100)
+            for o in nearby:
+                if gap(end, o) < near <= gap(start, o):
+                    break
+            else:
+                return end
+            # short of that base: where the ray enters it (a base it passes through), else a
+            # hundredth shorter (one it stopped at, come nearer by the rounding)
+            entry = _ray_entry(start, ux, uy, o, near)
+            shorter = math.floor(entry * 100) / 100 if entry is not None else limit
+            limit = shorter if shorter < limit else round(limit - 0.01, 2)
+        return None
 
     # ---- moving round walls ------------------------------------------------------------------------
-    def towards(self, start, target, reach: float, stop: float, occupied):
+    def towards(self, start, target, reach: float, stop: float, occupied, passable=()):
         """Inches: a move towards `target` as `straight` makes it, except that when an
         impassable piece stands in the straight way, the move follows the shortest way round
         it (over points half an inch apart, where a base fits), so that a fighter can walk
@@ -431,25 +454,28 @@ class Board:
             return None
         circles, walls = self._obstacles()
         if not circles and not walls:   # nothing to walk round (targets are on the board)
-            return self.straight(start, target, reach, stop, occupied)
+            return self.straight(start, target, reach, stop, occupied, passable)
         clear = self.straight(start, target, reach, stop, ())
         if clear is not None and math.dist(start, clear) >= want - 0.3:
-            return self.straight(start, target, reach, stop, occupied)
-        path = self._path(start, target, stop, occupied)
+            return self.straight(start, target, reach, stop, occupied, passable)
+        path = self._path(start, target, stop, occupied, passable)
         if not path:
-            return self.straight(start, target, reach, stop, occupied)
+            return self.straight(start, target, reach, stop, occupied, passable)
         end, walked, here = start, 0.0, start
+        ending = _taken(start, passable) if passable else ()
         for point in path:
             walked += math.dist(here, point)
             if walked > reach + 1e-9:
                 break
-            end = here = point
+            here = point
+            if point not in ending:   # (a base it passes through is no place to stop)
+                end = point
         return end if end != start else None
 
-    def route(self, start, target, stop: float, occupied) -> list:
+    def route(self, start, target, stop: float, occupied, passable=()) -> list:
         """Inches: the points of the shortest way round pieces and other bases to within
         `stop` (+ half an inch) of `target`, the start left out; [] when there is none."""
-        return self._path(start, target, stop, occupied)
+        return self._path(start, target, stop, occupied, passable)
 
     def _free(self) -> frozenset:
         """The half-inch points where a base fits among the board's pieces."""
@@ -474,15 +500,16 @@ class Board:
             self._kept["graph"] = found
         return found
 
-    def _path(self, start, target, stop: float, occupied) -> list:
+    def _path(self, start, target, stop: float, occupied, passable=()) -> list:
         """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
-        point within `stop` (+ half an inch) of `target`, not through other bases; [] when there
-        is none."""
+        point within `stop` (+ half an inch) of `target`, not through other bases (but those
+        it may pass, `passable`, which it may not end on); [] when there is none."""
         free, neighbours = self._graph()
         taken = _taken(start, occupied, self._near_bases)
+        ending = taken | _taken(start, passable, self._near_bases) if passable else taken
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
         goal_reach = stop + 0.5
-        if not _goal_open(target, goal_reach, free, taken, first):
+        if not _goal_open(target, goal_reach, free, ending, first):
             return []   # (else a failed search walks every point it can reach: ~7 ms a move)
         best = {first: 0.0}
         came: dict = {}
@@ -492,7 +519,7 @@ class Board:
             _, cost, p = pop(queue)
             if cost > best.get(p, inf):
                 continue
-            if dist(p, target) <= goal_reach and p != first:
+            if dist(p, target) <= goal_reach and p != first and p not in ending:
                 out = [p]
                 while out[-1] in came:
                     out.append(came[out[-1]])

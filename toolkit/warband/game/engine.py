@@ -36,7 +36,7 @@ from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget
 from warband.run.codegen import hooks as codegen
-from warband.run.codegen.runtime import Draft, Interpret
+from warband.run.codegen.runtime import Draft, Interpret, through_of
 from warband.run.decisions import Policies
 from warband.run.evaluate import RulesError
 from warband.run.roll_labels import removal_by
@@ -337,7 +337,8 @@ class Game:
                 ref = fn(stmt.fighter)(env, world)
                 reach = fn(stmt.distance)(env, world)
                 target = fn(stmt.target)(env, world) if stmt.target is not None else None
-                return next_(env, self.movement.travel(ref, reach, stmt.away, world, target))
+                return next_(env, self.travel(ref, reach, stmt.away, world, target,
+                                              through_of(stmt)))
             case nodes.PlaceAt():   # position as a value: where a fighter or a piece is
                 at = fn(stmt.where)(env, world)
                 if at is None:
@@ -351,7 +352,7 @@ class Game:
             case nodes.TravelClear():   # moves the rules choose: not into contact
                 ref = fn(stmt.fighter)(env, world)
                 reach = fn(stmt.distance)(env, world)
-                return next_(env, self.movement.travel(ref, reach, False, world, CLEAR))
+                return next_(env, self.travel(ref, reach, False, world, CLEAR, through_of(stmt)))
             case nodes.Concede(side=side):
                 return next_(env, self.concede_now(fn(side)(env, world), world))
             case nodes.Deploy():
@@ -369,8 +370,9 @@ class Game:
                 return next_(env, world)
         raise TypeError(f"unknown game statement {stmt!r}")  # pragma: no cover
 
-    def travel(self, ref: Ref, reach, away: bool, world: World, target=None) -> World:
-        return self.movement.travel(ref, reach, away, world, target)
+    def travel(self, ref: Ref, reach, away: bool, world: World, target=None,
+               through: str | None = None) -> World:
+        return self.movement.travel(ref, reach, away, world, target, through)
 
     def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str, world: World) -> World:
         return self.placement.deploy(stmt, side, zone_name, world)

@@ -35,10 +35,15 @@ class Movement:
         self.game = game
         self.board = board
         self._hooks: dict[str, nodes.ProcedureDecl] = {}   # marker -> its `when entered` block
+        # the bases the move being made may pass through but not end on (travel's `through`)
+        self.passing: list = []
 
-    def travel(self, ref: Ref, reach, away: bool, world: World, target=None) -> World:
+    def travel(self, ref: Ref, reach, away: bool, world: World, target=None,
+               through: str | None = None) -> World:
         """The fighter moves up to `reach` (straight away from the enemy when `away`; towards
-        `target`, a fighter's Ref or a marker's kind, when one is given)."""
+        `target`, a fighter's Ref or a marker's kind, when one is given). `through`: the bases
+        it may pass through but not end on, "friends" or "everyone" (`travel ... through
+        friends`); None: every other base blocks it."""
         fighter = world.fighters[ref.index]
         start = fighter.position
         if start is None or fighter.removed:
@@ -49,16 +54,17 @@ class Movement:
         enemies = [(g.name, g.position) for g in world.fighters
                    if not g.removed and g.side != side and g.position is not None]
         board = self.board
+        blocking, passing = bases_in_the_way(world, index, through)
+        self.passing = passing
 
         def others():
-            return [g.position for i, g in enumerate(world.fighters)
-                    if not g.removed and i != index and g.position is not None]
+            return blocking
         if target is CLEAR:   # moves the rules choose: not into contact
             spot = self.out_of_contact(ref, reach, world)
         elif target is not None:
             spot = self.travel_to(fighter.name, start, reach, target, world, others())
         elif board.squares:
-            spots = board.reachable(start, int(reach), set(others()))
+            spots = board.reachable(start, int(reach), set(others()), set(passing))
             if away:
                 if not enemies:
                     return world
@@ -120,7 +126,7 @@ class Movement:
         for turn in _BREAK_OFF_TURNS:
             angle = base + turn
             target = (start[0] + math.cos(angle) * reach, start[1] + math.sin(angle) * reach)
-            end = board.straight(start, target, reach, 0.0, others)
+            end = board.straight(start, target, reach, 0.0, others, self.passing)
             if end is None or math.dist(start, end) < reach - 0.02:
                 continue   # an edge, a piece or another base is in the way
             if any(board.contact(end, e) for _, e in enemies):
@@ -169,7 +175,8 @@ class Movement:
                 return self.stuck(name, start, f"{other.name} is not on the board")
             goal, stop = other.position, (1 if board.squares else BASE)
         if board.squares:
-            end = _squares_to(board, start, goal, int(stop), int(reach), set(others))
+            end = _squares_to(board, start, goal, int(stop), int(reach), set(others),
+                              set(self.passing))
         else:
             end = self.inches_to(start, goal, stop, reach, others)
         if end is None:
@@ -185,15 +192,16 @@ class Movement:
         zone = board.zones[zone_name]
         if board.in_zone(start, zone):
             return start
-        taken = set(others) if board.squares else None
+        everyone = [*others, *self.passing]
+        taken = set(everyone) if board.squares else None
         free = [c for c in board.cells(zone) if not board.blocked(c) and
                 (c not in taken if taken is not None else
-                 all(math.dist(c, o) >= BASE - CONTACT for o in others))]
+                 all(math.dist(c, o) >= BASE - CONTACT for o in everyone))]
         if not free:
             return self.stuck(name, start, f"no room in zone {zone_name}")
         goal = min(free, key=lambda c: math.dist(start, c))
         if board.squares:
-            end = _squares_to(board, start, goal, 0, int(reach), taken or set())
+            end = _squares_to(board, start, goal, 0, int(reach), set(others), set(self.passing))
         else:
             end = self.inches_to(start, goal, 0.0, reach, others)
         if end is None:
@@ -210,13 +218,15 @@ class Movement:
         start, side, index = fighter.position, fighter.side, ref.index
         enemies = [(g.name, g.position) for g in world.fighters
                    if not g.removed and g.side != side and g.position is not None]
-        others = [g.position for i, g in enumerate(world.fighters)
-                  if not g.removed and i != index and g.position is not None]
+        others, passing = [g.position for i, g in enumerate(world.fighters)
+                           if not g.removed and i != index and g.position is not None
+                           and g.position not in self.passing], self.passing
 
         def clear(spot) -> bool:
             return not any(board.contact(spot, e) for _, e in enemies)
         if board.squares:
-            spots = [s for s in board.reachable(start, int(reach), set(others)) if clear(s)]
+            spots = [s for s in board.reachable(start, int(reach), set(others), set(passing))
+                     if clear(s)]
         else:
             ways = board.destinations() if not game.questions.mobile else \
                 pieces_now.destinations(board, world)
@@ -241,16 +251,17 @@ class Movement:
     def inches_to(self, start, goal, stop: float, reach: float, others: list):
         """Inches: where a move of at most `reach` along the shortest free way to within `stop`
         of `goal` ends (None when there is no way at all)."""
-        board = self.board
+        board, passing = self.board, self.passing
+        everyone = [*others, *passing]   # (bases it may pass through, but not end on)
         if math.dist(start, goal) - stop <= CONTACT:
             return start   # there already
         if _clear(board, start, goal, stop, others):
-            way = [start, _arrival(start, goal, stop, others)]
+            way = [start, _arrival(start, goal, stop, everyone)]
         else:
-            points = board.route(start, goal, stop, others)
+            points = board.route(start, goal, stop, others, passing)
             if not points:
                 return None
-            ended = _last_step(board, [start, *points], goal, stop, others)
+            ended = _last_step(board, [start, *points], goal, stop, others, everyone)
             if ended is None:
                 return None
             way = _shortcut(board, ended, others)
@@ -258,10 +269,10 @@ class Movement:
         for point in way[1:]:
             step = math.dist(here, point)
             if walked + step > reach + 1e-9:   # the rest of the way: as far as it goes
-                part = board.straight(here, point, reach - walked, 0.0, others)
-                return part if part is not None else here
+                part = board.straight(here, point, reach - walked, 0.0, others, passing)
+                return part if part is not None else _off_bases(here, way[0], passing)
             walked, here = walked + step, point
-        return here
+        return _off_bases(here, way[0], passing)
 
     def route_end(self, route: tuple, start, enemies: list, reach: float,
                   others: Callable[[], list]):
@@ -272,8 +283,9 @@ class Movement:
             return start
         if target is _AWAY:
             target = _away(start, enemies, reach)
-            return self.board.straight(start, target, reach, stop, others()) or start
-        return self.board.towards(start, target, reach, stop, others()) or start
+            return self.board.straight(start, target, reach, stop, others(),
+                                       self.passing) or start
+        return self.board.towards(start, target, reach, stop, others(), self.passing) or start
 
     def entered(self, marker) -> nodes.ProcedureDecl:
         """A marker's `when entered by f { ... }` as a procedure of one parameter."""
@@ -314,21 +326,23 @@ def _clear(board: Board, a, b, stop: float, others: list) -> bool:
     return end is not None and math.dist(a, end) >= want - 0.02
 
 
-def _last_step(board: Board, way: list, goal, stop: float, others: list) -> list | None:
+def _last_step(board: Board, way: list, goal, stop: float, others: list,
+               everyone: list) -> list | None:
     """A way over half-inch points (which ends within half an inch of `stop` from `goal`) and
     its last step, onto a point `stop` from the goal: straight on if that is free, else to
-    another such point round the goal, from the way's end or a point just before it."""
+    another such point round the goal, from the way's end or a point just before it. `others`
+    block the way; no base of `everyone` may be where it ends."""
     ways = [(goal[0] + math.cos(a) * 2, goal[1] + math.sin(a) * 2) for a in _AROUND]
     for k in range(len(way) - 1, max(-1, len(way) - 5), -1):
         here = way[k]
         if math.dist(here, goal) - stop <= CONTACT:
             return way[:k + 1]
-        ends = [_arrival(here, goal, stop, others)]
+        ends = [_arrival(here, goal, stop, everyone)]
         if stop > 0:
-            ends += sorted((_arrival(w, goal, stop, others) for w in ways),
+            ends += sorted((_arrival(w, goal, stop, everyone) for w in ways),
                            key=lambda e: math.dist(here, e))
         for end in ends:
-            if all(math.dist(end, o) >= BASE - CONTACT for o in others if o != goal) and \
+            if all(math.dist(end, o) >= BASE - CONTACT for o in everyone if o != goal) and \
                     board.inside(end) and not board.blocked(end) and \
                     _clear(board, here, end, 0.0, others):
                 return [*way[:k + 1], end]
@@ -370,12 +384,15 @@ def _arrival(start, goal, stop: float, others: list):
     return best if best is not None else (x, y)
 
 
-def _squares_to(board: Board, start, goal, stop: int, reach: int, occupied: set):
+def _squares_to(board: Board, start, goal, stop: int, reach: int, occupied: set,
+                passing: set | frozenset = frozenset()):
     """Squares: where at most `reach` steps along the shortest free path to a cell `stop`
     steps from `goal` (its own cell, or one touching it) end; a cell with a piece that does
-    something when entered ends the move there, as any move's path does. None: no path."""
+    something when entered ends the move there, as any move's path does. None: no path.
+    `passing`: cells with bases it may cross but not end on."""
     def done(cell):
-        return max(abs(cell[0] - goal[0]), abs(cell[1] - goal[1])) == stop
+        return max(abs(cell[0] - goal[0]), abs(cell[1] - goal[1])) == stop and \
+            cell not in passing
     if done(start):
         return start
     came = {start: start}
@@ -403,9 +420,34 @@ def _squares_to(board: Board, start, goal, stop: int, reach: int, occupied: set)
     path.reverse()
     end = start
     for cell in path[1:reach + 1]:
-        end = cell
+        if cell not in passing:   # (no base may end where another stands)
+            end = cell
         if any(p.kind in board.entered for p in board.pieces_at(cell)):
             break   # entering this piece ends the move
+    return end
+
+
+def bases_in_the_way(world: World, index: int, through: str | None) -> tuple[list, list]:
+    """The other bases in play, as a move of fighter `index` meets them: (those that block it,
+    those it may pass through but not end on). `through`: None (every base blocks), "friends"
+    (its own side's do not) or "everyone" (none does)."""
+    side = world.fighters[index].side
+    blocking, passing = [], []
+    for i, g in enumerate(world.fighters):
+        if i != index and not g.removed and g.position is not None:
+            if through == "everyone" or (through == "friends" and g.side == side):
+                passing.append(g.position)
+            else:
+                blocking.append(g.position)
+    return blocking, passing
+
+
+def _off_bases(end, start, passing: list):
+    """Inches: where a move that may pass through bases (`passing`) ends: `end`, or, when it
+    would end on one of them, the move's start (the way it took crossed them: no nearer free
+    spot on it is known)."""
+    if passing and any(math.dist(end, o) < BASE - CONTACT for o in passing):
+        return start
     return end
 
 

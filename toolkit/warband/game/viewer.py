@@ -58,8 +58,8 @@ class WatchedGame(Game):
         self.look(world)
         return name, world
 
-    def travel(self, ref, reach, away, world, target=None):
-        world = super().travel(ref, reach, away, world, target)
+    def travel(self, ref, reach, away, world, target=None, through=None):
+        world = super().travel(ref, reach, away, world, target, through)
         self.look(world)
         return world
 

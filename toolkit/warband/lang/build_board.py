@@ -62,10 +62,10 @@ class BoardBuilder(BuildBase):
                             self.ident(bind) if bind is not None else None, self.span(meta))
 
     def travel_stmt(self, meta, c):
-        return nodes.Travel(c[0], c[1], False, c[2], self.span(meta))
+        return nodes.Travel(c[0], c[1], False, c[2], self.span(meta), c[3])
 
     def travel_away_stmt(self, meta, c):
-        return nodes.Travel(c[0], c[1], True, None, self.span(meta))
+        return nodes.Travel(c[0], c[1], True, None, self.span(meta), c[2])
 
     def withdraw_stmt(self, meta, c):
         return nodes.Withdraw(c[0], self.span(meta), c[1])
@@ -95,7 +95,10 @@ class BoardBuilder(BuildBase):
 
     # moves the rules choose
     def travel_clear_stmt(self, meta, c):
-        return nodes.TravelClear(c[0], c[1], self.span(meta))
+        return nodes.TravelClear(c[0], c[1], self.span(meta), c[2])
+
+    def through(self, meta, c):
+        return self.ident(c[0])
 
     # position as a value
     def place_at_value_stmt(self, meta, c):

@@ -282,9 +282,10 @@ def _step_text(stmt: nodes.Stmt) -> str:
                     + (f" using {', '.join(u.name for u in using)}" if using else "")
                     + (f" except {expr_text(x)}" if x is not None else "")
                     + (f" as {bind.name}" if bind is not None else ""))
-        case nodes.Travel(fighter=f, distance=d, away=away, target=t):
+        case nodes.Travel(fighter=f, distance=d, away=away, target=t, through=th):
             return (f"travel {expr_text(f)} {'away' if away else 'up to'} {expr_text(d)}"
-                    + (f" to {expr_text(t)}" if t is not None else ""))
+                    + (f" to {expr_text(t)}" if t is not None else "")
+                    + (f" through {th.name}" if th is not None else ""))
         case nodes.Withdraw(fighter=f, by=by):
             return f"withdraw {expr_text(f)}" + (f" by {expr_text(by)}" if by is not None else "")
         case nodes.Concede(side=x):

@@ -67,8 +67,20 @@ PIECE_BUILTINS = {"holder": SIDE, "held": BOOL, "carrier": FIGHTER, "carried": B
 PIECE_SETTABLE = ("holder",)
 
 
+THROUGH = ("friends", "everyone")   # travel's `through`: whose bases a move may pass
+
+
 class GameChecker(CheckerParts):
     # ---- statements ------------------------------------------------------------------------------
+    def through(self, through: nodes.Ident | None) -> None:
+        """`travel ... through friends|everyone`: the bases a move may pass but not end on."""
+        if through is not None and through.name not in THROUGH:
+            self.error("E201", f"a move passes through 'friends' or 'everyone', not "
+                               f"'{through.name}'", through.span,
+                       hint=did_you_mean(through.name, THROUGH)
+                       or "travel f up to 6 through friends (its own side's bases do not block "
+                          "it; no move ends on a base)")
+
     def game_stmt(self, stmt: GameStmt, scope: Scope) -> None:  # noqa: C901 - one case per statement
         match stmt:
             case nodes.ForSorted(var=var, items=items, key=key, body=body, then=then):
@@ -106,6 +118,7 @@ class GameChecker(CheckerParts):
             case nodes.Travel(fighter=fighter, distance=distance, target=target):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+                self.through(stmt.through)
                 if target is not None:
                     where = self.expr(target, scope)
                     if where.kind not in ("fighter", "marker", "piece", "zone", "any"):
@@ -148,6 +161,7 @@ class GameChecker(CheckerParts):
             case nodes.TravelClear(fighter=fighter, distance=distance):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who travels")
                 self.expect(NUMBER, self.expr(distance, scope), distance.span, "a distance")
+                self.through(stmt.through)
             # position as a value
             case nodes.PlaceAt(kind=kind, where=where):
                 sym = self.lookup(kind.name)

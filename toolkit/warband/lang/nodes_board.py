@@ -89,6 +89,9 @@ class Travel:
     away: bool
     target: Expr | None   # `up to D to TARGET`: a fighter to reach or a marker to go onto
     span: Span
+    # `through friends` / `through everyone`: bases the move may pass but not end on (None:
+    # every other base blocks it)
+    through: Ident | None = None
 
 
 @node
@@ -146,6 +149,7 @@ class TravelClear:
     fighter: Expr
     distance: Expr
     span: Span
+    through: Ident | None = None   # as Travel's
 
 
 # position as a value: place KIND at f.position

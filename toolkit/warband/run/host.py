@@ -70,9 +70,10 @@ class GameHost(Protocol):
                      generated: bool = False) -> tuple[str, World]: ...
 
     def travel(self, ref: Ref, reach: Any, away: bool, world: World,
-               target: Any = None) -> World:
+               target: Any = None, through: str | None = None) -> World:
         """Move a fighter up to `reach` (away from the enemy when `away`; towards `target`, a
-        fighter's Ref or a marker's kind, when one is given; else where its player picks)."""
+        fighter's Ref or a marker's kind, when one is given; else where its player picks),
+        passing through the bases `through` says ("friends", "everyone"; None: none)."""
 
     def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str,
                    world: World) -> World: ...

@@ -548,7 +548,7 @@ def travel(interp: Interpreter, stmt, ref, reach, target, world):
         return world
     if type(world) is Draft and not game.direct:
         world = world.freeze()
-    return game.travel(ref, reach, stmt.away, world, target)
+    return game.travel(ref, reach, stmt.away, world, target, through_of(stmt))
 
 
 def someone(value, node):
@@ -566,7 +566,12 @@ def travel_clear(interp: Interpreter, stmt, ref, reach, world):
         return world
     if type(world) is Draft and not game.direct:
         world = world.freeze()
-    return game.travel(ref, reach, False, world, CLEAR)
+    return game.travel(ref, reach, False, world, CLEAR, through_of(stmt))
+
+
+def through_of(stmt) -> str | None:
+    """A `travel`'s `through friends|everyone`, as the game's move takes it (None: none)."""
+    return stmt.through.name if stmt.through is not None else None
 
 
 def in_order(items, keys, highest: bool):

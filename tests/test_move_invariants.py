@@ -1,0 +1,105 @@
+"""Invariants of movement over many seeded games of every shipped scenario (issue 32, A3 and A4):
+
+- no base ever overlaps another: after every move, deployment, placement and action, two
+  fighters in play stand at least a base apart (inches, less the touching tolerance) or on
+  different squares;
+- no move passes through a base that blocks it: Super Simple Skirmish's moves pass through
+  friends ("fighters cannot move through enemy fighters") but never through an enemy, and do
+  pass friends in some games (else the rule would test nothing), and none goes further than
+  its roll.
+
+The states are the ones the game page is drawn from (game/viewer.py notes the world after
+every statement, action and move of the record), so the checks read what a player sees.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from warband.game.board import BASE, CONTACT
+from warband.game.scenario import load_scenario
+from warband.game.viewer import WatchedGame
+from warband.run.decisions import Policies
+
+SCENARIOS = ["sss-standard-game", "smart-dungeon", "greedy-dudes-vs-menace",
+             "fogbound-drowned-market", "ashfall-relay-beacons"]
+NEAR = BASE - CONTACT - 1e-9
+
+
+class Checked(WatchedGame):
+    """A game that checks, at every state the page notes, that no bases overlap, and keeps
+    every move's start, end and the bases around it."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.overlaps: list = []
+        self.moves: list = []
+
+    def look(self, world) -> None:
+        super().look(world)
+        if self.log is not self.own_log:
+            return
+        standing = [(f.name, f.position) for f in world.fighters
+                    if not f.removed and f.position is not None]
+        for i, (a, pa) in enumerate(standing):
+            for b, pb in standing[i + 1:]:
+                if (pa == pb) if self.board.squares else math.dist(pa, pb) < NEAR:
+                    self.overlaps.append((self.round, a, b, pa, pb))
+
+    def travel(self, ref, reach, away, world, target=None, through=None):
+        after = super().travel(ref, reach, away, world, target, through)
+        if self.log is self.own_log:
+            f = world.fighters[ref.index]
+            others = [(g.side == f.side, g.position) for i, g in enumerate(world.fighters)
+                      if i != ref.index and not g.removed and g.position is not None]
+            self.moves.append((f.position, after.fighters[ref.index].position, float(reach),
+                               through, others))
+        return after
+
+
+def _games(scenario: str, seeds, policy: str = "random"):
+    loaded = load_scenario(scenario)
+    assert not isinstance(loaded, list), loaded
+    for seed in seeds:
+        game = Checked(loaded, seed, Policies(policy))
+        game.play()
+        yield seed, game
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_no_base_ever_overlaps_another(scenario):
+    seeds = range(1, 41) if scenario == "sss-standard-game" else range(1, 16)
+    for seed, game in _games(scenario, seeds):
+        assert game.overlaps == [], (seed, game.overlaps[:3])
+    for seed, game in _games(scenario, range(1, 3), "greedy"):
+        assert game.overlaps == [], (seed, game.overlaps[:3])
+
+
+def _gap(p, a, b) -> float:
+    """How near point p comes to the segment from a to b."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy)
+                                               / length2))
+    return math.dist(p, (ax + t * dx, ay + t * dy))
+
+
+def test_super_simple_skirmish_moves_pass_friends_and_never_enemies():
+    passed_friends = crossed_enemies = 0
+    for seed, game in _games("sss-standard-game", range(1, 41)):
+        for start, end, reach, through, others in game.moves:
+            if start == end:
+                continue
+            assert through == "friends"
+            for friend, at in others:
+                if math.dist(start, at) >= NEAR and _gap(at, start, end) < NEAR - 0.02:
+                    if friend:
+                        passed_friends += 1
+                    else:
+                        crossed_enemies += 1
+            assert math.dist(start, end) <= reach + 0.02, (seed, start, end, reach)
+    assert crossed_enemies == 0
+    assert passed_friends >= 1, "no move passed a friend: the test tests nothing"
