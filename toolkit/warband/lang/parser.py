@@ -26,6 +26,7 @@ from warband.limits import MAX_DEPTH
 # Declaration keywords that also begin an entry inside a class: inside braces, even at the start
 # of a line, they continue the class rather than start a new declaration.
 _ENTRY_KEYWORDS = ("stat", "tier", "equipment", "remove")
+_BLANK = re.compile(r"[^\n]")
 _SCAN = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]|^(?:%s)\b'
                    % "|".join(DECLARATION_KEYWORDS), re.MULTILINE)
 
@@ -119,12 +120,17 @@ def _parse_in_pieces(text: str, file: str) -> tuple[nodes.Module | None, list[Di
     header_tried = False
     unreadable: set[str] = set()
     failed = False
+    # What comes before a piece, blanked out but for its line breaks, so that positions stay
+    # those of the file: grown piece by piece (blanking the whole prefix again for each piece
+    # made a file of many declarations quadratic: 80 ms of a 150 ms compile of a 770-line file)
+    blank, blanked = "", 0
     for begin, end in zip(starts, starts[1:]):
         piece = text[begin:end]
         if not piece.strip():
             continue
-        # Blank out what comes before, keeping line breaks, so positions stay those of the file.
-        padded = re.sub(r"[^\n]", " ", text[:begin]) + piece
+        blank += _BLANK.sub(" ", text[blanked:begin])
+        blanked = begin
+        padded = blank + piece
         word = first_word(piece)
         # A header, or a first line that was meant to be one ('rulset', 'Ruleset', ...)
         is_header = word == "ruleset" or not header_tried and not decls and \
