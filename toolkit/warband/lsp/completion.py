@@ -16,9 +16,11 @@ document that did is asked instead.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from lark.exceptions import LarkError
 from lark.lexer import PatternStr
@@ -46,7 +48,7 @@ from warband.lsp.index import Declared
 PLACEHOLDER = "__complete__"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 _DECLARATION_START = re.compile(r"^(?:" + "|".join(DECLARATION_KEYWORDS) + r")\b", re.MULTILINE)
-_EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]*)\Z')
+_EXTENDS = re.compile(r'^[ \t]*extends\s+"([^"\n]*)\Z', re.MULTILINE)
 
 # what a name after these words is most likely to be: offered first
 _PREFERRED = {"traits": ("trait",), "grants": ("trait",), "has": ("trait", "equipment", "flag"),
@@ -173,14 +175,22 @@ def complete(analysis: RulesAnalysis, position: types.Position,
 
 # ---- names ---------------------------------------------------------------------------------------
 
-def placeholder_analysis(analysis: RulesAnalysis, where: Context) -> RulesAnalysis:
-    """The document with the word being typed replaced by a placeholder name, compiled."""
+def replaced(analysis: RulesAnalysis, start: int, end: int, text: str) -> RulesAnalysis:
+    """The document with the text between two offsets replaced, compiled."""
+    whole = analysis.text
+    return analyse(whole[:start] + text + whole[end:], analysis.uri, analysis.path, None,
+                   analysis.lines.encoding)
+
+
+def placeholder_analysis(analysis: RulesAnalysis, where: Context,
+                         shape: str = "{}") -> RulesAnalysis:
+    """The document with the word being typed replaced by a placeholder name (written in
+    `shape`: `{}()` makes it a call), compiled."""
     end = where.offset
     text = analysis.text
     while end < len(text) and (text[end].isalnum() or text[end] == "_"):
         end += 1
-    return analyse(text[:where.word_start] + PLACEHOLDER + text[end:], analysis.uri,
-                   analysis.path, None, analysis.lines.encoding)
+    return replaced(analysis, where.word_start, end, shape.format(PLACEHOLDER))
 
 
 def _line_column(text: str, offset: int) -> tuple[int, int]:
@@ -198,26 +208,36 @@ class Seen:
 
     @property
     def trial(self) -> RulesAnalysis:
+        """The document with the placeholder; where a name alone cannot stand (a statement
+        starts there), the placeholder as a call."""
         if self._trial is None:
             self._trial = placeholder_analysis(self.analysis, self.where)
+            if not self.read():
+                self._trial = placeholder_analysis(self.analysis, self.where, "{}()")
         return self._trial
 
     def read(self) -> bool:
         """Whether the placeholder was read: the rule around the cursor with it."""
-        line, column = _line_column(self.trial.text, self.where.word_start + 1)
-        return self.trial.index.at(self.trial.name, line, column) is not None or \
-            self.field_node() is not None
+        module = self.trial.stages.module
+        return module is not None and any(
+            True for decl in module.decls if decl.span.file == self.trial.name
+            for _ in _found(decl, lambda n: getattr(n, "name", None) == PLACEHOLDER))
 
     def locals(self) -> list[Declared]:
-        """The parameters and locals in scope at the cursor."""
+        """The parameters and locals in scope at the cursor: as the placeholder's rule has them;
+        else as the text without the line being typed has them (the rest of the rule may read);
+        else as the last analysis that read had them."""
+        line, column = _line_column(self.analysis.text, self.where.word_start + 1)
         if self.read():
-            line, column = _line_column(self.trial.text, self.where.word_start + 1)
             return self.trial.index.locals_at(self.trial.name, line, column)
-        if self.last_clean is not None:
-            text = self.last_clean.text
-            line, column = _line_column(text, min(self.where.word_start, len(text)))
-            return self.last_clean.index.locals_at(self.last_clean.name, line, column)
-        return []
+        start = self.analysis.text.rfind("\n", 0, self.where.word_start) + 1
+        end = self.analysis.text.find("\n", self.where.word_start)
+        end = len(self.analysis.text) if end < 0 else end
+        without = replaced(self.analysis, start, end, " " * (end - start))
+        found = without.index.locals_at(without.name, line, column)
+        if found or self.last_clean is None:
+            return found
+        return self.last_clean.index.locals_at(self.last_clean.name, line, column)
 
     def globals(self) -> list[Declared]:
         """The declarations of the document and its bases; those of the last analysis that
@@ -234,8 +254,10 @@ class Seen:
         module = self.trial.stages.module
         if module is None:
             return None
-        return next((f for decl in module.decls if decl.span.file == self.trial.name
-                     for f in _field_nodes(decl) if f.field.name == PLACEHOLDER), None)
+        found = (f for decl in module.decls if decl.span.file == self.trial.name
+                 for f in _found(decl, lambda n: isinstance(n, nodes.Field)
+                                 and n.field.name == PLACEHOLDER))
+        return cast("nodes.Field | None", next(found, None))
 
 
 def _names(seen: Seen) -> list[types.CompletionItem]:
@@ -327,26 +349,38 @@ def _subject_type(seen: Seen) -> Type | None:
     if field is not None and module is not None and table is not None:
         checker, _ = check(module, table)
         return checker.expr_types.get(id(field.subject))
-    # `set f.|`: the target is names, not an expression; a parameter's written type says
-    m = re.search(r"([A-Za-z_]\w*)\s*\.\s*\Z", seen.analysis.text[:seen.where.word_start])
-    if m is not None:
-        for d in reversed(seen.locals()):
-            if d.name == m.group(1) and d.type in ("fighter", "side"):
-                return Type(d.type)
-    return None
+    # `set f.side.|` (a target is names, not an expression), or an expression that does not
+    # read yet: the names before the dot, typed from a parameter's written type on
+    m = re.search(r"([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\.\s*\Z",
+                  seen.analysis.text[:seen.where.word_start])
+    if m is None:
+        return None
+    first, *fields = [part.strip() for part in m.group(1).split(".")]
+    declared = next((d for d in reversed(seen.locals()) if d.name == first), None)
+    if declared is None or declared.type not in ("fighter", "side"):
+        return None
+    found: Type | None = Type(declared.type)
+    for name in fields:
+        builtins = FIGHTER_BUILTINS if found == Type("fighter") else \
+            SIDE_BUILTINS if found == Type("side") else {}
+        found = builtins.get(name)
+        if found is None:
+            return None
+    return found
 
 
-def _field_nodes(decl: object) -> Iterable[nodes.Field]:
+def _found(decl: object, wanted: Callable[[object], bool]) -> Iterator[object]:
+    """The nodes of a declaration that are `wanted`."""
     stack: list[object] = [decl]
     while stack:
         current = stack.pop()
-        if isinstance(current, nodes.Field):
-            yield current
         if isinstance(current, tuple):
             stack.extend(current)
-        elif hasattr(current, "__dataclass_fields__") and not isinstance(current, type):
-            stack.extend(getattr(current, f) for f in current.__dataclass_fields__)
+        elif dataclasses.is_dataclass(current) and not isinstance(current, type):
+            if wanted(current):
+                yield current
+            stack.extend(getattr(current, f.name) for f in dataclasses.fields(current))
 
 
 __all__ = ["PLACEHOLDER", "Context", "Seen", "complete", "context", "expected", "keywords",
-           "placeholder_analysis"]
+           "placeholder_analysis", "replaced"]
