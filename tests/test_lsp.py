@@ -47,7 +47,7 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-# ---- helpers --------------------------------------------------------------------------------------
+# ---- helpers -------------------------------------------------------------------------------------
 
 _COUNTER = [0]
 
@@ -113,7 +113,7 @@ class Ogre { tier rare  traits Frenzied }
 '''
 
 
-# ---- the server itself -------------------------------------------------------------------------------
+# ---- the server itself ---------------------------------------------------------------------------
 
 async def test_it_says_what_it_offers(client: LanguageClient):
     caps = OFFERED[0]
@@ -127,7 +127,7 @@ async def test_it_says_what_it_offers(client: LanguageClient):
     assert "class" in legend.token_types and "declaration" in legend.token_modifiers
 
 
-# ---- diagnostics -----------------------------------------------------------------------------------
+# ---- diagnostics ---------------------------------------------------------------------------------
 
 async def test_a_shipped_ruleset_and_scenario_have_no_diagnostics(client: LanguageClient):
     for path in (SSS, SMART_FAITH, SCENARIO):
@@ -203,7 +203,7 @@ async def test_other_yaml_is_left_alone(client: LanguageClient, tmp_path):
     assert uri not in client.diagnostics and not symbols
 
 
-# ---- hover -------------------------------------------------------------------------------------------
+# ---- hover ---------------------------------------------------------------------------------------
 
 async def test_hover_shows_the_declaration_and_its_description(client: LanguageClient):
     text = SSS.read_text(encoding="utf-8")
@@ -242,7 +242,7 @@ async def test_hover_on_a_fighters_class_shows_its_card(client: LanguageClient):
     assert "| Skill | Grit | Renown | Purse |" in shown and "actions: fight" in shown
 
 
-# ---- definition, references, highlights ----------------------------------------------------------------
+# ---- definition, references, highlights ----------------------------------------------------------
 
 async def test_definition_leads_into_the_base_a_house_file_extends(client: LanguageClient):
     text = SMART_FAITH.read_text(encoding="utf-8")
@@ -306,7 +306,7 @@ async def test_highlights_mark_writes_and_reads(client: LanguageClient):
     assert kinds.count(types.DocumentHighlightKind.Write) == 1 and len(found) > 2
 
 
-# ---- completion ------------------------------------------------------------------------------------
+# ---- completion ----------------------------------------------------------------------------------
 
 PROCEDURE = '''ruleset "completion"
 stat Might: 1..10 "how strong"
@@ -368,7 +368,7 @@ async def test_completion_where_a_declaration_starts(client: LanguageClient, tmp
     assert not await complete(client, uri, types.Position(9, 4))   # in a comment
 
 
-# ---- outline, folding, colours, formatting ----------------------------------------------------------
+# ---- outline, folding, colours, formatting -------------------------------------------------------
 
 async def test_document_symbols_outline_the_file(client: LanguageClient):
     text = SSS.read_text(encoding="utf-8")
@@ -437,7 +437,7 @@ async def test_formatting_a_warband_file_and_not_a_rules_file(client, tmp_path):
         doc(SSS.as_uri()), types.FormattingOptions(2, True)))
 
 
-# ---- a client that shows no related information --------------------------------------------------------
+# ---- a client that shows no related information --------------------------------------------------
 
 PLAIN = ClientServerConfig(server_command=[sys.executable, "-m", "warband", "lsp"],
                            server_env=ENV)

@@ -26,6 +26,6 @@ def test_without_pygls_the_command_says_how_to_install_it(monkeypatch):
 
 
 def test_the_server_ends_when_its_client_goes():
-    done = subprocess.run([sys.executable, "-m", "warband", "lsp", "--stdio"], input=b"", check=False,
-                          capture_output=True, timeout=60, env=ENV)
+    done = subprocess.run([sys.executable, "-m", "warband", "lsp", "--stdio"], input=b"",
+                          check=False, capture_output=True, timeout=60, env=ENV)
     assert done.returncode == 0 and done.stdout == b""
