@@ -119,7 +119,7 @@ async def test_it_says_what_it_offers(client: LanguageClient):
     caps = OFFERED[0]
     assert caps.hover_provider and caps.definition_provider and caps.references_provider
     assert caps.document_symbol_provider and caps.folding_range_provider
-    assert caps.document_formatting_provider
+    assert caps.document_formatting_provider and caps.code_action_provider
     assert caps.completion_provider is not None
     assert "." in (caps.completion_provider.trigger_characters or [])
     assert caps.semantic_tokens_provider is not None
@@ -304,6 +304,40 @@ async def test_highlights_mark_writes_and_reads(client: LanguageClient):
         doc(SSS.as_uri()), at(text, "let result = dice", 4)))
     kinds = [h.kind for h in found]
     assert kinds.count(types.DocumentHighlightKind.Write) == 1 and len(found) > 2
+
+
+async def test_hover_and_definition_on_the_extends_line(client: LanguageClient):
+    text = SMART_FAITH.read_text(encoding="utf-8")
+    await open_text(client, SMART_FAITH.as_uri(), text)
+    shown = await hover_text(client, SMART_FAITH.as_uri(), at(text, 'extends "smart"', 10))
+    assert shown.startswith("extends `smart`: SMART") and "`dsl/smart.rules`" in shown
+
+
+async def test_definition_of_a_warbands_ruleset_is_its_rules_file(client: LanguageClient):
+    yaml = WARBAND.read_text(encoding="utf-8")
+    await open_text(client, WARBAND.as_uri(), yaml, "yaml")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        doc(WARBAND.as_uri()), at(yaml, "ruleset: fogbound", 11)))
+    assert [loc.uri for loc in found] == [(catalog.RULES_DIR / "fogbound.rules").resolve()
+                                          .as_uri()]
+
+
+# ---- quick fixes -----------------------------------------------------------------------------------
+
+async def test_a_did_you_mean_is_a_quick_fix(client: LanguageClient, tmp_path):
+    uri = fresh_uri(tmp_path, "fix.rules")
+    found = await open_text(client, uri, HOUSE)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        doc(uri), found[0].range, types.CodeActionContext(list(found))))
+    (fix,) = actions
+    assert fix.title == "Change 'Frenzied' to 'Frenzy'" and fix.is_preferred
+    assert list(fix.edit.changes[uri]) == [types.TextEdit(found[0].range, "Frenzy")]
+    yaml = WARBAND.read_text(encoding="utf-8").replace("class: Duelist", "class: Duellist")
+    uri = (WARBAND.parent / "never-written-duellist.yaml").as_uri()
+    found = await open_text(client, uri, yaml, "yaml")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        doc(uri), found[0].range, types.CodeActionContext(list(found))))
+    assert [a.title for a in actions] == ["Change 'Duellist' to 'Duelist'"]
 
 
 # ---- completion ----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from warband import catalog
-from warband.lsp import completion, navigation, outline, tokens
+from warband.lsp import completion, fixes, navigation, outline, tokens
 from warband.lsp.analysis import RulesAnalysis, analyse
 from warband.lsp.positions import Lines
 from warband.lsp.problems import Places, to_editor
@@ -79,6 +79,7 @@ def check_document(a: RulesAnalysis) -> None:
     valid(found, list[types.Diagnostic])
     for d in found:
         inside(a.lines, d.range)
+    valid(fixes.quick_fixes(a.uri, a.lines, found), list[types.CodeAction])
     symbols = outline.document_symbols(a)
     valid(symbols, list[types.DocumentSymbol])
     for s in symbols:

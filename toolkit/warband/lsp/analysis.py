@@ -9,7 +9,7 @@ file may name only `.rules` files, by ids or by paths relative to itself) and th
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from lsprotocol import types
@@ -65,8 +65,6 @@ class RulesAnalysis:
     compiled: Compiled
     stages: Stages
     index: Index
-    # the other files the compilation read (bases), by the name their spans carry
-    others: dict[str, Path] = field(default_factory=dict)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -104,10 +102,8 @@ def analyse(text: str, uri: str, path: Path | None, version: int | None,
     else:
         compiled = compile_text(_readable(text), name, stages)
     index = build_index(stages.module, stages.table) if stages.module is not None else Index()
-    others = {file: found for file in compiled.sources.texts if file != name
-              if (found := path_of(file)) is not None}
     return RulesAnalysis(uri, path, version, name, text, Lines(text, encoding), compiled, stages,
-                         index, others)
+                         index)
 
 
 __all__ = ["RulesAnalysis", "analyse", "file_name", "path_of", "too_large"]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from lsprotocol import types
 
+from warband import catalog
 from warband.diagnostics import Span, printable
 from warband.lang import nodes
 from warband.lang.symbols import KIND_WORDS
@@ -113,7 +114,33 @@ def _builtin_text(analysis: RulesAnalysis, o: Occurrence) -> str:
     return f"{md_code(word)}: {what}"
 
 
+def _on_extends(analysis: RulesAnalysis, position: types.Position) -> Span | None:
+    """The `extends` line, if the position is on it."""
+    module = analysis.stages.module
+    header = module.header if module is not None else None
+    if header is None or header.extends_span is None or header.extends_span.file != analysis.name:
+        return None
+    start, end = analysis.lines.span_offsets(header.extends_span)
+    return header.extends_span if start <= analysis.lines.offset_at(position) <= end else None
+
+
+def _bases(analysis: RulesAnalysis) -> list[str]:
+    """The files this one is layered on, nearest first."""
+    layering = analysis.stages.layering
+    files = [file for _, file in layering.layers] if layering is not None else []
+    return [file for file in reversed(files) if file != analysis.name]
+
+
 def hover(analysis: RulesAnalysis, position: types.Position) -> types.Hover | None:
+    extends = _on_extends(analysis, position)
+    if extends is not None and _bases(analysis):
+        base = _bases(analysis)[0]
+        header = catalog.read_header(analysis.source(base) or "")
+        text = f"extends {md_code(header.id)}: {md_cell(header.title)}" if header else ""
+        text += f"\n\n{md_code(base)}" + "".join(f", on {md_code(b)}"
+                                                 for b in _bases(analysis)[1:])
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text.strip()),
+                           analysis.lines.span_range(extends))
     o = occurrence_at(analysis, position)
     if o is None:
         return None
@@ -127,16 +154,9 @@ def definition(analysis: RulesAnalysis, position: types.Position, places: Places
                ) -> list[types.Location]:
     """Where the name at a place is declared; on a declaration that overrides a base's, the
     base's; on the `extends` line, the base file."""
-    header = analysis.stages.module.header if analysis.stages.module is not None else None
-    offset = analysis.lines.offset_at(position)
-    if header is not None and header.extends_span is not None:
-        start, end = analysis.lines.span_offsets(header.extends_span)
-        if start <= offset <= end:
-            layers = analysis.stages.layering.layers if analysis.stages.layering else []
-            found = [places.location(Span(file, 1, 1)) for _, file in layers
-                     if file != analysis.name]
-            # the nearest base: the last layer under this file
-            return [loc for loc in found[-1:] if loc is not None]
+    if _on_extends(analysis, position) is not None:
+        found = [places.location(Span(file, 1, 1)) for file in _bases(analysis)[:1]]
+        return [loc for loc in found if loc is not None]
     o = occurrence_at(analysis, position)
     if o is None or o.declared is None:
         return []

@@ -25,7 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from warband import __version__
-from warband.lsp import completion, navigation, outline, tokens, warband_yaml
+from warband.lsp import completion, fixes, navigation, outline, tokens, warband_yaml
 from warband.lsp.analysis import RulesAnalysis, analyse, path_of
 from warband.lsp.problems import Places, to_editor
 
@@ -256,6 +256,17 @@ def make_server() -> WarbandServer:
         if analysis is None:
             return types.CompletionList(False, [])
         return completion.complete(analysis, params.position, ls.clean.get(uri))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @guarded(list)
+    def code_actions(ls: WarbandServer, params: types.CodeActionParams,
+                     ) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        analysis = ls.rules_analysis(uri) or ls.yaml_analysis(uri)
+        if analysis is None:
+            return []
+        return fixes.quick_fixes(uri, analysis.lines, list(params.context.diagnostics))
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(list)

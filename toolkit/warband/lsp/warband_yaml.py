@@ -155,9 +155,30 @@ def card_text(card: dict | None, cls: str, ruleset: Ruleset) -> str:
     return "\n\n".join(parts)
 
 
+def _on_ruleset(analysis: YamlAnalysis, position: types.Position) -> str | None:
+    """The `ruleset:` value under the cursor, if it is."""
+    loaded = load_yaml(analysis.text.encode("utf-8", "replace"), analysis.name)
+    data = loaded.data
+    if data is None or not isinstance(data.get("ruleset"), str):
+        return None
+    span = span_at(data, ("ruleset",), analysis.name, loaded.text)
+    if span is None:
+        return None
+    start, end = analysis.lines.span_offsets(span)
+    return data["ruleset"] if start <= analysis.lines.offset_at(position) <= end else None
+
+
 def definition(analysis: YamlAnalysis, position: types.Position,
                where: Places) -> list[types.Location]:
-    """From a fighter's class to the class's declaration in the rules."""
+    """From the `ruleset:` to the rules file, from a fighter's class to the class's declaration
+    in the rules."""
+    ref = _on_ruleset(analysis, position)
+    if ref is not None:   # found as validation finds it: relative to the file, a .rules only
+        resolved = catalog.resolve(ref, catalog.rulesets(), analysis.base,
+                                   suffixes=catalog.RULES_SUFFIXES)
+        uri = where.uri_of(catalog.display_path(resolved.path)) if resolved.path else None
+        return [types.Location(uri, types.Range(types.Position(0, 0), types.Position(0, 0)))] \
+            if uri is not None else []
     found = _class_at(analysis, position)
     ruleset = analysis.result.ruleset
     if found is None or ruleset is None:
