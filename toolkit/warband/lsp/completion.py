@@ -212,7 +212,7 @@ class Seen:
         starts there), the placeholder as a call."""
         if self._trial is None:
             self._trial = placeholder_analysis(self.analysis, self.where)
-            if not self.read():
+            if not self.where.after_dot and not self.read():   # (a field is never a call)
                 self._trial = placeholder_analysis(self.analysis, self.where, "{}()")
         return self._trial
 
