@@ -203,6 +203,55 @@ async def test_other_yaml_is_left_alone(client: LanguageClient, tmp_path):
     assert uri not in client.diagnostics and not symbols
 
 
+async def test_a_burst_of_keystrokes_is_answered_for_the_last(client: LanguageClient, tmp_path):
+    uri = fresh_uri(tmp_path, "burst.rules")
+    fixed = HOUSE.replace("Frenzied", "Frenzy")
+    assert await open_text(client, uri, fixed) == []
+    client.diagnostics.pop(uri, None)
+    for version in range(2, 30):   # typed faster than the debounce: one compile, of the last
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version, uri),
+            [types.TextDocumentContentChangeWholeDocument(fixed + "#" * version)]))
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(30, uri),
+        [types.TextDocumentContentChangeWholeDocument(HOUSE)]))
+    assert [d.code for d in await published(client, uri)] == ["E201"]
+
+
+# ---- files from strangers ---------------------------------------------------------------------
+
+async def test_a_file_may_not_extend_what_the_command_line_would_not_read(client, tmp_path):
+    for base, refused in (("/etc/passwd", "never an absolute path"),
+                          ("../notes.txt", "only rules files")):
+        text = HOUSE.replace('"super-simple-skirmish"', f'"{base}"')
+        found = await open_text(client, fresh_uri(tmp_path, "hostile.rules"), text)
+        assert [d.code for d in found] == ["E435"], found
+        assert refused in found[0].related_information[0].message
+
+
+async def test_a_file_over_the_size_limit_is_refused_not_compiled(client, tmp_path):
+    from warband.limits import MAX_RULES_BYTES
+    text = HOUSE + "#" * MAX_RULES_BYTES
+    found = await open_text(client, fresh_uri(tmp_path, "huge.rules"), text)
+    assert [d.code for d in found] == ["E403"]
+
+
+async def test_a_strangers_words_are_shown_as_text(client: LanguageClient, tmp_path):
+    uri = fresh_uri(tmp_path, "words.rules")
+    text = ('ruleset "words"\nstat Might: 1..10 "<img src=x onerror=alert(1)> \u202eevil"\n'
+            'define m(f: fighter) = f.Might\n')
+    await open_text(client, uri, text)
+    shown = await hover_text(client, uri, at(text, "f.Might", 3))
+    outside = "".join(shown.split("```")[::2])   # what is not in a code block is markdown
+    assert "<" not in outside and "\u202e" not in shown and "\\u202e" in shown
+    yaml = WARBAND.read_text(encoding="utf-8").replace(
+        "Master Ambrose Wick", "<b>Master</b> **Wick**")
+    uri = (WARBAND.parent / "never-written-words.yaml").as_uri()
+    await open_text(client, uri, yaml, "yaml")
+    shown = await hover_text(client, uri, at(yaml, "class: Guildmaster", 8))
+    assert "&lt;b&gt;Master&lt;/b&gt; \\*\\*Wick\\*\\*" in shown
+
+
 # ---- hover ---------------------------------------------------------------------------------------
 
 async def test_hover_shows_the_declaration_and_its_description(client: LanguageClient):
@@ -489,3 +538,30 @@ async def test_without_related_information_the_hint_is_in_the_message(plain_clie
     found = await open_text(plain_client, fresh_uri(tmp_path, "plain.rules"), HOUSE)
     assert found[0].message == "unknown trait 'Frenzied'\nhint: did you mean 'Frenzy'?"
     assert not found[0].related_information
+
+
+# ---- a client that counts in UTF-8 -------------------------------------------------------------
+
+UTF8 = ClientServerConfig(server_command=[sys.executable, "-m", "warband", "lsp"],
+                          server_env=ENV)
+ENCODING: list[str] = []
+
+
+@pytest_lsp.fixture(scope="module", config=UTF8)
+async def utf8_client(lsp_client: LanguageClient):
+    result = await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(general=types.GeneralClientCapabilities(
+            position_encodings=[types.PositionEncodingKind.Utf8])),
+        initialization_options={"debounce": 0}))
+    ENCODING[:] = [result.capabilities.position_encoding]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_places_are_counted_in_the_units_the_client_chose(utf8_client, tmp_path):
+    assert ENCODING == [types.PositionEncodingKind.Utf8]
+    text = HOUSE.replace("class Ogre {", 'class Ogre "Ogré 😀" {')
+    found = await open_text(utf8_client, fresh_uri(tmp_path, "utf8.rules"), text)
+    line = text.split("\n")[5]
+    start = len(line[:line.index("Frenzied")].encode("utf-8"))
+    assert found[0].range == types.Range(types.Position(5, start), types.Position(5, start + 8))
