@@ -371,7 +371,7 @@ async def test_definition_of_a_warbands_ruleset_is_its_rules_file(client: Langua
                                           .as_uri()]
 
 
-# ---- quick fixes -----------------------------------------------------------------------------------
+# ---- quick fixes ---------------------------------------------------------------------------------
 
 async def test_a_did_you_mean_is_a_quick_fix(client: LanguageClient, tmp_path):
     uri = fresh_uri(tmp_path, "fix.rules")
