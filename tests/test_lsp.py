@@ -252,6 +252,13 @@ async def test_a_strangers_words_are_shown_as_text(client: LanguageClient, tmp_p
     assert "&lt;b&gt;Master&lt;/b&gt; \\*\\*Wick\\*\\*" in shown
 
 
+async def test_a_yaml_file_that_stops_being_a_warband_loses_its_diagnostics(client, tmp_path):
+    uri = (WARBAND.parent / "never-written-stops.yaml").as_uri()
+    text = WARBAND.read_text(encoding="utf-8").replace("class: Duelist", "class: Duellist")
+    assert [d.code for d in await open_text(client, uri, text, "yaml")] == ["E624"]
+    assert await change(client, uri, 2, "services: {}\n") == []
+
+
 # ---- hover ---------------------------------------------------------------------------------------
 
 async def test_hover_shows_the_declaration_and_its_description(client: LanguageClient):

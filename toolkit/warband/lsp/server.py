@@ -143,6 +143,9 @@ class WarbandServer(LanguageServer):
             assert found is not None   # an open warband file
             return to_editor(found.result.diagnostics, warband_yaml.places(found, uri_of),
                              None, related_ok=self.related_ok), found.version
+        doc = self.workspace.text_documents.get(uri)
+        if doc is not None and self.yaml.pop(uri, None) is not None:
+            return [], doc.version   # no longer a warband file: what was shown goes
         return None
 
     def log_error(self, what: str) -> None:
