@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from warband.diagnostics import Span
@@ -66,10 +65,6 @@ class Occurrence:
     declared: Declared | None         # None: a built-in
     builtin: str | None = None        # function, field, type, group: what kind of built-in
     is_declaration: bool = False
-
-    @property
-    def name_kind(self) -> str:
-        return self.declared.kind if self.declared is not None else f"builtin {self.builtin}"
 
 
 def _key(span: Span) -> tuple[str, int, int]:
@@ -416,25 +411,11 @@ def build_index(module: nodes.Module, table: SymbolTable | None) -> Index:
     return _Builder(module, table).build()
 
 
-def iter_blocks(node: object) -> Iterator[nodes.Block]:
-    """Every block inside a declaration (for folding), outermost first."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, nodes.Block):
-            yield current
-        if isinstance(current, tuple):
-            stack.extend(reversed(current))
-        elif _is_node(current):
-            stack.extend(reversed([getattr(current, f) for f in _fields_of(current)]))
-
-
 __all__ = [
     "FIELD_KINDS",
     "Declared",
     "Index",
     "Occurrence",
     "build_index",
-    "iter_blocks",
     "within",
 ]
