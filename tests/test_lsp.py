@@ -358,8 +358,12 @@ async def test_highlights_mark_writes_and_reads(client: LanguageClient):
     await open_text(client, SSS.as_uri(), text)
     found = await client.text_document_document_highlight_async(types.DocumentHighlightParams(
         doc(SSS.as_uri()), at(text, "let result = dice", 4)))
-    kinds = [h.kind for h in found]
-    assert kinds.count(types.DocumentHighlightKind.Write) == 1 and len(found) > 2
+    writes = [h.range.start.line for h in found if h.kind == types.DocumentHighlightKind.Write]
+    first = line_of(text, "let result = dice")
+    sets = [i for i, line in enumerate(text.split("\n")) if "set result " in line
+            and i < line_of(text, "procedure attack")]
+    assert writes == [first, *sets] and len(sets) == 3
+    assert len(found) > len(writes)
 
 
 async def test_hover_and_definition_on_the_extends_line(client: LanguageClient):

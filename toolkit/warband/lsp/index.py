@@ -65,6 +65,7 @@ class Occurrence:
     declared: Declared | None         # None: a built-in
     builtin: str | None = None        # function, field, type, group: what kind of built-in
     is_declaration: bool = False
+    writes: bool = False              # the target of a `set`
 
 
 def _key(span: Span) -> tuple[str, int, int]:
@@ -197,18 +198,18 @@ class _Builder:
         scope[ident.name] = d
 
     def use(self, name: str, span: Span, scope: dict[str, Declared], *,
-            builtin: str | None = None) -> None:
+            builtin: str | None = None, writes: bool = False) -> None:
         d = scope.get(name) or self.globals.get(name) or self.members.get(name) \
             or self.costs.get(name)
         if d is not None:
-            self.index.occurrences.append(Occurrence(span, d))
+            self.index.occurrences.append(Occurrence(span, d, writes=writes))
         elif builtin is not None:
             self.index.occurrences.append(Occurrence(span, None, builtin))
 
-    def field_use(self, ident: nodes.Ident) -> None:
+    def field_use(self, ident: nodes.Ident, writes: bool = False) -> None:
         d = self.fields.get(ident.name.lower())
         if d is not None:
-            self.index.occurrences.append(Occurrence(ident.span, d))
+            self.index.occurrences.append(Occurrence(ident.span, d, writes=writes))
         else:   # a fighter's side, a side's casualties, a piece's holder, a table's column
             self.index.occurrences.append(Occurrence(ident.span, None, "field"))
 
@@ -370,10 +371,10 @@ class _Builder:
                 for n in names:
                     self.bind(n, "local", node, scope, _to(n.span, region), owner)
             case nodes.Set(target=target, value=value):
-                if target:
-                    self.use(target[0].name, target[0].span, scope)
-                    for name in target[1:]:
-                        self.field_use(name)
+                if target:   # `set f.Wounds += 1` writes Wounds; `set x = 1` writes x
+                    self.use(target[0].name, target[0].span, scope, writes=len(target) == 1)
+                    for i, name in enumerate(target[1:], 2):
+                        self.field_use(name, writes=i == len(target))
                 self.visit(value, scope, region, owner)
             case nodes.ForEach() | nodes.ForSorted() | nodes.Aggregate():
                 self.visit(node.group if isinstance(node, nodes.Aggregate) else node.items,

@@ -204,8 +204,8 @@ def references(analyses: Iterable[RulesAnalysis], analysis: RulesAnalysis,
 
 def highlights(analysis: RulesAnalysis, position: types.Position,
                ) -> list[types.DocumentHighlight]:
-    """The name at a place, wherever it stands in this document: where it is written to (its
-    declaration, a `set`) and read."""
+    """The name at a place, wherever it stands in this document: where it is written (its
+    declaration, the target of a `set`) and where it is read."""
     o = occurrence_at(analysis, position)
     if o is None or o.declared is None:
         return []
@@ -213,7 +213,7 @@ def highlights(analysis: RulesAnalysis, position: types.Position,
     for u in analysis.index.uses_of(o.declared):
         if u.span.file != analysis.name:
             continue
-        kind = types.DocumentHighlightKind.Write if u.is_declaration else \
+        kind = types.DocumentHighlightKind.Write if u.is_declaration or u.writes else \
             types.DocumentHighlightKind.Read
         out.append(types.DocumentHighlight(analysis.lines.span_range(u.span), kind))
     return out
