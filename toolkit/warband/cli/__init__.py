@@ -2,10 +2,10 @@
 
 This module is the command line's whole surface: what `warband --help` lists and each command's
 options. What a command does is in its group's module (rules.py, lists.py, odds.py, play.py,
-simulate.py), imported only when the command runs (# lazily): `warband --version` and `--help`
-load none of them, nor the library under them. common.py holds what every command shares: exit
-codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143 terminated), formats, showing
-diagnostics and writing output files.
+simulate.py, lsp.py), imported only when the command runs (# lazily): `warband --version` and
+`--help` load none of them, nor the library under them. common.py holds what every command
+shares: exit codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143 terminated),
+formats, showing diagnostics and writing output files.
 """
 
 from __future__ import annotations
@@ -434,6 +434,19 @@ def fmt_command(
     comment. Files that do not load are reported and left untouched."""
     from warband.cli import lists  # lazily
     lists.fmt(files, check, diff, force)
+
+
+@app.command("lsp")
+def lsp_command(
+    stdio: bool = typer.Option(False, "--stdio",
+                               help="Talk over standard input and output (the only way; "
+                                    "accepted because editors pass it)."),
+) -> None:
+    """A language server for editors: errors as you type, hover, go to definition, references,
+    completion and outline in rules files; validation and cards in warband files. Needs the lsp
+    extra; docs/editors.md sets up VS Code, Neovim, Helix and Emacs."""
+    from warband.cli import lsp  # lazily
+    lsp.lsp()
 
 
 def _unbroken(typer_app: typer.Typer) -> None:

@@ -13,12 +13,17 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warband import catalog
 from warband.diagnostics import Diagnostic, Severity, Sources, Span, diag, did_you_mean
 from warband.lang import cache, nodes
 from warband.lang.ruleset import Ruleset, assemble, provenance
 from warband.limits import MAX_RULES_BYTES
+
+if TYPE_CHECKING:
+    from warband.lang.layers import Layering
+    from warband.lang.symbols import SymbolTable
 
 
 @dataclass
@@ -34,7 +39,19 @@ class Compiled:
         return [d for d in self.diagnostics if d.severity is Severity.ERROR]
 
 
-def compile_text(text: str, file: str) -> Compiled:
+@dataclass
+class Stages:
+    """What compile_text made on the way, for a tool that reads the rules as they are written
+    (the language server: names, their declarations and uses, as the checker saw them). Passed
+    in by the caller, filled as far as the stages got; never kept with a Compiled (the cache
+    stores only what the rest of the toolkit reads)."""
+
+    module: nodes.Module | None = None     # the file's declarations, its bases' merged in
+    table: SymbolTable | None = None       # the global names of that module
+    layering: Layering | None = None       # what is layered on what, overridden, removed
+
+
+def compile_text(text: str, file: str, stages: Stages | None = None) -> Compiled:
     # lazily: a ruleset found in the cache needs none of the stages, so `warband validate`
     # on unchanged rules never loads Lark or the checker.
     from warband.lang.checker import check
@@ -53,11 +70,15 @@ def compile_text(text: str, file: str) -> Compiled:
     # house rules: the base (and its base...) merged in; every declaration keeps its own file
     module, found, layering = layer(module, sources)
     diagnostics += found
+    if stages is not None:
+        stages.module, stages.layering = module, layering
     if layering.failed:
         diagnostics.sort(key=Diagnostic.sort_key)
         return Compiled(None, diagnostics, sources)
     table, found = collect(module)
     diagnostics += found
+    if stages is not None:
+        stages.table = table
     _, found = check(module, table)
     diagnostics += explain_removed(found, layering.removed)
     if any(isinstance(d, nodes.ConversionDecl) for d in module.decls):
