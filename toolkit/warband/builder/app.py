@@ -53,7 +53,7 @@ class Rejected(Exception):
 
 def headers(policy: str = PAGE_POLICY) -> dict[str, str]:
     return {"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+            "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
             "Cache-Control": "no-store"}
 
 

@@ -41,7 +41,7 @@ class Unloadable(Exception):
         if text is not None:
             sources.add(name, text)
         super().__init__(render_text(diagnostics, sources))
-        self.diagnostics = diagnostics
+        self.diagnostics, self.text, self.name = diagnostics, text, name
 
 
 class TooLarge(Exception):

@@ -138,7 +138,7 @@ def _entry_lines(text: str, name: str) -> tuple[int, list[int]]:
 
 def _share(used, limit) -> float | None:
     try:
-        return max(0.0, min(1.0, float(used) / float(limit))) if float(limit) > 0 else None
+        return max(0.0, float(used) / float(limit)) if float(limit) > 0 else None
     except (TypeError, ValueError):
         return None
 

@@ -111,9 +111,17 @@ def build(target: str | None, folder: str | None, host: str, port: int, no_open:
     try:
         server.serve(where, AtomicWriter(), start=start, rules=rules, host=host, port=port,
                      open_browser=not no_open, announce=announce)
-    except Unloadable as error:
-        sys.stderr.write(str(error))
-        _fail(f"{printable(target or '')} cannot be opened: it does not load as a warband file",
+    except Unloadable as error:   # its problems, at their places in the file named here
+        from dataclasses import replace
+
+        from warband.diagnostics import Sources
+        shown = target or error.name
+        sources = Sources()
+        if error.text is not None:
+            sources.add(shown, error.text)
+        emit([replace(d, span=replace(d.span, file=shown)) if d.span is not None and
+              d.span.file == error.name else d for d in error.diagnostics], sources)
+        _fail(f"{printable(shown)} cannot be opened: it does not load as a warband file",
               code="E100")
     except Refused as error:
         _fail(str(error), code="E100")
