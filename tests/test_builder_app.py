@@ -212,7 +212,8 @@ def test_every_name_from_a_file_is_text_on_the_page(folder):
     text = text.replace("name: Lieutenant", f"name: '{HOSTILE}'") \
         .replace("name: The Clockwork Empire", "name: '\"><img src=x onerror=alert(1)>'") \
         .replace("class: Soldier", "class: '<i>Soldir</i>'") \
-        .replace("notes: The Clockwork", "notes: </textarea><script>x()</script> The Clockwork")
+        .replace("notes: The Clockwork", "notes: </textarea><script>x()</script> The Clockwork") \
+        .replace("name: Musketeer", 'name: "Mus\\x1b[31mket\\u202eeer"')
     (folder / "hostile.yaml").write_text(text, encoding="utf-8")
     session = session_in(folder)
     session.open("hostile.yaml")
@@ -224,6 +225,7 @@ def test_every_name_from_a_file_is_text_on_the_page(folder):
         assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;b&gt;x" in page
     page = c.get("/").text
     assert page.count("<script") == 1   # the page's own, from /static
+    assert "\x1b" not in page and "\u202e" not in page and 'value="Mus\ufffd[31mket\ufffdeer"' in page
     assert "unknown class" in page and "&lt;i&gt;Soldir&lt;/i&gt; (not a class)" in page
     # what the page sends back is what the file says: nothing changes
     before = session.document.text()
@@ -477,3 +479,29 @@ def test_a_change_takes_little_time(opened):
         post(c, f"/entry/{soldiers}", {"stat:might": str(10 + n % 2)})
     each = (time.perf_counter() - started) / 20
     assert each < 0.5, f"{each * 1000:.0f} ms a change"
+
+
+def test_notes_of_several_lines_are_a_yaml_block(opened):
+    session, c = opened
+    post(c, "/list", {"notes": "Line one.\r\nLine two."})
+    post(c, f"/entry/{entry_ids(session)[0]}", {"notes": "Leads from the back.\nAlways."})
+    text = session.document.text()
+    assert "notes: |-\n  Line one.\n  Line two.\n" in text
+    assert "    notes: |-\n      Leads from the back.\n      Always.\n" in text
+    post(c, "/list", {"notes": ""})
+    assert "Line one" not in session.document.text()
+    page = c.get("/").text
+    assert forms_of(page)["/list"][-1] == ("notes", "")
+    assert ("notes", "Leads from the back.\nAlways.") in forms_of(page)[
+        f"/entry/{entry_ids(session)[0]}"]
+
+
+def test_a_failure_of_the_builder_is_said_on_the_page(opened, monkeypatch):
+    session, c = opened
+
+    def broken(cls_name):
+        raise RuntimeError("no such luck")
+    monkeypatch.setattr(session, "add", broken)
+    answer = post(c, "/add", {"class": "Soldier"})
+    assert answer.status_code == 200
+    assert "the builder failed (RuntimeError: no such luck); this is a bug" in answer.text

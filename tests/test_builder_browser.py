@@ -52,7 +52,8 @@ class Builder:
         self.url = found.group(0)
 
     def stop(self) -> tuple[int, str]:
-        self.process.send_signal(signal.SIGTERM)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
         _, err = self.process.communicate(timeout=30)
         return self.process.returncode, err
 
@@ -231,6 +232,12 @@ def test_the_page_at_a_phones_width(browser, tmp_path):
         assert p.evaluate("document.documentElement.scrollWidth") <= 390
         page.shot("phone-2-over-the-points")
         assert page.errors == [], page.errors
+        code, err = server.stop()
+        assert code == 143, err
+        # the builder stopped: a change is not lost silently, the page says so
+        p.check(f"#{entry}-o1-none")
+        p.wait_for_selector("#trouble")
+        assert "does not answer" in page.text("#trouble")
     finally:
         code, err = server.stop()
     assert code == 143, err

@@ -21,6 +21,7 @@ at a time (they run on the event loop, which serialises them: one person, small 
 from __future__ import annotations
 
 import hmac
+import logging
 from urllib.parse import parse_qs, urlencode
 
 from starlette.applications import Starlette
@@ -41,6 +42,7 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
 # the roster's page is one file with its own <style>, and no script
 ROSTER_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
                  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+LOG = logging.getLogger("warband.build")
 FORBIDDEN = ("This page belongs to a `warband build` session: open the address the command "
              "printed (it carries the session's key).\n")
 
@@ -164,6 +166,11 @@ def create_app(session: Session, token: str, *, cookie: str = "warband-build",
             except Unloadable as error:
                 session.say("error", "the file cannot be opened: it does not load as a "
                                      "warband file", str(error))
+            except Exception as error:   # a bug: said on the page, and logged
+                LOG.exception("warband build: a request failed")
+                session.say("error", f"the builder failed ({type(error).__name__}: {error}); "
+                                     "this is a bug of the toolkit: please report it",
+                            "Undo takes back what the change did, if anything")
             if request.url.path in ("/new", "/open"):
                 return RedirectResponse("/", 303, headers())
             return answer(request)

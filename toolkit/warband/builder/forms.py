@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from ruamel.yaml.scalarstring import LiteralScalarString
+
 from warband.builder.document import flow
 from warband.builder.offer import costs_of, difference, new_entry, number_text, settable
 from warband.limits import MAX_BUILD_TEXT
 from warband.lists.fmt import plain
+from warband.lists.render_roster import printable
 from warband.lists.unit_entries import models_key, special_key
 
 if TYPE_CHECKING:
@@ -297,10 +300,21 @@ def _typed(raw: str):
     return raw
 
 
+def block(value: str) -> str:
+    """Text of several lines is written as a YAML block (`notes: |`), as a person would."""
+    return LiteralScalarString(value) if "\n" in value else value
+
+
 def _bounded(value: str) -> str:
     if len(value) > MAX_BUILD_TEXT:
         raise FormError(f"a value may have at most {MAX_BUILD_TEXT:,} characters")
     return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def same(posted: str, value) -> bool:
+    """Whether a posted value is the one the form showed: the page shows every value without
+    its control characters (pages.py), so a value that has some comes back without them."""
+    return printable(posted.strip()) == printable(text(value).strip())
 
 
 def changes(ruleset: Ruleset, entry: dict, posted: dict[str, list[str]]) -> dict:
@@ -312,30 +326,30 @@ def changes(ruleset: Ruleset, entry: dict, posted: dict[str, list[str]]) -> dict
         return _bounded(values[-1]) if values else None
 
     name = one("name")
-    if name is not None and name.strip() != text(entry.get("name")):
+    if name is not None and not same(name, entry.get("name")):
         out["name"] = name.strip()
     cls_name = one("class")
-    if cls_name is not None and cls_name != text(entry.get("class")) and cls_name:
+    if cls_name is not None and not same(cls_name, entry.get("class")) and cls_name:
         out.update(_new_class(ruleset, entry, cls_name))
     for key in ("count", "models"):
         value = one(key)
-        if value is not None and value.strip() != text(entry.get(key)):
+        if value is not None and not same(value, entry.get(key)):
             out[key] = _typed(value) if value.strip() else None
     for stat in ruleset.stats.values():
         value = one(f"stat:{stat.key}")
         if value is None or stat.key in out:
             continue
-        if value.strip() != text(entry.get(stat.key)):
+        if not same(value, entry.get(stat.key)):
             out[stat.key] = (value.strip() if stat.enum else _typed(value)) if value.strip() \
                 else None
     notes = one("notes")
-    if notes is not None and notes.strip() != text(entry.get("notes")).strip():
-        out["notes"] = notes.strip() or None
+    if notes is not None and not same(notes, entry.get("notes")):
+        out["notes"] = block(notes.strip()) or None
     marks = set(posted.get("marks", ()))
     if "equipment" in marks:
         chosen = [_bounded(p) for p in posted.get("equipment", ()) if p]
         listed = _listed(entry)
-        if sorted(chosen) != sorted(listed):
+        if sorted(map(printable, chosen)) != sorted(map(printable, listed)):
             kept = list(listed)
             new = []
             for piece in chosen:   # the list's order for what stays, the rest after it
@@ -398,8 +412,8 @@ def list_changes(data: dict, posted: dict[str, list[str]]) -> dict:
         if not values:
             continue
         value = _bounded(values[-1]).strip()
-        if value != text(data.get(key)).strip():
-            out[key] = (_typed(value) if key == "points" else value) if value else None
+        if not same(value, data.get(key)):
+            out[key] = (_typed(value) if key == "points" else block(value)) if value else None
     return out
 
 

@@ -4,7 +4,7 @@ page's script and its styles (served as files: the page allows no inline script 
 What the templates get is the session's own view of the list (session.py): the list's data,
 its standing (standing.py), each entry's form (forms.py) and the ruleset's offer (offer.py).
 Every name in it comes from a file, and may be anything: Jinja2's autoescape writes each as
-text, in an element or an attribute; the script never writes HTML of its own, it puts in place
+text, in an element or an attribute, its control characters shown as U+FFFD; the script never writes HTML of its own, it puts in place
 what the server sent. The print view is the roster's own HTML page (lists/render_roster.py).
 """
 
@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from warband import __version__
 from warband.builder.session import Session
@@ -23,11 +24,23 @@ STATIC = {"builder.css": "text/css; charset=utf-8",
           "builder.js": "text/javascript; charset=utf-8"}
 
 
+def shown(value):
+    """A value as the page writes it: text without control characters; what a template made
+    (a macro's output, already escaped and shown) as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return render_roster.printable(value)
+    return value
+
+
 @cache
 def environment() -> Environment:
+    # every value written is escaped (autoescape) and shown without its control characters
+    # (an escape sequence, a bidi override that would reorder what the page shows): U+FFFD,
+    # as the roster shows them; the forms compare what comes back the same way (forms.py)
     env = Environment(loader=PackageLoader("warband.builder", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      finalize=shown)
     env.globals["version"] = __version__
     return env
 

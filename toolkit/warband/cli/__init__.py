@@ -446,10 +446,10 @@ def build_command(
         None, "--dir", metavar="FOLDER",
         help="The only folder the page may read and write files in (default: the warband "
              "file's folder, or the current one)."),
-    host: str = typer.Option("127.0.0.1", "--host",
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
                              help="The address to listen on; another than this machine's own "
                                   "is warned about."),
-    port: int = typer.Option(0, "--port", min=0, max=65535,
+    port: int = typer.Option(0, "--port", metavar="PORT", min=0, max=65535,
                              help="The port to listen on (default 0: a free one)."),
     no_open: bool = typer.Option(False, "--no-open", help="Do not open the page in a browser."),
 ) -> None:

@@ -44,8 +44,8 @@ class AtomicWriter:
             raise WriteFailed(str(error), "it was changed outside the builder since it was "
                                           "opened (an editor?): save the list under another "
                                           "name, or open the file again") from None
-        except OutputError as error:
-            raise WriteFailed(str(error), error.hint) from None
+        except OutputError as error:   # read-only, hard links, another owner's
+            raise WriteFailed(str(error), "save the list under another name") from None
 
 
 def _fail(message: str, hint: str | None = None, code: str = "E930") -> None:

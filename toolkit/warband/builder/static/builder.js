@@ -15,13 +15,28 @@
     return kept;
   }
 
+  function trouble(text) {
+    // said on the page, as text: the builder stopped, or refused the request
+    var box = document.getElementById("trouble");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "trouble";
+      box.setAttribute("role", "alert");
+      document.body.insertBefore(box, document.body.firstChild);
+    }
+    box.textContent = text;
+    document.body.dataset.error = text;
+  }
+
   function swap(html) {
     var kept = remember();
     var made = document.createElement("template");
     made.innerHTML = html;
     var fresh = made.content.getElementById("sheet");
     var old = document.getElementById("sheet");
-    if (!fresh || !old) { document.body.dataset.error = "no sheet in the answer"; return; }
+    if (!fresh || !old) { trouble("The builder did not answer as expected."); return; }
+    var gone = document.getElementById("trouble");
+    if (gone) { gone.remove(); }
     old.replaceWith(fresh);
     var focus = fresh.dataset.focus ? document.getElementById(fresh.dataset.focus) : null;
     if (focus) {
@@ -48,10 +63,16 @@
         headers: { "X-Warband-Token": token, "X-Warband-Part": "sheet" }
       }).then(function (answer) {
         if (answer.headers.get("X-Warband-Reload")) { window.location.reload(); return null; }
+        if (!answer.ok) {
+          return answer.text().then(function (text) {
+            trouble("The builder refused the change (" + answer.status + "): " + text);
+          });
+        }
         return answer.text().then(swap);
       });
-    }).catch(function (error) {
-      document.body.dataset.error = String(error);
+    }).catch(function () {
+      trouble("The builder does not answer: was `warband build` stopped? The last change " +
+              "was not made.");
     }).then(function () {
       document.body.classList.remove("busy");
       document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);
