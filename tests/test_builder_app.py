@@ -505,3 +505,38 @@ def test_a_failure_of_the_builder_is_said_on_the_page(opened, monkeypatch):
     answer = post(c, "/add", {"class": "Soldier"})
     assert answer.status_code == 200
     assert "the builder failed (RuntimeError: no such luck); this is a bug" in answer.text
+
+
+def test_a_file_under_the_folder_named_on_the_command_line_is_saved_in_place(folder):
+    (folder / "club").mkdir()
+    inner = folder / "club" / "empire.yaml"
+    shutil.copy(folder / "clockwork-empire.yaml", inner)
+    session = session_in(folder)
+    session.open_path(inner)   # (as `warband build lists/club/empire.yaml --dir lists`)
+    c = client(session)
+    assert forms_of(c.get("/").text)["/save"][1] == ("file", "club/empire.yaml")
+    post(c, f"/entry/{entry_ids(session)[0]}", {"name": "Captain"})
+    assert "saved club/empire.yaml" in post(c, "/save", {"file": "club/empire.yaml"}).text
+    assert "name: Captain" in inner.read_text(encoding="utf-8")
+    assert "not a plain file name" in post(c, "/save", {"file": "club/other.yaml"}).text
+
+
+def test_a_list_keeps_the_style_the_file_gave_it(folder):
+    text = (folder / "fogbound-tallow-guild.yaml").read_text(encoding="utf-8").replace(
+        "    equipment: [Sword, Pistol]\n", "    equipment:   # what he carries\n"
+                                           "      - Sword\n      - Pistol\n")
+    (folder / "blocks.yaml").write_text(text, encoding="utf-8")
+    session = session_in(folder)
+    session.open("blocks.yaml")
+    c = client(session)
+    master, duelist = entry_ids(session)[:2]
+    fields = dict(forms_of(c.get("/").text)[f"/entry/{master}"])
+    post(c, f"/entry/{master}", [("marks", "equipment"), ("equipment", "Sword"),
+                                 ("equipment", "Buckler"), ("equipment", "Pistol")])
+    post(c, f"/entry/{duelist}", [("marks", "equipment"), ("equipment", "Sword"),
+                                  ("equipment", "Buckler"), ("equipment", "Lantern")])
+    after = session.document.text()
+    assert "    equipment:   # what he carries\n      - Sword\n      - Pistol\n      - Buckler\n" \
+        in after
+    assert "    equipment: [Sword, Buckler, Lantern]\n" in after
+    assert fields["name"] == "Master Ambrose Wick"

@@ -228,11 +228,13 @@ class Document:
 def place(mapping: CommentedMap, key: str, value, order: tuple[str, ...]) -> None:
     """Set a key; one the mapping did not have goes before the first key after it in `order`
     (at the end when there is none), so that the file reads as `warband fmt` would lay it."""
+    if isinstance(value, list) and not isinstance(value, CommentedSeq):
+        # a list keeps the style the file gave it; a new one is written as the shipped
+        # warbands write theirs: `equipment: [Sword, Pistol]`
+        old = mapping.get(key)
+        block = isinstance(old, CommentedSeq) and not old.fa.flow_style()
+        value = CommentedSeq(value) if block else flow(value)
     if key in mapping:
-        old = mapping[key]
-        if isinstance(old, CommentedSeq) and isinstance(value, list) and \
-                old.fa.flow_style() and not isinstance(value, CommentedSeq):
-            value = flow(value)   # a flow list stays one (`equipment: [Sword, Pistol]`)
         mapping[key] = value
         return
     later = set(order[order.index(key) + 1:]) if key in order else set()

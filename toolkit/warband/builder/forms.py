@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from ruamel.yaml.scalarstring import LiteralScalarString
 
-from warband.builder.document import flow
 from warband.builder.offer import costs_of, difference, new_entry, number_text, settable
 from warband.limits import MAX_BUILD_TEXT
 from warband.lists.fmt import plain
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
 
 _INT = re.compile(r"[-+]?\d{1,15}")
 _FRACTION = re.compile(r"[-+]?\d{1,15}/\d{1,15}")
+_DECIMAL = re.compile(r"[-+]?\d{1,15}\.\d{1,15}")
 
 
 class FormError(Exception):
@@ -297,6 +297,8 @@ def _typed(raw: str):
     if _FRACTION.fullmatch(raw):
         value = Fraction(raw)
         return int(value) if value.denominator == 1 else raw
+    if _DECIMAL.fullmatch(raw):   # (YAML's number; read back as an exact fraction)
+        return float(raw)
     return raw
 
 
@@ -358,7 +360,7 @@ def changes(ruleset: Ruleset, entry: dict, posted: dict[str, list[str]]) -> dict
                 else:
                     new.append(piece)
             ordered = [p for p in listed if p in chosen] + new
-            out["equipment"] = flow(ordered) if ordered else None
+            out["equipment"] = ordered or None
     if "special" in marks:
         special = {key.removeprefix("special:"): _typed(values[-1])
                    for key, values in posted.items()
@@ -369,7 +371,7 @@ def changes(ruleset: Ruleset, entry: dict, posted: dict[str, list[str]]) -> dict
         own = _own_traits(posted)
         if own != _traits_of(entry):
             bare = all(v is True for v in own.values())
-            out["traits"] = None if not own else flow(list(own)) if bare else own
+            out["traits"] = None if not own else list(own) if bare else own
     return out
 
 

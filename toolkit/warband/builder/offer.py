@@ -108,8 +108,8 @@ def costs_of(ruleset: Ruleset, entries: list[dict]) -> list[Price | None]:
     cost rules; None for an entry whose cost cannot be worked out."""
     if ruleset.army is None or (ruleset.army.cost is None and not ruleset.army.costs):
         return [None] * len(entries)
-    warband = warband_from({FIGHTERS: entries}, "offer", ruleset)
     try:
+        warband = warband_from({FIGHTERS: entries}, "offer", ruleset)
         world = army.world_of(warband, ruleset)
     except Exception:   # noqa: BLE001 -- a rule of a designer's that fails: no prices
         return [None] * len(entries)

@@ -247,7 +247,10 @@ class Session:
     # ---- saving ------------------------------------------------------------------------------
     def save(self, name: str, replace: bool = False) -> None:
         doc = self._document()
-        path = self.folder.name(name)
+        # the file the list came from, by the name the page shows it (in a folder under the
+        # chosen one when the command line named it so); any other, by a plain name
+        path = doc.file if doc.file is not None and name.strip() == self.folder.relative(
+            doc.file) else self.folder.name(name)
         same = doc.file is not None and os.path.realpath(doc.file) == os.path.realpath(path)
         if same and not doc.changed:
             self.notice = Notice("ok", f"{self.folder.relative(path)} has no changes to save")
