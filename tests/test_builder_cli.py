@@ -143,3 +143,17 @@ def test_another_host_is_warned_about(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=30)
+
+
+@needs_build
+@pytest.mark.parametrize("args", [
+    ["--port", "-1"], ["--port", "9" * 50], ["--port", "70000"], ["/dev/null"], [""], ["-"],
+    ["\u202ex.yaml"], ["tests/warband_errors/alias_bomb.yaml"], ["dsl"], ["--dir", ""],
+    ["warbands/the-family.yaml", "--dir", "/dev/null"], ["--host", "no such host"],
+])
+def test_strange_command_lines_are_refused_without_a_traceback(args, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(app, ["build", *args, "--no-open"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and result.exception is None or \
+        isinstance(result.exception, SystemExit), result.output

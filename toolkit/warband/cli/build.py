@@ -69,6 +69,11 @@ def build(target: str | None, folder: str | None, host: str, port: int, no_open:
     file: Path | None = None
     rules: Path | None = None
     shipped: str | None = None
+    if target is not None and not target.strip():
+        _fail("the ruleset or warband file is empty", "give a ruleset's id, a rules file or a "
+              "warband file, or nothing to choose on the page", code="E901")
+    if folder is not None and not folder.strip():
+        _fail("the folder (--dir) is empty", "give a folder, e.g. --dir .", code="E901")
     if target is not None and target.lower().endswith(catalog.WARBAND_SUFFIXES):
         file = Path(target)
         if not file.is_file():
