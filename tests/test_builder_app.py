@@ -540,3 +540,22 @@ def test_a_list_keeps_the_style_the_file_gave_it(folder):
         in after
     assert "    equipment: [Sword, Buckler, Lantern]\n" in after
     assert fields["name"] == "Master Ambrose Wick"
+
+
+def test_a_file_with_crlf_line_ends_keeps_them(folder):
+    text = (folder / "clockwork-empire.yaml").read_text(encoding="utf-8")
+    (folder / "crlf.yaml").write_bytes(text.replace("\n", "\r\n").encode())
+    session = session_in(folder)
+    session.open("crlf.yaml")
+    c = client(session)
+    post(c, f"/entry/{entry_ids(session)[0]}", {"name": "Captain"})
+    post(c, "/save", {"file": "crlf.yaml"})
+    saved = (folder / "crlf.yaml").read_bytes()
+    assert saved == text.replace("name: Lieutenant", "name: Captain").replace(
+        "\n", "\r\n").encode()
+
+
+def test_the_key_in_the_address_never_leads_elsewhere(folder):
+    c = client(session_in(folder), log_in=False)
+    moved = c.get(f"http://{HOST}//evil.example/?token={TOKEN}")
+    assert moved.status_code == 303 and moved.headers["location"] == "/evil.example/"

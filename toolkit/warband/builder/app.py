@@ -89,8 +89,8 @@ class Guard:
             # address (and the browser's history)
             rest = urlencode([(k, v) for k, v in request.query_params.multi_items()
                               if k != "token"])
-            answer = RedirectResponse(request.url.path + (f"?{rest}" if rest else ""), 303,
-                                      headers())
+            path = "/" + request.url.path.lstrip("/")   # (never `//host`: another site)
+            answer = RedirectResponse(path + (f"?{rest}" if rest else ""), 303, headers())
             answer.set_cookie(self.cookie, self.token, httponly=True, samesite="strict",
                               path="/")
             await answer(scope, receive, send)

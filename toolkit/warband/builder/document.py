@@ -103,7 +103,10 @@ class Document:
         """The list as a file says it: the file's own bytes while nothing has changed."""
         if not self.changed and self.original is not None:
             return self.original.decode("utf-8", errors="replace")
-        return dump_document(self.data)
+        text = dump_document(self.data)
+        if self.original is not None and b"\r\n" in self.original:   # as `fmt` keeps them
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        return text
 
     def raw(self) -> bytes:
         if not self.changed and self.original is not None:
