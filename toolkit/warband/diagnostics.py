@@ -215,6 +215,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E916": (Severity.ERROR, "not a game record"),
     "E917": (Severity.ERROR, "a replay that no longer fits the rules"),
     "E920": (Severity.ERROR, "a warband the game cannot update"),
+    # warband build
+    "E930": (Severity.ERROR, "the list builder cannot start"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),

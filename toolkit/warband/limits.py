@@ -71,3 +71,11 @@ MAX_SHOWN_TEXT = 1_000     # characters of one message, hint or note a report fo
 MAX_SUGGEST_CANDIDATES = 40   # names one did-you-mean compares closely, picked from an index:
 #                                comparing every name made a 93 kB rules file take 19 s
 MAX_SUGGEST_NAME = 100     # a longer unknown name gets no did-you-mean (difflib is quadratic)
+
+# ---- the list builder (`warband build`: a page on this machine, answering its own forms) ---------
+MAX_BUILD_REQUEST_BYTES = 64 * 1024   # one request's body: a form of one entry is ~1 kB
+MAX_BUILD_FIELDS = 500   # fields in one form (an entry's equipment boxes, its traits, ...)
+MAX_BUILD_ENTRIES = 200   # entries of the list being built (a few dozen in real lists)
+MAX_BUILD_TEXT = 2_000    # characters of one value typed in the page (a name, notes)
+MAX_BUILD_FILES = 500     # warband and rules files the page lists from its folder
+MAX_BUILD_UNDO = 50       # changes the page can undo (each a copy of the list's text)

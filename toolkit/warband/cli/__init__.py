@@ -2,10 +2,10 @@
 
 This module is the command line's whole surface: what `warband --help` lists and each command's
 options. What a command does is in its group's module (rules.py, lists.py, odds.py, play.py,
-simulate.py, lsp.py), imported only when the command runs (# lazily): `warband --version` and
-`--help` load none of them, nor the library under them. common.py holds what every command
-shares: exit codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143 terminated),
-formats, showing diagnostics and writing output files.
+simulate.py, lsp.py, build.py), imported only when the command runs (# lazily): `warband
+--version` and `--help` load none of them, nor the library under them. common.py holds what
+every command shares: exit codes (0 ok, 1 findings, 2 unusable input, 130 interrupted, 143
+terminated), formats, showing diagnostics and writing output files.
 """
 
 from __future__ import annotations
@@ -447,6 +447,30 @@ def lsp_command(
     extra; docs/editors.md sets up VS Code, Neovim, Helix and Emacs."""
     from warband.cli import lsp  # lazily
     lsp.lsp()
+
+
+@app.command("build")
+def build_command(
+    target: Optional[str] = typer.Argument(
+        None, metavar="[RULESET | FILE.yaml]",
+        help="A ruleset (built-in id or rules file) to start a new list for, or a warband file "
+             "to open; neither: choose on the page.", autocompletion=complete_ruleset),
+    folder: Optional[str] = typer.Option(
+        None, "--dir", metavar="FOLDER",
+        help="The only folder the page may read and write files in (default: the warband "
+             "file's folder, or the current one)."),
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
+                             help="The address to listen on; another than this machine's own "
+                                  "is warned about."),
+    port: int = typer.Option(0, "--port", metavar="PORT", min=0, max=65535,
+                             help="The port to listen on (default 0: a free one)."),
+    no_open: bool = typer.Option(False, "--no-open", help="Do not open the page in a browser."),
+) -> None:
+    """Build a warband list in the browser: the ruleset's classes with their costs and options,
+    the list's totals against every limit and its problems, checked after each change by the
+    validator; saved as YAML, printed as roster cards. Needs the extra 'build'."""
+    from warband.cli import build  # lazily
+    build.build(target, folder, host, port, no_open)
 
 
 def _unbroken(typer_app: typer.Typer) -> None:

@@ -323,31 +323,59 @@ def quotas_of(ruleset: Ruleset) -> list[Quota]:
     return out
 
 
+@dataclass(frozen=True)
+class QuotaCount:
+    """How a warband stands against one quota: the entries it counts (`counted`), their
+    fighters (`n`, counting `count`), and the limit worked out (`wanted`: a share of all
+    `total` fighters, or so many per so many points of the game)."""
+    quota: Quota
+    counted: tuple[Fighter, ...]
+    n: int
+    wanted: int | Fraction
+    share: bool
+    total: int
+
+    @property
+    def holds(self) -> bool:
+        return not _breaks(self.quota.bound, self.n, self.wanted)
+
+
+def quota_count(quota: Quota, warband: Warband, world: World, points=None) -> QuotaCount | None:
+    """The standing of `warband` (whose fighters `world` holds, as world_of makes them) against
+    one quota of quotas_of; None where it cannot be worked out: a quota per so many points with
+    no game size known, a share of a warband of no fighters."""
+    share = quota.share or isinstance(quota.limit, Fraction)
+    if quota.per is not None and points is None:
+        return None
+    total = sum(f.count for f in warband.fighters)
+    if share and total == 0:
+        return None
+    counted = tuple(f for f, w in zip(warband.fighters, world.fighters) if _matches(quota, w))
+    wanted = quota.limit * total if share else quota.limit
+    if quota.per is not None:
+        wanted = quota.limit * math.floor(points / quota.per)
+    return QuotaCount(quota, counted, sum(f.count for f in counted), wanted, share, total)
+
+
 def check_quotas(warband: Warband, ruleset, world, place: Place,
                  result: ArmyResult, *, complete: bool = True, points=None) -> None:
     """Each quota; with complete=False (some entries are malformed), only those a malformed
     entry could not make right: a count of at most N that the well-formed entries pass."""
     if not warband.fighters:
         return
-    total = sum(f.count for f in warband.fighters)
     for quota in quotas_of(ruleset):
         share = quota.share or isinstance(quota.limit, Fraction)
         if not complete and (share or quota.bound != "at most"):
             continue
-        if quota.per is not None and points is None:
+        standing = quota_count(quota, warband, world, points)
+        if standing is None or standing.holds:
             continue
-        counted = [f for f, w in zip(warband.fighters, world.fighters) if _matches(quota, w)]
-        n = sum(f.count for f in counted)
-        if share and total == 0:
-            continue
-        wanted = quota.limit * total if share else quota.limit
+        counted, n, wanted, total = list(standing.counted), standing.n, standing.wanted, \
+            standing.total
         scaled = ""
         if quota.per is not None:
-            wanted = quota.limit * math.floor(points / quota.per)
             scaled = f" ({_number_text(quota.limit)} per {quota.per} points, in a game of " \
                      f"{points})"
-        if not _breaks(quota.bound, n, wanted):
-            continue
         phrase = _FIGHTER_PHRASE[quota.kind].format(quota.target)
         names = f" ({', '.join(f.label for f in counted)})" if counted else ""
         shown = _number_text(wanted) if quota.per is not None else _limit_text(quota, share)
