@@ -246,6 +246,46 @@ def test_a_defender_or_a_model_that_moved_may_flee_while_it_has_movement_left(sa
     assert seen["defender"] >= 3 and seen["after a move"] >= 3, seen
 
 
+def test_a_runner_that_survives_moves_out_of_combat(sas_games):
+    """"If it survives, it may make a normal move out of combat": a runner that is not caught
+    ends its move on a square touching no enemy, or the log says it was hemmed in (issue 32,
+    A5: 199 of 521 surviving flights ended in contact, 29 without moving at all)."""
+    flights = 0
+    for events, _, world in sas_games:
+        at = dict(positions_at_start(events, world))
+        runner = None   # a runner whose move out of combat is still to come
+        target = None   # the figure the activation running attacks
+        for e in events:
+            kind_ = e.get("type")
+            if kind_ == "activate":
+                if runner is not None:
+                    pytest.fail(f"{runner} fled, survived and never moved out of combat")
+                action, _, target = e["action"].partition(" ")
+                if action == "flee":
+                    runner = e["fighter"]
+            elif e.get("decision") in ("answer_attack", "answer_gang") and \
+                    e["choice"].startswith("flee"):
+                runner = target   # the attacked figure flees
+            elif kind_ in ("removed", "withdrawn"):
+                at.pop(e["fighter"], None)
+                if e["fighter"] == runner:
+                    runner = None   # caught
+            elif kind_ == "stuck" and runner == e["fighter"]:
+                runner = None   # hemmed in: the log says so
+            elif kind_ == "travel":
+                at[e["fighter"]] = cell(e["to"])
+                if runner == e["fighter"]:
+                    x, y = at[e["fighter"]]
+                    enemies = [p for name, p in at.items() if kind(name) != kind(e["fighter"])]
+                    assert all(max(abs(x - ex), abs(y - ey)) > 1 for ex, ey in enemies), \
+                        (e, enemies)
+                    flights += 1
+                    runner = None
+            elif kind_ == "round" and runner is not None:
+                pytest.fail(f"{runner} fled, survived and never moved out of combat")
+    assert flights >= 10, flights
+
+
 # ---- SAS 11: the end of the Greedy Dudes -------------------------------------------------------------
 
 def test_the_game_does_not_end_with_dudes_inside_because_the_menace_walked_out(sas_games):
