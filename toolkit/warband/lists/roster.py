@@ -244,7 +244,6 @@ def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
         "costs": [_named_cost(name, fighter, found.costs.get(fighter.index))
                   for name, found in named.items()],
         "models": _models(seen, ruleset),
-        "weapons": _weapons(seen, ruleset),
     }
 
 
@@ -272,13 +271,18 @@ def _models(seen: WorldFighter, ruleset: Ruleset) -> dict | None:
 
 
 # weapon profiles: a fighter's pieces with their values, as a small table on its card
-def _weapons(seen: WorldFighter, ruleset: Ruleset) -> list[dict]:
+def _weapons(seen: WorldFighter, ruleset: Ruleset, actions: list[dict]) -> list[dict]:
+    """The pieces the fighter carries that the rules make weapons: one an action on its card
+    is taken with (`shoot with Carbine`), or one declared with a profile value or a trait of
+    its own (`Blade { Range = 0 }`). What a piece grants says nothing: a helmet that grants
+    nothing is no weapon unless an action is taken with it, a sword that grants Parry is one."""
     if not ruleset.profiles:
         return []
+    wielded = {p for action in actions for p in action["pieces"]}
     out = []
     for name in dict.fromkeys(seen.equipment):
         piece = ruleset.equipment.get(name)
-        if piece is None or not piece.weapon:   # (armour, a cloak: no weapon)
+        if piece is None or not (piece.weapon or name in wielded):   # (armour: no weapon)
             continue
         values = dict(piece.values)
         out.append({"name": name, "doc": piece.doc,
@@ -609,6 +613,7 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
                                                _derived(ruleset, world))):
         card = _fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
         card["actions"] = card_rules.actions(ruleset, interpreter, world, i, offered)
+        card["weapons"] = _weapons(seen, ruleset, card["actions"])
         card["ticks"] = card_rules.tick_boxes(ruleset, interpreter, world, i, bounds)
         # a card for several fighters (`count: 4`) gets a line of boxes for each; past the
         # limit of a row, one line to keep count on
