@@ -206,9 +206,13 @@ def ruleset_schema(ruleset: Ruleset, *, groups: bool = True, classes: bool = Tru
     of classes: validation checks them as army rules (E705), which name the class's rule;
     classes=False the stats classes fix or bound: validation checks them (lists/class_stats.py)
     with the class's line beside."""
+    # lazily: what a limit reads, only for a ruleset with army rules
+    from warband.run.evaluate import names_in
     points = None
     army = ruleset.army
-    if army is not None and army.cost is not None:
+    if army is not None and (army.cost is not None or army.points is not None or any(
+            c.limit is not None and "points" in names_in(c.limit) for c in army.costs)):
+        # a game's size in points: what the points cost, or what a named cost's limit reads
         points = {"type": "integer", "minimum": 1,
                   "description": "the game's size in points; the fighters may cost at most this"}
         if isinstance(army.points, int):
