@@ -273,6 +273,30 @@ def test_display_path_of_an_installed_builtin(tmp_path, monkeypatch):
     assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "dsl/smart.rules"
 
 
+def test_display_path_of_a_builtin_installed_into_the_checkouts_own_venv(tmp_path, monkeypatch):
+    """Issue 32, C17: `pip install .` into the checkout's .venv, run from the checkout: the
+    shipped file is shown as dsl/... (the checkout's dsl/ holds the same text), in every
+    command that names it, not as .venv/lib/python3.11/site-packages/warband/dsl/..."""
+    from warband import catalog
+    package = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages" / "warband"
+    installed = package / "dsl"
+    installed.mkdir(parents=True)
+    (tmp_path / "dsl").mkdir()
+    text = (ROOT / "dsl" / "smart.rules").read_text(encoding="utf-8")
+    for folder in (installed, tmp_path / "dsl"):
+        (folder / "smart.rules").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(catalog, "RULES_DIR", installed)
+    monkeypatch.setattr(catalog, "_HERE", package)
+    monkeypatch.chdir(tmp_path)
+    assert catalog.display_path(installed / "smart.rules") == "dsl/smart.rules"
+    listed = CliRunner().invoke(app, ["rules", "list"], env={"COLUMNS": "200"}).stdout
+    assert "dsl/smart.rules" in listed and "site-packages" not in listed, listed
+    # once the checkout's copy is edited, it is another file: the installed one is not it
+    (tmp_path / "dsl" / "smart.rules").write_text(text + "\n# mine\n", encoding="utf-8")
+    assert catalog.display_path(installed / "smart.rules") == \
+        os.path.relpath(installed / "smart.rules")
+
+
 def test_display_path_in_a_checkout_stays_relative_to_the_working_directory(monkeypatch):
     from warband import catalog
     if catalog.RULES_DIR.resolve() != (ROOT / "dsl").resolve():

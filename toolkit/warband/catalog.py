@@ -246,10 +246,28 @@ def display_path(path: Path | str) -> str:
     outside = relative.startswith("..")
     if shipped is not None and (outside or _installed(path)):
         # the shipped name, unless the working directory holds another file by that name
-        # (a user's own dsl/smart.rules), which it would then seem to be
-        if not os.path.exists(shipped) or os.path.samefile(shipped, path):
+        # (a user's own dsl/smart.rules), which it would then seem to be; a checkout with the
+        # toolkit installed into its own venv holds the very same text there, so it is that
+        if not os.path.exists(shipped) or _same_text(shipped, path):
             return shipped
     return str(Path(path).resolve()) if outside else relative
+
+
+def _same_text(a: Path | str, b: Path | str) -> bool:
+    """Whether two paths are one file, or two files of the same bytes (a shipped file and its
+    copy in the checkout it was installed from); a file too large for a rules file is not
+    read."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+        first, second = os.stat(a), os.stat(b)
+        if not (stat.S_ISREG(first.st_mode) and stat.S_ISREG(second.st_mode)) or \
+                first.st_size != second.st_size or first.st_size > MAX_RULES_BYTES:
+            return False   # (a FIFO by the name is never opened)
+        with open(a, "rb") as one, open(b, "rb") as other:
+            return one.read() == other.read()
+    except OSError:
+        return False
 
 
 def _installed(path: Path | str) -> bool:
