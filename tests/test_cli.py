@@ -512,3 +512,38 @@ def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):
     result = run("odds", str(bare), "--action", "strike", "-a", "might=3")
     assert result.exit_code == 2
     assert "hint: it has no actions or phases to weigh" in result.output
+
+
+# ---- issue 32, C16: a newcomer's 80-column terminal ---------------------------------------------
+
+def _lines_at(columns: int, *args: str) -> list[str]:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("columns", [80])
+def test_rules_list_fits_the_terminal_with_ids_and_paths_whole(columns):
+    """`rules list` was never narrower than 126 columns, padded with spaces: at 80 (and 60) it
+    fits, each id and file whole on a line, the titles wrapped, no line padded."""
+    from warband import catalog
+    lines = _lines_at(columns, "rules", "list")
+    assert all(len(line) <= columns for line in lines), "\n".join(lines)
+    assert all(line == line.rstrip() for line in lines)
+    words = {word.rstrip(";") for line in lines for word in line.split()}
+    for shipped in catalog.rulesets():
+        assert shipped.id in words and catalog.display_path(shipped.path) in words
+
+
+def test_rules_show_and_diff_wrap_their_prose_at_80_columns():
+    """The summary's and the diff's lines of prose (descriptions, enumerations, options, a
+    change's details) are wrapped between words to the terminal. (House rules' summaries have
+    a `from` column of places, each whole, which may make their tables wider.)"""
+    from warband import catalog
+    for shipped in catalog.rulesets():
+        command = ("diff", shipped.extends, shipped.id) if shipped.extends else (
+            "show", shipped.id)
+        lines = _lines_at(80, "rules", *command)
+        assert all(len(line) <= 80 for line in lines), (command, [
+            line for line in lines if len(line) > 80])
+        assert all(line == line.rstrip() for line in lines)

@@ -115,6 +115,19 @@ class WholeConsole(Console):
             self.width = before
 
 
+def wrap(line: str, width: int, indent: str | None = None) -> str:
+    """One line of prose wrapped between words to `width`, its further lines indented by
+    `indent` (else by the line's own indentation and two spaces). A word longer than the width
+    (an id, a path) is kept whole, past the edge, never split."""
+    if len(line) <= width:
+        return line
+    import textwrap   # lazily: only a line too long for the terminal
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=lead + "  " if indent is None
+                                   else indent, break_long_words=False,
+                                   break_on_hyphens=False)) or line
+
+
 def console(file: IO[str] | None = None, *, colour: bool | None = None,
             width: int | None = None, soft_wrap: bool = True, **kwargs: Any) -> WholeConsole:
     """A console for a command's output: coloured as `colour_wanted` says (unless `colour` is
@@ -127,4 +140,4 @@ def console(file: IO[str] | None = None, *, colour: bool | None = None,
                         soft_wrap=soft_wrap, **kwargs)
 
 
-__all__ = ["WholeConsole", "colour_wanted", "console", "keep_whole", "needed_width"]
+__all__ = ["WholeConsole", "colour_wanted", "console", "keep_whole", "needed_width", "wrap"]
