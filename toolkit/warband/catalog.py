@@ -32,6 +32,8 @@ SCENARIO_DIR = _HERE / "scenarios" if (_HERE / "scenarios").is_dir() else \
     _HERE.parents[1] / "scenarios"
 WARBANDS_DIR = _HERE / "warbands" if (_HERE / "warbands").is_dir() else \
     _HERE.parents[1] / "warbands"   # the warbands the shipped scenarios play
+SCHEMAS_DIR = _HERE / "schemas" if (_HERE / "schemas").is_dir() else \
+    _HERE.parents[1] / "schemas"   # the shipped rulesets' schemas, for editors' modelines
 CONVERSIONS_DIR = RULES_DIR / "conversions"
 GRAMMAR = RULES_DIR / "warband.lark"
 

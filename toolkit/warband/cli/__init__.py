@@ -251,10 +251,29 @@ def schema_command(
         None, metavar="[RULESET]",
         help="Built-in id or rules file; without it, the schema of any warband file.",
         autocompletion=complete_ruleset),
+    install: Optional[str] = typer.Option(
+        None, "--install", metavar="DIR",
+        help="Write the schema into DIR, beside your lists (as NAME.warband.schema.json), "
+             "and print the modeline that finds it."),
 ) -> None:
     """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
     from warband.cli import lists  # lazily
-    lists.schema(ruleset_ref)
+    lists.schema(ruleset_ref, install)
+
+
+@app.command("new")
+def new_command(
+    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file.",
+                                      autocompletion=complete_ruleset),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Start a warband file for a ruleset: a modeline your editor follows to its schema, the
+    ruleset, the game's points and a first fighter to fill in."""
+    from warband.cli import lists  # lazily
+    lists.new(ruleset_ref, output, force)
 
 
 class OddsFormat(str, Enum):

@@ -17,6 +17,7 @@ Regenerate the published schemas with:  python -m warband.lists.schema schemas/
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -183,6 +184,26 @@ def _fighter_schema(ruleset: Ruleset, groups: bool = True, classes: bool = True)
 def schema_file(ruleset_id: str | None) -> str:
     """The file name of a schema in schemas/ (None: the generic one)."""
     return GENERIC_FILE if ruleset_id is None else f"{ruleset_id}.warband.schema.json"
+
+
+MODELINE = "# yaml-language-server: $schema="
+
+
+def modeline(ruleset_id: str, folder: Path) -> str | None:
+    """The editor's modeline for a warband file in `folder` that uses `ruleset_id`, naming its
+    schema by a path that resolves from there: one beside the file (`warband schema RULESET
+    --install FOLDER` puts it there), else the shipped one (schemas/ in a checkout,
+    warband/schemas/ in an installed package), relative to the folder; None when there is
+    neither (a ruleset of the user's own, its schema not installed)."""
+    name = schema_file(ruleset_id)
+    for found in (folder / name, catalog.SCHEMAS_DIR / name):
+        if found.is_file():
+            try:
+                shown = os.path.relpath(found, folder)
+            except ValueError:   # another drive, on Windows
+                shown = str(found.resolve())
+            return MODELINE + Path(shown).as_posix()
+    return None
 
 
 def _document(file: str, title: str, description: str, ruleset_prop: dict, fighter: dict,
