@@ -547,3 +547,59 @@ def test_rules_show_and_diff_wrap_their_prose_at_80_columns():
         assert all(len(line) <= 80 for line in lines), (command, [
             line for line in lines if len(line) > 80])
         assert all(line == line.rstrip() for line in lines)
+
+
+# ---- issue 32, C20: smaller things a newcomer meets -------------------------------------------
+
+@pytest.mark.parametrize("args", [["rules", "show", "smart"], ["rules", "list"],
+                                  ["rules", "diff", "smart", "smart-faith"],
+                                  ["roster", "warbands/the-family.yaml"]],
+                         ids=lambda a: " ".join(a[:2]))
+def test_output_read_only_in_part_is_no_failure(args):
+    """`warband rules show X | head -1` exits 0 like every other command: standard output
+    closed before all is written (here before anything is) is no failure, and says nothing."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit")}
+    done = subprocess.Popen(_warband_command() + args, cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done.stdout.close()   # as `head -1` does once it has its line
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == 0, err
+    assert b"Traceback" not in err and b"Error" not in err, err
+
+
+def test_rules_check_reads_standard_input():
+    house = ('ruleset "mine"\n  extends "super-simple-skirmish"\n'
+             "class Ogre { tier rare  traits Frenzied }\n")
+    result = CliRunner().invoke(app, ["rules", "check", "-"], input=house)
+    assert result.exit_code == 1
+    assert "<stdin>:3:32: error[E201]: unknown trait 'Frenzied'" in result.stdout
+    assert "did you mean 'Frenzy'?" in result.stdout
+    fine = CliRunner().invoke(app, ["rules", "check", "-"], input='ruleset "x"\nstat A: 1..3\n')
+    assert fine.exit_code == 0, fine.output
+
+
+def test_one_typo_in_an_odds_fighter_is_one_error():
+    """`-a "class=Soldier mite=10"` was two errors (unknown key 'mite', and might missing):
+    a key the did-you-mean names is not reported missing as well."""
+    result = CliRunner().invoke(app, ["odds", "super-simple-skirmish", "-a",
+                                      "class=Soldier mite=10", "-t", "clas=Soldier might=10",
+                                      "--action", "shoot"])
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if "error[" in line]
+    assert errors == ["--attacker:1:15: error[E901]: unknown key 'mite'",
+                      "--target:1:1: error[E901]: unknown key 'clas'"], result.stderr
+
+
+def test_a_side_has_the_same_colour_on_every_page(tmp_path):
+    """The game's page and board drew the first side red, the simulation's charts blue: each
+    side now has one colour everywhere (game/svg.side_colour)."""
+    from warband.game import svg
+    page = CliRunner().invoke(app, ["play", "sss-standard-game", "--seed", "1", "--format",
+                                    "html"]).stdout
+    chart = tmp_path / "runs.svg"
+    result = CliRunner().invoke(app, ["simulate", "sss-standard-game", "--games", "4",
+                                      "--workers", "1", "--plot", str(chart)])
+    assert result.exit_code == 0, result.output
+    drawn = chart.read_text(encoding="utf-8")
+    for i in range(2):   # the standard game's two sides, in the scenario's order
+        assert svg.side_colour(i) in page and f'fill="{svg.side_colour(i)}"' in drawn, i

@@ -194,6 +194,12 @@ def read_rules(path: Path) -> str | Unreadable:
     raw = read_regular(path, MAX_RULES_BYTES + 1)
     if isinstance(raw, Unreadable):
         return raw
+    return rules_text(raw)
+
+
+def rules_text(raw: bytes) -> str | Unreadable:
+    """Bytes read as a rules file (at most one byte more than a rules file may have: standard
+    input for `rules check -`), or why they cannot be one."""
     if len(raw) > MAX_RULES_BYTES:
         return Unreadable("size")
     try:

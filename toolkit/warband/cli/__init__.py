@@ -169,7 +169,8 @@ def rules_list_command(
 @rules_app.command("check")
 def rules_check_command(
     refs: List[str] = typer.Argument(..., metavar="FILE|ID...",
-                                     help="Rules files, or ids of built-in rulesets.",
+                                     help="Rules files ('-' reads standard input), or ids of "
+                                          "built-in rulesets.",
                                      autocompletion=complete_rules),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
@@ -477,7 +478,7 @@ def main() -> None:
     import signal
     import sys
 
-    from warband.cli.common import TERMINATED, Terminated, on_sigterm
+    from warband.cli.common import OK, TERMINATED, Terminated, on_sigterm
     try:
         signal.signal(signal.SIGTERM, on_sigterm)
     except ValueError:   # called from a thread other than the main one: only it may
@@ -487,6 +488,13 @@ def main() -> None:
     except Terminated:
         sys.stderr.write("warband: terminated\n")
         sys.exit(TERMINATED)
+    except SystemExit as done:
+        # standard output closed before all was written (`warband rules show X | head -1`):
+        # what was wanted was read, so this is no failure. Click then exits 1 with standard
+        # output wrapped so that nothing more is written (its PacifyFlushWrapper)
+        if done.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(OK)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

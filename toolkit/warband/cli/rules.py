@@ -52,14 +52,15 @@ def rules_list(fmt: Format) -> None:
 def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> None:
     """`warband rules check` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Severity, Sources, summary
-    from warband.lang.compiler import load, locate
+    from warband.lang.compiler import load, load_stdin, locate
     everything, sources, unusable, failed = [], Sources(), False, False
     for ref in refs:
-        compiled = load(ref)
+        # '-': the rules text on standard input (an editor's buffer, a generated file)
+        compiled = load_stdin(sys.stdin.buffer) if ref == "-" else load(ref)
         sources.texts.update(compiled.sources.texts)
         found = list(compiled.diagnostics)   # a copy: load() keeps compiled rulesets for reuse
-        if playouts and not compiled.errors and compiled.ruleset is not None and \
-                compiled.ruleset.scenario is not None:
+        if playouts and ref != "-" and not compiled.errors and compiled.ruleset is not None \
+                and compiled.ruleset.scenario is not None:
             from warband.game.playouts import playouts as play_out
             path, _ = locate(ref)
             found += play_out(_scenario_ref(ref, path), compiled, playouts)
