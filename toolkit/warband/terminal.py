@@ -1,8 +1,7 @@
 """What the toolkit shows on a terminal: whether in colour, and tables that never cut a name.
 
-Colour: on when the stream is a terminal; off when it is not (a pipe, a file) or NO_COLOR is
-set (https://no-color.org); FORCE_COLOR (set and not empty) turns it on even through a pipe
-(https://force-color.org). NO_COLOR wins over FORCE_COLOR, as in rich.
+Colour: as warband/colour.py decides it (a terminal, NO_COLOR, FORCE_COLOR), in a module of its
+own so that asking needs no rich.
 
 Tables: an id, a path or a number is never cut ('swords-against-sor…' is no id a user can
 type, and `warband rules list | grep ID` must find it). Rich cuts a cell whose column is too
@@ -14,7 +13,6 @@ printed wider than the terminal (which folds the long lines) rather than cut.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import IO, Any
 
@@ -23,21 +21,10 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from warband.colour import colour_wanted   # (here too, as it always was)
+
 # Wide enough for any table's narrowest layout to be measured, not clipped by the terminal.
 _MEASURE_WIDTH = 100_000
-
-
-def colour_wanted(stream: IO[str] | None) -> bool:
-    """Whether to colour what goes to `stream` (see the module's docstring)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:   # a closed stream
-        return False
 
 
 def _cell_text(cell: Any) -> str | None:

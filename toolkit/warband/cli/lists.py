@@ -27,7 +27,7 @@ def validate(files: list[str], fmt: ReportFormat, strict: bool, ruleset: str | N
     """`warband validate` (its options and help: cli/__init__.py)."""
     from warband.lists import reporters
     from warband.lists.validate import validate as run
-    from warband.terminal import colour_wanted
+    from warband.colour import colour_wanted
     report = run(files, default_ruleset=ruleset)
     sys.stdout.write(reporters.render(report, fmt.value, colour=colour_wanted(sys.stdout)))
     raise typer.Exit(UNUSABLE if report.unusable else FINDINGS if report.failed(strict) else OK)
@@ -54,7 +54,7 @@ def roster(
             emit([problem], None)
             raise typer.Exit(UNUSABLE)
     to_terminal = output is None and sys.stdout.isatty()
-    from warband.terminal import colour_wanted
+    from warband.colour import colour_wanted
     colour = output is None and fmt is RosterFormat.text and colour_wanted(sys.stdout)
     width = shutil.get_terminal_size((100, 24)).columns
     try:
