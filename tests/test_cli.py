@@ -273,6 +273,30 @@ def test_display_path_of_an_installed_builtin(tmp_path, monkeypatch):
     assert catalog.display_path(ROOT / "dsl" / "smart.rules") == "dsl/smart.rules"
 
 
+def test_display_path_of_a_builtin_installed_into_the_checkouts_own_venv(tmp_path, monkeypatch):
+    """Issue 32, C17: `pip install .` into the checkout's .venv, run from the checkout: the
+    shipped file is shown as dsl/... (the checkout's dsl/ holds the same text), in every
+    command that names it, not as .venv/lib/python3.11/site-packages/warband/dsl/..."""
+    from warband import catalog
+    package = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages" / "warband"
+    installed = package / "dsl"
+    installed.mkdir(parents=True)
+    (tmp_path / "dsl").mkdir()
+    text = (ROOT / "dsl" / "smart.rules").read_text(encoding="utf-8")
+    for folder in (installed, tmp_path / "dsl"):
+        (folder / "smart.rules").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(catalog, "RULES_DIR", installed)
+    monkeypatch.setattr(catalog, "_HERE", package)
+    monkeypatch.chdir(tmp_path)
+    assert catalog.display_path(installed / "smart.rules") == "dsl/smart.rules"
+    listed = CliRunner().invoke(app, ["rules", "list"], env={"COLUMNS": "200"}).stdout
+    assert "dsl/smart.rules" in listed and "site-packages" not in listed, listed
+    # once the checkout's copy is edited, it is another file: the installed one is not it
+    (tmp_path / "dsl" / "smart.rules").write_text(text + "\n# mine\n", encoding="utf-8")
+    assert catalog.display_path(installed / "smart.rules") == \
+        os.path.relpath(installed / "smart.rules")
+
+
 def test_display_path_in_a_checkout_stays_relative_to_the_working_directory(monkeypatch):
     from warband import catalog
     if catalog.RULES_DIR.resolve() != (ROOT / "dsl").resolve():
@@ -488,3 +512,94 @@ def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):
     result = run("odds", str(bare), "--action", "strike", "-a", "might=3")
     assert result.exit_code == 2
     assert "hint: it has no actions or phases to weigh" in result.output
+
+
+# ---- issue 32, C16: a newcomer's 80-column terminal ---------------------------------------------
+
+def _lines_at(columns: int, *args: str) -> list[str]:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("columns", [80])
+def test_rules_list_fits_the_terminal_with_ids_and_paths_whole(columns):
+    """`rules list` was never narrower than 126 columns, padded with spaces: at 80 (and 60) it
+    fits, each id and file whole on a line, the titles wrapped, no line padded."""
+    from warband import catalog
+    lines = _lines_at(columns, "rules", "list")
+    assert all(len(line) <= columns for line in lines), "\n".join(lines)
+    assert all(line == line.rstrip() for line in lines)
+    words = {word.rstrip(";") for line in lines for word in line.split()}
+    for shipped in catalog.rulesets():
+        assert shipped.id in words and catalog.display_path(shipped.path) in words
+
+
+def test_rules_show_and_diff_wrap_their_prose_at_80_columns():
+    """The summary's and the diff's lines of prose (descriptions, enumerations, options, a
+    change's details) are wrapped between words to the terminal. (House rules' summaries have
+    a `from` column of places, each whole, which may make their tables wider.)"""
+    from warband import catalog
+    for shipped in catalog.rulesets():
+        command = ("diff", shipped.extends, shipped.id) if shipped.extends else (
+            "show", shipped.id)
+        lines = _lines_at(80, "rules", *command)
+        assert all(len(line) <= 80 for line in lines), (command, [
+            line for line in lines if len(line) > 80])
+        assert all(line == line.rstrip() for line in lines)
+
+
+# ---- issue 32, C20: smaller things a newcomer meets -------------------------------------------
+
+@pytest.mark.parametrize("args", [["rules", "show", "smart"], ["rules", "list"],
+                                  ["rules", "diff", "smart", "smart-faith"],
+                                  ["roster", "warbands/the-family.yaml"]],
+                         ids=lambda a: " ".join(a[:2]))
+def test_output_read_only_in_part_is_no_failure(args):
+    """`warband rules show X | head -1` exits 0 like every other command: standard output
+    closed before all is written (here before anything is) is no failure, and says nothing."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit")}
+    done = subprocess.Popen(_warband_command() + args, cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done.stdout.close()   # as `head -1` does once it has its line
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == 0, err
+    assert b"Traceback" not in err and b"Error" not in err, err
+
+
+def test_rules_check_reads_standard_input():
+    house = ('ruleset "mine"\n  extends "super-simple-skirmish"\n'
+             "class Ogre { tier rare  traits Frenzied }\n")
+    result = CliRunner().invoke(app, ["rules", "check", "-"], input=house)
+    assert result.exit_code == 1
+    assert "<stdin>:3:32: error[E201]: unknown trait 'Frenzied'" in result.stdout
+    assert "did you mean 'Frenzy'?" in result.stdout
+    fine = CliRunner().invoke(app, ["rules", "check", "-"], input='ruleset "x"\nstat A: 1..3\n')
+    assert fine.exit_code == 0, fine.output
+
+
+def test_one_typo_in_an_odds_fighter_is_one_error():
+    """`-a "class=Soldier mite=10"` was two errors (unknown key 'mite', and might missing):
+    a key the did-you-mean names is not reported missing as well."""
+    result = CliRunner().invoke(app, ["odds", "super-simple-skirmish", "-a",
+                                      "class=Soldier mite=10", "-t", "clas=Soldier might=10",
+                                      "--action", "shoot"])
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if "error[" in line]
+    assert errors == ["--attacker:1:15: error[E901]: unknown key 'mite'",
+                      "--target:1:1: error[E901]: unknown key 'clas'"], result.stderr
+
+
+def test_a_side_has_the_same_colour_on_every_page(tmp_path):
+    """The game's page and board drew the first side red, the simulation's charts blue: each
+    side now has one colour everywhere (game/svg.side_colour)."""
+    from warband.game import svg
+    page = CliRunner().invoke(app, ["play", "sss-standard-game", "--seed", "1", "--format",
+                                    "html"]).stdout
+    chart = tmp_path / "runs.svg"
+    result = CliRunner().invoke(app, ["simulate", "sss-standard-game", "--games", "4",
+                                      "--workers", "1", "--plot", str(chart)])
+    assert result.exit_code == 0, result.output
+    drawn = chart.read_text(encoding="utf-8")
+    for i in range(2):   # the standard game's two sides, in the scenario's order
+        assert svg.side_colour(i) in page and f'fill="{svg.side_colour(i)}"' in drawn, i

@@ -130,7 +130,9 @@ def test_the_note_of_what_was_dropped_is_in_the_file(at_root):
     text = convert("warbands/vaguely-defined-menace.yaml", SSS).text
     assert ("  # converted from swords-against-sorcery: trait Toughness is dropped (counted in "
             "Might, 3 a point)\n  - name: Menace\n") in text
-    assert text.startswith("# yaml-language-server: $schema=../schemas/"
+    # the modeline names the schema from where the text goes: standard output, the working
+    # directory (the checkout's top here)
+    assert text.startswith("# yaml-language-server: $schema=schemas/"
                            "super-simple-skirmish.warband.schema.json\n")
 
 
@@ -266,8 +268,12 @@ def test_output_is_written_atomically_and_validates(tmp_path, at_root):
     result = run("convert", "warbands/greedy-dudes.yaml", "--to", SSS, "-o", str(out))
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
-    assert out.read_text() == (GOLDEN / "greedy-dudes.yaml").read_text()
+    assert _body(out.read_text()) == _body((GOLDEN / "greedy-dudes.yaml").read_text())
     assert [p.name for p in tmp_path.iterdir()] == ["dudes.yaml"]   # no temporary file left
+    # the modeline names the shipped schema by a path that resolves from the new file
+    first = out.read_text().splitlines()[0].partition("$schema=")[2]
+    assert (tmp_path / first).resolve() == (ROOT / "schemas" /
+                                            "super-simple-skirmish.warband.schema.json").resolve()
     shutil.copy(ROOT / "schemas" / "super-simple-skirmish.warband.schema.json", tmp_path)
     assert run("validate", str(out)).exit_code == 0
 
@@ -281,7 +287,12 @@ def test_no_overwrite_without_force(tmp_path, at_root):
     assert out.read_text() == "mine\n"
     result = run("convert", "warbands/greedy-dudes.yaml", "--to", SSS, "-o", str(out), "--force")
     assert result.exit_code == 0
-    assert out.read_text() == (GOLDEN / "greedy-dudes.yaml").read_text()
+    assert _body(out.read_text()) == _body((GOLDEN / "greedy-dudes.yaml").read_text())
+
+
+def _body(text: str) -> str:
+    """A converted file but its modeline (which names the schema from where the file is)."""
+    return text.split("\n", 1)[1]
 
 
 @pytest.mark.parametrize("case", ["no_conversion", "invalid_source", "unknown_enum_value"])

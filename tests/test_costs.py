@@ -169,6 +169,35 @@ def test_validate_json_carries_the_costs_by_name(at_root):
     assert files[1]["costs"]["crowns"] == {"total": 165, "limit": 150}
 
 
+CROWNS_ONLY = """
+ruleset "crowns-only"
+stat Skill: 1..6 default 3
+army "a guild priced in crowns" {
+  points 100
+  cost crowns(f) = f.Skill * 10 "gold crowns"
+  limit crowns points "the game's points are crowns"
+}
+"""
+
+
+def test_validate_json_keeps_the_points_of_an_army_priced_in_a_named_cost(tmp_path):
+    """Issue 32, A11: an army whose only cost is a named one, limited by the game's points,
+    still has `points` and `points_limit` in the JSON (the docs list both keys), and a file
+    may set the game's points (it was refused: "counts no points")."""
+    (tmp_path / "crowns.rules").write_text(CROWNS_ONLY, encoding="utf-8")
+    band = tmp_path / "band.yaml"
+    band.write_text("name: B\nruleset: crowns.rules\nfighters:\n  - {name: A, skill: 4}\n"
+                    "  - {name: B, skill: 2, count: 2}\n", encoding="utf-8")
+    entry = json.loads(run("validate", "--format", "json", str(band)).stdout)["files"][0]
+    assert (entry["points"], entry["points_limit"]) == (80, 100)
+    assert entry["costs"] == {"crowns": {"total": 80, "limit": 100}}
+    band.write_text(band.read_text(encoding="utf-8") + "points: 60\n", encoding="utf-8")
+    result = run("validate", "--format", "json", str(band))
+    entry = json.loads(result.stdout)["files"][0]
+    assert (entry["points"], entry["points_limit"]) == (80, 60)
+    assert [d["code"] for d in entry["diagnostics"]] == ["E701"]
+
+
 def test_a_second_system_pays_in_requisition(tmp_path):
     (tmp_path / "squads.rules").write_text(SQUADS)
 
@@ -263,7 +292,8 @@ def test_a_cost_that_cannot_be_worked_out_shows_as_unknown():
     assert model is not None
     wanderer = model["fighters"][1]
     assert [c["text"] for c in wanderer["costs"]] == ["15", None]
-    assert next(t for t in model["totals"] if t["name"] == "favours")["used"] == "?"
+    # counted as far as it can be (issue 32, A9)
+    assert next(t for t in model["totals"] if t["name"] == "favours")["used"] == "at least 2"
 
 
 def test_a_ruleset_without_named_costs_has_none_on_its_cards():

@@ -422,6 +422,7 @@ def test_a_shown_command_prints_what_the_docs_show(shown: Shown, tmp_path, monke
     monkeypatch.setattr(catalog, "RULES_DIR", tmp_path / "dsl")
     monkeypatch.setattr(catalog, "SCENARIO_DIR", tmp_path / "scenarios")
     monkeypatch.setattr(catalog, "CONVERSIONS_DIR", tmp_path / "dsl" / "conversions")
+    monkeypatch.setattr(catalog, "SCHEMAS_DIR", tmp_path / "schemas")   # modelines name them
     for name, text in _shown_files().items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)

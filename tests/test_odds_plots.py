@@ -157,7 +157,7 @@ def _alone(args: list[str], option: str, old: str, new: str) -> dict:
         "fogbound-target", "sas-trait", "sas-trait-given"])
 def test_a_stat_sweep_is_the_odds_of_each_value_alone(args, sweep, option, old, key):
     option = {"--attacker": "-a", "--target": "-t"}[option] if "-a" in args else option
-    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)
+    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)["values"]
     low, high = map(int, sweep.partition("=")[2].split(".."))
     assert [row["value"] for row in rows] == list(range(low, high + 1))
     for row in rows:
@@ -171,7 +171,7 @@ def test_a_stat_sweep_is_the_odds_of_each_value_alone(args, sweep, option, old, 
       "take_damage"], "damage=0..8", "damage"),
 ], ids=["smart-distance", "smart-damage"])
 def test_a_parameter_sweep_is_the_odds_of_each_with(args, sweep, name):
-    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)
+    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)["values"]
     for row in rows[::3]:
         alone = json.loads(odds(*args, "--with", f"{name}={row['value']}", "--format",
                                 "json").stdout)
@@ -179,21 +179,22 @@ def test_a_parameter_sweep_is_the_odds_of_each_with(args, sweep, name):
 
 
 def test_the_sweep_replaces_a_with_of_the_same_parameter():
-    swept = odds(*SMART_SHOOT, "--with", "distance=50", "--sweep", "distance=3..4",
-                 "--format", "json").stdout
-    assert swept == odds(*SMART_SHOOT, "--sweep", "distance=3..4", "--format", "json").stdout
+    swept = json.loads(odds(*SMART_SHOOT, "--with", "distance=50", "--sweep", "distance=3..4",
+                            "--format", "json").stdout)
+    alone = json.loads(odds(*SMART_SHOOT, "--sweep", "distance=3..4", "--format", "json").stdout)
+    assert swept["values"] == alone["values"]
 
 
 def test_the_sweep_table_has_a_row_per_value_and_the_json_shape():
     rows = json.loads(odds(*SAS, "--sweep", "target.training=1..8", "--format",
-                           "json").stdout)
+                           "json").stdout)["values"]
     for row in rows:
         assert set(row) == {"value", "distribution", "percent", "effects"}
         assert sum(Fraction(p) for p in row["distribution"].values()) == 1
         assert list(row["percent"]) == list(row["distribution"])
     text = odds(*SAS, "--sweep", "target.training=1..8").stdout.splitlines()
     head = text[0].split()
-    assert head == ["target.training", *rows[0]["distribution"]]
+    assert head == ["target.Training", *rows[0]["distribution"]]
     assert len(text) == 1 + len(rows)
     for line, row in zip(text[1:], rows):
         value, *cells = line.split()
@@ -204,11 +205,12 @@ def test_the_sweep_table_has_a_row_per_value_and_the_json_shape():
 
 def test_a_sweep_of_an_action_with_no_result_shows_what_it_changes(tmp_path):
     args = ["super-simple-skirmish", "-a", "class=Warrior might=10", "--action", "defend"]
-    rows = json.loads(odds(*args, "--sweep", "might=1..3", "--format", "json").stdout)
+    rows = json.loads(odds(*args, "--sweep", "might=1..3", "--format", "json").stdout)[
+        "values"]
     assert [(r["distribution"], r["effects"]) for r in rows] == \
         [(None, {"fighter.Defending": {"yes": "1"}})] * 3
     text = odds(*args, "--sweep", "might=1..3").stdout.splitlines()
-    assert text[0].split() == ["might", "fighter.Defending=yes"]
+    assert text[0].split() == ["attacker.Might", "fighter.Defending=yes"]
     plot = tmp_path / "defend.svg"
     odds(*args, "--sweep", "might=1..3", "--plot", str(plot))
     assert "<title>fighter.Defending=yes</title>" in plot.read_text(encoding="utf-8")
@@ -219,7 +221,7 @@ def test_a_sweep_of_an_action_with_no_result_shows_what_it_changes(tmp_path):
     (["smart", "-a", "class=Knight", "--action", "move"], "xp=0..2"),
 ], ids=["sss", "smart"])
 def test_a_sweep_of_a_number_result_gives_its_expected_value(args, sweep):
-    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)
+    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)["values"]
     low = sweep.partition("=")[2].split("..")[0]
     key = sweep.partition("=")[0]
     alone = json.loads(odds(*(args[:2] + [args[2] + f" {key}={low}"] + args[3:]),
@@ -234,7 +236,7 @@ def test_a_sweep_of_a_number_result_gives_its_expected_value(args, sweep):
 @pytest.mark.parametrize("args, sweep", [(SSS, "might=1..30"), (SAS, "training=1..8")],
                          ids=["sss", "sas"])
 def test_the_sweep_chart_has_a_line_per_outcome(args, sweep, tmp_path):
-    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)
+    rows = json.loads(odds(*args, "--sweep", sweep, "--format", "json").stdout)["values"]
     plot = tmp_path / "sweep.svg"
     odds(*args, "--sweep", sweep, "--plot", str(plot))
     root = ET.fromstring(plot.read_text(encoding="utf-8"))
@@ -392,3 +394,46 @@ def test_the_page_shows_its_charts_in_a_browser(tmp_path):
     dom = chromium(tmp_path, "--dump-dom", swept.as_uri())
     assert 'id="chart-sweep"' in dom.stdout and dom.stdout.count("<circle") == 8 * 6
     screenshot(tmp_path, swept, "sweep")
+
+
+# ---- issue 32, C18: a saved page, chart or JSON names what was computed ---------------------------
+
+def test_saved_odds_name_what_was_computed(tmp_path):
+    """Two saved pages of the same action (here with and without cover, and another target)
+    could not be told apart: each page, chart and JSON now names the ruleset, the action, the
+    attacker and target as written, the parameters set (--cover, --with) and the policy."""
+    made = {}
+    for label, extra in (("plain", []), ("cover", ["--cover", "--policy", "greedy"])):
+        page, chart = tmp_path / f"{label}.html", tmp_path / f"{label}.svg"
+        odds(*SSS, *extra, "--format", "html", "-o", str(page), "--plot", str(chart))
+        made[label] = (page.read_text(encoding="utf-8"), chart.read_text(encoding="utf-8"))
+    for label, (page, chart) in made.items():
+        shown = re.search(r'<dl id="computed">(.*?)</dl>', page).group(1)
+        notes = [t.text for t in ET.fromstring(chart).iter(f"{SVG}text")]
+        for said in ("ruleset", "super-simple-skirmish", "action", "shoot",
+                     "class=Soldier might=10", "class=Gunslinger might=25", "policy"):
+            assert said in shown, (label, said, shown)
+            assert any(said in (note or "") for note in notes), (label, said)
+    assert "cover=yes" in made["cover"][0] and "cover=yes" not in made["plain"][0]
+    assert "policy: greedy" in made["cover"][1] and "policy: first" in made["plain"][1]
+    data = json.loads(odds(*SSS, "--with", "cover=yes", "--format", "json").stdout)
+    assert (data["attacker"], data["target"], data["with"]) == (
+        ["class=Soldier might=10"], ["class=Gunslinger might=25"], {"cover": "yes"})
+
+
+def test_a_sweeps_axis_names_whose_stat_it_varies(tmp_path):
+    """`--sweep might=5..8` varies the attacker's Might: the table's column, the chart's axis
+    and the JSON say `attacker.Might`, not a bare `might`; the JSON names what was weighed."""
+    sweep = ["--sweep", "might=5..8"]
+    assert odds(*SSS, *sweep).stdout.split()[0] == "attacker.Might"
+    chart = tmp_path / "sweep.svg"
+    odds(*SSS, *sweep, "--plot", str(chart))
+    texts = [t.text for t in ET.fromstring(chart.read_text(encoding="utf-8")).iter(
+        f"{SVG}text")]
+    assert "attacker.Might" in texts and "sweep: attacker.Might = 5..8" in texts
+    data = json.loads(odds(*SSS, *sweep, "--format", "json").stdout)
+    assert data["sweep"] == "attacker.Might" and [v["value"] for v in data["values"]] == [
+        5, 6, 7, 8]
+    assert data["attacker"] == ["class=Soldier might=10"] and data["action"] == "shoot"
+    target = odds(*SSS, "--sweep", "target.might=20..21").stdout.split()[0]
+    assert target == "target.Might"

@@ -207,13 +207,72 @@ def test_invalid_warband_prints_its_roster_with_the_problems(tmp_path):
 def test_warband_with_a_malformed_fighter_still_gets_a_roster():
     found = roster_text(INVALID.replace("might: 15", "might: lots"), "bad.yaml")
     assert found.usable and not found.valid
-    # the malformed entry gets a card of its own, marked with its problem, in the file's order
+    # the malformed entry gets its card, marked with its problem, in the file's order: what
+    # can be read of it is shown (its class), the broken value marked
     assert [f["name"] for f in found.model["fighters"]] == ["Big One", "Big Two", "Spotter"]
     assert any(p["code"] == "E622" for p in found.model["problems"])
     spotter = found.model["fighters"][2]
-    assert spotter["broken"] and not spotter["valid"]
+    assert not spotter["broken"] and not spotter["valid"] and spotter["unread"] == ["Might"]
+    assert spotter["class"] == "Sniper" and spotter["stats"][0]["value"] == "?"
     assert [p["code"] for p in spotter["problems"]] == ["E622"]
+    # an entry that is no mapping at all is the one card with nothing to read
+    found = roster_text(INVALID + "  - [not, an, entry]\n", "bad.yaml")
+    assert found.model["fighters"][-1]["broken"]
     assert [f["valid"] for f in found.model["fighters"][:2]] == [True, True]
+
+
+TYPOS = """\
+name: Typos
+ruleset: super-simple-skirmish
+points: 100
+fighters:
+  - name: Lieutenant
+    class: Berserkr
+    might: 20
+  - name: Musketeer
+    count: 4
+    class: Soldier
+    might: 10
+  - name: Grenadier
+    count: 2
+    class: Gunslinger
+    might: 20
+    traits: [Fastt, Fast]
+  - name: Sergeant
+    class: Warrior
+    might: lots
+"""
+
+
+def test_a_list_with_mistakes_counts_what_can_be_counted():
+    """Issue 32, A9: an entry with a typo still counts for everything but the typo (its
+    count, its stats, its cost), only the broken value is marked, and the problems carry
+    validate's did-you-mean hints; an entry whose cost cannot be read makes the total "at
+    least"."""
+    found = roster_text(TYPOS, "typos.yaml")
+    model = found.model
+    cards = {f["name"]: f for f in model["fighters"]}
+    lieutenant, grenadier, sergeant = cards["Lieutenant"], cards["Grenadier"], cards["Sergeant"]
+    assert lieutenant["class"] == "Berserkr?" and lieutenant["unread"] == ["class"]
+    assert lieutenant["stats"][0]["value"] == "20" and lieutenant["points"] == "20"
+    assert grenadier["count"] == 2 and grenadier["points_text"] == "2 × 20 = 40"
+    assert grenadier["class"] == "Gunslinger" and grenadier["tier"] == "special"
+    assert [t["text"] for t in grenadier["traits"]] == ["Charge", "Ranged", "Fast", "Fastt?"]
+    assert sergeant["stats"][0]["value"] == "?" and sergeant["points"] is None
+    assert sergeant["class"] == "Warrior" and sergeant["unread"] == ["Might"]
+    assert not any(card["valid"] for card in (lieutenant, grenadier, sergeant))
+    totals = {t["name"]: t for t in model["totals"]}
+    assert totals["points"]["text"] == "at least 100 / 100" and totals["points"]["ok"] is None
+    assert totals["fighters"]["text"] == "8 / 16"
+    hints = {p["message"]: p["hint"] for p in model["problems"]}
+    assert hints["unknown class 'Berserkr'"] == "did you mean 'Berserker'?"
+    assert hints["unknown trait 'Fastt'"] == "did you mean 'Fast'?"
+    text = render_roster.render(model, "text", width=100)
+    assert "= hint: did you mean 'Berserker'?" in text
+    assert "points at least 100 / 100" in text
+    # over the limit is certain even with an entry uncounted
+    over = roster_text(TYPOS.replace("might: 10", "might: 30"), "typos.yaml").model
+    assert next(t for t in over["totals"] if t["name"] == "points")["ok"] is False
 
 
 def test_missing_file_exits_2_with_diagnostics():

@@ -403,3 +403,77 @@ def test_a_house_rule_overrides_or_removes_a_profile(tmp_path):
     assert "E313" in codes   # the base's Sword still gives AP: reported where it does
     assert any(d.code == "E313" and d.span.file.endswith("weapons.rules")
                for d in gone.diagnostics)
+
+
+# ---- which pieces a card lists as weapons: what the rules say of them (issue 32, A10) -------------
+
+ARMOURY = '''
+ruleset "armoury"
+stat Skill: 1..6 default 4
+counter Wounds on fighter
+stat Reach on equipment: 0..3 default 0 "how far it strikes"
+trait Parry "strikes against it hit on one more"
+trait Stun "its blows stun"
+equipment Sword "A blade" { Reach = 1  grants Parry }
+equipment Mace "A club with a head" { grants Stun }
+equipment Helmet "Saves a wound on a 6"
+class Knight { equipment Sword, Helmet }
+class Brute { equipment Mace }
+action strike(u: fighter, t: fighter, w: equipment) "A blow with a weapon of reach"
+  requires u has w and w.Reach > 0 and t.side != u.side
+{
+  if d6 >= u.Skill { set t.Wounds += 1 }
+}
+action bash(u: fighter, t: fighter, w: equipment) "A stunning blow"
+  requires u has w and u has Stun and t.side != u.side
+{
+  if d6 >= u.Skill { set t.Wounds += 1 }
+}
+action rally(u: fighter) "Stand firm" { set u.Wounds -= 1 }
+phase turn(s: side) {
+  for each f in s.fighters {
+    activate f except "rally"
+  }
+}
+'''
+
+ARMS = '''name: Arms
+ruleset: armoury.rules
+fighters:
+  - {name: Sir Hal, class: Knight}
+  - {name: Grob, class: Brute}
+'''
+
+
+def test_a_card_lists_as_weapons_the_pieces_the_rules_use_as_weapons(tmp_path):
+    """A piece is a weapon on a card by what the rules say of it: an action is taken with it
+    (the Mace, which grants a trait and has no value of its own), or it has a profile value or
+    a trait of its own (the Sword); a Helmet that grants nothing and that no action is taken
+    with is none. Before, a piece was a weapon when it granted nothing: the Helmet was one and
+    the Mace was not."""
+    from warband.lists.roster import roster
+    (tmp_path / "armoury.rules").write_text(ARMOURY, encoding="utf-8")
+    (tmp_path / "arms.yaml").write_text(ARMS, encoding="utf-8")
+    made = roster(str(tmp_path / "arms.yaml"))
+    assert made.valid, made.diagnostics
+    hal, grob = made.model["fighters"]
+    assert [w["name"] for w in hal["weapons"]] == ["Sword"]
+    assert [w["name"] for w in grob["weapons"]] == ["Mace"]
+
+
+def test_a_card_lists_only_the_actions_play_offers(tmp_path):
+    """`activate f except "rally"` offers every action but rally: rally is not on the card
+    (before, an `except` was read as offering everything)."""
+    from warband.lists.roster import roster
+    (tmp_path / "armoury.rules").write_text(ARMOURY, encoding="utf-8")
+    (tmp_path / "arms.yaml").write_text(ARMS, encoding="utf-8")
+    made = roster(str(tmp_path / "arms.yaml"))
+    hal, grob = made.model["fighters"]
+    assert [a["label"] for a in hal["actions"]] == ["strike with Sword"]
+    assert [a["label"] for a in grob["actions"]] == ["bash with Mace"]
+    # an exception known only in play (`except first`) leaves every action offered
+    second = ARMOURY.replace('activate f except "rally"',
+                             'activate f as first\n    activate f except first')
+    (tmp_path / "armoury.rules").write_text(second, encoding="utf-8")
+    made = roster(str(tmp_path / "arms.yaml"))
+    assert "rally" in [a["name"] for a in made.model["fighters"][0]["actions"]]

@@ -32,6 +32,8 @@ SCENARIO_DIR = _HERE / "scenarios" if (_HERE / "scenarios").is_dir() else \
     _HERE.parents[1] / "scenarios"
 WARBANDS_DIR = _HERE / "warbands" if (_HERE / "warbands").is_dir() else \
     _HERE.parents[1] / "warbands"   # the warbands the shipped scenarios play
+SCHEMAS_DIR = _HERE / "schemas" if (_HERE / "schemas").is_dir() else \
+    _HERE.parents[1] / "schemas"   # the shipped rulesets' schemas, for editors' modelines
 CONVERSIONS_DIR = RULES_DIR / "conversions"
 GRAMMAR = RULES_DIR / "warband.lark"
 
@@ -192,6 +194,12 @@ def read_rules(path: Path) -> str | Unreadable:
     raw = read_regular(path, MAX_RULES_BYTES + 1)
     if isinstance(raw, Unreadable):
         return raw
+    return rules_text(raw)
+
+
+def rules_text(raw: bytes) -> str | Unreadable:
+    """Bytes read as a rules file (at most one byte more than a rules file may have: standard
+    input for `rules check -`), or why they cannot be one."""
     if len(raw) > MAX_RULES_BYTES:
         return Unreadable("size")
     try:
@@ -246,10 +254,28 @@ def display_path(path: Path | str) -> str:
     outside = relative.startswith("..")
     if shipped is not None and (outside or _installed(path)):
         # the shipped name, unless the working directory holds another file by that name
-        # (a user's own dsl/smart.rules), which it would then seem to be
-        if not os.path.exists(shipped) or os.path.samefile(shipped, path):
+        # (a user's own dsl/smart.rules), which it would then seem to be; a checkout with the
+        # toolkit installed into its own venv holds the very same text there, so it is that
+        if not os.path.exists(shipped) or _same_text(shipped, path):
             return shipped
     return str(Path(path).resolve()) if outside else relative
+
+
+def _same_text(a: Path | str, b: Path | str) -> bool:
+    """Whether two paths are one file, or two files of the same bytes (a shipped file and its
+    copy in the checkout it was installed from); a file too large for a rules file is not
+    read."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+        first, second = os.stat(a), os.stat(b)
+        if not (stat.S_ISREG(first.st_mode) and stat.S_ISREG(second.st_mode)) or \
+                first.st_size != second.st_size or first.st_size > MAX_RULES_BYTES:
+            return False   # (a FIFO by the name is never opened)
+        with open(a, "rb") as one, open(b, "rb") as other:
+            return one.read() == other.read()
+    except OSError:
+        return False
 
 
 def _installed(path: Path | str) -> bool:

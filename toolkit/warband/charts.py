@@ -181,10 +181,14 @@ def legend(parts: list[str], entries: list[tuple[str, str]], y: int) -> int:
     return y + 12
 
 
-def sheet(panels: list[Panel], title: str, per_row: int = 2) -> str:
-    """One SVG with the panels, `per_row` a row, under a title (a `--plot FILE.svg`)."""
+def sheet(panels: list[Panel], title: str, per_row: int = 2,
+          notes: list[str] | None = None) -> str:
+    """One SVG with the panels, `per_row` a row, under a title and its `notes`, a line each
+    (what an odds chart weighed: its fighters, parameters and policy)."""
     rows = [panels[i:i + per_row] for i in range(0, len(panels), per_row)]
-    y, parts = 36, []
+    said = [f'<text x="8" y="{40 + 16 * i}" fill="#555555">{escape(printable(note))}</text>'
+            for i, note in enumerate(notes or [])]
+    y, parts = 36 + 16 * len(said), list(said)
     for row in rows:
         for column, panel in enumerate(row):
             parts.append(f'<g id="panel-{panel.id}" transform="translate('

@@ -52,6 +52,15 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    # pickling (the compile cache holds a Span for every node): the five values, restored
+    # without dataclasses' generic fields() lookup, once per span
+    def __getstate__(self) -> tuple:
+        return (self.file, self.line, self.column, self.end_line, self.end_column)
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(("file", "line", "column", "end_line", "end_column"), state):
+            object.__setattr__(self, name, value)
+
 
 @dataclass(frozen=True, slots=True)
 class Related:

@@ -1,8 +1,7 @@
 """What the toolkit shows on a terminal: whether in colour, and tables that never cut a name.
 
-Colour: on when the stream is a terminal; off when it is not (a pipe, a file) or NO_COLOR is
-set (https://no-color.org); FORCE_COLOR (set and not empty) turns it on even through a pipe
-(https://force-color.org). NO_COLOR wins over FORCE_COLOR, as in rich.
+Colour: as warband/colour.py decides it (a terminal, NO_COLOR, FORCE_COLOR), in a module of its
+own so that asking needs no rich.
 
 Tables: an id, a path or a number is never cut ('swords-against-sor…' is no id a user can
 type, and `warband rules list | grep ID` must find it). Rich cuts a cell whose column is too
@@ -14,7 +13,6 @@ printed wider than the terminal (which folds the long lines) rather than cut.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import IO, Any
 
@@ -23,21 +21,10 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from warband.colour import colour_wanted   # (here too, as it always was)
+
 # Wide enough for any table's narrowest layout to be measured, not clipped by the terminal.
 _MEASURE_WIDTH = 100_000
-
-
-def colour_wanted(stream: IO[str] | None) -> bool:
-    """Whether to colour what goes to `stream` (see the module's docstring)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:   # a closed stream
-        return False
 
 
 def _cell_text(cell: Any) -> str | None:
@@ -115,6 +102,19 @@ class WholeConsole(Console):
             self.width = before
 
 
+def wrap(line: str, width: int, indent: str | None = None) -> str:
+    """One line of prose wrapped between words to `width`, its further lines indented by
+    `indent` (else by the line's own indentation and two spaces). A word longer than the width
+    (an id, a path) is kept whole, past the edge, never split."""
+    if len(line) <= width:
+        return line
+    import textwrap   # lazily: only a line too long for the terminal
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=lead + "  " if indent is None
+                                   else indent, break_long_words=False,
+                                   break_on_hyphens=False)) or line
+
+
 def console(file: IO[str] | None = None, *, colour: bool | None = None,
             width: int | None = None, soft_wrap: bool = True, **kwargs: Any) -> WholeConsole:
     """A console for a command's output: coloured as `colour_wanted` says (unless `colour` is
@@ -127,4 +127,4 @@ def console(file: IO[str] | None = None, *, colour: bool | None = None,
                         soft_wrap=soft_wrap, **kwargs)
 
 
-__all__ = ["WholeConsole", "colour_wanted", "console", "keep_whole", "needed_width"]
+__all__ = ["WholeConsole", "colour_wanted", "console", "keep_whole", "needed_width", "wrap"]

@@ -169,7 +169,8 @@ def rules_list_command(
 @rules_app.command("check")
 def rules_check_command(
     refs: List[str] = typer.Argument(..., metavar="FILE|ID...",
-                                     help="Rules files, or ids of built-in rulesets.",
+                                     help="Rules files ('-' reads standard input), or ids of "
+                                          "built-in rulesets.",
                                      autocompletion=complete_rules),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
@@ -251,10 +252,29 @@ def schema_command(
         None, metavar="[RULESET]",
         help="Built-in id or rules file; without it, the schema of any warband file.",
         autocompletion=complete_ruleset),
+    install: Optional[str] = typer.Option(
+        None, "--install", metavar="DIR",
+        help="Write the schema into DIR, beside your lists (as NAME.warband.schema.json), "
+             "and print the modeline that finds it."),
 ) -> None:
     """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
     from warband.cli import lists  # lazily
-    lists.schema(ruleset_ref)
+    lists.schema(ruleset_ref, install)
+
+
+@app.command("new")
+def new_command(
+    ruleset_ref: str = typer.Argument(..., metavar="RULESET", help="Built-in id or rules file.",
+                                      autocompletion=complete_ruleset),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write to this file (atomically) instead of "
+                                              "standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Start a warband file for a ruleset: a modeline your editor follows to its schema, the
+    ruleset, the game's points and a first fighter to fill in."""
+    from warband.cli import lists  # lazily
+    lists.new(ruleset_ref, output, force)
 
 
 class OddsFormat(str, Enum):
@@ -495,7 +515,7 @@ def main() -> None:
     import signal
     import sys
 
-    from warband.cli.common import TERMINATED, Terminated, on_sigterm
+    from warband.cli.common import OK, TERMINATED, Terminated, on_sigterm
     try:
         signal.signal(signal.SIGTERM, on_sigterm)
     except ValueError:   # called from a thread other than the main one: only it may
@@ -505,6 +525,13 @@ def main() -> None:
     except Terminated:
         sys.stderr.write("warband: terminated\n")
         sys.exit(TERMINATED)
+    except SystemExit as done:
+        # standard output closed before all was written (`warband rules show X | head -1`):
+        # what was wanted was read, so this is no failure. Click then exits 1 with standard
+        # output wrapped so that nothing more is written (its PacifyFlushWrapper)
+        if done.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(OK)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -67,7 +67,7 @@ def emit(diagnostics: list[Diagnostic], sources: Sources | None, fmt: Format = F
          stream: IO[str] | None = None) -> None:
     """Diagnostics on standard error (or `stream`): rendered like a compiler's, or as JSON."""
     from warband.diagnostics import Sources, render_json, render_text
-    from warband.terminal import colour_wanted
+    from warband.colour import colour_wanted
     stream = stream or sys.stderr
     if not diagnostics:
         return
@@ -83,7 +83,7 @@ def fail(diagnostics: list[Diagnostic], sources: Sources | dict | None = None, *
          code: int = UNUSABLE, stream: IO[str] | None = None) -> int:
     """Show the diagnostics on standard error and give the exit code to end with."""
     from warband.diagnostics import Sources, render_text
-    from warband.terminal import colour_wanted
+    from warband.colour import colour_wanted
     texts = sources if isinstance(sources, dict) else getattr(sources, "texts", None) or {}
     stream = stream or sys.stderr
     stream.write(render_text(diagnostics, Sources(dict(texts)), colour=colour_wanted(stream)))

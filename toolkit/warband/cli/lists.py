@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 
@@ -26,7 +27,7 @@ def validate(files: list[str], fmt: ReportFormat, strict: bool, ruleset: str | N
     """`warband validate` (its options and help: cli/__init__.py)."""
     from warband.lists import reporters
     from warband.lists.validate import validate as run
-    from warband.terminal import colour_wanted
+    from warband.colour import colour_wanted
     report = run(files, default_ruleset=ruleset)
     sys.stdout.write(reporters.render(report, fmt.value, colour=colour_wanted(sys.stdout)))
     raise typer.Exit(UNUSABLE if report.unusable else FINDINGS if report.failed(strict) else OK)
@@ -53,7 +54,7 @@ def roster(
             emit([problem], None)
             raise typer.Exit(UNUSABLE)
     to_terminal = output is None and sys.stdout.isatty()
-    from warband.terminal import colour_wanted
+    from warband.colour import colour_wanted
     colour = output is None and fmt is RosterFormat.text and colour_wanted(sys.stdout)
     width = shutil.get_terminal_size((100, 24)).columns
     try:
@@ -100,14 +101,59 @@ def _pdf_missing(output: str | None):
                      "--format html and print it to PDF from a browser")
 
 
-def schema(ruleset_ref: str | None) -> None:
+def schema(ruleset_ref: str | None, install: str | None = None) -> None:
     """`warband schema` (its options and help: cli/__init__.py)."""
     from warband.lists import schema as schemas
     if ruleset_ref is None:
-        sys.stdout.write(schemas.schema_text(schemas.generic_schema()))
+        made, name = schemas.generic_schema(), schemas.schema_file(None)
+    else:
+        ruleset = load_or_exit(ruleset_ref)
+        made, name = schemas.ruleset_schema(ruleset), schemas.schema_file(ruleset.id)
+    if install is None:
+        sys.stdout.write(schemas.schema_text(made))
         return
+    if not os.path.isdir(install):
+        emit([diag("E642", f"cannot install the schema: {install} is not a folder", None,
+                   hint="name the folder your warband files are in")], None)
+        raise typer.Exit(UNUSABLE)
+    path = os.path.join(install, name)
+    # a generated file (its text says "do not edit"): replaced by the schema of today's rules
+    problem = write_output(path, schemas.schema_text(made), True)
+    if problem is not None:
+        emit([problem], None)
+        raise typer.Exit(UNUSABLE)
+    sys.stderr.write(f"wrote {printable(path)}; a warband file in {printable(install)} finds "
+                     f"it with this first line:\n")
+    sys.stdout.write(f"{schemas.MODELINE}{name}\n")
+
+
+def new(ruleset_ref: str, output: str | None, force: bool) -> None:
+    """`warband new` (its options and help: cli/__init__.py)."""
+    from warband.lists.starter import start
+    if output is not None:
+        problem = check_output(output, force)   # before any work
+        if problem is not None:
+            emit([problem], None)
+            raise typer.Exit(UNUSABLE)
     ruleset = load_or_exit(ruleset_ref)
-    sys.stdout.write(schemas.schema_text(schemas.ruleset_schema(ruleset)))
+    started = start(ruleset, ruleset_ref, output)
+    if output is None:
+        sys.stdout.write(started.text)
+    else:
+        problem = write_output(output, started.text, force)
+        if problem is not None:
+            emit([problem], None)
+            raise typer.Exit(UNUSABLE)
+    if not started.modeline:
+        where = os.path.dirname(output) or "." if output is not None else "."
+        sys.stderr.write(f"note: no schema of '{printable(ruleset.id)}' for an editor to find; "
+                         f"run: warband schema {printable(ruleset_ref)} --install "
+                         f"{printable(where)}, and add the modeline it prints as the first "
+                         "line\n")
+    if started.diagnostics:   # what the rules still ask of a whole warband: the player's part
+        sys.stderr.write("what the list still needs before it is valid:\n")
+        emit(started.diagnostics, started.sources)
+    raise typer.Exit(OK)
 
 
 def convert(file: str, to: str, output: str | None, force: bool, using: list[str]) -> None:

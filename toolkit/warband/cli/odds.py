@@ -93,6 +93,12 @@ def odds(
         emit(diagnostics, sources)
         raise typer.Exit(UNUSABLE)
     parsed = cast("list[ParsedFighter]", fighters)   # a fighter not parsed left a diagnostic
+    set_texts = [t for _, t in settings] + list(with_)
+    if swept is not None and swept.parameter is not None:   # the sweep sets it instead
+        set_texts = [t for t in set_texts if t.partition("=")[0] != swept.parameter]
+    asked = computed(ruleset.id, action, attacking, targeted, set_texts, policy,
+                     swept.label if swept is not None else None,
+                     sweep.partition("=")[2].strip() if sweep is not None else None)
     # weapon profiles: an equipment parameter not given is each piece the attacker carries
     pieces = _pieces(decl, ruleset, parsed, options)
     if pieces is not None:
@@ -112,8 +118,8 @@ def odds(
         import warband.cli.odds_sweep as odds_sweep
         found = odds_sweep.run(swept, ruleset, ruleset_ref, action, parsed, options, policies,
                                sources)
-        report = odds_sweep.render(found, kind, ruleset, policies, output is None)
-        odds_sweep.deliver(report, odds_sweep.plot_svg(found, ruleset) if plot else None,
+        report = odds_sweep.render(found, kind, ruleset, policies, output is None, asked)
+        odds_sweep.deliver(report, odds_sweep.plot_svg(found, ruleset, asked) if plot else None,
                            output, plot, force, sources)
         return
     try:
@@ -131,7 +137,8 @@ def odds(
         raise typer.Exit(UNUSABLE)
     if output is None and plot is None and kind != "html":   # as it always was
         if kind == "json":
-            typer.echo(json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2))
+            typer.echo(json.dumps(_json(result, ruleset, policies, attacking, targeted,
+                                        set_texts), indent=2))
         else:
             _print_odds(result)
         return
@@ -139,15 +146,47 @@ def odds(
     import warband.cli.odds_sweep as odds_sweep
     title = f"{ruleset.id}: odds of {action}"
     if kind == "json":
-        report = json.dumps(odds_mod.as_json(result, ruleset, policies), indent=2) + "\n"
+        report = json.dumps(_json(result, ruleset, policies, attacking, targeted, set_texts),
+                            indent=2) + "\n"
     elif kind == "html":
         report = odds_page.odds_html(result, title, odds_mod.solution_lines(result.solution)
-                                     if result.solution is not None else [])
+                                     if result.solution is not None else [], asked)
     else:
         report = odds_sweep.captured(lambda console: _print_odds(result, console),
                                      output is None)
-    svg = odds_page.figure(odds_page.odds_panels(result), title) if plot else None
+    svg = odds_page.figure(odds_page.odds_panels(result), title, asked) if plot else None
     odds_sweep.deliver(report, svg, output, plot, force, sources)
+
+
+# ---- what was computed: named in every saved page, chart and JSON ------------------------------
+def computed(ruleset: str, action: str, attackers: list[str], targets: list[str],
+             settings: list[str], policy: list[str], sweep: str | None = None,
+             values: str | None = None) -> list[tuple[str, str]]:
+    """What a report weighed, as (what, value) lines: the ruleset, the action, each --attacker
+    and --target as written, the parameters set (--cover, --with), the policies (--policy), and
+    a sweep's value and range; so that two saved pages of odds can be told apart."""
+    lines = [("ruleset", ruleset), ("action", action)]
+    lines += [("attacker", text) for text in attackers]
+    lines += [("target", text) for text in targets]
+    lines += [("with", text) for text in settings]
+    lines.append(("policy", ", ".join(policy) if policy else "first (the default)"))
+    if sweep is not None:
+        lines.append(("sweep", f"{sweep} = {values}"))
+    return lines
+
+
+def _json(result: OddsResult, ruleset: Ruleset, policies, attackers: list[str],
+          targets: list[str], settings: list[str]) -> dict:
+    """The odds as JSON, with what was weighed: the fighters as written and the parameters
+    set (`with`: --cover and each --with), beside the ruleset, the action and the policy it
+    always named."""
+    from warband.run import odds as odds_mod
+    found = odds_mod.as_json(result, ruleset, policies)
+    named = {"attacker": attackers, "target": targets,
+             "with": dict(text.partition("=")[::2] for text in settings)}
+    at = list(found).index("action") + 1
+    items = list(found.items())
+    return dict(items[:at] + list(named.items()) + items[at:])
 
 
 # ---- weapon profiles: the odds with each piece the attacker carries ---------------------------

@@ -27,7 +27,7 @@ STYLE = charts.PAGE_STYLE + """.charts { margin-top: 1em; } section { margin-top
 class Sweep(NamedTuple):
     """The odds once per value of one parameter or stat (`--sweep NAME=LOW..HIGH`)."""
 
-    name: str                      # as the user wrote it: "attacker.might", "range"
+    name: str                      # what it varies: "attacker.Might" (written "might"), "range"
     values: list[int]
     results: list[OddsResult]
 
@@ -105,12 +105,14 @@ def sweep_panels(sweep: Sweep) -> list[charts.Panel]:
                           for i, (name, chances) in enumerate(columns)], sweep.name)]
 
 
-def figure(panels: list[charts.Panel], title: str) -> str:
-    """The `--plot FILE.svg`: the panels on one sheet (a note when there is nothing to draw)."""
+def figure(panels: list[charts.Panel], title: str, asked: list[tuple[str, str]]) -> str:
+    """The `--plot FILE.svg`: the panels on one sheet (a note when there is nothing to draw),
+    under a title and what was weighed (`asked`: cli/odds.computed), a line each."""
     if not panels:
         panels = [charts.Panel("empty", "Nothing to draw", 40, charts.heading(
             "the action gives no result and changes nothing"))]
-    return charts.sheet(panels, title, per_row=1 if len(panels) == 1 else 2)
+    return charts.sheet(panels, title, per_row=1 if len(panels) == 1 else 2,
+                        notes=[f"{what}: {value}" for what, value in asked])
 
 
 def _t(value: object) -> str:
@@ -128,13 +130,17 @@ def _charts(panels: list[charts.Panel]) -> str:
         f'<figure id="figure-{p.id}">{p.svg()}</figure>' for p in panels) + "</div>"
 
 
-def _page(title: str, parts: list[str]) -> str:
+def _page(title: str, parts: list[str], asked: list[tuple[str, str]]) -> str:
+    """A page: its title, what was weighed (#computed: a line each), then the parts."""
+    said = '<dl id="computed">' + "".join(f"<dt>{_t(what)}</dt><dd>{_t(value)}</dd>"
+                                          for what, value in asked) + "</dl>"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_t(title)}</title><style>{STYLE}</style></head><body>\n"
-            f"<h1>{_t(title)}</h1>\n" + "\n".join(parts) + "\n</body></html>\n")
+            f"<h1>{_t(title)}</h1>\n{said}\n" + "\n".join(parts) + "\n</body></html>\n")
 
 
-def odds_html(result: OddsResult, title: str, solution: list[str]) -> str:
+def odds_html(result: OddsResult, title: str, solution: list[str],
+              asked: list[tuple[str, str]]) -> str:
     """One odds as a page: #figures (outcome, fraction, percent), #effects, the charts."""
     parts = []
     if list(result.order) == [None]:
@@ -157,7 +163,7 @@ def odds_html(result: OddsResult, title: str, solution: list[str]) -> str:
              for label, dist in result.effects.items()
              for i, (v, p) in enumerate(_sorted(dist))]) + "</section>")
     parts.append(_charts(odds_panels(result)))
-    return _page(title, parts)
+    return _page(title, parts, asked)
 
 
 def sweep_rows(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
@@ -169,9 +175,12 @@ def sweep_rows(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
         for k, x in enumerate(sweep.values)]
 
 
-def sweep_json(sweep: Sweep) -> list[dict]:
-    """A list of {value, distribution (exact fractions), percent, effects, and expected for a
-    number result}; a null distribution and percent for an action with no result."""
+def sweep_json(sweep: Sweep, asked: list[tuple[str, str]], policies) -> dict:
+    """What was weighed, as a single odds' JSON names it (ruleset, action, attacker and target
+    as written, `with` the parameters set, policy), `sweep` (what is varied: `attacker.Might`)
+    and `values`: a list of {value, distribution (exact fractions), percent, effects, and
+    expected for a number result}; a null distribution and percent for an action with no
+    result."""
     outcomes = sweep.outcomes()
     out: list[dict] = []
     for k, x in enumerate(sweep.values):
@@ -187,10 +196,15 @@ def sweep_json(sweep: Sweep) -> list[dict]:
         if expected is not None:
             row["expected"] = fraction_text(expected)
         out.append(row)
-    return out
+    return {"ruleset": dict(asked)["ruleset"], "action": dict(asked)["action"],
+            "attacker": [value for what, value in asked if what == "attacker"],
+            "target": [value for what, value in asked if what == "target"],
+            "with": dict(value.partition("=")[::2] for what, value in asked if what == "with"),
+            "policy": {"default": policies.default, **policies.by_decision},
+            "sweep": sweep.name, "values": out}
 
 
-def sweep_html(sweep: Sweep, title: str) -> str:
+def sweep_html(sweep: Sweep, title: str, asked: list[tuple[str, str]]) -> str:
     """A sweep as a page: the line chart, then #figures (the table, exact fractions beside the
     percents)."""
     columns, expected = sweep.columns(), sweep.expected()
@@ -203,4 +217,4 @@ def sweep_html(sweep: Sweep, title: str) -> str:
         "<p>no result: the action returns nothing and changes nothing</p>"
     # the chart first: a long table would push it out of sight
     return _page(title, [_charts(sweep_panels(sweep)),
-                         '<section id="figures">' + table + "</section>"])
+                         '<section id="figures">' + table + "</section>"], asked)

@@ -41,6 +41,14 @@ class Asked(NamedTuple):
     who: int                  # ... of this fighter (0: the first attacker, 1: the first target)
     values: list[int]
 
+    @property
+    def label(self) -> str:
+        """What the sweep varies, as its axis and its column name it: a parameter by its name
+        (`range`), a stat or a trait by whose it is (`attacker.Might`, though written `might`)."""
+        if self.parameter is not None:
+            return self.parameter
+        return f"{'attacker' if self.who == 0 else 'target'}.{self.stat or self.trait}"
+
 
 def parse(text: str, ruleset: Ruleset, decl, fighters: list, targeted: bool, solve: bool,
           diagnostics: list[Diagnostic]) -> Asked | None:
@@ -209,17 +217,19 @@ def run(asked: Asked, ruleset: Ruleset, ruleset_ref: str, action: str,
             from warband.lang.compiler import load
             emit([error.diagnostic], load(ruleset_ref).sources)
             raise typer.Exit(UNUSABLE)
-    return Sweep(asked.name, asked.values, results)
+    return Sweep(asked.label, asked.values, results)
 
 
-def render(sweep: Sweep, kind: str, ruleset: Ruleset, policies, on_stdout: bool) -> str:
-    """The report: text (a row per value, a column per outcome), json, or the html page."""
+def render(sweep: Sweep, kind: str, ruleset: Ruleset, policies, on_stdout: bool,
+           asked: list[tuple[str, str]]) -> str:
+    """The report: text (a row per value, a column per outcome), json, or the html page; the
+    json and the page name what was weighed (`asked`: cli/odds.computed)."""
     import warband.cli.odds_page as odds_page
     if kind == "json":
-        return json.dumps(odds_page.sweep_json(sweep), indent=2) + "\n"
+        return json.dumps(odds_page.sweep_json(sweep, asked, policies), indent=2) + "\n"
     if kind == "html":
         return odds_page.sweep_html(sweep, f"{ruleset.id}: odds of {sweep.results[0].action} "
-                                           f"by {sweep.name}")
+                                           f"by {sweep.name}", asked)
 
     def table(console) -> None:
         from rich.table import Table
@@ -250,10 +260,11 @@ def captured(show: Callable, on_stdout: bool) -> str:
     return buffer.getvalue()
 
 
-def plot_svg(sweep: Sweep, ruleset: Ruleset) -> str:
+def plot_svg(sweep: Sweep, ruleset: Ruleset, asked: list[tuple[str, str]]) -> str:
     import warband.cli.odds_page as odds_page
     return odds_page.figure(odds_page.sweep_panels(sweep),
-                            f"{ruleset.id}: odds of {sweep.results[0].action} by {sweep.name}")
+                            f"{ruleset.id}: odds of {sweep.results[0].action} by {sweep.name}",
+                            asked)
 
 
 def deliver(report: str, svg: str | None, output: str | None, plot: str | None, force: bool,

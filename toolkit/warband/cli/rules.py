@@ -28,24 +28,39 @@ def rules_list(fmt: Format) -> None:
 
     from warband import terminal
     from warband.diagnostics import printable
+    console = terminal.console()
     table = Table("id", "name", "extends", "file", box=None, pad_edge=False)
-    for b in found:   # Text cells: a title is the file's text, never Rich markup
-        table.add_row(*(Text(printable(cell)) for cell in (
-            b.id, b.title, b.extends or "", catalog.display_path(b.path))))
-    terminal.console().print(table)   # ids and paths whole, titles wrapped
+    rows = [[printable(cell) for cell in (b.id, b.title, b.extends or "",
+                                          catalog.display_path(b.path))] for b in found]
+    for row in rows:   # Text cells: a title is the file's text, never Rich markup
+        table.add_row(*(Text(cell) for cell in row))
+    slack = terminal.keep_whole(table)
+    if terminal.needed_width(console, table) + slack > console.width:
+        # too narrow for four columns with room for the titles (80 columns are): the id, and
+        # under its title, wrapped, what it extends and its file, so that ids and paths stay
+        # whole
+        table = Table("id", "name", box=None, pad_edge=False)
+        for ident, title, extends, path in rows:
+            table.add_row(Text(ident), Text(f"{title}\n" + (f"extends {extends}; "
+                                                            if extends else "") + path))
+    with console.capture() as captured:
+        console.print(table)   # ids and paths whole, titles wrapped
+    # (rich pads every line to the table's width: a line ends where its text does)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
 
 
 def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> None:
     """`warband rules check` (its options and help: cli/__init__.py)."""
     from warband.diagnostics import Severity, Sources, summary
-    from warband.lang.compiler import load, locate
+    from warband.lang.compiler import load, load_stdin, locate
     everything, sources, unusable, failed = [], Sources(), False, False
     for ref in refs:
-        compiled = load(ref)
+        # '-': the rules text on standard input (an editor's buffer, a generated file)
+        compiled = load_stdin(sys.stdin.buffer) if ref == "-" else load(ref)
         sources.texts.update(compiled.sources.texts)
         found = list(compiled.diagnostics)   # a copy: load() keeps compiled rulesets for reuse
-        if playouts and not compiled.errors and compiled.ruleset is not None and \
-                compiled.ruleset.scenario is not None:
+        if playouts and ref != "-" and not compiled.errors and compiled.ruleset is not None \
+                and compiled.ruleset.scenario is not None:
             from warband.game.playouts import playouts as play_out
             path, _ = locate(ref)
             found += play_out(_scenario_ref(ref, path), compiled, playouts)
@@ -87,9 +102,12 @@ def rules_show(ref: str, fmt: Format) -> None:
     else:
         from warband import terminal
         console = terminal.console()
-        summary.render(ruleset, console)   # its tables print names whole
-        if sides is not None:
-            _render_sides(sides, console)
+        with console.capture() as captured:
+            summary.render(ruleset, console)   # its tables print names whole, prose wrapped
+            if sides is not None:
+                _render_sides(sides, console)
+        # (rich pads a table's lines to its width: a line ends where its text does)
+        sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
 
 
 def scenario_sides(ruleset) -> list[dict] | None:
@@ -129,4 +147,6 @@ def rules_diff(base_ref: str, house_ref: str, fmt: Format) -> None:
     if fmt is Format.json:
         typer.echo(json.dumps(diff.as_json(base, house, changes), indent=2))
     else:
-        typer.echo(diff.as_text(base, house, changes), nl=False)
+        import shutil
+        width = shutil.get_terminal_size((80, 24)).columns   # prose wrapped to the terminal
+        typer.echo(diff.as_text(base, house, changes, width), nl=False)

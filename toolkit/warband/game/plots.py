@@ -24,6 +24,7 @@ from warband.charts import (
     sheet,
     text,
 )
+from warband.game.svg import side_colour
 from warband.game.tally import GameDetails, Summary, wilson_interval
 
 FIGHTERS_SHOWN = 30    # fighters in the losses-by-fighter chart: the most often lost
@@ -32,7 +33,9 @@ BINS = 20              # score bins when scores are not a few whole numbers
 
 
 def colours(summary: Summary) -> dict[str, str]:
-    return {side: COLOURS[i % len(COLOURS)] for i, side in enumerate(summary.sides)}
+    """Each side's colour: the one its fighters have on a game's board and page (game/svg.py),
+    so that a side looks the same on every page the toolkit draws."""
+    return {side: side_colour(i) for i, side in enumerate(summary.sides)}
 
 
 def win_rates(summary: Summary) -> Panel:

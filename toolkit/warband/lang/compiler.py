@@ -128,13 +128,27 @@ def locate(ref: str) -> tuple[Path | None, Diagnostic | None]:
                       hint=did_you_mean(ref, ids) or f"built-in rulesets: {', '.join(ids)}")
 
 
+STDIN_NAME = "<stdin>"
+
+
+def load_stdin(stream) -> Compiled:
+    """Compile the rules text of a binary stream (standard input, for `rules check -`), read
+    only as far as a rules file may go; a file it `extends` is found from the working
+    directory."""
+    return _compiled(catalog.rules_text(stream.read(MAX_RULES_BYTES + 1)), STDIN_NAME)
+
+
 def load(ref: str) -> Compiled:
     """Compile a built-in ruleset by id, or a rules file by path."""
     path, problem = locate(ref)
     if path is None:
         return Compiled(None, [problem] if problem else [])
     name = catalog.display_path(path)
-    text = catalog.read_rules(path)
+    return _compiled(catalog.read_rules(path), name)
+
+
+def _compiled(text: str | catalog.Unreadable, name: str) -> Compiled:
+    """A rules file's text compiled (or found in the cache), or why it could not be read."""
     if isinstance(text, catalog.Unreadable):
         if text.reason == "size":
             return Compiled(None, [diag("E403", f"{name} is larger than {MAX_RULES_BYTES:,} "

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, cast
 
 from warband.diagnostics import Span, printable
+from warband.terminal import wrap
 from warband.lang import nodes
 from warband.lang.ruleset import (
     Army,
@@ -506,7 +507,19 @@ def as_json(base: Ruleset, house: Ruleset, changes: list[Change]) -> dict:
             "changes": [c.to_json() for c in changes]}
 
 
-def as_text(base: Ruleset, house: Ruleset, changes: list[Change]) -> str:
+def as_text(base: Ruleset, house: Ruleset, changes: list[Change],
+            width: int | None = None) -> str:
+    """The changes as text; with `width`, each line wrapped between words to it (a change's
+    details under its name, a detail's further lines under the detail)."""
+    text = _as_text(base, house, changes)
+    if width is None:
+        return text
+    return "\n".join(wrap(line, width, "  " if not line.startswith(" ") else
+                          " " * 13 if not line.startswith(" " * 13) else None)
+                     for line in text.split("\n"))
+
+
+def _as_text(base: Ruleset, house: Ruleset, changes: list[Change]) -> str:
     lines = [f"{house.title} ({house.id}) compared with {base.title} ({base.id}):"]
     if not changes:
         return lines[0] + "\nno differences\n"

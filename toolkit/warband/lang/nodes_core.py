@@ -7,7 +7,7 @@ about it, and two identical expressions at different places stay distinct.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from typing import TypeVar, dataclass_transform
 
 from warband.diagnostics import Span
@@ -17,8 +17,49 @@ _Node = TypeVar("_Node")
 
 @dataclass_transform(frozen_default=True, eq_default=False)
 def node(cls: type[_Node]) -> type[_Node]:
-    """A syntax node: a frozen dataclass with slots, compared by identity."""
-    return dataclass(frozen=True, eq=False, slots=True)(cls)
+    """A syntax node: a dataclass with slots, compared by identity, frozen.
+
+    Frozen by the methods below, shared by every node, rather than by dataclass(frozen=True),
+    which compiles a __setattr__, a __delattr__ and a __repr__ for each class: with some 150
+    node classes that was most of the time `warband validate` spent importing (issue 32, E23).
+    The type checker sees them frozen all the same (dataclass_transform)."""
+    made = dataclass(eq=False, slots=True, repr=False)(cls)
+    for name, method in _NODE_METHODS.items():
+        setattr(made, name, method)
+    return made
+
+
+def _set_once(self, name: str, value) -> None:
+    """A node's fields are set once, by its __init__: never again."""
+    try:
+        getattr(self, name)
+    except AttributeError:   # not set yet (slots start empty)
+        object.__setattr__(self, name, value)
+        return
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _delete(self, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _state(self) -> tuple:
+    """What pickling keeps (the compile cache): the fields' values, in order."""
+    return tuple(getattr(self, name) for name in self.__slots__)
+
+
+def _restore(self, state: tuple) -> None:
+    for name, value in zip(self.__slots__, state):
+        object.__setattr__(self, name, value)
+
+
+def _repr(self) -> str:
+    return f"{type(self).__qualname__}(" + ", ".join(
+        f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
+
+
+_NODE_METHODS = {"__setattr__": _set_once, "__delattr__": _delete, "__getstate__": _state,
+                 "__setstate__": _restore, "__repr__": _repr}
 
 
 @node

@@ -96,9 +96,9 @@ class Equipment:
     # in the profiles' order; and the piece's own traits, not its wielder's
     values: tuple[tuple[str, Constant | None], ...] = ()
     traits: tuple[tuple[str, Constant | None], ...] = ()
-    # a weapon on a card: a piece with a profile value or a trait of its own, or one that grants
-    # nothing (a dagger of the profiles' defaults); armour or a cloak that only grants a trait
-    # to its wearer is none
+    # what its declaration says of it as a weapon: a profile value or a trait of its own (a
+    # roster also counts as a weapon a piece an action is taken with: lists/roster.py); what it
+    # grants its wearer says nothing either way (a sword may grant Parry, a helmet nothing)
     weapon: bool = False
 
 
@@ -451,7 +451,7 @@ def _profiled(equipment: dict, profiles: dict[str, Stat], module: nodes.Module,
                               spans.get(name, {}).get(profile.name, piece.span),
                               related=[Related(profile.span, "the profile's range")]))
             values.append((profile.name, value))
-        out[name] = replace(piece, values=tuple(values), weapon=bool(given or piece.traits or not piece.grants))
+        out[name] = replace(piece, values=tuple(values), weapon=bool(given or piece.traits))
     return out
 
 

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from warband.diagnostics import printable
 from warband.lang import nodes
+from warband.terminal import wrap
 from warband.lang.ruleset import Quota, Ruleset, Stat
 from warband.lang.units import unit_words
 from warband.lang.unparse import army_rule_text, expr_text
@@ -129,10 +130,12 @@ def render(ruleset: Ruleset, console: Console) -> None:
     characters escaped (`diagnostics.printable`) and never read as Rich markup, so a
     description cannot colour, link or rewrite the terminal."""
 
-    def say(text: str) -> None:
-        console.print(printable(text), markup=False)
+    def say(text: str) -> None:   # a line of prose, wrapped to the terminal between words
+        console.print(wrap(printable(text), console.width), markup=False)
 
-    console.print(f"[bold]{shown(ruleset.title)}[/bold]  ({shown(ruleset.id)})")
+    head = Text(wrap(printable(f"{ruleset.title}  ({ruleset.id})"), console.width))
+    head.stylize("bold", 0, head.plain.rfind(f"({printable(ruleset.id)})"))   # the title
+    console.print(head)
     if ruleset.source:
         say(f"source: {ruleset.source}")
     say(f"file: {ruleset.file}")
@@ -151,7 +154,7 @@ def render(ruleset: Ruleset, console: Console) -> None:
 
     def section(title: str) -> None:
         console.print()
-        console.print(f"[bold underline]{shown(title)}[/bold underline]")
+        console.print(Text(wrap(printable(title), console.width), style="bold underline"))
 
     if ruleset.stats:
         section("Stats")

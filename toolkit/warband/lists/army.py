@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 from warband.diagnostics import Diagnostic, Related, Sources, Span, diag
+from warband.lang import nodes
 from warband.lang.ruleset import Cost, Quota
 from warband.lists import army_rules
 from warband.lists.warband_file import FIGHTERS, Fighter, Warband, span_at
@@ -426,6 +427,17 @@ def duplicate_names(data: Mapping[str, Any], place: Place) -> list[Diagnostic]:
     return found
 
 
+def points_cost(ruleset) -> Cost | None:
+    """The named cost that the game's points count, in an army priced only in named costs: the
+    one whose limit is the game's points (`limit crowns points`). None in an army with a
+    `cost(f)` (the points are its own), or with no such cost."""
+    army = ruleset.army
+    if army is None or army.cost is not None:
+        return None
+    return next((c for c in army.costs
+                 if isinstance(c.limit, nodes.Name) and c.limit.name == "points"), None)
+
+
 def check(warband: Warband, ruleset, interpreter, data, file: str, text: str | None,
           sources: Sources, *, complete: bool, points_known: bool = True) -> ArmyResult:
     """The army rules for a warband. With complete=False (some entries are malformed and left
@@ -450,6 +462,11 @@ def check(warband: Warband, ruleset, interpreter, data, file: str, text: str | N
     if complete:   # a total of every entry: a cost that failed somewhere has none (reported)
         check_named_limits(warband, [c for c in ruleset.army.costs if worked[c.name]],
                            interpreter, world, place, result, points, points_known=points_known)
+        priced = points_cost(ruleset)   # the points, in an army priced in crowns
+        if priced is not None:
+            found = result.named[priced.name]
+            result.total = found.total
+            result.limit = found.limit if isinstance(found.limit, int) else None
     check_quotas(warband, ruleset, world, place, result, complete=complete,
                  points=points if points_known else None)
     army_rules.check_rules(warband, ruleset, interpreter, place, result, complete=complete,

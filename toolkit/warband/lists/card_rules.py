@@ -77,10 +77,13 @@ def _static(e: nodes.Expr, actor: str, piece: str | None, ruleset: Ruleset) -> b
 @per_ruleset
 def offered_actions(ruleset: Ruleset) -> frozenset[str] | None:
     """The actions a fighter can be given to take in play, as the rules' own `activate`
-    statements offer them: the names their `using` lists give, or None (every action) when one
-    offers all (`activate f`, `activate f except first`) or the rules activate nobody (a file
-    for odds, or a scenario that activates). An action no `activate` offers is a step the rules
-    take for a fighter (SMART's damage, say), not one a player picks, so it is off the card."""
+    statements offer them: those their `using` lists give (every action without one), less the
+    one a literal `except "strike"` leaves out, over all of them; None (every action) when one
+    offers all (`activate f`; `activate f except first` too, whose exception is known only in
+    play) or the rules activate nobody (a file for odds, or a scenario that activates). An
+    action no `activate` offers is a step the rules take for a fighter (SMART's damage, say),
+    not one a player picks, so it is off the card."""
+    every = [name for name, decl in ruleset.procedures.items() if decl.kind == "action"]
     offered: set[str] = set()
     bodies = [decl.body for decl in ruleset.procedures.values()]
     if ruleset.scenario is not None:
@@ -89,10 +92,15 @@ def offered_actions(ruleset: Ruleset) -> frozenset[str] | None:
     for node in _descend(tuple(bodies)):
         if isinstance(node, nodes.Activate):
             found = True
-            if not node.using:
+            names = [name.name for name in node.using] if node.using else every
+            if isinstance(node.exclude, nodes.Str):
+                names = [name for name in names if name != node.exclude.value]
+            elif not node.using:
                 return None
-            offered.update(name.name for name in node.using)
-    return frozenset(offered) if found else None
+            offered.update(names)
+    if not found or offered >= set(every):
+        return None
+    return frozenset(offered)
 
 
 def actions(ruleset: Ruleset, interpreter: Interpreter, world: World, index: int,

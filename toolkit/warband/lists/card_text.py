@@ -27,6 +27,8 @@ def cards(console, model: dict) -> None:
             where = f"{p['where']}: " if p["where"] else ""
             console.print(Text(f"  {where}{p['text']}",
                                style="red" if p["severity"] == "error" else "yellow"))
+            if p.get("hint"):
+                console.print(Text(f"    = hint: {p['hint']}", style="dim"))
         if f["actions"]:
             console.print(Text("  actions:"))
             grid = _grid()   # a long condition wraps under itself, not under the name

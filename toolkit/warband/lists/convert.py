@@ -31,6 +31,7 @@ from warband.lang import nodes
 from warband.lang.compiler import load
 from warband.lang.conversion import Conversion, available, load_file, unreadable_text
 from warband.lang.ruleset import Ruleset
+from warband.lists import schema
 from warband.lists.army import world_of
 from warband.lists.convert_house import house_names, house_summary
 from warband.lists.convert_units import converted_models
@@ -492,7 +493,15 @@ def _comment_ruleset(text: str, comment: str) -> str:
     return "".join(lines[:line] + [comment + "\n"] + lines[line:])
 
 
-def _retarget_modeline(text: str, source_id: str, target_id: str) -> str:
+def _retarget_modeline(text: str, source_id: str, target_id: str, folder: Path) -> str:
+    """The editor's modeline, if the file has one, naming the target ruleset's schema by a
+    path that resolves from the converted file's folder (lists/schema.modeline); where there
+    is none to find (a ruleset of the user's own), only the schema's name changes."""
+    found = schema.modeline(target_id, folder)
+    if found is not None:
+        whole = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S*", re.MULTILINE)
+        if whole.search(text):
+            return whole.sub(lambda m: found, text, count=1)
     pattern = re.compile(rf"(^#\s*yaml-language-server:.*?)\b{re.escape(source_id)}"
                          rf"(\.warband\.schema\.json)", re.MULTILINE)
     return pattern.sub(lambda m: m.group(1) + target_id + m.group(2), text, count=1)
@@ -555,9 +564,9 @@ def convert(arg: str, target_ref: str, *, using: list[str] | None = None,
     if house is not None:
         out = _comment_ruleset(out, f"# converted from {own_id} by the conversion from "
                                     f"{base_id}; not converted, the house rules' {house}")
-    out = _retarget_modeline(out, own_id, conversion.target.ruleset.id)
-    result.text = out
     base = Path(output_name).parent if output_name != OUTPUT_NAME else Path(".")
+    out = _retarget_modeline(out, own_id, conversion.target.ruleset.id, base)
+    result.text = out
     after = Validation().text(out, output_name, base)
     result.sources.add(output_name, out)
     result.diagnostics += after.diagnostics

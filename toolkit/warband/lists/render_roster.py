@@ -408,6 +408,8 @@ def terminal(model: dict, *, width: int = 100, colour: bool = False) -> str:
         where = f"{p['where']}: " if p["where"] else ""
         console.print(Text(f"  {where}{p['text']}",
                            style="red" if p["severity"] == "error" else "yellow"))
+        if p.get("hint"):   # as validate shows it
+            console.print(Text(f"    = hint: {p['hint']}", style="dim"))
     notes = [f for f in model["fighters"] if f["notes"]]
     if notes:
         console.print()

@@ -34,21 +34,28 @@ Model (every value a str, int, bool, None, list or dict):
                                                     blank: boxes None) per counter on fighters
                copies,                              lines of those boxes: one per fighter of
                                                     the entry (its count, up to MAX_CARD_BOXES)
-               valid, problems: [{severity, code, message, where, text}],   its own problems
+               valid, problems: [{severity, code, message, where, text, hint}],   its own
+                                                    problems
+               unread: [str],                       what of the entry could not be read
+                                                    ("class", a stat's name, "count", "traits",
+                                                    "equipment"): left out of its counts and
+                                                    shown marked "?" (a class or a piece as
+                                                    written, then "?"; a stat as "?")
                broken}]                             an entry too malformed to read: only its
                                                     name (or "entry N") and its problems
     side:     [{name, kind, doc, boxes, row}]       the side's flags and counters, once
     reference: [{name, doc, params, columns, rows: [{key, values, doc}]}]   the tables the rules
                                                     mark `for reference`, once
     totals:   [{name, used, limit, bound, text, ok}]   points, each named cost and fighters,
-                                                    where defined
-    valid, status, problems: [{severity, code, message, where, text}]
+                                                    where defined; what can be counted: "at
+                                                    least N" when an entry cannot be
+    valid, status, problems: [{severity, code, message, where, text, hint}]
     glossary: [{title, kind, entries: [{name, doc, detail}]}]   only sections with entries
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -203,10 +210,11 @@ def _traits(fighter: Fighter, seen: WorldFighter, ruleset: Ruleset) -> list[dict
 
 def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
              ruleset: Ruleset, derived: dict, named: dict[str, army.CostTotal]) -> dict:
-    stats = [{"name": name, "value": number_text(derived[name] if name in derived
-                                                 else seen.values.get(name)),
+    values = {name: derived[name] if name in derived else seen.values.get(name)
+              for name in ruleset.stats}
+    stats = [{"name": name, "value": "?" if value is None else number_text(value),
               "derived": name in derived}   # worked out by the rules (a level from XP)
-             for name in ruleset.stats]
+             for name, value in values.items()]
     # each piece once: a piece carried twice (the class's and the entry's) is "Dagger × 2"
     carried: dict[str, int] = {}
     for e in seen.equipment:
@@ -236,7 +244,6 @@ def _fighter(fighter: Fighter, seen: WorldFighter, cost: int | Fraction | None,
         "costs": [_named_cost(name, fighter, found.costs.get(fighter.index))
                   for name, found in named.items()],
         "models": _models(seen, ruleset),
-        "weapons": _weapons(seen, ruleset),
     }
 
 
@@ -264,13 +271,18 @@ def _models(seen: WorldFighter, ruleset: Ruleset) -> dict | None:
 
 
 # weapon profiles: a fighter's pieces with their values, as a small table on its card
-def _weapons(seen: WorldFighter, ruleset: Ruleset) -> list[dict]:
+def _weapons(seen: WorldFighter, ruleset: Ruleset, actions: list[dict]) -> list[dict]:
+    """The pieces the fighter carries that the rules make weapons: one an action on its card
+    is taken with (`shoot with Carbine`), or one declared with a profile value or a trait of
+    its own (`Blade { Range = 0 }`). What a piece grants says nothing: a helmet that grants
+    nothing is no weapon unless an action is taken with it, a sword that grants Parry is one."""
     if not ruleset.profiles:
         return []
+    wielded = {p for action in actions for p in action["pieces"]}
     out = []
     for name in dict.fromkeys(seen.equipment):
         piece = ruleset.equipment.get(name)
-        if piece is None or not piece.weapon:   # (armour, a cloak: no weapon)
+        if piece is None or not (piece.weapon or name in wielded):   # (armour: no weapon)
             continue
         values = dict(piece.values)
         out.append({"name": name, "doc": piece.doc,
@@ -287,62 +299,68 @@ def _named_cost(name: str, fighter: Fighter, cost: int | Fraction | None) -> dic
             "total": total, "text": text}
 
 
-def _totals(warband: Warband, ruleset: Ruleset, found: army.ArmyResult,
-            result: FileResult) -> list[dict]:
-    totals, costs = [], found.costs
-    army = ruleset.army
-    if army is not None and army.cost is not None:
-        complete = all(f.index in costs for f in warband.fighters)
-        used = sum((costs[f.index] * f.count for f in warband.fighters if f.index in costs), 0)
-        limit = warband.points if warband.points is not None else army.points
-        used_text = number_text(used) if complete else "?"
-        totals.append({
-            "name": "points", "used": used_text,
-            "limit": number_text(limit) if limit is not None else None,
-            "bound": "at most" if limit is not None else None,
-            "text": f"{used_text} / {number_text(limit)}" if limit is not None else used_text,
-            "ok": None if not complete or limit is None else used <= limit,
-        })
-    for cost in army.costs if army is not None else ():
-        totals.append(_named_total(warband, cost.name, found.named[cost.name],
-                                   result.costs.get(cost.name)))
-    size = sum(f.count for f in warband.fighters)
-    entry: dict[str, str | bool | None] = {"name": "fighters", "used": str(size), "limit": None,
-                                           "bound": None, "text": str(size), "ok": None}
-    if army is not None and army.size is not None:
-        bound, limit, _ = army.size
-        entry.update(limit=str(limit), bound=bound,
-                     text=f"{size} / {limit}" if bound == "at most" else
-                     f"{size} ({bound} {limit})",
-                     ok={"at most": size <= limit, "at least": size >= limit,
-                         "exactly": size == limit}[bound])
-    totals.append(entry)
-    return totals
-
-
-def _named_total(warband: Warband, name: str, found: army.CostTotal,
-                 checked: army.CostTotal | None) -> dict:
-    """A named cost's total, and its limit as validation worked it out (it may read the
-    game's points)."""
-    complete = all(f.index in found.costs for f in warband.fighters)
-    used = sum((found.costs[f.index] * f.count for f in warband.fighters
-                if f.index in found.costs), 0)
-    limit = checked.limit if checked is not None else None
-    used_text = number_text(used) if complete else "?"
+def _counted(name: str, used: int | Fraction, limit, complete: bool) -> dict:
+    """A total against its limit (at most), of what could be counted: "at least N" when some
+    of the list could not be, which is over a limit only if N already is."""
+    used_text = number_text(used) if complete else f"at least {number_text(used)}"
     return {
         "name": name, "used": used_text,
         "limit": number_text(limit) if limit is not None else None,
         "bound": "at most" if limit is not None else None,
         "text": f"{used_text} / {number_text(limit)}" if limit is not None else used_text,
-        "ok": None if not complete or limit is None else used <= limit,
+        "ok": None if limit is None else False if used > limit else
+        True if complete else None,
     }
+
+
+def _totals(warband: Warband, ruleset: Ruleset, found: army.ArmyResult,
+            result: FileResult, uncounted: bool = False) -> list[dict]:
+    """Points, each named cost and fighters, counted over every entry that can be read
+    (`uncounted`: some entry, or an entry's count, could not be)."""
+    totals, costs = [], found.costs
+    army = ruleset.army
+    if army is not None and army.cost is not None:
+        complete = not uncounted and all(f.index in costs for f in warband.fighters)
+        used = sum((costs[f.index] * f.count for f in warband.fighters if f.index in costs), 0)
+        limit = warband.points if warband.points is not None else army.points
+        totals.append(_counted("points", used, limit, complete))
+    for cost in army.costs if army is not None else ():
+        totals.append(_named_total(warband, cost.name, found.named[cost.name],
+                                   result.costs.get(cost.name), uncounted))
+    size = sum(f.count for f in warband.fighters)
+    shown = str(size) if not uncounted else f"at least {size}"
+    entry: dict[str, str | bool | None] = {"name": "fighters", "used": shown, "limit": None,
+                                           "bound": None, "text": shown, "ok": None}
+    if army is not None and army.size is not None:
+        bound, limit, _ = army.size
+        ok = {"at most": size <= limit, "at least": size >= limit,
+              "exactly": size == limit}[bound]
+        entry.update(limit=str(limit), bound=bound,
+                     text=f"{shown} / {limit}" if bound == "at most" else
+                     f"{shown} ({bound} {limit})",
+                     # with entries uncounted, only too many is certain
+                     ok=ok if not uncounted else False if bound != "at least" and
+                     size > limit else True if bound == "at least" and ok else None)
+    totals.append(entry)
+    return totals
+
+
+def _named_total(warband: Warband, name: str, found: army.CostTotal,
+                 checked: army.CostTotal | None, uncounted: bool = False) -> dict:
+    """A named cost's total, and its limit as validation worked it out (it may read the
+    game's points)."""
+    complete = not uncounted and all(f.index in found.costs for f in warband.fighters)
+    used = sum((found.costs[f.index] * f.count for f in warband.fighters
+                if f.index in found.costs), 0)
+    return _counted(name, used, checked.limit if checked is not None else None, complete)
 
 
 def _problem(d: Diagnostic, file: str) -> dict:
     where = f"line {d.span.line}" if d.span and d.span.file == file else (
         str(d.span) if d.span else None)
     return {"severity": d.severity.value, "code": d.code, "message": d.message,
-            "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}"}
+            "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}",
+            "hint": d.hint}   # as validate gives it: "did you mean 'Berserker'?"
 
 
 # problems of the whole warband, though shown at the first entry they count: a total over its
@@ -366,7 +384,8 @@ def _entry_problems(result: FileResult) -> dict[int, list[dict]]:
             elif not found or found[-1]["code"]:   # past the sheet's limit: one line a card
                 found.append({"severity": d.severity.value, "code": "", "where": None,
                               "message": "more problems (warband validate lists them all)",
-                              "text": "more problems (warband validate lists them all)"})
+                              "text": "more problems (warband validate lists them all)",
+                              "hint": None})
     return out
 
 
@@ -384,7 +403,7 @@ def _broken(index: int, entry, ruleset: Ruleset, problems: list[dict]) -> dict:
         "costs": [{"name": c.name, "cost": None, "total": None, "text": None}
                   for c in (ruleset.army.costs if ruleset.army is not None else ())],
         "models": None, "weapons": [], "actions": [], "ticks": [], "copies": 1,
-        "valid": False, "problems": problems, "broken": True,
+        "valid": False, "problems": problems, "unread": [], "broken": True,
     }
 
 
@@ -400,6 +419,91 @@ def _entries(result: FileResult, sources: Sources | None) -> list:
     return list(entries) if isinstance(entries, list) else []
 
 
+# ---- an entry with mistakes: what can be read of it ----------------------------------------------
+
+# what of an entry a mistake is in, as the card marks it (the first step of its path below the
+# entry); a key the rules do not know is no value of the fighter's, and is only left out
+MARKED = ("class", "count", "traits", "equipment", "models", "special")
+
+
+def readable_part(entry, index: int, ruleset: Ruleset, paths: list[tuple],
+                  fighter_schema: dict) -> tuple[Fighter, list[str], dict[str, list[str]]] | None:
+    """An entry with mistakes, as far as it can be read: every value a problem is in (`paths`,
+    each below the entry: ("class",), ("traits", 1), ("might",)) left out, and the rest, if it
+    is then a well-formed entry (`fighter_schema`, the ruleset's schema of one entry, less what
+    it requires), the fighter it makes. Also what was left out (MARKED and stat names) and,
+    for a class, traits or equipment, the names as written ("Berserkr"). None for an entry too
+    malformed for that (not a mapping)."""
+    # lazily: an entry with mistakes only
+    from warband.lists.schema import conforms
+    from warband.lists.warband_file import fighter_from
+    if not isinstance(entry, dict):
+        return None
+    clean, unread, written = dict(entry), [], {}
+    dropped: dict[str, set] = {}
+    for path in paths:
+        if not path or path[0] not in clean:
+            continue   # a problem of the whole entry (a stat missing), or a key not there
+        key = path[0]
+        if key in ("traits", "equipment") and len(path) > 1 and \
+                isinstance(clean[key], (list, dict)):
+            dropped.setdefault(key, set()).add(path[1])   # one item: the others still count
+            continue
+        value = clean.pop(key)
+        stat = ruleset.stat_by_key(key) if isinstance(key, str) else None
+        if stat is not None or key in MARKED:
+            unread.append(stat.name if stat is not None else key)
+            if isinstance(value, str) and key == "class":
+                written[key] = [value]
+    for key, items in dropped.items():
+        value = clean[key]
+        if isinstance(value, dict):
+            clean[key] = {k: v for k, v in value.items() if k not in items}
+            gone = [str(k) for k in value if k in items]
+        else:
+            clean[key] = [v for i, v in enumerate(value) if i not in items]
+            gone = [str(v) if isinstance(v, (str, int)) else "?" for i, v in enumerate(value)
+                    if i in items]
+        unread.append(key)
+        written[key] = gone
+    lenient = {k: v for k, v in fighter_schema.items() if k != "required"}
+    if not conforms(lenient, clean):
+        return None
+    return fighter_from(clean, index, ruleset), unread, written
+
+
+def _readable(result: FileResult, sources: Sources | None, indices: list[int],
+              ruleset: Ruleset) -> dict[int, tuple[Fighter, list[str], dict[str, list[str]]]]:
+    """The readable part of each entry of `indices` (those with mistakes) that has one."""
+    # lazily: an entry with mistakes only
+    from warband.lists.schema import ruleset_schema
+    entries = _entries(result, sources)
+    items = ruleset_schema(ruleset, groups=False, classes=False)["properties"][FIGHTERS]["items"]
+    out = {}
+    for i in indices:
+        paths = [tuple(d.path[2:]) for d in result.diagnostics
+                 if len(d.path) >= 2 and d.path[0] == FIGHTERS and d.path[1] == i]
+        found = readable_part(entries[i], i, ruleset, paths, items) if i < len(entries) else None
+        if found is not None:
+            out[i] = found
+    return out
+
+
+def _mark(card: dict, unread: list[str], written: dict[str, list[str]]) -> None:
+    """Mark on a card what of its entry could not be read: a stat "?", a class or a piece as
+    written with "?" after it, so that only the broken value stands out."""
+    card["unread"] = unread
+    if "class" in unread:
+        card["class"] = f"{written['class'][0]}?" if written.get("class") else "?"
+    for key in ("traits", "equipment"):
+        for name in written.get(key, ()):
+            card[key].append({"name": name, "value": None, "doc": None, "text": f"{name}?",
+                              **({"count": 1} if key == "equipment" else {}), "unread": True})
+    for stat in card["stats"]:
+        if stat["name"] in unread:
+            stat["value"] = "?"
+
+
 def _problems(result: FileResult) -> list[dict]:
     """The warband's problems as the card sheet lists them: at most MAX_SHOWN_PER_FILE, the
     rest counted in one line (a sheet of 5,000 fighters each over a limit is read by no one;
@@ -409,7 +513,7 @@ def _problems(result: FileResult) -> list[dict]:
     if more > 0:
         message = f"and {more:,} more (warband validate lists them all)"
         out.append({"severity": "note", "code": "", "message": message, "where": None,
-                    "text": message})
+                    "text": message, "hint": None})
     return out
 
 
@@ -491,28 +595,40 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
     `sources`)."""
     warband, ruleset = result.warband, result.ruleset
     assert warband is not None and ruleset is not None  # as the docstring says: a file read
+    problems = _entry_problems(result)
+    readable = {f.index for f in warband.fighters}
+    # an entry with mistakes still counts for what can be read of it (its values without the
+    # broken ones), marked where they are; only an entry too malformed for that is left out
+    part = _readable(result, sources, sorted(i for i in problems if i not in readable),
+                     ruleset)
+    warband = replace(warband, fighters=tuple(sorted(
+        warband.fighters + tuple(f for f, _, _ in part.values()), key=lambda f: f.index)))
     world = army.world_of(warband, ruleset)
     found = _costs(warband, ruleset, world)
     interpreter = _interpreter(ruleset)
     bounds = card_rules.counter_bounds(ruleset)
     offered = card_rules.offered_actions(ruleset)
-    problems = _entry_problems(result)
     cards = []
     for i, (f, seen, derived) in enumerate(zip(warband.fighters, world.fighters,
                                                _derived(ruleset, world))):
         card = _fighter(f, seen, found.costs.get(f.index), ruleset, derived, found.named)
         card["actions"] = card_rules.actions(ruleset, interpreter, world, i, offered)
+        card["weapons"] = _weapons(seen, ruleset, card["actions"])
         card["ticks"] = card_rules.tick_boxes(ruleset, interpreter, world, i, bounds)
         # a card for several fighters (`count: 4`) gets a line of boxes for each; past the
         # limit of a row, one line to keep count on
         card["copies"] = f.count if f.count <= MAX_CARD_BOXES else 1
         card["problems"] = problems.get(f.index, [])
         card["valid"] = not any(p["severity"] == "error" for p in card["problems"])
+        card["unread"] = []
+        if f.index in part:
+            _, unread, written = part[f.index]
+            _mark(card, unread, written)
         card["broken"] = False
         cards.append((f.index, card))
-    readable = {f.index for f in warband.fighters}
-    missing = sorted(i for i in problems if i not in readable)
-    if missing:   # malformed entries: a card each, in the file's order
+    counted = {f.index for f in warband.fighters}
+    missing = sorted(i for i in problems if i not in counted)
+    if missing:   # entries too malformed to read: a card each, in the file's order
         entries = _entries(result, sources)
         cards += [(i, _broken(i, entries[i] if i < len(entries) else None, ruleset,
                               problems[i])) for i in missing]
@@ -541,7 +657,9 @@ def build(result: FileResult, sources: Sources | None = None) -> dict:
         "fighters": cards_only,
         "side": card_rules.side_boxes(ruleset),
         "reference": card_rules.reference_tables(ruleset),
-        "totals": _totals(warband, ruleset, found, result),
+        "totals": _totals(warband, ruleset, found, result,
+                          uncounted=bool(missing) or any("count" in u for _, u, _ in
+                                                         part.values())),
         "valid": not result.failed(),
         "status": _status(result),
         "problems": _problems(result),

@@ -17,6 +17,7 @@ Regenerate the published schemas with:  python -m warband.lists.schema schemas/
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -185,6 +186,26 @@ def schema_file(ruleset_id: str | None) -> str:
     return GENERIC_FILE if ruleset_id is None else f"{ruleset_id}.warband.schema.json"
 
 
+MODELINE = "# yaml-language-server: $schema="
+
+
+def modeline(ruleset_id: str, folder: Path) -> str | None:
+    """The editor's modeline for a warband file in `folder` that uses `ruleset_id`, naming its
+    schema by a path that resolves from there: one beside the file (`warband schema RULESET
+    --install FOLDER` puts it there), else the shipped one (schemas/ in a checkout,
+    warband/schemas/ in an installed package), relative to the folder; None when there is
+    neither (a ruleset of the user's own, its schema not installed)."""
+    name = schema_file(ruleset_id)
+    for found in (folder / name, catalog.SCHEMAS_DIR / name):
+        if found.is_file():
+            try:
+                shown = os.path.relpath(found, folder)
+            except ValueError:   # another drive, on Windows
+                shown = str(found.resolve())
+            return MODELINE + Path(shown).as_posix()
+    return None
+
+
 def _document(file: str, title: str, description: str, ruleset_prop: dict, fighter: dict,
               points: dict | None) -> dict:
     props: dict = {"name": {"type": "string", "minLength": 1, "description": "the warband's name"},
@@ -206,9 +227,13 @@ def ruleset_schema(ruleset: Ruleset, *, groups: bool = True, classes: bool = Tru
     of classes: validation checks them as army rules (E705), which name the class's rule;
     classes=False the stats classes fix or bound: validation checks them (lists/class_stats.py)
     with the class's line beside."""
+    # lazily: what a limit reads, only for a ruleset with army rules
+    from warband.run.evaluate import names_in
     points = None
     army = ruleset.army
-    if army is not None and army.cost is not None:
+    if army is not None and (army.cost is not None or army.points is not None or any(
+            c.limit is not None and "points" in names_in(c.limit) for c in army.costs)):
+        # a game's size in points: what the points cost, or what a named cost's limit reads
         points = {"type": "integer", "minimum": 1,
                   "description": "the game's size in points; the fighters may cost at most this"}
         if isinstance(army.points, int):

@@ -10,7 +10,9 @@ value and item. Anything outside the subset, or the least doubt, gives None and 
 The subset: block mappings and block sequences (also a sequence at its key's indentation),
 one-line flow sequences of plain words and numbers, `#` comments, and scalars that can only be
 what they look like: words (letters, digits, spaces and a little punctuation, starting with a
-letter), decimal integers other than 0, true/false, null/~, and quoted text without escapes.
+letter), decimal integers (0 and -0 as ruamel keeps them: a ScalarInt of width 1, so that a
+SMART list's `xp: 0` stays on the fast path), true/false, null/~, and quoted text without
+escapes.
 Literal blocks (`|`, `|-`) are read too. No tabs, anchors, aliases, tags, folded (`>`) or
 indented (`|2`) block scalars, multi-line plain or quoted scalars, empty values, duplicate keys,
 or '---'.
@@ -21,17 +23,21 @@ from __future__ import annotations
 
 import re
 
+from ruamel.yaml.scalarint import ScalarInt
+
 from warband.limits import MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
 from warband.lists.yamlload import Loaded
 
 _KEY = re.compile(r"((?!\d)\w[\w -]*?):(?: +|$)")
 _WORD = re.compile(r"(?!\d)\w[\w .,'!?()/&+-]*")
-_INT = re.compile(r"-?[1-9][0-9]{0,%d}" % (MAX_INT_DIGITS - 1))  # ruamel keeps 0's spelling
-_FLOW_ITEM = re.compile(r"(?!\d)\w[\w .'!?()/&+-]*|-?[1-9][0-9]{0,%d}" % (MAX_INT_DIGITS - 1))
+_INT = re.compile(r"-?(?:[1-9][0-9]{0,%d}|0)" % (MAX_INT_DIGITS - 1))   # not 00, 010
+_FLOW_ITEM = re.compile(r"(?!\d)\w[\w .'!?()/&+-]*|" + _INT.pattern)
 _SPECIAL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False,
             "FALSE": False, "null": None, "Null": None, "NULL": None, "~": None}
-_UNUSUAL = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                      "\U00010000-\U0010ffff]")
+# what a plain file never holds: control characters but the newline, DEL and C1, the line and
+# paragraph separators, lone surrogates, the BOM and noncharacters \ufffe-\uffff (written as
+# what is unusual rather than as the rest of Unicode: that class took 5 ms to compile)
+_UNUSUAL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 
 
 class _NotPlain(Exception):
@@ -206,7 +212,7 @@ class _Reader:
                 raise _NotPlain
             offset = at + len(part) - len(part.lstrip(" "))
             s.lc.add_idx_line_col(len(s), [line, col + offset])
-            s.append(int(word) if _INT.fullmatch(word) else word)
+            s.append(_int(word) if _INT.fullmatch(word) else word)
             at += len(part) + 1
         return s
 
@@ -217,6 +223,13 @@ def _is_item(content: str) -> bool:
 
 def _comment_or_nothing(rest: str) -> bool:
     return not rest.strip(" ") or (rest.startswith(" ") and rest.lstrip(" ").startswith("#"))
+
+
+def _int(text: str) -> int:
+    """A decimal integer as ruamel's round-trip loader makes it: a plain int, but for a zero,
+    which it keeps as a ScalarInt of width 1 (the spelling it writes back)."""
+    value = int(text)
+    return value if value else ScalarInt(0, width=1)
 
 
 def _scalar(text: str):
@@ -232,7 +245,7 @@ def _scalar(text: str):
     if value in _SPECIAL:
         return _SPECIAL[value]
     if _INT.fullmatch(value):
-        return int(value)
+        return _int(value)
     if _WORD.fullmatch(value) and ": " not in value:
         return value
     raise _NotPlain

@@ -81,6 +81,7 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
     given_gear: re.Match | None = None
     given_models: re.Match | None = None
     given_special: re.Match | None = None
+    meant: set[str] = set()   # the keys a misspelt key was probably meant as
     for m in _PAIR.finditer(text):
         if m.group(3):
             bad(m, 3, f"'{m.group(3)}' is not of the form key=value",
@@ -153,7 +154,10 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
                 elif raw.lower() not in _FALSE:
                     bad(m, 2, f"trait {trait.name} carries no number; write {key}=yes")
             else:
-                bad(m, 1, f"unknown key '{key}'", did_you_mean(key, keys))
+                hint = did_you_mean(key, keys)
+                bad(m, 1, f"unknown key '{key}'", hint)
+                if hint:   # 'mite=10' is a misspelt might, not a might missing as well
+                    meant.update(re.findall(r"'([^']*)'", hint))
         except (ValueError, ZeroDivisionError):
             bad(m, 2, f"'{raw}' is not a number", _NUMBER_HINT)
     derived: set[str] = set()   # the stats the rules work out for this fighter
@@ -194,11 +198,11 @@ def parse_fighter(text: str, origin: str, ruleset: Ruleset, side: int,
         has_class_value = spec.fighter_class and stat.name in \
             ruleset.classes[spec.fighter_class].given
         if stat.default is None and stat.name not in spec.stats and not has_class_value \
-                and stat.name not in derived:
+                and stat.name not in derived and stat.key not in meant:
             end = len(text) + 1
             diagnostics.append(diag("E901", f"missing {stat.key}", Span(origin, 1, end),
                                     hint=f"add {stat.key}=N"))
-    if ruleset.classes and spec.fighter_class is None and not any(
+    if ruleset.classes and spec.fighter_class is None and "class" not in meant and not any(
             d.message.startswith("unknown class") for d in diagnostics):
         diagnostics.append(diag("E901", "missing class", Span(origin, 1, len(text) + 1),
                                 hint=f"add class=NAME, one of {', '.join(ruleset.classes)}"))
