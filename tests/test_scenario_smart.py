@@ -228,15 +228,8 @@ def test_xp_is_awarded_at_the_end_to_surviving_humans_as_written(dungeon):
     # seed 4: a game where no missile fired into hand-to-hand struck its own side (a monster
     # felled by a monster's sling is defeated, but by no human)
     game = Game(dungeon, 4, Policies("random"), record=True)
-    kept = {}
-    original = game.result
-
-    def result(world, reason):
-        kept["world"] = world
-        return original(world, reason)
-    game.result = result
     outcome = game.play()
-    world = kept["world"]
+    world = game.final   # (after the aftermath, which awards the XP)
     humans = [f for f in world.fighters if world.sides[f.side].name == "party"]
     monsters = [f for f in world.fighters if world.sides[f.side].name == "monsters"]
     start = {f.name: f.stats.get("XP", 0) for f in dungeon.forces[0]}

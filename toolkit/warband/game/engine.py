@@ -25,6 +25,7 @@ from warband.game.facing import Facing
 from warband.game.gamelog import GameLog, option_label, plain, point
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
+from warband.game.objectives import objectives
 from warband.game.options import options_for
 from warband.game.placement import Placement
 from warband.game.players import Players
@@ -71,6 +72,7 @@ class Game:
         self.round = 0
         self.stuck: str | None = None
         self.final: World | None = None   # the end of the game, once it is over
+        self.ended: World | None = None   # the world the result is read from (before aftermath)
         self._logged: World | None = None   # what the record has told of losses (_log_losses)
         # what the aftermath changed: (fighter's place in the world, field, old, new), the
         # changes a campaign keeps (game/campaign.py writes them back into warband files)
@@ -112,6 +114,7 @@ class Game:
         self._end_when: list[Callable[[World], object]] | None = None
         self._scores: list[tuple[str, Callable[[World], Fraction | int]]] | None = None
         self._side_values: dict[str, Callable[[World], Fraction | float]] | None = None
+        self._objectives: list[tuple[str, Callable[[World], object]]] | None = None
         # whether actions go straight to generated code (set by play): then a turn's Draft
         # passes through its activations and moves, changed in place (codegen_runtime)
         self.direct = False
@@ -224,12 +227,21 @@ class Game:
                 world = world.freeze()
             if self.log.record:
                 self._log_losses(world)
+        # the game's result is final before any aftermath: what a campaign's aftermath does
+        # (a fighter dies of its wounds, experience) is the warband's, not the game's
+        result = self.result(world, reason)
+        ended = self.ended = world
         if "aftermath" in self.blocks:
             self.log.event("aftermath", self.round)
-            before = world
             _, world = self.interp.run_nested(self.blocks["aftermath"], {}, world)
-            self._log_changes(before, world)
-        return self.result(world, reason)
+            self._log_changes(ended, world)
+        self.final = world   # for whoever wants to look at the end of the game
+        if self.log.record:   # with the summary: survivors, score by rule, why
+            self.log.event("end", self.round, reason=reason, winner=result.winner,
+                           scores={n: plain(v) for n, v in self.scores(ended).items()},
+                           **log_summary.summary(self.decl, ended, self.scores(ended),
+                                                 result.winner, reason))
+        return result
 
     def _log_changes(self, before: World, after: World) -> None:
         """What the aftermath changed, fighter by fighter (experience, awards)."""
@@ -290,26 +302,34 @@ class Game:
         return scores[name] - max(others, default=0) + Fraction(material, 100)
 
     def result(self, world: World, reason: str) -> GameResult:
-        self.final = world   # for whoever wants to look at the end of the game
+        """What the game tells the simulator, from the world at its end (before any
+        aftermath): the scores and the winner, the fighters out of play, the objectives
+        (game/objectives.py) it scored."""
         scores = self.scores(world)
         standing = [s.name for s in world.sides if not s.conceded]
         best = max((scores[n] for n in standing), default=None)
         leaders = [n for n in standing if scores[n] == best]
         winner = leaders[0] if len(leaders) == 1 else None
         kills: dict[str, dict[str, int]] = {n: {} for n in self.scenario.side_names}
+        left: dict[str, dict[str, int]] = {n: {} for n in self.scenario.side_names}
         for f in world.fighters:
-            if f.removed and not f.withdrawn:
-                side = kills[world.sides[f.side].name]
+            if f.removed:   # a casualty, or one that left the table (fled, escaped)
+                side = (left if f.withdrawn else kills)[world.sides[f.side].name]
                 key = f.fighter_class or f.name
                 side[key] = side.get(key, 0) + 1
-        scored = frozenset(f"score {n}" for n, v in scores.items() if v)
-        if self.log.record:   # with the summary: survivors, score by rule, why
-            self.log.event("end", self.round, reason=reason, winner=winner,
-                           scores={n: plain(v) for n, v in scores.items()},
-                           **log_summary.summary(self.decl, world, scores, winner, reason))
+        scored = frozenset(name for name, term in self._terms() if term(world))
         return GameResult(self.seed, tuple(self.scenario.side_names), winner,
                           {n: float(v) for n, v in scores.items()}, self.round, reason,
-                          kills, scored, self.stuck)
+                          kills, scored, self.stuck, left)
+
+    def _terms(self) -> list[tuple[str, Callable[[World], object]]]:
+        """Each objective of the scores (game/objectives.py), as a function of a world."""
+        found = self._objectives
+        if found is None:
+            found = self._objectives = [
+                (o.name, self._value(o.term, f"objective {i}"))
+                for i, o in enumerate(objectives(self.decl))]
+        return found
 
     def _note_stuck(self, world: World) -> None:
         for side, (tried, took) in self._acted.items():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from warband.diagnostics import Diagnostic, Related, diag
 from warband.game.engine import Game
+from warband.game.objectives import objectives
 from warband.game.scenario import load_scenario
 from warband.game.worker import ScenarioProblem
 from warband.limits import DEFAULT_ROUNDS
@@ -58,10 +59,13 @@ def playouts(path: str, compiled, games: int) -> list[Diagnostic]:
         found.append(diag(
             "W902", f"in {len(stuck)} of {games} games a side had no legal action: {what}",
             decl.name.span, hint=f"see it happen: warband play {path} --seed {seed}"))
-    for side, expr, _ in decl.scores:
-        if f"score {side.name}" not in scored:
+    sides = {side.name: side for side, _, _ in decl.scores}
+    for objective in objectives(decl):
+        if objective.name not in scored:
+            part = "" if objective.name == f"score {objective.side}" else \
+                f" from {objective.name.split(': ', 1)[1]}"
             found.append(diag(
-                "W903", f"no game of {games} scored anything for '{side.name}'", expr.span,
-                related=[Related(side.span, "the side")],
+                "W903", f"no game of {games} scored anything{part} for '{objective.side}'",
+                objective.span, related=[Related(sides[objective.side].span, "the side")],
                 hint="an objective no game reaches: check its condition, or play more games"))
     return found

@@ -48,6 +48,9 @@ def as_json(summary: Summary, scenario: str | None = None) -> dict:
             "score": {"mean": _round(summary.mean_score(side)),
                       "sd": _round(summary.score_sd(side))},
             "removed_per_game": {k: _round(v) for k, v in summary.lost_per_game(side).items()},
+            # fighters that left the table (fled, escaped): out of play, not casualties
+            "withdrawn_per_game": {k: _round(v)
+                                   for k, v in summary.left_per_game(side).items()},
         }
     return {
         "scenario": scenario if scenario is not None else (request.scenario if request else None),
@@ -113,12 +116,14 @@ def render_text(summary: Summary, scenario: str | None = None, *, width: int = 1
                                       for s in summary.sides))
     sides.add_row("average score", *(_number(summary.mean_score(s)) for s in summary.sides))
     sides.add_row("  sd", *(_number(summary.score_sd(s)) for s in summary.sides))
-    removed = sorted({k for s in summary.sides for k in summary.tallies[s].lost})
-    if removed:
-        sides.add_row("removed per game", *("" for _ in summary.sides))
-        for kind in removed:
-            sides.add_row(Text(f"  {printable(kind)}"), *(
-                _number(summary.lost_per_game(s).get(kind, 0.0)) for s in summary.sides))
+    for title, kept, per_game in (("removed per game", "lost", summary.lost_per_game),
+                                  ("withdrawn per game", "left", summary.left_per_game)):
+        kinds = sorted({k for s in summary.sides for k in getattr(summary.tallies[s], kept)})
+        if kinds:   # (withdrawn: fled or escaped, out of play but no casualty)
+            sides.add_row(title, *("" for _ in summary.sides))
+            for kind in kinds:
+                sides.add_row(Text(f"  {printable(kind)}"), *(
+                    _number(per_game(s).get(kind, 0.0)) for s in summary.sides))
     console.print(sides)
     console.print()
 

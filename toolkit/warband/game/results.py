@@ -21,6 +21,8 @@ class GameResult:
     #         side that lost them -> class (or fighter name when classless) -> fighters removed
     scored: frozenset[str] = frozenset()   # objectives (score terms) that were non-zero
     stuck: str | None = None            # when a side had no legal action: a description
+    # side that lost them -> class (or name) -> fighters that left the table (fled, escaped)
+    withdrawn: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ class SideTally:
     score_sum: float = 0.0
     score_squares: float = 0.0
     lost: dict[str, int] = field(default_factory=dict)   # class -> fighters of this side removed
+    left: dict[str, int] = field(default_factory=dict)   # class -> fighters that left the table
 
     def merge(self, other: "SideTally") -> None:
         self.wins += other.wins
@@ -41,6 +42,8 @@ class SideTally:
         self.score_squares += other.score_squares
         for name, n in other.lost.items():
             self.lost[name] = self.lost.get(name, 0) + n
+        for name, n in other.left.items():
+            self.left[name] = self.left.get(name, 0) + n
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,10 @@ class Summary:
             lost = self.tallies[side].lost
             for name, n in classes.items():
                 lost[name] = lost.get(name, 0) + n
+        for side, classes in result.withdrawn.items():
+            left = self.tallies[side].left
+            for name, n in classes.items():
+                left[name] = left.get(name, 0) + n
         self.rounds_sum += result.rounds
         self.rounds_min = result.rounds if self.rounds_min is None else min(self.rounds_min,
                                                                             result.rounds)
@@ -176,6 +183,11 @@ class Summary:
     def lost_per_game(self, side: str) -> dict[str, float]:
         lost = self.tallies[side].lost
         return {name: lost[name] / self.games for name in sorted(lost)} if self.games else {}
+
+    def left_per_game(self, side: str) -> dict[str, float]:
+        """Fighters of the side that left the table (fled, escaped) per game, by class."""
+        left = self.tallies[side].left
+        return {name: left[name] / self.games for name in sorted(left)} if self.games else {}
 
     def never_scored(self) -> list[str] | None:
         """Score terms that no game ever made non-zero; None when the terms are unknown."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from warband.diagnostics import Diagnostic, diag, did_you_mean
 from warband.game.engine import Game
+from warband.game.objectives import objectives as scenario_objectives
 from warband.game.results import GameResult, PlayRequest
 from warband.game.scenario import Scenario, load_scenario
 from warband.game.tally import GameDetails, Loss
@@ -66,8 +67,9 @@ def loaded(request: PlayRequest) -> Scenario:
 
 
 def objectives(request: PlayRequest) -> tuple[str, ...]:
-    """The scenario's score terms, as GameResult.scored names them."""
-    return tuple(f"score {side.name}" for side, _, _ in loaded(request).decl.scores)
+    """The scenario's objectives (each term of its scores: game/objectives.py), as
+    GameResult.scored names them."""
+    return tuple(o.name for o in scenario_objectives(loaded(request).decl))
 
 
 def policies_of(request: PlayRequest) -> Policies:
@@ -130,7 +132,7 @@ def play_detailed(request: PlayRequest, seed: int) -> GameDetails:
         return watched
     result = _played(request, seed, made)
     assert watched is not None   # (made before the game was played)
-    world = watched.final
+    world = watched.ended   # (the game's end, as its result: before any aftermath)
     losses = () if world is None else tuple(
         Loss(world.sides[f.side].name, f.name, f.fighter_class,
              "withdrawn" if f.withdrawn else "removed") for f in world.fighters if f.removed)
