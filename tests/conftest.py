@@ -1,12 +1,22 @@
-"""Shared test fixtures.
+"""Shared test fixtures, and the classes of slow tests.
 
 Golden files: a test compares what a user would read with a file under tests/; run
 `pytest --update-goldens` (or set WARBAND_UPDATE_GOLDENS=1) to rewrite them, then review the diff.
+
+The suite runs in parallel (pytest-xdist): `python -m pytest -n auto`, the README's command.
+Each worker has its own temporary folders, compile cache and state folder (below), so tests
+never share files. The slow classes are marked (`slow`, and one of `browser`, `subprocess`,
+`property`, `oracle`: see pytest_collection_modifyitems) so that a developer can run the quick
+set while working: `python -m pytest -n auto -m "not slow"`. Measured on the development
+machine (2 cores): docs/robustness.md, "The test suite".
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -42,6 +52,85 @@ def pytest_configure(config):
     profile = config.getoption("--budget") or os.environ.get("HYPOTHESIS_PROFILE")
     if profile:
         settings.load_profile(profile)
+    for name, what in SLOW_CLASSES.items():
+        config.addinivalue_line("markers", f"{name}: {what} (slow)")
+    config.addinivalue_line("markers", "slow: any of the slow classes (-m 'not slow': quick)")
+
+
+# The slow classes: what they cost, and how a test is known to be one of them.
+SLOW_CLASSES = {
+    "browser": "opens pages in headless Chromium, or prints with WeasyPrint",
+    "subprocess": "starts the toolkit (or a server, a cluster) in another process",
+    "property": "a Hypothesis property test: hundreds of generated examples",
+    "oracle": "checks exact odds against icepool, which computes the reference",
+}
+_BROWSER_FILES = ("browser", "print", "pages")   # (in the file's name)
+
+
+def _slow_classes(item) -> list[str]:
+    function = getattr(item, "function", None)
+    found = []
+    name = item.path.name if hasattr(item, "path") else ""
+    if any(word in name for word in _BROWSER_FILES) or "chromium" in item.fixturenames:
+        found.append("browser")
+    if getattr(function, "is_hypothesis_test", False):
+        found.append("property")
+    source = _source(function) if function is not None else ""
+    if "icepool" in source or "oracle" in item.fixturenames:
+        found.append("oracle")
+    if "subprocess" in source or "Popen" in source:
+        found.append("subprocess")
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _source(function) -> str:
+    """A test function's text (once for all its parameters)."""
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return ""
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        classes = _slow_classes(item)
+        for name in classes:
+            item.add_marker(name)
+        if classes:
+            item.add_marker("slow")
+
+
+@pytest.fixture(scope="session")
+def oracle(request):
+    """oracle(key, compute): a reference a slow oracle computes (icepool's distribution of
+    `10 @ d(1000)` takes 15 s for a check of 0.05 s), kept in pytest's cache folder by its key
+    and the oracle's version, so that it is computed once, not at every run. compute() gives
+    {outcome: probability}; outcomes and probabilities come back as they went (ints and
+    Fractions)."""
+    import icepool  # lazily: only the oracle tests need it
+
+    def cached(key: str, compute) -> dict:
+        name = f"warband/oracle/{icepool.__version__}/{key}"
+        kept = request.config.cache.get(name, None)
+        if kept is not None:
+            return {_outcome(k): Fraction(v) for k, v in kept}
+        found = compute()
+        request.config.cache.set(name, [[repr(k), str(v)] for k, v in found.items()])
+        return found
+    return cached
+
+
+def _outcome(text: str):
+    """An outcome kept by the oracle cache (its repr: an int, a bool, a Fraction, a text)."""
+    if text in ("True", "False"):
+        return text == "True"
+    if text.startswith("Fraction("):
+        numerator, denominator = text[len("Fraction("):-1].split(",")
+        return Fraction(int(numerator), int(denominator))
+    if text[:1] in "'\"":
+        return text[1:-1]
+    return int(text)
 
 
 @pytest.fixture

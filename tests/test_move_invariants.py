@@ -14,6 +14,7 @@ every statement, action and move of the record), so the checks read what a playe
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -59,21 +60,26 @@ class Checked(WatchedGame):
         return after
 
 
-def _games(scenario: str, seeds, policy: str = "random"):
+# random games a scenario (the standard game's are quick), and a couple with greedy players
+GAMES = {"sss-standard-game": 40, "smart-dungeon": 8}
+
+
+@functools.lru_cache(maxsize=None)
+def _games(scenario: str, policy: str = "random") -> tuple:
+    """((seed, game), ...): the seeded games of a scenario, played once for every test."""
     loaded = load_scenario(scenario)
     assert not isinstance(loaded, list), loaded
-    for seed in seeds:
+    played = []
+    for seed in range(1, (GAMES.get(scenario, 15) if policy == "random" else 2) + 1):
         game = Checked(loaded, seed, Policies(policy))
         game.play()
-        yield seed, game
+        played.append((seed, game))
+    return tuple(played)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_no_base_ever_overlaps_another(scenario):
-    seeds = range(1, 41) if scenario == "sss-standard-game" else range(1, 16)
-    for seed, game in _games(scenario, seeds):
-        assert game.overlaps == [], (seed, game.overlaps[:3])
-    for seed, game in _games(scenario, range(1, 3), "greedy"):
+    for seed, game in _games(scenario) + _games(scenario, "greedy"):
         assert game.overlaps == [], (seed, game.overlaps[:3])
 
 
@@ -89,7 +95,7 @@ def _gap(p, a, b) -> float:
 
 def test_super_simple_skirmish_moves_pass_friends_and_never_enemies():
     passed_friends = crossed_enemies = 0
-    for seed, game in _games("sss-standard-game", range(1, 41)):
+    for seed, game in _games("sss-standard-game"):
         for start, end, reach, through, others in game.moves:
             if start == end:
                 continue

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 BASELINE = HERE / "work_counts.json"
 TOLERANCE = 0.10
 
@@ -54,16 +55,18 @@ def test_games_do_no_more_work_than_recorded(measured, request):
                          f"{name}: {text}" for name, text in off.items()))
 
 
-def test_a_program_is_completed_once(sss, monkeypatch):
+def test_a_program_is_completed_once(monkeypatch):
     """Reading what fell back generates the whole program once; running rules never does."""
-    from warband.run.codegen import hooks
+    from warband.lang.compiler import compile_text
     from warband.run.codegen.program import Program
     from warband.run.interpreter import Interpreter
+    text = (ROOT / "dsl" / "super-simple-skirmish.rules").read_text(encoding="utf-8")
+    sss = compile_text(text, "sss.rules").ruleset   # (its own: no other test's program)
     walks = []
     original = Program.requirement
     monkeypatch.setattr(Program, "requirement",
                         lambda self, name: walks.append(name) or original(self, name))
-    program = hooks.program_for(Interpreter(sss))
+    program = Program(sss, Interpreter(sss))
     for _ in range(3):
         assert program.fallbacks is not None and program.entries and program.requires is not None
     assert sorted(walks) == sorted(sss.procedures)
