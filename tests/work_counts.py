@@ -6,8 +6,9 @@ in a fresh process, so nothing another test warmed or patched is counted).
 The work of a game is the number of function calls it makes (Python's and built-in ones), as
 cProfile counts them: unlike a time, the same code, seeds and Python give the same number on
 any machine, however busy (a regression that made every game three times slower was three
-times the calls). Each scenario is loaded and one game played first (compiling the rules and
-generating code are not a game's work), then GAMES seeded games are counted.
+times the calls). Compiling the rules and generating code are not a game's work: each scenario
+is loaded, two games are played and every generated function made first, then GAMES seeded
+games are counted.
 """
 
 from __future__ import annotations
@@ -28,9 +29,17 @@ RUNS = [(path.stem, "random", 4) for path in sorted((ROOT / "scenarios").glob("*
 
 def calls_per_game(scenario: str, policy: str, games: int) -> int:
     from warband.game.results import PlayRequest
-    from warband.game.worker import play
+    from warband.game.worker import loaded, play
+    from warband.run.codegen import hooks
+    from warband.run.interpreter import Interpreter
     request = PlayRequest(scenario, policies=(("*", policy),))
-    play(request, 1000)   # warm: load, compile, generate
+    for seed in (1000, 1001):   # warm: load, compile, generate what these games use
+        play(request, seed)
+    # and the rest: a procedure first run in a counted game would count its generation (the
+    # generated code is made when first needed), and which games need which is chance
+    ruleset = loaded(request).ruleset
+    for uniform in (None, *hooks.UNIFORM):
+        hooks.program_for(Interpreter(ruleset), uniform).complete()
     profile = cProfile.Profile()
     profile.enable()
     for seed in range(1, games + 1):
