@@ -57,15 +57,20 @@ def named_values(option: str, texts: Sequence[str], sources: Sources):
 
 def parse_policies(texts: Sequence[str], sources: Sources,
                    found: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
-    """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does)."""
+    """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does); a
+    policy alone is every side's (`*`)."""
     from warband.diagnostics import diag
+    from warband.run.decisions import POLICIES
     pairs = []
     seen: dict[str, str] = {}   # side -> the text that gave it a policy
     for text, where, name, eq, policy in named_values("--policy", texts, sources):
+        if not eq and text in POLICIES:
+            name, policy, eq = "*", text, "="
         if not eq or not name or not policy:
             found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,
                               hint="name a side (or a decision) and its policy, e.g. "
-                                   "--policy Red=greedy"))
+                                   "--policy Red=greedy, or give every side one: "
+                                   "--policy greedy"))
         elif name in seen:
             found.append(diag("E911", f"'{name}' is given a policy twice", where,
                               hint=f"keep one of '{seen[name]}' and '{text}'"))

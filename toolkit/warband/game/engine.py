@@ -188,7 +188,7 @@ class Game:
         world = self.scenario.start()
         # (again here: a caller may have turned the generated code off since __init__)
         options = self.players.options = options_for(self.ruleset, self.interp.compiled)
-        self.direct = self.interp.compiled and not self.policies.by_side and not self.log.record
+        self.direct = self.interp.compiled and not self.policies.per_side and not self.log.record
         self._values()
         # the number of what never changes in this game's worlds: the same for every game
         kept = self.scenario.kept.get("forces")

@@ -14,7 +14,7 @@ from warband.game.objectives import objectives as scenario_objectives
 from warband.game.results import GameResult, PlayRequest
 from warband.game.scenario import Scenario, load_scenario
 from warband.game.tally import GameDetails, Loss
-from warband.run.decisions import Policies
+from warband.run.decisions import ENGINE_DECISIONS, POLICIES, Policies, policy_problem
 from warband.run.evaluate import RulesError
 
 # this process's scenarios, by the request's reference and the side files that replace forces,
@@ -52,18 +52,39 @@ def loaded(request: PlayRequest) -> Scenario:
         # a few milliseconds behind)
         fresh = any(s is not None and s[0] >= began - _CLOCK_SLACK_NS for s in stamps)
         _LOADED[key] = (scenario, None if fresh else stamps)
-    problems = []
-    for who, policy in request.policies:
-        if who != "*" and who not in scenario.side_names:
-            problems.append(diag("E911", f"the scenario has no side '{who}'", None,
-                                 hint=did_you_mean(who, scenario.side_names)
-                                 or f"its sides: {', '.join(scenario.side_names)}"))
-        if policy not in ("random", "greedy", "first"):
-            problems.append(diag("E911", f"unknown policy '{policy}'", None,
-                                 hint="a side plays random, greedy or first"))
+    problems = [problem for who, policy in request.policies
+                for problem in _policy_problems(scenario, who, policy)]
     if problems:
         raise ScenarioProblem(problems)
     return scenario
+
+
+def _policy_problems(scenario: Scenario, who: str, policy: str) -> list[Diagnostic]:
+    """What is wrong with `--policy WHO=POLICY`: WHO is `*`, a side (which plays random,
+    greedy or first), a decision of the rules or the engine (`fate_reroll`, `action`: also an
+    option's name, a number, a member's name), or SIDE:DECISION for one side's."""
+    sides, decisions = scenario.side_names, scenario.ruleset.decisions
+    names = list(decisions) + list(ENGINE_DECISIONS)
+    side, _, decision = who.rpartition(":") if ":" in who else ("", "", who)
+    if who == "*" or (not side and who in sides):
+        if policy in POLICIES:
+            return []
+        return [diag("E911", f"unknown policy '{policy}'", None,
+                     hint=f"a side plays {', '.join(POLICIES)}"
+                     + ("; a decision also takes one of its options" if names else ""))]
+    problems = []
+    if side and side not in sides:
+        problems.append(diag("E911", f"the scenario has no side '{side}'", None,
+                             hint=did_you_mean(side, sides)
+                             or f"its sides: {', '.join(sides)}"))
+    if decision not in names:
+        problems.append(diag("E911", f"the scenario has no side or decision '{who}'"
+                                     if not side else f"the rules have no decision '{decision}'",
+                             None, hint=did_you_mean(decision, [*sides, *names])
+                             or f"its sides: {', '.join(sides)}; decisions: {', '.join(names)}"))
+    elif (found := policy_problem(scenario.ruleset, decision, policy)) is not None:
+        problems.append(diag("E911", found[0], None, hint=found[1]))
+    return problems
 
 
 def objectives(request: PlayRequest) -> tuple[str, ...]:
@@ -73,12 +94,17 @@ def objectives(request: PlayRequest) -> tuple[str, ...]:
 
 
 def policies_of(request: PlayRequest) -> Policies:
-    by_side = dict(request.policies)
-    default = by_side.pop("*", "random")
+    """The policies of a request's games: `*` the default, a side's name its player, any
+    other name a decision's (SIDE:DECISION: one side's)."""
+    sides = _side_names(request)
+    given = dict(request.policies)
+    default = given.pop("*", "random")
+    by_side = {who: p for who, p in given.items() if who in sides}
+    by_decision = {who: p for who, p in given.items() if who not in sides}
     if by_side and len(set(by_side.values())) == 1 and \
-            set(by_side) >= _side_names(request):   # every side plays alike: one policy
+            set(by_side) >= sides:   # every side plays alike: one policy
         default, by_side = next(iter(by_side.values())), {}
-    return Policies(default, {}, by_side)
+    return Policies(default, by_decision, by_side)
 
 
 def _side_names(request: PlayRequest) -> set[str]:

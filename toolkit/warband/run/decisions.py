@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
-from warband.diagnostics import diag
+from warband.diagnostics import diag, did_you_mean
 from warband.lang import nodes
 from warband.run import members, tuples
 from warband.run.dice import Dist
@@ -37,18 +37,65 @@ class Policies:
     """
 
     default: str = "first"
+    # a decision's policy (an option, a number, or a policy): by its name, or by SIDE:NAME for
+    # one side's (in a game: `--policy family:fate_reroll=keep`)
     by_decision: dict[str, str] = field(default_factory=dict)
     by_side: dict[str, str] = field(default_factory=dict)   # in a game: each side's player
 
     def for_decision(self, name: str, side: str | None = None) -> str:
+        if side is not None and self.by_decision:
+            found = self.by_decision.get(f"{side}:{name}")
+            if found is not None:
+                return found
         found = self.by_decision.get(name)
         if found is not None:
             return found
         return self.by_side.get(side, self.default) if side is not None else self.default
 
+    @property
+    def per_side(self) -> bool:
+        """Whether a side's decisions are filled otherwise than the other's (then who decides
+        must be known at each decision: the interpreter runs them)."""
+        return bool(self.by_side) or any(":" in name for name in self.by_decision)
+
     def looks_ahead(self) -> bool:
         return any(p in ("random", "greedy")
                    for p in (self.default, *self.by_decision.values(), *self.by_side.values()))
+
+
+ENGINE_DECISIONS = ("action", "destination", "placement")   # what a game's engine asks players
+
+
+def policy_problem(ruleset, name: str, value: str) -> tuple[str, str] | None:
+    """What is wrong with a policy for decision `name` (a message and a hint), or None: a
+    policy, or what the decision can take (an option's name, a number, several numbers, a
+    member's name: a fighter, a side, a piece)."""
+    if value in POLICIES:
+        return None
+    found = ruleset.decisions.get(name)
+    if found is None:   # one the engine asks (an action and its targets, a place): any label
+        return None
+    decision = found[1]
+    if isinstance(decision, nodes.ChooseTuple):   # several values at once: a tuple
+        if tuples.parse(decision, value) is None:
+            names = ", ".join(n.name for n in decision.names)
+            return (f"'{value}' is neither a policy nor {len(decision.names)} numbers for "
+                    f"'{name}' ({names})",
+                    f"policies: {', '.join(POLICIES)}; or one number for each of {names}, "
+                    f"e.g. {name}=" + ",".join("0" for _ in decision.names))
+        return None
+    if isinstance(decision, nodes.ChooseNumber):
+        if not value.lstrip("-").isdigit():
+            return (f"'{value}' is neither a policy nor a number for '{name}'",
+                    f"policies: {', '.join(POLICIES)}; or a whole number")
+        return None
+    if isinstance(decision, nodes.Choose):
+        options = [o.name.name for o in decision.options]
+        if value not in options:
+            return (f"'{value}' is neither a policy nor an option of '{name}'",
+                    did_you_mean(value, list(POLICIES) + options)
+                    or f"options: {', '.join(options)}")
+    return None   # a member of a group (a fighter's name, ...): known only in play
 
 
 def check_number_range(stmt: nodes.ChooseNumber, low, high) -> None:
@@ -130,7 +177,7 @@ class Decisions:
         if self.recorder is not None and self.recorder.script is not None and \
                 not self.exact_mode:
             return str(self.recorder.scripted(stmt.name.name, None))
-        if not self.policies.by_side or stmt.name.name in self.policies.by_decision:
+        if not self.policies.per_side:
             return self.policies.for_decision(stmt.name.name)
         decider = self.fn(stmt.decider)(env, world)
         side = world.fighter(decider).side if decider.kind == "fighter" else decider.index

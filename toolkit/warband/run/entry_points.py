@@ -109,7 +109,7 @@ class EntryPoints(InterpreterParts):
                 name = decl.name.name
                 block = self.blocks.get(name)
                 if self.compiled and (self.ruleset.procedures.get(name) is decl or
-                                      block is decl) and not self.policies.by_side and (
+                                      block is decl) and not self.policies.per_side and (
                             self.recorder is None or not self.recorder.record):
                     # the fast way, when it can
                     done = codegen.sample(self, name, args, world, block)

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Span, diag, did_you_mean
-from warband.lang import nodes
 from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
-from warband.run import strategy, tuples
+from warband.run import strategy
+from warband.run.decisions import policy_problem
 from warband.run.dice import Dist
+from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.odds_pieces import (
     CARRIES,
     carried_kinds,
@@ -29,7 +30,6 @@ from warband.run.odds_pieces import (
     piece_initial,
     piece_labels,
 )
-from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.world import FighterSpec, Ref, make_world
 
 _PAIR = re.compile(r"(\S+?)=(\"[^\"]*\"|\S*)|(\S+)")
@@ -252,30 +252,9 @@ def parse_policies(values: list[str], ruleset: Ruleset,
                                     hint=did_you_mean(name, ruleset.decisions)
                                     or f"decisions: {', '.join(ruleset.decisions) or 'none'}"))
             continue
-        decision = ruleset.decisions[name][1]
-        if isinstance(decision, nodes.ChooseTuple):   # several values at once: a tuple
-            if value not in POLICIES and tuples.parse(decision, value) is None:
-                names = ", ".join(n.name for n in decision.names)
-                diagnostics.append(diag(
-                    "E901", f"'{value}' is neither a policy nor {len(decision.names)} numbers "
-                            f"for '{name}' ({names})", span,
-                    hint=f"policies: {', '.join(POLICIES)}; or one number for each of "
-                         f"{names}, e.g. {name}=" + ",".join("0" for _ in decision.names)))
-            policies.by_decision[name] = value
-            continue
-        if not hasattr(decision, "options"):   # a choice of a number: a policy or a number
-            if value not in POLICIES and not value.lstrip("-").isdigit():
-                diagnostics.append(diag(
-                    "E901", f"'{value}' is neither a policy nor a number for '{name}'", span,
-                    hint=f"policies: {', '.join(POLICIES)}; or a whole number"))
-            policies.by_decision[name] = value
-            continue
-        options = [o.name.name for o in decision.options]
-        if value not in POLICIES and value not in options:
-            diagnostics.append(diag(
-                "E901", f"'{value}' is neither a policy nor an option of '{name}'", span,
-                hint=did_you_mean(value, list(POLICIES) + options)
-                or f"options: {', '.join(options)}"))
+        problem = policy_problem(ruleset, name, value)
+        if problem is not None:
+            diagnostics.append(diag("E901", problem[0], span, hint=problem[1]))
         policies.by_decision[name] = value
     return policies
 

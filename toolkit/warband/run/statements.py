@@ -248,7 +248,7 @@ class Statements(InterpreterParts):
         decl = self.ruleset.procedures[call.callee.name]
         params = decl.params
         if self.game is not None and not self.exact_mode and self.compiled and \
-                not self.policies.by_side and (self.recorder is None or not self.recorder.record) \
+                not self.policies.per_side and (self.recorder is None or not self.recorder.record) \
                 and all(type(a) is not nodes.Dice for a in call.args):
             # a game's phases, called from a scenario's blocks: run through the generated code
             values = [self.fn(a)(env, world) for a in call.args]
