@@ -200,8 +200,8 @@ class ExpressionChecker(CheckerParts):
                     if vt.kind not in ("bool", "any"):
                         self.error("E302", f"'{kind}' asks a yes/no question of each member, "
                                            f"not {vt}", value.span,
-                                   hint=f"as in: {kind}({var.name} has Blast for {var.name} in "
-                                        f"f.equipment)" + (
+                                   hint=f"as in: {kind}(CONDITION for {var.name} in GROUP)"
+                                        + (
                                        f", or the members themselves: all({var.name} for "
                                        f"{var.name} in ... if CONDITION)" if kind == "all"
                                        else ""))
