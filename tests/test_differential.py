@@ -62,7 +62,9 @@ trait Armor(N) max
 trait Brave
 trait Tough(N) sum
 equipment Shield { grants Armor(1) }
-equipment Spear { Reach = 3  traits Keen }
+equipment Spear { Reach = 3  traits Keen, Blast(2) }
+# traits as values: a number a piece carries as its own trait (`w.Blast`)
+trait Blast(N)
 # weapon profiles: a value every piece carries, and a trait of the piece's own
 stat Reach on equipment: 0..6 default 1
 trait Keen
@@ -98,6 +100,7 @@ table price(e: equipment) -> coins { Shield => 3  Spear => 5 }
 table base(c: class) -> coins { Guard => 4  otherwise => 1 }
 define gear(f: fighter) = base(f.class) + total(price(e) for e in f.equipment)
 define sharp(e: equipment) = e == Spear
+table cost(t: trait) -> points { Armor => 2  Brave => 3  Tough => 5  otherwise => 1 }
 define pool_hits(p: pool) = (count >= 4 in p) * 10 + count == 6 in p + count > 100 in p
 '''
 
@@ -195,6 +198,9 @@ CASES = [
     ("number", "count in {1, 6} in 4d6"),
     ("number", "count > (@n) in 3d6"),
     ("bool", "d6 > 3"),
+    # d(n): a die of a number of sides worked out as the rules run (0 sides: E403 both ways)
+    ("number", "d(@n + 1) + d(@f.Speed + 1) * 10"),
+    ("number", "d(@n) + d(@f.Might / 2)"),
     # dice pools: one roll asked several questions (a pool argument, and the questions of one)
     ("number", "pool_hits(pool (@n)d6) + pool_hits(pool 2d6 reroll == 1)"),
     ("number", "total(pool (@n)d6 keep highest 2) + size(pool 3d6 drop lowest 1)"),
@@ -222,6 +228,17 @@ CASES = [
     ("bool", "total(1 for e in @f.equipment if @f has e and not (e has Keen)) > 0 or "
              "(Spear has Keen and @g has Keen)"),
     ("number", "total(d6 for e in @f.equipment if e == Spear)"),
+    # traits as values: a fighter's traits and a piece's as groups, a table keyed by trait, a
+    # piece's trait number; any, all and count over groups
+    ("number", "total(cost(t) for t in @f.traits) + count(t for t in @g.traits) * 100"),
+    ("number", "total(e.Blast for e in @f.equipment) + count(t for t in Spear.traits) * 10"
+               " + Spear.Blast * 100 + Shield.Blast * 1000"),
+    ("bool", "any(e has Keen for e in @f.equipment) or all(x.Might > @n for x in @s.fighters)"),
+    ("number", "count(x.Hurt for x in fighters) + count(@f has t for t in @g.traits if"
+               " t != Brave) * 10"),
+    ("bool", "any(any(e has t for t in e.traits) for e in @f.equipment) or count(t for t in"
+               " all(t for t in @f.traits if @g has t)) > 1"),
+    ("bool", "all(d6 > 2 for x in @s.fighters) and any(d6 > 4 for x in @t.fighters if x.Hurt)"),
     # areas and templates, facing (run/areas.py, game/facing.py)
     ("number", "total(x.Might for x in fighters under square(@f, 3)) + total(1 for x in "
                "fighters under square(@g, 4, @f)) * 100"),
@@ -246,7 +263,7 @@ def truth(kind: str, text: str) -> str:
 
 def rolls(text: str) -> bool:
     """Whether a case rolls dice (a table's cells may not: E303)."""
-    return re.search(r"(^|[^A-Za-z_])[0-9]*d[0-9]+", text) is not None
+    return re.search(r"(^|[^A-Za-z_])[0-9]*d([0-9]+|\()", text) is not None   # (d(n) too)
 
 
 def bind(text: str, f: str = "f", g: str = "g", s: str = "s", t: str = "t", n: str = "n") -> str:
@@ -482,6 +499,7 @@ GRAMMAR_FORMS = {
     "neg": nodes.Neg, "field": nodes.Field, "call": nodes.Call, "int_lit": nodes.Int,
     "str_lit": nodes.Str, "true_lit": nodes.Bool, "false_lit": nodes.Bool, "name": nodes.Name,
     "count": nodes.Count, "within": nodes.Within, "aggregate": nodes.Aggregate,
+    "count_aggregate": nodes.Aggregate,   # count(x for x in group if C)
     "dice_lit": nodes.Dice, "dice_dyn": nodes.Dice, "keep_mod": nodes.KeepMod,
     "pool_roll": nodes.Dice,   # dice pools: `pool 3d6`
     "reroll_mod": nodes.RerollMod, "pred_even": nodes.PredEven, "pred_odd": nodes.PredOdd,
@@ -541,7 +559,7 @@ def test_every_form_has_a_case():
     calls = {n.callee.name for n in found if type(n) is nodes.Call}
     assert set(BUILTIN_FUNCTIONS) | set(GAME_FUNCTIONS) <= calls
     assert {"band", "by_size", "worth", "half", "strength", "lead", "gap", "crowd", "braves",
-            "same", "price", "base", "gear", "sharp"} <= calls   # tables: pure, of records,
+            "same", "price", "base", "gear", "sharp", "cost"} <= calls   # tables: pure, of records,
     # reading the World, keyed by equipment and by class
     fields = {n.field.name for n in found if type(n) is nodes.Field}
     assert set(typesystem.FIGHTER_BUILTINS) | set(typesystem.SIDE_BUILTINS) <= fields

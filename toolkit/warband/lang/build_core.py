@@ -47,6 +47,14 @@ class CoreBuilder(BuildBase):
         return nodes.Aggregate(self.ident(kind), value, self.ident(var), group, condition,
                              self.span(meta))
 
+    def count_aggregate(self, meta, c):
+        """count(x for x in group if condition): `count` is a keyword, so no token names it."""
+        value, var, group, condition = c
+        span = self.span(meta)
+        kind = nodes.Ident("count", dataclasses.replace(span, end_line=span.line,
+                                                        end_column=span.column + 5))
+        return nodes.Aggregate(kind, value, self.ident(var), group, condition, span)
+
     def option(self, meta, c):
         return nodes.Option(self.ident(c[0]), c[1], c[2], c[3], self.span(meta))
 

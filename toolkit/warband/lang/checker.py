@@ -69,6 +69,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
         self.table_types: dict[int, Type] = {}
         self.expr_types: dict[int, Type] = {}
         self.ref_types: dict[int, Type] = {}
+        # the parameters written without a type (numbers): where each is named
+        self.untyped_params: set[Span] = set()
         # names declared by declarations the parser could not read (already reported)
         self.unreadable: frozenset[str] = frozenset()
         self.unknown_hints: dict[str, str] = dict(OUTSIDE_ARMY)
@@ -147,6 +149,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                 self.expect(t, dt, p.default.span, "the default value")
                 self.require_fixed(dt, p.default.span, "a default value")
             scope.locals[p.name.name] = (t, p.name.span)
+            if p.type is None:   # a number by default: said when it is used as a fighter
+                self.untyped_params.add(p.name.span)
         return scope
 
     def expect(self, expected: Type, actual: Type, span: Span, what: str,

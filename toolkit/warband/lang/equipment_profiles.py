@@ -18,7 +18,7 @@ from typing import cast
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
-from warband.lang.typesystem import ANY, NUMBER, Scope, Type
+from warband.lang.typesystem import ANY, NUMBER, TRAITS, Scope, Type
 
 
 class ProfileChecker(CheckerParts):
@@ -73,6 +73,31 @@ class ProfileChecker(CheckerParts):
             self.expect(expected, t, value.span, f"'{name.name}'")
             self.require_fixed(t, value.span, "a piece's value")
 
+    def piece_field(self, field: nodes.Ident, mutable: bool) -> Type:
+        """A field of a piece of equipment: its own traits (`w.traits`), the number of a trait
+        it carries as its own (`w.Blast` for `traits Blast(3)`; 0 when it does not), or one of
+        its profile values (`w.Range`)."""
+        name = field.name
+        trait = next((s for s in self.table.globals.values() if s.kind == "trait" and
+                      s.name.lower() == name.lower()), None)
+        if name == "traits" or trait is not None and not any(
+                s.kind == "profile" and s.name.lower() == name.lower()
+                for s in self.table.globals.values()):
+            if mutable:
+                self.error("E308", f"a piece's '{name}' cannot be changed during play",
+                           field.span, hint="a house rule changes it: override equipment "
+                                            "... { ... }")
+            if name == "traits":
+                return TRAITS
+            assert trait is not None
+            self.used.add(trait.name)
+            if not cast(nodes.TraitDecl, trait.decl).param:
+                self.error("E204", f"trait '{trait.name}' carries no number", field.span,
+                           hint=f"ask whether the piece has it: w has {trait.name}")
+                return ANY
+            return NUMBER
+        return self.profile_field(field, mutable)
+
     def profile_field(self, field: nodes.Ident, mutable: bool) -> Type:
         """`w.Range`: a profile value of a piece of equipment."""
         for sym in self.table.globals.values():
@@ -97,6 +122,11 @@ class ProfileChecker(CheckerParts):
         holds); False when `e` is neither, for the ordinary check."""
         name = e.name.name
         local = scope.locals.get(name)
+        if local is not None and local[0].kind == "trait":   # traits as values: `f has t`
+            if t.kind not in ("fighter", "equipment", "any"):
+                self.error("E302", f"what 'has' looks at must be a fighter or a piece of "
+                                   f"equipment, not {t}", e.subject.span)
+            return True
         if local is not None and local[0].kind == "equipment" and t.kind != "equipment":
             sym = self.table.globals.get(name)
             if sym is not None and sym.kind in ("trait", "equipment"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from warband.diagnostics import did_you_mean
+from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.game_checker import game_name_type
@@ -16,6 +16,7 @@ from warband.lang.symbols import (
     AGGREGATES,
     BUILTIN_FUNCTIONS,
     BUILTIN_GROUPS,
+    DIE_FUNCTION,
     GAME_FUNCTIONS,
     KIND_WORDS,
     POOL_QUESTIONS,
@@ -37,6 +38,7 @@ from warband.lang.typesystem import (
     SIDE_BUILTINS,
     SIDES,
     TEXT,
+    TRAITS,
     Scope,
     Type,
     compatible,
@@ -54,6 +56,7 @@ class ExpressionChecker(CheckerParts):
     # what an unknown name means where it is read (army rules: 'points' in an army without)
     unknown_hints: dict[str, str]
     in_army: bool   # in an army section, `fighters` is only its rules' own name
+    untyped_params: set   # the parameters written without a type (Checker.params_scope)
 
     def expr(self, e: nodes.Expr, scope: Scope) -> Type:
         t = self._expr(e, scope)
@@ -71,7 +74,10 @@ class ExpressionChecker(CheckerParts):
             case nodes.Name(name=name):
                 return self.name(e, scope)
             case nodes.Field(subject=subject, field=field):
-                return self.field_type(self.expr(subject, scope), field,
+                t = self.expr(subject, scope)
+                if self.untyped(subject, t, scope, f"has no field '{field.name}'"):
+                    return ANY
+                return self.field_type(t, field,
                                        who=subject.name if isinstance(subject, nodes.Name) else None)
             case nodes.Call():
                 return self.call(e, scope)
@@ -133,7 +139,8 @@ class ExpressionChecker(CheckerParts):
                 t = self.expr(subject, scope)
                 if self.weapon_has(e, t, scope):   # weapon profiles: a piece's own traits
                     return BOOL
-                self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
+                if not self.untyped(subject, t, scope, "cannot have a trait"):
+                    self.expect(FIGHTER, t, subject.span, "what 'has' looks at")
                 sym = self.lookup(name.name)
                 if sym is None or sym.kind not in ("trait", "equipment"):
                     who = subject.name if isinstance(subject, nodes.Name) else "f"
@@ -143,7 +150,8 @@ class ExpressionChecker(CheckerParts):
                 return BOOL
             case nodes.Is(subject=subject, name=name):
                 t = self.expr(subject, scope)
-                self.expect(FIGHTER, t, subject.span, "what 'is' looks at")
+                if not self.untyped(subject, t, scope, "has no class or tier"):
+                    self.expect(FIGHTER, t, subject.span, "what 'is' looks at")
                 sym = self.lookup(name.name)
                 if sym is None or sym.kind not in ("class", "tier"):
                     self.unknown(name, ("class", "tier"))
@@ -171,19 +179,33 @@ class ExpressionChecker(CheckerParts):
                 if kind_ident.name not in AGGREGATES:
                     self.error("E201", f"unknown way to combine a group: '{kind_ident.name}'",
                                kind_ident.span, hint=did_you_mean(kind_ident.name, AGGREGATES)
-                               or "use total(...), highest(...) or lowest(...)")
+                               or "use total(...), highest(...), lowest(...), count(...), "
+                                  "any(...) or all(...)")
                 kind = kind_ident.name
                 inner = Scope(dict(scope.locals), scope.procedure, scope.result)
                 element = self.group_element(group, scope)
                 inner.locals[var.name] = (element, var.span)
-                if kind == "all":
+                members = isinstance(value, nodes.Name) and value.name == var.name
+                if kind == "all" and members:
                     return self.selection(e, inner, element)
                 random = False
                 if condition is not None:
                     ct = self.expr(condition, inner)
                     self.expect(BOOL, ct, condition.span, "the condition")
                     random |= ct.random
+                if kind == "count" and members:   # count(x for x in group if condition)
+                    return NUMBER.rolled(random)
                 vt = self.expr(value, inner)
+                if kind in ("all", "any", "count"):   # a question asked of each member
+                    if vt.kind not in ("bool", "any"):
+                        self.error("E302", f"'{kind}' asks a yes/no question of each member, "
+                                           f"not {vt}", value.span,
+                                   hint=f"as in: {kind}(CONDITION for {var.name} in GROUP)"
+                                        + (
+                                       f", or the members themselves: all({var.name} for "
+                                       f"{var.name} in ... if CONDITION)" if kind == "all"
+                                       else ""))
+                    return (NUMBER if kind == "count" else BOOL).rolled(random or vt.random)
                 if not numeric(vt):
                     self.error("E302", f"'{kind}' adds up or compares numbers, not {vt}",
                                value.span)
@@ -199,6 +221,21 @@ class ExpressionChecker(CheckerParts):
                 return tuple_value_type(self, e, scope)
         raise TypeError(f"unknown expression {e!r}")  # pragma: no cover
 
+    def untyped(self, subject: nodes.Expr, t: Type, scope: Scope, what: str) -> bool:
+        """A parameter written without a type is a number: used as a fighter, say how to make it
+        one (E302, with the fix); False when `subject` is no such parameter."""
+        if t.kind != "number" or not isinstance(subject, nodes.Name) or \
+                subject.name not in scope.locals or \
+                scope.locals[subject.name][1] not in self.untyped_params:
+            return False
+        name = subject.name
+        self.error("E302", f"'{name}' is a number, which {what}: a parameter written without a "
+                           f"type is a number", subject.span,
+                   related=[Related(scope.locals[name][1], "the parameter")],
+                   hint=f"say what it is where it is named: write '{name}: fighter' (or side, "
+                        f"equipment, ...)")
+        return True
+
     def selection(self, e: nodes.Aggregate, inner: Scope, element: Type) -> Type:
         """all(f for f in group if condition): the members for which the condition holds."""
         if not (isinstance(e.value, nodes.Name) and e.value.name == e.var.name):
@@ -210,7 +247,7 @@ class ExpressionChecker(CheckerParts):
             self.require_fixed(ct, e.condition.span, "which members belong to a group")
         if element.kind == "piece":   # pieces as values: the pieces of a kind that qualify
             return Type("pieces", element.name)
-        return {"side": SIDES, "equipment": GEAR}.get(element.kind, FIGHTERS)
+        return {"side": SIDES, "equipment": GEAR, "trait": TRAITS}.get(element.kind, FIGHTERS)
 
     def dice(self, e: nodes.Dice, scope: Scope) -> Type:
         if not isinstance(e.count, nodes.Int):
@@ -336,7 +373,7 @@ class ExpressionChecker(CheckerParts):
             owner = "side"
             builtins = SIDE_BUILTINS
         elif subject.kind == "equipment":   # weapon profiles: `w.Range`
-            return self.profile_field(field, mutable)
+            return self.piece_field(field, mutable)
         elif subject.kind == "piece":   # pieces as values (game_checker.py)
             return self.piece_field_type(subject, field, mutable)
         elif subject.kind == "record":
@@ -434,6 +471,8 @@ class ExpressionChecker(CheckerParts):
         sym = self.lookup(name)
         if sym is None and name in POOL_QUESTIONS:
             return self.pool_question(e, scope)
+        if sym is None and name == DIE_FUNCTION and name not in scope.locals:
+            return self.die_call(e, scope)
         if sym is None:
             self.unknown(e.callee, ("table", "define", "procedure"))
             for arg in e.args:
@@ -454,6 +493,17 @@ class ExpressionChecker(CheckerParts):
         result = (self.table_type(cast(nodes.TableDecl, sym.decl)) if sym.kind == "table"
                   else self.define_type(cast(nodes.DefineDecl, sym.decl)))
         return result.rolled(random)
+
+    def die_call(self, e: nodes.Call, scope: Scope) -> Type:
+        """`d(n)`: one die of n sides, n worked out as the rules run (a whole number, 1 to
+        MAX_SIDES, checked when it is rolled)."""
+        if len(e.args) != 1:
+            self.error("E301", f"'d' takes one argument, the number of sides, not {len(e.args)}",
+                       e.span, hint="as in: d(f.Quality); several such dice: d(n) + d(n)")
+        for arg in e.args:
+            t = self.expr(arg, scope)
+            self.expect(NUMBER, t, arg.span, "the number of sides")
+        return DICE
 
     # dice pools: total(p), highest(p), lowest(p), size(p) of a pool kept by `let p = pool 3d6`
     def pool_question(self, e: nodes.Call, scope: Scope) -> Type:

@@ -27,6 +27,7 @@ from warband.lang.typesystem import (
     POSITION,
     SIDE,
     TEXT,
+    TRAIT,
     ZONE,
     Scope,
     Type,
@@ -111,8 +112,16 @@ class GameChecker(CheckerParts):
                     if sym is None or sym.kind != "action":
                         self.unknown(ident, ("action",))
                 if exclude is not None:
-                    self.expect(TEXT, self.expr(exclude, scope), exclude.span,
-                                "the action to leave out (a name bound with 'as')")
+                    sym = self.lookup(exclude.name) if isinstance(exclude, nodes.Name) and \
+                        exclude.name not in scope.locals else None
+                    if sym is not None and sym.kind == "action":   # `except strike`
+                        self.error("E302", "'except' leaves out an action by its name, a text, "
+                                           "not the action itself", exclude.span,
+                                   hint=f'write except "{sym.name}", or a name bound with '
+                                        f"'as' (activate f as done, then except done)")
+                    else:
+                        self.expect(TEXT, self.expr(exclude, scope), exclude.span,
+                                    "the action to leave out (a name bound with 'as')")
                 if bind is not None:
                     self.local(bind, TEXT, scope)
             case nodes.Travel(fighter=fighter, distance=distance, target=target):
@@ -208,6 +217,8 @@ class GameChecker(CheckerParts):
             return ENTRY
         if t.kind == "gear":   # a fighter's equipment: its pieces
             return EQUIPMENT
+        if t.kind == "traits":   # the traits a fighter or a piece has
+            return TRAIT
         if t.kind == "pieces":   # pieces as values: the pieces of a kind on the board
             return Type("piece", t.name)
         self.expect(FIGHTERS, t, group.span, "a group")

@@ -29,6 +29,40 @@ def grammar() -> Lark:
                      maybe_placeholders=True, start=["start", "items"], cache=True)
 
 
+@lru_cache(maxsize=1)
+def statement_words() -> tuple[str, ...]:
+    """The words statements start with, read from the grammar (so that a hint listing them
+    stays right when a statement is added): `stmt`'s alternatives and those it leads to, in
+    the order the grammar gives them."""
+    g = grammar()
+    patterns = {t.name: t.pattern.value for t in g.terminals if t.pattern.type == "str"}
+    words: list[str] = []
+    seen, todo = set(), ["stmt"]
+    while todo:
+        origin = todo.pop(0)
+        if origin in seen:
+            continue
+        seen.add(origin)
+        for rule in g.rules:
+            if rule.origin.name != origin or not rule.expansion:
+                continue
+            first = rule.expansion[0]
+            if first.is_term:
+                word = patterns.get(first.name)
+                if word is not None and word.isalpha() and word not in words:
+                    words.append(word)
+            else:
+                todo.append(first.name)
+    return tuple(words)
+
+
+@lru_cache(maxsize=1)
+def reserved_words() -> tuple[str, ...]:
+    """Every word of the grammar (a keyword where it could stand), in alphabetical order."""
+    return tuple(sorted({t.pattern.value for t in grammar().terminals
+                         if t.pattern.type == "str" and t.pattern.value.isalpha()}))
+
+
 def first_word(piece: str) -> str:
     """The first word of a piece of rules text, comments skipped."""
     piece = re.sub(r"#[^\n]*", "", piece)

@@ -26,9 +26,11 @@ KIND_WORDS = {
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
 # the kinds of declaration whose names are values, each a type of its own (`c: class`); the
 # words are keywords, so no declaration can take them as its name
-VALUE_KINDS = ("class", "tier", "equipment")
-AGGREGATES = ("total", "highest", "lowest", "all")   # total(f.Training for f in group if ...)
-# all(f for f in group if ...) is the group of those members for which the condition holds
+VALUE_KINDS = ("class", "tier", "equipment", "trait")
+AGGREGATES = ("total", "highest", "lowest", "all", "any", "count")
+# total(f.Training for f in group if ...); all(f for f in group if ...) is the group of those
+# members for which the condition holds, all(CONDITION for f in group) whether it holds for
+# every member, any(...) for one at least, count(...) for how many
 BUILTIN_FUNCTIONS = {"min": None, "max": None, "floor": 1, "ceil": 1, "abs": 1,
                      "isqrt": 1}  # name -> arity
 # Questions the board answers during a game (without a board: no distance, clear sight).
@@ -51,7 +53,10 @@ GAME_FUNCTIONS["carriers"] = 2
 # Board questions added after rules were written that may use the words as their own names (a
 # tier `line`, a table `square`): not reserved; a declaration of the name takes its place there
 SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside", "carriers"}
-BUILTIN_GROUPS = ("sides",)   # every side in the game, in the scenario's order
+BUILTIN_GROUPS = ("sides",)
+# `d(n)`: one die of a number of sides worked out as the rules run; not reserved (a table or
+# definition named `d` takes its place), as `d6` is dice and `d` alone a plain name
+DIE_FUNCTION = "d"   # every side in the game, in the scenario's order
 
 
 @dataclass(frozen=True)

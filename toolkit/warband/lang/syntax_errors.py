@@ -13,7 +13,13 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
-from warband.lang.grammar import DECLARATION_KEYWORDS, STATEMENT_KEYWORDS, first_word, grammar
+from warband.lang.grammar import (
+    DECLARATION_KEYWORDS,
+    STATEMENT_KEYWORDS,
+    first_word,
+    grammar,
+    statement_words,
+)
 
 # How terminals read in a message; keywords and punctuation are quoted as written.
 _WORDS = {
@@ -74,7 +80,57 @@ _EXAMPLES: dict[str, list[str]] = {
     "say what the quota counts, as in 'quota tier common at least 1/2'": [
         'army { quota common at least 1 }',
     ],
+    "the face to compare with is a whole number or a name; anything more goes in brackets, as "
+    "in 'count >= (f.Quality) in 2d6'": [
+        'define f() = count >= a.b in 2d6',
+        'define f() = count >= a + 1 in 2d6',
+        'define f() = count >= a(1) in 2d6',
+    ],
+    "'for each' has no 'where': go over the members a condition holds for, as in "
+    "'for each x in all(x for x in GROUP if CONDITION) { ... }', or put an 'if' inside the "
+    "loop": [
+        'procedure p() { for each x in y where z { } }',
+        'procedure p() { for each x in y.z where z { } }',
+        'procedure p() { for each x in all(x for x in y) where z { } }',
+    ],
 }
+
+# Statements of other languages a designer may reach for, and how the rules language says it.
+_OTHER_STATEMENTS = {
+    "while": "there is no 'while' loop: a loop runs a number of times worked out before it "
+             "starts (repeat N times { ... }) or once for each member of a group (for each x in "
+             "GROUP { ... }), with an 'if' inside for a condition",
+    "until": "there is no 'until' loop: repeat N times { if ... { ... } } runs a bounded number "
+             "of times, with an 'if' inside for the condition",
+    "loop": "a loop is 'repeat N times { ... }' or 'for each x in GROUP { ... }'",
+    "do": "a loop is 'repeat N times { ... }' or 'for each x in GROUP { ... }'",
+    "foreach": "write 'for each x in GROUP { ... }', in two words",
+    "break": "there is no 'break': keep a flag (let going = true, then if going { ... } in the "
+             "loop), or end the whole rule with a bare 'return', last in its braces",
+    "continue": "there is no 'continue': put the rest of the loop's body inside an 'if'",
+    "elif": "write 'else if'",
+    "elseif": "write 'else if'",
+    "var": "write 'let NAME = VALUE' for a new value, 'set NAME = VALUE' to change it",
+    "const": "write 'let NAME = VALUE'",
+    "print": "rules do not print: a game's log shows every roll and change",
+    "switch": "choose among values with a table (table t(x) -> v { 1 => ... otherwise => ... }) "
+              "or with if ... else if ...",
+}
+
+
+def statements_phrase() -> str:
+    """Every statement's first words, read from the grammar: 'let, set, ..., or the name of a
+    procedure to call'."""
+    shown = {"for": "for each", "pick": "pick up"}
+    words = [shown.get(w, w) for w in statement_words()]
+    return ", ".join(words) + " or the name of a procedure to call"
+
+
+# Words that stand for a value of their own (and `count` a roll's count): a designer who names a
+# value so meets an error just after it
+_VALUE_WORDS = {"count", "true", "false", "fighters", "if", "not", "pool"}
+_AFTER_A_NAME = {"DOT", "LPAR", "RPAR", "ADD_OP", "MUL_OP", "COMMA", "ASSIGN_OP", "THEN", "ELSE",
+                 "RBRACE", "LBRACE", "EQUAL", "__ANON_0"}
 
 
 def _describe(token: Token | None) -> str:
@@ -188,6 +244,24 @@ def _returned_keyword(stack: list) -> bool:
     return False
 
 
+def _reserved_hint(error: UnexpectedToken, stack: list) -> str | None:
+    """A word of the language used as a name: `let count = 3` is read, but `count + 1` then
+    reads the word as the start of a roll's count. Said when such a word stands just before
+    what would follow a name (directly, or before an opening bracket)."""
+    if not stack or not isinstance(stack[-1], Token):
+        return None
+    word = stack[-1]
+    if word.type == "LPAR" and error.token.type == "RPAR" and len(stack) >= 2 and \
+            isinstance(stack[-2], Token):
+        word = stack[-2]   # count(): a definition named so, called without arguments
+    elif error.token.type not in _AFTER_A_NAME:
+        return None
+    if str(word) not in _VALUE_WORDS or word.type == "NAME":
+        return None
+    return f"'{word}' is a word of the language, so it cannot be used as a name here; choose " \
+           f"another name (docs/language.md, section 2, lists the reserved words)"
+
+
 def _token_hint(error: UnexpectedToken, accepts: set[str]) -> str | None:
     """A hint for a common mistake, from the unexpected token and what could have come."""
     token = error.token
@@ -198,6 +272,9 @@ def _token_hint(error: UnexpectedToken, accepts: set[str]) -> str | None:
     label = _example_keys().get((error.state.position, frozenset(accepts)))
     if label:
         return label
+    reserved = _reserved_hint(error, stack)
+    if reserved:
+        return reserved
     if _returned_keyword(stack):
         return "a bare 'return' stands last in its braces: a statement after it would never " \
                "run; to return a value, write 'return VALUE'"
@@ -219,15 +296,17 @@ def _token_hint(error: UnexpectedToken, accepts: set[str]) -> str | None:
     if token.type == "DICE" and "NAME" in accepts:
         return f"'{value}' reads as dice, so it cannot be a name; choose another name"
     if accepts == {"LPAR"} and before is not None and before.type == "NAME":
-        close = did_you_mean(str(before), STATEMENT_KEYWORDS)
-        return close or f"a statement starts with let, set, if, choose, return, remove, for " \
-                        f"or repeat; to call a procedure, write {before}(...)"
+        word = str(before)
+        if word.lower() in _OTHER_STATEMENTS:
+            return f"{_OTHER_STATEMENTS[word.lower()]}. The statements are {statements_phrase()}"
+        close = did_you_mean(word, statement_words())
+        return close or f"a statement starts with {statements_phrase()}: to call a procedure, " \
+                        f"write {word}(...)"
     if any(patterns.get(n) == "=>" for n in accepts):
         return "a table row is 'when CONDITION => VALUES', 'KEY => VALUES' or " \
                "'otherwise => VALUES'"
     if {"LET", "SET", "RETURN"} <= accepts and token.type != "NAME":
-        return "a statement starts with let, set, if, choose, return, remove, for, repeat or " \
-               "the name of a procedure to call"
+        return f"a statement starts with {statements_phrase()}"
     if token.type == "NAME":
         keywords = [patterns[n] for n in accepts if n in patterns and patterns[n].isalpha()]
         close = did_you_mean(value, keywords)

@@ -32,7 +32,8 @@ class Type:
                  "record": "a table row", "nothing": "nothing", "any": "a value",
                  "sides": "a group of sides", "zone": "a zone", "marker": "a kind of marker",
                  "entries": "a group of warband entries", "equipment": "a piece of equipment",
-                 "gear": "a group of equipment", "pool": "a pool of dice", "area": "an area",
+                 "gear": "a group of equipment", "trait": "a trait",
+                 "traits": "a group of traits", "pool": "a pool of dice", "area": "an area",
                  # pieces as values: one placed on the board, and a group of them
                  "piece": "a piece", "pieces": "a group of pieces", "position": "a position",
                  # no side, no fighter (lang/absence.py): only set as a holder, or compared
@@ -74,6 +75,8 @@ ENTRIES = Type("entries")
 # a piece of equipment is a value (its name), as a class or a tier is; a fighter's equipment is
 # a group of them (the class's and the entry's, a piece carried twice counted twice)
 EQUIPMENT, GEAR = Type("equipment"), Type("gear")
+# traits as values: a trait's name, and the traits a fighter (or a piece) has, a group of them
+TRAIT, TRAITS = Type("trait"), Type("traits")
 # pieces as values: a piece placed on the board (its name: the marker's kind, when known)
 PIECE, PIECES = Type("piece"), Type("pieces")
 POSITION = Type("position")   # where a fighter or a piece stands (none off the board)
@@ -81,6 +84,7 @@ POSITION = Type("position")   # where a fighter or a piece stands (none off the 
 FIGHTER_BUILTINS = {"side": SIDE, "class": Type("class"), "tier": Type("tier"), "name": TEXT,
                     "equipment": GEAR, "removed": BOOL, "withdrawn": BOOL, "enemies": FIGHTERS,
                     "friends": FIGHTERS}
+FIGHTER_BUILTINS["traits"] = TRAITS   # the traits it has, in the order they are declared
 FIGHTER_BUILTINS["carrying"] = PIECES   # carrying pieces: the pieces it carries
 FIGHTER_BUILTINS["position"] = POSITION   # position as a value: where it stands
 # who took it out of play (`remove f by g`): the fighter (nobody when a side or no fighter

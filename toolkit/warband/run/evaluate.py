@@ -7,6 +7,7 @@ fast path; only when an operand is a distribution does an operation enumerate ou
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from itertools import product
@@ -14,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from warband.diagnostics import diag
 from warband.lang import nodes
-from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
+from warband.lang.symbols import DIE_FUNCTION, GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.lang.unparse import expr_text
-from warband.limits import MAX_BRANCHES, MAX_DICE
+from warband.limits import MAX_BRANCHES, MAX_DICE, MAX_SIDES
 from warband.run import areas, budget, dice, pools, toomuch, weapons
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
@@ -112,6 +113,8 @@ def read_field(tables, subject, name: str, world: World):
     generated Program."""
     if type(subject) is Record:
         return subject.get(name)
+    if type(subject) is str:   # a piece of equipment: its own traits, and their numbers
+        return weapons.piece_field(tables.ruleset, subject, name)
     if subject.kind == "side":
         if name == "fighters":
             return tuple(FIGHTER_REFS[i] for i, f in enumerate(world.fighters)
@@ -134,6 +137,8 @@ def read_field(tables, subject, name: str, world: World):
         return f.tier
     if name == "equipment":   # the names of its pieces: the class's, then the entry's
         return f.equipment
+    if name == "traits":   # traits as values: the traits it has, in the order declared
+        return tuple(n for n, v in f.traits.items() if v is True or (v is not False and v != 0))
     if name == "name":
         return f.name
     if name == "removed":
@@ -235,6 +240,11 @@ AGGREGATES = {
     "total": lambda values: norm(sum(values)),
     "highest": lambda values: max(values, default=0),
     "lowest": lambda values: min(values, default=0),
+    # questions asked of each member: whether every one, any one, how many say yes (a member
+    # kept whole, as count(x for x in group if C) keeps it, counts as yes)
+    "all": lambda values: all(v is not False for v in values),
+    "any": lambda values: any(v is not False for v in values),
+    "count": lambda values: sum(1 for v in values if v is not False),
 }
 
 
@@ -304,6 +314,22 @@ def check_count(n, node) -> None:
     if not 0 <= n <= MAX_DICE:
         raise RulesError(diag("E403", f"cannot roll {n} dice (0 to {MAX_DICE})",
                               node.span))
+
+
+def die_of(n, node) -> Dist:
+    """`d(n)`: a fair die of n sides, n a whole number from 1 to MAX_SIDES."""
+    if type(n) is not int and not (type(n) is Fraction and n.denominator == 1):
+        raise RulesError(diag("E505", f"a die's number of sides must be a whole number, not {n}",
+                              node.span, hint="round it with floor(...) or ceil(...)"))
+    if not 1 <= n <= MAX_SIDES:
+        raise RulesError(diag("E403", f"a die has 1 to {MAX_SIDES} sides, not {n}", node.span,
+                              hint="make sure the number is at least 1: d(max(n, 1))"))
+    return _fair_die(int(n))
+
+
+@functools.lru_cache(maxsize=64)
+def _fair_die(sides: int) -> Dist:
+    return dice.die(dice.standard_faces(sides))
 
 
 class Compiler:
@@ -462,7 +488,7 @@ class Compiler:
                 outer = budget.weighs_more(e, interp.ruleset)
                 # (counted as generated code counts them: see budget.py)
                 members = budget.members if budget.works_out_members(e) else _as_it_is
-                if kind.name == "all":
+                if kind.name == "all" and type(value) is nodes.Name and value.name == name:
                     def all_fn(env, world):
                         return tuple(ref for ref in members(interp, fg(env, world), e)
                                      if fcond is None or fcond({**env, name: ref}, world) is True)
@@ -525,8 +551,13 @@ class Compiler:
                                      weapons.piece_traits(self.ruleset), name)
             return lambda env, world: lift(lambda s: has(s, world), sub(env, world))
         piece = self.compile(nodes.Name(name, subject.span))   # (not cached: a node of its own)
-        return lambda env, world: lift(lambda ref, p: p in world.fighters[ref.index].equipment,
-                                       sub(env, world), piece(env, world))
+        # (or a trait the name holds: traits as values, `f has t` for t in f.traits)
+        equipment, pieces, has = self.ruleset.equipment, weapons.piece_trait_values(
+            self.ruleset), interp.has
+        return lambda env, world: lift(
+            lambda s, p: p in world.fighters[s.index].equipment
+            if p in equipment and type(s) is not str else weapons.holds(has, pieces, s, p, world),
+            sub(env, world), piece(env, world))
 
     def call(self, e, name: str, args: list[Callable]) -> Callable:
         interp = self.interp
@@ -542,6 +573,10 @@ class Compiler:
             table = self.ruleset.tables[name]
             return lambda env, world: lift(lambda *vs: interp.lookup(table, vs, e, world),
                                            *(a(env, world) for a in args))
+        if name == DIE_FUNCTION and name not in self.ruleset.defines:   # d(n): n sides
+            (sides,) = args
+            return lambda env, world: lift(lambda n: interp.draw(die_of(n, e), e, n),
+                                           sides(env, world))
         if name in POOL_QUESTIONS and name not in self.ruleset.defines:
             # dice pools: total(p), highest(p), lowest(p), size(p)
             (pool,) = args

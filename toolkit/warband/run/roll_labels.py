@@ -98,6 +98,8 @@ class RollLabels:
                     type(node.count) is not nodes.Int:
                 shown = dataclasses.replace(node, count=nodes.Int(count, node.span),
                                             count_in_token=True)
+            elif type(node) is nodes.Call and count is not None:   # d(n): as rolled, d8
+                shown = nodes.Dice(nodes.Int(1, node.span), int(count), (), node.span)
             elif type(node) is nodes.Count and count is not None and \
                     type(node.pool) is nodes.Dice and type(node.pool.count) is not nodes.Int:
                 pool = node.pool

@@ -12,7 +12,7 @@ from typing import cast
 
 from warband.lang import nodes
 from warband.lang.absence import means_nobody
-from warband.lang.symbols import GAME_FUNCTIONS, POOL_QUESTIONS
+from warband.lang.symbols import DIE_FUNCTION, GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.run import budget, weapons
 from warband.run.codegen import runtime as rt
 from warband.run.codegen import taps
@@ -267,11 +267,23 @@ class ExpressionWriter:
                 if e.condition is not None else ""
             return self.counted(e, f"tuple([{py} for {py} in {self.weighed(e, scope)}{cond}])")
         if t is nodes.Aggregate:
-            if e.kind.name not in ("total", "highest", "lowest"):
+            if e.kind.name not in ("total", "highest", "lowest", "all", "any", "count"):
                 raise Unsupported(f"aggregate {e.kind.name}")
             inner, py = self.member_scope(e, scope)
             member = inner.kinds.get(e.var.name)
             cond = f" if {self.expr(e.condition, inner)}" if e.condition is not None else ""
+            if e.kind.name == "count" and type(e.value) is nodes.Name and \
+                    e.value.name == e.var.name:   # count(x for x in group if C): the members
+                return self.counted(e, f"len([1 for {py} in {self.weighed(e, scope)}{cond}])")
+            if e.kind.name in ("all", "any", "count"):   # a question asked of every member
+                # (each asked, as the interpreter asks each: a question that rolls draws alike)
+                value = self.expr(e.value, inner)
+                if e.kind.name == "count":
+                    return self.counted(e, f"len([1 for {py} in {self.weighed(e, scope)}{cond} "
+                                           f"if {value}])")
+                asked = f"[{value} for {py} in {self.weighed(e, scope)}{cond}]"
+                return self.counted(e, f"(True in {asked})" if e.kind.name == "any" else
+                                    f"(False not in {asked})")
             if e.kind.name == "total" and type(e.value) is nodes.Int and e.value.value == 1:
                 # a count (`total(1 for f in side.fighters)`, asked every turn); a group of
                 # known members is a tuple of them, counted as it is
@@ -309,7 +321,11 @@ class ExpressionWriter:
     def weapon_has(self, e: nodes.Has, scope: Scope) -> str:
         sub, name = self.expr(e.subject, scope), e.name.name
         if name not in self.ruleset.traits:   # `f has w`: the fighter carries the piece w holds
-            return f"({self.name(name, scope)} in world.fighters[{sub}[1]].equipment)"
+            # (or has the trait it holds: traits as values, `f has t` for t in f.traits)
+            held = self.name(name, scope)
+            pieces = self.const(frozenset(self.ruleset.equipment), "s")
+            return (f"(({held} in world.fighters[{sub}[1]].equipment) if {held} in {pieces} "
+                    f"else _holds(I, {sub}, {held}, world))")
         if self.kind(e.subject, scope) == "fighter":
             return f"(world.fighters[{sub}[1]].traits.get({name!r}, False) != False)"
         has = self.program.weapon_has.get(name)
@@ -389,6 +405,10 @@ class ExpressionWriter:
                     f"world, t_{mangle(name)})")
         if name in POOL_QUESTIONS and name not in self.ruleset.defines:   # dice pools
             return f"_pool_ask({name!r}, {args})"
+        if name == DIE_FUNCTION and name not in self.ruleset.defines:   # d(n): n sides
+            if self.program.taps_rolls:   # a recorded game's roll: the interpreter labels it
+                raise Unsupported("d(n) in a recorded game")
+            return f"_die(I, {self.const(e, 'n')}, {args})"
         if name in self.ruleset.defines:
             inline = self.inline(self.ruleset.defines[name], e.args, scope)
             if inline is not None:

@@ -101,6 +101,8 @@ class Program(DeclFunctions):
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_limits": limits, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,
+            "_holds": rt.holds,   # traits as values: `f has t`
+            "_die": rt.die_roll,   # d(n)
             "_travel_clear": rt.travel_clear,   # moves the rules choose
             "_someone": rt.someone,   # pieces as values
             "_pick_up": carrying.pick_up, "_put_down": carrying.put_down,   # carrying pieces

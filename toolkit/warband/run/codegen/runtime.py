@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
 from warband.run import budget, dice, members, pools, spots, tuples
+from warband.run import weapons
+from warband.run.weapons import piece_field
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
+    die_of,
     AGGREGATES,
     Record,
     RulesError,
@@ -175,6 +178,11 @@ def draw(interp: Interpreter, dist: Dist):
     return dist.sample(interp.rng)
 
 
+def die_roll(interp: Interpreter, node, n):
+    """`d(n)`: one die of n sides, drawn as the interpreter draws it (Compiler.call)."""
+    return draw(interp, die_of(n, node))
+
+
 def _pool(node, n, reroll) -> tuple[Dist, tuple[int, bool] | None]:
     """(one die, (dice kept, highest) or None) of a dice expression for n dice."""
     faces = dice.standard_faces(node.sides)
@@ -273,6 +281,12 @@ def aggregate(kind: str, values: list):
     return AGGREGATES[kind]([v for v in values if v is not None])
 
 
+def holds(interp, subject, value, world) -> bool:
+    """`X has n` where n holds a trait: a fighter's, or a piece's own (weapons.holds)."""
+    return weapons.holds(interp.has, weapons.piece_trait_values(interp.ruleset), subject, value,
+                         world)
+
+
 def has_value(value) -> bool:
     """Whether a trait's combined value means the fighter has it (Interpreter.has)."""
     return value is True or (value is not False and value != 0)
@@ -283,7 +297,7 @@ _SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 # fields of the board game (groups, who left, who conceded): read through the interpreter
 _GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded",
-                "carrying", "position", "removed_by", "removed_by_side")
+                "carrying", "position", "removed_by", "removed_by_side", "traits")
 
 
 def field_getter(interp: Program, name: str):
@@ -338,6 +352,8 @@ def _fighter_getter(interp: Program, name: str):
         def get(s, world):
             if type(s) is Record:
                 return s.get(name)
+            if type(s) is str:   # a piece of equipment: the number of a trait of its own
+                return piece_field(interp.ruleset, s, name)
             if s.kind == "side":
                 return side_part(s, world)
             value = world.fighters[s.index].traits.get(canonical, 0)
