@@ -30,6 +30,7 @@ from warband.game.placement import apart_from
 from warband.game.questions import Measure, plain_number
 from warband.game.scenario import load_scenario
 from warband.lang import nodes
+from warband.run.evaluate import FAR
 from warband.run.world import Ref
 
 ACTIONS = ("shoot", "melee", "blast", "defend", "move", "charge")
@@ -150,7 +151,7 @@ def test_a_distance_not_whole_is_a_measure_and_a_whole_one_an_int():
     assert plain_number(2.0) == 2 and type(plain_number(2.0)) is int
     assert type(plain_number(2.5)) is Measure and plain_number(2.5) == Fraction(5, 2)
     assert plain_number(2.999999) == 3 and type(plain_number(2.999999)) is int
-    assert plain_number(math.inf) == math.inf   # the distance to nothing (evaluate.FAR)
+    assert plain_number(math.inf) == FAR   # the distance to nothing
 
 
 # ---- geometry written out, against the plain formulas ---------------------------------------------

@@ -130,8 +130,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E439": (Severity.ERROR, "too many layers of extends"),
     # evaluation
     "E501": (Severity.ERROR, "no table row matches"),
-    "E502": (Severity.ERROR, "division by zero, or a sum or product of infinite distances "
-                             "that has no value (infinite minus infinite)"),
+    "E502": (Severity.ERROR, "division by zero"),
     "E503": (Severity.ERROR, "procedure ended without a result"),
     "E504": (Severity.ERROR, "state space too large for exact odds"),
     "E505": (Severity.ERROR, "a value a rule cannot use"),

@@ -10,7 +10,6 @@ The events and their fields are listed in docs/commands.md ("The game's record")
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import stat
@@ -19,6 +18,7 @@ from fractions import Fraction
 from warband.diagnostics import Diagnostic, Sources, Span, diag
 from warband.limits import MAX_FIGHTERS, MAX_RECORD_BYTES, MAX_ROUNDS
 from warband.run.decisions import POLICIES
+from warband.run.evaluate import infinite
 from warband.run.world import Ref
 
 LOG_FORMAT = "warband-game-log"
@@ -513,12 +513,11 @@ def read_record(path: str, sources: Sources | None = None) \
 
 def plain(v):
     """A value as JSON holds it: a whole Fraction as an int, another as a float, a reference
-    by its repr, the distance to nothing (run/evaluate.FAR) as "infinite" (JSON has no
-    infinity)."""
+    by its repr, the distance to nothing (run/evaluate.FAR) as "infinite"."""
+    if infinite(v):
+        return "infinite" if v > 0 else "-infinite"
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else float(v)
-    if type(v) is float and math.isinf(v):
-        return "infinite" if v > 0 else "-infinite"
     if isinstance(v, Ref):
         return repr(v)
     return v

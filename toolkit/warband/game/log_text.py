@@ -7,14 +7,13 @@ characters escaped (a newline in a name included: one event stays one line).
 
 from __future__ import annotations
 
-import math
-
 from warband.diagnostics import printable
+from warband.run.evaluate import infinite
 
 
 def number(x) -> str:
-    if x == math.inf:   # the distance to nothing (run/evaluate.FAR)
-        return "infinite"
+    if infinite(x):   # the distance to nothing (run/evaluate.FAR)
+        return "infinite" if x > 0 else "-infinite"
     return str(int(x)) if float(x).is_integer() else f"{float(x):.2f}".rstrip("0")
 
 

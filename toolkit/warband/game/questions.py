@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
+from warband.run.evaluate import FAR
 
 NAMES = ("distance", "sees", "obscured", "contact", "engaged", "pieces", "inside")
 KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
@@ -159,8 +160,8 @@ _EXACT: dict = {}   # hundredths of an inch -> the rules' number: a Fraction is 
 def plain_number(x: float):
     """Board distances as the rules' numbers, to the hundredth of an inch: a whole number
     when whole, else a Fraction (kept: every turn asks again)."""
-    if x == _INF:   # to nothing (no piece of a kind, a piece carried off): evaluate.FAR
-        return x
+    if x == _INF:   # to nothing (no piece of a kind, a piece carried off)
+        return FAR
     hundredths = round(x * 100)   # to the hundredth of an inch: exact
     found = _EXACT.get(hundredths)
     if found is None:   # (a few thousand at most on a board of a few feet)

@@ -17,11 +17,11 @@ for them.
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 
 from warband.game.engine import Game
 from warband.game.gamelog import number, render_text
+from warband.run.evaluate import infinite
 
 # events that begin a step of the page (an activation, a round, ...); the choices made just
 # before one (which fighter, which action) belong to it
@@ -86,12 +86,14 @@ def fighter_states(ruleset) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def plain(value):
     """A value as the page shows it (a Fraction as a number)."""
+    if infinite(value):   # the distance to nothing (run/evaluate.FAR)
+        return "infinite" if value > 0 else "-infinite"
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else round(float(value), 2)
     if isinstance(value, (bool, int, str)) or value is None:
         return value
-    if isinstance(value, float):   # (the distance to nothing: run/evaluate.FAR)
-        return round(value, 2) if math.isfinite(value) else "infinite"
+    if isinstance(value, float):
+        return round(value, 2)
     return str(value)
 
 

@@ -191,32 +191,25 @@ def lift(op: Callable, *args):
 
 
 # The distance to nothing (a kind of marker with no piece on the board, no board at all, a
-# piece carried off the table): farther than any number, so `distance(f, ruin) <= 1` is false
-# and `> 6` true, as if no piece had been placed. Adding to it or multiplying it by a positive
-# number leaves it infinite; a log shows it as `infinite`. What has no value (infinite minus
-# infinite, infinite times 0) is an error, not a number (norm).
-FAR = math.inf
+# piece carried off the table): farther than any board, so `distance(f, ruin) <= 1` is false
+# and `> 6` true, as if no piece had been placed. It is a whole number (10^18) rather than
+# float('inf'), so that every sum, product and comparison with it is exact and the same in the
+# interpreter and in generated code (infinity minus infinity has no value; this has one: 0);
+# what shows a number (logs, records, odds) shows any of 10^15 or more as "infinite".
+FAR = 10 ** 18
+SHOWN_INFINITE = 10 ** 15
+
+
+def infinite(x) -> bool:
+    """Whether a number is shown as infinite: FAR, or as far from any board as it."""
+    return isinstance(x, (int, Fraction)) and type(x) is not bool and \
+        not -SHOWN_INFINITE < x < SHOWN_INFINITE
 
 
 def norm(x):
     if type(x) is Fraction and x.denominator == 1:
         return int(x)
-    if type(x) is float and math.isnan(x):   # (only FAR makes floats: see above)
-        raise RulesError(diag("E502", "a sum or product of an infinite distance has no value "
-                                      "(infinite minus infinite, or infinite times 0)", None,
-                              hint="the distance to no piece is infinite: compare it "
-                                   "(distance(f, ruin) <= 1) before counting with it"))
     return x
-
-
-def far_divided(x, y, node):
-    """A division with an infinite distance (FAR): infinite by a number stays infinite (its
-    sign), a number by infinity is 0, infinity by infinity has no value."""
-    if type(x) is float and type(y) is float:
-        raise RulesError(diag("E502", "an infinite distance divided by another has no value",
-                              node.span, hint="the distance to no piece is infinite: compare "
-                                              "it before counting with it"))
-    return 0 if type(y) is float else norm(x / float(y))
 
 
 ARITH = {
@@ -230,11 +223,8 @@ COMPARE = {
 }
 BUILTINS: dict[str, Callable[..., Any]] = {
     "min": min, "max": max, "abs": abs,
-    # (an infinite distance, FAR, stays infinite)
-    "floor": lambda x: x if type(x) is float else math.floor(x),
-    "ceil": lambda x: x if type(x) is float else math.ceil(x),
-    "isqrt": lambda x: x if type(x) is float else   # the whole part of a square root
-    math.isqrt(max(0, math.floor(x))),
+    "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
+    "isqrt": lambda x: math.isqrt(max(0, math.floor(x))),   # the whole part of a square root
 }
 AGGREGATES = {
     "total": lambda values: norm(sum(values)),
@@ -394,8 +384,6 @@ class Compiler:
                     def divide(x, y):
                         if y == 0:
                             raise RulesError(diag("E502", "division by zero", e.span))
-                        if type(x) is float or type(y) is float:   # (FAR)
-                            return far_divided(x, y, e)
                         return norm(Fraction(x) / Fraction(y))
                     f = divide
                 else:

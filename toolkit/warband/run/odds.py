@@ -8,7 +8,6 @@ fighter's side), trait names (a number, or yes for a bare trait), `equipment=a,b
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,6 +20,7 @@ from warband.lang.unparse import conjuncts, expr_text, why_false
 from warband.run import strategy
 from warband.run.decisions import policy_problem
 from warband.run.dice import Dist
+from warband.run.evaluate import infinite
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.odds_pieces import (
     CARRIES,
@@ -403,7 +403,9 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     else:
         order = sorted(dist, key=lambda v: (str(type(v)), v))
     expected = None
-    if all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in dist):
+    # (an average with the distance to nothing in it would be a number of 18 digits: none)
+    if all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) and not infinite(v)
+           for v in dist):
         expected = dist.mean()
     solution = None
     if solve:
@@ -495,10 +497,10 @@ def outcome_text(value) -> str:
     fraction as 3/2, the distance to nothing as `infinite`), never Python's (`True`, `inf`)."""
     if value is True or value is False:
         return "true" if value else "false"
+    if infinite(value):   # the distance to nothing (evaluate.FAR)
+        return "infinite" if value > 0 else "-infinite"
     if isinstance(value, Fraction):
         return fraction_text(value)
-    if type(value) is float and math.isinf(value):
-        return "infinite" if value > 0 else "-infinite"
     return str(value)
 
 

@@ -14,24 +14,22 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import budget, dice, members, pools, spots, tuples
-from warband.run import weapons
-from warband.run.weapons import piece_field
+from warband.run import budget, dice, members, pools, spots, tuples, weapons
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
-    die_of,
     AGGREGATES,
     Record,
     RulesError,
     Thunk,
     check_count,
-    far_divided,
+    die_of,
     nobody,
     norm,
     read_field,
 )
 from warband.run.host import CLEAR
+from warband.run.weapons import piece_field
 from warband.run.world import (
     FIGHTER_REFS,
     SIDE_REFS,
@@ -41,8 +39,8 @@ from warband.run.world import (
     World,
     changed,
     changed_side,
-    new_world,
     fallen,
+    new_world,
     read_piece,
     remover,
     set_piece,
@@ -261,8 +259,6 @@ def divide(x, y, node):
     if type(x) is int and type(y) is int:
         q, r = divmod(x, y)
         return q if r == 0 else Fraction(x, y)
-    if type(x) is float or type(y) is float:   # an infinite distance (evaluate.FAR)
-        return far_divided(x, y, node)
     return norm(Fraction(x) / Fraction(y))
 
 
@@ -272,8 +268,6 @@ def divide_whole(x, y: int):
         if not x % y:
             return x // y
         return Fraction(x, y)
-    if type(x) is float:   # an infinite distance (evaluate.FAR) stays infinite
-        return norm(x / y)
     return norm(Fraction(x) / y)
 
 
