@@ -203,6 +203,7 @@ CASES = [
     ("number", "d(@n) + d(@f.Might / 2)"),
     # dice pools: one roll asked several questions (a pool argument, and the questions of one)
     ("number", "pool_hits(pool (@n)d6) + pool_hits(pool 2d6 reroll == 1)"),
+    ("number", "d6 rolled by @f + (@n)d6 keep highest 1 rolled by @s"),   # who rolls: the log
     ("number", "total(pool (@n)d6 keep highest 2) + size(pool 3d6 drop lowest 1)"),
     ("number", "highest(pool 3d6 reroll <= 2) * 10 + lowest(pool (@n)d8 reroll in {1})"),
     # groups
@@ -503,6 +504,7 @@ GRAMMAR_FORMS = {
     "dice_lit": nodes.Dice, "dice_dyn": nodes.Dice, "keep_mod": nodes.KeepMod,
     "pool_roll": nodes.Dice,   # dice pools: `pool 3d6`
     "reroll_mod": nodes.RerollMod, "pred_even": nodes.PredEven, "pred_odd": nodes.PredOdd,
+    "roller_mod": nodes.Name,   # `d6 rolled by f`: who rolls it (Dice.rolled_by)
     "pred_compare": nodes.PredCompare, "pred_set": nodes.PredSet,
     # the bare word `fighters`: a Name, every fighter in play (in army rules, a warband's
     # fighters, which neither generated code nor a game runs: tests/test_army_rules.py)

@@ -383,14 +383,16 @@ def _excerpt_now(actual: str, shown: str) -> str | None:
     a run cannot be placed (then the excerpt must be edited by hand)."""
     lines, out, at = actual.splitlines(), [], 0
     runs: list[list[str]] = [[]]
+    gaps: list[str] = []   # the `...` lines as written (indented as the doc has them)
     for line in shown.splitlines():
         if line.strip() == "...":
             runs.append([])
+            gaps.append(line)
         else:
             runs[-1].append(line)
     for n, run in enumerate(runs):
         if n:
-            out.append("...")
+            out.append(gaps[n - 1])
         if not run:
             continue
         head = run[0][:-4] if run[0].endswith(" ...") else run[0]

@@ -62,8 +62,102 @@ def test_a_roll_through_a_procedure_is_labelled_by_the_let_of_its_call():
     _, text = played("sss-standard-game", 4)
     assert re.search(r"^      3d6 rolled \d+ for roll in attack \((empire|family), [\w ]+\)$",
                      text, re.M)
-    assert re.search(r"^      d6 rolled \d+ for save in attack \((empire|family)\)$", text, re.M)
+    # the target's cover save: `d6 rolled by target`, its own fighter's (issue 32, B13)
+    assert re.search(r"^      d6 rolled \d+ for save in attack \((empire|family), [\w ]+\)$",
+                     text, re.M)
     assert re.search(r"^      [23]d6 rolled \d+ for distance in (move|charge) ", text, re.M)
+
+
+def _activations(record):
+    """(the activation's event, the rolls made in it) for each activation of a record; rolls
+    before the first activation of a round or after a phase header belong to none."""
+    out, current = [], None
+    for e in record["events"]:
+        if e["type"] == "activate":
+            current = (e, [])
+            out.append(current)
+        elif e["type"] in ("round", "phase", "setup", "aftermath", "end"):
+            current = None
+        elif e["type"] == "roll" and current is not None:
+            current[1].append(e)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_every_roll_is_credited_to_the_fighter_who_rolls_it(seed):
+    """Issue 32, B13: a defender's rolls are its own (`rolled by`), not the attacker's; a roll
+    outside any activation names no fighter that acted before it."""
+    record, _ = played("greedy-dudes-vs-menace", seed)
+    both = 0
+    for activation, rolls in _activations(record):
+        action, _, target = activation["action"].partition(" ")
+        if action == "exchange" and rolls:   # both fighters roll their hands
+            assert {r["fighter"] for r in rolls} <= {activation["fighter"], target}, rolls
+            both += {r["fighter"] for r in rolls} == {activation["fighter"], target}
+    record, _ = played("sss-standard-game", seed)
+    for activation, rolls in _activations(record):
+        for r in rolls:
+            if r["for"] == "save in attack":   # the target's cover save: the target's
+                assert r["fighter"] != activation["fighter"] and r["fighter"] is not None
+    for e in record["events"]:   # morale: the side's own dice, no fighter's
+        if e["type"] == "roll" and e["for"].endswith("in morale"):
+            assert e["fighter"] is None, e
+    assert both >= 1 or seed > 2
+
+
+def test_a_roll_compared_later_says_with_what_and_how_it_went():
+    """Issue 32, B15: `if roll < band.stun` compares the attack's roll, by its name, with a
+    number the rules work out: the log says so at the roll, so a player can tell whether the
+    blow hit."""
+    record, text = played("sss-standard-game", 4)
+    assert re.search(r"^      3d6 rolled (\d+) for roll in attack \([^)]*\); "
+                     r"roll < band\.stun \((\d+)\): (yes|no)$", text, re.M)
+    for e in record["events"]:
+        if e["type"] == "roll" and "test" in e:
+            number = int(e["test"].rsplit("(", 1)[1].rstrip(")"))
+            if e["test"].startswith("roll < band.stun") and e["for"] == "roll in attack":
+                # (the value told is the roll before any Fate changed it by 1)
+                assert e["made"] == (e["value"] < number) or abs(e["value"] - number) <= 1
+
+
+def test_no_phase_header_is_empty():
+    for scenario in SHIPPED:
+        _, text = played(scenario, 2)
+        lines = text.splitlines()
+        for i, line in enumerate(lines[:-1]):
+            if line.startswith("  -- "):
+                after = lines[i + 1]
+                assert after.startswith("      ") or not after.startswith("  -- ") and \
+                    after.strip() and not after.startswith(("Round", "Game over")), \
+                    (scenario, line, after)
+
+
+def test_a_blasts_other_targets_are_named(tmp_path):
+    """Issue 32, B15: a blast's attacks on the fighters near its target name them (`attack on
+    Sister`) before their rolls; an attack on the action's own target is not told twice."""
+    from warband.game.scenario import SideFile
+    path = tmp_path / "blast.yaml"
+    path.write_text("name: Blasters\nruleset: super-simple-skirmish\nfighters:\n"
+                    "  - {name: Mech A, class: Mech, might: 20}\n"
+                    "  - {name: Mech B, class: Mech, might: 20}\n"
+                    "  - {name: Gunner, class: Gunner, might: 10, count: 2}\n"
+                    "  - {name: Trooper, class: Soldier, might: 10, count: 4}\n")
+    scenario = load_scenario("sss-standard-game", (SideFile("empire", str(path), "blast.yaml"),))
+    named = 0
+    for seed in range(1, 12):
+        game = Game(scenario, seed, record=True)
+        game.play()
+        events = game.log.events
+        for i, e in enumerate(events):
+            if e["type"] == "activate" and e["action"].startswith("blast "):
+                target = e["action"].split(" ", 1)[1]
+                j = i + 1
+                while j < len(events) and events[j]["type"] not in ("activate", "round"):
+                    if events[j]["type"] == "call":
+                        assert target not in events[j]["fighters"]
+                        named += 1
+                    j += 1
+    assert named >= 1
 
 
 def test_a_roll_compared_at_once_says_what_it_needed():
@@ -180,6 +274,12 @@ class Rolls:
 
     def rolled(self, value, fields) -> None:
         self.events.append({**fields, "value": value})
+
+    def tested(self, label, test, made) -> None:   # a later test of a roll: told alike too
+        self.events.append({"for": label, "test": test, "made": made})
+
+    def called(self, *_) -> None:
+        pass
 
     def decided(self, *_) -> None:
         pass

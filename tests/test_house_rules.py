@@ -389,7 +389,8 @@ override table movement_points(size: Sizes) -> points {
 }
 override equipment Shield "a great shield: one extra defence die, and Armor 1" { grants Armor(1) }
 override trait Armor(N) sum "armour pieces add up"
-override define defence_successes(n) "defence dice are d6 in our games" = count even in (n)d6
+override define defence_successes(n, f: fighter) "defence dice are d6 in our games" =
+  count even in (n)d6 rolled by f
 override counter Pockets on fighter from 1 "a head start"
 override flag FillingPockets on fighter "gathering money"
 override outcomes flight_result "How fleeing went" {

@@ -179,12 +179,13 @@ def test_morale_traits_are_named_and_do_nothing(sas):
                                            ("speed_successes", 10)])
 @pytest.mark.parametrize("n", [0, 1, 2, 3])
 def test_even_faces_are_successes(sas, define, sides, n):
-    assert value(sas, define, n) == evens(n, sides)
+    assert value(sas, define, n, A, world=world_of(sas, fighter("a", 0, 2))) == evens(n, sides)
 
 
 @pytest.mark.parametrize("define", ["attack_successes", "defence_successes", "speed_successes"])
 def test_every_die_succeeds_half_the_time(sas, define):
-    assert value(sas, define, 1) == Dist({0: F(1, 2), 1: F(1, 2)})
+    assert value(sas, define, 1, A, world=world_of(sas, fighter("a", 0, 2))) == \
+        Dist({0: F(1, 2), 1: F(1, 2)})
 
 
 # ---- Toughness, Armor and damage: the worked examples ---------------------------------------------------

@@ -430,15 +430,17 @@ class Game:
         `generated`: asked by a generated sampled run (the turn), whose policies the action's
         own generated run shares. Its work (the options checked, the look-ahead, the action)
         has a budget of its own, whatever else the round has done (run/budget.py)."""
-        interp = self.interp
+        interp, log = self.interp, self.log
         # the fighter whose action runs removes whom it removes (the rules' `remove` with no
-        # `by`), in the look-ahead as in the action itself
+        # `by`), in the look-ahead as in the action itself; a recorded game credits it with
+        # the rolls of its action the rules do not credit to another, and no later ones
         acting, interp.acting = interp.acting, ref
+        actor, acting_with = log.actor, interp.acting_with
         try:
             with budget.part(interp):
                 return self._activation(stmt, ref, exclude, world, generated)
         finally:
-            interp.acting = acting
+            interp.acting, log.actor, interp.acting_with = acting, actor, acting_with
 
     def _forces_now(self, world) -> int:
         """The number of what never changes of the fighters (game/options.py), for a world whose
@@ -524,11 +526,13 @@ class Game:
                                      options[i], fighter.side, frozen),
                                  count=len(options))
         name, args = options[index]
+        interp = self.interp
+        # (the fighters the action is taken on: a recorded game tells a step on any other)
+        interp.acting_with = tuple(v for v in args.values() if isinstance(v, Ref))
         if self.log.record:
             self.log.event("activate", self.round, fighter=fighter.name,
                            side=world.sides[fighter.side].name,
                            action=option_label(name, pieces.labelled(args, world), world))
-        interp = self.interp
         before = world if self.log.record else None
         interp.in_action += 1
         try:

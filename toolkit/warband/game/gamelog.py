@@ -80,6 +80,21 @@ class GameLog:
             elif type == "aftermath":
                 self.actor, self.in_aftermath = None, True
 
+    def called(self, procedure: str, fighters: list[str]) -> None:
+        if self.record:
+            self.event("call", self.round_now, procedure=procedure, fighters=fighters)
+
+    def tested(self, label: str, test: str, made: bool) -> None:
+        """The last roll for `label` (not far back, with no test yet) was compared by the rules
+        after it was rolled: the comparison, as written with its number, and its outcome."""
+        for e in reversed(self.events[-40:]):
+            if e["type"] == "roll" and e.get("for") == label:
+                if "needs" not in e and "test" not in e:
+                    e["test"], e["made"] = test, made
+                return
+            if e["type"] in ("activate", "round", "phase"):
+                return
+
     def phase(self, name: str, by: dict | None) -> None:
         """A phase of the rules begins: a header (its name, whose it is)."""
         if self.record:

@@ -207,10 +207,15 @@ EVENT_KEYS: dict[str, dict] = {
             "why": _text, "score_rules": _score_rules, "survivors": _survivors},
     "decision": {"decision": _text, "by": _text_or_null, "choice": _choice},
     "roll": {"round": _ROUND, "dice": _text, "value": _value, "for": _text,
-             "side": _text_or_null, "fighter": _text_or_null, "needs": _text, "made": _bool},
+             "side": _text_or_null, "fighter": _text_or_null, "needs": _text, "made": _bool,
+             "test": _text},
+    # a procedure called on fighters other than the one acting (a blast's other targets)
+    "call": {"round": _ROUND, "procedure": _text,
+             "fighters": lambda v: None if isinstance(v, list) and all(
+                 isinstance(n, str) for n in v) else "a list of names"},
 }
 OPTIONAL_KEYS = {"place": {"to", "by"}, "idle": {"why"}, "change": {"fighter", "side"},
-                 "roll": {"needs", "made"}, "end": {"why", "score_rules", "survivors"}}
+                 "roll": {"needs", "made", "test"}, "end": {"why", "score_rules", "survivors"}}
 RESULT_KEYS = {"winner": _text_or_null, "scores": _SCORES, "rounds": _ROUND, "ended": _text,
                "removed": _REMOVED}
 

@@ -52,6 +52,8 @@ def roll_line(e: dict) -> str:
         made = e.get("made")
         line += f", needs {e['needs']}" + ("" if made is None else
                                             ": made" if made else ": missed")
+    elif e.get("test"):   # compared later by the rules: `roll < band.stun (15): no`
+        line += f"; {e['test']}: {'yes' if e.get('made') else 'no'}"
     return line
 
 
@@ -88,21 +90,31 @@ def render_text(log: dict) -> str:
         lines.append(f"warbands: {sides}")
     last_phase = None   # a phase told again for the same side is not a new header
     aftermath = False   # (its changes are told at the left, as the game's result is)
+    header = None   # a phase's header, told once something happens in the phase
     for e in log["events"]:
         kind = e["type"]
-        if kind == "roll":
-            lines.append(f"      {roll_line(e)}")
-            continue
-        if kind == "decision":
-            if e["decision"] not in ("action", "destination", "placement"):
-                lines.append(f"      {e['by']} decides {e['decision']}: {e['choice']}")
-            continue
         if kind == "phase":
             key = (e.get("phase"), e.get("side"))
             if key != last_phase:
                 whose = f"{e['side']}: " if e.get("side") else ""
-                lines.append(f"  -- {whose}{e['phase']} --")
+                header = f"  -- {whose}{e['phase']} --"
             last_phase = key
+            continue
+        if kind in ("setup", "round", "aftermath", "end"):
+            header = None   # (a phase in which nothing happened has no header)
+        elif kind != "decision" or e["decision"] not in ("action", "destination", "placement"):
+            if header is not None:
+                lines.append(header)
+                header = None
+        if kind == "roll":
+            lines.append(f"      {roll_line(e)}")
+            continue
+        if kind == "call":   # a step on others than the fighter acting: a blast's others
+            lines.append(f"      {e['procedure']} on {', '.join(e['fighters'])}")
+            continue
+        if kind == "decision":
+            if e["decision"] not in ("action", "destination", "placement"):
+                lines.append(f"      {e['by']} decides {e['decision']}: {e['choice']}")
             continue
         if kind in ("setup", "round", "aftermath"):
             last_phase = None

@@ -65,7 +65,9 @@ class Placement:
                                to=point(to))
             else:
                 game.log.event("place", game.round, marker=kind, at=point(at))
-            return placed(game.ruleset, world, kind, [at], wall=to is not None)
+            world = placed(game.ruleset, world, kind, [at], wall=to is not None)
+            game.log.pieces(world)   # (the new piece as it starts: its changes are told)
+            return world
         zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
         apart = apart if apart is not None else 0
         by = by.index if by is not None else 0
@@ -88,7 +90,9 @@ class Placement:
             if game.log.record:
                 game.log.event("place", game.round, marker=kind, at=point(spot),
                                by=world.sides[by].name)
-        return placed(game.ruleset, world, kind, spots_taken)
+        world = placed(game.ruleset, world, kind, spots_taken)
+        game.log.pieces(world)   # (the new pieces as they start: their changes are told)
+        return world
 
 
 def apart_from(board: Board, spot, taken: list) -> bool:

@@ -159,6 +159,10 @@ def lines_of(events: list) -> list[str]:
     not write a line for (a kind newer than this module) by its text or its fields."""
     out = []
     for e in events:
+        if e.get("type") == "phase":   # (the log tells a header with what follows it)
+            whose = f"{e['side']}: " if e.get("side") else ""
+            out.append(f"-- {whose}{e.get('phase')} --")
+            continue
         text = render_text({"scenario_title": "", "seed": 0, "events": [e]})
         lines = [line.strip() for line in text.split("\n")[1:] if line.strip()]
         if not lines and e.get("type") not in ("decision",):

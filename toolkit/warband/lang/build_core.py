@@ -149,7 +149,10 @@ class CoreBuilder(BuildBase):
         n, _, sides = text.partition("d")
         if count is None:
             count = nodes.Int(int(n) if n else 1, self.tok_span(token))
-        return nodes.Dice(count, int(sides), tuple(mods), self.span(meta), count_in_token=bool(n))
+        rollers = [m for m in mods if isinstance(m, nodes.Name)]   # `rolled by X` (the last)
+        return nodes.Dice(count, int(sides), tuple(m for m in mods if not isinstance(m, nodes.Name)),
+                          self.span(meta), count_in_token=bool(n),
+                          rolled_by=rollers[-1] if rollers else None)
 
     def dice_lit(self, meta, c):
         return self._dice(meta, None, c[0], c[1:])
@@ -172,6 +175,10 @@ class CoreBuilder(BuildBase):
 
     def reroll_mod(self, meta, c):
         return nodes.RerollMod(c[0], self.span(meta))
+
+    def roller_mod(self, meta, c):
+        """`rolled by X`: a name, kept apart by _dice (not one of the roll's modifiers)."""
+        return nodes.Name(str(c[0]), self.tok_span(c[0]))
 
     def pred_even(self, meta, c):
         return nodes.PredEven(self.span(meta))

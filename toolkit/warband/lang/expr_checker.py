@@ -276,6 +276,12 @@ class ExpressionChecker(CheckerParts):
                                mod.span)
             else:
                 self.predicate(mod.predicate, scope)
+        if e.rolled_by is not None:   # who rolls it, for a game's log
+            who = self.expr(e.rolled_by, scope)
+            if who.kind not in ("fighter", "side", "any"):
+                self.error("E302", f"a roll is rolled by a fighter or a side, not {who.fixed()}",
+                           e.rolled_by.span, hint="d6 rolled by target (a fighter's or a "
+                                                  "side's name)")
         return POOL if e.pool else DICE
 
     def predicate(self, p: nodes.Predicate, scope: Scope) -> None:

@@ -188,6 +188,9 @@ class Dice:
     count_in_token: bool = True  # 3d6 (True) as against (n)d6; (n)3d6 is an error
     # dice pools: `pool 3d6` keeps each die's face, a value asked questions (count, total, ...)
     pool: bool = False
+    # `d6 rolled by target`: who rolls it, as a game's log tells it (None: the fighter whose
+    # action runs, or the side or fighter the dice were passed with)
+    rolled_by: "Name | None" = None
 
 
 @node

@@ -166,6 +166,8 @@ def _text(e: nodes.Expr) -> str:
                              f"{'highest' if m.highest else 'lowest'} {m.count}")
                 else:
                     base += f" reroll {_pred_text(m.predicate)}"
+            if e.rolled_by is not None:
+                base += f" rolled by {e.rolled_by.name}"
             return "pool " + base if e.pool else base   # dice pools: `pool 3d6`
         case nodes.Count(predicate=p, pool=pool):
             return f"count {_pred_text(p)} in {expr_text(pool, 9)}"

@@ -21,6 +21,7 @@ from warband.limits import MAX_BRANCHES, MAX_DICE, MAX_SIDES
 from warband.run import areas, budget, dice, pools, toomuch, weapons
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
+from warband.run.roll_labels import labels_of, roller, test_text
 from warband.run.world import (
     FIGHTER_REFS,
     PIECE_REFS,
@@ -238,6 +239,17 @@ AGGREGATES = {
 }
 
 
+def rolled_by_of(node):
+    """Who a roll says rolls it (`d6 rolled by target`, `count even in 3d6 rolled by f`): the
+    name, or None."""
+    t = type(node)
+    if t is nodes.Dice:
+        return node.rolled_by
+    if t is nodes.Count and type(node.pool) is nodes.Dice:
+        return node.pool.rolled_by
+    return None
+
+
 def names_in(expr) -> frozenset[str]:
     """Every name an expression reads (not those inside the definitions it calls)."""
     found: set[str] = set()
@@ -335,7 +347,11 @@ class Compiler:
     def __call__(self, node) -> Callable:
         fn = self.cache.get(id(node))
         if fn is None:
-            fn = self.cache[id(node)] = self.compile(node)
+            fn = self.compile(node)
+            who = rolled_by_of(node)
+            if who is not None:   # `d6 rolled by target`: told to a recorded game's log so
+                fn = self.rolled_by(fn, self(who))
+            self.cache[id(node)] = fn
         return fn
 
     def names_of(self, node) -> frozenset[str]:
@@ -403,6 +419,11 @@ class Compiler:
                     if type(x) is Dist or type(y) is Dist:
                         return lift(f, x, y)
                     return f(x, y)
+                recorder = interp.recorder
+                if recorder is not None and recorder.record:   # a recorded game's rolls
+                    test = labels_of(interp.ruleset).tests.get(id(e))
+                    if test is not None:
+                        return self.told_test(e, compare_fn, a, b, test)
                 return compare_fn
             case nodes.Logic(op=op, items=items):
                 parts = [self(i) for i in items]
@@ -577,6 +598,38 @@ class Compiler:
             return lift(lambda *vs: body(dict(zip(params, vs)), world),
                         *(a(env, world) for a in args))
         return define_fn
+
+    def told_test(self, e: nodes.Compare, compare: Callable, a: Callable, b: Callable,
+                  test: tuple[str, bool]) -> Callable:
+        """A comparison of a roll with a number the rules work out, or of a roll's name after
+        the `let` that rolled it (roll_labels.RollLabels.tests): told to a recorded game's log
+        with the roll, `roll < band.stun (15): no`, so a player can tell whether it made it."""
+        interp, (label, on_left) = self.interp, test
+
+        def told(env, world):
+            result = compare(env, world)
+            recorder = interp.recorder
+            if recorder is not None and recorder.record and not interp.exact_mode and \
+                    type(result) is bool:
+                other = (b if on_left else a)(env, world)
+                recorder.tested(label, test_text(e, other), result)
+            return result
+        return told
+
+    def rolled_by(self, roll: Callable, who: Callable) -> Callable:
+        """`d6 rolled by target`: the roll, told to a recorded game's log as who's."""
+        interp = self.interp
+
+        def rolled(env, world):
+            recorder = interp.recorder
+            if recorder is None or not recorder.record or interp.exact_mode:
+                return roll(env, world)
+            saved, interp.roller = interp.roller, roller([who(env, world)], world)
+            try:
+                return roll(env, world)
+            finally:
+                interp.roller = saved
+        return rolled
 
     def single_die(self, e: nodes.Dice) -> Callable:
         """The faces that are rerolled (or None), evaluated once per roll of the whole pool:

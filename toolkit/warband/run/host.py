@@ -37,6 +37,12 @@ class Recorder(Protocol):
     def out_of_play(self, fighter: str, side: str, withdrawn: bool, by: dict) -> None:
         """A rule removed a fighter from play, or withdrew it; `by`: who did (removal_by)."""
 
+    def called(self, procedure: str, fighters: list[str]) -> None:
+        """A procedure called on fighters other than the one acting (names, in order)."""
+
+    def tested(self, label: str, test: str, made: bool) -> None:
+        """A roll labelled `label` was compared later by the rules (`roll < band.stun (15)`)."""
+
     def phase(self, name: str, by: dict | None) -> None:
         """A phase begins (its name, and the side or fighter it is of), a header."""
 

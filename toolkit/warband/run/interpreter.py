@@ -61,6 +61,10 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         # the fighter whose action is running (a game's activation, an odds question's actor):
         # who a `remove` with no `by` says removed its fighter (game/engine.py sets it)
         self.acting: Ref | None = None
+        self.acting_with: tuple = ()   # and the fighters its action was taken on (a log's)
+        # a recorded game: who rolls the dice rolling now, as `d6 rolled by target` says (a
+        # side's and a fighter's names: roll_labels.roller); None otherwise
+        self.roller: dict | None = None
         self.score: Callable = lambda v: 0
         self.branches = 0
         # the rolls drawn in exact mode: id(roll node) -> [node, times drawn, outcomes drawn],

@@ -31,6 +31,8 @@ class InterpreterParts:
         observing: bool
         actor_side: int
         acting: Ref | None
+        acting_with: tuple
+        roller: dict | None
         score: Callable
         branches: int
         rolled: dict

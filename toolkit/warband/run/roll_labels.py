@@ -38,6 +38,9 @@ class RollLabels:
         self.own: dict[int, str] = {}        # id(Dice or Count) -> label
         self.args: dict[int, str] = {}       # id(an argument to a dice parameter) -> label
         self.needs: dict[int, tuple[str, int]] = {}   # id(Dice) -> (op, number)
+        # a roll compared with a number the rules work out, or later by the name a `let` gave
+        # it: id(Compare) -> (the roll's label, whether the roll is on the left)
+        self.tests: dict[int, tuple[str, bool]] = {}
         self.texts: dict[tuple[int, int | None], str] = {}   # (id(node), count) -> "5d6"
         procedures = ruleset.procedures
         for decl in procedures.values():
@@ -54,6 +57,7 @@ class RollLabels:
 
     def _walk(self, root, where: str) -> None:
         procedures = self.ruleset.procedures
+        lets = _let_names(root)   # (a comparison of one of them is a later test of its roll)
         stack: list[tuple[Any, str | None]] = [(root, None)]
         while stack:
             n, bound = stack.pop()
@@ -76,6 +80,13 @@ class RollLabels:
                 for roll, other, op in ((n.left, n.right, n.op), (n.right, n.left, _FLIPPED[n.op])):
                     if type(roll) is nodes.Dice and not roll.pool and type(other) is nodes.Int:
                         self.needs.setdefault(id(roll), (op, other.value))
+                    elif rolls(other):   # (asking it again would roll it again)
+                        continue
+                    elif type(roll) is nodes.Dice and not roll.pool:
+                        self.tests.setdefault(id(n), (label, roll is n.left))
+                    elif type(roll) is nodes.Name and roll.name in lets:
+                        named = f"{roll.name} in {where}" if roll.name != where else where
+                        self.tests.setdefault(id(n), (named, roll is n.left))
             elif t is nodes.Call:
                 decl = procedures.get(n.callee.name)
                 if decl is not None:
@@ -94,6 +105,12 @@ class RollLabels:
         if text is None:
             from warband.lang.unparse import expr_text  # lazily: only recorded games need it
             shown = node
+            if type(node) is nodes.Dice and node.rolled_by is not None:   # (told as `by`)
+                shown = node = dataclasses.replace(node, rolled_by=None)
+            elif type(node) is nodes.Count and type(node.pool) is nodes.Dice and \
+                    node.pool.rolled_by is not None:
+                shown = node = dataclasses.replace(
+                    node, pool=dataclasses.replace(node.pool, rolled_by=None))
             if type(node) is nodes.Dice and count is not None and \
                     type(node.count) is not nodes.Int:
                 shown = dataclasses.replace(node, count=nodes.Int(count, node.span),
@@ -107,6 +124,31 @@ class RollLabels:
                     pool, count=nodes.Int(count, pool.span), count_in_token=True))
             text = self.texts[key] = expr_text(shown) if node is not None else "roll"
         return text
+
+
+def _let_names(root) -> set[str]:
+    """The names the `let`s of a declaration bind."""
+    found, stack = set(), [root]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is tuple:
+            stack.extend(n)
+        elif dataclasses.is_dataclass(t):
+            if t is nodes.Let:
+                found.add(n.name.name)
+            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+    return found
+
+
+def test_text(compare, other_value) -> str:
+    """A later comparison of a roll as a log tells it: as the rules write it, with the number
+    it was compared with (`roll < band.stun (15)`)."""
+    from warband.lang.unparse import expr_text  # lazily: only recorded games need it
+    shown = other_value
+    if isinstance(other_value, Fraction):
+        shown = int(other_value) if other_value.denominator == 1 else f"{other_value}"
+    return f"{expr_text(compare)} ({shown})"
 
 
 def needed(op: str, number: int) -> str:
@@ -145,8 +187,12 @@ def roll_event(interp, node, value, count: int | None) -> dict:
     context = interp.roll_context
     label = context[0] if context is not None else \
         labels.own.get(id(node), "a roll") if node is not None else "a roll"
+    # who rolls: the roll's own `rolled by`, else the side or fighter passed with the dice, else
+    # (GameLog.rolled) the fighter whose action runs or the phase's side
+    by = interp.roller if interp.roller is not None else \
+        context[1] if context is not None else None
     fields: dict = {"dice": labels.dice_text(node, count) if node is not None else "roll",
-                    "for": label, "by": context[1] if context is not None else None}
+                    "for": label, "by": by}
     need = labels.needs.get(id(node)) if node is not None and context is None else None
     if need is not None:
         fields["needs"] = needed(*need)
@@ -221,6 +267,28 @@ def removed(recorder, ref, before, after) -> None:
     if f.removed:
         recorder.out_of_play(f.name, after.sides[f.side].name, f.withdrawn,
                              removal_by(after, f))
+
+
+def called(recorder, decl, values: list, acting: tuple, world) -> None:
+    """A procedure of the rules called in a recorded game, on fighters the action running was
+    not taken on (`attack(attacker, other, ...)` for each fighter a blast catches): told, so
+    that the rolls after it read as against that fighter. `acting`: the fighters the action
+    was taken with (its actor and targets, as the log's activation names them)."""
+    others = [world.fighters[v.index].name for v in values
+              if getattr(v, "kind", None) == "fighter" and v not in acting]
+    if others and acting:
+        recorder.called(decl.name.name, others)
+
+
+def wounds(recorder, ref, before, after) -> None:
+    """A unit of several models took wounds (`inflict`): the wounds left on its model hit,
+    when that model still stands (a fallen one is told by the unit's losses)."""
+    f0, f1 = before.fighters[ref.index], after.fighters[ref.index]
+    old, new = f0.values.get("#wounds_left"), f1.values.get("#wounds_left")
+    if old != new and f1.values.get("#models") == f0.values.get("#models") and \
+            f1.values.get("#model_wounds", 1) > 1:
+        recorder.changed({"fighter": f1.name, "side": after.sides[f1.side].name},
+                         "wounds left on the model hit", old, new)
 
 
 def removal_by(world, f) -> dict:

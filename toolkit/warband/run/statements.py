@@ -149,8 +149,8 @@ class Statements(InterpreterParts):
                 return self.plain(fighter, env, world, turned)
             case nodes.Wound():   # units of several models
                 return self.plain(stmt.target, env, world, lambda ref, w: self.plain(
-                    stmt.amount, env, w, lambda n, w2: next_(env, units.inflict(w2, ref, n,
-                                                                                stmt))))
+                    stmt.amount, env, w, lambda n, w2: next_(env, self.wounded(ref, n, stmt,
+                                                                               w2))))
             # carrying pieces (run/carrying.py): the state is the World's, so no game is needed
             case nodes.Carry(piece=piece, fighter=fighter):
                 return self.plain(piece, env, world, lambda p, w: self.plain(
@@ -262,9 +262,11 @@ class Statements(InterpreterParts):
             inner = {p.name.name: v for p, v in zip(params, values)}
             for p in params[len(values):]:
                 inner[p.name.name] = self.fn(p.default)(dict(inner), w)
-            if decl.kind == "phase" and self.recorder is not None and self.recorder.record \
-                    and not self.exact_mode:   # a header in the game's log
-                self.recorder.phase(decl.name.name, roll_labels.roller(values, w))
+            if self.recorder is not None and self.recorder.record and not self.exact_mode:
+                if decl.kind == "phase":   # a header in the game's log
+                    self.recorder.phase(decl.name.name, roll_labels.roller(values, w))
+                else:   # a step on someone other than the fighter acting (a blast's others)
+                    roll_labels.called(self.recorder, decl, values, self.acting_with, w)
             end = self.intern(("end", id(decl), id(then)),
                                lambda e, w2: self.fell_off(decl, w2, then))
             return self.block(decl.body.stmts, 0, inner, w, end, then)
@@ -283,6 +285,14 @@ class Statements(InterpreterParts):
             return self.evaluate(arg, env, w, lambda v, w2: argument(i + 1, values + [v], w2))
 
         return argument(0, [], world)
+
+    def wounded(self, ref, amount, stmt, world: World) -> World:
+        """`inflict N wounds on U`, told to a recorded game's log as it happens: the wounds
+        left on the model hit, and whether it fell (its losses are told after the action)."""
+        after = units.inflict(world, ref, amount, stmt, self.acting)
+        if self.recorder is not None and self.recorder.record and not self.exact_mode:
+            roll_labels.wounds(self.recorder, ref, world, after)
+        return after
 
     def removed_by(self, by, env: dict, world: World, then):
         """Who a `remove` or `withdraw` says removes: its `by`, else the fighter whose action
@@ -307,7 +317,13 @@ class Statements(InterpreterParts):
         if subject.kind == "side":
             name = self.side_fields[target[-1].name.lower()]
         elif subject.kind == "piece":   # a piece's holder, flags and counters
-            return set_piece(world, subject, target[-1].name, value)
+            log = self._piece_log()   # (told as it happens: what changed before, then this)
+            if log is not None and log.record:
+                log.pieces(world)
+            after = set_piece(world, subject, target[-1].name, value)
+            if log is not None and log.record:
+                log.pieces(after)
+            return after
         else:
             name = self.fighter_fields[target[-1].name.lower()][1]
         after = world.set(subject, name, value)

@@ -46,8 +46,9 @@ def after_wounds(models: int, left: int, per: int, amount: int) -> tuple[int, in
     return models, per - rest
 
 
-def inflict(world, ref, amount, node):
-    """The world after the unit `ref` takes `amount` wounds (node: the statement, for E511)."""
+def inflict(world, ref, amount, node, by=None):
+    """The world after the unit `ref` takes `amount` wounds (node: the statement, for E511);
+    `by`: who removes it when its last model falls (World.remove)."""
     amount = whole_wounds(amount, node)
     f = world.fighters[ref.index]
     if amount == 0 or f.removed:   # a casualty takes no more wounds
@@ -61,7 +62,7 @@ def inflict(world, ref, amount, node):
             world = lose_specials(world, ref, values, values["#models"] - models)
     world = world.set(ref, "#wounds_left", left)
     if models == 0:
-        world = world.remove(ref)
+        world = world.remove(ref, by=by)
     return world
 
 

@@ -214,6 +214,10 @@ class ExpressionWriter:
                     self.kind(e.right, scope):   # two sides: their numbers are enough
                 return (f"({self.side_index(e.left, scope)} {_OPS[e.op]} "
                         f"{self.side_index(e.right, scope)})")
+            if self.program.taps_rolls:   # a recorded game: a later test of a roll (taps.py)
+                told = taps.test(self, e, scope)
+                if told is not None:
+                    return told
             return (f"({self.expr(e.left, scope, True)} {_OPS[e.op]} "
                     f"{self.expr(e.right, scope, True)})")
         if t is nodes.Logic:
@@ -256,6 +260,8 @@ class ExpressionWriter:
             if type(pool) is not nodes.Dice:
                 raise Unsupported("count of a pool that is not dice")
             if self.program.taps_rolls:   # a recorded game's rolls (taps.py)
+                if pool.rolled_by is not None:   # (who rolls it: told by the interpreter)
+                    raise Unsupported("a roll rolled by someone, in a recorded game")
                 return taps.count(self, e, scope)
             return (f"_count(I, {self.const(e, 'n')}, {self.expr(pool.count, scope)}, "
                     f"{self.predicate(e.predicate, pool.sides, scope)}, "
@@ -466,6 +472,8 @@ class ExpressionWriter:
 
     def dice(self, e: nodes.Dice, scope: Scope) -> str:
         if self.program.taps_rolls:   # a recorded game's rolls (taps.py)
+            if e.rolled_by is not None:   # (who rolls it: told by the interpreter)
+                raise Unsupported("a roll rolled by someone, in a recorded game")
             return taps.dice(self, e, scope)
         reroll = self.reroll(e, scope)
         if e.pool:   # dice pools: each die drawn, its face kept

@@ -358,7 +358,7 @@ class Writer(ExpressionWriter):
             unit = self.fresh("u")
             out.append(f"{pad}{unit} = {self.expr(s.target, scope)}")
             out.append(f"{pad}world = _inflict({DRAFT}, {unit}, {self.expr(s.amount, scope)}, "
-                       f"{self.const(s, 'n')})")
+                       f"{self.const(s, 'n')}, I.acting)")
             return bound
         if t is nodes.ForEach:
             py = scope.names[s.var.name]

@@ -16,6 +16,7 @@ from typing import cast
 from warband.lang import nodes
 from warband.run import roll_labels
 from warband.run.codegen import runtime as rt
+from warband.run.evaluate import COMPARE
 
 
 def _tell(interp, node, shown, n, value) -> None:
@@ -57,8 +58,28 @@ def as_argument(interp, arg, values: tuple, world, roll):
     return roll_labels.labelled(interp, roll, arg, list(values), world)()
 
 
+def test_seen(interp, node, label: str, on_left: bool, left, right) -> bool:
+    """A later test of a roll (roll_labels.RollLabels.tests), told as the interpreter tells it
+    (evaluate.Compiler.told_test)."""
+    result = COMPARE[node.op](left, right)
+    recorder = interp.recorder
+    if recorder is not None and recorder.record:
+        recorder.tested(label, roll_labels.test_text(node, right if on_left else left), result)
+    return result
+
+
 NAMES = {"_roll_seen": roll_seen, "_count_seen": count_seen, "_pool_seen": pool_seen,
-         "_labelled": labelled, "_as_argument": as_argument}
+         "_labelled": labelled, "_as_argument": as_argument, "_test_seen": test_seen}
+
+
+def test(writer, e: nodes.Compare, scope) -> str | None:
+    """A comparison that is a later test of a roll, through test_seen; None for any other."""
+    found = roll_labels.labels_of(writer.ruleset).tests.get(id(e))
+    if found is None:
+        return None
+    label, on_left = found
+    return (f"_test_seen(I, {writer.const(e, 'n')}, {label!r}, {on_left}, "
+            f"{writer.expr(e.left, scope, True)}, {writer.expr(e.right, scope, True)})")
 
 
 def dice(writer, e: nodes.Dice, scope) -> str:
