@@ -299,8 +299,12 @@ def test_simulate_and_play_from_the_command_line(at_root):
     played = run("play", "ashfall-relay-beacons", "--seed", "2")
     assert played.exit_code == 0, played.stdout
     assert re.search(r"Game over after round \d", played.stdout)
-    checked = run("rules", "check", "ashfall-relay-beacons", "--playouts", "20", "--strict")
-    assert checked.exit_code == 0 and "0 errors, 0 warnings" in checked.stdout, checked.stdout
+    checked = run("rules", "check", "ashfall-relay-beacons", "--playouts", "20")
+    assert checked.exit_code == 0 and "0 errors" in checked.stdout, checked.stdout
+    # each term of a score is an objective (issue 32, A6): random players never carry a crate
+    # off the table (the 4 points of `p.carried_off`), and the playouts say so, no more
+    warned = re.findall(r"warning\[(W\d+)\]: ([^\n]*)", checked.stdout)
+    assert all(code == "W903" and "carried_off" in text for code, text in warned), warned
 
 
 # ---- invariants over game records ------------------------------------------------------------------
