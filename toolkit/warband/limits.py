@@ -22,6 +22,9 @@ MAX_POOL_BITS = 7_000_000   # the big integer an exact sum of dice is worked out
 MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
 #                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
+MAX_OUTCOME_PAIRS = 250_000   # combinations of outcomes one step of exact arithmetic on rolls
+#                              weighs (10d1000 + 10d1000 is 99,820,081: minutes and gigabytes);
+#                              at the limit ~1.5 s. The shipped rules' odds need a few hundred
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
 MAX_SAMPLED_STEPS = 2_000_000    # work of one evaluation: turns of 'repeat' loops and members
 #                                  of groups weighed (nested loops and totals multiply), ~1 s:
