@@ -13,6 +13,9 @@ MAX_CACHE_ENTRIES = 200   # compiled rulesets kept on disk (an edited rules file
 MAX_CACHE_ENTRY_BYTES = 64_000_000   # one kept entry (the shipped rulesets pickle to 50-150 kB)
 MAX_LAYERS = 16     # layers of `extends`: a house file on a campaign on a base is 3
 MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places (half inches)
+GRID_ROUTE_POINTS = 20_000   # free half-inch points of a board whose moves search over them;
+#                              a larger board (a 200-inch maze has 150,000, and one search
+#                              weighed up to 250,000 points) routes over its pieces' corners
 
 # ---- dice and rules run -----------------------------------------------------------------------------
 MAX_DICE = 100      # dice in one roll

@@ -69,6 +69,20 @@ def spend(interp: InterpreterParts, n: int, node) -> None:
         raise too_much_work(node)
 
 
+def spend_moving(interp: InterpreterParts, n: int) -> None:
+    """n points weighed by the route search of a move the rules asked for (game/board.py),
+    counted against the evaluation's budget when one is counted (an activation's)."""
+    if interp.in_sampled_run or interp.counting:
+        interp.steps += n
+        if interp.steps > MAX_SAMPLED_STEPS:
+            raise RulesError(diag(
+                "E403", f"this takes more than {MAX_SAMPLED_STEPS:,} steps in all, the points "
+                        "its moves' searches for a way round the board's pieces weighed among "
+                        "them", None,
+                hint="a maze of walls on a big board makes every move search far: fewer "
+                     "walls, a smaller board, or fewer fighters moving at once"))
+
+
 def too_much_work(node) -> RulesError:
     return RulesError(diag(
         "E403", f"this takes more than {MAX_SAMPLED_STEPS:,} steps in all (turns of 'repeat' "
