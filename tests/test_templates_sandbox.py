@@ -484,6 +484,47 @@ def test_a_pdf_loads_nothing_from_outside(monkeypatch):
     assert fetch("data:image/png;base64,AAAA") == {"ok": "data:image/png;base64,AAAA"}
 
 
+def _weasyprint():
+    try:
+        import weasyprint
+    except (ImportError, OSError) as error:   # (its Pango libraries may be missing)
+        pytest.skip(f"WeasyPrint cannot be loaded here: {error}")
+    return weasyprint
+
+
+def test_a_pdf_with_resources_prints_with_the_installed_weasyprint(tmp_path):
+    """Issue 33, item 3: WeasyPrint 70 (what the pdf extra installed) takes a URLFetcher, not a
+    function: any resource in a user template, even the data: URL the docs allow, gave
+    AttributeError: 'function' object has no attribute '_fail_on_errors'. The fetcher given
+    is the one each version takes (60-69: a function; checked by hand with 66.0), and still
+    loads data: URLs only."""
+    _weasyprint()
+    pixel = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42"
+             "mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+    text = (f'<html><body><img src="{pixel}"><img src="file:///etc/passwd">'
+            '<a rel="attachment" href="file:///etc/hostname">x</a>'
+            '<link rel="stylesheet" href="http://127.0.0.1:9/x.css">{{ title }}</body></html>')
+    out = tmp_path / "roster.pdf"
+    result, _ = with_template(tmp_path, text, "t.html.j2", "--format", "pdf", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and b"/EmbeddedFile" not in data
+    assert b"/Image" in data   # (the data: picture is in it)
+
+
+def test_the_url_fetcher_of_weasyprint_70_loads_data_urls_only():
+    weasyprint = _weasyprint()
+    fetch = render_roster.data_only(weasyprint)
+    if not hasattr(weasyprint, "URLFetcher"):   # (60-69: the function, tested above)
+        assert fetch is render_roster.fetch_nothing
+        return
+    assert isinstance(fetch, weasyprint.URLFetcher)
+    for url in ("file:///etc/passwd", "http://example.com/x.png", "ftp://x/y"):
+        with pytest.raises(ValueError, match="loads nothing"):
+            fetch(url)
+    assert fetch("data:text/plain,hello").read() == b"hello"
+
+
 def test_an_include_in_a_long_loop_is_bounded(tmp_path):
     (tmp_path / "p.j2").write_text("x", encoding="utf-8")
     started = time.monotonic()
