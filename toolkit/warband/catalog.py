@@ -252,6 +252,12 @@ def display_path(path: Path | str) -> str:
     return str(Path(path).resolve()) if outside else relative
 
 
+def shipped(path: Path | str) -> bool:
+    """Whether a file is one the toolkit ships (a ruleset, a scenario, a scenario's warband),
+    wherever it lies: read-only to every command (`play --update` never rewrites one)."""
+    return _shipped_name(path) is not None
+
+
 def _installed(path: Path | str) -> bool:
     """Whether a file lies inside the package (a shipped file of an installed toolkit)."""
     try:
