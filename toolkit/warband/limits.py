@@ -42,9 +42,19 @@ MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work st
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
 MAX_MODELS = 1_000    # models in one unit (`models LOW..HIGH`): a roster card draws a row each
 MAX_SWEEP_VALUES = 101   # values one `odds --sweep` weighs: each is a whole odds computation
+MAX_RECORD_EVENTS = 200_000   # events one game's record holds (`play`: its log, its record and
+#                               its page are made of them), ~25 MB; past it the game stops (E646)
+MAX_PAGE_STATES = 1_000_000   # fighters' places a game page notes (a fighter at each step):
+#                               400 fighters over 40 rounds gave a MemoryError; ~60 MB of page
 MAX_RECORD_BYTES = 32 * 1024 * 1024   # a game's record read by `play --replay`: a six-round
 #                                       game is ~60 kB, a fifty-round one with big warbands a
 #                                       few MB; read whole, then parsed (memory ~10x its size)
+
+# ---- text from files ----------------------------------------------------------------------------
+MAX_TEXT_CHARS = 10_000   # one text a file gives (a YAML string, a rules file's quoted text):
+#                           a name of 200,000 characters, aliased to 16 fighters, made a
+#                           game's log 109 MB and its page 657 MB
+MAX_NAME_CHARS = 200      # one name (a fighter's, a warband's, a rules file's identifier)
 
 # ---- warband files (YAML) ---------------------------------------------------------------------------
 MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python parser reads ~50 kB/s

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any, cast
 
-from warband.diagnostics import Diagnostic, Sources, Span, diag
+from warband.diagnostics import Diagnostic, Sources, Span, diag, lone_surrogate
 from warband.limits import MAX_TEMPLATE_OUTPUT
 
 FORMATS = ("text", "markdown", "html", "pdf")
@@ -198,7 +198,13 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
                                         "a roster is a few pages; look for a loop that "
                                         "prints too much")
                 out.append(chunk)
-            return checked("".join(out))
+            text = checked("".join(out))
+            half = lone_surrogate(text)
+            if half is not None:   # (the model's text is whole: the template's own escapes)
+                raise TemplateLimit(f"the roster would hold \\u{ord(text[half]):04x}, half of "
+                                    "a character (a lone surrogate), which no file or terminal "
+                                    "can hold", "write the character itself in the template")
+            return text
     except TemplateUnreadable as error:   # a template it includes or extends
         raise unreadable(error) from None
     except Exception as error:  # noqa: BLE001  # any error of a template is the template's
