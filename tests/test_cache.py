@@ -132,9 +132,63 @@ def test_a_planted_value_of_another_kind_is_compiled_again(fresh, planted):
     body = pickle.dumps(planted)
     secret = cache._secret(create=True)
     assert secret is not None
-    (fresh / f"{entry}{cache.SUFFIX}").write_bytes(cache._tag(secret, entry, body) + body)
+    planted_at = fresh / f"{entry}{cache.SUFFIX}"
+    planted_at.write_bytes(cache._tag(secret, entry, body) + body)
     compiled = compile_cached(text, str(RULES))
     assert compiled.ruleset is not None and not compiled.errors
+    # (and it was the entry the cache read: planted under the name it reads, it was replaced;
+    # issue 33: reproducers that planted `*.pickle` tested nothing once entries were `.entry`)
+    assert list(fresh.glob(f"*{cache.SUFFIX}")) == [planted_at]
+    assert planted_at.read_bytes() != cache._tag(secret, entry, body) + body
+
+
+def test_a_planted_entry_is_where_the_cache_reads(fresh):
+    """The planting tests hold only if a planted file is the one the cache reads: an entry
+    written there by hand, rightly tagged, is read back."""
+    text = RULES.read_text(encoding="utf-8")
+    entry = _entry_of(text, str(RULES))
+    good = compile_cached(text, str(RULES))
+    cache.clear_memory()
+    [written] = list(fresh.glob(f"*{cache.SUFFIX}"))
+    assert written.name == f"{entry}{cache.SUFFIX}"
+    data = written.read_bytes()
+    written.unlink()
+    cache.clear_memory()
+    written.write_bytes(data)   # (by hand, as a planted file is)
+    found = cache.get(entry)
+    assert found is not None and found.ruleset is not None and good.ruleset is not None
+    assert found.ruleset.id == good.ruleset.id and found.ruleset is not good.ruleset
+
+
+def test_a_full_disk_while_the_key_is_made_leaves_no_key_and_the_next_run_makes_one(
+        fresh, monkeypatch):
+    """Issue 33: a full disk while the key was written left a 0-byte cache.key, kept for good:
+    the disk cache was off from then on (1.5 s lost on every later run)."""
+    real_write = os.write
+
+    def full(fd, data):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(cache.os, "write", full)
+    assert _validate() == 0
+    key = cache.key_file()
+    assert key is not None and not key.exists()
+    assert [p.name for p in key.parent.iterdir()] == []   # (no temporary file either)
+    monkeypatch.setattr(cache.os, "write", real_write)
+    cache._key.clear()
+    assert _validate() == 0
+    assert len(key.read_bytes()) == 32 and len(list(fresh.glob(f"*{cache.SUFFIX}"))) == 1
+
+
+@pytest.mark.parametrize("left", [b"", b"\0" * 7])
+def test_a_broken_key_left_by_an_older_version_is_replaced(fresh, left):
+    key = cache.key_file()
+    assert key is not None
+    key.parent.mkdir(parents=True, mode=0o700)
+    key.write_bytes(left)
+    os.chmod(key, 0o600)
+    assert _validate() == 0
+    assert len(key.read_bytes()) == 32 and stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert len(list(fresh.glob(f"*{cache.SUFFIX}"))) == 1
 
 
 def test_a_folder_others_may_write_is_not_used(fresh):

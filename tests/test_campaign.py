@@ -357,7 +357,7 @@ def test_a_read_only_warband_is_left_as_it_is_and_no_record_kept(tmp_path):
     assert result.returncode == 2 and "error[E642]" in result.stderr and "read-only" \
         in result.stderr
     assert file.read_text() == STABLE
-    assert list(file.with_suffix(".games").iterdir()) == []
+    assert not file.with_suffix(".games").exists()   # (issue 33: it was left, empty)
 
 
 def test_windows_line_ends_and_flow_entries_are_kept(tmp_path):
@@ -381,7 +381,7 @@ def test_a_warband_with_other_names_is_left_as_it_is_and_no_record_kept(tmp_path
     assert result.returncode == 2 and "error[E642]" in result.stderr and "hard links" \
         in result.stderr
     assert file.read_text() == STABLE and "purse: 30" in result.stdout   # the diff was shown
-    assert list(file.with_suffix(".games").iterdir()) == []
+    assert not file.with_suffix(".games").exists()
 
 
 def test_a_kept_game_whose_changes_alter_play_replays_only_with_its_warband(tmp_path):
@@ -465,3 +465,102 @@ def test_a_scenario_file_edited_between_two_games_of_one_process_is_read_again(t
     monkeypatch.setattr(worker, "load_scenario", real)
     # the stamps taken after that load match the file, but the load may have read it half old
     assert worker.loaded(request) is not now
+
+
+# ---- issue 33, items 12 and 13: the installation, and what an update leaves behind ---------------
+
+def test_a_shipped_scenarios_warband_is_never_rewritten(tmp_path):
+    """`play smart-dungeon --update`, the shipped scenario by id as the docs show, rewrote
+    `site-packages/warband/warbands/dungeon-delvers.yaml` and made a `.games/` folder there,
+    naming it `warbands/dungeon-delvers.yaml` as if it were the user's. Shipped files are
+    read-only: E920, and how to play the side with a copy."""
+    shipped = ROOT / "warbands" / "dungeon-delvers.yaml"
+    before = shipped.read_bytes()
+    try:
+        result = warband(tmp_path, "play", "smart-dungeon", "--seed", "4", "--update")
+        assert result.returncode == 2
+        assert "error[E920]: side 'party' plays warbands/dungeon-delvers.yaml, a warband " \
+               "shipped with the toolkit: --update does not change the toolkit's own files" \
+               in result.stderr
+        assert "--side party=my-dungeon-delvers.yaml --update" in result.stderr
+        dry = warband(tmp_path, "play", "smart-dungeon", "--seed", "4", "--dry-run")
+        assert dry.returncode == 0 and "+    xp: 56" in dry.stdout
+        assert "is shipped with the toolkit: --update would not change it" in dry.stderr
+    finally:   # (should the refusal fail, the checkout's own file is put back)
+        if shipped.read_bytes() != before:
+            shipped.write_bytes(before)
+            pytest.fail("--update rewrote the shipped warband")
+    assert not shipped.with_suffix(".games").exists()
+
+
+def test_a_planted_games_link_is_not_followed(tmp_path):
+    file = pit(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    file.with_suffix(".games").symlink_to(elsewhere)
+    result = play(tmp_path, "--update")
+    assert result.returncode == 2
+    assert "error[E642]: cannot keep the game's record in warbands/stable.games: it is a " \
+           "link" in result.stderr
+    assert list(elsewhere.iterdir()) == [] and file.read_text() == STABLE
+
+
+def in_process(tmp_path: Path, monkeypatch, *args: str):
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    monkeypatch.chdir(tmp_path)
+    return CliRunner().invoke(app, ["play", "scenarios/pit.rules", "--seed", ALIKE, *args])
+
+
+def test_sigterm_while_the_warband_is_written_leaves_no_record(tmp_path, monkeypatch):
+    """SIGTERM during the rewrite left the game's record in .games/ for changes never
+    written."""
+    from warband.cli import common
+    from warband.cli import play as play_module
+    file = pit(tmp_path)
+
+    def terminated(*args, **kwargs):
+        raise common.Terminated()
+    monkeypatch.setattr(play_module, "rewrite_output", terminated)
+    with pytest.raises(common.Terminated):   # (main turns it into exit 143: test_signals.py)
+        in_process(tmp_path, monkeypatch, "--update")
+    assert file.read_text() == STABLE and not file.with_suffix(".games").exists()
+
+
+def test_a_full_disk_is_said_once_and_leaves_nothing(tmp_path, monkeypatch):
+    """On a full disk all 20 numbers were tried, and the error named 020-...json in an empty
+    folder."""
+    from warband.cli import play as play_module
+    from warband.diagnostics import diag
+    file = pit(tmp_path)
+    tried = []
+
+    def full(path, *args, **kwargs):
+        tried.append(path)
+        return diag("E642", f"cannot write {path}: No space left on device", None)
+    monkeypatch.setattr(play_module, "write_output", full)
+    result = in_process(tmp_path, monkeypatch, "--update")
+    assert result.exit_code == 2
+    assert len(tried) == 1 and "001-pit-seed1.json: No space left" in result.stderr
+    assert file.read_text() == STABLE and not file.with_suffix(".games").exists()
+
+
+def test_a_merge_key_is_explained_not_called_a_bug(tmp_path):
+    """An entry that takes its values from another (`<<: *bors`) was "a toolkit bug": Sergeant
+    Wat takes his XP from Sir Bors, whose XP the game changes and Wat's not."""
+    text = (ROOT / "warbands" / "dungeon-delvers.yaml").read_text()
+    merged = text.replace("  - name: Sir Bors\n", "  - &bors\n    name: Sir Bors\n").replace(
+        "  - name: Sergeant Wat\n    class: Infantry\n    xp: 30\n",
+        "  - <<: *bors\n    name: Sergeant Wat\n")
+    assert merged.count("<<: *bors") == 1
+    (tmp_path / "party.yaml").write_text(merged)
+    assert warband(tmp_path, "validate", "party.yaml").returncode == 0
+    result = warband(tmp_path, "play", "smart-dungeon", "--seed", "5", "--side",
+                     "party=party.yaml", "--update")
+    assert result.returncode == 2, result.stderr
+    assert "party.yaml:14:5: error[E920]: party.yaml cannot be updated: an entry takes its " \
+           "values from another with a merge key ('<<:')" in result.stderr
+    assert "toolkit bug" not in result.stderr and "write the entry out in full" in result.stderr
+    assert (tmp_path / "party.yaml").read_text() == merged
+    assert not (tmp_path / "party.games").exists()

@@ -119,6 +119,42 @@ def test_the_largest_sums_of_dice_are_worked_out_in_seconds():
         assert len(run_action(action("  return 100d100"), "exact")) == 9901
 
 
+@pytest.mark.parametrize("expr, sizes", [
+    ("10d1000 + 10d1000", "9,991 and 9,991"), ("5d1000 * 5d1000", "4,996 and 4,996"),
+    ("d1000 * d1000 * d1000", "1,000 and 1,000"), ("20d1000 - 20d1000", "19,981 and 19,981"),
+    ("max(d1000, d1000)", "1,000 and 1,000"),
+    ("total(d6 for g in f.friends)", "6, 6, 6, 6, 6, 6 and ..."),
+])
+def test_exact_arithmetic_on_rolls_is_bounded(expr, sizes):
+    """Issue 33, item 8: the pool bound covers one roll, not the combination of two
+    distributions of thousands of values: each of these ran 218-298 s of CPU and up to 1.5 GB.
+    Now E504 at the expression, at once, naming the sizes combined."""
+    text = action(f"  return {expr}")
+    with Quick(5), pytest.raises(RulesError) as caught:
+        run_many(text, "exact", 20, compiled=False)
+    d = caught.value.diagnostic
+    assert d.code == "E504"
+    assert f"combines distributions of {sizes} outcomes" in d.message
+    assert f"(at most {limits.MAX_OUTCOME_PAIRS:,})" in d.message
+    assert d.span is not None and (d.span.line, d.span.column) == (3, 10)
+    assert "one roll" in d.hint and "simulate" in d.hint
+
+
+def test_exact_arithmetic_on_rolls_within_the_bound_runs():
+    with Quick(10):
+        assert len(run_action(action("  return d500 * d500"), "exact")) == 64673
+        assert len(run_action(action("  return 3d100 + 3d100"), "exact")) == 595
+
+
+def test_odds_of_combined_rolls_too_large_is_a_clean_refusal(tmp_path):
+    (tmp_path / "big.rules").write_text(action("  return 10d1000 + 10d1000"))
+    with Quick(10):
+        result = run("odds", str(tmp_path / "big.rules"), "--attacker", "", "--action", "a")
+    assert result.exit_code == 2
+    assert "big.rules:3:10: error[E504]: too much to work out exactly" in result.stderr
+    assert "Traceback" not in result.output
+
+
 # ---- exact odds: the state space ---------------------------------------------------------------
 
 BIG = action("  let x = 0\n  repeat 12 times { set x += d20 }\n  return x")
@@ -331,6 +367,107 @@ def test_a_loop_around_a_total_counts_both():
                   head="stat Might: 1..10\n")
     with Quick(30), pytest.raises(RulesError) as caught:
         run_many(text, "sample", 10)
+    assert caught.value.diagnostic.code == "E403"
+
+
+# ---- every loop counts, with the calls it makes (issue 33, items 6 and 7) ------------------------
+
+MODES = [("exact", False), ("sample", True), ("sample", False)]
+
+
+@pytest.mark.parametrize("mode, compiled", MODES)
+def test_a_bare_count_inside_loops_counts_its_members(mode, compiled):
+    """`total(1 for g in G)` worked nothing out for its members, so it counted no steps while
+    walking its whole group: inside other loops it hid (at 100 fighters a side, 115 s a round
+    of `play`, 34 s a game of `simulate`). Each member is a step now."""
+    text = action("  let x = 0\n  repeat 1000 times { repeat 1000 times {\n"
+                  "    set x += total(1 for g in f.friends) } }\n  return x")
+    with Quick(20), pytest.raises(RulesError) as caught:
+        run_many(text, mode, 10, compiled)
+    assert caught.value.diagnostic.code == "E403"
+
+
+@pytest.mark.parametrize("group", ["f.friends", "f.friends by highest 1"])
+@pytest.mark.parametrize("mode, compiled", MODES)
+def test_for_each_turns_count(mode, compiled, group):
+    """`for each` counted nothing: three nested loops over 500 fighters were 125,000,000 turns
+    of generated code with no budget."""
+    loops = "set x += 1"
+    for var in "abc":
+        loops = f"for each {var} in {group} {{ {loops} }}"
+    text = action(f"  let x = 0\n  {loops}\n  return x")
+    with Quick(20), pytest.raises(RulesError) as caught:
+        run_many(text, mode, 150, compiled)
+    d = caught.value.diagnostic
+    assert d.code == "E403" and ("for each" in d.message or "too deep" in d.message)
+
+
+def steps_of(text: str, mode: str, fighters: int, compiled: bool) -> int:
+    interp, *_ = run_many(text, mode, fighters, compiled)
+    return interp.steps
+
+
+@pytest.mark.parametrize("body", [
+    "for each a in f.friends { set x += total(1 for b in f.friends) + twice(x) }",
+    "repeat 30 times { set x += total(twice(x) for b in f.friends if b.side == f.side) }",
+    "for each a in f.friends by highest twice(x) { repeat 3 times { set x += twice(1) } }",
+])
+def test_the_interpreter_and_generated_code_count_the_same_steps(body):
+    text = action(f"  let x = 0\n  {body}\n  return x",
+                  head="define once(n: number) = n + 1\n"
+                       "define twice(n: number) = once(n) + once(n)\n")
+    counts = {compiled: steps_of(text, "sample", 20, compiled) for compiled in (True, False)}
+    assert counts[True] == counts[False] > 0
+
+
+def chain(kind: str, n: int, last: str = "") -> str:
+    """n declarations, each using the one before twice: 2^n calls, and no loop."""
+    if kind == "define":
+        head = "define f0(x: number) = x\n" + "".join(
+            f"define f{i}(x: number) = f{i - 1}(x) + f{i - 1}(x)\n" for i in range(1, n + 1))
+    elif kind == "table":
+        head = "table f0(x: number) -> number {\n  otherwise => x\n}\n" + "".join(
+            f"table f{i}(x: number) -> number {{\n  when x > 0 => f{i - 1}(x) + f{i - 1}(x)\n"
+            f"  otherwise => 0\n}}\n" for i in range(1, n + 1))
+    else:
+        head = "procedure f0(x: number) -> number {\n  return x\n}\n" + "".join(
+            f"procedure f{i}(x: number) -> number {{\n  let a = f{i - 1}(x)\n"
+            f"  let b = f{i - 1}(x)\n  return a + b\n}}\n" for i in range(1, n + 1))
+    call = f"  let r = f{n}(1)\n  return r" if kind == "procedure" else f"  return f{n}(1)"
+    return action(last or call, head=head)
+
+
+@pytest.mark.parametrize("kind", ["define", "table", "procedure"])
+def test_a_chain_of_calls_that_multiply_is_refused_when_it_compiles(kind):
+    """40 declarations each calling the one before twice: 2^40 calls and no loop. `rules check`
+    said nothing, `play` refused (E403, too deep) and `simulate`, `--playouts` and `odds` ran on.
+    Now the first declaration whose one use may make more calls than a run may take steps is
+    an error, at its name, with the call that multiplies in the hint."""
+    with Quick(10):
+        found = compile_text(chain(kind, 40), "limits.rules").diagnostics
+    assert [d.code for d in found] == ["E403"]
+    d = found[0]
+    assert "one use of 'f20' may make 2,097,150 calls" in d.message
+    assert "'f20' uses 'f19' 2 times" in (d.hint or "")
+    assert d.span is not None and d.span.file == "limits.rules"
+    assert codes(chain(kind, 19)) == []
+
+
+def test_a_chain_of_calls_is_refused_by_rules_check(tmp_path):
+    path = tmp_path / "chain.rules"
+    path.write_text(chain("define", 40))
+    result = run("rules", "check", str(path))
+    assert result.exit_code == 1
+    assert "error[E403]: one use of 'f20'" in result.stdout
+
+
+@pytest.mark.parametrize("mode, compiled", MODES)
+def test_calls_inside_a_loop_count_by_their_weight(mode, compiled):
+    """A chain just within the bound (one use of f19 makes 1,048,575 calls), used in a loop
+    of two turns: more than the budget, refused in every mode alike, before it runs."""
+    text = chain("define", 19, "  let x = 0\n  repeat 2 times { set x += f19(1) }\n  return x")
+    with Quick(10), pytest.raises(RulesError) as caught:
+        run_many(text, mode, 2, compiled)
     assert caught.value.diagnostic.code == "E403"
 
 

@@ -116,6 +116,70 @@ def test_a_fifo_is_refused_not_waited_on(tmp_path):
     assert isinstance(catalog.read_rules(fifo), catalog.Unreadable)
 
 
+def _without_hanging(tmp_path: Path, fifo: Path, *args: str):
+    """The command's result, or a failure if it waits on the FIFO (which is then let go)."""
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(run(*args)), daemon=True)
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():
+        with open(fifo, "wb"):
+            pass
+        worker.join(10)
+        pytest.fail(f"{' '.join(args)}: reading a FIFO a shared file names hung")
+    return done[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_a_scenario_names_as_a_side_is_refused_not_waited_on(tmp_path):
+    """Issue 33, item 5: `side a from "fifo.yaml"` passed `rules check`, and `play` waited
+    for ever on the FIFO. Every file a shared file names is read as a regular file only."""
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    (tmp_path / "family.yaml").write_text(FAMILY, encoding="utf-8")
+    scenario = tmp_path / "game.rules"
+    scenario.write_text(
+        'ruleset "game"\n  extends "super-simple-skirmish"\n'
+        'scenario game "A game" {\n  board 12 by 12 inches\n'
+        '  side a "A" from "fifo.yaml"\n  side b "B" from "family.yaml"\n'
+        '  round { }\n}\n', encoding="utf-8")
+    result = _without_hanging(tmp_path, fifo, "play", str(scenario))
+    assert result.exit_code == 2
+    assert "fifo.yaml: not a regular file" in result.output
+    assert "side 'a': fifo.yaml is not a valid warband file" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_a_record_names_as_a_side_is_refused_not_waited_on(tmp_path, monkeypatch):
+    """A game record's `"sides": {"family": "fifo.yaml"}` hung `play --replay` the same way."""
+    import json
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "family.yaml").write_text(FAMILY, encoding="utf-8")
+    made = run("play", "sss-standard-game", "--side", "family=family.yaml", "--format", "json")
+    assert made.exit_code == 0, made.output
+    record = json.loads(made.stdout)
+    assert record["sides"] == {"family": "family.yaml"}
+    record["sides"]["family"] = "fifo.yaml"
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "game.json").write_text(json.dumps(record), encoding="utf-8")
+    result = _without_hanging(tmp_path, tmp_path / "fifo.yaml", "play", "--replay", "game.json")
+    assert result.exit_code == 2
+    assert "fifo.yaml: not a regular file" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_pipe_given_on_the_command_line_is_still_read(tmp_path):
+    """The command line is the user's own: `warband validate <(...)` reads the pipe."""
+    fifo = tmp_path / "mine.yaml"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(FAMILY, encoding="utf-8"),
+                              daemon=True)
+    writer.start()
+    result = run("validate", str(fifo))
+    writer.join(10)
+    assert result.exit_code == 0, result.output
+
+
 def test_a_device_named_on_the_command_line_is_read_only_so_far():
     result = run("validate", "/dev/zero")
     assert result.exit_code == 1

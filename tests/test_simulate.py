@@ -322,6 +322,68 @@ def test_a_scheduler_that_dies_mid_run_is_named_with_no_dask_traceback(tmp_path,
     assert "Traceback" not in capfd.readouterr().err
 
 
+@pytest.mark.parametrize("frozen", ["scheduler", "worker"])
+def test_a_frozen_scheduler_or_worker_is_named_not_waited_on(monkeypatch, frozen):
+    """Issue 33, item 4: a Dask scheduler or worker that stops answering without dying
+    (SIGSTOP, a paused machine, a silent network split) hung `simulate --scheduler` for good
+    (600 s and counting); a killed one was already E913. Now the scheduler is asked, with a
+    timeout, while nothing finishes, and a worker whose heartbeats stop is named."""
+    import signal
+    import threading
+    import time
+
+    import warband.game.simulate as module
+    pytest.importorskip("distributed")
+    if not hasattr(signal, "SIGSTOP"):
+        pytest.skip("no SIGSTOP here")
+    monkeypatch.setattr(module, "WATCH_INTERVAL", 0.5)
+    monkeypatch.setattr(module, "ANSWER_TIMEOUT", 2, raising=False)
+    monkeypatch.setattr(module, "SILENT_WORKER", 4, raising=False)
+    port = _closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--port", str(port), "--no-dashboard"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", "1", "--no-dashboard", "--no-nanny"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stopped = scheduler if frozen == "scheduler" else worker   # (no nanny: the worker itself)
+    try:
+        import distributed
+        with distributed.Client(address, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=60)
+        outcome, started = [], threading.Event()
+
+        def play_on_the_cluster() -> None:
+            try:
+                simulate(PlayRequest("slow"), 400, 1, scheduler=address,
+                         play=simulate_toy.play, chunk_size=10,
+                         progress=lambda done, total: started.set())
+            except Exception as error:
+                outcome.append(error)
+        player = threading.Thread(target=play_on_the_cluster, daemon=True)
+        player.start()
+        assert started.wait(timeout=60), outcome
+        os.kill(stopped.pid, signal.SIGSTOP)
+        began = time.monotonic()
+        player.join(timeout=30)
+        took = time.monotonic() - began
+        assert not player.is_alive(), "simulate waited on a frozen " + frozen
+    finally:
+        for process in (scheduler, worker):
+            os.kill(process.pid, signal.SIGCONT)
+            process.kill()
+            process.wait(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], SchedulerError), outcome
+    said = str(outcome[0])
+    if frozen == "scheduler":
+        assert "the scheduler did not answer within 2 seconds" in said
+    else:
+        assert "has not answered the scheduler for" in said and "the worker tcp://" in said
+    assert took < 25
+
+
 def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -129,6 +129,18 @@ HUGE = [
     ("{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}", "t.md.j2: template error: nested too"),
     ("{{ " + "[" * 5000 + "]" * 5000 + " }}", "error"),
     ("{% if 1 %}" * 3000 + "{% endif %}" * 3000, "error"),
+    # issue 33, item 11: sizes checked as values are made, not only in the output
+    ('{% set a = "x" * 4000000 %}' + "{% set a = a ~ a %}" * 8, "joined with '~' would be too"),
+    ('{% set a = "x" * 4000000 %}{% set b = a ~ "y" %}', "joined with '~' would be too"),
+    ('{% set a = "x" * 4000000 %}' + "{% set a = a + a %}" * 8, "a sum of strings or lists"),
+    ('{% set a = ["x"] * 4000000 %}{% set a = a + a %}', "a sum of strings or lists"),
+    ('{{ "x".center(1500000000) }}', "the string method 'center' was given 1500000000"),
+    ('{{ "x".ljust(1500000000) }}', "the string method 'ljust' was given"),
+    ('{{ "x".zfill(1500000000) }}', "the string method 'zfill' was given"),
+    ('{{ ("x" * 3000).replace("x", "x" * 3000) }}', "the result of 'replace' would be too"),
+    ('{{ ("x" * 3000).join(["x" * 3000] * 1000) }}', "the result of 'join' would be too"),
+    ('{{ (["x" * 3000] * 2000)|join("y") }}', "the result of the filter 'join' would be too"),
+    ('{% set s = "x" * 3900000 %}{{ (s|list|sort)|length }}', "ran too long"),
 ]
 
 
@@ -138,6 +150,52 @@ def test_a_template_cannot_run_away(tmp_path, text, says):
     result, _ = with_template(tmp_path, text)
     assert says in refused(result)
     assert time.monotonic() - started < 30   # seconds: each is refused long before its harm
+
+
+def test_a_big_value_never_output_is_refused_too(tmp_path):
+    """Issue 33, item 11: `{% set a = a ~ a %}` eight times built a 1,024,000,000-character
+    string and exited 0: only the output was checked, and `a` was never printed."""
+    text = '{% set a = "x" * 4000000 %}\n' + "{% set a = a ~ a %}\n" * 8 + "done\n"
+    result, _ = with_template(tmp_path, text)
+    assert "t.md.j2:2:" in refused(result)
+
+
+CVE_2025_27516 = [
+    '{{ "{0.__class__.__init__.__globals__}"|attr("format")(cycler) }}',
+    '{% set f = "{0.__class__.__mro__}"|attr("format") %}{{ f(roster) }}',
+    '{{ ("{0.__init__.__globals__[os].environ}"|attr("format"))(cycler) }}',
+    '{{ "{a.__class__}"|attr("format_map")({"a": cycler}) }}',
+]
+
+
+@pytest.mark.parametrize("text", CVE_2025_27516)
+def test_attr_format_is_the_sandboxs_own(tmp_path, monkeypatch, text):
+    """CVE-2025-27516: Jinja2 before 3.1.6 gave a template str.format itself through the attr
+    filter, and a roster template printed the environment's secrets. The toolkit requires
+    3.1.6 and also wraps what attr gives, so no Jinja2 it runs on lets this out."""
+    monkeypatch.setenv("WARBAND_SECRET_TOKEN", "hunter2")
+    result, _ = with_template(tmp_path, text)
+    stderr = refused(result)
+    assert "hunter2" not in result.output and "__globals__" not in result.stdout
+    assert "unsafe" in stderr or "not safely" in stderr or "access to attribute" in stderr
+
+
+def test_the_jinja2_floor_has_the_fix():
+    """pyproject asks for a Jinja2 with the fix of CVE-2025-27516 (3.1.6), and this one is."""
+    import jinja2
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    floor = re.search(r'"jinja2>=([0-9.]+)"', text)
+    assert floor is not None
+    as_tuple = lambda v: tuple(int(x) for x in re.findall(r"\d+", v)[:3])  # noqa: E731
+    assert as_tuple(floor[1]) >= (3, 1, 6)
+    assert as_tuple(jinja2.__version__) >= as_tuple(floor[1])
+
+
+def test_filters_over_collections_of_the_shipped_rosters_cost_little(tmp_path):
+    """Filters charge a step per item: a roster's own lists are small."""
+    text = "{% for f in fighters|sort(attribute='name') %}{{ f.name|upper }}\n{% endfor %}"
+    result, _ = with_template(tmp_path, text)
+    assert result.exit_code == 0, result.output
 
 
 def test_output_is_bounded_and_the_error_points_at_the_loop(tmp_path):
@@ -424,6 +482,47 @@ def test_a_pdf_loads_nothing_from_outside(monkeypatch):
         with pytest.raises(ValueError, match="loads nothing"):
             fetch(url)
     assert fetch("data:image/png;base64,AAAA") == {"ok": "data:image/png;base64,AAAA"}
+
+
+def _weasyprint():
+    try:
+        import weasyprint
+    except (ImportError, OSError) as error:   # (its Pango libraries may be missing)
+        pytest.skip(f"WeasyPrint cannot be loaded here: {error}")
+    return weasyprint
+
+
+def test_a_pdf_with_resources_prints_with_the_installed_weasyprint(tmp_path):
+    """Issue 33, item 3: WeasyPrint 70 (what the pdf extra installed) takes a URLFetcher, not a
+    function: any resource in a user template, even the data: URL the docs allow, gave
+    AttributeError: 'function' object has no attribute '_fail_on_errors'. The fetcher given
+    is the one each version takes (60-69: a function; checked by hand with 66.0), and still
+    loads data: URLs only."""
+    _weasyprint()
+    pixel = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42"
+             "mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+    text = (f'<html><body><img src="{pixel}"><img src="file:///etc/passwd">'
+            '<a rel="attachment" href="file:///etc/hostname">x</a>'
+            '<link rel="stylesheet" href="http://127.0.0.1:9/x.css">{{ title }}</body></html>')
+    out = tmp_path / "roster.pdf"
+    result, _ = with_template(tmp_path, text, "t.html.j2", "--format", "pdf", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and b"/EmbeddedFile" not in data
+    assert b"/Image" in data   # (the data: picture is in it)
+
+
+def test_the_url_fetcher_of_weasyprint_70_loads_data_urls_only():
+    weasyprint = _weasyprint()
+    fetch = render_roster.data_only(weasyprint)
+    if not hasattr(weasyprint, "URLFetcher"):   # (60-69: the function, tested above)
+        assert fetch is render_roster.fetch_nothing
+        return
+    assert isinstance(fetch, weasyprint.URLFetcher)
+    for url in ("file:///etc/passwd", "http://example.com/x.png", "ftp://x/y"):
+        with pytest.raises(ValueError, match="loads nothing"):
+            fetch(url)
+    assert fetch("data:text/plain,hello").read() == b"hello"
 
 
 def test_an_include_in_a_long_loop_is_bounded(tmp_path):

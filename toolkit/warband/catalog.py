@@ -278,6 +278,12 @@ def _same_text(a: Path | str, b: Path | str) -> bool:
         return False
 
 
+def shipped(path: Path | str) -> bool:
+    """Whether a file is one the toolkit ships (a ruleset, a scenario, a scenario's warband),
+    wherever it lies: read-only to every command (`play --update` never rewrites one)."""
+    return _shipped_name(path) is not None
+
+
 def _installed(path: Path | str) -> bool:
     """Whether a file lies inside the package (a shipped file of an installed toolkit)."""
     try:

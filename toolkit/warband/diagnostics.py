@@ -11,6 +11,7 @@ import bisect
 import difflib
 import functools
 import json
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Iterable, Sequence
@@ -156,6 +157,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E610": (Severity.ERROR, "number too large"),
     "E611": (Severity.ERROR, "invalid value for its type"),
     "E612": (Severity.ERROR, "YAML file could not be loaded"),
+    "E613": (Severity.ERROR, "text or name too long"),
     # warband files: shape, as the ruleset's schema says
     "E620": (Severity.ERROR, "unknown key"),
     "E621": (Severity.ERROR, "missing key"),
@@ -191,6 +193,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E643": (Severity.ERROR, "options that cannot be used together for a picture of a game"),
     "E644": (Severity.ERROR, "the game has no such round to draw"),
     "E645": (Severity.ERROR, "output options that do not go together"),
+    "E646": (Severity.ERROR, "a game too long to record or draw"),
     # warband roster --template
     "E660": (Severity.ERROR, "template file cannot be used"),
     "E661": (Severity.ERROR, "template error"),
@@ -414,9 +417,40 @@ _UNPRINTABLE = (
     + list(range(0x202A, 0x202F))            # bidi embeddings and overrides
     + list(range(0x2066, 0x206A))            # bidi isolates
     + [0x2028, 0x2029]                       # line and paragraph separators
+    + list(range(0xD800, 0xE000))            # halves of characters (lone surrogates), which
+    #                                          no terminal or UTF-8 file can hold
 )
+UNPRINTABLE = frozenset(_UNPRINTABLE)   # (what `printable` escapes: page.py's JSON too)
 _PRINTABLE = {code: _escape(code) for code in _UNPRINTABLE}
 _PRINTABLE_LINES = {code: text for code, text in _PRINTABLE.items() if code != 0x0A}
+
+
+# ---- text from files: whole characters ----------------------------------------------------------
+#
+# An escape in a file can stand for half a character: `"\uD800"` in YAML, a JSON record or a
+# rules string is a lone surrogate, which no UTF-8 file and no terminal can hold (writing it
+# raised UnicodeEncodeError in the middle of a report). Where text from files enters (the YAML
+# loader, the rules parser, the records' reader), the two halves of a pair are joined into their
+# character, and a half left alone is refused there, at its place; `printable` shows any that
+# another way brings in (a path on the command line) as its escape.
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def whole_characters(text: str) -> str:
+    """`text` with each pair of surrogates (a high then a low half, as escapes write a character
+    beyond U+FFFF in UTF-16) joined into its character; lone halves are left as they are."""
+    if not _SURROGATE.search(text):
+        return text
+    return re.sub("[\ud800-\udbff][\udc00-\udfff]",
+                  lambda m: chr(0x10000 + ((ord(m[0][0]) - 0xD800) << 10)
+                                + (ord(m[0][1]) - 0xDC00)), text)
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The index of the first half of a character in `text` (after whole_characters), or None."""
+    found = _SURROGATE.search(text)
+    return found.start() if found else None
 
 
 def printable(text: str, *, lines: bool = False) -> str:

@@ -13,6 +13,9 @@ MAX_CACHE_ENTRIES = 200   # compiled rulesets kept on disk (an edited rules file
 MAX_CACHE_ENTRY_BYTES = 64_000_000   # one kept entry (the shipped rulesets pickle to 50-150 kB)
 MAX_LAYERS = 16     # layers of `extends`: a house file on a campaign on a base is 3
 MAX_BOARD = 200     # squares or inches a side: the engine lists a zone's places (half inches)
+GRID_ROUTE_POINTS = 20_000   # free half-inch points of a board whose moves search over them;
+#                              a larger board (a 200-inch maze has 150,000, and one search
+#                              weighed up to 250,000 points) routes over its pieces' corners
 
 # ---- dice and rules run -----------------------------------------------------------------------------
 MAX_DICE = 100      # dice in one roll
@@ -22,6 +25,9 @@ MAX_POOL_BITS = 7_000_000   # the big integer an exact sum of dice is worked out
 MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000
 #                            took ~22 s); the shipped rules' largest odds (gang-up) need ~9,000
+MAX_OUTCOME_PAIRS = 250_000   # combinations of outcomes one step of exact arithmetic on rolls
+#                              weighs (10d1000 + 10d1000 is 99,820,081: minutes and gigabytes);
+#                              at the limit ~1.5 s. The shipped rules' odds need a few hundred
 MAX_REPEAT = 1_000         # one 'repeat' loop; each turn of it is a step deeper in the stack
 MAX_SAMPLED_STEPS = 2_000_000    # work of one evaluation: turns of 'repeat' loops and members
 #                                  of groups weighed (nested loops and totals multiply), ~1 s:
@@ -36,9 +42,19 @@ MAX_ROUNDS = 10_000   # a scenario's limit may be at most this (a game's work st
 MAX_FIGHTERS = 500    # fighters in one game: every activation weighs every other fighter
 MAX_MODELS = 1_000    # models in one unit (`models LOW..HIGH`): a roster card draws a row each
 MAX_SWEEP_VALUES = 101   # values one `odds --sweep` weighs: each is a whole odds computation
+MAX_RECORD_EVENTS = 200_000   # events one game's record holds (`play`: its log, its record and
+#                               its page are made of them), ~25 MB; past it the game stops (E646)
+MAX_PAGE_STATES = 1_000_000   # fighters' places a game page notes (a fighter at each step):
+#                               400 fighters over 40 rounds gave a MemoryError; ~60 MB of page
 MAX_RECORD_BYTES = 32 * 1024 * 1024   # a game's record read by `play --replay`: a six-round
 #                                       game is ~60 kB, a fifty-round one with big warbands a
 #                                       few MB; read whole, then parsed (memory ~10x its size)
+
+# ---- text from files ----------------------------------------------------------------------------
+MAX_TEXT_CHARS = 10_000   # one text a file gives (a YAML string, a rules file's quoted text):
+#                           a name of 200,000 characters, aliased to 16 fighters, made a
+#                           game's log 109 MB and its page 657 MB
+MAX_NAME_CHARS = 200      # one name (a fighter's, a warband's, a rules file's identifier)
 
 # ---- warband files (YAML) ---------------------------------------------------------------------------
 MAX_YAML_BYTES = 256 * 1024   # real files are a few kB; ruamel's pure-Python parser reads ~50 kB/s

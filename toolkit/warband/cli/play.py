@@ -110,7 +110,7 @@ def side_texts(side_files: tuple) -> dict[str, str]:
     from warband.lists.warband_file import read_source
     texts = {}
     for f in side_files:
-        raw = read_source(f.shown).raw
+        raw = read_source(f.shown, shared=f.shared).raw   # (a record's: regular files only)
         if raw is not None:
             texts[f.shown] = raw.decode("utf-8-sig", errors="replace")
     return texts
@@ -294,7 +294,7 @@ def record_sides(record, sources) -> tuple[tuple, Diagnostic | None]:
                 "E916", f"the record's warband file for side '{side}' is not a file a record "
                         "may name", ("sides", side), catalog.refusal_hint(found, "warband"),
                 sources)
-        out.append(SideFile(side, os.path.abspath(file), file))
+        out.append(SideFile(side, os.path.abspath(file), file, shared=True))
     return tuple(out), None
 
 
@@ -326,12 +326,19 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
     when any file cannot be updated."""
     from pathlib import Path
 
+    from warband import catalog
     from warband.game.campaign import plan
     from warband.game.gamelog import render_text as render_log
     worked = plan(scenario, scenario_ref, game.aftermath)
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
     if worked.diagnostics:
         return fail(worked.diagnostics, worked.sources)
+    # the toolkit's own warbands are read-only: --update on a shipped scenario's side says how
+    # to play it with a copy of one's own (it rewrote the installed package, and named the file
+    # as if it were the user's)
+    shipped = [one for one in worked.updates if catalog.shipped(one.path)]
+    if shipped and update != "dry-run":
+        return fail([_shipped_warband(one, scenario_ref) for one in shipped])
     diffs = sys.stderr if fmt == "json" else sys.stdout   # JSON output stays JSON
     for one in worked.updates:
         diffs.write(one.diff())
@@ -341,50 +348,99 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
     if update == "dry-run":
         if worked.updates:
             sys.stderr.write("note: --dry-run: nothing was written\n")
+        for one in shipped:
+            sys.stderr.write(f"note: {one.name} is shipped with the toolkit: --update would "
+                             f"not change it (play side '{one.side}' with a copy: --side "
+                             f"{one.side}=FILE)\n")
         return OK
     for one in worked.updates:
-        kept, problem = _keep_record(one.path, one.original, scenario_ref, record_out["seed"],
-                                     text)
-        if problem is None:
-            problem = rewrite_output(str(one.path), one.text, one.original, force=False)
-            if problem is not None:   # the warband is as it was: its record goes too
-                _unlink(kept)
-        if problem is not None:
+        kept, made, problem = _keep_record(one.path, one.original, scenario_ref,
+                                           record_out["seed"], text)
+        try:
+            if problem is None:
+                problem = rewrite_output(str(one.path), one.text, one.original, force=False)
+        except BaseException:   # SIGTERM or Ctrl-C in the middle: the warband is as it was
+            _unlink(kept, made)
+            raise
+        if problem is not None:   # the warband is as it was: its record goes too
+            _unlink(kept, made)
             return fail([problem])
         shown = Path(one.name).with_suffix(".games") / Path(kept[0]).name
         sys.stderr.write(f"updated {one.name}; the game's record: {shown}\n")
     return OK
 
 
+def _shipped_warband(one, scenario_ref: str):
+    """E920 for --update of a warband the toolkit ships: how to play that side with a copy."""
+    import os
+    import shlex
+
+    from warband.diagnostics import diag
+    mine = f"my-{os.path.basename(str(one.path))}"
+    return diag("E920", f"side '{one.side}' plays {one.name}, a warband shipped with the "
+                        "toolkit: --update does not change the toolkit's own files", None,
+                hint=f"copy it and play that side with your copy: cp "
+                     f"{shlex.quote(os.path.realpath(one.path))} {mine}; warband play "
+                     f"{shlex.quote(scenario_ref)} --side {one.side}={mine} --update")
+
+
 def _keep_record(warband, original: bytes, scenario_ref: str, seed: int, text: str):
     """The game's record, and the warband as it was before it, beside the warband:
     NAME.games/NNN-SCENARIO-seedS.json and .yaml, NNN one more than the last game kept there.
-    Returns (the files written, a problem)."""
+    Returns (the files written, the folder if this call made it, a problem). NAME.games must
+    be a folder of its own: a link there (planted, to send the record and the old warband
+    elsewhere) or another kind of file is refused. Whatever goes wrong (a full disk, SIGTERM),
+    what this call wrote is removed, and the folder too if it made it."""
     import os
     import re
+    import stat
     from pathlib import Path
+
+    from warband.catalog import display_path
+    from warband.diagnostics import diag
     folder = Path(warband).with_suffix(".games")
+    shown = display_path(Path(os.path.realpath(folder.parent)) / folder.name)
+    made = None
     try:
-        os.makedirs(folder, exist_ok=True)
+        try:
+            os.mkdir(folder)
+            made = folder
+        except FileExistsError:
+            pass
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):   # (lstat: a link is not followed)
+            what = "a link" if os.path.islink(folder) else "not a folder"
+            return [], None, diag("E642", f"cannot keep the game's record in {shown}: it is "
+                                          f"{what}", None,
+                                  hint=f"{shown} holds the games kept beside its warband: "
+                                       "remove what is there, or move it away")
         taken = [int(m.group(1)) for m in (re.match(r"(\d+)-", n) for n in os.listdir(folder))
                  if m is not None]
     except OSError as error:
-        from warband.diagnostics import diag
-        return [], diag("E642", f"cannot keep the game's record in {folder}: "
-                                f"{error.strerror or error}", None)
+        _unlink([], made)
+        return [], None, diag("E642", f"cannot keep the game's record in {shown}: "
+                                      f"{error.strerror or error}", None)
     number = max(taken, default=0) + 1
     stem = Path(scenario_ref).stem
-    for attempt in range(number, number + 20):   # another game kept meanwhile takes a number
-        name = folder / f"{attempt:03d}-{stem}-seed{seed}"
-        problem = write_output(f"{name}.json", text, force=False)
-        if problem is not None and os.path.exists(f"{name}.json"):
-            continue
-        if problem is None:
+    written: list[str] = []
+    try:
+        for attempt in range(number, number + 20):   # a game kept meanwhile takes a number
+            name = folder / f"{attempt:03d}-{stem}-seed{seed}"
+            problem = write_output(f"{name}.json", text, force=False)
+            if problem is not None and os.path.lexists(f"{name}.json"):
+                continue   # (that number was taken meanwhile: the next one)
+            if problem is not None:   # (a full disk, say: the same for every number)
+                break
+            written.append(f"{name}.json")
             problem = write_output(f"{name}.yaml", original, force=False)
             if problem is not None:
-                _unlink([f"{name}.json"])
-            return [f"{name}.json", f"{name}.yaml"], problem
-    return [], problem
+                break
+            written.append(f"{name}.yaml")
+            return written, made, None
+    except BaseException:
+        _unlink(written, made)
+        raise
+    _unlink(written, made)
+    return [], None, problem
 
 
 def _kept_hint(replay: str | None) -> str | None:
@@ -400,10 +456,16 @@ def _kept_hint(replay: str | None) -> str | None:
             f"to replay it, put the warband as it was ({before}) in its place first")
 
 
-def _unlink(paths) -> None:
+def _unlink(paths, folder=None) -> None:
+    """Remove the files, and the folder if given and left empty (one --update made)."""
     import os
     for path in paths:
         try:
             os.unlink(path)
+        except OSError:
+            pass
+    if folder is not None:
+        try:
+            os.rmdir(folder)   # (only if empty: someone may have put a file there meanwhile)
         except OSError:
             pass

@@ -125,13 +125,15 @@ def scenario_sides(ruleset) -> list[dict] | None:
 def _render_sides(sides: list[dict], console) -> None:
     from rich.table import Table
     from rich.text import Text
+
+    from warband.diagnostics import printable
     table = Table("side", "title", "fighters from", box=None, pad_edge=False)
-    for side in sides:
+    for side in sides:   # (a title and a file name are the rules file's text: printable)
         where = [f"the warband file {side['file']}"] if side["file"] else []
         if side["fighters"]:
             where.append(f"{side['fighters']} written in the scenario")
-        table.add_row(Text(side["name"]), Text(side["title"] or ""),
-                      Text(" and ".join(where) or "no fighters"))
+        table.add_row(Text(printable(side["name"])), Text(printable(side["title"] or "")),
+                      Text(printable(" and ".join(where) or "no fighters")))
     console.print()
     console.print("[bold]Sides[/bold] (play and simulate take --side NAME=FILE to play one "
                   "with your own warband)")

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import lt
+
+from warband.limits import GRID_ROUTE_POINTS
 
 BASE = 1.0          # a fighter's base, in inches across
 _R = BASE / 2
@@ -118,6 +121,9 @@ class Board:
         # markers, by position): emptied when a piece is added
         self.by_pieces: dict = {}
         self._near_bases: dict = {}   # a base's position -> the points too near it (_taken)
+        # the work of route searches (points weighed) is charged here: the game counts it
+        # against the budget of work of the activation that moves (engine.py, run/budget.py)
+        self.charge: Callable[[int], None] | None = None
 
     def add(self, piece: Piece) -> None:
         self.pieces.append(piece)
@@ -503,8 +509,12 @@ class Board:
     def _path(self, start, target, stop: float, occupied, passable=()) -> list:
         """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
         point within `stop` (+ half an inch) of `target`, not through other bases (but those
-        it may pass, `passable`, which it may not end on); [] when there is none."""
+        it may pass, `passable`, which it may not end on); [] when there is none. On a board of
+        more than GRID_ROUTE_POINTS free points the way is found over the corners of its pieces
+        instead (_corner_path). Either way the points weighed are charged as work (`charge`)."""
         free, neighbours = self._graph()
+        if len(free) > GRID_ROUTE_POINTS:
+            return self._corner_path(start, target, stop, occupied)
         taken = _taken(start, occupied, self._near_bases)
         ending = taken | _taken(start, passable, self._near_bases) if passable else taken
         first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
@@ -515,11 +525,14 @@ class Board:
         came: dict = {}
         queue = [(math.dist(first, target), 0.0, first)]
         dist, inf, pop, push = math.dist, math.inf, heapq.heappop, heapq.heappush
+        weighed = 0
         while queue:   # (every move of a dungeon searches: names bound to locals)
             _, cost, p = pop(queue)
             if cost > best.get(p, inf):
                 continue
+            weighed += 1
             if dist(p, target) <= goal_reach and p != first and p not in ending:
+                self._spend(weighed)
                 out = [p]
                 while out[-1] in came:
                     out.append(came[out[-1]])
@@ -535,7 +548,256 @@ class Board:
                     came[q] = p
                     ahead = dist(q, target) - goal_reach   # (a comparison, not a call of max)
                     push(queue, (c + ahead if ahead > 0.0 else c, c, q))
+        self._spend(weighed)
         return []
+
+    def _spend(self, weighed: int) -> None:
+        if self.charge is not None and weighed:
+            self.charge(weighed)
+
+    # ---- routes on big boards: over the corners of pieces ---------------------------------------
+    def _corner_path(self, start, target, stop: float, occupied) -> list:
+        """_path on a big board (more than GRID_ROUTE_POINTS free points: a maze of 200 by 200
+        inches has 150,000, and the search over them weighed up to 250,000 points a move). The
+        way is found over the corners of the impassable pieces (points round the ends of walls
+        and round round pieces, where a base fits: a visibility graph, made once per set of
+        pieces and kept), then each of its straight legs is taken as it is where no other base
+        is in the way, or searched over half-inch points round the bases where one is. The
+        points it gives are at most half an inch apart, as the search's are."""
+        free, neighbours = self._graph()
+        graph = self._corners()
+        others = [o for o in occupied if math.dist(o, start) > 1e-9]
+        taken = _taken(start, occupied, self._near_bases)
+        first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
+        goal_reach = stop + 0.5
+        if not _goal_open(target, goal_reach, free, taken, first):
+            return []
+        legs, weighed = graph.route(start, target)
+        if legs is None:
+            self._spend(weighed)
+            return []
+        near = BASE - CONTACT
+        out: list = []
+        here = start
+        for k, corner in enumerate(legs):
+            last = k == len(legs) - 1
+            if last:   # the way ends short of the target, `stop` from it
+                d = math.dist(here, target)
+                if d <= stop + 1e-9:
+                    break
+                corner = (target[0] + (here[0] - target[0]) / d * stop,
+                          target[1] + (here[1] - target[1]) / d * stop)
+                clear = not _near_segment([o for o in others if o != target], here, corner,
+                                          near)
+            else:
+                clear = not _near_segment(others, here, corner, near)
+            if clear:
+                out += _along(here, corner)
+            else:   # a base in the way: round it over half-inch points
+                aim, reach = (target, goal_reach) if last else (corner, 1.5)
+                if not _goal_open(aim, reach, free, taken, None):
+                    self._spend(weighed)
+                    return []   # (other bases fill the corner: a search would walk far)
+                leg, n = _grid_leg(here, aim, reach, free, neighbours, taken,
+                                   _LEG_POINTS + int(_LEG_PER_INCH * math.dist(here, corner)))
+                weighed += n
+                if not leg:
+                    self._spend(weighed)
+                    return []
+                out += leg
+            weighed += 1
+            if out:
+                here = out[-1]
+        self._spend(weighed)
+        return [q for q in out if math.dist(q, start) > 1e-9]
+
+    def _corners(self) -> "Corners":
+        """The visibility graph of the board's impassable pieces (see Corners): kept for every
+        game on a board with the same pieces, as the half-inch points are."""
+        found = self._kept.get("corners")
+        if found is None:
+            key = ("corners", self.width, self.height, tuple(self.pieces),
+                   tuple(sorted(self.properties.items())))
+            found = _FREE.get(key)
+            if found is None:
+                if len(_FREE) > KEPT_BOARDS:
+                    _FREE.clear()
+                circles, walls = self._obstacles()
+                found = _FREE[key] = Corners(self, circles, walls)
+            self._kept["corners"] = found
+        return found
+
+
+class Corners:
+    """The corners of a board's impassable pieces, where a base fits (eight points round each
+    end of a wall and round each round piece, a base's width out), and which of them see each
+    other: a base can go straight between two of them past every piece. Made once for a set
+    of pieces; which corners a corner sees is worked out the first time a search reaches it."""
+
+    def __init__(self, board: Board, circles: list, walls: list) -> None:
+        self.board, self.circles, self.walls = board, circles, walls
+        ends = [(w.at, w.to) for w in walls] + [(w.to, w.at) for w in walls]
+        points: list = []
+        for end, _ in ends:
+            points += _round_about(end, _R + _CORNER_GAP)
+        for centre, r in circles:
+            points += _round_about(centre, r + _CORNER_GAP)
+        seen: set = set()
+        self.points = []
+        for p in points:
+            p = (round(p[0] * 100) / 100, round(p[1] * 100) / 100)
+            if p not in seen and not board.blocked(p):
+                seen.add(p)
+                self.points.append(p)
+        self.seen: dict = {}   # corner -> [(corner it sees, the distance)]
+        # the pieces by square of _BUCKET inches, for the test of a line
+        self.buckets: dict = {}
+        for i, (centre, r) in enumerate(circles):
+            self._file(("c", i), centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
+        for i, w in enumerate(walls):
+            self._file(("w", i), min(w.at[0], w.to[0]) - _R, min(w.at[1], w.to[1]) - _R,
+                       max(w.at[0], w.to[0]) + _R, max(w.at[1], w.to[1]) + _R)
+
+    def _file(self, item, x1, y1, x2, y2) -> None:
+        for i in range(int(x1 // _BUCKET), int(x2 // _BUCKET) + 1):
+            for j in range(int(y1 // _BUCKET), int(y2 // _BUCKET) + 1):
+                self.buckets.setdefault((i, j), []).append(item)
+
+    def clear(self, a, b) -> bool:
+        """Whether a base goes straight from a to b past every impassable piece."""
+        x1, x2 = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
+        y1, y2 = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
+        cells = (int(x2 // _BUCKET) - int(x1 // _BUCKET) + 1) * \
+            (int(y2 // _BUCKET) - int(y1 // _BUCKET) + 1)
+        if cells > len(self.circles) + len(self.walls):
+            items: set = {("c", i) for i in range(len(self.circles))} | \
+                {("w", i) for i in range(len(self.walls))}
+        else:
+            items = set()
+            for i in range(int(x1 // _BUCKET), int(x2 // _BUCKET) + 1):
+                for j in range(int(y1 // _BUCKET), int(y2 // _BUCKET) + 1):
+                    items.update(self.buckets.get((i, j), ()))
+        for kind, i in items:
+            if kind == "c":
+                centre, r = self.circles[i]
+                if _segment_distance(centre, a, b) < r:
+                    return False
+            else:
+                w = self.walls[i]
+                if not _apart(a, b, w.at, w.to, _R - 1e-6):
+                    return False
+        return True
+
+    def sees(self, corner) -> list:
+        found = self.seen.get(corner)
+        if found is None:
+            found = self.seen[corner] = [(q, math.dist(corner, q)) for q in self.points
+                                         if q != corner and self.clear(corner, q)]
+        return found
+
+    def route(self, start, target) -> tuple[list | None, int]:
+        """The corners of the shortest way from start to target past the pieces (other bases
+        not counted), the target last; None when there is none. And the points weighed."""
+        if self.clear(start, target):
+            return [target], 1
+        goal_of: dict = {}   # corner -> whether it sees the target
+
+        def sees_goal(p) -> bool:
+            found = goal_of.get(p)
+            if found is None:
+                found = goal_of[p] = self.clear(p, target)
+            return found
+        best = {start: 0.0}
+        came: dict = {}
+        queue = [(math.dist(start, target), 0.0, start)]
+        weighed = 0
+        done = None
+        while queue:
+            _, cost, p = heapq.heappop(queue)
+            if cost > best.get(p, math.inf):
+                continue
+            weighed += 1
+            if p is target:
+                done = p
+                break
+            if p != start and sees_goal(p):
+                c = cost + math.dist(p, target)
+                if c < best.get(target, math.inf):
+                    best[target], came[target] = c, p
+                    heapq.heappush(queue, (c, c, target))
+            steps = self.sees(p) if p != start else \
+                [(q, math.dist(start, q)) for q in self.points if self.clear(start, q)]
+            weighed += len(steps) // 8
+            for q, length in steps:
+                c = cost + length
+                if c < best.get(q, math.inf):
+                    best[q], came[q] = c, p
+                    heapq.heappush(queue, (c + math.dist(q, target), c, q))
+        if done is None:
+            return None, weighed
+        out = [target]
+        while out[-1] in came and came[out[-1]] != start:
+            out.append(came[out[-1]])
+        out.reverse()
+        return out, weighed
+
+
+_CORNER_GAP = 0.75   # how far past a piece's edge its corners are (a base's half and a margin)
+_BUCKET = 5.0        # inches a side of the squares the pieces are filed by for a line's test
+_LEG_POINTS = 1_000  # half-inch points a leg round other bases may weigh, and per inch of it
+_LEG_PER_INCH = 20
+
+
+def _round_about(centre, radius: float) -> list:
+    """Eight points round a centre, `radius` away."""
+    return [(centre[0] + radius * math.cos(k * math.pi / 4) / math.cos(math.pi / 8),
+             centre[1] + radius * math.sin(k * math.pi / 4) / math.cos(math.pi / 8))
+            for k in range(8)]
+
+
+def _along(a, b) -> list:
+    """Points from a (left out) to b (the last), at most half an inch apart, on the line."""
+    n = max(1, math.ceil(math.dist(a, b) / 0.5))
+    return [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(1, n + 1)]
+
+
+def _grid_leg(start, target, reach: float, free, neighbours, taken, most: int) -> tuple[list, int]:
+    """A* over the free half-inch points from start to one within `reach` of target, weighing
+    at most `most` points: (the points, the start left out; or [] when none is found), and the
+    points weighed."""
+    first = (round(start[0] * 2) / 2, round(start[1] * 2) / 2)
+    tx, ty = target
+    root2 = math.sqrt(2) - 1
+
+    def ahead(q) -> float:   # the octile distance to the goal: the eight steps' own measure
+        dx, dy = abs(q[0] - tx), abs(q[1] - ty)
+        left = (dx + root2 * dy if dx > dy else dy + root2 * dx) - reach
+        return left if left > 0.0 else 0.0
+    best = {first: 0.0}
+    came: dict = {}
+    queue = [(ahead(first), 0.0, first)]
+    weighed = 0
+    while queue and weighed < most:
+        _, minus, p = heapq.heappop(queue)   # (of equal estimates, the furthest gone first)
+        cost = -minus
+        if cost > best.get(p, math.inf):
+            continue
+        weighed += 1
+        if math.dist(p, target) <= reach and p != first:
+            out = [p]
+            while out[-1] in came:
+                out.append(came[out[-1]])
+            out.reverse()
+            return [q for q in out if q != first], weighed
+        steps = neighbours.get(p)
+        if steps is None:
+            steps = _free_steps(p, free)
+        for q, length in steps:
+            c = cost + length
+            if c < best.get(q, math.inf) and q not in taken:
+                best[q], came[q] = c, p
+                heapq.heappush(queue, (c + ahead(q), -c, q))
+    return [], weighed
 
 
 def _goal_open(target, reach: float, free: frozenset, taken: set, first) -> bool:

@@ -129,7 +129,7 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
         -> Update | None:
     """One side's file with its fighters' changes (`mine`: place in the side, stat, value)."""
     side = scenario.side_names[index]
-    source = read_source(str(file))
+    source = read_source(str(file), shared=True)   # (a regular file, as the game read it)
     if source.problem is not None or source.raw is None:
         out.diagnostics += [source.problem] if source.problem is not None else []
         return None
@@ -174,6 +174,18 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
         return None
     new_text = _edited(text, data, entries, wanted, ruleset)
     if new_text is None:
+        merged = [i for i, entry in enumerate(entries)
+                  if isinstance(entry, CommentedMap) and len(getattr(entry, "merge", ()) or ())]
+        if merged:   # (an entry that takes its values from another, `<<: *bors`)
+            where = span_at(data, (FIGHTERS, merged[0]), name, text, line=True)
+            out.diagnostics.append(diag(
+                "E920", f"{name} cannot be updated: an entry takes its values from another "
+                        "with a merge key ('<<:'), so a change written to one would change the "
+                        "other, or not be written at all", where or side_span,
+                hint="write the entry out in full (its own keys instead of '<<: *anchor'), "
+                     "then play again"))
+            out.sources[name] = text
+            return None
         out.diagnostics.append(diag(
             "E920", f"{name} cannot be updated without changing what else it says", side_span,
             hint="this is a toolkit bug: please report it with the file"))

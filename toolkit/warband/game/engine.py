@@ -79,6 +79,8 @@ class Game:
         self.aftermath: list[tuple[int, str, object, object]] = []
         self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
         self.board = self._board()
+        # (route searches count against the budget of work: run/budget.py)
+        self.board.charge = lambda n: budget.spend_moving(self.interp, n)
         mobile = scenario.kept.get("mobile")   # carrying pieces: do the rules move any?
         if mobile is None:
             mobile = scenario.kept["mobile"] = pieces.carries(self.ruleset)

@@ -28,7 +28,10 @@ from warband.game.log_record import (  # noqa: F401 - the record's reading, as i
     read_record,
     shown,
 )
+from warband.diagnostics import diag
 from warband.game.log_text import number, position, render_text  # noqa: F401
+from warband.limits import MAX_RECORD_EVENTS
+from warband.run.errors import RulesError
 from warband.run.world import Ref, World
 
 
@@ -41,10 +44,27 @@ class ReplayMismatch(Exception):
         self.index = index
 
 
+class Events(list):
+    """A game's events, at most MAX_RECORD_EVENTS: a game long enough to pass it (10,000 rounds
+    of 500 fighters) stops with E646 rather than filling the memory with its log, its record and
+    its page, which are all made of them."""
+
+    __slots__ = ()
+
+    def append(self, event) -> None:
+        if len(self) >= MAX_RECORD_EVENTS:
+            raise RulesError(diag(
+                "E646", f"the game's record would hold more than {MAX_RECORD_EVENTS:,} events "
+                        f"(round {event.get('round')}): too long to record, print or draw",
+                None, hint="play fewer rounds (--max-rounds), or simulate the game: warband "
+                           "simulate records nothing"))
+        super().append(event)
+
+
 class GameLog:
     def __init__(self, record: bool = False, script: list | None = None) -> None:
         self.record = record or script is not None
-        self.events: list[dict] = []
+        self.events: list[dict] = Events()
         # (each recorded event with its index in the record, for a mismatch to say where)
         self.script = deque(enumerate(script)) if script is not None else None
         self.at: int | None = None   # the index of the last choice taken from the record

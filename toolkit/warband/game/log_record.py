@@ -15,7 +15,7 @@ import re
 import stat
 from fractions import Fraction
 
-from warband.diagnostics import Diagnostic, Sources, Span, diag
+from warband.diagnostics import Diagnostic, Sources, Span, diag, lone_surrogate
 from warband.limits import MAX_FIGHTERS, MAX_RECORD_BYTES, MAX_ROUNDS
 from warband.run.decisions import POLICIES
 from warband.run.evaluate import infinite
@@ -239,6 +239,30 @@ def _keys(mapping: dict, expected: dict, optional: set, at: tuple, what: str) ->
                                 hint=f"{what} has the keys {', '.join(expected)}")
 
 
+def _whole_characters(record) -> None:
+    """RecordProblem for the first text (a key or a value) holding half of a character (a lone
+    surrogate: `"\\ud800"`, which JSON reads and no file or terminal can hold)."""
+    stack: list[tuple[object, tuple]] = [(record, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if lone_surrogate(key) is not None:
+                    raise RecordProblem("a key of the record holds the escape of half of a "
+                                        "character (a lone surrogate), not text", path,
+                                        hint=_NOT_A_RECORD)
+                stack.append((item, (*path, key)))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, i)) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            half = lone_surrogate(value)
+            if half is not None:
+                raise RecordProblem(f"this text holds \\u{ord(value[half]):04x}, half of a "
+                                    "character (a lone surrogate), not text", path,
+                                    hint="a record written by warband holds whole characters: "
+                                         "this one was changed by hand")
+
+
 def check_record(record) -> None:
     """Raise RecordProblem for the first thing in `record` that a record of this version cannot hold."""
     if not isinstance(record, dict) or record.get("format") != LOG_FORMAT:
@@ -429,6 +453,7 @@ def load_record(text: str) -> dict:
             text, _first(_LONG_NUMBER, text, lambda token, depth: token[-1].isdigit()))
         raise problem from None
     try:
+        _whole_characters(record)
         check_record(record)
     except RecordProblem as problem:
         problem.line, problem.column = line_column(text, offset_of(text, problem.pointer))

@@ -15,6 +15,7 @@ import json
 import re
 from importlib import resources
 
+from warband.diagnostics import UNPRINTABLE
 from warband.game import svg
 
 
@@ -24,10 +25,17 @@ def _template(name: str) -> str:
 
 def script_json(value) -> str:
     """JSON to put inside a <script> element: <, > and & as \\u escapes (JSON reads them back
-    the same), so a name like `</script>` in a file cannot end the element."""
+    the same), so a name like `</script>` in a file cannot end the element; and every character
+    `diagnostics.printable` escapes (DEL, C1 and bidi controls, line separators, halves of
+    characters: JSON itself escapes only C0) as a \\u escape too, so that a page printed on a
+    terminal (no -o) cannot drive it, and the script still reads the names exactly."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) \
         .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") \
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        .translate(_JSON_ESCAPES)
+
+
+_JSON_ESCAPES = {code: f"\\u{code:04x}" for code in [*UNPRINTABLE, 0xFFFE, 0xFFFF]
+                 if code >= 0x7F}   # (and the two characters no XML or HTML text may hold)
 
 
 def page_data(data: dict) -> dict:

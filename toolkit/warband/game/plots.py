@@ -67,21 +67,36 @@ def losses_by_class(summary: Summary) -> Panel | None:
 def losses_by_fighter(summary: Summary) -> Panel | None:
     """How often each named fighter was out of play at the end (engines that name them)."""
     colour = colours(summary)
-    out: dict[tuple[str, str], int] = {}
+    # counted by fighter (its place in the game), not by name: fighters may share a name
+    # (W701), and two "Goblin"s counted as one were lost more than once a game
+    out: dict[tuple[str, int], int] = {}
+    names: dict[tuple[str, int], str] = {}
     watched = 0
     for result in summary.results:
         if isinstance(result, GameDetails):
             watched += 1
             for loss in result.losses:
-                key = (loss.side, loss.fighter)
+                key = (loss.side, loss.number)
                 out[key] = out.get(key, 0) + 1
+                names[key] = loss.fighter
     if not out:
         return None
+    # a name two fighters of a side share is told apart by its place among them: "Goblin (2)"
+    shared: dict[tuple[str, str], list[int]] = {}
+    for (side, number), name in sorted(names.items()):
+        shared.setdefault((side, name), []).append(number)
+
+    def label(side: str, number: int) -> str:
+        name = names[(side, number)]
+        same = shared[(side, name)]
+        return name if len(same) == 1 else f"{name} ({same.index(number) + 1})"
     # the most often lost first; ties in the sides' order, then by name: the same on every run
     order = {side: i for i, side in enumerate(summary.sides)}
-    ranked = sorted(out.items(), key=lambda kv: (-kv[1], order.get(kv[0][0], 0), kv[0][1]))
-    rows = [Bar(f"{side}: {name}", n / watched, colour.get(side, DRAW), as_percent(n / watched),
-                wilson_interval(n, watched)) for (side, name), n in ranked[:FIGHTERS_SHOWN]]
+    ranked = sorted(out.items(), key=lambda kv: (-kv[1], order.get(kv[0][0], 0),
+                                                 names[kv[0]], kv[0][1]))
+    rows = [Bar(f"{side}: {label(side, number)}", n / watched, colour.get(side, DRAW),
+                as_percent(n / watched), wilson_interval(n, watched))
+            for (side, number), n in ranked[:FIGHTERS_SHOWN]]
     more = f", the {FIGHTERS_SHOWN} most often" if len(ranked) > FIGHTERS_SHOWN else ""
     return bars("losses-by-fighter", f"Out of play at the end, by fighter{more}", rows,
                 top=1.0)

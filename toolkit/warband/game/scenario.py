@@ -77,6 +77,7 @@ class SideFile:
     path: str                  # the file, absolute (workers may run in another directory)
     shown: str                 # the file as the user named it, for messages and the record
     span: Span | None = None   # where the command line (or the record) names it
+    shared: bool = False       # named by a game's record, not by the user: a regular file only
 
 
 class Findings(list):
@@ -149,7 +150,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
                                         side.span, hint=catalog.refusal_hint(found, "warband")))
                 continue
             file = path.parent / side.file
-            result = validation.file(str(file))
+            result = validation.file(str(file), shared=True)   # (a FIFO is refused, not waited on)
             if result.unusable or result.errors or result.warband is None:
                 diagnostics += result.diagnostics
                 diagnostics.append(diag("E901", f"side '{side.name.name}': {side.file} is not a "
@@ -199,7 +200,7 @@ def _side_file(given: SideFile, ruleset: Ruleset, validation: Validation,
     the file's own diagnostics, then one E901 at the option that names it."""
     # named as the user named it (relative to the working directory), unless run elsewhere
     shown_here = os.path.abspath(given.shown) == given.path
-    result = validation.file(given.shown if shown_here else given.path)
+    result = validation.file(given.shown if shown_here else given.path, shared=given.shared)
     what = f"side '{given.side}': {given.shown}"
     if result.unusable or result.errors or result.warband is None:
         diagnostics += result.diagnostics

@@ -31,6 +31,10 @@ CHUNK_SIZE = 50          # games per chunk: part of what a seed means (reported 
 SEED_BITS = 53           # game seeds stay exact in JSON readers that use doubles
 CONNECT_TIMEOUT = 10     # seconds to wait for a Dask scheduler
 WATCH_INTERVAL = 10      # seconds without a finished chunk before a cluster is checked
+ANSWER_TIMEOUT = 10      # seconds a scheduler has to answer that check
+SILENT_WORKER = 30       # seconds a worker may go without a heartbeat the scheduler saw, while
+#                          nothing finishes, before it is taken as frozen (SIGSTOP, a paused
+#                          machine, a network split: Dask itself waits 5 minutes, or for ever)
 
 PlayFunction = Callable[[PlayRequest, int], GameResult]
 
@@ -293,11 +297,38 @@ def simulate(request: PlayRequest, games: int, seed: int, workers: int | str = 1
             width = max(1, sum(w.get("nthreads", 1) for w in
                                client.scheduler_info().get("workers", {}).values()))
             executor = client.get_executor(pure=False)
+            heard: dict = {}
             _run_on(executor, plan, play, request, seed, keep_results, finished, 2 * width,
-                    watch=lambda: _cluster_trouble(client, scheduler))
-        finally:
-            client.close()
+                    watch=lambda: _cluster_trouble(client, scheduler, heard))
+        finally:   # (a frozen scheduler answers no goodbye: it is not waited for long)
+            _answer(lambda: client.close(timeout=ANSWER_TIMEOUT), ANSWER_TIMEOUT)
     return folded.result()
+
+
+_NO_ANSWER = object()
+
+
+def _answer(ask: Callable[[], object], timeout: float):
+    """ask(), or _NO_ANSWER when it has not returned within `timeout` seconds (it goes on in a
+    thread of its own, which the process does not wait for): a question to a cluster that may
+    be frozen, which Dask would wait on for ever."""
+    import threading   # lazily: only a cluster's questions need one
+    found: list = []
+
+    def run() -> None:
+        try:
+            found.append((True, ask()))
+        except Exception as error:  # noqa: BLE001  # (given back to the asker)
+            found.append((False, error))
+    thread = threading.Thread(target=run, daemon=True, name="warband-cluster-question")
+    thread.start()
+    thread.join(timeout)
+    if not found:
+        return _NO_ANSWER
+    ok, value = found[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _stop(processes) -> None:
@@ -334,17 +365,43 @@ class _Fold:
         return self.into
 
 
-def _cluster_trouble(client, address: str) -> None:
-    """Raise when the cluster can no longer play: its scheduler gone, or no worker left (a
-    Dask future would otherwise wait for a worker for ever)."""
+def _cluster_trouble(client, address: str, heard: dict | None = None) -> None:
+    """Raise when the cluster can no longer play: its scheduler gone or silent (frozen: asked,
+    it does not answer within ANSWER_TIMEOUT), no worker left, or a worker silent for
+    SILENT_WORKER seconds (no heartbeat the scheduler saw: `heard` keeps, by worker, its last
+    heartbeat and when that was first seen). A Dask future would otherwise wait for ever."""
     if client.status != "running":
         raise SchedulerError(address, f"the connection to the scheduler was lost "
                                       f"({client.status})",
                              "the scheduler stopped or the network failed: start it again "
                              "(`dask scheduler`), check the address, and run again")
-    if not client.scheduler_info().get("workers"):
+    info = _answer(client.scheduler_info, ANSWER_TIMEOUT)
+    if info is _NO_ANSWER:
+        raise SchedulerError(address, f"the scheduler did not answer within {ANSWER_TIMEOUT} "
+                                      "seconds",
+                             "it is stopped or frozen (SIGSTOP, a paused or overloaded "
+                             "machine) or the network to it is cut: resume or restart it "
+                             "(`dask scheduler`), and run again")
+    workers = info.get("workers") if isinstance(info, dict) else None
+    if not workers:
         raise SchedulerError(address, "the cluster has no workers left",
                              f"start workers with `dask worker {address}`")
+    if heard is None:
+        return
+    import time   # lazily, as the thread above
+    now = time.monotonic()
+    for name, worker in workers.items():
+        beat = worker.get("last_seen", worker.get("last-seen")) if isinstance(worker, dict) \
+            else None
+        before = heard.get(name)
+        if before is None or before[0] != beat:
+            heard[name] = (beat, now)
+        elif now - before[1] >= SILENT_WORKER:
+            raise SchedulerError(address, f"the worker {name} has not answered the scheduler "
+                                          f"for {now - before[1]:.0f} seconds",
+                                 "it is stopped or frozen (SIGSTOP, a paused machine) or the "
+                                 "network to it is cut: resume or restart it (`dask worker "
+                                 f"{address}`), and run again")
 
 
 def _run_on(executor: cf.Executor, plan, play, request, seed, keep, finished,

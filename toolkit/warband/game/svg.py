@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from html import escape
 
+from warband.diagnostics import printable
+
 INCH = 24          # pixels to an inch
 SQUARE = 56        # pixels to a square
 MARGIN = 12        # round the table, for bases at its edge
@@ -31,8 +33,14 @@ def side_colour(index: int) -> str:
 
 
 def esc(value) -> str:
-    """Text from a file, as SVG (and HTML) text or an attribute's value."""
-    return escape(str(value), quote=True)
+    """Text from a file, as SVG (and HTML) text or an attribute's value: control characters
+    (which XML forbids, even as references, and which would drive a terminal the page is
+    printed on) and bidi controls shown as their escapes (diagnostics.printable), and the two
+    other characters XML forbids as U+FFFD."""
+    return escape(printable(str(value)), quote=True).translate(_NOT_XML)
+
+
+_NOT_XML = {0xFFFE: "\ufffd", 0xFFFF: "\ufffd"}
 
 
 def num(x: float) -> str:

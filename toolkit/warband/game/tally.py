@@ -19,7 +19,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     inside 0..1 and is honest for rates near 0 or 1 and for few games."""
     if trials <= 0:
         return (0.0, 1.0)
-    p = successes / trials
+    p = min(1.0, max(0.0, successes / trials))   # (a rate past 1 had no root: a crash)
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
@@ -54,6 +54,9 @@ class Loss:
     fighter: str
     fighter_class: str | None
     how: str             # "removed" (a casualty) or "withdrawn" (left the table)
+    # which fighter: its place among the game's fighters (names may repeat: two "Goblin"s
+    # counted by name were one fighter lost twice a game, a rate past 1)
+    number: int = -1
 
 
 @dataclass(frozen=True)

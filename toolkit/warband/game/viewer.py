@@ -19,8 +19,11 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+from warband.diagnostics import diag
 from warband.game.engine import Game
 from warband.game.gamelog import number, render_text
+from warband.limits import MAX_PAGE_STATES
+from warband.run.errors import RulesError
 from warband.run.evaluate import infinite
 
 # events that begin a step of the page (an activation, a round, ...); the choices made just
@@ -40,9 +43,17 @@ class WatchedGame(Game):
         self.own_log = self.log
         self.seen: dict[int, dict] = {}
         self.flags, self.counters = fighter_states(self.ruleset)
+        self.noted = 0   # fighters' places noted, at most MAX_PAGE_STATES
 
     def look(self, world) -> None:
         if self.log is self.own_log:
+            self.noted += len(world.fighters)
+            if self.noted > MAX_PAGE_STATES:   # (400 fighters over 40 rounds: a MemoryError)
+                raise RulesError(diag(
+                    "E646", f"the game page would show more than {MAX_PAGE_STATES:,} places of "
+                            f"fighters ({len(world.fighters)} fighters, at every step up to "
+                            f"round {self.round}): too large to draw", None,
+                    hint="draw fewer rounds (--max-rounds)"))
             self.seen[len(self.log.events)] = snapshot(world, self.board, self.flags,
                                                        self.counters)
 

@@ -161,7 +161,8 @@ def play_detailed(request: PlayRequest, seed: int) -> GameDetails:
     world = watched.ended   # (the game's end, as its result: before any aftermath)
     losses = () if world is None else tuple(
         Loss(world.sides[f.side].name, f.name, f.fighter_class,
-             "withdrawn" if f.withdrawn else "removed") for f in world.fighters if f.removed)
+             "withdrawn" if f.withdrawn else "removed", number)
+        for number, f in enumerate(world.fighters) if f.removed)
     same = {f.name: getattr(result, f.name) for f in fields(GameResult)}
     return GameDetails(**same, first=watched.first, losses=losses)
 

@@ -9,18 +9,34 @@ from typing import cast
 
 from lark import Token, Transformer
 
-from warband.diagnostics import Span
+from warband.diagnostics import Span, lone_surrogate, whole_characters
 from warband.lang import nodes
 
 
 def unquote(token: str) -> str:
-    """The text of a string literal as written in a rules file."""
+    """The text of a string literal as written in a rules file. Escapes of the two halves of a
+    character are joined into it; an escape of half a character alone (`"\\ud800"`, which
+    no file or terminal can hold) is kept as written, as an escape Python does not know is (and
+    reported: parser.lone_halves)."""
     if token.startswith('"""'):
         return token[3:-3]
     try:
-        return pyast.literal_eval(token)
+        text = whole_characters(pyast.literal_eval(token))
     except (ValueError, SyntaxError):  # an escape Python does not know: keep the text as written
         return token[1:-1]
+    return text if lone_surrogate(text) is None else token[1:-1]
+
+
+def half_character(token: str) -> str | None:
+    """The escape of half a character a string literal holds (a lone surrogate), or None."""
+    if token.startswith('"""') or "\\" not in token:
+        return None
+    try:
+        text = whole_characters(pyast.literal_eval(token))
+    except (ValueError, SyntaxError):
+        return None
+    half = lone_surrogate(text)
+    return None if half is None else f"\\u{ord(text[half]):04x}"
 
 
 class BuildBase(Transformer):

@@ -294,23 +294,54 @@ def _read_key(path: Path) -> bytes | None:
 
 
 def _make_key(path: Path) -> bytes | None:
+    """A new key, written whole or not at all: to a temporary file beside it, then linked into
+    place (only where none is), or put in place of a key file this user owns that holds no key
+    (a full disk left a 0-byte cache.key, and with it the disk cache was off for good)."""
     import secrets  # lazily: made once per user; every other run only reads the key
     secret = secrets.token_bytes(32)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600)
-    except FileExistsError:   # another process made it meanwhile, or a bad one lies there
-        return _read_key(path)
+    except OSError:
+        return None
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                     getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError:
         return None
     try:
-        os.write(fd, secret)
+        try:
+            written = 0
+            while written < len(secret):
+                written += os.write(fd, secret[written:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:   # another process made it meanwhile, or a bad one lies there
+            found = _read_key(path)
+            if found is not None or not _broken_key(path):
+                return found
+            os.replace(temporary, path)
     except OSError:
         return None
     finally:
-        os.close(fd)
-    return secret
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+    return _read_key(path)
+
+
+def _broken_key(path: Path) -> bool:
+    """Whether the key file is this user's own regular file that holds no key (cut short by a
+    full disk, or empty): then a new key may take its place."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and _owned_and_private(info) and info.st_size != 32
 
 
 def _read_entry(path: Path) -> bytes | None:

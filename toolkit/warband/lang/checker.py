@@ -7,6 +7,7 @@ ANY, which matches everything, so one mistake yields one message rather than a c
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
@@ -15,6 +16,7 @@ from warband import catalog
 from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
+from warband.lang.call_weight import CALLABLE, CAP, CallWeights, callables
 from warband.lang.class_checker import ClassChecker
 from warband.lang.equipment_profiles import ProfileChecker
 from warband.lang.expr_checker import ExpressionChecker
@@ -50,6 +52,7 @@ from warband.lang.typesystem import (
     either,
     noun,
 )
+from warband.limits import MAX_SAMPLED_STEPS
 
 if TYPE_CHECKING:
     from warband.lang.game_checker import Decision, GameStmt
@@ -252,6 +255,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     self.scenario(decl)
         self.current = None
         self.cycles()
+        if not any(d.code == "E401" for d in self.diagnostics):
+            self.call_weights(module)
         if not module.partial:  # what an unreadable declaration used is unknown
             self.unused(module)
         self.diagnostics = _merge_repeats(self.diagnostics)
@@ -578,6 +583,34 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                 stack.append((name, None))
                 visit(name)
                 stack.pop()
+
+    def call_weights(self, module: nodes.Module) -> None:
+        """No declaration may make more calls without a loop than a run may take steps: calls
+        that each make several others multiply (lang/call_weight.py)."""
+        weights = CallWeights(callables(module.decls))
+        for decl in module.decls:
+            name = getattr(getattr(decl, "name", None), "name", None)
+            own = weights.of_decl(decl.name.name) if isinstance(decl, CALLABLE) else \
+                weights.of(decl)
+            if own <= MAX_SAMPLED_STEPS:
+                continue
+            sites = Counter(weights.direct_calls(decl))
+            if any(weights.of_decl(callee) > MAX_SAMPLED_STEPS for callee in sites):
+                continue   # (reported where it begins)
+            what = f"'{name}'" if isinstance(name, str) else "this declaration"
+            many = f"more than {CAP:,}" if own >= CAP else f"{own:,}"
+            hint = ("calls that each make several others multiply: work a value out once "
+                    "(with 'let' in a procedure) and pass it on, or call fewer times")
+            if sites:
+                callee, times = max(sites.items(),
+                                    key=lambda kv: (kv[1] * (1 + weights.of_decl(kv[0])), kv[0]))
+                hint = (f"{what} uses '{callee}' {times} time{'s' if times != 1 else ''}, and "
+                        f"each use makes {1 + weights.of_decl(callee):,} calls; " + hint)
+            self.error("E403", f"one use of {what} may make {many} calls of tables, "
+                               f"definitions and procedures (at most {MAX_SAMPLED_STEPS:,}, the "
+                               "steps a run may take)",
+                       getattr(getattr(decl, "name", None), "span", None) or decl.span,
+                       hint=hint)
 
     def unused(self, module: nodes.Module) -> None:
         warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}

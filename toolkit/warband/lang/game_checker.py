@@ -33,7 +33,7 @@ from warband.lang.typesystem import (
     Type,
     numeric,
 )
-from warband.limits import MAX_BOARD, MAX_FIGHTERS
+from warband.limits import MAX_BOARD, MAX_FIGHTERS, MAX_NAME_CHARS
 
 if TYPE_CHECKING:
     from warband.diagnostics import Span
@@ -420,6 +420,9 @@ class GameChecker(CheckerParts):
             self.require_fixed(t, condition.span, "the end condition")
 
     def fighter_spec(self, spec: nodes.FighterSpecDecl) -> None:
+        if len(spec.name) > MAX_NAME_CHARS:   # (named on every line of the log about it)
+            self.error("E403", f"a fighter's name is at most {MAX_NAME_CHARS} characters, not "
+                               f"{len(spec.name):,}", spec.span, hint="give it a shorter name")
         if spec.count > MAX_FIGHTERS:
             self.error("E403", f"a game holds at most {MAX_FIGHTERS} fighters, not {spec.count} "
                                f"'{spec.name}'", spec.span, hint="write a smaller count")

@@ -19,10 +19,11 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from warband.diagnostics import Diagnostic, Related, Span, diag
 from warband.lang import nodes
+from warband.lang.build_base import half_character
 from warband.lang.builder import build
 from warband.lang.grammar import DECLARATION_KEYWORDS, first_word, grammar
 from warband.lang.syntax_errors import syntax_error
-from warband.limits import MAX_DEPTH
+from warband.limits import MAX_DEPTH, MAX_NAME_CHARS, MAX_TEXT_CHARS
 
 # Declaration keywords that also begin an entry inside a class: inside braces, even at the start
 # of a line, they continue the class rather than start a new declaration.
@@ -65,6 +66,7 @@ def _build(tree: Tree, file: str) -> tuple[nodes.Module | None, list[Diagnostic]
                 "E403", f"{what} is nested too deeply: the toolkit reads at most {MAX_DEPTH} "
                         "levels of brackets, operators and blocks", where, related=related,
                 hint="split it into several smaller definitions or procedures"))
+    diagnostics += _texts(kept, file)
     try:
         module = build(Tree(tree.data, kept, tree.meta), file)
         return (_partial(module, dropped) if diagnostics else module), diagnostics
@@ -74,6 +76,40 @@ def _build(tree: Tree, file: str) -> tuple[nodes.Module | None, list[Diagnostic]
         diagnostics.append(diag("E403", "the file is nested too deeply to read", Span(file, 1, 1),
                                 hint="split deep expressions into smaller definitions"))
         return None, diagnostics
+
+
+def _texts(children: list, file: str) -> list[Diagnostic]:
+    """The texts and names of a file, bounded: E104 for each text whose escapes stand for half a
+    character (`"\\ud800"`, a lone surrogate), which no file or terminal can hold
+    (diagnostics.whole_characters); E403 for a text longer than MAX_TEXT_CHARS or a name
+    longer than MAX_NAME_CHARS (a game's log names a fighter, a class, a side on every line)."""
+    found = []
+    for child in children:
+        tokens = child.scan_values(lambda t: isinstance(t, Token) and
+                                   t.type in ("STRING", "NAME")) \
+            if isinstance(child, Tree) else [child] if isinstance(child, Token) and \
+            child.type in ("STRING", "NAME") else []
+        for token in tokens:
+            where = cast("tuple[int, int, int, int]",
+                         (token.line, token.column, token.end_line, token.end_column))
+            most = MAX_NAME_CHARS if token.type == "NAME" else MAX_TEXT_CHARS + 2
+            if len(token) > most:
+                what = "name" if token.type == "NAME" else "text"
+                found.append(diag(
+                    "E403", f"this {what} is {len(token) - (token.type != 'NAME') * 2:,} "
+                            f"characters long (at most {most - (token.type != 'NAME') * 2:,})",
+                    Span(file, *where),
+                    hint="names and texts are shown in reports and in every line of a game's "
+                         "log that names them: shorten it"))
+                continue
+            half = half_character(token) if token.type == "STRING" else None
+            if half is not None:
+                found.append(diag(
+                    "E104", f"the escape {half} in this text is half of a character (a lone "
+                            "surrogate), not text", Span(file, *where),
+                    hint="write the character itself; one beyond \\uffff is written "
+                         "\\U0001f600 (or as both of its halves, \\ud83d\\ude00)"))
+    return found
 
 
 def _too_deep(tree: Tree) -> tuple[int, int] | None:

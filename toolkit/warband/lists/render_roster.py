@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any, cast
 
-from warband.diagnostics import Diagnostic, Sources, Span, diag
+from warband.diagnostics import Diagnostic, Sources, Span, diag, lone_surrogate
 from warband.limits import MAX_TEMPLATE_OUTPUT
 
 FORMATS = ("text", "markdown", "html", "pdf")
@@ -198,7 +198,13 @@ def render_template(model: dict, fmt: str, template: str | None = None) -> str:
                                         "a roster is a few pages; look for a loop that "
                                         "prints too much")
                 out.append(chunk)
-            return checked("".join(out))
+            text = checked("".join(out))
+            half = lone_surrogate(text)
+            if half is not None:   # (the model's text is whole: the template's own escapes)
+                raise TemplateLimit(f"the roster would hold \\u{ord(text[half]):04x}, half of "
+                                    "a character (a lone surrogate), which no file or terminal "
+                                    "can hold", "write the character itself in the template")
+            return text
     except TemplateUnreadable as error:   # a template it includes or extends
         raise unreadable(error) from None
     except Exception as error:  # noqa: BLE001  # any error of a template is the template's
@@ -298,13 +304,29 @@ def pdf(html: str) -> bytes:
         import weasyprint  # lazily: optional, and only a PDF needs it
     except (ImportError, OSError):  # not installed, or its system libraries are missing
         raise RenderError(PDF_MISSING) from None
-    return weasyprint.HTML(string=html, url_fetcher=fetch_nothing).write_pdf()
+    return weasyprint.HTML(string=html, url_fetcher=data_only(weasyprint)).write_pdf()
+
+
+def data_only(weasyprint):
+    """WeasyPrint's URL fetcher for rosters: only data: URLs. A template from a stranger could
+    otherwise put a local file (file:///...) into the PDF, as an image or an attachment, or
+    reach the network; the built-in templates need nothing. WeasyPrint 70 takes a URLFetcher
+    (a class with `fetch`; a plain function fails with AttributeError: '_fail_on_errors'),
+    60 to 69 a function; the `pdf` extra allows both, so both are given what they take."""
+    fetcher: Any = getattr(weasyprint, "URLFetcher", None)
+    if fetcher is None:   # WeasyPrint before 70
+        return fetch_nothing
+
+    class DataOnly(fetcher):
+        def fetch(self, url, headers=None):
+            if not url.startswith("data:"):
+                raise ValueError(f"a roster loads nothing from outside: {url}")
+            return super().fetch(url, headers)
+    return DataOnly(allowed_protocols=("data",), allow_redirects=False)
 
 
 def fetch_nothing(url: str, *args, **kwargs):
-    """WeasyPrint's URL fetcher for rosters: only data: URLs. A template from a stranger could
-    otherwise put a local file (file:///...) into the PDF, as an image or an attachment, or
-    reach the network; the built-in templates need nothing."""
+    """The URL fetcher of WeasyPrint 60 to 69 (a function): data: URLs only (see data_only)."""
     if url.startswith("data:"):
         import weasyprint  # lazily, as in pdf
         return weasyprint.default_url_fetcher(url, *args, **kwargs)

@@ -11,10 +11,17 @@ changing the data it is given; this module adds the bounds of docs/robustness.md
   code (an include, a macro, a block) CALL_STEPS (Python's tracing, on the compiled templates'
   frames only), so nested loops end;
 - no value a template computes (a string, a list) and not the output itself grows beyond
-  MAX_TEMPLATE_OUTPUT characters or items: `*` and `**`, `%` and `.format` widths, and integer
-  arguments of filters are checked before they run, every filter's, call's and attribute's
-  result after;
-- `range` holds at most jinja2.sandbox.MAX_RANGE (100,000) numbers, and `lipsum` is gone.
+  MAX_TEMPLATE_OUTPUT characters or items, checked as the value is made, before the memory is
+  taken: `*`, `**` and `+`, `~` (the parts' sizes added before they are joined), `%` and
+  `.format` widths, integer arguments of filters and of the string methods that make room
+  (`center`, `ljust`, `zfill`...), what `replace` and `join` would make; every filter's, call's
+  and attribute's result after;
+- work that is not a line of template code counts too: a filter or a call over a collection
+  (`|sort`, `|list`, `|unique`...) costs a step per item it is given and per item it makes (a
+  step per 100 characters of a string), so that one line cannot sort millions of items;
+- `range` holds at most jinja2.sandbox.MAX_RANGE (100,000) numbers, and `lipsum` is gone;
+- `|attr("format")` gives the sandbox's own `str.format` (CVE-2025-27516, a way out of the
+  sandbox in Jinja2 before 3.1.6, which the toolkit requires), whatever Jinja2 does.
 
 Every refusal is a TemplateLimit (a SecurityError), which render_roster turns into a diagnostic
 at the template's line.
@@ -28,9 +35,11 @@ import re
 import stat
 import sys
 from collections.abc import Callable
-from types import FrameType
+from contextvars import ContextVar
+from types import BuiltinMethodType, FrameType
 from typing import Any, Self
 
+from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -153,6 +162,58 @@ def check_format(text: object, name: str) -> None:
 SIZED = {"center", "indent", "slice", "batch", "format"}   # filters whose numbers make room
 
 
+def check_replace(value: object, rest: tuple, what: str) -> None:
+    """What `replace` would make of a string, checked before it is made."""
+    if len(rest) >= 2 and all(isinstance(a, str) for a in (value, *rest[:2])):
+        old, new = cast_str(rest[0]), cast_str(rest[1])
+        text = cast_str(value)
+        count = len(text) + 1 if old == "" else text.count(old)
+        if len(rest) >= 3 and isinstance(rest[2], int) and rest[2] >= 0:
+            count = min(count, rest[2])
+        if len(text) + count * max(0, len(new) - len(old)) > MAX_TEMPLATE_OUTPUT:
+            raise too_big(what)
+
+
+def cast_str(value: object) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def check_join(separator: object, items: object, what: str) -> None:
+    """What joining would make (a separator and a list of strings), checked before it is made."""
+    if isinstance(items, (list, tuple)):
+        size = sum(len(x) if isinstance(x, str) else 1 for x in items) + \
+            (len(separator) if isinstance(separator, str) else 0) * max(len(items) - 1, 0)
+        if size > MAX_TEMPLATE_OUTPUT:
+            raise too_big(what)
+
+
+# ---- work that is not a line of template code ----------------------------------------------------
+
+# the StepBudget of the roster being rendered (filters and calls charge it: see `charge`)
+_BUDGET: ContextVar[StepBudget | None] = ContextVar("template budget", default=None)
+TEXT_PER_STEP = 100   # characters of a string a filter or a call handles for one step
+
+
+def cost(value: object) -> int:
+    """The steps a filter or a call is charged for a value it is given or makes: one an item of
+    a collection, one per TEXT_PER_STEP characters of a string."""
+    if isinstance(value, str):
+        return len(value) // TEXT_PER_STEP
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        return len(value)
+    return 0
+
+
+def charge(steps: int) -> None:
+    if steps:
+        budget = _BUDGET.get()
+        if budget is not None:
+            budget.spend(steps)
+
+
+SIZED_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs"}   # str methods making room
+
+
 def guarded_filter(name: str, function: Callable) -> Callable:
     passes = 1 if getattr(function, "jinja_pass_arg", None) is not None else 0   # a context
 
@@ -164,20 +225,43 @@ def guarded_filter(name: str, function: Callable) -> Callable:
             check_arguments(rest, kwargs, f"the filter '{name}'")
         if name == "format":
             check_format(value, f"the filter '{name}'")
-        if name == "replace" and len(rest) >= 2 and all(isinstance(a, str) for a in
-                                                         (value, *rest[:2])):
-            old, new = rest[:2]
-            count = len(value) + 1 if old == "" else value.count(old)
-            if len(value) + count * max(0, len(new) - len(old)) > MAX_TEMPLATE_OUTPUT:
-                raise too_big(f"the result of the filter '{name}'")
-        return checked(function(*args, **kwargs), f"the result of the filter '{name}'")
+        if name == "replace":
+            check_replace(value, rest, f"the result of the filter '{name}'")
+        if name == "join" and isinstance(value, (list, tuple)):
+            check_join(rest[0] if rest else kwargs.get("d", ""), value,
+                       f"the result of the filter '{name}'")
+        charge(cost(value))
+        result = checked(function(*args, **kwargs), f"the result of the filter '{name}'")
+        if name == "attr" and passes:   # (CVE-2025-27516: Jinja2 3.1.5's attr gave str.format)
+            result = args[0].wrap_str_format(result) or result
+        charge(cost(result))
+        return result
     return run
+
+
+class RosterCodeGenerator(CodeGenerator):
+    """Jinja's code generator, but `~` asks the sandbox to join its parts (`joined`), so that
+    their sizes are added before the string is made."""
+
+    def visit_Concat(self, node, frame) -> None:   # (Jinja's, the join handed to `joined`)
+        if frame.eval_ctx.volatile:
+            join = "(markup_join if context.eval_ctx.volatile else str_join)"
+        elif frame.eval_ctx.autoescape:
+            join = "markup_join"
+        else:
+            join = "str_join"
+        self.write(f"environment.joined({join}, (")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
 
 
 class RosterSandbox(ImmutableSandboxedEnvironment):
     """Jinja2's immutable sandbox with bounded values (see the module's docstring)."""
 
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = RosterCodeGenerator
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -185,8 +269,22 @@ class RosterSandbox(ImmutableSandboxedEnvironment):
         self.filters = {name: guarded_filter(name, function)
                         for name, function in self.filters.items()}
 
+    def joined(self, join: Callable, parts: tuple) -> Any:
+        """`a ~ b ~ ...`: the parts' sizes (as text) added before they are joined."""
+        size = 0
+        for part in parts:
+            size += len(part) if isinstance(part, str) else len(str(checked(part)))
+            if size > MAX_TEMPLATE_OUTPUT:
+                raise too_big("a string joined with '~'")
+        charge(size // TEXT_PER_STEP)
+        return join(parts)
+
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
-        if operator == "*":
+        if operator == "+":
+            if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)) \
+                    and len(left) + len(right) > MAX_TEMPLATE_OUTPUT:
+                raise too_big("a sum of strings or lists")
+        elif operator == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and \
                         len(seq) * max(times, 0) > MAX_TEMPLATE_OUTPUT:
@@ -220,7 +318,21 @@ class RosterSandbox(ImmutableSandboxedEnvironment):
         return run
 
     def call(self, context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
-        return checked(super().call(context, obj, *args, **kwargs), "a call's result")
+        owner = getattr(obj, "__self__", None) if type(obj) is BuiltinMethodType else None
+        if isinstance(owner, str):   # a string's own methods: what they make, checked first
+            name = obj.__name__
+            if name in SIZED_METHODS:
+                check_arguments(args, kwargs, f"the string method '{name}'")
+            elif name == "replace":
+                check_replace(owner, args, "the result of 'replace'")
+            elif name == "join" and args:
+                items = args[0] if isinstance(args[0], (list, tuple)) else checked(
+                    list(args[0]) if isinstance(args[0], (set, frozenset, dict)) else args[0])
+                check_join(owner, items, "the result of 'join'")
+        charge(cost(owner) + sum(cost(a) for a in args))
+        result = checked(super().call(context, obj, *args, **kwargs), "a call's result")
+        charge(cost(result))
+        return result
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         return checked(super().getattr(obj, attribute))
@@ -240,6 +352,18 @@ class StepBudget:
         self.files, self.left = files, steps
         self.last: FrameType | None = None   # the template code that ran last
 
+    def spend(self, steps: int) -> None:
+        """Work that is not a line of template code (a filter or a call over a collection)."""
+        self.left -= steps
+        if self.left < 0:
+            raise self.too_long()
+
+    def too_long(self) -> TemplateLimit:
+        return TemplateLimit(
+            f"the template ran too long (more than {MAX_TEMPLATE_STEPS:,} steps)",
+            "a roster template needs a few thousand steps; look for nested loops over range(), "
+            "or filters over very long lists")
+
     def where(self) -> tuple[str, int] | None:
         """The file and template line of the template code that ran last."""
         frame = self.last
@@ -250,11 +374,13 @@ class StepBudget:
 
     def __enter__(self) -> Self:
         self.previous = sys.gettrace()
+        self.token = _BUDGET.set(self)
         sys.settrace(self.trace)
         return self
 
     def __exit__(self, *exc: object) -> None:
         sys.settrace(self.previous)
+        _BUDGET.reset(self.token)
 
     def trace(self, frame: FrameType, event: str, arg: Any) -> Callable | None:
         if frame.f_code.co_filename not in self.files:
@@ -267,10 +393,7 @@ class StepBudget:
             self.last = frame
             self.left -= 1
             if self.left < 0:
-                raise TemplateLimit(
-                    f"the template ran too long (more than {MAX_TEMPLATE_STEPS:,} steps)",
-                    "a roster template needs a few thousand steps; look for nested loops "
-                    "over range()")
+                raise self.too_long()
         return self.step
 
 

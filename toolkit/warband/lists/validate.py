@@ -119,9 +119,10 @@ class Validation:
     def run(self, args: Iterable[str]) -> Report:
         return Report([self.file(arg) for arg in args], self.sources)
 
-    def file(self, arg: str) -> FileResult:
-        """Validate one path, or standard input for '-'."""
-        source = read_source(arg, self.stdin)
+    def file(self, arg: str, *, shared: bool = False) -> FileResult:
+        """Validate one path, or standard input for '-'; `shared`: a file another file names
+        (a regular file only: read_source)."""
+        source = read_source(arg, self.stdin, shared=shared)
         if source.problem is not None:
             return FileResult(source.name, [source.problem], unusable=True)
         return self.source(source)

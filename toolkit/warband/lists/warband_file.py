@@ -17,6 +17,7 @@ the whole value or key, so that carets underline what is wrong.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO
 
+from warband.catalog import Unreadable, read_regular
 from warband.diagnostics import Diagnostic, Span, diag
 from warband.limits import MAX_YAML_BYTES
 from warband.run.world import FighterSpec
@@ -45,14 +47,25 @@ class Source:
     problem: Diagnostic | None = None
 
 
-def read_source(arg: str, stdin: BinaryIO | None = None) -> Source:
+def read_source(arg: str, stdin: BinaryIO | None = None, *, shared: bool = False) -> Source:
     """Read a path, or standard input for '-'; a file that cannot be read is a diagnostic. One
     byte more than a warband file may have is read at most (the loader reports the size): a
-    device or an endless pipe named on the command line is never read whole."""
+    device or an endless pipe named on the command line is never read whole. A file another
+    file names (`shared`: a scenario's side, a game record's) must be a regular file, opened
+    without waiting (catalog.read_regular): a FIFO it names is refused, not waited on for ever;
+    the command line is the user's own, and may name a pipe (`validate <(...)`)."""
     if arg == STDIN:
         stream = stdin if stdin is not None else sys.stdin.buffer
         return Source(STDIN_NAME, stream.read(MAX_YAML_BYTES + 1), Path("."))
     path = Path(arg)
+    if shared:
+        raw = read_regular(path, MAX_YAML_BYTES + 1)
+        if isinstance(raw, Unreadable):
+            problem = diag("E100", f"no such file: {arg}" if not os.path.lexists(path) else
+                           f"cannot read {arg}: {raw.detail}", None,
+                           hint="a warband file another file names must be a regular file")
+            return Source(arg, None, path.parent, problem)
+        return Source(arg, raw, path.parent)
     try:
         with open(path, "rb") as stream:
             return Source(arg, stream.read(MAX_YAML_BYTES + 1), path.parent)

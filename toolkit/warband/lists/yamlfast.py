@@ -25,7 +25,13 @@ import re
 
 from ruamel.yaml.scalarint import ScalarInt
 
-from warband.limits import MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
+from warband.limits import (
+    MAX_INT_DIGITS,
+    MAX_NAME_CHARS,
+    MAX_TEXT_CHARS,
+    MAX_YAML_BYTES,
+    MAX_YAML_DEPTH,
+)
 from warband.lists.yamlload import Loaded
 
 _KEY = re.compile(r"((?!\d)\w[\w -]*?):(?: +|$)")
@@ -131,6 +137,9 @@ class _Reader:
                 else:
                     raise _NotPlain
                 vl, vc = following[0], following[1]
+            if isinstance(value, str) and (len(value) > MAX_TEXT_CHARS or
+                                           key == "name" and len(value) > MAX_NAME_CHARS):
+                raise _NotPlain            # (refused by load_yaml, at its place: E613)
             m[key] = value
             m.lc.add_kv_line_col(key, [n, indent, vl, vc])
         if (line := self.peek()) is not None and line[1] > indent:
@@ -152,6 +161,8 @@ class _Reader:
             else:
                 self.i += 1
                 item = self.scalar_or_flow(rest, n, col)
+            if isinstance(item, str) and len(item) > MAX_TEXT_CHARS:
+                raise _NotPlain
             s.lc.add_idx_line_col(len(s), [n, col])
             s.append(item)
         if (line := self.peek()) is not None and line[1] > indent:
@@ -208,7 +219,7 @@ class _Reader:
         at = 1
         for part in inner.split(","):
             word = part.strip(" ")
-            if not _FLOW_ITEM.fullmatch(word) or word in _SPECIAL:
+            if not _FLOW_ITEM.fullmatch(word) or word in _SPECIAL or len(word) > MAX_TEXT_CHARS:
                 raise _NotPlain
             offset = at + len(part) - len(part.lstrip(" "))
             s.lc.add_idx_line_col(len(s), [line, col + offset])

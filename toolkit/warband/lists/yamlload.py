@@ -21,8 +21,22 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scanner import RoundTripScanner
 
-from warband.diagnostics import Diagnostic, Related, Span, diag
-from warband.limits import MAX_ALIAS_NODES, MAX_INT_DIGITS, MAX_YAML_BYTES, MAX_YAML_DEPTH
+from warband.diagnostics import (
+    Diagnostic,
+    Related,
+    Span,
+    diag,
+    lone_surrogate,
+    whole_characters,
+)
+from warband.limits import (
+    MAX_ALIAS_NODES,
+    MAX_INT_DIGITS,
+    MAX_NAME_CHARS,
+    MAX_TEXT_CHARS,
+    MAX_YAML_BYTES,
+    MAX_YAML_DEPTH,
+)
 
 _INT, _FLOAT, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:null"
 _SYNTAX_HINT = "look for a missing ':', an unclosed quote or bracket, or wrong indentation"
@@ -79,6 +93,8 @@ class _Composer(Composer):
         self.problems: list[_Problem] = []  # collected, reported together at the end
         self.extra_nodes = 0  # nodes the aliases seen so far add when the document is expanded
         self.sizes: dict[int, int] = {}  # id(node) -> size of its full expansion (memo)
+        self.extra_text = 0  # characters of text the aliases seen so far repeat
+        self.texts: dict[int, int] = {}  # id(node) -> characters of text in its expansion
 
     def compose_node(self, parent, index):
         event = self.parser.peek_event()
@@ -98,6 +114,33 @@ class _Composer(Composer):
             raise _Refused([_Problem("E609", f"aliases expand to more than {MAX_ALIAS_NODES:,} "
                                      "values", mark, "write the values out instead of repeating "
                                      "anchors (*name) inside anchors")])
+        # and the text they repeat: no more than the file could hold written out (16 aliases
+        # of one 200,000-character name made a 200 kB file 3.2 MB of names)
+        self.extra_text += self._expanded_text(node)
+        if self.extra_text > MAX_YAML_BYTES:
+            raise _Refused([*self.problems, _Problem(
+                "E609", f"aliases repeat more than {MAX_YAML_BYTES // 1024} "
+                        "kB of text", mark, "write the values out instead of repeating long "
+                        "texts with anchors (*name)")])
+
+    def _expanded_text(self, root) -> int:
+        """The characters of text in a node's full expansion (kept per node, as its size)."""
+        texts, stack = self.texts, [(root, False)]
+        while stack:
+            node, children_done = stack.pop()
+            if id(node) in texts:
+                continue
+            if isinstance(node, ScalarNode):
+                texts[id(node)] = len(node.value) if isinstance(node.value, str) else 0
+                continue
+            kids = node.value if isinstance(node, SequenceNode) else [
+                n for pair in node.value for n in pair] if isinstance(node, MappingNode) else []
+            if children_done:
+                texts[id(node)] = sum(texts[id(k)] for k in kids)
+            else:
+                stack.append((node, True))
+                stack.extend((k, False) for k in kids if id(k) not in texts)
+        return texts[id(root)]
 
     def _expanded_size(self, root) -> int:
         sizes, stack = self.sizes, [(root, False)]  # iterative: no recursion on deep graphs
@@ -122,7 +165,15 @@ class _Composer(Composer):
         self._check_depth()
         node = super().compose_mapping_node(anchor)
         seen: dict[tuple, ScalarNode] = {}
-        for key, _ in node.value:  # ruamel stops at the first duplicate; report them all
+        for key, value in node.value:  # ruamel stops at the first duplicate; report them all
+            if isinstance(key, ScalarNode) and key.value == "name" and \
+                    isinstance(value, ScalarNode) and isinstance(value.value, str) and \
+                    MAX_NAME_CHARS < len(value.value) <= MAX_TEXT_CHARS:
+                self.problems.append(_Problem(
+                    "E613", f"this name is {len(value.value):,} characters long (at most "
+                            f"{MAX_NAME_CHARS})", value.start_mark,
+                    "a name is shown in every line of a game's log that names its fighter: "
+                    "keep it short, and write the rest under 'notes'"))
             if isinstance(key, ScalarNode):
                 first = seen.setdefault((str(key.tag), key.value), key)
                 if first is not key:
@@ -138,6 +189,22 @@ class _Composer(Composer):
 
     def compose_scalar_node(self, anchor):
         node = super().compose_scalar_node(anchor)
+        if isinstance(node.value, str) and len(node.value) > MAX_TEXT_CHARS:
+            self.problems.append(_Problem(
+                "E613", f"this text is {len(node.value):,} characters long (at most "
+                        f"{MAX_TEXT_CHARS:,})", node.start_mark,
+                "a warband file's texts are names and notes: shorten this one"))
+        # text, whole characters only: an escaped pair of halves joined, a lone half refused
+        # (diagnostics.whole_characters)
+        if isinstance(node.value, str):
+            node.value = whole_characters(node.value)
+            half = lone_surrogate(node.value)
+            if half is not None:
+                self.problems.append(_Problem(
+                    "E604", f"the escape \\u{ord(node.value[half]):04X} is half of a character "
+                            "(a lone surrogate), not text", node.start_mark,
+                    "write the character itself; a character beyond \\uFFFF is written "
+                    "\\U0001F600 (or as both of its halves, \\uD83D\\uDE00)"))
         if _too_large(str(node.tag), node.value):
             shown = _short(node.value, 24) + (f" ({len(node.value):,} characters)"
                                               if len(node.value) > 24 else "")

@@ -18,12 +18,31 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Hashable, Iterable, Iterator, cast
 
-from warband.limits import MAX_KEEP_STATES, MAX_POOL_BITS
+from warband.limits import MAX_KEEP_STATES, MAX_OUTCOME_PAIRS, MAX_POOL_BITS
 
 # Beyond these, exact enumeration of kept dice or the number of dice in one pool is refused.
 SUM_HINT = "roll fewer dice, or dice with fewer sides; or play it out: warband simulate"
 KEEP_HINT = ("roll fewer dice, or dice with fewer sides, where some are kept or dropped: such a "
              "roll is worked out exactly, by listing the ways the dice can fall")
+
+COMBINED_HINT = ("combine fewer or smaller rolls: a sum of dice is cheapest as one roll (20d6, "
+                 "not 10d6 + 10d6); or play it out: warband simulate")
+
+
+class TooLarge(OverflowError):
+    """Exact arithmetic on rolls that would weigh more than MAX_OUTCOME_PAIRS combinations of
+    outcomes: `sizes` are the numbers of outcomes of the distributions combined (for a
+    mixture, of its parts), `pairs` what combining them weighs."""
+
+    def __init__(self, sizes: list[int], pairs: int) -> None:
+        super().__init__(f"{pairs:,} combinations of outcomes")
+        self.sizes, self.pairs = sizes, pairs
+
+
+def check_pairs(sizes: list[int], pairs: int) -> None:
+    if pairs > MAX_OUTCOME_PAIRS:
+        raise TooLarge(sizes, pairs)
+
 
 # rng.randrange(n) for n > 0 is rng._randbelow(n), the very same draw; randrange spends most of
 # its time checking its arguments, and the toolkit draws several hundred numbers a game.
@@ -87,6 +106,9 @@ class Dist:
     def mixture(weighted: Iterable[tuple[Fraction, "Dist"]]) -> "Dist":
         """The distribution of: pick a part with its probability, then an outcome of it."""
         parts = [(w if type(w) is Fraction else Fraction(w), d) for w, d in weighted if w]
+        if len(parts) > 1:
+            sizes = [len(d._w) for _, d in parts]
+            check_pairs(sizes, sum(sizes))
         den = 1
         for w, d in parts:
             scale = w.denominator * d._den
@@ -179,6 +201,7 @@ class Dist:
 
     def combine(self, other: "Dist", op: Callable) -> "Dist":
         """The distribution of op(a, b) for independent a ~ self, b ~ other."""
+        check_pairs([len(self._w), len(other._w)], len(self._w) * len(other._w))
         out: dict = {}
         for a, x in self._w.items():
             for b, y in other._w.items():

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
-from warband.run import budget, members
+from warband.run import budget, members, toomuch
 from warband.run.codegen import hooks as codegen
-from warband.run.dice import Dist
+from warband.run.dice import Dist, TooLarge
 from warband.run.evaluate import LazyRef, RulesError, as_dist
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import Ref, World
@@ -149,6 +149,8 @@ class EntryPoints(InterpreterParts):
             end = self.intern(("end", id(decl), id(done)),
                                lambda env, world: self.fell_off(decl, world, done))
             return self.block(decl.body.stmts, 0, env, world, end, done)
+        except TooLarge as error:   # (an expression's own is placed there: LazyRolls)
+            raise RulesError(toomuch.combined_too_large(error, decl, decl.name.span)) from None
         except RecursionError:
             raise RulesError(diag(
                 "E403", f"'{decl.name.name}' goes too deep to run: too many steps one after "

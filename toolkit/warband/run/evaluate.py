@@ -38,11 +38,6 @@ if TYPE_CHECKING:
 MISSING = object()
 
 
-def _as_it_is(interp, group, node):
-    """The members of an aggregate that works nothing out for them: no work to count."""
-    return group
-
-
 class LazyRef:
     """A rolled value not yet split into its outcomes: its distribution lives in the World.
 
@@ -174,9 +169,17 @@ def as_dist(x) -> Dist:
 
 
 def lift(op: Callable, *args):
-    """op applied to values any of which may be distributions (independent of each other)."""
+    """op applied to values any of which may be distributions (independent of each other).
+    Every combination of their outcomes is weighed, and the outcomes of each result that is a
+    distribution: more than MAX_OUTCOME_PAIRS is dice.TooLarge (10d1000 + 10d1000 weighed
+    99,820,081 for minutes)."""
     if not any(type(a) is Dist for a in args):
         return op(*args)
+    sizes = [len(a) for a in args if type(a) is Dist]
+    pairs = 1
+    for n in sizes:
+        pairs *= n
+        dice.check_pairs(sizes, pairs)
     out: dict = {}
     for combo in product(*(as_dist(a).items() for a in args)):
         p = Fraction(1)
@@ -184,6 +187,8 @@ def lift(op: Callable, *args):
             p *= q
         result = op(*(v for v, _ in combo))
         if type(result) is Dist:
+            pairs += len(result)
+            dice.check_pairs(sizes + [len(result)], pairs)
             for v, q in result.items():
                 out[v] = out.get(v, 0) + p * q
         else:
@@ -496,10 +501,12 @@ class Compiler:
                 # its members count against the evaluation's budget of work (budget.py)
                 outer = budget.weighs_more(e, interp.ruleset)
                 # (counted as generated code counts them: see budget.py)
-                members = budget.members if budget.works_out_members(e) else _as_it_is
+                members, cost = budget.members, budget.turn_cost(interp.ruleset, e)
+                # (`all(x for x in G if C)`: the members for which C holds; `all(C for x in G)`,
+                # whether C holds for every one, is an aggregate as `any` is)
                 if kind.name == "all" and type(value) is nodes.Name and value.name == name:
                     def all_fn(env, world):
-                        return tuple(ref for ref in members(interp, fg(env, world), e)
+                        return tuple(ref for ref in members(interp, fg(env, world), e, cost)
                                      if fcond is None or fcond({**env, name: ref}, world) is True)
                     if outer:
                         return lambda env, world: budget.evaluation(
@@ -509,7 +516,7 @@ class Compiler:
 
                 def aggregate_fn(env, world):
                     parts = []
-                    for ref in members(interp, fg(env, world), e):
+                    for ref in members(interp, fg(env, world), e, cost):
                         inner = {**env, name: ref}
                         if fcond is not None:
                             keep = fcond(inner, world)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from warband.lang import nodes
-from warband.run.dice import Dist
+from warband.run import toomuch
+from warband.run.dice import Dist, TooLarge
+from warband.run.errors import RulesError
 from warband.run.evaluate import COMPARE, LazyRef, as_dist
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import World
@@ -55,10 +57,10 @@ class LazyRolls(InterpreterParts):
         if self.memoise:
             # Looking ahead re-runs futures from equal states; a roll kept whole would make
             # states differ by rolls no longer used, so here every roll is split at once.
-            return _bind(fn(env, world), lambda v: then(v, world))
+            return _bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
 
         def go(world2):
-            v = fn(env, world2)
+            v = self.worked_out(fn, expr, env, world2)
             if type(v) is Dist:
                 if len(v) == 1:
                     return then(v.only(), world2)
@@ -70,8 +72,17 @@ class LazyRolls(InterpreterParts):
     def plain(self, expr, env: dict, world: World, then: Callable):
         """A statement's value as plain values: then(value, world) once per outcome."""
         fn = self.fn(expr)
-        return self.split(self.live(expr, env, world), world,
-                          lambda w: _bind(fn(env, w), lambda v: then(v, w)))
+        return self.split(self.live(expr, env, world), world, lambda w: _bind(
+            self.worked_out(fn, expr, env, w), lambda v: then(v, w)))
+
+    @staticmethod
+    def worked_out(fn: Callable, expr, env: dict, world: World):
+        """fn(env, world), an expression's value; exact arithmetic on rolls too large to work
+        out (dice.TooLarge) is E504 at the expression."""
+        try:
+            return fn(env, world)
+        except TooLarge as error:
+            raise RulesError(toomuch.combined_too_large(error, expr)) from None
 
     def branch(self, cond, env: dict, world: World, yes: Callable, no: Callable):
         """Follow yes(world) where cond holds and no(world) where it does not."""

@@ -91,7 +91,11 @@ class Statements(InterpreterParts):
                 return self.plain(subject, env, world, lambda ref, w: self.removed_by(
                     by, env, w, lambda who, w2: next_(env, self.remove_now(ref, w2, by=who))))
             case nodes.ForEach(var=var, items=items, body=body):
+                cost = budget.turn_cost(self.ruleset, stmt)
+
                 def each(refs, w0):
+                    budget.turns(self, refs, stmt, cost)   # (its turns count: budget.py)
+
                     def loop(j, env2, world2):
                         if j == len(refs):
                             return next_(env2, world2)
@@ -109,8 +113,10 @@ class Statements(InterpreterParts):
                     if n > MAX_REPEAT:
                         raise RulesError(diag("E403", f"'repeat' runs at most {MAX_REPEAT} "
                                                       f"times, not {n}", times.span))
-                    if not self.exact_mode:   # (an exact run counts its steps as branches)
-                        budget.spend(self, n, times)
+                    # (an exact run counts its turns as branches, and here their calls)
+                    cost = budget.turn_cost(self.ruleset, stmt) - self.exact_mode
+                    if cost:
+                        budget.spend(self, n * cost, times)
 
                     def loop(j, env2, world2):
                         if j >= n:
@@ -125,8 +131,9 @@ class Statements(InterpreterParts):
                                     lambda v, w: next_(env, w))
                 return self.value(call, env, world, then)
             case nodes.ForSorted(items=items):
-                return self.plain(items, env, world,
-                                  lambda refs, w: self._sorted(stmt, refs, env, w, next_, ret))
+                cost = budget.turn_cost(self.ruleset, stmt)
+                return self.plain(items, env, world, lambda refs, w: self._sorted(
+                    stmt, budget.turns(self, refs, stmt, cost), env, w, next_, ret))
             case nodes.ChooseAmong():
                 return self.choose_among(stmt, env, world, next_, ret)
             # several values at once

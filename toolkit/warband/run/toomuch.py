@@ -27,6 +27,8 @@ from warband.diagnostics import Diagnostic, Related, diag
 from warband.lang import nodes
 from warband.lang.per_ruleset import per_ruleset
 from warband.lang.unparse import expr_text
+from warband.limits import MAX_OUTCOME_PAIRS
+from warband.run.dice import COMBINED_HINT, TooLarge
 
 _LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted)
 _DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong, nodes.ChooseTuple,
@@ -368,3 +370,18 @@ def pool_too_large(interp, roll: nodes.Dice, n: int, reason: str, hint: str,
                         f"(min({expr_text(roll.count)}, {most}))d{roll.sides}`, or roll "
                         "fewer for it; or play it out: warband simulate")
     return diag("E504", message, roll.span, hint=hint, related=related)
+
+
+def combined_too_large(error: TooLarge, node, span=None) -> Diagnostic:
+    """E504 for exact arithmetic on rolls that would weigh too many combinations of outcomes
+    (dice.TooLarge), at the expression that made it (or the rule it is in)."""
+    shown = [f"{n:,}" for n in error.sizes[:6]] + (["..."] if len(error.sizes) > 6 else [])
+    sizes = ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+    what = f"`{_short(expr_text(node))}`" if span is None else "this rule"
+    return diag("E504", f"too much to work out exactly: {what} combines distributions of "
+                        f"{sizes} outcomes, at least {error.pairs:,} combinations (at most "
+                        f"{MAX_OUTCOME_PAIRS:,})", span or node.span, hint=COMBINED_HINT)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:79] + "…"

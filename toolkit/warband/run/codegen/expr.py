@@ -293,8 +293,8 @@ class ExpressionWriter:
             if e.kind.name == "total" and type(e.value) is nodes.Int and e.value.value == 1:
                 # a count (`total(1 for f in side.fighters)`, asked every turn); a group of
                 # known members is a tuple of them, counted as it is
-                if member is not None and not cond:   # (no work to count: len is at once)
-                    return f"len({self.expr(e.group, scope)})"
+                if member is not None and not cond:   # (its members counted, each a step)
+                    return f"len({self.weighed(e, scope)})"
                 return self.counted(e, f"len([1 for {py} in {self.weighed(e, scope)}{cond}])")
             value = self.expr(e.value, inner)
             return self.counted(e, f"_aggregate({e.kind.name!r}, [{value} for {py} in "
@@ -343,10 +343,9 @@ class ExpressionWriter:
 
     def weighed(self, e: nodes.Aggregate, scope: Scope) -> str:
         """An aggregate's group, its members counted against the budget of work as the
-        interpreter counts them (budget.py): where something is worked out for each."""
-        if not budget.works_out_members(e):
-            return self.expr(e.group, scope)
-        return f"_members(I, {self.expr(e.group, scope)}, {self.const(e, 'n')})"
+        interpreter counts them (budget.py): a step each, and the calls each makes."""
+        cost = budget.turn_cost(self.ruleset, e)
+        return f"_members(I, {self.expr(e.group, scope)}, {self.const(e, 'n')}, {cost})"
 
     def counted(self, e: nodes.Aggregate, code: str) -> str:
         """An aggregate that weighs other groups: an evaluation of its own outside any run,

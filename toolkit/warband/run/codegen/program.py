@@ -97,7 +97,7 @@ class Program(DeclFunctions):
             "_aggregate": rt.aggregate, "_within": within, "_roll": rt.roll,
             "_count": rt.count_roll, "_faces": rt.faces_where, "_assign": rt.assign,
             "_repeat": rt.repeat_times, "_number_choice": rt.number_choice, "_clamp": rt.clamp,
-            "_members": budget.members, "_evaluation": budget.evaluation,
+            "_members": budget.members, "_evaluation": budget.evaluation, "_turns": budget.turns,
             "_fell_off": rt.fell_off, "_thunk": rt.make_thunk, "_E301": _missing_argument,
             "_Record": Record, "_limits": limits, "_Fn": type(lambda: 0), "_bisect": bisect.bisect_right,
             "_SIDE_REFS": SIDE_REFS, "_has_value": rt.has_value, "_Ref": Ref,

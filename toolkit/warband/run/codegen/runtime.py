@@ -456,7 +456,8 @@ def no_row(table, args, call):
 
 # ---- statements --------------------------------------------------------------------------------
 
-def repeat_times(n, node, limit: int, interp: Interpreter | None = None, allowed: int = 0):
+def repeat_times(n, node, limit: int, interp: Interpreter | None = None, allowed: int = 0,
+                 cost: int = 1):
     if type(n) is not int or n < 0:
         raise RulesError(diag("E505", f"'repeat' needs a whole number of times "
                                       f"(0 or more), not {n}", node.times.span))
@@ -466,8 +467,8 @@ def repeat_times(n, node, limit: int, interp: Interpreter | None = None, allowed
     if interp is not None:
         # Each loop is bounded, but nested loops multiply (1000 x 1000 x 1000 turns run for
         # minutes, four deep for days): a sampled run may do `allowed` steps of work in all
-        # (limits.MAX_SAMPLED_STEPS; budget.py).
-        interp.steps += n
+        # (limits.MAX_SAMPLED_STEPS; budget.py), each turn a step and the calls it makes.
+        interp.steps += n * cost
         if interp.steps > allowed:
             raise budget.too_much_work(node.times)
     return range(n)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from warband.lang import nodes
 from warband.run import tuples
+from warband.run.budget import turn_cost
 from warband.run.codegen import taps
 from warband.run.codegen.expr import (
     DRAFT,
@@ -252,7 +253,8 @@ class Writer(ExpressionWriter):
         if t is nodes.ForSorted:
             py, keys = scope.names[s.var.name], self.fresh("k")
             items = self.fresh("g")
-            out.append(f"{pad}{items} = {self.expr(s.items, scope)}")
+            out.append(f"{pad}{items} = _turns(I, {self.expr(s.items, scope)}, "
+                       f"{self.const(s, 'n')}, {turn_cost(self.ruleset, s)})")
             inner = self.loop_scope(s, scope, bound)
             out.append(f"{pad}{keys} = []")
             out.append(f"{pad}for {py} in {items}:")
@@ -360,15 +362,17 @@ class Writer(ExpressionWriter):
             out.append(f"{pad}world = _inflict({DRAFT}, {unit}, {self.expr(s.amount, scope)}, "
                        f"{self.const(s, 'n')}, I.acting)")
             return bound
-        if t is nodes.ForEach:
+        if t is nodes.ForEach:   # (its turns count against the budget of work: budget.py)
             py = scope.names[s.var.name]
-            out.append(f"{pad}for {py} in {self.expr(s.items, scope)}:")
+            out.append(f"{pad}for {py} in _turns(I, {self.expr(s.items, scope)}, "
+                       f"{self.const(s, 'n')}, {turn_cost(self.ruleset, s)}):")
             inner = self.loop_scope(s, scope, bound)
             self.block(s.body.stmts, inner, out, pad + "    ")
             return bound
         if t is nodes.Repeat:
             out.append(f"{pad}for _ in _repeat({self.expr(s.times, scope)}, "
-                       f"{self.const(s, 'n')}, _limits.MAX_REPEAT, I, _limits.MAX_SAMPLED_STEPS):")
+                       f"{self.const(s, 'n')}, _limits.MAX_REPEAT, I, _limits.MAX_SAMPLED_STEPS, "
+                       f"{turn_cost(self.ruleset, s)}):")
             self.block(s.body.stmts, scope, out, pad + "    ")
             return bound
         if t is nodes.CallStmt:
