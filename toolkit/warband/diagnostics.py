@@ -65,6 +65,8 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Related:
+    """Another place that bears on a diagnostic, with what it says there."""
+
     span: Span
     message: str
 
@@ -248,6 +250,8 @@ CODES: dict[str, tuple[Severity, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding of any stage: code, severity, message, place, hint and related places."""
+
     code: str
     severity: Severity
     message: str

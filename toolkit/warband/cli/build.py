@@ -1,4 +1,4 @@
-"""`warband build`: the list builder in the browser (its options and help: cli/__init__.py).
+"""`warband build`: the list builder in the browser (its options and help: cli/commands.py).
 
 What the page does is warband.builder's; this module checks the command line, opens the list
 or the ruleset it names before anything is served (so that a mistake is reported here, with an

@@ -23,25 +23,15 @@ if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic, Sources
     from warband.lang.ruleset import Ruleset
 
-OK, FINDINGS, UNUSABLE, INTERRUPTED, TERMINATED = 0, 1, 2, 130, 143
-
-
-class Terminated(BaseException):
-    """Raised in the main thread when the process gets SIGTERM (see `warband.cli.main`).
-
-    Like KeyboardInterrupt it is no Exception, so no `except Exception` swallows it: it unwinds
-    through every clean-up (a temporary file removed, a pool of workers stopped) to `main`,
-    which exits with TERMINATED. Unlike KeyboardInterrupt, click does not turn it into
-    "Aborted!" and exit 1."""
-
-
-def on_sigterm(signum: int, frame: object) -> None:
-    """The SIGTERM handler `main` installs: raise Terminated once; a second SIGTERM while the
-    first one is being cleaned up after (`timeout` sends one to the process and one to its
-    group) is ignored rather than cutting the clean-up short."""
-    import signal
-    signal.signal(signal.SIGTERM, lambda *_: None)
-    raise Terminated()
+from warband.cli.exits import (  # noqa: F401 - the exit codes, as every command knows them
+    FINDINGS,
+    INTERRUPTED,
+    OK,
+    TERMINATED,
+    UNUSABLE,
+    Terminated,
+    on_sigterm,
+)
 
 
 class Format(str, Enum):

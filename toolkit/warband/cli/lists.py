@@ -24,20 +24,17 @@ from warband.diagnostics import diag, printable
 
 
 def validate(files: list[str], fmt: ReportFormat, strict: bool, ruleset: str | None) -> None:
-    """`warband validate` (its options and help: cli/__init__.py)."""
-    from warband.lists import reporters
-    from warband.lists.validate import validate as run
-    from warband.colour import colour_wanted
-    report = run(files, default_ruleset=ruleset)
-    sys.stdout.write(reporters.render(report, fmt.value, colour=colour_wanted(sys.stdout)))
-    raise typer.Exit(UNUSABLE if report.unusable else FINDINGS if report.failed(strict) else OK)
+    """`warband validate` (its options and help: cli/commands.py; a plain one is run by
+    quick.py without the command line's machinery, through the same run_validate)."""
+    from warband.cli.quick import run_validate
+    raise typer.Exit(run_validate(files, fmt.value, strict, ruleset))
 
 
 def roster(
     file: str, fmt: RosterFormat, output: str | None, force: bool, template: str | None,
     ruleset: str | None,
 ) -> None:
-    """`warband roster` (its options and help: cli/__init__.py)."""
+    """`warband roster` (its options and help: cli/commands.py)."""
     from warband.lists import render_roster
     from warband.lists.roster import roster as make_roster
     found = make_roster(file, default_ruleset=ruleset)
@@ -102,7 +99,7 @@ def _pdf_missing(output: str | None):
 
 
 def schema(ruleset_ref: str | None, install: str | None = None) -> None:
-    """`warband schema` (its options and help: cli/__init__.py)."""
+    """`warband schema` (its options and help: cli/commands.py)."""
     from warband.lists import schema as schemas
     if ruleset_ref is None:
         made, name = schemas.generic_schema(), schemas.schema_file(None)
@@ -128,7 +125,7 @@ def schema(ruleset_ref: str | None, install: str | None = None) -> None:
 
 
 def new(ruleset_ref: str, output: str | None, force: bool) -> None:
-    """`warband new` (its options and help: cli/__init__.py)."""
+    """`warband new` (its options and help: cli/commands.py)."""
     from warband.lists.starter import start
     if output is not None:
         problem = check_output(output, force)   # before any work
@@ -157,7 +154,7 @@ def new(ruleset_ref: str, output: str | None, force: bool) -> None:
 
 
 def convert(file: str, to: str, output: str | None, force: bool, using: list[str]) -> None:
-    """`warband convert` (its options and help: cli/__init__.py)."""
+    """`warband convert` (its options and help: cli/commands.py)."""
     from warband.lists.convert import OUTPUT_NAME
     from warband.lists.convert import convert as run
     if output is not None:
@@ -182,7 +179,7 @@ def convert(file: str, to: str, output: str | None, force: bool, using: list[str
 
 
 def fmt(files: list[str], check: bool, diff: bool, force: bool = False) -> None:
-    """`warband fmt` (its options and help: cli/__init__.py)."""
+    """`warband fmt` (its options and help: cli/commands.py)."""
     from warband.diagnostics import Sources
     from warband.lists.fmt import format_source
     from warband.lists.warband_file import STDIN, read_source

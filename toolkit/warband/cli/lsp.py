@@ -1,4 +1,4 @@
-"""`warband lsp`: the language server, for editors (its options and help: cli/__init__.py).
+"""`warband lsp`: the language server, for editors (its options and help: cli/commands.py).
 
 The server speaks the Language Server Protocol on standard input and output: an editor starts it
 and talks to it; a person who runs it in a terminal is told so on standard error (standard output
@@ -20,7 +20,7 @@ PYGLS = "pygls>=2.1,<3"
 
 
 def lsp() -> None:
-    """`warband lsp` (its options and help: cli/__init__.py)."""
+    """`warband lsp` (its options and help: cli/commands.py)."""
     if importlib.util.find_spec("pygls") is None:
         sys.stderr.write(
             "warband lsp: the language server needs pygls, which is not installed\n"

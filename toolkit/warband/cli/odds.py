@@ -25,7 +25,7 @@ def odds(
     sweep: str | None = None, plot: str | None = None, output: str | None = None,
     force: bool = False,
 ) -> None:
-    """`warband odds` (its options and help: cli/__init__.py). A group of fighters on a side
+    """`warband odds` (its options and help: cli/commands.py). A group of fighters on a side
     (--attacker or --target given more than once): the first of each is the action's
     fighter; the others stand beside it on its side, for rules that read a side's fighters."""
     kind = fmt if isinstance(fmt, str) else fmt.value   # text, json or html

@@ -42,7 +42,7 @@ def play(
     output: str | None, force: bool, replay: str | None, *, sides: list[str] | None = None,
     update: str | None = None, svg: str | None = None,
 ) -> None:
-    """`warband play` (its options and help: cli/__init__.py; `fmt` a PlayFormat there)."""
+    """`warband play` (its options and help: cli/commands.py; `fmt` a PlayFormat there)."""
     from warband.diagnostics import Diagnostic, Sources, diag
     sources = Sources()
     problems: list[Diagnostic] = []

@@ -1,6 +1,6 @@
 """`warband rules list|check|show|diff`: the rulesets themselves.
 
-What the commands do; their options and help are in cli/__init__.py, which imports this module
+What the commands do; their options and help are in cli/commands.py, which imports this module
 only when one of them runs. The compiler, Lark and the interpreter are imported inside the
 commands, as in every command module, so that a command loads only what it uses.
 """
@@ -16,7 +16,7 @@ from warband.cli.common import FINDINGS, OK, UNUSABLE, Format, emit, load_or_exi
 
 
 def rules_list(fmt: Format) -> None:
-    """`warband rules list` (its options and help: cli/__init__.py)."""
+    """`warband rules list` (its options and help: cli/commands.py)."""
     from warband import catalog
     found = catalog.rulesets()
     if fmt is Format.json:
@@ -50,7 +50,7 @@ def rules_list(fmt: Format) -> None:
 
 
 def rules_check(refs: list[str], strict: bool, fmt: Format, playouts: int) -> None:
-    """`warband rules check` (its options and help: cli/__init__.py)."""
+    """`warband rules check` (its options and help: cli/commands.py)."""
     from warband.diagnostics import Severity, Sources, summary
     from warband.lang.compiler import load, load_stdin, locate
     everything, sources, unusable, failed = [], Sources(), False, False
@@ -90,7 +90,7 @@ def _scenario_ref(ref: str, path) -> str:
 
 
 def rules_show(ref: str, fmt: Format) -> None:
-    """`warband rules show` (its options and help: cli/__init__.py)."""
+    """`warband rules show` (its options and help: cli/commands.py)."""
     ruleset = load_or_exit(ref)
     from warband.lang import summary
     sides = scenario_sides(ruleset)
@@ -141,7 +141,7 @@ def _render_sides(sides: list[dict], console) -> None:
 
 
 def rules_diff(base_ref: str, house_ref: str, fmt: Format) -> None:
-    """`warband rules diff` (its options and help: cli/__init__.py)."""
+    """`warband rules diff` (its options and help: cli/commands.py)."""
     base = load_or_exit(base_ref)
     house = load_or_exit(house_ref)
     from warband.lang import diff

@@ -41,7 +41,7 @@ def simulate(
     sides: list[str] | None = None, output: str | None = None, plot: str | None = None,
     games_out: str | None = None, force: bool = False,
 ) -> None:
-    """`warband simulate` (its options and help: cli/__init__.py)."""
+    """`warband simulate` (its options and help: cli/commands.py)."""
     raise typer.Exit(run_simulate_command(SimulateOptions(
         scenario, games=games, seed=seed, policies=list(policy), workers=workers,
         scheduler=scheduler, fmt=fmt.value, max_rounds=max_rounds, chunk_size=chunk_size,

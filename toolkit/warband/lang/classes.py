@@ -41,6 +41,8 @@ class StatChoice:
 
 @dataclass(frozen=True)
 class FighterClass:
+    """A class as the Ruleset keeps it: its tier, traits, equipment, stats and options."""
+
     name: str
     tier: str | None
     traits: tuple[tuple[str, Constant | None], ...]   # (trait, value): True for a bare trait

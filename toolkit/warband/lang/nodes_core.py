@@ -23,6 +23,8 @@ def node(cls: type[_Node]) -> type[_Node]:
     which compiles a __setattr__, a __delattr__ and a __repr__ for each class: with some 150
     node classes that was most of the time `warband validate` spent importing (issue 32, E23).
     The type checker sees them frozen all the same (dataclass_transform)."""
+    if cls.__doc__ is None:   # (else dataclass works out a signature for one: inspect, slow)
+        cls.__doc__ = f"{cls.__name__}: a syntax node."
     made = dataclass(eq=False, slots=True, repr=False)(cls)
     for name, method in _NODE_METHODS.items():
         setattr(made, name, method)

@@ -36,6 +36,8 @@ class FrozenDict(dict):
 
 @dataclass(frozen=True)
 class Stat:
+    """A declared stat: its range or enum, default, and how it is derived."""
+
     name: str
     low: Number | None
     high: Number | None
@@ -62,6 +64,8 @@ class Stat:
 
 @dataclass(frozen=True)
 class State:
+    """A declared flag or counter, and whose it is (fighters, sides, a kind of marker)."""
+
     name: str
     kind: str          # flag | counter
     owner: str         # fighter | side
@@ -72,6 +76,8 @@ class State:
 
 @dataclass(frozen=True)
 class Trait:
+    """A declared trait: how several of its values combine, and whether it is numbered."""
+
     name: str
     numeric: bool
     combine: str
@@ -81,6 +87,8 @@ class Trait:
 
 @dataclass(frozen=True)
 class Tier:
+    """A declared tier of classes."""
+
     name: str
     doc: str | None
     span: Span
@@ -88,6 +96,8 @@ class Tier:
 
 @dataclass(frozen=True)
 class Equipment:
+    """A declared piece of equipment: what it grants, its profile and its own traits."""
+
     name: str
     grants: tuple[tuple[str, Constant | None], ...]
     doc: str | None
@@ -104,6 +114,8 @@ class Equipment:
 
 @dataclass(frozen=True)
 class Outcomes:
+    """A declared set of outcomes and the score of each."""
+
     name: str
     scores: tuple[tuple[str, int], ...]
     docs: tuple[tuple[str, str | None], ...]
@@ -116,6 +128,8 @@ class Outcomes:
 
 @dataclass(frozen=True)
 class Quota:
+    """One quota of the army rules."""
+
     kind: str            # tier | class | trait | equipment
     target: str
     bound: str           # at least | at most | exactly
@@ -148,6 +162,8 @@ class Cost:
 
 @dataclass(frozen=True)
 class Army:
+    """The army rules: costs, points, size, quotas and the author's own limits."""
+
     cost: tuple[str, nodes.Expr] | None   # (parameter name, expression)
     points: Number | None
     size: tuple[str, int, str | None] | None   # (bound, limit, doc)
@@ -160,6 +176,8 @@ class Army:
 
 @dataclass(frozen=True)
 class Ruleset:
+    """A checked rules file, immutable: what every later stage reads."""
+
 
     id: str
     title: str

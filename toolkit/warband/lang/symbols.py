@@ -61,6 +61,8 @@ DIE_FUNCTION = "d"   # every side in the game, in the scenario's order
 
 @dataclass(frozen=True)
 class Symbol:
+    """A global name of a rules file, and the declaration it names."""
+
     name: str
     kind: str
     # the declaration node, or the enum member, outcome, side, zone or decision node
@@ -72,6 +74,8 @@ class Symbol:
 
 @dataclass
 class SymbolTable:
+    """Every global name of a rules file, by kind."""
+
     globals: dict[str, Symbol] = field(default_factory=dict)
     members: dict[str, list[Symbol]] = field(default_factory=dict)  # enum values and outcomes
     decisions: dict[str, Symbol] = field(default_factory=dict)

@@ -16,6 +16,8 @@ from warband.lang.symbols import KIND_WORDS, Symbol
 
 @dataclass(frozen=True)
 class Type:
+    """The type of an expression, as the checker works it out."""
+
     kind: str                   # number bool text fighter side dice fighters class tier enum
     #                             equipment (a piece) gear (a fighter's equipment, a group)
     name: str | None = None     # outcome record nothing any; the enum or outcome set's name
@@ -125,6 +127,8 @@ def unify(a: Type, b: Type) -> Type:
 
 @dataclass
 class Scope:
+    """The local names a part of a rule sees, with their types."""
+
     locals: dict[str, tuple[Type, Span]]
     procedure: nodes.ProcedureDecl | None = None
     result: Type | None = None

@@ -48,6 +48,8 @@ class CostTotal:
 
 @dataclass
 class ArmyResult:
+    """What the army rules found of a warband: its costs, and its diagnostics."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list)
     costs: dict[int, int | Fraction] = field(default_factory=dict)  # entry index -> cost of one
     total: int | Fraction | None = None                       # points the warband costs

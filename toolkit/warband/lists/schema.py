@@ -402,6 +402,8 @@ def validator_for(schema: dict):
 
 @dataclass
 class SchemaResult:
+    """What the schema check found of a warband file."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list)
     bad_fighters: set[int] = field(default_factory=set)   # entries with a problem
     bad_keys: set[str] = field(default_factory=set)       # top-level keys with a problem

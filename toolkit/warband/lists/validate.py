@@ -40,7 +40,6 @@ from warband.lists.warband_file import (
     span_at,
     warband_from,
 )
-from warband.lists.yamlload import load_yaml
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
@@ -75,6 +74,8 @@ class FileResult:
 
 @dataclass
 class Report:
+    """Every file of a validation, with what was found in each."""
+
     files: list[FileResult]
     sources: Sources
 
@@ -134,7 +135,10 @@ class Validation:
     def source(self, source: Source) -> FileResult:
         name = source.name
         assert source.raw is not None  # only a Source with a problem has no bytes
-        loaded = yamlfast.load(source.raw, name) or load_yaml(source.raw, name)
+        loaded = yamlfast.load(source.raw, name)
+        if loaded is None:   # lazily: ruamel.yaml reads only what the fast reader leaves to it
+            from warband.lists.yamlload import load_yaml
+            loaded = load_yaml(source.raw, name)
         if loaded.text is not None:
             self.sources.add(name, loaded.text)
         result = FileResult(name, list(loaded.diagnostics))

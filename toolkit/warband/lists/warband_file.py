@@ -176,6 +176,8 @@ class Fighter:
 
 @dataclass(frozen=True)
 class Warband:
+    """A warband file as the later stages read it: its fighters, by entry."""
+
     file: str
     name: str | None
     ruleset_ref: str | None

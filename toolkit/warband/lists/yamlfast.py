@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import re
 
-from ruamel.yaml.scalarint import ScalarInt
-
 from warband.limits import (
     MAX_INT_DIGITS,
     MAX_NAME_CHARS,
@@ -32,7 +30,7 @@ from warband.limits import (
     MAX_YAML_BYTES,
     MAX_YAML_DEPTH,
 )
-from warband.lists.yamlload import Loaded
+from warband.lists.loaded import Loaded
 
 _KEY = re.compile(r"((?!\d)\w[\w -]*?):(?: +|$)")
 _WORD = re.compile(r"(?!\d)\w[\w .,'!?()/&+-]*")
@@ -240,7 +238,11 @@ def _int(text: str) -> int:
     """A decimal integer as ruamel's round-trip loader makes it: a plain int, but for a zero,
     which it keeps as a ScalarInt of width 1 (the spelling it writes back)."""
     value = int(text)
-    return value if value else ScalarInt(0, width=1)
+    if value:
+        return value
+    # lazily: ruamel.yaml is a tenth of a one-file `validate`, and most files have no 0
+    from ruamel.yaml.scalarint import ScalarInt
+    return ScalarInt(0, width=1)
 
 
 def _scalar(text: str):

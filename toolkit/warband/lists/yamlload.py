@@ -37,6 +37,7 @@ from warband.limits import (
     MAX_YAML_BYTES,
     MAX_YAML_DEPTH,
 )
+from warband.lists.loaded import Loaded  # noqa: F401 - what this reader gives
 
 _INT, _FLOAT, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:null"
 _SYNTAX_HINT = "look for a missing ':', an unclosed quote or bracket, or wrong indentation"
@@ -53,12 +54,6 @@ _HINTS = {  # ruamel's wording of common mistakes -> advice a hobbyist can act o
     "expected ',' or '}'": "separate the entries in { } with commas and close the brace",
 }
 
-
-@dataclass(frozen=True)
-class Loaded:
-    data: CommentedMap | None  # the top-level mapping (round-trip data), None when unusable
-    diagnostics: tuple[Diagnostic, ...]
-    text: str | None  # decoded text, for rendering excerpts
 
 
 @dataclass

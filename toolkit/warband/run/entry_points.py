@@ -14,7 +14,6 @@ from fractions import Fraction
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
 from warband.run import budget, members, toomuch
-from warband.run.codegen import hooks as codegen
 from warband.run.dice import Dist, TooLarge
 from warband.run.evaluate import LazyRef, RulesError, as_dist
 from warband.run.interpreter_parts import InterpreterParts
@@ -51,6 +50,8 @@ class EntryPoints(InterpreterParts):
         self.exact_mode = False
         self.branches = self.drawn = 0
         if self.compiled:
+            # lazily: only a run that samples needs the generated code (validate never)
+            from warband.run.codegen import hooks as codegen
             done = codegen.sample(self, procedure, args, world)
             if done is not None:
                 return done
@@ -61,6 +62,8 @@ class EntryPoints(InterpreterParts):
         order the procedure declares them) -> (value, world after), the same as
         sample(procedure, {name: argument}, world), with less work per run."""
         names = [p.name.name for p in self.ruleset.procedures[procedure].params]
+        # lazily: only a run that samples needs the generated code (validate never)
+        from warband.run.codegen import hooks as codegen
         run = codegen.sampler(self, procedure) if self.compiled else None
         return run or (lambda world, *args: self.sample(procedure, dict(zip(names, args)),
                                                         world))
@@ -76,6 +79,8 @@ class EntryPoints(InterpreterParts):
         if decl.requires is None:
             return True
         if self.compiled:
+            # lazily: only a run that samples needs the generated code (validate never)
+            from warband.run.codegen import hooks as codegen
             done = codegen.allowed(self, procedure, args, world)
             if done is not None:
                 return done
@@ -112,6 +117,8 @@ class EntryPoints(InterpreterParts):
                                       block is decl) and not self.policies.per_side and (
                             self.recorder is None or not self.recorder.record):
                     # the fast way, when it can
+                    # lazily: only a run that samples needs the generated code (validate never)
+                    from warband.run.codegen import hooks as codegen
                     done = codegen.sample(self, name, args, world, block)
                     if done is not None:
                         return done

@@ -255,6 +255,48 @@ def rolled_by_of(node):
     return None
 
 
+# expressions whose value follows from their parts alone (reads_only_arguments)
+_PURE = (nodes.Int, nodes.Str, nodes.Bool, nodes.Name, nodes.Binary, nodes.Compare, nodes.Logic,
+         nodes.Not, nodes.Neg, nodes.IfExpr)
+
+
+def reads_only_arguments(node, ruleset, seen: set) -> bool:
+    """Whether an expression depends on nothing but its names: no World, no dice."""
+    t = type(node)
+    if t is nodes.Call:
+        name = node.callee.name
+        if name in BUILTINS:
+            pass
+        elif name in ruleset.defines and name not in seen:
+            seen.add(name)
+            if not reads_only_arguments(ruleset.defines[name].body, ruleset, seen):
+                return False
+        elif name in ruleset.tables and name not in seen:
+            seen.add(name)
+            for row in ruleset.tables[name].rows:
+                for part in (row.condition, *row.values):
+                    if part is not None and not reads_only_arguments(part, ruleset, seen):
+                        return False
+        elif name not in seen:
+            return False
+        return all(reads_only_arguments(a, ruleset, seen) for a in node.args)
+    if t not in _PURE:
+        return False
+    if t is nodes.Name and node.name == "fighters":   # everyone in play: the World's
+        return False
+    for f in node.__dataclass_fields__:
+        if f in ("span", "name", "op"):
+            continue
+        value = getattr(node, f)
+        parts = value if isinstance(value, tuple) else (value,)
+        for part in parts:
+            if hasattr(part, "__dataclass_fields__") and \
+                    not reads_only_arguments(part, ruleset, seen):
+                return False
+    return True
+
+
+
 def names_in(expr) -> frozenset[str]:
     """Every name an expression reads (not those inside the definitions it calls)."""
     found: set[str] = set()

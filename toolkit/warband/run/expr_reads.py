@@ -10,9 +10,8 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES
 from warband.run import dice, pools, roll_labels, toomuch
-from warband.run.codegen.expr import reads_only_arguments
 from warband.run.dice import Dist
-from warband.run.evaluate import MISSING, Record, RulesError, read_field
+from warband.run.evaluate import MISSING, Record, RulesError, read_field, reads_only_arguments
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import Ref, World
 

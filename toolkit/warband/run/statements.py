@@ -13,7 +13,6 @@ from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
 from warband.run import areas, budget, carrying, roll_labels, spots, toomuch, units
-from warband.run.codegen import hooks as codegen
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
@@ -260,6 +259,8 @@ class Statements(InterpreterParts):
             # a game's phases, called from a scenario's blocks: run through the generated code
             values = [self.fn(a)(env, world) for a in call.args]
             if not any(type(v) is Dist for v in values):
+                # lazily: only a run that samples needs the generated code (validate never)
+                from warband.run.codegen import hooks as codegen
                 done = codegen.sample(self, call.callee.name,
                                       {p.name.name: v for p, v in zip(params, values)}, world)
                 if done is not None:

@@ -53,6 +53,8 @@ PIECE_REFS = Refs("piece")   # a piece on the board, by its place in World.piece
 
 @dataclass(slots=True)
 class Fighter:
+    """A fighter in play: its values, traits and equipment, where it is, whether in play."""
+
     name: str
     side: int
     fighter_class: str | None
@@ -70,6 +72,8 @@ class Fighter:
 
 @dataclass(slots=True)
 class Side:
+    """A side in play: its values, and whether it conceded."""
+
     name: str
     values: dict            # side flags and counters
     conceded: bool = False
@@ -150,6 +154,8 @@ def new_world(fighters: tuple, sides: tuple, lazies: dict, pieces: tuple = ()) -
 
 @dataclass(slots=True)
 class World:
+    """The state of play: fighters, sides, rolls kept whole, pieces."""
+
     fighters: tuple[Fighter, ...]
     sides: tuple[Side, ...]
     # Rolls the exact evaluator keeps whole until a rule asks about them: id -> Dist.

@@ -503,9 +503,6 @@ class ExpressionWriter:
 # number below it (bisecting the cumulative weights gives the same outcome, a call later).
 _WHOLE_TABLE = 4096
 
-_PURE = (nodes.Int, nodes.Str, nodes.Bool, nodes.Name, nodes.Binary, nodes.Compare, nodes.Logic, nodes.Not,
-         nodes.Neg, nodes.IfExpr)
-
 
 def _logic(op: str, items: list[str]) -> str:
     """`a and b ...` / `a or b ...` of generated operands, with the constants that a
@@ -534,42 +531,6 @@ def _whole_not_zero(e) -> bool:
     if type(e) is nodes.IfExpr:
         return _whole_not_zero(e.then) and _whole_not_zero(e.otherwise)
     return False
-
-
-def reads_only_arguments(node, ruleset, seen: set) -> bool:
-    """Whether an expression depends on nothing but its names: no World, no dice."""
-    t = type(node)
-    if t is nodes.Call:
-        name = node.callee.name
-        if name in BUILTINS:
-            pass
-        elif name in ruleset.defines and name not in seen:
-            seen.add(name)
-            if not reads_only_arguments(ruleset.defines[name].body, ruleset, seen):
-                return False
-        elif name in ruleset.tables and name not in seen:
-            seen.add(name)
-            for row in ruleset.tables[name].rows:
-                for part in (row.condition, *row.values):
-                    if part is not None and not reads_only_arguments(part, ruleset, seen):
-                        return False
-        elif name not in seen:
-            return False
-        return all(reads_only_arguments(a, ruleset, seen) for a in node.args)
-    if t not in _PURE:
-        return False
-    if t is nodes.Name and node.name == "fighters":   # everyone in play: the World's
-        return False
-    for f in node.__dataclass_fields__:
-        if f in ("span", "name", "op"):
-            continue
-        value = getattr(node, f)
-        parts = value if isinstance(value, tuple) else (value,)
-        for part in parts:
-            if hasattr(part, "__dataclass_fields__") and \
-                    not reads_only_arguments(part, ruleset, seen):
-                return False
-    return True
 
 
 def _has_aggregate(node) -> bool:

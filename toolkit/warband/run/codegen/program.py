@@ -47,11 +47,11 @@ from warband.run import areas, budget, carrying, members, pools, weapons
 from warband.run.codegen import faults, taps
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.decl import DeclFunctions
-from warband.run.codegen.expr import Scope, Unsupported, mangle, reads_only_arguments
+from warband.run.codegen.expr import Scope, Unsupported, mangle
 from warband.run.codegen.peephole import RETURN, hoisted, last_changes
 from warband.run.codegen.stmt import Writer, contains_dice
 from warband.run.dice import Dist, random_below
-from warband.run.evaluate import Record, RulesError, Thunk, norm
+from warband.run.evaluate import Record, RulesError, Thunk, norm, reads_only_arguments
 from warband.run.units import inflict
 from warband.run.world import SIDE_GROUPS, SIDE_REFS, Ref, within
 
