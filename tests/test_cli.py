@@ -603,3 +603,31 @@ def test_a_side_has_the_same_colour_on_every_page(tmp_path):
     drawn = chart.read_text(encoding="utf-8")
     for i in range(2):   # the standard game's two sides, in the scenario's order
         assert svg.side_colour(i) in page and f'fill="{svg.side_colour(i)}"' in drawn, i
+
+
+def test_help_at_60_columns_keeps_every_option_name_whole():
+    """Issue 32, C20: rich's tables cut long option names short in a narrow terminal
+    (`--no-prog…`); there, help is click's plain text, which wraps them onto lines of their
+    own. Every command's every option, whole, at 60 columns."""
+    import os
+    import subprocess
+    import sys
+
+    import typer.main
+    root = typer.main.get_command(app)
+    commands = [([name], cmd) for name, cmd in root.commands.items()
+                if not hasattr(cmd, "commands")]
+    commands += [([name, sub], c) for name, cmd in root.commands.items()
+                 if hasattr(cmd, "commands") for sub, c in cmd.commands.items()]
+    env = {**os.environ, "COLUMNS": "60", "NO_COLOR": "1",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "toolkit")}
+    for words, command in commands:
+        done = subprocess.run([sys.executable, "-m", "warband", *words, "--help"],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0, (words, done.stderr)
+        assert "…" not in done.stdout, (words, done.stdout)
+        for param in command.params:
+            for opt in param.opts + param.secondary_opts:
+                if opt.startswith("-"):
+                    assert opt in done.stdout, (words, opt, done.stdout)
+        assert max(len(line) for line in done.stdout.splitlines()) <= 60, words

@@ -43,6 +43,17 @@ class _Group(TyperGroup):
 
 completion_init()   # typer's completion of each shell (add_completion=False leaves it out)
 
+NARROW = 72   # columns: a terminal narrower than this gets click's plain help (below)
+
+
+def _help_style() -> str | None:
+    """How help and usage errors are drawn: in rich's panels, or, in a narrow terminal, as
+    click's plain text, which wraps a long option's name onto a line of its own where rich's
+    tables cut it short (`--no-prog…` at 60 columns)."""
+    import shutil
+    return "rich" if shutil.get_terminal_size((100, 24)).columns >= NARROW else None
+
+
 app = typer.Typer(
     name="warband",
     cls=_Group,
@@ -53,9 +64,10 @@ app = typer.Typer(
     # in, whatever shell is named after it: ours below takes the shell's name
     add_completion=False,
     context_settings=HELP,
+    rich_markup_mode=_help_style(),
 )
 rules_app = typer.Typer(help="Compile, list and show rulesets.", no_args_is_help=True,
-                        context_settings=HELP)
+                        context_settings=HELP, rich_markup_mode=_help_style())
 app.add_typer(rules_app, name="rules")
 
 
