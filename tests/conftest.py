@@ -160,14 +160,15 @@ def _no_disk_cache(monkeypatch, tmp_path_factory):
 
 
 def _as_in_a_checkout(text: str) -> str:
-    """Installed (as CI installs it), the built-in rules live in site-packages and messages name
-    them there; goldens name them as a checkout does, dsl/."""
-    from warband.catalog import RULES_DIR as BUILTIN_DIR
-    if BUILTIN_DIR.resolve() == (ROOT / "dsl").resolve():
-        return text
-    for prefix in {os.path.relpath(BUILTIN_DIR), os.path.relpath(BUILTIN_DIR, ROOT),
-                   str(BUILTIN_DIR.resolve())}:
-        text = text.replace(prefix.replace("\\", "/") + "/", "dsl/")
+    """Installed (as CI installs it), the shipped files live in site-packages and messages and
+    modelines name them there; goldens name them as a checkout does (dsl/, schemas/)."""
+    from warband import catalog
+    for folder, name in ((catalog.RULES_DIR, "dsl"), (catalog.SCHEMAS_DIR, "schemas")):
+        if folder.resolve() == (ROOT / name).resolve():
+            continue
+        for prefix in {os.path.relpath(folder), os.path.relpath(folder, ROOT),
+                       str(folder.resolve())}:
+            text = text.replace(prefix.replace("\\", "/") + "/", name + "/")
     return text
 
 

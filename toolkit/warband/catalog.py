@@ -256,12 +256,12 @@ def display_path(path: Path | str) -> str:
         # the shipped name, unless the working directory holds another file by that name
         # (a user's own dsl/smart.rules), which it would then seem to be; a checkout with the
         # toolkit installed into its own venv holds the very same text there, so it is that
-        if not os.path.exists(shipped) or _same_text(shipped, path):
+        if not os.path.exists(shipped) or same_text(shipped, path):
             return shipped
     return str(Path(path).resolve()) if outside else relative
 
 
-def _same_text(a: Path | str, b: Path | str) -> bool:
+def same_text(a: Path | str, b: Path | str) -> bool:
     """Whether two paths are one file, or two files of the same bytes (a shipped file and its
     copy in the checkout it was installed from); a file too large for a rules file is not
     read."""

@@ -41,15 +41,16 @@ def path_of(name: str) -> Path | None:
     working directory, as the command line reads it), or a shipped file shown by its place
     among the shipped ones (`dsl/smart.rules`)."""
     path = Path(name)
-    if path.is_absolute() or os.path.isfile(path):
-        return path if os.path.isfile(path) else None
     first, _, rest = name.partition("/")
     folder = _SHIPPED_FOLDERS.get(first)
-    if folder is not None and rest:
+    if not path.is_absolute() and folder is not None and rest:
+        # the shipped name stands for the shipped file, unless the working directory holds a
+        # different file by that name (display_path then shows that one by the same name)
         shipped = folder() / rest
-        if os.path.isfile(shipped):
+        if os.path.isfile(shipped) and (not os.path.lexists(path)
+                                        or catalog.same_text(path, shipped)):
             return shipped
-    return None
+    return path if os.path.isfile(path) else None
 
 
 @dataclass
