@@ -354,9 +354,18 @@ def test_super_simple_skirmish_blast_asked_as_a_circle_template(tmp_path):
 
 # ---- facing, and a game that logs the template ----------------------------------------------------------
 
+def _host(round_: int):
+    """The game a Facing reads its state from (its round, its record, the ways fighters face)."""
+    import random
+
+    from warband.game.state import GameState
+    state = GameState(random.Random(0), random.Random(1), GameLog(record=True), round_)
+    return type("G", (), {"state": state})()
+
+
 def test_facing_follows_moves_and_turns():
     board = Board(24, 24, False, {})
-    game = type("G", (), {"round": 1, "log": GameLog(record=True)})()
+    game = _host(1)
     facing = Facing(board, game)
     world = make_world(_tiny(), [FighterSpec("a", 0, position=(2, 12)),
                                  FighterSpec("b", 1, position=(6, 12)),
@@ -447,7 +456,7 @@ def test_areas_print_back_as_they_are_written(smart):
 
 def test_on_a_board_of_squares_a_3_square_is_the_cells_round_its_centre():
     board = Board(8, 8, True, {})
-    facing = Facing(board, type("G", (), {"round": 2, "log": GameLog(record=True)})())
+    facing = Facing(board, _host(2))
     cells = [(x, y) for x in range(1, 9) for y in range(1, 9)]
     world = make_world(_tiny(), [FighterSpec(f"{x},{y}", 0, position=c)
                                  for c in cells for x, y in [c]])
@@ -460,7 +469,7 @@ def test_on_a_board_of_squares_a_3_square_is_the_cells_round_its_centre():
     line = facing.line(centre, east, 3, 1, world)
     assert {world.fighters[r.index].position for r in areas.under(world, line)} == \
         {(5, 4), (6, 4), (7, 4)}
-    assert facing.game.log.events[-1] == {"round": 2, "type": "template",
+    assert facing.game.state.log.events[-1] == {"round": 2, "type": "template",
                                      "area": "line 3 from 4,4 towards 8,4, 1 wide",
                                      "under": "5,4, 6,4, 7,4"}
 
@@ -485,20 +494,22 @@ action a(f: fighter, g: fighter) -> number {
     assert generated.sample("a", args, world)[0] == interpreted.sample("a", args, world)[0] == 2
 
 
-def test_a_greedy_players_trial_runs_turn_nobody_in_the_game(tmp_path):
-    """Trials (look-ahead.py) move fighters in runs that must leave the game as it was: the
-    facing they set, and the templates they place, stay theirs."""
+def test_a_players_look_ahead_turns_nobody_in_the_game(tmp_path):
+    """Look-ahead runs (game/explore.py) move fighters on a copy of the game's state, which
+    must leave the game as it was: the facing they set, and the templates they place, stay
+    theirs."""
+    from warband.run.decisions import Policies
     path = tmp_path / "flames.rules"
     path.write_text(GAME, encoding="utf-8")
     scenario = load_scenario(str(path))
     game = Game(scenario, 1, record=True)
     game.facing.moved(0, (0, 0), (1, 0))
-    before = dict(game.facing.ways)
-    with game.look_ahead.trials():
+    before = dict(game.state.facing)
+    with game.running(game.state.clone(log=GameLog()), Policies("random"), None):
         game.facing.moved(0, (0, 0), (0, 1))
         game.facing.moved(3, (0, 0), (1, 1))
-        assert not game.facing.game.log.record   # the trials' own log: no template in the game's
-    assert game.facing.ways == before and game.facing.game.log.record
+        assert not game.facing.game.state.log.record   # its own log: no template in the game's
+    assert game.state.facing == before and game.facing.game.state.log.record
 
 
 def test_rules_may_still_use_the_words_of_areas_and_pieces_as_names():

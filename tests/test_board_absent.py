@@ -175,6 +175,6 @@ def test_no_board_distance_is_far_for_kinds_and_positions_only():
     compiled = compile_text(RULES, "ruins.rules")
     interp = Interpreter(compiled.ruleset)
     a, b = Ref("fighter", 0), Ref("fighter", 1)
-    assert interp.q_distance(a, b, None) == 0
-    assert interp.q_distance(a, "ruin", None) == FAR > 10 ** 15
-    assert interp.q_distance(a, None, None) == FAR
+    assert interp.board.distance(a, b, None) == 0
+    assert interp.board.distance(a, "ruin", None) == FAR > 10 ** 15
+    assert interp.board.distance(a, None, None) == FAR

@@ -836,7 +836,7 @@ def test_a_default_reads_the_parameters_before_it_when_called_from_a_rule():
     interp = Interpreter(ruleset, rng=random.Random(1))
     p_big = codegen.program_for(interp)._materialise("p", "big")
     assert p_big(interp, world, a, Ref("fighter", 1)) == (6, world)
-    assert "        v_r = (I.q_distance(v_a, v_t, world) + 1)" in codegen.program_for(interp).source
+    assert "        v_r = (I.board.distance(v_a, v_t, world) + 1)" in codegen.program_for(interp).source
     assert value == Interpreter(ruleset, rng=random.Random(1), compiled=False).sample(
         "probe", {"a": a}, world)[0]
     assert "procedure probe" not in codegen.program_for(Interpreter(ruleset)).fallbacks

@@ -317,7 +317,7 @@ def _rolls_of(game, world, name, args, seed: int, generated: bool):
     interp = game.interp
     # what the engine keeps outside the world, as it was before the action (areas and facing:
     # `face target towards u` turns a fighter, and the next run would start from there)
-    ways = dict(game.facing.ways)
+    ways = dict(game.state.facing)
     interp.rng.seed(seed)
     interp.choice_rng.seed(seed)
     saved, interp.recorder = interp.recorder, Rolls()
@@ -337,7 +337,7 @@ def _rolls_of(game, world, name, args, seed: int, generated: bool):
             value, _ = interp.run_nested(game.ruleset.procedures[name], args, world)
         return interp.recorder.events, repr(value)
     finally:
-        game.facing.ways = ways
+        game.state.facing = ways
         interp.recorder = saved
         interp.programs.clear()
         interp.programs.update(programs)

@@ -8,6 +8,7 @@ import pytest
 
 import warband.game.lookahead as lookahead
 from warband.game.engine import Game
+from warband.game.explore import Horizon
 from warband.game.scenario import load_scenario
 from warband.run.decisions import Policies
 
@@ -40,7 +41,8 @@ def test_too_big_to_follow_exactly_is_estimated_and_remembered(scenarios):
     game.play()
     # the exchanges of this scenario (hands, allocations) are beyond the budget
     assert "exchange" in game.look_ahead.too_big or "gang_up" in game.look_ahead.too_big
-    assert any(type(key) is tuple and key[0] == "decision" for key in game.look_ahead.too_big)
+    # and what cannot be followed exactly is played on from copies of the game's state
+    assert game.explorer.runs > 0
 
 
 def test_a_greedy_game_is_the_same_game_again_for_its_seed(scenarios):
@@ -61,51 +63,101 @@ def test_a_replay_of_a_greedy_game_sees_the_same_dice(scenarios):
     assert replay.log.events == first.log.events
 
 
-def test_trials_leave_the_game_as_it_was(scenarios):
+def _points(scenario, seed: int, wanted, monkeypatch, **kw):
+    """Decision points a greedy player met in a game (those `wanted` keeps), and the game."""
+    import warband.game.greedy as greedy
+    found = []
+    original = greedy.Greedy.__call__
+
+    def keep(self, point):
+        if wanted(point, found):
+            found.append(point)
+        return original(self, point)
+    monkeypatch.setattr(greedy.Greedy, "__call__", keep)
+    game = greedy_game(scenario, seed, **kw)
+    game.play()
+    monkeypatch.setattr(greedy.Greedy, "__call__", original)
+    return game, found
+
+
+def _snapshot(game):
+    state = game.state
+    return (state, game.interp.rng.getstate(), game.interp.choice_rng.getstate(),
+            len(state.log.events), dict(state.facing), list(state.frames), state.round,
+            list(game.board.pieces), game.interp.policies, game.players.policies,
+            game.interp.recorder, game.interp.run_context())
+
+
+def test_trials_leave_the_game_as_it_was(scenarios, monkeypatch):
+    # a player's look-ahead plays on from a copy of the state: the game's own dice, choices,
+    # record, facing, pieces, frames and interpreter are as they were after it
+    import warband.game.greedy as greedy
     scenario = scenarios["greedy-dudes-vs-menace"]
-    game = greedy_game(scenario, 6)
-    world = scenario.start()
-    _, world = game.interp.run_nested(game.blocks["setup"], {}, world)
-    game.look_ahead.too_big.add("move")
-    dudes = [i for i, f in enumerate(world.fighters) if f.side == 0]
-    from warband.run.world import FIGHTER_REFS
-    option = ("move", {"mover": FIGHTER_REFS[dudes[0]]})
-    before = (game.interp.rng.getstate(), game.players.choice_rng.getstate(), len(game.log.events),
-              game.interp.policies, game.policies, game.log)
-    value = game.look_ahead.action_value(option, 0, world)
-    assert isinstance(value, float)
-    assert (game.interp.rng.getstate(), game.players.choice_rng.getstate(), len(game.log.events),
-            game.interp.policies, game.policies, game.log) == before
-    assert game.interp.recorder is game.log and game.interp.in_action == 0
+    checked = []
+
+    def check(point, found):
+        if point.resumable and len(checked) < 3:
+            game = point_game[0]
+            before = _snapshot(game)
+            greedy.Greedy(game).sampled(point, 0)
+            checked.append(before == _snapshot(game))
+        return False
+    point_game: list = []
+    original = Game.play
+
+    def play(self):
+        point_game.append(self)
+        return original(self)
+    monkeypatch.setattr(Game, "play", play)
+    _points(scenario, 6, check, monkeypatch, max_rounds=2)
+    assert checked == [True] * 3
 
 
 def test_an_estimate_agrees_with_the_exact_value(scenarios, monkeypatch):
     # the actions a greedy Super Simple Skirmish player weighs, valued both ways: with many
     # trials the estimate is the exact expectation, give or take the sampling error (trials
     # decide at random inside the action, so the exact value here is a random player's)
+    import warband.game.greedy as greedy
     scenario = scenarios["sss-standard-game"]
-    weighed = []
-    original = lookahead.LookAhead.action_value
 
-    def keep(self, option, side, world):
-        if option[0] == "shoot" and len(weighed) < 3:
-            weighed.append((option, side, world))
-        return original(self, option, side, world)
-    monkeypatch.setattr(lookahead.LookAhead, "action_value", keep)
-    game = greedy_game(scenario, 3, record=False, max_rounds=3)
-    game.play()
-    monkeypatch.setattr(lookahead.LookAhead, "action_value", original)
-    assert len(weighed) == 3
-    monkeypatch.setattr(lookahead, "TRIALS", 2000)
-    monkeypatch.setattr(lookahead, "LOOK_AHEAD", 200_000)
-    for option, side, world in weighed:
-        exact = Game(scenario, 3, Policies("random"))
-        want = exact.look_ahead.action_value(option, side, world)
-        assert not exact.look_ahead.too_big
-        estimated = greedy_game(scenario, 3, record=False)
-        estimated.look_ahead.too_big.add("shoot")
-        got = estimated.look_ahead.action_value(option, side, world)
-        assert got == pytest.approx(want, abs=0.6), option
+    exact = {}   # the point -> (the shot, its exact worth), worked out when it was met
+
+    def shooting(point, found):
+        if point.kind != "action" or point.worth is None or len(found) >= 2:
+            return False
+        shots = [i for i, label in enumerate(point.labels()) if label.startswith("shoot")]
+        if not shots:
+            return False
+        # the exact worth with the action's own decisions taken at random, as trials take them
+        game = point_game[0]
+        interp, players = game.interp, game.players
+        saved = (interp.policies, interp.uniform, players.policies, players.randomly)
+        players.use(Policies("random"))
+        try:
+            worth = point.worth(shots[0])
+        finally:
+            interp.policies, interp.uniform, players.policies, players.randomly = saved
+        if worth is not None:
+            exact[id(point)] = shots[0], worth
+        return worth is not None
+    point_game: list = []
+    original = Game.play
+
+    def play(self):
+        point_game.append(self)
+        return original(self)
+    monkeypatch.setattr(Game, "play", play)
+    game, points = _points(scenario, 3, shooting, monkeypatch, record=False, max_rounds=3)
+    assert points   # (once a shot proves too big to follow, shots are played on: too_big)
+    from dataclasses import replace
+    for point in points:
+        option, want = exact[id(point)]
+        # the action alone played on (no frames above it), at random inside, many times
+        alone = replace(point, frames=())
+        runs = [game.explorer.play_on(alone, option, greedy.RANDOM, Horizon())
+                for _ in range(1500)]
+        got = sum(game.value(world, point.side) for world in runs) / len(runs)
+        assert got == pytest.approx(want, abs=0.6), point.labels()[option]
 
 
 def test_a_tiny_budget_still_plays_on_estimates(scenarios, monkeypatch):

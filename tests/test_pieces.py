@@ -428,9 +428,9 @@ scenario s {{
                                  None, scenario.start())
     world = world.place(Ref("fighter", 0), at)
     piece = Ref("piece", 0)
-    assert game.interp.q_pieces("stone", world) == (piece,)
-    assert (game.interp.q_distance(Ref("fighter", 0), piece, world),
-            game.interp.q_contact(Ref("fighter", 0), piece, world)) == expect
+    assert game.interp.board.pieces("stone", world) == (piece,)
+    assert (game.interp.board.distance(Ref("fighter", 0), piece, world),
+            game.interp.board.contact(Ref("fighter", 0), piece, world)) == expect
 
 
 # ---- without a board: the odds of one action ---------------------------------------------------------
@@ -628,7 +628,7 @@ def test_a_move_into_a_zone_goes_the_shortest_way_and_ends_inside_when_in_reach(
             blocker = spots[1]
             assert abs(blocker[0] - start[0]) <= 2 and blocker[1] < start[1], (seed, spots, end)
         if hero.withdrawn:
-            assert game.interp.q_inside(Ref("fighter", 0), "south", after)
+            assert game.interp.board.inside(Ref("fighter", 0), "south", after)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -659,7 +659,7 @@ def test_a_move_not_into_contact_ends_out_of_contact_with_every_enemy(tmp_path, 
                 continue
         after, game = _run(scenario, "slip", spots, seed)
         end = after.fighters[0].position
-        q = game.interp.q_contact
+        q = game.interp.board.contact
         touching = q(Ref("fighter", 0), Ref("fighter", 3), after)
         stuck = [e for e in game.log.events if e["type"] == "stuck"]
         if end == start:
@@ -977,14 +977,14 @@ phase slip(f: fighter)''')
         if not squares:
             start, other = (start[0] * 2.5, start[1] * 2.5), (other[0] * 2.5, other[1] * 2.5)
         after, game = _run(scenario, "mark", [start, other], seed)
-        q = game.interp
+        q = game.interp.board
         hero, them = Ref("fighter", 0), Ref("fighter", 1)
-        (cairn,) = q.q_pieces("cairn", after)
+        (cairn,) = q.pieces("cairn", after)
         assert after.pieces[0].at == start
-        assert q.q_distance(hero, cairn, after) == 0 and q.q_contact(hero, cairn, after)
-        assert q.q_distance(them, start, after) == q.q_distance(them, hero, after) + (
+        assert q.distance(hero, cairn, after) == 0 and q.contact(hero, cairn, after)
+        assert q.distance(them, start, after) == q.distance(them, hero, after) + (
             0 if squares else Fraction(1, 2))   # (to a point: from one base's edge only)
-        assert q.field(cairn, "position", after) == start
+        assert game.interp.field(cairn, "position", after) == start
         place = [e for e in game.log.events if e["type"] == "place"]
         assert len(place) == 1 and place[0]["marker"] == "cairn"
 

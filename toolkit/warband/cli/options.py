@@ -60,11 +60,11 @@ def parse_policies(texts: Sequence[str], sources: Sources,
     """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does); a
     policy alone is every side's (`*`)."""
     from warband.diagnostics import diag
-    from warband.run.decisions import POLICIES
+    from warband.run.decisions import known_policy
     pairs = []
     seen: dict[str, str] = {}   # side -> the text that gave it a policy
     for text, where, name, eq, policy in named_values("--policy", texts, sources):
-        if not eq and text in POLICIES:
+        if not eq and known_policy(text):
             name, policy, eq = "*", text, "="
         if not eq or not name or not policy:
             found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,

@@ -127,9 +127,19 @@ class Board:
 
     def add(self, piece: Piece) -> None:
         self.pieces.append(piece)
-        self._sight.clear()
-        self._kept.clear()
-        self.by_pieces.clear()
+        # (new dicts, not cleared ones: a look-ahead's board keeps the game's for after)
+        self._sight, self._kept, self.by_pieces = {}, {}, {}
+
+    def holding(self, pieces: list[Piece]) -> tuple:
+        """The board holds these pieces from now on (a look-ahead's copy of the game's: the
+        pieces placed are part of a game's state, game/state.py); what is kept of the pieces
+        stays good as long as they are the same. Gives what `release` puts back."""
+        saved = (self.pieces, self._sight, self._kept, self.by_pieces)
+        self.pieces = pieces
+        return saved
+
+    def release(self, saved: tuple) -> None:
+        self.pieces, self._sight, self._kept, self.by_pieces = saved
 
     def destinations(self) -> list:
         """Inches: the routes onto pieces a fighter may stand on, (piece, where, 0.0)."""

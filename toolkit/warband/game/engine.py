@@ -15,14 +15,18 @@ replay that takes its choices from a log sees exactly the same dice.
 from __future__ import annotations
 
 import random
+import sys
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Callable, cast
+from typing import TYPE_CHECKING, Callable, cast
 
 from warband.diagnostics import diag
 from warband.game import log_summary, pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
 from warband.game.gamelog import GameLog, option_label, plain, point
+from warband.game.explore import DecisionPoint, Explorer
+from warband.game.greedy import RANDOM, TRIALS, Greedy
 from warband.game.lookahead import LookAhead
 from warband.game.movement import Movement
 from warband.game.objectives import objectives
@@ -32,24 +36,29 @@ from warband.game.players import Players
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario
+from warband.game.search import Search
 from warband.game.spots import Spots
+from warband.game.state import ActionEnd, BlockEnd, GameOver, GameState, Opaque, Then
+from warband.game.worth import Worth
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget
 from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret, through_of
-from warband.run.decisions import Policies
+from warband.run.decisions import Policies, mcts_runs, weighs
 from warband.run.evaluate import RulesError
 from warband.run.roll_labels import removal_by
 from warband.run.host import CLEAR
 from warband.run.interpreter import Interpreter
 from warband.run.world import Ref, World
 
+if TYPE_CHECKING:
+    from warband.game.explore import Horizon
 
-class GameOver(Exception):
-    def __init__(self, world: World, reason: str) -> None:
-        super().__init__(reason)
-        self.world, self.reason = world, reason
+
+def _world(world) -> World:
+    """A World from what a run gave back: a generated turn's Draft is frozen."""
+    return world.freeze() if type(world) is Draft else world
 
 
 class Game:
@@ -66,30 +75,33 @@ class Game:
         self.interp = Interpreter(self.ruleset, policies, rng=random.Random(seed),
                                   choice_rng=random.Random(f"choices {seed}"))
         self.interp.game = self
-        self.log = GameLog(record, script)
-        self.interp.recorder = self.log if self.log.record else None
+        # everything the game's future depends on beside the World (game/state.py)
+        self.state = GameState(self.interp.rng, self.interp.choice_rng,
+                               GameLog(record, script))
+        self.interp.recorder = self.state.log if self.state.log.record else None
         self.max_rounds = max_rounds
-        self.round = 0
-        self.stuck: str | None = None
         self.final: World | None = None   # the end of the game, once it is over
         self.ended: World | None = None   # the world the result is read from (before aftermath)
-        self._logged: World | None = None   # what the record has told of losses (_log_losses)
         # what the aftermath changed: (fighter's place in the world, field, old, new), the
         # changes a campaign keeps (game/campaign.py writes them back into warband files)
         self.aftermath: list[tuple[int, str, object, object]] = []
-        self._acted: dict[int, list[int]] = {}    # side -> [activations, actions taken]
-        self.board = self._board()
+        # whether the engine keeps the position in the turn (GameState.frames), for players
+        # that look past the run a decision is in (set by play)
+        self.resumable = False
+        self.limit = DEFAULT_ROUNDS   # the rounds the game lasts at most (set by play)
+        self.horizon: Horizon | None = None   # where a look-ahead stops (game/explore.py)
+        self.board: Board = self._board()
+        self.state.pieces = self.board.pieces   # (the pieces placed: part of the state)
         # (route searches count against the budget of work: run/budget.py)
         self.board.charge = lambda n: budget.spend_moving(self.interp, n)
         mobile = scenario.kept.get("mobile")   # carrying pieces: do the rules move any?
         if mobile is None:
             mobile = scenario.kept["mobile"] = pieces.carries(self.ruleset)
-        self.questions = Questions(self.board, mobile)
-        self.questions.install(self.interp)
         self.facing = Facing(self.board, self)   # areas and facing on this board
+        self.questions = Questions(self.board, self.facing, mobile)
+        self.interp.use_board(self.questions)   # (a run.board_view.BoardView)
         self._spots = Spots(self.board)   # spots a player may choose (game/spots.py)
-        self.facing.install(self.interp)
-        self.players = Players(self, policies, self.interp.choice_rng,
+        self.players = Players(self, policies,
                                options_for(self.ruleset, self.interp.compiled))
         self.movement = Movement(self, self.board)
         self.placement = Placement(self, self.board)
@@ -120,12 +132,31 @@ class Game:
         # whether actions go straight to generated code (set by play): then a turn's Draft
         # passes through its activations and moves, changed in place (codegen_runtime)
         self.direct = False
+        # whether a decision's player may play on past the run it is in, now: then the rules
+        # run in the interpreter, which keeps the position in the turn (generated code cannot
+        # be resumed in the middle), and the engine keeps its frames (set by play, running)
+        self.positions = False
         self._names: dict = {}   # (activate statement, action left out) -> the actions
-        self.look_ahead = LookAhead(self, seed)   # (greedy players)
+        self.look_ahead = LookAhead(self)   # an action's exact worth (greedy players)
+        self.explorer = Explorer(self, seed)      # playing on from a decision (game/explore.py)
+        self.worth = Worth(self)                  # what a position is worth (game/worth.py)
 
     @property
     def policies(self) -> Policies:
         return self.players.policies
+
+    # what a game's readers ask after it (the engine itself reads its state)
+    @property
+    def log(self) -> GameLog:
+        return self.state.log
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def stuck(self) -> str | None:
+        return self.state.stuck
 
     def _values(self) -> tuple[list, list, dict]:
         """The end conditions, the scores and the sides' values, asked of a world."""
@@ -190,7 +221,10 @@ class Game:
         world = self.scenario.start()
         # (again here: a caller may have turned the generated code off since __init__)
         options = self.players.options = options_for(self.ruleset, self.interp.compiled)
-        self.direct = self.interp.compiled and not self.policies.per_side and not self.log.record
+        # players that look past the run a decision is in need the position in the turn
+        self.resumable = self.positions = self.players.look_past_runs()
+        self.direct = self.interp.compiled and not self.policies.per_side and \
+            not self.state.log.record and not self.positions
         self._values()
         # the number of what never changes in this game's worlds: the same for every game
         kept = self.scenario.kept.get("forces")
@@ -208,42 +242,69 @@ class Game:
             where = self.decl.rounds.span if self.decl.rounds is not None else self.decl.span
             raise RulesError(diag("E403", f"a game lasts 1 to {MAX_ROUNDS:,} rounds, not "
                                           f"{limit}", where, hint="lower the scenario's 'rounds'"))
+        self.limit = int(limit)
         reason = "limit"
-        self._logged = world
+        state = self.state
+        state.logged = world
         try:
             if "setup" in self.blocks:
-                self.log.event("setup", self.round)
-                _, world = self.interp.run_nested(self.blocks["setup"], {}, world)
-            for self.round in range(1, int(limit) + 1):
-                self.log.event("round", self.round)
-                self._acted = {}
-                _, world = self.interp.run_nested(self.blocks["round"], {}, world)
-                if self.log.record:
-                    self._log_losses(world)
-                self.log.pieces(world)   # pieces as values: what the round's rules changed
-                self._note_stuck(world)
-                self.check_end(world)
+                state.log.event("setup", state.round)
+                world = self.run_block("setup", world)
+            world = self.rounds(world)
         except GameOver as over:
             world, reason = over.world, over.reason
             if type(world) is Draft:   # (it ended in the middle of a turn)
                 world = world.freeze()
-            if self.log.record:
+            if state.log.record:
                 self._log_losses(world)
         # the game's result is final before any aftermath: what a campaign's aftermath does
         # (a fighter dies of its wounds, experience) is the warband's, not the game's
         result = self.result(world, reason)
         ended = self.ended = world
         if "aftermath" in self.blocks:
-            self.log.event("aftermath", self.round)
-            _, world = self.interp.run_nested(self.blocks["aftermath"], {}, world)
+            state.log.event("aftermath", state.round)
+            self.resumable = False   # (the game is over: nobody looks ahead from here)
+            world = self.run_block("aftermath", world)
             self._log_changes(ended, world)
         self.final = world   # for whoever wants to look at the end of the game
-        if self.log.record:   # with the summary: survivors, score by rule, why
-            self.log.event("end", self.round, reason=reason, winner=result.winner,
+        if state.log.record:   # with the summary: survivors, score by rule, why
+            state.log.event("end", state.round, reason=reason, winner=result.winner,
                            scores={n: plain(v) for n, v in self.scores(ended).items()},
                            **log_summary.summary(self.decl, ended, self.scores(ended),
                                                  result.winner, reason))
         return result
+
+    def run_block(self, name: str, world: World) -> World:
+        """One of the scenario's blocks (setup, a round, the aftermath): the World after it."""
+        if not self.resumable:
+            return self.interp.run_nested(self.blocks[name], {}, world)[1]
+        frames = self.state.frames
+        frames.append(BlockEnd(name))
+        try:
+            return self.interp.run_nested(self.blocks[name], {}, world)[1]
+        finally:
+            frames.pop()
+
+    def rounds(self, world: World) -> World:
+        """The rounds after the state's, to the last: the World at the end (or GameOver)."""
+        state = self.state
+        for state.round in range(state.round + 1, self.limit + 1):
+            state.log.event("round", state.round)
+            state.acted = {}
+            world = self.round_end(self.run_block("round", world))
+        return world
+
+    def round_end(self, world: World) -> World:
+        """What the engine does when a round's rules are done: the record, and the end."""
+        state = self.state
+        if state.log.record:
+            self._log_losses(world)
+        state.log.pieces(world)   # pieces as values: what the round's rules changed
+        self._note_stuck(world)
+        self.check_end(world)
+        if self.horizon is not None:
+            self.horizon.round_ends(world, state.round)
+        return world
 
     def _log_changes(self, before: World, after: World) -> None:
         """What the aftermath changed, fighter by fighter (experience, awards)."""
@@ -253,8 +314,126 @@ class Game:
                 if f0.values.get(name) != value and name[0] != "#":
                     old, new = plain(f0.values.get(name)), plain(value)
                     self.aftermath.append((index, name, old, new))
-                    self.log.event("change", self.round, fighter=f1.name, field=name,
+                    self.state.log.event("change", self.state.round, fighter=f1.name, field=name,
                                    old=old, new=new)
+
+    def run_entered(self, decl: nodes.ProcedureDecl, args: dict, world: World) -> World:
+        """A marker's `when entered` block, run in the middle of a move: a decision under it
+        is not played on past it (an Opaque frame)."""
+        if not self.resumable:
+            return self.interp.run_nested(decl, args, world)[1]
+        frames = self.state.frames
+        frames.append(Opaque())
+        try:
+            return self.interp.run_nested(decl, args, world)[1]
+        finally:
+            frames.pop()
+
+    def value_after_entering(self, key, decl: nodes.ProcedureDecl, args: dict, side: int,
+                             world: World) -> float:
+        """A side's expected worth after a marker's `when entered` block: exactly when the
+        odds engine can follow it, else the mean of TRIALS sampled runs."""
+        exact = self.look_ahead.value_after(key, decl, args, side, world)
+        if exact is not None:
+            return exact
+        return sum(self.value(self.explorer.sample_run(decl, args, world, RANDOM), side)
+                   for _ in range(TRIALS)) / TRIALS
+
+    # ---- the players that weigh (game/players.py) ---------------------------------------------------
+    def point(self, side: int, kind: str, count: int, world: World,
+              labels: Callable[[], list[str]], resume: Callable[[int, World], object],
+              worth: Callable[[int], float | None] | None = None) -> DecisionPoint:
+        """A decision here and now, as a player sees it (game/explore.py)."""
+        return DecisionPoint(side, kind, count, world, labels, resume, tuple(self.state.frames),
+                             self.interp.run_context(), worth)
+
+    def weigh(self, side: int, name: str, legal: list, show: Callable, run: Callable,
+              world: World) -> int:
+        """A decision the rules name, by a player that weighs (run/decisions.py): the index
+        of the option it takes."""
+        policy = self.players.policies.for_decision(name, world.sides[side].name)
+        if not weighs(policy):   # (a policy the interpreter was given as it is: greedy)
+            policy = "greedy"
+        point = self.point(side, name, len(legal), world,
+                           lambda: [str(show(o)) for o in legal],
+                           lambda i, w: run(legal[i], w))
+        index = self.players.weigh(policy, point)
+        return index
+
+    def player(self, policy: str) -> Callable[[DecisionPoint], int]:
+        """The player that weighs by this policy: greedy (game/greedy.py), mcts:N
+        (game/search.py)."""
+        runs = mcts_runs(policy)
+        if runs is not None:
+            return Search(self, runs)
+        return Greedy(self)
+
+    # ---- playing on from a decision, on another state (game/explore.py) ------------------------------
+    @contextmanager
+    def running(self, state: GameState, policies: Policies, horizon: Horizon | None):
+        """Run the game on `state` with `policies` (a look-ahead's players) until `horizon`;
+        then the game's own state, players and interpreter are back as they were."""
+        interp, players = self.interp, self.players
+        saved = (self.state, self.horizon, self.direct, self.positions, interp.rng,
+                 interp.choice_rng,
+                 interp.recorder, interp.policies, interp.uniform, interp.run_context(),
+                 players.policies, players.randomly)
+        self.state, self.horizon = state, horizon
+        board = self.board.holding(state.pieces)
+        interp.rng, interp.choice_rng = state.dice, state.choices
+        interp.recorder = state.log if state.log.record else None
+        players.use(policies)
+        # (a continuation resumed runs as deep as the run it was taken from: run_cps's room)
+        depth = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(depth, 20_000))
+        # (a look-ahead's players at random: generated code; a search's tree: the interpreter)
+        self.positions = self.resumable and players.look_past_runs()
+        self.direct = interp.compiled and not interp.policies.per_side and \
+            not state.log.record and not self.positions
+        try:
+            yield
+        finally:
+            (self.state, self.horizon, self.direct, self.positions, interp.rng,
+             interp.choice_rng,
+             interp.recorder, interp.policies, interp.uniform, context,
+             players.policies, players.randomly) = saved
+            interp.enter_context(context)
+            self.board.release(board)
+            sys.setrecursionlimit(depth)
+
+    def unwind(self, value, frames: tuple) -> World:
+        """Play on past the run a decision was in, which returned `value`, through the
+        frames of the turn above it (innermost last): the rest of the action, of the rules
+        that activated it, of the round, and the rounds after. The World at the game's end
+        (or GameOver, or a horizon's HorizonReached)."""
+        state, interp = self.state, self.interp
+        for frame in reversed(frames):
+            state.frames.pop()
+            kind = type(frame)
+            if kind is ActionEnd:
+                interp.enter_context(frame.context)
+                result, world = value
+                value = self.action_ends(frame.name, result, _world(world))
+            elif kind is Then:
+                interp.enter_context(frame.context)
+                if frame.activation:
+                    name, world = value
+                    env = {**frame.env, frame.bind: name} if frame.bind is not None else \
+                        frame.env
+                else:
+                    env, world = frame.env, value
+                value = frame.next_(env, _world(world))
+            elif kind is BlockEnd:
+                world = _world(value[1])
+                if frame.block == "setup":
+                    value = self.rounds(world)
+                elif frame.block == "round":
+                    value = self.rounds(self.round_end(world))
+                else:   # (the aftermath: the game is over)
+                    value = world
+            else:   # pragma: no cover - a decision under an Opaque frame is not resumed
+                raise TypeError(f"cannot play on past {frame!r}")
+        return value
 
     # ---- the end -------------------------------------------------------------------------------------
     def check_end(self, world: World) -> None:
@@ -286,22 +465,20 @@ class Game:
             out[side] = score(world)
         return out
 
-    def value(self, world: World, side: int) -> Fraction | float:
-        """What a position is worth to a side, for greedy players: the scenario's `value` for
-        it, else its score minus the best other score, with fighters in play as a tie-break."""
+    def value(self, world: World, side: int) -> float:
+        """What a position is worth to a side, for the players that weigh (game/worth.py)."""
+        return self.worth(world, side)
+
+    def side_value(self, name: str) -> Callable[[World], Fraction | float] | None:
+        """The scenario's `value` for a side, as a function of a World, if it has one."""
         values = self._side_values if self._side_values is not None else self._values()[2]
-        name = world.sides[side].name
-        own = values.get(name)
-        if own is not None:
-            return own(world)
+        return values.get(name)
+
+    def score_margin(self, world: World, side: int) -> Fraction | int:
+        """A side's score minus the best other side's."""
         scores = self.scores(world)
-        others = [v for n, v in scores.items() if n != name]
-        alive = [0] * len(world.sides)
-        for f in world.fighters:
-            if not f.removed:
-                alive[f.side] += 1
-        material = alive[side] - max((a for i, a in enumerate(alive) if i != side), default=0)
-        return scores[name] - max(others, default=0) + Fraction(material, 100)
+        name = world.sides[side].name
+        return scores[name] - max((v for n, v in scores.items() if n != name), default=0)
 
     def result(self, world: World, reason: str) -> GameResult:
         """What the game tells the simulator, from the world at its end (before any
@@ -321,8 +498,8 @@ class Game:
                 side[key] = side.get(key, 0) + 1
         scored = frozenset(name for name, term in self._terms() if term(world))
         return GameResult(self.seed, tuple(self.scenario.side_names), winner,
-                          {n: float(v) for n, v in scores.items()}, self.round, reason,
-                          kills, scored, self.stuck, left)
+                          {n: float(v) for n, v in scores.items()}, self.state.round, reason,
+                          kills, scored, self.state.stuck, left)
 
     def _terms(self) -> list[tuple[str, Callable[[World], object]]]:
         """Each objective of the scores (game/objectives.py), as a function of a world."""
@@ -334,9 +511,9 @@ class Game:
         return found
 
     def _note_stuck(self, world: World) -> None:
-        for side, (tried, took) in self._acted.items():
-            if tried and not took and self.stuck is None:
-                self.stuck = (f"round {self.round}: {world.sides[side].name} had fighters to "
+        for side, (tried, took) in self.state.acted.items():
+            if tried and not took and self.state.stuck is None:
+                self.state.stuck = (f"round {self.state.round}: {world.sides[side].name} had fighters to "
                               "activate but no legal action for any of them")
 
     # ---- what the rules ask of the board -----------------------------------------------------------------
@@ -352,13 +529,30 @@ class Game:
             case nodes.Activate():
                 ref = fn(stmt.fighter)(env, world)
                 exclude = fn(stmt.exclude)(env, world) if stmt.exclude is not None else None
-                name, world = self.activate_now(stmt, ref, exclude, world)
-                bound = {stmt.bind.name: name} if stmt.bind is not None else {}
-                return next_({**env, **bound}, world)
+                bind = stmt.bind.name if stmt.bind is not None else None
+                if self.resumable:   # (the rest of the rules after it: the position in the turn)
+                    frames = self.state.frames
+                    frames.append(Then(next_, env, bind, self.interp.run_context(), True))
+                    try:
+                        name, world = self.activate_now(stmt, ref, exclude, world)
+                    finally:
+                        frames.pop()
+                else:
+                    name, world = self.activate_now(stmt, ref, exclude, world)
+                return next_({**env, bind: name} if bind is not None else env, world)
             case nodes.Travel():
                 ref = fn(stmt.fighter)(env, world)
                 reach = fn(stmt.distance)(env, world)
                 target = fn(stmt.target)(env, world) if stmt.target is not None else None
+                if self.resumable:
+                    frames = self.state.frames
+                    frames.append(Then(next_, env, None, self.interp.run_context(), False))
+                    try:
+                        world = self.travel(ref, reach, stmt.away, world, target,
+                                            through_of(stmt))
+                    finally:
+                        frames.pop()
+                    return next_(env, world)
                 return next_(env, self.travel(ref, reach, stmt.away, world, target,
                                               through_of(stmt)))
             case nodes.PlaceAt():   # position as a value: where a fighter or a piece is
@@ -418,10 +612,10 @@ class Game:
     def note_moved(self, label: str, at) -> None:
         """Moving a piece: the log tells it as the piece placed anew, "beacon 2 placed at
         (12, 9)" (the record has no event of its own for it yet)."""
-        self.log.event("place", self.round, marker=label, at=point(at))
+        self.state.log.event("place", self.state.round, marker=label, at=point(at))
 
     def concede_now(self, ref: Ref, world: World) -> World:
-        self.log.event("concede", self.round, side=world.sides[ref.index].name)
+        self.state.log.event("concede", self.state.round, side=world.sides[ref.index].name)
         world = world.concede(ref.index)
         self.check_end(world)
         return world
@@ -432,7 +626,9 @@ class Game:
         `generated`: asked by a generated sampled run (the turn), whose policies the action's
         own generated run shares. Its work (the options checked, the look-ahead, the action)
         has a budget of its own, whatever else the round has done (run/budget.py)."""
-        interp, log = self.interp, self.log
+        if self.horizon is not None:   # a look-ahead that stops before the next activation
+            self.horizon.activation(world)
+        interp, log = self.interp, self.state.log
         # the fighter whose action runs removes whom it removes (the rules' `remove` with no
         # `by`), in the look-ahead as in the action itself; a recorded game credits it with
         # the rolls of its action the rules do not credit to another, and no later ones
@@ -460,13 +656,13 @@ class Game:
         phase or a round did themselves (a fighter that flees in a morale phase)."""
         if type(world) is Draft:   # (changed in place: what is kept must not change after)
             world = world.freeze()
-        before, self._logged = self._logged, world
+        before, self.state.logged = self.state.logged, world
         if before is None or before is world:
             return
         for f0, f1 in zip(before.fighters, world.fighters):
             lost = f0.values.get("#models", 0) - f1.values.get("#models", 0)
             if lost > 0 and f1.values["#models_start"] > 1:   # a unit lost models
-                self.log.event("models", self.round, fighter=f1.name,
+                self.state.log.event("models", self.state.round, fighter=f1.name,
                                side=world.sides[f1.side].name, lost=lost,
                                left=f1.values["#models"], start=f1.values["#models_start"])
                 if "#specials" in f1.values:   # which special models fell, with their pieces
@@ -474,16 +670,16 @@ class Game:
                                                   f0.values["#special_left"],
                                                   f1.values["#special_left"]):
                         if n1 != n0:
-                            self.log.event("change", self.round, fighter=f1.name,
+                            self.state.log.event("change", self.state.round, fighter=f1.name,
                                            field=f"models carrying {piece}", old=n0, new=n1)
             if f1.removed and not f0.removed:   # a casualty, or one that left the table
-                self.log.event("withdrawn" if f1.withdrawn else "removed", self.round,
+                self.state.log.event("withdrawn" if f1.withdrawn else "removed", self.state.round,
                                fighter=f1.name, side=world.sides[f1.side].name,
                                **removal_by(world, f1))
 
     def _activation(self, stmt: nodes.Activate, ref: Ref, exclude, world: World,
                     generated: bool) -> tuple[str, World]:
-        if self.log.record:   # what the rules did before this activation, where it happened
+        if self.state.log.record:   # what the rules did before this activation, where it happened
             self._log_losses(world)
         fighter = world.fighters[ref.index]
         if fighter.removed:
@@ -503,22 +699,22 @@ class Game:
             if type(world) is Draft:   # a player who may look ahead needs a World
                 world = world.freeze()
             options = players.legal(ref, names, world, forces)
-        acted = self._acted.get(fighter.side)
+        acted = self.state.acted.get(fighter.side)
         if acted is None:
-            acted = self._acted[fighter.side] = [0, 0]
+            acted = self.state.acted[fighter.side] = [0, 0]
         acted[0] += 1
         if not options:
-            if self.log.record:   # which requirement each action failed
-                self.log.event("idle", self.round, fighter=fighter.name,
+            if self.state.log.record:   # which requirement each action failed
+                self.state.log.event("idle", self.state.round, fighter=fighter.name,
                                why=log_summary.cannot_act(self.interp, ref, names, world))
             return "none", world
         acted[1] += 1
         if randomly:
             index = 0
-            if self.log.record:
+            if self.state.log.record:
                 name, args = options[0]
-                self.log.decided("action", side_name,
-                                 option_label(name, pieces.labelled(args, world), world))
+                self.state.log.decided("action", side_name,
+                                       option_label(name, pieces.labelled(args, world), world))
         else:
             frozen = world
             index = players.pick(fighter.side, "action",
@@ -526,16 +722,26 @@ class Game:
                                                        frozen) for name, args in options],
                                  frozen, lambda i: self.look_ahead.action_value(
                                      options[i], fighter.side, frozen),
-                                 count=len(options))
-        name, args = options[index]
-        interp = self.interp
+                                 count=len(options),
+                                 resume=lambda i, w: self.act(ref, options[i], w, False))
+        return self.act(ref, options[index], world, generated)
+
+    def act(self, ref: Ref, option: tuple[str, dict], world: World,
+            generated: bool) -> tuple[str, World]:
+        """An activated fighter takes an action: (its name, the World after it)."""
+        name, args = option
+        interp, state = self.interp, self.state
+        log = state.log
         # (the fighters the action is taken on: a recorded game tells a step on any other)
         interp.acting_with = tuple(v for v in args.values() if isinstance(v, Ref))
-        if self.log.record:
-            self.log.event("activate", self.round, fighter=fighter.name,
-                           side=world.sides[fighter.side].name,
-                           action=option_label(name, pieces.labelled(args, world), world))
-        before = world if self.log.record else None
+        if log.record:
+            fighter = world.fighters[ref.index]
+            log.event("activate", state.round, fighter=fighter.name,
+                      side=world.sides[fighter.side].name,
+                      action=option_label(name, pieces.labelled(args, world), world))
+        before = world if log.record else None
+        if self.resumable:   # (what is left of the activation once the action is done)
+            state.frames.append(ActionEnd(name, interp.run_context()))
         interp.in_action += 1
         try:
             # an action of a sampled game: straight to its generated code when it can (what
@@ -550,10 +756,18 @@ class Game:
                                                       world)
         finally:
             interp.in_action -= 1
-        if result is not None and self.log.record:
-            self.log.event("result", self.round, action=name, value=plain(result))
+            if self.resumable:
+                state.frames.pop()
+        return self.action_ends(name, result, world, before)
+
+    def action_ends(self, name: str, result, world: World,
+                    before: World | None = None) -> tuple[str, World]:
+        """What the engine does when an action is done: the record, and the end."""
+        log = self.state.log
+        if result is not None and log.record:
+            log.event("result", self.state.round, action=name, value=plain(result))
         if before is not None:   # who the action took out of play, for whoever reads the record
             self._log_losses(world)
-            self.log.pieces(world)   # pieces as values: what the action changed of them
+            log.pieces(world)   # pieces as values: what the action changed of them
         self.check_end(world)
         return name, world

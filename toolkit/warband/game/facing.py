@@ -4,8 +4,9 @@ templates (square, circle, cone, line: their geometry is run/areas.py).
 A fighter on a board faces a way: the way it last went (a move sets it: `moved`, called by
 the movement), or the way `face f towards g` turned it; before either, the way to the board's
 centre (where the fight is: a fighter deployed on its table edge faces the enemy's). Facing is
-kept here, beside the World, and asked lazily: a game whose rules never ask it pays one dict
-store a move. Exact look-ahead (which never moves anyone) does not change it.
+kept in the game's state (game/state.py), beside the World, and asked lazily: a game whose
+rules never ask it pays one dict store a move. Exact look-ahead (which never moves anyone)
+does not change it.
 
 `in_front(f, g)` holds when g's centre lies in f's front half (on the line across f's centre
 counts as in front), `in_rear(f, g)` when it lies in the rear half; with an ARC in degrees, in
@@ -23,7 +24,6 @@ from warband.run import areas
 if TYPE_CHECKING:
     from warband.game.board import Board
 
-NAMES = ("square", "circle", "cone", "line", "in_front", "in_rear")
 _EDGE = 1e-9
 
 
@@ -31,15 +31,9 @@ class Facing:
     def __init__(self, board: Board, game) -> None:
         # the game's log is read where it is needed: look-ahead trials put one of their own
         self.board, self.game = board, game
-        self.ways: dict[int, tuple[float, float]] = {}   # fighter's index -> a unit vector
         w, h = board.width, board.height
         # a board of squares counts its cells from 1
         self.centre = ((w + 1) / 2, (h + 1) / 2) if board.squares else (w / 2, h / 2)
-
-    def install(self, interp) -> None:
-        for name in NAMES:
-            setattr(interp, "q_" + name, getattr(self, name))
-        interp.facing = self
 
     # ---- facing ----------------------------------------------------------------------------------
     def moved(self, index: int, start, spot) -> None:
@@ -47,7 +41,7 @@ class Facing:
         dx, dy = spot[0] - start[0], spot[1] - start[1]
         d = math.hypot(dx, dy)
         if d > _EDGE:
-            self.ways[index] = (dx / d, dy / d)
+            self.game.state.facing[index] = (dx / d, dy / d)
 
     def face(self, ref, target, world) -> None:
         """`face f towards g`."""
@@ -56,7 +50,7 @@ class Facing:
             self.moved(ref[1], a, b)
 
     def way(self, index: int, at) -> tuple[float, float]:
-        found = self.ways.get(index)
+        found = self.game.state.facing.get(index)
         if found is not None:
             return found
         dx, dy = self.centre[0] - at[0], self.centre[1] - at[1]
@@ -92,7 +86,7 @@ class Facing:
     def _area(self, shape: str, args: tuple):
         world = args[-1]
         area = areas.make(shape, args[:-1], world, self.board.squares)
-        if self.game.log.record and area.at is not None:
+        if self.game.state.log.record and area.at is not None:
             return areas.Area(area.shape, area.at, area.way, area.size, area.width, area.anchor,
                               area.squares, area.text, self.seen)
         return area
@@ -100,12 +94,12 @@ class Facing:
     def seen(self, world, area, found) -> None:
         """The game log: the template placed, and who is under it."""
         names = ", ".join(world.fighters[r[1]].name for r in found) or "nobody"
-        log = self.game.log
+        log = self.game.state.log
         last = log.events[-1] if log.events else None
         if last is not None and last.get("type") == "template" and \
                 last.get("area") == area.text and last.get("under") == names:
             return   # asked again of the same placing: once in the log
-        log.event("template", self.game.round, area=area.text, under=names)
+        log.event("template", self.game.state.round, area=area.text, under=names)
 
     def square(self, *args):
         return self._area("square", args)

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from warband.diagnostics import Diagnostic, Sources, Span, diag, lone_surrogate
 from warband.limits import MAX_FIGHTERS, MAX_RECORD_BYTES, MAX_ROUNDS
-from warband.run.decisions import POLICIES
+from warband.run.decisions import POLICIES, known_policy
 from warband.run.evaluate import infinite
 from warband.run.world import Ref
 
@@ -292,7 +292,7 @@ def check_record(record) -> None:
     for side, policy in record["policies"].items():
         if not side or not side.isprintable():
             raise RecordProblem(f"{shown(side)} is no side's name", ("policies", side))
-        if policy not in POLICIES:
+        if not known_policy(policy):
             raise RecordProblem(f"unknown policy {shown(policy)} for {shown(side)}",
                                 ("policies", side),
                                 hint=f"a side plays {', '.join(POLICIES)}")

@@ -72,8 +72,9 @@ class Movement:
             else:
                 spot = spots[game.players.pick(
                     side, "destination", lambda: [position(s) for s in spots], world,
-                    lambda i: self.spot_value(ref, spots[i], enemies, world),
-                    count=len(spots))]
+                    lambda i: self.spot_value(ref, spots[i], world),
+                    count=len(spots),
+                    resume=lambda i, w: self.arrive(ref, start, spots[i], w))]
         else:
             # the ways a fighter may go: nowhere, towards an enemy (into contact), onto a
             # piece, straight away from the nearest enemy; only the chosen way is made and
@@ -91,16 +92,24 @@ class Movement:
                     return [_route(i, enemies, pieces) for i in range(count)]
 
                 def end(i):
+                    self.passing = passing   # (a look-ahead may have moved others since)
                     return self.route_end(_route(i, enemies, pieces), start, enemies, reach,
                                           others)
                 chosen = game.players.pick(
                     side, "destination", lambda: [_route_label(r[0]) for r in routes()], world,
-                    lambda i: self.spot_value(ref, end(i), enemies, world), count=count)
-                spot = self.route_end(_route(chosen, enemies, pieces), start, enemies, reach,
-                                      others)
-        log = game.log
+                    lambda i: self.spot_value(ref, end(i), world), count=count,
+                    resume=lambda i, w: self.arrive(ref, start, end(i), w))
+                spot = end(chosen)
+        return self.arrive(ref, start, spot, world)
+
+    def arrive(self, ref: Ref, start, spot, world: World) -> World:
+        """The end of a move: the fighter stands at spot (and runs what a marker there does
+        to whoever enters it)."""
+        game, board = self.game, self.board
+        fighter = world.fighters[ref.index]
+        log = game.state.log
         if spot != start and log.record:
-            log.event("travel", game.round, fighter=fighter.name, at=point(start),
+            log.event("travel", game.state.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
         if spot != start:
             world = world.place(ref, spot)
@@ -108,11 +117,11 @@ class Movement:
         for piece in board.pieces_at(spot) if board.entered else ():
             marker = game.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
-                log.event("enter", game.round, fighter=fighter.name, marker=piece.kind)
+                log.event("enter", game.state.round, fighter=fighter.name, marker=piece.kind)
                 if type(world) is Draft:
                     world = world.freeze()
-                _, world = game.interp.run_nested(self.entered(marker),
-                                                  {marker.entered_by.name: ref}, world)
+                world = game.run_entered(self.entered(marker), {marker.entered_by.name: ref},
+                                         world)
         return world
 
     def break_off(self, name: str, start, enemies: list, reach: float, others: list):
@@ -132,8 +141,8 @@ class Movement:
             if any(board.contact(end, e) for _, e in enemies):
                 continue
             return end
-        if game.log.record:
-            game.log.event("stuck", game.round, fighter=name,
+        if game.state.log.record:
+            game.state.log.event("stuck", game.state.round, fighter=name,
                            why=f"no free route {number(reach)}\" away from the enemy")
         return start
 
@@ -240,12 +249,13 @@ class Movement:
                                                    "contact with the enemy")
         return spots[game.players.pick(
             side, "destination", lambda: [position(s) for s in spots], world,
-            lambda i: self.spot_value(ref, spots[i], enemies, world), count=len(spots))]
+            lambda i: self.spot_value(ref, spots[i], world), count=len(spots),
+            resume=lambda i, w: self.arrive(ref, start, spots[i], w))]
 
     def stuck(self, name: str, start, why: str):
         """The fighter stays where it is, and the log says why."""
-        if self.game.log.record:
-            self.game.log.event("stuck", self.game.round, fighter=name, why=why)
+        if self.game.state.log.record:
+            self.game.state.log.event("stuck", self.game.state.round, fighter=name, why=why)
         return start
 
     def inches_to(self, start, goal, stop: float, reach: float, others: list):
@@ -296,19 +306,19 @@ class Movement:
                 None, None, None, marker.entered, marker.span)
         return found
 
-    def spot_value(self, ref: Ref, spot, enemies: list, world: World) -> float:
-        """What ending a move at `spot` is worth to the mover's side, for a greedy player."""
+    def spot_value(self, ref: Ref, spot, world: World) -> float:
+        """What ending a move at `spot` is worth to the mover's side, for a greedy player:
+        the worth of standing there (game/worth.py), after what a marker there does to
+        whoever enters it (exactly, or by trials)."""
         game = self.game
         after = world.place(ref, spot)
         side = world.fighters[ref.index].side
         for piece in self.board.pieces_at(spot):
             marker = game.ruleset.markers.get(piece.kind)
             if marker is not None and marker.entered is not None:
-                return game.look_ahead.value_after(("entered", piece.kind),
-                                                   self.entered(marker),
-                                                   {marker.entered_by.name: ref}, side, after)
-        closeness = -min((self.board.distance(spot, e) for _, e in enemies), default=0)
-        return float(game.value(after, side)) + closeness / 1000
+                return game.value_after_entering(("entered", piece.kind), self.entered(marker),
+                                                 {marker.entered_by.name: ref}, side, after)
+        return float(game.value(after, side))
 
 
 # the directions a fighter breaking off tries, as turns from straight away from the nearest

@@ -47,7 +47,7 @@ class Placement:
             spot = game.players.place_spot(side.index, spots, world)
             world = world.place(FIGHTER_REFS[i], spot)
             taken.append(spot)
-        game.log.event("deploy", game.round, side=world.sides[side.index].name, zone=zone_name)
+        game.state.log.event("deploy", game.state.round, side=world.sides[side.index].name, zone=zone_name)
         return world
 
     def place(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
@@ -61,12 +61,12 @@ class Placement:
         if at is not None:
             self.board.add(Piece(kind, at, to, radius))
             if to is not None:   # a wall: where it runs
-                game.log.event("place", game.round, marker=kind, at=point(at),
+                game.state.log.event("place", game.state.round, marker=kind, at=point(at),
                                to=point(to))
             else:
-                game.log.event("place", game.round, marker=kind, at=point(at))
+                game.state.log.event("place", game.state.round, marker=kind, at=point(at))
             world = placed(game.ruleset, world, kind, [at], wall=to is not None)
-            game.log.pieces(world)   # (the new piece as it starts: its changes are told)
+            game.state.log.pieces(world)   # (the new piece as it starts: its changes are told)
             return world
         zone = self.board.zones[zone_name] if zone_name is not None else Zone("everywhere", ())
         apart = apart if apart is not None else 0
@@ -87,11 +87,11 @@ class Placement:
             spot = game.players.place_spot(by, spots, world)
             self.board.add(Piece(kind, spot, None, radius))
             spots_taken.append(spot)
-            if game.log.record:
-                game.log.event("place", game.round, marker=kind, at=point(spot),
+            if game.state.log.record:
+                game.state.log.event("place", game.state.round, marker=kind, at=point(spot),
                                by=world.sides[by].name)
         world = placed(game.ruleset, world, kind, spots_taken)
-        game.log.pieces(world)   # (the new pieces as they start: their changes are told)
+        game.state.log.pieces(world)   # (the new pieces as they start: their changes are told)
         return world
 
 

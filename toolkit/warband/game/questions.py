@@ -3,9 +3,9 @@ engaged.
 
 The rules ask them for every target of every action an activated fighter might take, several
 hundred times a game, so each is one method taking the fighters' Refs and the world, called
-straight from generated code (`I.q_contact(a, b, world)`): the interpreter has the answers
-for a game without a board (in reach, in sight), and a game puts these in their place. Sight
-depends only on two positions and the pieces on the board, and is kept by the Board.
+straight from generated code (`I.board.contact(a, b, world)`): this is the BoardView
+(run/board_view.py) a game gives its interpreter, with the areas and facing of facing.py.
+Sight depends only on two positions and the pieces on the board, and is kept by the Board.
 """
 
 from __future__ import annotations
@@ -16,23 +16,29 @@ from typing import TYPE_CHECKING
 
 from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
+from warband.game.facing import Facing
+from warband.run import units
 from warband.run.evaluate import FAR
 
-NAMES = ("distance", "sees", "obscured", "contact", "engaged", "pieces", "inside")
 KEPT = 100_000   # answers kept: distances to markers by position, the rules' numbers by hundredths
 
 
 class Questions:
-    def __init__(self, board: Board, mobile: bool = False) -> None:
+    """A game's board, as its interpreter asks it (a run.board_view.BoardView)."""
+
+    def __init__(self, board: Board, facing: Facing, mobile: bool = False) -> None:
         self.board = board
         # carrying pieces: whether the rules move pieces, so that distances to a kind of
         # marker are measured to where its pieces are now, not where the board put them
         self.mobile = mobile
+        # areas and facing (facing.py): asked straight, as the rest
+        self.facing = facing
+        self.square, self.circle, self.cone, self.line = (
+            facing.square, facing.circle, facing.cone, facing.line)
+        self.in_front, self.in_rear, self.face = facing.in_front, facing.in_rear, facing.face
 
-    def install(self, interp) -> None:
-        """Answer the interpreter's (and its generated code's) questions from this board."""
-        for name in NAMES:
-            setattr(interp, "q_" + name, getattr(self, name))
+    def carriers(self, a, piece, world) -> int:   # (the World answers it)
+        return units.carriers(world, a, piece)
 
     def distance(self, a, b, world):
         pa = world.fighters[a[1]].position

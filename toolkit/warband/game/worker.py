@@ -14,7 +14,8 @@ from warband.game.objectives import objectives as scenario_objectives
 from warband.game.results import GameResult, PlayRequest
 from warband.game.scenario import Scenario, load_scenario
 from warband.game.tally import GameDetails, Loss
-from warband.run.decisions import ENGINE_DECISIONS, POLICIES, Policies, policy_problem
+from warband.run.decisions import (ENGINE_DECISIONS, POLICIES, Policies, known_policy,
+                                    policy_problem)
 from warband.run.evaluate import RulesError
 
 # this process's scenarios, by the request's reference and the side files that replace forces,
@@ -67,10 +68,10 @@ def _policy_problems(scenario: Scenario, who: str, policy: str) -> list[Diagnost
     names = list(decisions) + list(ENGINE_DECISIONS)
     side, _, decision = who.rpartition(":") if ":" in who else ("", "", who)
     if who == "*" or (not side and who in sides):
-        if policy in POLICIES:
+        if known_policy(policy):
             return []
         return [diag("E911", f"unknown policy '{policy}'", None,
-                     hint=f"a side plays {', '.join(POLICIES)}"
+                     hint=f"a side plays {', '.join(POLICIES)} or mcts:RUNS"
                      + ("; a decision also takes one of its options" if names else ""))]
     problems = []
     if side and side not in sides:

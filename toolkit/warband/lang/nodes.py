@@ -15,7 +15,7 @@ from warband.lang.nodes_board import *  # noqa: F403
 from warband.lang.nodes_core import *  # noqa: F403
 from warband.lang.nodes_decl import *  # noqa: F403
 from warband.lang.nodes_board import MarkerDecl, ScenarioDecl
-from warband.lang.nodes_core import node
+from warband.lang.nodes_core import NODE_CLASSES, children, node, walk  # noqa: F401
 from warband.lang.nodes_decl import ConversionDecl, Header, Overridable, OverrideDecl, RemoveDecl
 
 # Everything a file may declare at its top level (the grammar's `item`). Once layer() has merged

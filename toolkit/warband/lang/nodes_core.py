@@ -7,6 +7,7 @@ about it, and two identical expressions at different places stay distinct.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import FrozenInstanceError, dataclass
 from typing import TypeVar, dataclass_transform
 
@@ -28,6 +29,7 @@ def node(cls: type[_Node]) -> type[_Node]:
     made = dataclass(eq=False, slots=True, repr=False)(cls)
     for name, method in _NODE_METHODS.items():
         setattr(made, name, method)
+    NODE_CLASSES.add(made)
     return made
 
 
@@ -62,6 +64,33 @@ def _repr(self) -> str:
 
 _NODE_METHODS = {"__setattr__": _set_once, "__delattr__": _delete, "__getstate__": _state,
                  "__setstate__": _restore, "__repr__": _repr}
+NODE_CLASSES: set[type] = set()   # every node class (the decorator adds each)
+
+
+def children(n) -> Iterator:
+    """The nodes directly under node n, in the order of its fields (the order of the text),
+    through the tuples that hold them: the one generic walk of the syntax. A pass that looks
+    for some kinds of node walks with `walk` and matches those, and needs no case for the
+    others: a new kind of node is walked the day it is declared."""
+    for name in n.__slots__:
+        yield from _nodes_in(getattr(n, name))
+
+
+def _nodes_in(value) -> Iterator:
+    if type(value) in NODE_CLASSES:
+        yield value
+    elif type(value) is tuple:
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def walk(n) -> Iterator:
+    """Every node under n (n included), depth first, in the order of the text."""
+    stack = [n]
+    while stack:
+        here = stack.pop()
+        yield here
+        stack.extend(reversed(list(children(here))))
 
 
 @node

@@ -198,6 +198,5 @@ def check_size(value, what: str, most: float | None = None) -> float:
 def face(interp, ref: Ref, target: Ref, world) -> None:
     """`face f towards g`: only a game on a board keeps facing (game/facing.py); outside one,
     and while exact odds look ahead, nobody turns."""
-    facing = interp.facing
-    if facing is not None and not interp.exact_mode:
-        facing.face(ref, target, world)
+    if not interp.exact_mode:
+        interp.board.face(ref, target, world)

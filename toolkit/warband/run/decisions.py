@@ -26,7 +26,33 @@ if TYPE_CHECKING:
     from warband.run.host import GameHost, Recorder
     from warband.run.world import World
 
-POLICIES = ("first", "random", "greedy")
+POLICIES = ("first", "random", "greedy", "mcts")
+EXACT_POLICIES = ("first", "random", "greedy")   # odds weigh exactly: a search plays games
+MCTS_RUNS = 200          # a search's look-ahead runs for a decision, unless `mcts:N` says
+MAX_MCTS_RUNS = 100_000  # (at most: a game's decisions times this many runs must end)
+
+
+def weighs(policy: str) -> bool:
+    """Whether a policy weighs its options by looking ahead: greedy, mcts and mcts:N (and a
+    search's own walk through its tree, `search`)."""
+    return policy == "greedy" or policy == "search" or policy == "mcts" or \
+        policy.startswith("mcts:")
+
+
+def mcts_runs(policy: str) -> int | None:
+    """The runs of an `mcts` or `mcts:N` policy (None: not one, or N is no whole number
+    from 1 to MAX_MCTS_RUNS)."""
+    if policy == "mcts":
+        return MCTS_RUNS
+    head, _, runs = policy.partition(":")
+    if head != "mcts" or not runs.isdigit() or len(runs) > 6:
+        return None
+    return int(runs) if 1 <= int(runs) <= MAX_MCTS_RUNS else None
+
+
+def known_policy(policy: str) -> bool:
+    """One of POLICIES, or mcts:N."""
+    return policy in POLICIES or mcts_runs(policy) is not None
 
 
 @dataclass
@@ -70,8 +96,11 @@ def policy_problem(ruleset, name: str, value: str) -> tuple[str, str] | None:
     """What is wrong with a policy for decision `name` (a message and a hint), or None: a
     policy, or what the decision can take (an option's name, a number, several numbers, a
     member's name: a fighter, a side, a piece)."""
-    if value in POLICIES:
+    if known_policy(value):
         return None
+    if value.startswith("mcts:"):
+        return (f"'{value}' is no search: mcts:N takes N from 1 to {MAX_MCTS_RUNS:,} runs",
+                f"e.g. {name}=mcts:{MCTS_RUNS}")
     found = ruleset.decisions.get(name)
     if found is None:   # one the engine asks (an action and its targets, a place): any label
         return None
@@ -196,7 +225,8 @@ class Decisions:
         # (a fighter or a side by its name, a piece by its kind and number: run/members.py)
         run = self._logged(stmt, env, world, run, lambda r: members.member_name(world, r))
         if policy in ("random", "greedy") and len(group) > 1:
-            return self.decide(stmt, policy, list(group), run, env, world)
+            return self.decide(stmt, policy, list(group), run, env, world,
+                               lambda r: members.member_name(world, r))
         named = members.named(world, group, policy)
         return run(named if named is not None else group[0], world)
 
@@ -222,7 +252,7 @@ class Decisions:
         legal = [o for o in stmt.options if is_legal(o)]
         if len(legal) == 1:
             return run(legal[0], world)
-        return self.decide(stmt, policy, legal, run, env, world)
+        return self.decide(stmt, policy, legal, run, env, world, lambda o: o.name.name)
 
     def choose_number(self, stmt: nodes.ChooseNumber, env, world, k, ret):
         low, high = (self.fn(stmt.low)(env, world), self.fn(stmt.high)(env, world))
@@ -237,7 +267,7 @@ class Decisions:
         if self.probing:
             self._probe(stmt, [str(v) for v in values], env, world)
         if policy in ("random", "greedy") and len(values) > 1:
-            return self.decide(stmt, policy, values, run, env, world)
+            return self.decide(stmt, policy, values, run, env, world, str)
         if policy.lstrip("-").isdecimal() and len(policy) <= 30 and int(policy) in values:
             return run(int(policy), world)   # scripted
         default = low
@@ -264,7 +294,8 @@ class Decisions:
         if self.probing:   # (named as --policy takes them: `odds --solve` prints a_hand=2,0,0)
             self._probe(stmt, [",".join(map(str, c)) for c in legal], env, world)
         if policy in ("random", "greedy") and len(legal) > 1:
-            return self.decide(stmt, policy, legal, run, env, world)
+            return self.decide(stmt, policy, legal, run, env, world,
+                               lambda c: tuples.shown(stmt, c))
         scripted = tuples.parse(stmt, policy)
         if scripted is not None and scripted in legal:
             return run(scripted, world)
@@ -273,14 +304,17 @@ class Decisions:
             default = tuple(self.fn(d)(env, world) for d in stmt.default)
         return run(tuples.default_choice(stmt, legal, default), world)
 
-    in_action = 0   # in a game: how deep in actions the run is (look-ahead stays inside one)
+    in_action = 0   # in a game: how deep in actions the run is
 
-    def decide(self, stmt, policy, legal, run, env, world):
-        """A random or greedy choice among the legal options (or numbers)."""
-        if policy == "greedy" and self.game is not None and not self.in_action:
-            # between actions the rest of the game cannot be looked ahead exactly: the engine
-            # plays greedily where it can weigh the outcome (actions, targets, moves)
-            policy = "random"
+    def decide(self, stmt, policy, legal, run, env, world, show: Callable = str):
+        """A random or greedy choice among the legal options (or numbers); `show` labels an
+        option as the record writes it. In a sampled game a player that weighs (greedy,
+        mcts) is asked through the game: it may play each option on past this run."""
+        if policy == "greedy" and self.game is not None and not self.exact_mode:
+            decider = self.fn(stmt.decider)(env, world)
+            side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
+            index = self.game.weigh(side, stmt.name.name, legal, show, run, world)
+            return run(legal[index], world)
         if self.exact_mode and policy == "greedy":
             # the decider has seen every roll so far: decide once per outcome of each
             pending = [i for i, d in world.lazies.items() if len(d) > 1]
@@ -305,9 +339,6 @@ class Decisions:
         sign = 1 if side == self.actor_side else -1
         if self.exact_mode:   # inside a look-ahead: this decision's future is part of it
             return self.look_ahead(legal, run, world, sign)[1]
-        if self.game is not None:   # a game's player sees ahead within a budget
-            return run(self.game.look_ahead.best_option(stmt.name.name, legal, run, world,
-                                                        sign), world)
         return run(self.look_ahead(legal, run, world, sign)[0], world)
 
     def look_ahead(self, legal, run, world, sign: int):

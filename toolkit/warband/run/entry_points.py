@@ -100,6 +100,21 @@ class EntryPoints(InterpreterParts):
         """The value of a table or definition for plain arguments."""
         return self.fn.call(e, name, [lambda env, world, v=v: v for v in args])({}, world)
 
+    # ---- the position in a run, for a game that resumes it (game/state.py) -------------------------
+    def run_context(self) -> tuple:
+        """What a continuation of a sampled run expects of the interpreter when it is called:
+        the run's mode and its counters, the side and score of its procedure, the fighter
+        acting and how deep in actions it is. A game keeps it with each frame of the turn,
+        and puts it back when a look-ahead plays on from there (enter_context)."""
+        return (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
+                self.drawn, self.memoise, self.acting, self.acting_with, self.in_action,
+                self.roller)
+
+    def enter_context(self, context: tuple) -> None:
+        (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
+         self.drawn, self.memoise, self.acting, self.acting_with, self.in_action,
+         self.roller) = context
+
     def run_nested(self, decl, args: dict, world: World, exact: bool = False,
                    observe: Callable | None = None):
         """Run a procedure (or a scenario's block) from inside a running game: a sampled run
@@ -115,7 +130,8 @@ class EntryPoints(InterpreterParts):
                 block = self.blocks.get(name)
                 if self.compiled and (self.ruleset.procedures.get(name) is decl or
                                       block is decl) and not self.policies.per_side and (
-                            self.recorder is None or not self.recorder.record):
+                            self.recorder is None or not self.recorder.record) and (
+                            self.game is None or not self.game.positions):
                     # the fast way, when it can
                     # lazily: only a run that samples needs the generated code (validate never)
                     from warband.run.codegen import hooks as codegen

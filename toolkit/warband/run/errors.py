@@ -9,3 +9,9 @@ class RulesError(Exception):
     def __init__(self, diagnostic) -> None:
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
+
+
+class NeedsTheGame(Exception):
+    """An exact look-ahead inside a game met a statement only the game can play (a move, a
+    placing): the odds engine cannot follow it, so the player plays the future on instead
+    (game/lookahead.py). Outside a game exact odds take a move as made where the rules need."""

@@ -3,7 +3,7 @@
 Outside a game (the odds of one action, an army rule) the interpreter runs on its own; in a
 game the engine (game/engine.py) sets itself as `Interpreter.game` and answers the statements
 only a board and its players can: activate, travel, deploy, place and concede, and the choices
-a greedy player makes by looking ahead; a game's log records the dice and the choices. The run layer declares what it needs here, and the
+a player makes by looking ahead (weigh); a game's log records the dice and the choices. The run layer declares what it needs here, and the
 game layer above implements it: the interpreter never imports the engine.
 """
 
@@ -54,19 +54,20 @@ class Recorder(Protocol):
         """Pieces as values: log what changed of the pieces since the log last looked."""
 
 
-class LookAhead(Protocol):
-    """How a game's greedy player weighs a decision inside a sampled action."""
-
-    def best_option(self, name: str, legal: list, run: Callable, world: World,
-                    sign: int) -> Any: ...
-
-
 class GameHost(Protocol):
     """The game the interpreter runs in (see the module's docstring)."""
 
     # whether actions go straight to generated code, a turn's Draft changed in place
     direct: bool
-    look_ahead: LookAhead
+    # whether a player may play on from a decision past the run it is in: the interpreter
+    # runs the game's blocks then, never generated code (which cannot stop in the middle)
+    positions: bool
+
+    def weigh(self, side: int, name: str, legal: list, show: Callable[[Any], Any],
+              run: Callable[[Any, World], Any], world: World) -> int:
+        """A decision the rules name, in a sampled run, by a player that weighs its options
+        (greedy, mcts): the index of the option it takes among `legal`. `run(option, world)`
+        is the rest of the run once the option is taken; `show` labels an option."""
 
     def statement(self, stmt: nodes.Stmt, env: dict, world: World,
                   next_: Callable[[dict, World], Any]) -> Any:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from warband.lang import nodes
     from warband.lang.ruleset import Ruleset
+    from warband.run.board_view import BoardView
     from warband.run.decisions import Policies
     from warband.run.evaluate import Compiler
     from warband.run.host import GameHost, Recorder
@@ -55,9 +56,11 @@ class InterpreterParts:
         side_fields: dict[str, str]
         piece_fields: frozenset[str]
         game: GameHost | None
+        board: BoardView
         blocks: dict
         recorder: Recorder | None
         probing: bool
+        in_action: int
 
         def global_value(self, name: str): ...
         def intern(self, key, make): ...

@@ -21,7 +21,8 @@ from warband.run import strategy
 from warband.run.decisions import policy_problem
 from warband.run.dice import Dist
 from warband.run.evaluate import infinite
-from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
+from warband.run.decisions import EXACT_POLICIES
+from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.odds_pieces import (
     CARRIES,
     carried_kinds,
@@ -241,10 +242,13 @@ def parse_policies(values: list[str], ruleset: Ruleset,
         name, _, value = text.rpartition("=")
         span = Span(origin, 1, 1, 1, len(text) + 1)
         if not name:
-            if value not in POLICIES:
+            if value not in EXACT_POLICIES:
+                searching = value == "mcts" or value.startswith("mcts:")
                 diagnostics.append(diag("E901", f"unknown policy '{value}'", span,
-                                        hint=did_you_mean(value, POLICIES)
-                                        or f"policies: {', '.join(POLICIES)}"))
+                                        hint="odds are exact: greedy weighs each option "
+                                             "exactly, where mcts samples games" if searching
+                                        else did_you_mean(value, EXACT_POLICIES)
+                                        or f"policies: {', '.join(EXACT_POLICIES)}"))
             policies.default = value
             continue
         if name not in ruleset.decisions:

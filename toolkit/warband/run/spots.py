@@ -75,7 +75,7 @@ def choose_spot(interp, stmt, env: dict, world, k):
     legal = game.spots(centre, reach, world, every)
     if len(legal) <= 1:
         return run(legal[0] if legal else centre, world)
-    return interp.decide(stmt, policy, legal, run, env, world)
+    return interp.decide(stmt, policy, legal, run, env, world, shown)
 
 
 __all__ = ["choose_spot", "where", "shown", "parse"]

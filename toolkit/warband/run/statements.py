@@ -14,6 +14,7 @@ from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
 from warband.run import areas, budget, carrying, roll_labels, spots, toomuch, units
 from warband.run.dice import Dist
+from warband.run.errors import NeedsTheGame
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import World, set_piece
@@ -217,8 +218,11 @@ class Statements(InterpreterParts):
         of one action) a travel changes nothing and a concession is only recorded."""
         if type(stmt) not in _GAME_STATEMENTS:
             raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
-        if self.game is not None and not self.exact_mode:
-            return self.game.statement(stmt, env, world, next_)
+        if self.game is not None:
+            if not self.exact_mode:
+                return self.game.statement(stmt, env, world, next_)
+            if type(stmt) is not nodes.Concede:   # (a game's look-ahead: see NeedsTheGame)
+                raise NeedsTheGame(type(stmt).__name__)
         if type(stmt) is nodes.Travel or type(stmt) is nodes.TravelClear:
             # the distance is still rolled, as it is in a game
             return self.plain(stmt.distance, env, world, lambda v, w: next_(env, w))
@@ -255,7 +259,7 @@ class Statements(InterpreterParts):
         params = decl.params
         if self.game is not None and not self.exact_mode and self.compiled and \
                 not self.policies.per_side and (self.recorder is None or not self.recorder.record) \
-                and all(type(a) is not nodes.Dice for a in call.args):
+                and not self.game.positions and all(type(a) is not nodes.Dice for a in call.args):
             # a game's phases, called from a scenario's blocks: run through the generated code
             values = [self.fn(a)(env, world) for a in call.args]
             if not any(type(v) is Dist for v in values):

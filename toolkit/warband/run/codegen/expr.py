@@ -395,7 +395,7 @@ class ExpressionWriter:
         args = ", ".join(self.expr(a, scope) for a in e.args)
         if name in GAME_FUNCTIONS and name not in self.ruleset.tables and \
                 name not in self.ruleset.defines and name not in self.ruleset.procedures:
-            return f"I.q_{name}({args}, world)"   # name: one of GAME_FUNCTIONS
+            return f"I.board.{name}({args}, world)"   # name: one of GAME_FUNCTIONS (board_view)
         if name in BUILTINS:
             return f"_norm({self.const(BUILTINS[name], 'b')}({args}))"
         if name in self.ruleset.tables:
