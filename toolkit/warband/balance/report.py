@@ -1,0 +1,387 @@
+"""A balance report as text (columns to read) and as JSON (keys in a fixed order; exact figures
+as fractions "a/b" beside their floats). Every name from a file goes through `printable`."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from warband.balance.duels import A_WINS, B_WINS, BOTH, LIMIT
+from warband.balance.scenario import Rate, ScenarioBalance
+from warband.balance.weigh import RulesetBalance
+from warband.diagnostics import printable
+
+DIGITS = 6
+
+
+def number(value) -> str:
+    """A cost or a count as the rules write it: 25, 3/2."""
+    if value is None:
+        return "—"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value}"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def pct(x) -> str:
+    return "—" if x is None else f"{float(x) * 100:.1f}%"
+
+
+def fraction_text(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}" if x.denominator != 1 else str(x.numerator)
+
+
+def _r(x) -> float | None:
+    return None if x is None else round(float(x), DIGITS) + 0.0
+
+
+def columns(rows: list[list[str]], right: set[int] | None = None, indent: str = "") -> list[str]:
+    """Rows as aligned columns (the first left-aligned, numbers right-aligned)."""
+    if not rows:
+        return []
+    right = right if right is not None else set(range(1, len(rows[0])))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        out.append((indent + "  ".join(cells)).rstrip())
+    return out
+
+
+def name(text: str, cut: int = 40) -> str:
+    shown = printable(str(text))
+    return shown if len(shown) <= cut else shown[:cut - 1] + "…"
+
+
+# ---- a ruleset ---------------------------------------------------------------------------------
+
+def cost_per_kill(cost, kill: Fraction):
+    if cost is None or not kill:
+        return None
+    return Fraction(cost) / kill
+
+
+def best_strike(found: RulesetBalance, i: int, j: int):
+    strikes = found.strikes.get((i, j)) or []
+    return max(strikes, key=lambda s: (s.kill, -s.lost), default=None)
+
+
+def ruleset_text(found: RulesetBalance) -> str:
+    ps = found.profiles
+    n = len(ps)
+    lines = [f"{name(found.ruleset, 80)}: {n} fighters weighed by exact odds (no sampling)",
+             f"decisions: {found.policy}; duels "
+             + (f"of at most {found.rounds} rounds" if found.rounds else "fought to the end")
+             + ", each fighter acting first in one of two", ""]
+    verdict_of = {v.profile: v for v in found.verdicts}
+    rows = [["#", "fighter", "stats", "cost", "duels won"]]
+    for i, p in enumerate(ps):
+        v = verdict_of[i]
+        rows.append([str(i + 1), name(p.name, 32), name(p.stats, 24), number(p.cost),
+                     pct(v.average)])
+    lines += columns(rows, {0, 3, 4}) + [""]
+    head = [""] + [str(j + 1) for j in range(n)]
+    width = len(str(n))
+
+    def label(i: int) -> str:
+        return f"{i + 1:>{width}} {name(ps[i].name, 20)}"
+    lines.append("one attack, the attacker's (row's) best on each target (column): the chance "
+                 "to remove it")
+    rows = [head] + [[label(i)] +
+                     [pct(s.kill) if (s := best_strike(found, i, j)) else "—"
+                      for j in range(n)] for i in range(n)]
+    lines += columns(rows) + [""]
+    if any(p.cost is not None for p in ps):
+        lines.append("cost per kill: the attacker's cost over that chance (points spent for "
+                     "each fighter removed, one attack a turn)")
+        rows = [head] + [[label(i)] +
+                         [number(round(float(c))) if (s := best_strike(found, i, j)) and
+                          (c := cost_per_kill(ps[i].cost, s.kill)) is not None else "—"
+                          for j in range(n)] for i in range(n)]
+        lines += columns(rows) + [""]
+    lines.append("duels: the chance that the row's fighter beats the column's")
+    rows = [head] + [[label(i)] +
+                     [pct(found.win(i, j)) for j in range(n)] for i in range(n)]
+    lines += columns(rows) + [""]
+    if found.options:
+        lines.append("options: the fighter with it against the same fighter without (the change of its duels won, in percentage points)")
+        rows = [["option", "on", "price", "duels won"]]
+        for o in found.options:
+            change = "—" if o.change is None else f"{float(o.change) * 100:+.1f} pp"
+            rows.append([name(o.option, 24), name(ps[o.base].name, 24),
+                         "—" if o.price is None else f"{number(o.price)}", change])
+        lines += columns(rows, {2, 3}) + [""]
+    findings = findings_of(found)
+    lines.append("findings" if findings else "findings: none")
+    lines += [f"  {f}" for f in findings]
+    for d in found.problems:
+        lines.append(f"  not solved: {printable(d.message)}")
+    return "\n".join(lines) + "\n"
+
+
+def groups_of(found: RulesetBalance) -> list[list[int]]:
+    """The profiles that do exactly alike in every duel at the same cost, a group each (a
+    profile alike with no other is a group of one)."""
+    group: dict[int, list[int]] = {}
+    for v in found.verdicts:
+        if v.profile in group:
+            continue
+        members = sorted({v.profile, *v.same_as})
+        for m in members:
+            group[m] = members
+    seen: list[list[int]] = []
+    for v in found.verdicts:
+        if group[v.profile] not in seen:
+            seen.append(group[v.profile])
+    return seen
+
+
+def findings_of(found: RulesetBalance) -> list[str]:
+    """The verdicts in words, a group of fighters that do alike at once."""
+    ps = found.profiles
+    verdict_of = {v.profile: v for v in found.verdicts}
+    out = []
+    for members in groups_of(found):
+        who = ", ".join(name(ps[m].name) for m in members)
+        v = verdict_of[members[0]]
+        if len(members) > 1:
+            out.append(f"{who}: alike in every duel, at the same cost")
+        for words in v.words:
+            out.append(f"{who}: {words}")
+        dominators = [j for j in v.dominated_by if j not in members]
+        if dominators:
+            others = ", ".join(name(ps[j].name) for j in dominators[:6])
+            more = f" and {len(dominators) - 6} more" if len(dominators) > 6 else ""
+            out.append(f"{who}: dominated by {others}{more} (as cheap or cheaper, and as good "
+                       "or better against everyone)")
+    return out
+
+
+def ruleset_json(found: RulesetBalance) -> dict:
+    ps = found.profiles
+    attacks = []
+    for (i, j), strikes in found.strikes.items():
+        for s in strikes:
+            cpk = cost_per_kill(ps[i].cost, s.kill)
+            attacks.append({
+                "attacker": i + 1, "target": j + 1, "action": s.attack,
+                "outcomes": {str(v): fraction_text(s.distribution[v]) for v in s.order
+                             if v in s.distribution},
+                "kill": fraction_text(s.kill), "kill_percent": _r(100 * s.kill),
+                "lost": fraction_text(s.lost),
+                "expected": None if s.expected is None else fraction_text(s.expected),
+                "cost_per_kill": _r(cpk),
+                "points_removed_per_point": _r(
+                    s.kill * ps[j].cost / ps[i].cost if ps[i].cost and ps[j].cost is not None
+                    else None),
+            })
+    duels = []
+    for (i, j), d in sorted(found.duels.items()):
+        entry: dict = {"a": i + 1, "b": j + 1, "solved": d.solved, "states": d.states}
+        if d.solved:
+            entry.update({
+                "a_wins": fraction_text(d.wins("a")), "b_wins": fraction_text(d.wins("b")),
+                "draw": fraction_text(d.draw),
+                "a_wins_percent": _r(100 * d.wins("a")), "b_wins_percent": _r(100 * d.wins("b")),
+                "a_first": {k: fraction_text(d.a_first.get(k, Fraction(0)))
+                            for k in (A_WINS, B_WINS, BOTH, LIMIT)},
+                "b_first": {k: fraction_text(d.b_first.get(k, Fraction(0)))
+                            for k in (A_WINS, B_WINS, BOTH, LIMIT)},
+                "expected_turns": {"a_first": _r(d.turns_a_first), "b_first": _r(d.turns_b_first)},
+            })
+        else:
+            assert d.problem is not None
+            entry["problem"] = d.problem.to_json()
+        duels.append(entry)
+    return {
+        "kind": "ruleset",
+        "ruleset": found.ruleset,
+        "fighters_from": found.source,
+        "policy": found.policy,
+        "rounds": found.rounds,
+        "fighters": [{"number": i + 1, "name": p.name, "class": p.group, "stats": p.stats,
+                      "cost": None if p.cost is None else number(p.cost),
+                      "base": p.base, "option": p.option, "entry": _plain(p.entry)}
+                     for i, p in enumerate(ps)],
+        "attacks": attacks,
+        "duels": duels,
+        "verdicts": [{"fighter": v.profile + 1, "duels_won": _r(v.average),
+                      "beats_everything_at_its_cost": v.beats_all,
+                      "loses_to_everything_at_its_cost": v.loses_all,
+                      "dominated_by": [j + 1 for j in v.dominated_by],
+                      "same_as": [j + 1 for j in v.same_as]} for v in found.verdicts],
+        "options": [{"option": o.option, "fighter": o.profile + 1, "base": o.base + 1,
+                     "price": None if o.price is None else number(o.price),
+                     "duels_won_change": _r(o.change)} for o in found.options],
+        "problems": [d.to_json() for d in found.problems],
+    }
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Fraction):
+        return number(value)
+    return value
+
+
+# ---- a scenario --------------------------------------------------------------------------------
+
+def interval_text(interval) -> str:
+    if interval is None:
+        return "—"
+    low, high = interval
+    return f"{low * 100:.1f}%-{high * 100:.1f}%"
+
+
+def rate_line(rate: Rate | None) -> str:
+    if rate is None or not rate.games:
+        return "—"
+    return f"{pct(rate.rate)} (95%: {interval_text(rate.interval)}; {rate.games:,} games)"
+
+
+def players(found: ScenarioBalance) -> str:
+    return ", ".join(f"{'every side' if who == '*' else who} {policy}"
+                     for who, policy in found.policies) or "every side random"
+
+
+def scenario_text(found: ScenarioBalance) -> str:
+    h = found.health
+    lines = [f"{name(found.scenario, 80)}: {h.games:,} games, seed {found.seed}, chunks of "
+             f"{found.chunk_size}; players: {players(found)}"]
+    more = []
+    played = [s for s in found.swaps if s.after is not None]
+    if played:
+        more.append(f"{len(played)} x {played[0].after.games:,} games with one fighter "  # type: ignore[union-attr]
+                    "swapped")
+    if found.fit_games:
+        more.append(f"{found.fit_games:,} games between random warbands")
+    if more:
+        lines.append(f"and {', '.join(more)}: {found.total_games:,} games in all")
+    lines.append("")
+    rows = [["", "wins", "win rate", "95% interval"]]
+    for side, rate in h.sides.items():
+        rows.append([name(side, 24), f"{rate.count:,}", pct(rate.rate),
+                     interval_text(rate.interval)])
+    rows.append(["draws", f"{h.draws.count:,}", pct(h.draws.rate), interval_text(h.draws.interval)])
+    lines += columns(rows, {1, 2}) + [""]
+    if h.first is not None:
+        acted = ", ".join(f"{name(s, 24)} in {n:,}" for s, n in h.first_by_side.items())
+        lines.append(f"first player      won {rate_line(h.first)}; acted first: {acted}")
+    ended = ", ".join(f"{how} {n:,}" for how, n in h.ended.items() if n)
+    limit = (f"the scenario's limit is {h.declared_rounds} rounds" if h.declared_rounds
+             else "the scenario sets no round limit")
+    lines.append(f"how games ended   {ended} ({limit}; timeouts: {h.timeouts:,})")
+    lines.append(f"game length       average {h.rounds_mean:.2f} rounds, min {h.rounds_min}, "
+                 f"max {h.rounds_max}")
+    lines.append("decisiveness      the side ahead at half-time won "
+                 + (rate_line(h.decisive) + " of the games won with a side ahead then"
+                    if h.decisive else "— (no game won with a side ahead at half-time)"))
+    lines.append("")
+    lines.append("warnings" if h.warnings else "warnings: none")
+    lines += [f"  {name(w, 200)}" for w in h.warnings]
+    if found.swaps:
+        lines += ["", "marginal worth: one fighter swapped for another of about its cost; the "
+                      "side's win rate"]
+        rows = [["side", "fighter", "cost", "swapped for", "cost", "before", "after",
+                 "change", "95% interval"]]
+        for s in found.swaps:
+            change = s.change
+            rows.append([name(s.side, 16), name(s.fighter, 20), number(s.cost_before),
+                         name(s.replacement, 30), number(s.cost_after),
+                         pct(s.before.rate) if s.before else "—",
+                         pct(s.after.rate) if s.after else "—",
+                         "—" if change is None else f"{change[0] * 100:+.1f}",
+                         "—" if change is None else
+                         f"{change[1][0] * 100:+.1f} to {change[1][1] * 100:+.1f}"])
+        lines += columns(rows, {2, 4, 5, 6, 7})
+    if found.fit is not None:
+        lines += ["", f"suggested costs, fitted on {found.fit_games:,} games between random "
+                      "legal warbands (docs/balance.md)"]
+        if found.fit.scale is None:
+            lines.append("  no costs can be suggested: the games do not tell what a point is "
+                         "worth (no costs, or lists that all cost the same)")
+        rows = [["fighter", "stats", "cost", "suggested", "95% interval", "verdict"]]
+        for s in found.suggestions:
+            p = found.pool[s.profile]
+            rows.append([name(p.name, 30), name(p.stats, 20), number(p.cost),
+                         "—" if s.worth is None else f"{s.worth:.1f}",
+                         "—" if s.interval is None else
+                         f"{s.interval[0]:.1f} to {s.interval[1]:.1f}", s.verdict])
+        lines += columns(rows, {2, 3})
+        if found.options:
+            rows = [["option", "on", "price", "worth", "95% interval"]]
+            for o in found.options:
+                rows.append([name(o.option, 24), name(found.pool[o.base].name, 24),
+                             number(o.price), "—" if o.worth is None else f"{o.worth:+.1f}",
+                             "—" if o.interval is None else
+                             f"{o.interval[0]:+.1f} to {o.interval[1]:+.1f}"])
+            lines += [""] + columns(rows, {2, 3})
+    return "\n".join(lines) + "\n"
+
+
+def _rate(rate: Rate | None) -> dict | None:
+    if rate is None:
+        return None
+    low, high = rate.interval
+    return {"count": rate.count, "games": rate.games, "rate": _r(rate.rate),
+            "rate_95": [_r(low), _r(high)]}
+
+
+def scenario_json(found: ScenarioBalance) -> dict:
+    h = found.health
+    return {
+        "kind": "scenario",
+        "scenario": found.scenario,
+        "seed": found.seed,
+        "chunk_size": found.chunk_size,
+        "policies": dict(found.policies),
+        "games": h.games,
+        "games_in_all": found.total_games,
+        "sides": {side: _rate(rate) for side, rate in h.sides.items()},
+        "draws": _rate(h.draws),
+        "first_player": {"won": _rate(h.first), "acted_first": h.first_by_side},
+        "ended": h.ended,
+        "round_limit": h.declared_rounds,
+        "timeouts": h.timeouts,
+        "rounds": {"mean": _r(h.rounds_mean), "min": h.rounds_min, "max": h.rounds_max,
+                   "games_by_length": {str(k): v for k, v in h.lengths.items()}},
+        "decisiveness": _rate(h.decisive),
+        "warnings": list(h.warnings),
+        "swaps": [{"side": s.side, "fighter": s.fighter, "replacement": s.replacement,
+                   "entry": _plain(s.entry), "cost_before": _plain(s.cost_before),
+                   "cost_after": _plain(s.cost_after), "before": _rate(s.before),
+                   "after": _rate(s.after),
+                   "change": None if s.change is None else _r(s.change[0]),
+                   "change_95": None if s.change is None else [_r(x) for x in s.change[1]]}
+                  for s in found.swaps],
+        "suggested_costs": None if found.fit is None else {
+            "games": found.fit_games,
+            "points_per_logit": _r(found.fit.scale),
+            "side_advantage_logit": _r(found.fit.side_advantage),
+            "converged": found.fit.converged,
+            "fighters": [{"name": found.pool[s.profile].name,
+                          "stats": found.pool[s.profile].stats,
+                          "entry": _plain(found.pool[s.profile].entry),
+                          "cost": _plain(s.cost), "suggested": _r(s.worth),
+                          "suggested_95": None if s.interval is None else
+                          [_r(x) for x in s.interval], "verdict": s.verdict}
+                         for s in found.suggestions],
+            "options": [{"option": o.option, "on": found.pool[o.base].name,
+                         "price": _plain(o.price), "worth": _r(o.worth),
+                         "worth_95": None if o.interval is None else [_r(x) for x in o.interval]}
+                        for o in found.options],
+        },
+    }
+
+
+def render_json(data: dict) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = ["render_json", "ruleset_json", "ruleset_text", "scenario_json", "scenario_text"]
