@@ -164,12 +164,14 @@ class Duels:
     """Duels and strikes between profiles of one ruleset, under one policy."""
 
     def __init__(self, ruleset: Ruleset, policies: Policies, rounds: int | None = None,
-                 limit: int = MAX_DUEL_STATES, component_limit: int = MAX_DUEL_COMPONENT,
+                 limit: int | None = None, component_limit: int | None = None,
                  actions: list[str] | None = None) -> None:
         self.ruleset = ruleset
         self.policies = policies
         self.rounds = rounds
-        self.limit, self.component_limit = limit, component_limit
+        self.limit = limit if limit is not None else MAX_DUEL_STATES
+        self.component_limit = component_limit if component_limit is not None \
+            else MAX_DUEL_COMPONENT
         self.interpreter = Interpreter(ruleset, policies)
         self.resets = reset_values(ruleset)
         self.candidates = [c for c in attack_actions(ruleset)

@@ -10,6 +10,7 @@ from warband.balance.duels import A_WINS, B_WINS, BOTH, LIMIT
 from warband.balance.scenario import Rate, ScenarioBalance
 from warband.balance.weigh import RulesetBalance
 from warband.diagnostics import printable
+from warband.run.odds import outcome_text
 
 DIGITS = 6
 
@@ -168,7 +169,7 @@ def ruleset_json(found: RulesetBalance) -> dict:
             cpk = cost_per_kill(ps[i].cost, s.kill)
             attacks.append({
                 "attacker": i + 1, "target": j + 1, "action": s.attack,
-                "outcomes": {str(v): fraction_text(s.distribution[v]) for v in s.order
+                "outcomes": {outcome_text(v): fraction_text(s.distribution[v]) for v in s.order
                              if v in s.distribution},
                 "kill": fraction_text(s.kill), "kill_percent": _r(100 * s.kill),
                 "lost": fraction_text(s.lost),
@@ -296,9 +297,9 @@ def scenario_text(found: ScenarioBalance) -> str:
                          name(s.replacement, 30), number(s.cost_after),
                          pct(s.before.rate) if s.before else "—",
                          pct(s.after.rate) if s.after else "—",
-                         "—" if change is None else f"{change[0] * 100:+.1f}",
+                         "—" if change is None else f"{change[0] * 100:+.1f} pp",
                          "—" if change is None else
-                         f"{change[1][0] * 100:+.1f} to {change[1][1] * 100:+.1f}"])
+                         f"{change[1][0] * 100:+.1f} to {change[1][1] * 100:+.1f} pp"])
         lines += columns(rows, {2, 4, 5, 6, 7})
     if found.fit is not None:
         lines += ["", f"suggested costs, fitted on {found.fit_games:,} games between random "

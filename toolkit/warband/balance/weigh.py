@@ -9,9 +9,10 @@ Verdicts, from the duels (a duel that could not be solved takes part in none):
 - *the same as*: another fighter of the same cost does exactly as well against everyone (an
   option that changes nothing in a duel: leather that gives no armour);
 - *beats everything at its cost*: it wins (more often than it loses) its duel against every other
-  fighter that costs as much or more: cheap for what it does, if duels are what it is for;
+  fighter that costs as much or more, give or take a tenth (a Might-12 fighter costing 24 is
+  weighed against those costing 25): cheap for what it does, if duels are what it is for;
 - *loses to everything at its cost*: it loses its duel against every other fighter that costs as
-  much or less: dear for what it does.
+  much or less, give or take a tenth: dear for what it does.
 
 An option's figures compare the fighter with it to the same fighter without it: what the option
 costs, and how much its chance to win a duel changes, on average over the fighters weighed.
@@ -27,6 +28,8 @@ from warband.balance import duels as duels_mod
 from warband.balance.duels import Duel, Duels, Strike, win_chance
 from warband.balance.profiles import Profile
 from warband.diagnostics import Diagnostic
+
+COST_BAND = Fraction(1, 10)   # "at its cost": give or take this share of it
 
 
 @dataclass
@@ -107,9 +110,9 @@ def verdicts(profiles: list[Profile], found: dict[tuple[int, int], Duel]) -> lis
                 elif theirs != row or other < cost:
                     verdict.dominated_by.append(j)
         dearer = [j for j in solved if j != i and profiles[j].cost is not None
-                  and profiles[j].cost >= cost]   # type: ignore[operator]
+                  and profiles[j].cost >= cost * (1 - COST_BAND)]   # type: ignore[operator]
         cheaper = [j for j in solved if j != i and profiles[j].cost is not None
-                   and profiles[j].cost <= cost]   # type: ignore[operator]
+                   and profiles[j].cost <= cost * (1 + COST_BAND)]   # type: ignore[operator]
         verdict.beats_all = bool(dearer) and all(
             win(i, j) > win(j, i) for j in dearer)   # type: ignore[operator]
         verdict.loses_all = bool(cheaper) and all(
