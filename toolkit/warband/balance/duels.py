@@ -255,8 +255,8 @@ class Duels:
     def strike(self, world: World, me: int, attack: Attack, joint: Dist) -> Strike:
         decl = self.ruleset.procedures[attack.action]
         result = joint.map(lambda pair: pair[0])
-        kill = joint.probability(lambda pair: pair[1][0][1 - me][1])
-        lost = joint.probability(lambda pair: pair[1][0][me][1])
+        kill = joint.probability(lambda pair: pair[1][0][1 - me][1])   # type: ignore[index]
+        lost = joint.probability(lambda pair: pair[1][0][me][1])   # type: ignore[index]
         score = self.interpreter.scorer(decl)
         expected = result.mean_of(score) if self.scores(decl, result) else None
         if decl.result is not None and decl.result.name in self.ruleset.outcomes:
@@ -339,7 +339,8 @@ class Duels:
                 if isinstance(target, chain.End):
                     out[target] = out.get(target, 0) + p
                 else:
-                    nxt = (1 - mover, turns + 1 if rounds is not None else 0, target[1])
+                    nxt = (1 - mover, turns + 1 if rounds is not None else 0,
+                           target[1])   # type: ignore[index]
                     out[nxt] = out.get(nxt, 0) + p
             return out
 

@@ -162,7 +162,7 @@ def fit(games: list[Game], profiles: int, costs: list[float | None]) -> Fit:
     found = Fit(profiles, len(games), theta[0], logits, covariance, mean_counts, list(costs),
                 None, converged=converged)
     priced = [k for k in range(profiles) if costs[k] is not None]
-    cm = sum(costs[k] * mean_counts[k] for k in priced)   # type: ignore[operator]
+    cm = sum(float(costs[k] or 0.0) * mean_counts[k] for k in priced)
     wm = sum(logits[k] * mean_counts[k] for k in priced)
     if priced and len(priced) == profiles and wm > 0 and cm > 0:
         found.scale = cm / wm

@@ -163,14 +163,15 @@ def random_list(ruleset: Ruleset, pool: tuple[Profile, ...], rng: random.Random,
     low = math.ceil(points * (1 - SPREAD))
     for _ in range(LIST_TRIES):
         budget = rng.randint(low, int(points))
-        left, picks = budget, []
+        left: int | Fraction = budget
+        picks: list[int] = []
         while len(picks) < most:
             fits = [k for k, p in enumerate(pool) if p.cost is not None and p.cost <= left]
             if not fits:
                 break
             k = fits[rng.randrange(len(fits))]
             picks.append(k)
-            left -= pool[k].cost   # type: ignore[operator]
+            left -= pool[k].cost or 0
         if picks and legal(ruleset, pool, picks, interpreter):
             return sorted(picks)
     return None
@@ -189,7 +190,8 @@ def _random_forces(request: BalanceRequest, seed: int) -> tuple[Scenario, tuple]
         for k in picks:
             counts[k] = counts.get(k, 0) + 1
         lists.append(tuple(sorted(counts.items())))
-        specs, seen = [], {}
+        specs: list = []
+        seen: dict[int, int] = {}
         for k in picks:
             seen[k] = seen.get(k, 0) + 1
             specs.append(pool[k].spec(index, f"{pool[k].name} {seen[k]}"))

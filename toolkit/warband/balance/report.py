@@ -65,6 +65,13 @@ def cost_per_kill(cost, kill: Fraction):
     return Fraction(cost) / kill
 
 
+def points_per_point(kill: Fraction, cost, target_cost):
+    """The target's points removed by one attack, for each point the attacker costs."""
+    if not cost or target_cost is None:
+        return None
+    return kill * Fraction(target_cost) / Fraction(cost)
+
+
 def best_strike(found: RulesetBalance, i: int, j: int):
     strikes = found.strikes.get((i, j)) or []
     return max(strikes, key=lambda s: (s.kill, -s.lost), default=None)
@@ -175,9 +182,8 @@ def ruleset_json(found: RulesetBalance) -> dict:
                 "lost": fraction_text(s.lost),
                 "expected": None if s.expected is None else fraction_text(s.expected),
                 "cost_per_kill": _r(cpk),
-                "points_removed_per_point": _r(
-                    s.kill * ps[j].cost / ps[i].cost if ps[i].cost and ps[j].cost is not None
-                    else None),
+                "points_removed_per_point": _r(points_per_point(s.kill, ps[i].cost,
+                                                                ps[j].cost)),
             })
     duels = []
     for (i, j), d in sorted(found.duels.items()):
@@ -308,12 +314,13 @@ def scenario_text(found: ScenarioBalance) -> str:
             lines.append("  no costs can be suggested: the games do not tell what a point is "
                          "worth (no costs, or lists that all cost the same)")
         rows = [["fighter", "stats", "cost", "suggested", "95% interval", "verdict"]]
-        for s in found.suggestions:
-            p = found.pool[s.profile]
+        for suggestion in found.suggestions:
+            p = found.pool[suggestion.profile]
             rows.append([name(p.name, 30), name(p.stats, 20), number(p.cost),
-                         "—" if s.worth is None else f"{s.worth:.1f}",
-                         "—" if s.interval is None else
-                         f"{s.interval[0]:.1f} to {s.interval[1]:.1f}", s.verdict])
+                         "—" if suggestion.worth is None else f"{suggestion.worth:.1f}",
+                         "—" if suggestion.interval is None else
+                         f"{suggestion.interval[0]:.1f} to {suggestion.interval[1]:.1f}",
+                         suggestion.verdict])
         lines += columns(rows, {2, 3})
         if found.options:
             rows = [["option", "on", "price", "worth", "95% interval"]]

@@ -229,8 +229,8 @@ def suggest(pool: list[Profile], summary: Summary) -> tuple[fitting.Fit, list[Su
         if p.base is None or p.option is None or p.base not in by_name:
             continue
         b = by_name[p.base]
-        price = p.cost - pool[b].cost if p.cost is not None and pool[b].cost is not None \
-            else None
+        before = pool[b].cost
+        price = p.cost - before if p.cost is not None and before is not None else None
         diff = found.difference(k, b)
         options.append(OptionSuggestion(p.option, b, k, price,
                                         diff[0] if diff else None, diff[1] if diff else None))

@@ -95,7 +95,8 @@ def verdicts(profiles: list[Profile], found: dict[tuple[int, int], Duel]) -> lis
         if i not in solved:
             continue
         row = [win(i, z) for z in solved]
-        verdict.average = sum(row, Fraction(0)) / len(row) if row else None
+        known = [w for w in row if w is not None]   # (all of them: i is solved)
+        verdict.average = sum(known, Fraction(0)) / len(known) if known else None
         cost = profiles[i].cost
         if cost is None:
             continue
@@ -128,8 +129,8 @@ def option_worths(profiles: list[Profile], found: dict[tuple[int, int], Duel]) -
         if p.base is None or p.option is None or p.base not in by_name:
             continue
         b = by_name[p.base]
-        price = p.cost - profiles[b].cost if p.cost is not None and \
-            profiles[b].cost is not None else None
+        before = profiles[b].cost
+        price = p.cost - before if p.cost is not None and before is not None else None
         diffs = []
         for z in range(n):
             with_it, without = win_chance(found, i, z), win_chance(found, b, z)

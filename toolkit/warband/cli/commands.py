@@ -11,7 +11,7 @@ terminated), formats, showing diagnostics and writing output files.
 from __future__ import annotations
 
 from enum import Enum
-from typing import List, Optional
+from typing import List, Literal, Optional
 
 import typer
 from typer.completion import completion_init
@@ -46,7 +46,7 @@ completion_init()   # typer's completion of each shell (add_completion=False lea
 NARROW = 72   # columns: a terminal narrower than this gets click's plain help (below)
 
 
-def _help_style() -> str | None:
+def _help_style() -> Literal["rich"] | None:
     """How help and usage errors are drawn: in rich's panels, or, in a narrow terminal, as
     click's plain text, which wraps a long option's name onto a line of its own where rich's
     tables cut it short (`--no-prog…` at 60 columns)."""
