@@ -152,6 +152,68 @@ def test_exact_duels_agree_with_a_monte_carlo_twin():
     assert 0.01 < duel.wins("a") < 0.1   # the smaller fighter is far behind
 
 
+def test_exact_duels_agree_with_a_brute_force_twin_over_every_sequence_of_hits(coin):
+    """Grit 2 against Grit 3, at most 4 rounds: every sequence of the 8 turns' hits and misses
+    (a hit 1/6, each turn), weighed and followed by hand: no chain, no interpreter."""
+    a, b = made(coin, {"name": "A", "grit": 2}, {"name": "B", "grit": 3})
+    duel = duels.Duels(coin, Policies("first"), rounds=4).duel(a, b)
+    p = F(1, 6)
+
+    def twin(first: int) -> dict:
+        """Each sequence weighs the product of all 8 turns' chances (the turns after the end
+        are summed over: they weigh 1 in all); its end is the first fighter hit Grit times."""
+        ends = {"a": F(0), "b": F(0), "both": F(0), "limit": F(0)}
+        for bits in range(2 ** 8):
+            hit = [bool(bits >> turn & 1) for turn in range(8)]
+            weight = F(1)
+            for h in hit:
+                weight *= p if h else 1 - p
+            hits, grit, mover, end = [0, 0], [2, 3], first, "limit"
+            for turn in range(8):
+                if hit[turn]:
+                    hits[1 - mover] += 1
+                    if hits[1 - mover] >= grit[1 - mover]:
+                        end = "a" if mover == 0 else "b"
+                        break
+                mover = 1 - mover
+            ends[end] += weight
+        return ends
+    assert duel.a_first == twin(0) and duel.b_first == twin(1)
+
+
+def test_exact_duels_agree_with_a_brute_force_twin_of_the_rules():
+    """Super Simple Skirmish, a Might-10 Soldier and a Might-25 Gunslinger, at most 3 rounds:
+    every turn's attack followed to every outcome (the interpreter's exact odds of one attack),
+    turn after turn, as a tree: the same fractions as the chain solved at once."""
+    sss = ruleset("super-simple-skirmish")
+    a, b = made(sss, {"name": "Musketeer", "class": "Soldier", "might": 10},
+                {"name": "Momma", "class": "Gunslinger", "might": 25})
+    weigher = duels.Duels(sss, Policies("first"), rounds=3)
+    duel = weigher.duel(a, b)
+    base = weigher.start(a, b)
+
+    def tree(mover: int, turn: int, snap) -> dict:
+        if turn == 6:
+            return {"limit": F(1)}
+        picked = weigher.choose(weigher.world_at(base, snap), mover)
+        if not picked:
+            return tree(1 - mover, turn + 1, weigher.reset(base, snap, mover))
+        out: dict = {}
+        for weight, joint in picked:
+            for (_, after), p in joint.items():
+                a_out, b_out = after[0][0][1], after[0][1][1]
+                if a_out or b_out:
+                    ends = {("both" if a_out and b_out else "a" if b_out else "b"): F(1)}
+                else:
+                    ends = tree(1 - mover, turn + 1, weigher.reset(base, after, mover))
+                for end, q in ends.items():
+                    out[end] = out.get(end, 0) + weight * p * q
+        return out
+    for first, exact in ((0, duel.a_first), (1, duel.b_first)):
+        found = tree(first, 0, weigher.snapshot(base))
+        assert {k: v for k, v in exact.items() if v} == found
+
+
 @pytest.fixture(scope="module")
 def points():
     return ruleset("swords-against-sorcery-points")
@@ -368,3 +430,59 @@ def test_nothing_to_weigh(tmp_path):
                     'action rest(f: fighter) "Rest" {\n}\n')
     code, out, err = run(str(path))
     assert code == 2 and "error[E942]" in err, err
+
+
+# ---- the fit of worth, on synthetic games -----------------------------------------------------
+
+def synthetic_games(worths: list[float], per_point: float, games: int, seed: int):
+    """Games between random lists (2 to 5 fighters of 4 profiles) won by the planted model:
+    P(side 1 wins) = logistic(per_point * (worth of list 1 - worth of list 2))."""
+    import math
+
+    from warband.balance import fit
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        lists = []
+        for _side in range(2):
+            counts: dict[int, int] = {}
+            for _n in range(rng.randint(2, 5)):
+                k = rng.randrange(len(worths))
+                counts[k] = counts.get(k, 0) + 1
+            lists.append(counts)
+        strength = [sum(worths[k] * n for k, n in c.items()) for c in lists]
+        p = 1 / (1 + math.exp(-per_point * (strength[0] - strength[1])))
+        out.append(fit.Game(lists[0], lists[1], 1.0 if rng.random() < p else 0.0))
+    return out
+
+
+def test_the_fit_recovers_a_planted_cost_model():
+    """Four profiles truly worth 10, 20, 30 and 15 points (0.08 logits a point); the costs
+    the rules give are the true ones: every suggestion's interval holds its true worth, and
+    the fit's scale reads back the planted 12.5 points a logit."""
+    from warband.balance import fit
+    worths = [10.0, 20.0, 30.0, 15.0]
+    found = fit.fit(synthetic_games(worths, 0.08, 4000, seed=3), 4, worths)
+    assert found.converged and found.scale is not None
+    for k, true in enumerate(worths):
+        low, high = found.interval[k]
+        assert low <= true <= high, (k, found.worth[k], found.interval[k])
+        assert abs(found.worth[k] - true) < 4
+    assert abs(found.scale - 12.5) < 2.0
+
+
+def test_the_fit_finds_a_planted_mispricing():
+    """The same games, but the rules charge 22.5 for the profile worth 30 and 22.5 for the
+    one worth 15 (the same total: the points a list is worth read the same): the first is
+    found cheap, the second dear, the rest fair."""
+    from warband.balance import fit
+    from warband.balance.scenario import Suggestion
+    worths, charged = [10.0, 20.0, 30.0, 15.0], [10.0, 20.0, 22.5, 22.5]
+    found = fit.fit(synthetic_games(worths, 0.08, 4000, seed=3), 4, charged)
+    verdicts = [Suggestion(k, F(c), found.worth[k], found.interval[k]).verdict
+                for k, c in enumerate(charged)]
+    assert verdicts[2] == "cheap" and verdicts[3] == "dear"
+    assert verdicts[0] == verdicts[1] == "fair"
+    # what the cheap profile adds over the one worth 20: 10 points, within its interval
+    d, (low, high) = found.difference(2, 1)
+    assert low < 10 < high and abs(d - 10) < 4
