@@ -486,3 +486,56 @@ def test_the_fit_finds_a_planted_mispricing():
     # what the cheap profile adds over the one worth 20: 10 points, within its interval
     d, (low, high) = found.difference(2, 1)
     assert low < 10 < high and abs(d - 10) < 4
+
+
+# ---- the text reports, as golden files (pytest --update-goldens rewrites them) ------------------
+
+def test_the_mispriced_house_rules_report(golden):
+    code, out, err = run(str(HERE / "sss-mispriced.rules"))
+    assert code == 0, err
+    assert "Beast: loses to everything at its cost (dear?)" in out
+    assert "Monster: beats everything at its cost (cheap?)" in out
+    golden(HERE / "sss-mispriced.txt", out.replace(str(HERE), "tests/balance"))
+
+
+def test_the_coin_duel_report(tmp_path, golden):
+    path = grit_file(tmp_path, 1, 2, 3)
+    code, out, err = run(str(tmp_path / "coin-duel.rules"), fighters=str(path))
+    assert code == 0, err
+    golden(HERE / "coin-duel.txt", out)
+
+
+SCENARIO = dict(games="12", fit_games="20", policies=["*=random"], chunk_size="4")
+
+
+def test_the_scenario_report(golden):
+    """Random players (fast, and warned about), a few games: the figures' layout, and the
+    seed's games (a change of the engine's play changes them: review, then rewrite)."""
+    code, out, err = run("sss-standard-game", **SCENARIO)
+    assert code == 0, err
+    assert "played at random: random players say little" in out
+    assert "marginal worth" in out and "suggested costs" in out
+    golden(HERE / "sss-standard-game.txt", out)
+
+
+def scenario_json(**named) -> dict:
+    code, out, err = run("sss-standard-game", **{**SCENARIO, "fmt": "json", **named})
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.slow
+def test_scenario_figures_are_the_same_for_any_number_of_workers():
+    one = scenario_json(workers="1")
+    assert scenario_json(workers="2") == one
+    assert scenario_json(seed="2") != one
+    assert one["games_in_all"] == 12 + 2 * 12 + 20
+
+
+@pytest.mark.slow
+def test_scenario_figures_are_the_same_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as local:
+        there = scenario_json(scheduler=local.scheduler_address)
+    assert there == scenario_json()

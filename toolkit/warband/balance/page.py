@@ -159,7 +159,9 @@ def scenario_page(found: ScenarioBalance) -> str:
     costs = ""
     if found.fit is not None:
         costs = f"<h2>Suggested costs</h2><p class=note>fitted on {found.fit_games:,} games " \
-                "between random legal warbands (docs/balance.md)</p>" + _table("costs", [
+                "between random legal warbands (docs/balance.md)</p>" + \
+                (f"<p class=note>{_t(report.VAGUE)}</p>" if found.vague else "") + \
+                _table("costs", [
                     "fighter", "stats", "cost", "suggested", "95% interval", "verdict"],
                     [[found.pool[s.profile].name, found.pool[s.profile].stats,
                       report.number(s.cost), "—" if s.worth is None else f"{s.worth:.1f}",

@@ -13,6 +13,8 @@ from warband.diagnostics import printable
 from warband.run.odds import outcome_text
 
 DIGITS = 6
+VAGUE = ("most intervals are wider than the cost itself: too few games to suggest costs; "
+         "play more with --fit-games")
 
 
 def number(value) -> str:
@@ -322,6 +324,8 @@ def scenario_text(found: ScenarioBalance) -> str:
                          f"{suggestion.interval[0]:.1f} to {suggestion.interval[1]:.1f}",
                          suggestion.verdict])
         lines += columns(rows, {2, 3})
+        if found.vague:
+            lines.append(f"  {VAGUE}")
         if found.options:
             rows = [["option", "on", "price", "worth", "95% interval"]]
             for o in found.options:
@@ -373,6 +377,7 @@ def scenario_json(found: ScenarioBalance) -> dict:
             "points_per_logit": _r(found.fit.scale),
             "side_advantage_logit": _r(found.fit.side_advantage),
             "converged": found.fit.converged,
+            "too_few_games": found.vague,
             "fighters": [{"name": found.pool[s.profile].name,
                           "stats": found.pool[s.profile].stats,
                           "entry": _plain(found.pool[s.profile].entry),

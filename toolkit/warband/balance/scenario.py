@@ -199,6 +199,14 @@ class ScenarioBalance:
     options: list[OptionSuggestion] = field(default_factory=list)
 
     @property
+    def vague(self) -> bool:
+        """Whether the fit's intervals are too wide to say anything: most of them are wider
+        than the cost itself (too few games between random warbands)."""
+        widths = [(s.interval[1] - s.interval[0]) / float(s.cost) for s in self.suggestions
+                  if s.interval is not None and s.cost]
+        return bool(widths) and sorted(widths)[len(widths) // 2] > 1
+
+    @property
     def total_games(self) -> int:
         return self.health.games + sum(s.after.games for s in self.swaps if s.after) + \
             self.fit_games
