@@ -154,8 +154,8 @@ def scenario_page(found: ScenarioBalance) -> str:
                                                   (100 * s.after.interval[0],
                                                    100 * s.after.interval[1])
                                                   if s.after else None)
-                                     for s in played], axis="% of games won",
-                                    marks=("won before", "won after the swap")))
+                                     for s in played], axis="% won",
+                                    marks=("before", "after the swap")))
     costs = ""
     if found.fit is not None:
         costs = f"<h2>Suggested costs</h2><p class=note>fitted on {found.fit_games:,} games " \
