@@ -322,6 +322,22 @@ def test_dominated_and_alike():
     assert out[0].same_as == [2] and out[0].dominated_by == []
 
 
+def test_a_near_even_duel_is_no_verdict():
+    """49% to 51% is even (the points file calls such pairs even): no fighter beats or loses
+    to everything at its cost for that; 40% to 60% is a verdict."""
+    def verdicts_of(p: F):
+        two = [profiles.Profile("one", {}, 20), profiles.Profile("two", {}, 20)]
+        found = {(0, 1): duels.Duel(0, 1, {"a": p, "b": 1 - p}, {"a": p, "b": 1 - p})}
+        for k in (0, 1):
+            found[(k, k)] = duels.Duel(k, k, {"a": F(1, 2), "b": F(1, 2)},
+                                       {"a": F(1, 2), "b": F(1, 2)})
+        return verdicts(two, found)
+    even = verdicts_of(F(49, 100))
+    assert not any(v.beats_all or v.loses_all for v in even)
+    clear = verdicts_of(F(40, 100))
+    assert clear[0].loses_all and clear[1].beats_all
+
+
 # ---- limits ------------------------------------------------------------------------------------
 
 def test_a_duel_past_the_state_limit_names_its_count(coin):

@@ -13,6 +13,7 @@ from warband.diagnostics import printable
 from warband.run.odds import outcome_text
 
 DIGITS = 6
+MAX_ATTACK_LINES = 40   # the text report lists every attack when there are no more than this
 VAGUE = ("most intervals are wider than the cost itself: too few games to suggest costs; "
          "play more with --fit-games")
 
@@ -104,7 +105,8 @@ def ruleset_text(found: RulesetBalance) -> str:
                      [pct(s.kill) if (s := best_strike(found, i, j)) else "—"
                       for j in range(n)] for i in range(n)]
     lines += columns(rows) + [""]
-    if any(p.cost is not None for p in ps):
+    kills = any(s.kill for strikes in found.strikes.values() for s in strikes)
+    if any(p.cost is not None for p in ps) and kills:
         lines.append("cost per kill: the attacker's cost over that chance (points spent for "
                      "each fighter removed, one attack a turn)")
         rows = [head] + [[label(i)] +
@@ -116,6 +118,7 @@ def ruleset_text(found: RulesetBalance) -> str:
     rows = [head] + [[label(i)] +
                      [pct(found.win(i, j)) for j in range(n)] for i in range(n)]
     lines += columns(rows) + [""]
+    lines += every_attack(found)
     if found.options:
         lines.append("options: the fighter with it against the same fighter without (the change of its duels won, in percentage points)")
         rows = [["option", "on", "price", "duels won"]]
@@ -130,6 +133,30 @@ def ruleset_text(found: RulesetBalance) -> str:
     for d in found.problems:
         lines.append(f"  not solved: {printable(d.message)}")
     return "\n".join(lines) + "\n"
+
+
+def every_attack(found: RulesetBalance) -> list[str]:
+    """Each attack of each fighter on each: its outcomes, its chance to remove, its expected
+    score and cost per kill; in a few lines, else where to find them."""
+    ps = found.profiles
+    rows = [["attacker", "target", "attack", "outcomes", "removes", "expected",
+             "cost per kill"]]
+    for (i, j), strikes in found.strikes.items():
+        for s in strikes:
+            cpk = cost_per_kill(ps[i].cost, s.kill)
+            rows.append([name(ps[i].name, 20), name(ps[j].name, 20), name(s.attack, 20),
+                         ", ".join(f"{name(outcome_text(v), 16)} {pct(s.distribution[v])}"
+                                   for v in s.order if v in s.distribution),
+                         pct(s.kill), "—" if s.expected is None else f"{float(s.expected):.3f}",
+                         "—" if cpk is None else number(round(float(cpk)))])
+    if len(rows) == 1:
+        return []
+    if len(rows) - 1 > MAX_ATTACK_LINES:
+        return [f"every attack: {len(rows) - 1:,} of them, each with its outcomes, in --format "
+                "json or html (or name fewer fighters with --fighters FILE.yaml)", ""]
+    return ["every attack: its outcomes, its chance to remove the target, its expected score "
+            "(the rules' scores of its results), and cost per kill"] + \
+        columns(rows, {4, 5, 6}) + [""]
 
 
 def groups_of(found: RulesetBalance) -> list[list[int]]:

@@ -8,11 +8,13 @@ Verdicts, from the duels (a duel that could not be solved takes part in none):
   cheaper: nobody should pay for this one;
 - *the same as*: another fighter of the same cost does exactly as well against everyone (an
   option that changes nothing in a duel: leather that gives no armour);
-- *beats everything at its cost*: it wins (more often than it loses) its duel against every other
-  fighter that costs as much or more, give or take a tenth (a Might-12 fighter costing 24 is
-  weighed against those costing 25): cheap for what it does, if duels are what it is for;
-- *loses to everything at its cost*: it loses its duel against every other fighter that costs as
-  much or less, give or take a tenth: dear for what it does.
+- *beats everything at its cost*: it wins its duel against every other fighter that costs as
+  much or more, give or take a tenth (a Might-12 fighter costing 24 is weighed against those
+  costing 25), clearly: its chance to win is more than 5 points above its foe's (49% to 51% is
+  even, as a points file that claims such pairs even says): cheap for what it does, if duels are
+  what it is for;
+- *loses to everything at its cost*: it clearly loses its duel against every other fighter that
+  costs as much or less, give or take a tenth: dear for what it does.
 
 An option's figures compare the fighter with it to the same fighter without it: what the option
 costs, and how much its chance to win a duel changes, on average over the fighters weighed.
@@ -30,6 +32,7 @@ from warband.balance.profiles import Profile
 from warband.diagnostics import Diagnostic
 
 COST_BAND = Fraction(1, 10)   # "at its cost": give or take this share of it
+MARGIN = Fraction(1, 20)      # a duel won "clearly": by more than this difference of chances
 
 
 @dataclass
@@ -115,9 +118,9 @@ def verdicts(profiles: list[Profile], found: dict[tuple[int, int], Duel]) -> lis
         cheaper = [j for j in solved if j != i and profiles[j].cost is not None
                    and profiles[j].cost <= cost * (1 + COST_BAND)]   # type: ignore[operator]
         verdict.beats_all = bool(dearer) and all(
-            win(i, j) > win(j, i) for j in dearer)   # type: ignore[operator]
+            win(i, j) - win(j, i) > MARGIN for j in dearer)   # type: ignore[operator]
         verdict.loses_all = bool(cheaper) and all(
-            win(i, j) < win(j, i) for j in cheaper)   # type: ignore[operator]
+            win(j, i) - win(i, j) > MARGIN for j in cheaper)   # type: ignore[operator]
     return out
 
 
