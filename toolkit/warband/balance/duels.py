@@ -363,7 +363,8 @@ class Duels:
 
 def too_large(a: Profile, b: Profile, error: chain.TooManyStates) -> Diagnostic:
     return diag("E940", f"the duel of {a.name} and {b.name} is too large to solve exactly: "
-                        f"{error}", None,
+                        f"{error}; a state is both fighters' values, their sides' and whose "
+                        "turn it is", None,
                 hint="cut it short with --rounds N (a duel whose states only lead onwards is "
                      "solved state by state)" if error.kind == "component" else
                 "cut it short with --rounds N, or weigh fewer fighters whose values change "
