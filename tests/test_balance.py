@@ -278,6 +278,17 @@ def test_equal_cost_pairs_of_the_points_file_are_mostly_near_even(points):
     assert results[("T2 Platemail", "T4 Chainmail")] == (0, 0)
 
 
+def test_a_ruleset_without_classes_weighs_each_piece_of_equipment_and_each_trait(points):
+    typical = {p.name: p for p in profiles.typical(points)}
+    bare = typical["Fighter"]
+    tough = typical["Fighter + Toughness 1"]
+    assert tough.base == "Fighter" and tough.option == "Toughness 1"
+    assert tough.entry["traits"] == {"Toughness": 1}
+    assert typical["Fighter + Guts"].entry["traits"] == {"Guts": True}
+    assert typical["Fighter + Chainmail"].entry["equipment"] == ["Chainmail"]
+    assert tough.cost - bare.cost == 2   # the points file's price of Toughness 1
+
+
 # ---- verdicts ----------------------------------------------------------------------------------
 
 def test_a_deliberately_mispriced_house_rule_is_caught():

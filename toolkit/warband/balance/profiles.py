@@ -3,7 +3,8 @@ own cost rule.
 
 By default: each class at its typical stats, then the same fighter with each piece of
 equipment its class's options offer, one at a time (a ruleset without classes: one fighter
-with each piece of equipment). A class's typical value of a stat is, in this order: the value
+with each piece of equipment, then with each trait, a numbered one at 1: there a fighter's
+traits are its own to choose). A class's typical value of a stat is, in this order: the value
 the class fixes or gives as its default, the stat's default, and otherwise the middle of the
 range the class allows, lowered while the fighter would cost more than a quarter of the game's
 points (a fighter is typically one of four or more; Super Simple Skirmish's Might, 1..100 in a
@@ -158,6 +159,15 @@ def typical(ruleset: Ruleset) -> list[Profile]:
             if cls is not None and gear_problems(cls, entry["name"], tuple(entry["equipment"])):
                 continue
             entries.append((entry, base["name"], item, cls))
+        if cls is None:   # a fighter's traits are its own to choose: each is an option too
+            for trait in ruleset.traits.values():
+                if trait.name in base.get("traits", {}):
+                    continue
+                value = 1 if trait.numeric else True
+                words = f"{trait.name} 1" if trait.numeric else trait.name
+                entry = {**base, "name": f"{base['name']} + {words}",
+                         "traits": {**base.get("traits", {}), trait.name: value}}
+                entries.append((entry, base["name"], words, cls))
     found = costs(ruleset, [e for e, _, _, _ in entries])
     out = []
     for (entry, base_name, item, cls), cost in zip(entries, found):
