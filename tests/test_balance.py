@@ -566,3 +566,28 @@ def test_scenario_figures_are_the_same_on_a_dask_cluster():
                                   dashboard_address=":0") as local:
         there = scenario_json(scheduler=local.scheduler_address)
     assert there == scenario_json()
+
+
+def summary_of(wins: dict[str, int], draws: int, limit: int = 0):
+    from warband.game.tally import SideTally, Summary
+    games = sum(wins.values()) + draws
+    return Summary(games=games, sides=tuple(wins),
+                   tallies={s: SideTally(wins=n) for s, n in wins.items()}, draws=draws,
+                   rounds_sum=6 * games, rounds_min=6, rounds_max=6,
+                   ended={"limit": limit, "eliminated": games - limit})
+
+
+def test_a_lopsided_or_drawish_scenario_is_warned_about():
+    from warband.balance.scenario import health
+    found = health(summary_of({"red": 170, "blue": 30}, 0), 6, False, [])
+    assert found.warnings == ["red wins 85.0% of the games (its whole interval is above "
+                              "60%): the scenario favours it"]
+    few = health(summary_of({"red": 2, "blue": 0}, 0), 6, False, ["red"])
+    assert "too few games to be sure: its 95% interval reaches down to" in few.warnings[0]
+    assert "red played at random" in few.warnings[1]
+    drawish = health(summary_of({"red": 20, "blue": 20}, 60, limit=60), None, False, [])
+    assert any("60.0% of the games are drawn" in w for w in drawish.warnings)
+    assert drawish.timeouts == 60   # no limit of the scenario's own: the engine's, a timeout
+    assert any("stopped at a round limit" in w for w in drawish.warnings)
+    designed = health(summary_of({"red": 20, "blue": 20}, 60, limit=60), 6, False, [])
+    assert designed.timeouts == 0

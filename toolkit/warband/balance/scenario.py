@@ -114,7 +114,9 @@ def health(summary: Summary, declared_rounds: int | None, cut: bool,
     for side, rate in sides.items():
         if rate.rate > UNEVEN:
             low, high = rate.interval
-            sure = " (its whole interval is above 60%)" if low > UNEVEN else ""
+            sure = " (its whole interval is above 60%)" if low > UNEVEN else \
+                f" (too few games to be sure: its 95% interval reaches down to {low:.1%})" \
+                if low <= 0.5 else ""
             found.warnings.append(f"{side} wins {rate.rate:.1%} of the games{sure}: the "
                                   "scenario favours it")
     if draws.rate > DRAWISH:
