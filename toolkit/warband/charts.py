@@ -267,7 +267,7 @@ def heatmap(id: str, title: str, rows: list[str], cells: list[list[float | None]
     chance and written in percent; None is a grey cell ("not solved")."""
     n = len(rows)
     left, top = 180, 40
-    size = max(18, min(44, (WIDTH - left - 10) // max(n, 1)))
+    size = max(24, min(44, (WIDTH - left - 10) // max(n, 1)))   # "100" fits at 9 px
     width = max(WIDTH, left + size * n + 10)
     parts = [heading(title)]
     for j in range(n):
@@ -288,7 +288,7 @@ def heatmap(id: str, title: str, rows: list[str], cells: list[list[float | None]
             parts.append(f'<rect x="{coord(x)}" y="{coord(y)}" width="{size}" height="{size}" '
                          f'fill="{fill}" stroke="#ffffff"><title>{tip}</title></rect>')
             parts.append(f'<text x="{coord(x + size / 2)}" y="{coord(y + size / 2 + 4)}" '
-                         f'text-anchor="middle" font-size="{10 if small else SIZE}">'
+                         f'text-anchor="middle" font-size="{9 if small else SIZE}">'
                          f'{shown}</text>')
     y = top + size * n + 18
     if note:
