@@ -433,11 +433,9 @@ def balance_command(
                                          help="Write the report here, not to standard output."),
     force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
 ) -> None:
-    """What fighters are worth for their cost: for a ruleset, each attack's exact odds and cost
-    per kill, duels to the end as an exact matrix, and the fighters that cost too much or too
-    little for what they do; for a scenario, the sides' win rates, the first player's edge,
-    draws, length and decisiveness from played games, a fighter swapped for another, and
-    costs fitted on games between random warbands (docs/balance.md)."""
+    """What fighters are worth for their cost: a ruleset's by exact odds (cost per kill, duels
+    solved exactly, fighters too dear or too cheap), a scenario's by played games (win rates,
+    a fighter swapped, fitted costs); docs/balance.md."""
     from warband.cli import balance  # lazily
     balance.balance(balance.BalanceOptions(
         target, fighters=fighters, policies=list(policy), rounds=rounds, actions=list(action),
