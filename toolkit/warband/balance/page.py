@@ -160,7 +160,7 @@ def scenario_page(found: ScenarioBalance) -> str:
     if found.fit is not None:
         costs = f"<h2>Suggested costs</h2><p class=note>fitted on {found.fit_games:,} games " \
                 "between random legal warbands (docs/balance.md)</p>" + \
-                (f"<p class=note>{_t(report.VAGUE)}</p>" if found.vague else "") + \
+                (f"<p class=note>{_t(report.vague_note(found))}</p>" if found.vague else "") + \
                 _table("costs", [
                     "fighter", "stats", "cost", "suggested", "95% interval", "verdict"],
                     [[found.pool[s.profile].name, found.pool[s.profile].stats,

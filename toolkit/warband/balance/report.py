@@ -16,6 +16,8 @@ DIGITS = 6
 MAX_ATTACK_LINES = 40   # the text report lists every attack when there are no more than this
 VAGUE = ("most intervals are wider than the cost itself: too few games to suggest costs; "
          "play more with --fit-games")
+ROUGH = ("most intervals are wider than the cost itself: the verdicts hold (their intervals "
+         "leave the cost out), the suggested values are rough; play more with --fit-games")
 
 
 def number(value) -> str:
@@ -352,7 +354,7 @@ def scenario_text(found: ScenarioBalance) -> str:
                          suggestion.verdict])
         lines += columns(rows, {2, 3})
         if found.vague:
-            lines.append(f"  {VAGUE}")
+            lines.append(f"  {vague_note(found)}")
         if found.options:
             rows = [["option", "on", "price", "worth", "95% interval"]]
             for o in found.options:
@@ -362,6 +364,11 @@ def scenario_text(found: ScenarioBalance) -> str:
                              f"{o.interval[0]:+.1f} to {o.interval[1]:+.1f}"])
             lines += [""] + columns(rows, {2, 3})
     return "\n".join(lines) + "\n"
+
+
+def vague_note(found: ScenarioBalance) -> str:
+    """What wide intervals mean: nothing can be said, or only the verdicts."""
+    return ROUGH if any(s.verdict in ("cheap", "dear") for s in found.suggestions) else VAGUE
 
 
 def _rate(rate: Rate | None) -> dict | None:
