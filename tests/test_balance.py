@@ -591,3 +591,19 @@ def test_a_lopsided_or_drawish_scenario_is_warned_about():
     assert any("stopped at a round limit" in w for w in drawish.warnings)
     designed = health(summary_of({"red": 20, "blue": 20}, 60, limit=60), 6, False, [])
     assert designed.timeouts == 0
+
+
+def test_the_html_page_escapes_what_files_say(tmp_path):
+    (tmp_path / "coin-duel.rules").write_text((HERE / "coin-duel.rules").read_text())
+    path = tmp_path / "odd.yaml"
+    path.write_text("name: odd\nruleset: coin-duel.rules\nfighters:\n"
+                    "  - name: \"<script>alert(1)</script>\"\n    grit: 1\n"
+                    "  - name: \"Grit & 2\"\n    grit: 2\n")
+    page = tmp_path / "page.html"
+    code, out, err = run(str(tmp_path / "coin-duel.rules"), fighters=str(path), fmt="html",
+                         output=str(page))
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert 'id="chart-duels"' in html and 'id="chart-kills"' in html
+    assert "Grit &amp; 2" in html
