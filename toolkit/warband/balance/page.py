@@ -106,7 +106,7 @@ def _float(x) -> float | None:
 
 def scenario_page(found: ScenarioBalance) -> str:
     h = found.health
-    run = (f"{h.games:,} games, seed {found.seed}, chunks of {found.chunk_size}; players: "
+    run = (f"{report.games(h.games)}, seed {found.seed}, chunks of {found.chunk_size}; players: "
            f"{report.players(found)}; {found.total_games:,} games in all.")
     rows = [[side, f"{r.count:,}", report.pct(r.rate), report.interval_text(r.interval)]
             for side, r in h.sides.items()]

@@ -270,6 +270,10 @@ def _plain(value):
 
 # ---- a scenario --------------------------------------------------------------------------------
 
+def games(n: int) -> str:
+    return f"{n:,} game" if n == 1 else f"{n:,} games"
+
+
 def interval_text(interval) -> str:
     if interval is None:
         return "—"
@@ -280,7 +284,7 @@ def interval_text(interval) -> str:
 def rate_line(rate: Rate | None) -> str:
     if rate is None or not rate.games:
         return "—"
-    return f"{pct(rate.rate)} (95%: {interval_text(rate.interval)}; {rate.games:,} games)"
+    return f"{pct(rate.rate)} (95%: {interval_text(rate.interval)}; {games(rate.games)})"
 
 
 def players(found: ScenarioBalance) -> str:
@@ -290,7 +294,7 @@ def players(found: ScenarioBalance) -> str:
 
 def scenario_text(found: ScenarioBalance) -> str:
     h = found.health
-    lines = [f"{name(found.scenario, 80)}: {h.games:,} games, seed {found.seed}, chunks of "
+    lines = [f"{name(found.scenario, 80)}: {games(h.games)}, seed {found.seed}, chunks of "
              f"{found.chunk_size}; players: {players(found)}"]
     more = []
     played = [s for s in found.swaps if s.after is not None]
