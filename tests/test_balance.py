@@ -362,6 +362,21 @@ def test_a_duel_past_the_state_limit_names_its_count(coin):
     assert "--rounds" in (duel.problem.hint or "")
 
 
+def test_more_fighters_than_a_report_weighs_are_refused(tmp_path):
+    from warband.limits import MAX_BALANCE_PROFILES
+    path = grit_file(tmp_path, *([1] * (MAX_BALANCE_PROFILES + 1)))
+    code, out, err = run(str(tmp_path / "coin-duel.rules"), fighters=str(path))
+    assert code == 2 and out == ""
+    assert f"error[E403]: {MAX_BALANCE_PROFILES + 1} fighters to weigh; a balance report " \
+           f"weighs at most {MAX_BALANCE_PROFILES}" in err
+
+
+def test_rounds_past_their_limit_are_refused():
+    from warband.limits import MAX_DUEL_ROUNDS
+    code, out, err = run(str(HERE / "coin-duel.rules"), rounds=str(MAX_DUEL_ROUNDS + 1))
+    assert code == 2 and f"--rounds must be at most {MAX_DUEL_ROUNDS:,}" in err
+
+
 # ---- the command -------------------------------------------------------------------------------
 
 class Out:
