@@ -622,3 +622,14 @@ def test_the_html_page_escapes_what_files_say(tmp_path):
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert 'id="chart-duels"' in html and 'id="chart-kills"' in html
     assert "Grit &amp; 2" in html
+
+
+def test_a_scenario_whose_rules_set_no_points_has_no_suggested_costs():
+    """Swords Against Sorcery (the prototype) prices nothing: by default the report says so
+    and goes on; asked for them, --fit-games is refused (E941)."""
+    code, out, err = run("greedy-dudes-vs-menace", games="2", policies=["*=random"])
+    assert code == 0, err
+    assert "suggested costs: none, the rules of greedy-dudes-vs-menace set no points" in out
+    code, out, err = run("greedy-dudes-vs-menace", games="2", fit_games="10",
+                         policies=["*=random"])
+    assert code == 2 and "error[E941]: no random warbands of equal points" in err

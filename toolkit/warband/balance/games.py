@@ -199,6 +199,15 @@ def _random_forces(request: BalanceRequest, seed: int) -> tuple[Scenario, tuple]
     return replace(scenario, forces=forces, kept={}), tuple(lists)
 
 
+def unpriced(ruleset: Ruleset, pool) -> str | None:
+    """Why no random warbands of about equal points can be drawn (None: they can be)."""
+    if ruleset.army is None or ruleset.army.points is None:
+        return f"the rules of {ruleset.id} set no points for a warband"
+    if not any(p.cost is not None for p in pool):
+        return f"the rules of {ruleset.id} give the fighters weighed no cost"
+    return None
+
+
 def no_list(ruleset: Ruleset):
     return diag("E941", f"no legal random warband of {ruleset.id} could be made in "
                         f"{LIST_TRIES} tries", None,
@@ -230,4 +239,4 @@ def play(request: PlayRequest, seed: int) -> BalanceGame:
 
 
 __all__ = ["BalanceGame", "BalanceRequest", "base_request", "legal", "no_list", "play",
-           "pool_of", "pool_request", "random_list", "swap_request"]
+           "pool_of", "pool_request", "random_list", "swap_request", "unpriced"]

@@ -342,6 +342,8 @@ def scenario_text(found: ScenarioBalance) -> str:
                          "—" if change is None else
                          f"{change[1][0] * 100:+.1f} to {change[1][1] * 100:+.1f} pp"])
         lines += columns(rows, {2, 4, 5, 6, 7})
+    if found.fit_left_out is not None:
+        lines += ["", f"suggested costs: none, {found.fit_left_out}"]
     if found.fit is not None:
         lines += ["", f"suggested costs, fitted on {found.fit_games:,} games between random "
                       "legal warbands (docs/balance.md)"]
@@ -410,6 +412,7 @@ def scenario_json(found: ScenarioBalance) -> dict:
                    "change": None if s.change is None else _r(s.change[0]),
                    "change_95": None if s.change is None else [_r(x) for x in s.change[1]]}
                   for s in found.swaps],
+        "suggested_costs_left_out": found.fit_left_out,
         "suggested_costs": None if found.fit is None else {
             "games": found.fit_games,
             "points_per_logit": _r(found.fit.scale),

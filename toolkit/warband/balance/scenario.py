@@ -199,6 +199,7 @@ class ScenarioBalance:
     fit: fitting.Fit | None = None
     suggestions: list[Suggestion] = field(default_factory=list)
     options: list[OptionSuggestion] = field(default_factory=list)
+    fit_left_out: str | None = None   # why there are no suggested costs, where the rules say
 
     @property
     def vague(self) -> bool:

@@ -307,7 +307,16 @@ def _scenario(options: BalanceOptions, ruleset, path: str, sources: Sources, std
     else:
         pool = profiles_mod.typical(scenario.ruleset)
     swaps = _swaps(options, scenario, pool, sources, problems)
-    if fit_games:
+    unpriced = games_mod.unpriced(scenario.ruleset, pool)
+    fit_left_out = None
+    if unpriced is not None and fit_games:
+        if options.fit_games is None:   # the default: say why there are none, and go on
+            fit_games, fit_left_out = 0, unpriced
+        else:
+            problems.append(diag("E941", f"no random warbands of equal points: {unpriced}",
+                                 _span("--fit-games", options.fit_games),
+                                 hint="leave out the suggested costs with --fit-games 0"))
+    if fit_games and not problems:
         import random
         ruleset_, made, interpreter = games_mod.pool_of(games_mod.pool_request(request, pool))
         if games_mod.random_list(ruleset_, made, random.Random("balance check"),
@@ -348,6 +357,7 @@ def _scenario(options: BalanceOptions, ruleset, path: str, sources: Sources, std
         stderr.write("interrupted\n")
         return INTERRUPTED
     result.scenario = options.target
+    result.fit_left_out = fit_left_out
     if options.fmt == "json":
         text = report.render_json(report.scenario_json(result))
     elif options.fmt == "html":
