@@ -630,6 +630,7 @@ def test_a_scenario_whose_rules_set_no_points_has_no_suggested_costs():
     code, out, err = run("greedy-dudes-vs-menace", games="2", policies=["*=random"])
     assert code == 0, err
     assert "suggested costs: none, the rules of greedy-dudes-vs-menace set no points" in out
+    assert "marginal worth: none, no fighter of a side has another of about its cost" in out
     code, out, err = run("greedy-dudes-vs-menace", games="2", fit_games="10",
                          policies=["*=random"])
     assert code == 2 and "error[E941]: no random warbands of equal points" in err

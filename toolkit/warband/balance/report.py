@@ -327,6 +327,9 @@ def scenario_text(found: ScenarioBalance) -> str:
     lines.append("")
     lines.append("warnings" if h.warnings else "warnings: none")
     lines += [f"  {name(w, 200)}" for w in h.warnings]
+    if not found.swaps and found.swaps_chosen:
+        lines += ["", "marginal worth: none, no fighter of a side has another of about its "
+                      "cost to be swapped for (name one with --swap SIDE:FIGHTER=CLASS)"]
     if found.swaps:
         lines += ["", "marginal worth: one fighter swapped for another of about its cost; the "
                       "side's win rate"]

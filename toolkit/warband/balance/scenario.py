@@ -200,6 +200,7 @@ class ScenarioBalance:
     suggestions: list[Suggestion] = field(default_factory=list)
     options: list[OptionSuggestion] = field(default_factory=list)
     fit_left_out: str | None = None   # why there are no suggested costs, where the rules say
+    swaps_chosen: bool = False        # the swaps are the report's own choice (no --swap)
 
     @property
     def vague(self) -> bool:

@@ -358,6 +358,7 @@ def _scenario(options: BalanceOptions, ruleset, path: str, sources: Sources, std
         return INTERRUPTED
     result.scenario = options.target
     result.fit_left_out = fit_left_out
+    result.swaps_chosen = not options.swaps
     if options.fmt == "json":
         text = report.render_json(report.scenario_json(result))
     elif options.fmt == "html":
