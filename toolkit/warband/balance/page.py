@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from warband import charts
-from warband.balance import report
+from warband.balance import report, scenario_report
 from warband.balance.scenario import ScenarioBalance
 from warband.balance.weigh import RulesetBalance
 from warband.diagnostics import printable
@@ -106,19 +106,19 @@ def _float(x) -> float | None:
 
 def scenario_page(found: ScenarioBalance) -> str:
     h = found.health
-    run = (f"{report.games(h.games)}, seed {found.seed}, chunks of {found.chunk_size}; players: "
-           f"{report.players(found)}; {found.total_games:,} games in all.")
-    rows = [[side, f"{r.count:,}", report.pct(r.rate), report.interval_text(r.interval)]
+    run = (f"{scenario_report.games(h.games)}, seed {found.seed}, chunks of {found.chunk_size}; players: "
+           f"{scenario_report.players(found)}; {found.total_games:,} games in all.")
+    rows = [[side, f"{r.count:,}", report.pct(r.rate), scenario_report.interval_text(r.interval)]
             for side, r in h.sides.items()]
     rows.append(["draws", f"{h.draws.count:,}", report.pct(h.draws.rate),
-                 report.interval_text(h.draws.interval)])
+                 scenario_report.interval_text(h.draws.interval)])
     figures = _table("figures", ["", "wins", "win rate", "95% interval"], rows)
-    facts = [("first player won", report.rate_line(h.first)),
+    facts = [("first player won", scenario_report.rate_line(h.first)),
              ("how games ended", ", ".join(f"{k} {v:,}" for k, v in h.ended.items() if v)
               + f" (round limit: {h.declared_rounds or 'none'}; timeouts {h.timeouts:,})"),
              ("game length", f"average {h.rounds_mean:.2f} rounds, min {h.rounds_min}, "
                              f"max {h.rounds_max}"),
-             ("side ahead at half-time won", report.rate_line(h.decisive))]
+             ("side ahead at half-time won", scenario_report.rate_line(h.decisive))]
     facts_table = _table("facts", ["", ""], [list(f) for f in facts])
     warnings = "".join(f"<li>{_t(w)}</li>" for w in h.warnings) or "<li>none</li>"
     panels = [charts.bars("sides", "Win rates (95% intervals)",
@@ -160,7 +160,7 @@ def scenario_page(found: ScenarioBalance) -> str:
     if found.fit is not None:
         costs = f"<h2>Suggested costs</h2><p class=note>fitted on {found.fit_games:,} games " \
                 "between random legal warbands (docs/balance.md)</p>" + \
-                (f"<p class=note>{_t(report.vague_note(found))}</p>" if found.vague else "") + \
+                (f"<p class=note>{_t(scenario_report.vague_note(found))}</p>" if found.vague else "") + \
                 _table("costs", [
                     "fighter", "stats", "cost", "suggested", "95% interval", "verdict"],
                     [[found.pool[s.profile].name, found.pool[s.profile].stats,

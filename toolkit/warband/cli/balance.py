@@ -11,7 +11,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple, Sequence
 
 import typer
 
-from warband.cli.common import INTERRUPTED, OK, UNUSABLE, fail
+from warband.cli.common import INTERRUPTED, OK, fail
 
 if TYPE_CHECKING:
     from warband.diagnostics import Diagnostic, Sources
@@ -233,7 +233,7 @@ def _scenario(options: BalanceOptions, ruleset, path: str, sources: Sources, std
               stderr) -> int:
     from warband.balance import games as games_mod
     from warband.balance import profiles as profiles_mod
-    from warband.balance import report
+    from warband.balance import report, scenario_report
     from warband.balance import scenario as scenario_mod
     from warband.cli.common import check_outputs
     from warband.cli.options import parse_policies, whole_number
@@ -360,12 +360,12 @@ def _scenario(options: BalanceOptions, ruleset, path: str, sources: Sources, std
     result.fit_left_out = fit_left_out
     result.swaps_chosen = not options.swaps
     if options.fmt == "json":
-        text = report.render_json(report.scenario_json(result))
+        text = report.render_json(scenario_report.scenario_json(result))
     elif options.fmt == "html":
         from warband.balance import page
         text = page.scenario_page(result)
     else:
-        text = report.scenario_text(result)
+        text = scenario_report.scenario_text(result)
     return _write(text, options, sources, stdout, stderr)
 
 
