@@ -25,9 +25,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "toolkit" / "warband"
 LAYERS = {
     "warband": 0, "warband.diagnostics": 0, "warband.catalog": 0, "warband.limits": 0,
     "warband.lang": 1, "warband.run": 2, "warband.lists": 3, "warband.game": 4,
-    # the tools around the language: the editor's server and the list builder (neither
-    # imports the other; both stand on everything under them)
-    "warband.lsp": 5, "warband.builder": 5,
+    # the tools around the language: the editor's server, the list builder and the balance
+    # reports (none imports another; each stands on everything under them)
+    "warband.lsp": 5, "warband.builder": 5, "warband.balance": 5,
     "warband.cli": 6, "warband.__main__": 6,
 }
 

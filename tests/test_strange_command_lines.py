@@ -62,6 +62,8 @@ COMMANDS = {
     "fmt --check": ["fmt", "--check", "FILE"],
     "fmt --diff": ["fmt", "--diff", "FILE"],
     "simulate": ["simulate", "FILE", "--games", "1"],
+    "balance": ["balance", "FILE", "--games", "1", "--fit-games", "0", "--swap", "none"],
+    "balance --fighters": ["balance", "super-simple-skirmish", "--fighters", "FILE"],
 }
 
 # Whole command lines that are odd in themselves.
@@ -95,6 +97,12 @@ LINES = [
     ["simulate", "x", "--max-rounds", "", "--chunk-size", "", "--replay", ""],
     ["simulate", "x", "--policy", "=", "--policy", "a=b", "--policy", "a=c"],
     ["simulate", "x", "--format", "yaml"],
+    ["balance"], ["balance", "x", "--games", HUGE], ["balance", "smart", "--rounds", HUGE],
+    ["balance", "super-simple-skirmish", "--rounds", "-1", "--action", "", "--policy", "="],
+    ["balance", "sss-standard-game", "--swap", "=", "--swap", ":", "--games", "-1",
+     "--fit-games", "", "--seed", "-" + HUGE, "--workers", "-1", "--chunk-size", "0"],
+    ["balance", "super-simple-skirmish", "--format", "yaml"],
+    ["balance", "super-simple-skirmish", "--format", "html"],
     # issue 19: -h, completion scripts by shell, --with a side
     ["-h"], ["rules", "-h"], ["rules", "check", "-h"], ["--show-completion"],
     ["--show-completion", "zsh"], ["--show-completion", "nope"], ["--show-completion", ""],

@@ -45,11 +45,13 @@ class Panel:
     id: str
     title: str
     height: int
-    body: str          # SVG elements, in a WIDTH x height box
+    body: str          # SVG elements, in a `width` x height box
+    width: int = WIDTH   # wider than a panel only for a heatmap of many rows
 
     def svg(self) -> str:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" id="chart-{self.id}" '
-                f'width="{WIDTH}" height="{self.height}" viewBox="0 0 {WIDTH} {self.height}" '
+                f'width="{self.width}" height="{self.height}" '
+                f'viewBox="0 0 {self.width} {self.height}" '
                 f'font-family="{FONT}" font-size="{SIZE}">'
                 f'<title>{text(self.title)}</title>{self.body}</svg>')
 
@@ -244,3 +246,114 @@ def lines(id: str, title: str, xs: list[int], series: list[tuple[str, str, list[
                  f'text-anchor="middle">{text(axis, 70)}</text>')
     height = legend(parts, [(name, colour) for name, colour, _ in series], base + 48)
     return Panel(id, title, height, "".join(parts))
+
+
+# ---- a matrix of chances: a heatmap -----------------------------------------------------------
+
+def shade(value: float) -> str:
+    """A chance's colour: blue below one half, orange above, white at one half (the two ends
+    of COLOURS, told apart with any colour vision)."""
+    value = min(1.0, max(0.0, value))
+    ends = ((0x00, 0x72, 0xB2), (0xD5, 0x5E, 0x00))
+    end = ends[1] if value >= 0.5 else ends[0]
+    t = abs(value - 0.5) * 2
+    mixed = [round(255 + (c - 255) * t) for c in end]
+    return "#" + "".join(f"{c:02X}" for c in mixed)
+
+
+def heatmap(id: str, title: str, rows: list[str], cells: list[list[float | None]],
+            note: str = "") -> Panel:
+    """A square of cells, one a row and column (rows[i] against rows[j]), each coloured by its
+    chance and written in percent; None is a grey cell ("not solved")."""
+    n = len(rows)
+    left, top = 180, 40
+    size = max(24, min(44, (WIDTH - left - 10) // max(n, 1)))   # "100" fits at 9 px
+    width = max(WIDTH, left + size * n + 10)
+    parts = [heading(title)]
+    for j in range(n):
+        x = left + size * j + size / 2
+        parts.append(f'<text x="{coord(x)}" y="{top - 6}" text-anchor="middle" '
+                     f'fill="#555555">{j + 1}</text>')
+    small = size < 36
+    for i, label in enumerate(rows):
+        y = top + size * i
+        parts.append(f'<text x="{left - 6}" y="{coord(y + size / 2 + 4)}" text-anchor="end">'
+                     f'{i + 1} {text(label, 24)}</text>')
+        for j, value in enumerate(cells[i]):
+            x = left + size * j
+            fill = "#cccccc" if value is None else shade(value)
+            shown = "—" if value is None else f"{value * 100:.0f}"
+            tip = f"{text(label)} against {text(rows[j])}: " + \
+                ("not solved" if value is None else as_percent(value))
+            parts.append(f'<rect x="{coord(x)}" y="{coord(y)}" width="{size}" height="{size}" '
+                         f'fill="{fill}" stroke="#ffffff"><title>{tip}</title></rect>')
+            parts.append(f'<text x="{coord(x + size / 2)}" y="{coord(y + size / 2 + 4)}" '
+                         f'text-anchor="middle" font-size="{9 if small else SIZE}">'
+                         f'{shown}</text>')
+    y = top + size * n + 18
+    if note:
+        parts.append(f'<text x="8" y="{y}" fill="#555555">{escape(note)}</text>')
+        y += 12
+    return Panel(id, title, y + 8, "".join(parts), width)
+
+
+# ---- what something costs, and what it is worth ------------------------------------------------
+
+@dataclass(frozen=True)
+class Worth:
+    label: str
+    cost: float | None                 # the current cost
+    worth: float | None                # what it is found to be worth
+    interval: tuple[float, float] | None = None
+
+
+def worths(id: str, title: str, rows: list[Worth], axis: str = "points",
+           marks: tuple[str, str] = ("current cost", "worth")) -> Panel:
+    """One row each: the current cost as a black bar, the worth found as a dot with its
+    interval; both on one scale from the least to the greatest of them. `marks` names the
+    two in the legend."""
+    left, right, row = 170, WIDTH - 20, 22
+    values = [v for r in rows for v in (r.cost, r.worth, *(r.interval or ())) if v is not None]
+    least = min([0.0] + values)
+    low = -nice_top(-least) if least < 0 else 0.0
+    high = nice_top(max(values + [1.0]))
+    scale = (right - left) / (high - low) if high > low else 1.0
+
+    def at(v: float) -> float:
+        return left + (v - low) * scale
+    parts = [heading(title)]
+    y = 34
+    for tick in range(5):
+        value = low + (high - low) * tick / 4
+        x = at(value)
+        parts.append(f'<line x1="{coord(x)}" y1="{y - 4}" x2="{coord(x)}" '
+                     f'y2="{y + row * len(rows)}" stroke="#dddddd"/>')
+        parts.append(f'<text x="{coord(x)}" y="{y + row * len(rows) + 14}" '
+                     f'text-anchor="middle" fill="#555555">{coord(value)}</text>')
+    for r in rows:
+        mid = y + row / 2
+        parts.append(f'<text x="{left - 6}" y="{y + 14}" text-anchor="end">'
+                     f'{text(r.label, 22)}</text>')
+        if r.interval is not None:
+            a, b = (at(v) for v in r.interval)
+            parts.append(f'<path d="M{coord(a)} {coord(mid)}H{coord(b)}" stroke="{COLOURS[1]}" '
+                         f'stroke-width="2" fill="none"/>')
+        if r.cost is not None:
+            x = at(r.cost)
+            parts.append(f'<path d="M{coord(x)} {coord(mid - 7)}V{coord(mid + 7)}" '
+                         f'stroke="#000000" stroke-width="3"><title>{text(r.label)}: '
+                         f'{escape(marks[0])} {coord(r.cost)}</title></path>')
+        if r.worth is not None:
+            shown = f"{text(r.label)}: {escape(marks[1])} {r.worth:.1f}"
+            if r.interval is not None:
+                shown += f" ({r.interval[0]:.1f} to {r.interval[1]:.1f})"
+            parts.append(f'<circle cx="{coord(at(r.worth))}" cy="{coord(mid)}" r="4.5" '
+                         f'fill="{COLOURS[1]}"><title>{shown}</title></circle>')
+        y += row
+    y += 24
+    parts.append(f'<path d="M48 {y - 4}V{y + 8}" stroke="#000000" stroke-width="3"/>'
+                 f'<text x="56" y="{y + 6}">{escape(marks[0])}</text>'
+                 f'<circle cx="180" cy="{y + 2}" r="4.5" fill="{COLOURS[1]}"/>'
+                 f'<text x="190" y="{y + 6}">{escape(marks[1])}, with its 95% interval '
+                 f'({escape(axis)})</text>')
+    return Panel(id, title, y + 18, "".join(parts))

@@ -230,6 +230,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E920": (Severity.ERROR, "a warband the game cannot update"),
     # warband build
     "E930": (Severity.ERROR, "the list builder cannot start"),
+    # warband balance
+    "E940": (Severity.ERROR, "a duel too large to solve exactly"),
+    "E941": (Severity.ERROR, "no legal random warband could be made"),
+    "E942": (Severity.ERROR, "nothing to weigh"),
     # warnings
     "W101": (Severity.WARNING, "unused definition"),
     "W102": (Severity.WARNING, "unreachable table row"),

@@ -95,3 +95,11 @@ MAX_BUILD_ENTRIES = 200   # entries of the list being built (a few dozen in real
 MAX_BUILD_TEXT = 2_000    # characters of one value typed in the page (a name, notes)
 MAX_BUILD_FILES = 500     # warband and rules files the page lists from its folder
 MAX_BUILD_UNDO = 50       # changes the page can undo (each a copy of the list's text)
+
+# ---- balance (`warband balance`) ----------------------------------------------------------------
+MAX_BALANCE_PROFILES = 40   # fighters one report weighs: every pair fights a duel (820 duels)
+MAX_DUEL_STATES = 5_000     # states one duel's chain reaches (each is an exact odds question per
+#                             action; a duel of the shipped rulesets reaches a few dozen)
+MAX_DUEL_COMPONENT = 200    # states that lead back to one another, solved as one linear system
+#                             over fractions (its cost grows with the cube: ~2 s at the limit)
+MAX_DUEL_ROUNDS = 1_000     # `balance --rounds`: a duel cut short after this many rounds

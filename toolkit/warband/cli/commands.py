@@ -380,6 +380,70 @@ def simulate_command(
                       games_out=games_out, force=force)
 
 
+@app.command("balance")
+def balance_command(
+    target: str = typer.Argument(..., metavar="RULESET|SCENARIO",
+                                 help="A ruleset (duels, exact odds) or a scenario (games "
+                                      "played): a built-in id or a rules file.",
+                                 autocompletion=complete_rules),
+    fighters: Optional[str] = typer.Option(None, "--fighters", metavar="FILE.yaml",
+                                           help="The fighters to weigh: a warband file, each "
+                                                "entry one (default: each class at its "
+                                                "typical stats, with each option)."),
+    policy: List[str] = typer.Option([], "--policy",
+                                     help="A ruleset: first|random|greedy, or DECISION=OPTION "
+                                          "(default first). A scenario: SIDE=POLICY (default: "
+                                          "the best player, greedy)."),
+    rounds: Optional[str] = typer.Option(None, "--rounds", metavar="R",
+                                         help="A ruleset: end duels after R rounds (default: "
+                                              "fought to the end, exactly)."),
+    action: List[str] = typer.Option([], "--action",
+                                     help="A ruleset: the attacks duels use (default: every "
+                                          "action of one fighter on another); repeatable."),
+    games: Optional[str] = typer.Option(None, "--games", "-n", metavar="N",
+                                        help="A scenario: games to play, and for each swap "
+                                             "(default 200)."),
+    fit_games: Optional[str] = typer.Option(None, "--fit-games", metavar="M",
+                                            help="A scenario: games between random warbands "
+                                                 "for the suggested costs (default 1000; 0: "
+                                                 "none)."),
+    swap: List[str] = typer.Option([], "--swap", metavar="SIDE:FIGHTER=CLASS",
+                                   help="A scenario: weigh a fighter against the same of "
+                                        "another class; repeatable; 'none' (default: one a "
+                                        "side)."),
+    seed: str = typer.Option("1", "--seed", metavar="S",
+                             help="The same seed plays the same games, whatever --workers."),
+    workers: Optional[str] = typer.Option(None, "--workers", "-w", metavar="W",
+                                          help="Processes to use (default 1); 0 or 'auto': "
+                                               "every core."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                            help="Play on a Dask cluster (needs the dask "
+                                                 "extra)."),
+    max_rounds: Optional[str] = typer.Option(None, "--max-rounds", metavar="R",
+                                             help="End every game after R rounds at most."),
+    chunk_size: Optional[str] = typer.Option(None, "--chunk-size", metavar="C",
+                                             help="Games per chunk (default 50); part of what "
+                                                  "a seed means."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                            help="A progress bar on standard error (default: "
+                                                 "when it is a terminal)."),
+    fmt: SimulateFormat = typer.Option(SimulateFormat.text, "--format",
+                                       help="text, json, or html (a page with charts, to -o)"),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                         help="Write the report here, not to standard output."),
+    force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
+) -> None:
+    """What fighters are worth for their cost: a ruleset's by exact odds (cost per kill, duels
+    solved exactly, fighters too dear or too cheap), a scenario's by played games (win rates,
+    a fighter swapped, fitted costs); docs/balance.md."""
+    from warband.cli import balance  # lazily
+    balance.balance(balance.BalanceOptions(
+        target, fighters=fighters, policies=list(policy), rounds=rounds, actions=list(action),
+        games=games, fit_games=fit_games, swaps=list(swap), seed=seed, workers=workers,
+        scheduler=scheduler, max_rounds=max_rounds, chunk_size=chunk_size, progress=progress,
+        fmt=fmt.value, output=output, force=force))
+
+
 class PlayFormat(str, Enum):
     """`warband play --format`: the log, the record, or the page to watch the game on."""
     text = "text"
