@@ -1003,6 +1003,25 @@ phase tidy(s: side) "a bare return: the first hurt fighter of everyone, by Speed
   }
   set s.Out += 1
 }
+# decks and bags: a deck per game reshuffled when empty, a bag per side with a hand
+enum Omen { Fair  Foul  Dire }
+deck omens of Omen per game { 2 Fair  Foul  Dire  reshuffle when empty }
+bag chits of Omen per side { 3 Fair  2 Foul }
+table omen_worth(o: Omen) -> v { Fair => 1  Foul => 2  Dire => 3 }
+phase muster(s: side) "a draw, a draw to the hand, a discard, a shuffle" {
+  draw o from omens
+  set s.Out += omen_worth(o)
+  if s.chits.left >= 1 {
+    draw c from s.chits to hand
+    if c == Foul {
+      discard Foul from s.chits
+    }
+  }
+  if s.chits.left == 0 and s.chits.discards >= 1 {
+    shuffle s.chits
+  }
+  set s.Fate += count(h == Fair for h in s.chits.hand)
+}
 
 scenario stmts {
   board 16 by 12 inches
@@ -1058,6 +1077,7 @@ scenario stmts {
         }
       }
       tidy(s)
+      muster(s)
       for each f in s.fighters {
         if f.Wounds >= 1 {
           place trail at f.position
@@ -1098,7 +1118,7 @@ def test_every_statement_kind_is_played_alike(tmp_path):
         nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
         nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
         nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, nodes.PutAt,
-        nodes.ChooseSpot}
+        nodes.ChooseSpot, nodes.Draw, nodes.Discard, nodes.Shuffle}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}

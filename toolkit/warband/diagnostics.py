@@ -146,6 +146,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E512": (Severity.ERROR, "an area or arc of impossible size"),
     # several values at once
     "E513": (Severity.ERROR, "too many combinations for one decision of several numbers"),
+    # decks and bags
+    "E514": (Severity.ERROR, "a card that is not there to draw or discard"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

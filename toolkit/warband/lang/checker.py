@@ -18,6 +18,7 @@ from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.call_weight import CALLABLE, CAP, CallWeights, callables
 from warband.lang.class_checker import ClassChecker
+from warband.lang.deck_checker import DeckChecker
 from warband.lang.equipment_profiles import ProfileChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassChecker,
+class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChecker, ClassChecker,
               ProfileChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
@@ -253,6 +254,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     self.marker(decl)
                 case nodes.ScenarioDecl():
                     self.scenario(decl)
+                case nodes.DeckDecl():   # decks and bags (deck_checker.py)
+                    self.deck_decl(decl)
         self.current = None
         self.cycles()
         if not any(d.code == "E401" for d in self.diagnostics):
@@ -462,6 +465,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                 check_choose_tuple(self, stmt, scope)
             case nodes.LetTuple():
                 check_let_tuple(self, stmt, scope)
+            case nodes.Draw() | nodes.Discard() | nodes.Shuffle():   # decks and bags
+                self.deck_stmt(stmt, scope)
             case _:
                 self.game_stmt(stmt, scope)
 

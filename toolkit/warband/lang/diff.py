@@ -295,6 +295,13 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"deploy {expr_text(x)} in {expr_text(z)}"
         case nodes.Place(kind=k):
             return f"place {k.name} ..."
+        # decks and bags
+        case nodes.Draw(name=n, deck=d, to=to):
+            return f"draw {n.name} from {expr_text(d)}" + (" to hand" if to is not None else "")
+        case nodes.Discard(card=c, deck=d):
+            return f"discard {expr_text(c)} from {expr_text(d)}"
+        case nodes.Shuffle(deck=d):
+            return f"shuffle {expr_text(d)}"
         case nodes.ChooseSpot(name=n, decider=d, reach=r, at=a):   # a spot on the board
             return f"choose {n.name} within {expr_text(r)} of {expr_text(a)} by {expr_text(d)}"
         case nodes.PutAt(piece=p, where=w):   # moving a piece

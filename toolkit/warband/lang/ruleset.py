@@ -205,6 +205,8 @@ class Ruleset:
     origins: FrozenDict = field(default_factory=FrozenDict)   # name -> Origin
     # weapon profiles: name -> Stat, a value every piece of equipment carries
     profiles: FrozenDict = field(default_factory=FrozenDict)
+    # decks and bags: name -> nodes.DeckDecl (run/decks.py)
+    decks: FrozenDict = field(default_factory=FrozenDict)
     # what is worked out from this ruleset alone (its generated program, its actions' options),
     # kept for its life (lang/per_ruleset.py): not a value of the rules, so neither compared,
     # copied by dataclasses.replace (a changed ruleset starts empty) nor pickled
@@ -324,6 +326,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
     markers: dict = {}
+    decks: dict = {}   # decks and bags
     profiles: dict[str, Stat] = {}   # weapon profiles
     pending: list = []
     pending_choices: list[StatChoice] = []
@@ -401,6 +404,8 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 procedures[decl.name.name] = decl
             case nodes.MarkerDecl():
                 markers[decl.name.name] = decl
+            case nodes.DeckDecl():   # decks and bags
+                decks[decl.name.name] = decl
     for name, value, span in pending:   # once every stat is known, whatever the order
         _check_stat_value(stats.get(name), value, span, d)
     for choice in pending_choices:
@@ -419,7 +424,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
         decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
-        scenario=table.scenario, profiles=FrozenDict(profiles))
+        scenario=table.scenario, profiles=FrozenDict(profiles), decks=FrozenDict(decks))
     return ruleset, d
 
 

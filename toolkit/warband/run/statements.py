@@ -12,7 +12,7 @@ from collections.abc import Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, roll_labels, spots, toomuch, units
+from warband.run import areas, budget, carrying, decks, roll_labels, spots, toomuch, units
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
@@ -168,6 +168,13 @@ class Statements(InterpreterParts):
                                       stmt, p, w, self._piece_log())))
             case nodes.ChooseSpot():   # a spot on the board (run/spots.py)
                 return spots.choose_spot(self, stmt, env, world, next_)
+            # decks and bags (run/decks.py)
+            case nodes.Draw():
+                return decks.draw_stmt(self, stmt, env, world, next_)
+            case nodes.Discard():
+                return decks.discard_stmt(self, stmt, env, world, next_)
+            case nodes.Shuffle():
+                return decks.shuffle_stmt(self, stmt, env, world, next_)
             case nodes.PutAt(piece=piece, where=where):   # moving a piece
                 return self.plain(piece, env, world, lambda p, w: self.plain(
                     where, env, w, lambda at, w2: next_(

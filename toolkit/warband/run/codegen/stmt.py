@@ -350,6 +350,21 @@ class Writer(ExpressionWriter):
                        f"{self.expr(s.piece, scope)}, {self.expr(s.where, scope)}, world, I, "
                        "I.recorder)")
             return bound
+        # decks and bags (run/decks.py): drawn from the dice stream, as the interpreter draws
+        if t is nodes.Draw:
+            py = scope.names[s.name.name]
+            out.append(f"{pad}{py}, world = _draw_card(I, {self.const(s, 'n')}, "
+                       f"{self.expr(s.deck, scope)}, world)")
+            return bound | {s.name.name}
+        if t is nodes.Discard:
+            deck = self.fresh("d")   # (the deck first, then the card: as the interpreter)
+            out.append(f"{pad}{deck} = {self.expr(s.deck, scope)}")
+            out.append(f"{pad}world = _discard_card(I, {self.const(s, 'n')}, {deck}, "
+                       f"{self.expr(s.card, scope)}, world)")
+            return bound
+        if t is nodes.Shuffle:
+            out.append(f"{pad}world = _shuffle_deck(world, {self.expr(s.deck, scope)})")
+            return bound
         if t is nodes.Remove or t is nodes.Withdraw:   # (withdraw: off the table, no casualty)
             subject = self.expr(s.subject if t is nodes.Remove else s.fighter, scope)
             # who removes it: `by`, else the fighter whose action runs (as the interpreter)
@@ -512,7 +527,7 @@ def assigned_names(stmts, found: list[str]) -> None:
         elif t is nodes.ForEach or t is nodes.ForSorted:
             found.append(s.var.name)
             assigned_names(s.body.stmts, found)
-        elif t is nodes.ChooseAmong or t is nodes.ChooseSpot:
+        elif t is nodes.ChooseAmong or t is nodes.ChooseSpot or t is nodes.Draw:
             found.append(s.name.name)
         elif t is nodes.ChooseTuple or t is nodes.LetTuple:   # several values at once
             found.extend(n.name for n in s.names)
