@@ -114,6 +114,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # several values at once
     "E325": (Severity.ERROR,
              "a decision of several numbers: a name twice, or a default of the wrong count"),
+    "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),

@@ -45,3 +45,16 @@ class FlowBuilder(BuildBase):
 
     def shuffle_stmt(self, meta, c):
         return nodes.Shuffle(c[0], self.span(meta))
+
+    # ---- turn flow ----------------------------------------------------------------------------
+    def while_stmt(self, meta, c):
+        return nodes.While(c[0], c[1], c[2], self.span(meta))
+
+    def break_stmt(self, meta, c):
+        return nodes.Break(self.span(meta))
+
+    def continue_stmt(self, meta, c):
+        return nodes.Continue(self.span(meta))
+
+    def end_turn_stmt(self, meta, c):
+        return nodes.EndTurn(c[0], self.span(meta))

@@ -404,6 +404,8 @@ class ExpressionChecker(CheckerParts):
             return ANY
         if owner == "side" and (deck := self.side_deck(field, mutable)) is not None:
             return deck   # a side's own deck or bag
+        if owner == "side" and name == "turn_over":   # turn flow: set by `end turn`, or a rule
+            return BOOL
         if name in builtins:
             if mutable:
                 self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span,

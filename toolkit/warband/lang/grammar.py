@@ -21,7 +21,8 @@ STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "
                       "activate", "travel", "withdraw", "concede", "deploy", "place",
                       "face",      # facing: `face f towards g`
                       "inflict",   # inflict: units of several models
-                      "draw", "discard", "shuffle")   # decks and bags
+                      "draw", "discard", "shuffle",   # decks and bags
+                      "while", "break", "continue", "end")   # turn flow
 
 
 @lru_cache(maxsize=1)

@@ -6,7 +6,7 @@ into play (lang/nodes.py gathers all the parts).
 from __future__ import annotations
 
 from warband.diagnostics import Span
-from warband.lang.nodes_core import Expr, Ident, node
+from warband.lang.nodes_core import Block, Expr, Ident, node
 
 
 # ---- decks and bags (run/decks.py) ------------------------------------------------------------
@@ -60,3 +60,39 @@ class Shuffle:
 
 
 DeckStmt = Draw | Discard | Shuffle
+
+
+# ---- turn flow (run/flow.py) --------------------------------------------------------------------
+
+@node
+class While:
+    """`while COND at most N times { ... }`: the body again and again while the condition holds,
+    N times at most (N worked out once, before the first time, as `repeat`'s)."""
+    condition: Expr
+    times: Expr
+    body: Block
+    span: Span
+
+
+@node
+class Break:
+    """`break`: out of the innermost loop, to what follows it."""
+    span: Span
+
+
+@node
+class Continue:
+    """`continue`: on to the innermost loop's next turn."""
+    span: Span
+
+
+@node
+class EndTurn:
+    """`end turn [of SIDE]`: the side's turn is over (its `turn_over` is true): `activate` gives
+    its fighters no action until the next round (or until a rule sets `turn_over` back). Without
+    `of`, the side of the fighter whose action runs."""
+    side: Expr | None
+    span: Span
+
+
+FlowStmt = While | Break | Continue | EndTurn

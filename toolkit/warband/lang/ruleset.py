@@ -300,6 +300,26 @@ def constant(expr: nodes.Expr, enums: dict | None = None) -> Constant | type[Zer
     raise ValueError("not a constant")
 
 
+# turn flow: the flag on each side that `end turn` sets, in the rulesets that name it
+TURN_OVER_DOC = "the side's turn is over ('end turn'): its fighters take no action until the " \
+                "next round"
+
+
+def _names_turns(node) -> bool:
+    """Whether declarations hold `end turn` or read or set a side's `turn_over`."""
+    t = type(node)
+    if t is nodes.EndTurn:
+        return True
+    if t is nodes.Ident:
+        return node.name == "turn_over"
+    if t is tuple:
+        return any(_names_turns(x) for x in node)
+    slots = getattr(t, "__slots__", None)
+    if slots and t.__module__.startswith("warband.lang.nodes"):
+        return any(_names_turns(getattr(node, s)) for s in slots if s != "span")
+    return False
+
+
 def _const(expr: nodes.Expr, diagnostics: list[Diagnostic], what: str) -> Constant | None:
     try:
         value = constant(expr)
@@ -406,6 +426,9 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 markers[decl.name.name] = decl
             case nodes.DeckDecl():   # decks and bags
                 decks[decl.name.name] = decl
+    if "turn_over" not in states and _names_turns(module.decls):   # turn flow: `end turn`
+        states["turn_over"] = State("turn_over", "flag", "side", False, TURN_OVER_DOC,
+                                    module.header.span if module.header else Span(module.file, 1, 1))
     for name, value, span in pending:   # once every stat is known, whatever the order
         _check_stat_value(stats.get(name), value, span, d)
     for choice in pending_choices:

@@ -236,5 +236,6 @@ def _collect_decisions(block: nodes.Block | None, table: SymbolTable,
                     _collect_decisions(nodes.Block((otherwise,), otherwise.span), table, diagnostics)
                 else:
                     _collect_decisions(otherwise, table, diagnostics)
-            case nodes.ForEach(body=body) | nodes.Repeat(body=body) | nodes.ForSorted(body=body):
+            case nodes.ForEach(body=body) | nodes.Repeat(body=body) | nodes.ForSorted(body=body) \
+                    | nodes.While(body=body):
                 _collect_decisions(body, table, diagnostics)
