@@ -35,7 +35,7 @@ from warband.game.scenario import Scenario
 from warband.game.spots import Spots
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
-from warband.run import budget
+from warband.run import budget, flow
 from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret, through_of
 from warband.run.decisions import Policies
@@ -217,6 +217,7 @@ class Game:
             for self.round in range(1, int(limit) + 1):
                 self.log.event("round", self.round)
                 self._acted = {}
+                world = flow.new_round(world)   # every side's turn begins again (run/flow.py)
                 _, world = self.interp.run_nested(self.blocks["round"], {}, world)
                 if self.log.record:
                     self._log_losses(world)
@@ -486,7 +487,7 @@ class Game:
         if self.log.record:   # what the rules did before this activation, where it happened
             self._log_losses(world)
         fighter = world.fighters[ref.index]
-        if fighter.removed:
+        if fighter.removed or flow.turn_over(world, fighter.side):   # (turn flow: end turn)
             return "none", world
         names = self._names.get((id(stmt), exclude))
         if names is None:
