@@ -3,9 +3,9 @@
 Nodes compare by identity (eq=False), so a node can key a table of facts the checker learns
 about it, and two identical expressions at different places stay distinct.
 
-The nodes live in three modules by what they are (nodes_core: names, expressions and
+The nodes live in four modules by what they are (nodes_core: names, expressions and
 statements; nodes_decl: declarations, house rules and conversions; nodes_board: play on a
-board and scenarios); this module gathers them, so that the rest of the package says
+board and scenarios; nodes_flow: decks and bags, and turn flow); this module gathers them, so that the rest of the package says
 `nodes.ClassDecl` whichever part holds it, and holds what a whole file is (Decl, Module).
 """
 
