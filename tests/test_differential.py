@@ -587,6 +587,7 @@ LOOPS = {
     nodes.ForEach: "for each x in {s}.fighters {{ {body} }}",
     nodes.ForSorted: "for each x in {s}.fighters by highest x.Might {{ {body} }}",
     nodes.Repeat: "repeat 2 times {{ {body} }}",
+    nodes.While: "while {s}.Fate >= 0 at most 2 times {{ {body} }}",   # turn flow
 }
 
 
@@ -601,8 +602,8 @@ def test_every_kind_of_loop_has_a_return_case():
 @pytest.mark.parametrize("nesting", ["{loop}", "if {s}.Fate >= 0 {{ {loop} }}",
                                      "{loop}\n  if {s}.Fate > 100 {{ return 7 }}"])
 def test_a_return_inside_a_loop_leaves_the_procedure_both_ways(tmp_path, loop, nesting):
-    inner = LOOPS[loop].format(s="s", body="return x.Might + 1" if loop is not nodes.Repeat
-                               else "return s.Fate + 1")
+    inner = LOOPS[loop].format(s="s", body="return x.Might + 1"
+                               if loop not in (nodes.Repeat, nodes.While) else "return s.Fate + 1")
     text = BASE + f'''
 procedure found(s: side) -> number {{
   {nesting.format(loop=inner, s="s")}
@@ -643,7 +644,7 @@ def test_a_bare_return_inside_a_loop_leaves_the_procedure_both_ways(tmp_path, lo
     inner = LOOPS[loop].replace("{s}.fighters", group).replace(
         "by highest x.Might", "by highest x.Might, lowest x.Speed").format(
         s="s", body="set s.Out += 1\n if x.Might > 3 or s.Out > 1 { return }"
-        if loop is not nodes.Repeat else "set s.Out += 1\n if s.Out > 1 { return }")
+        if loop not in (nodes.Repeat, nodes.While) else "set s.Out += 1\n if s.Out > 1 { return }")
     text = BASE + f'''
 procedure counted(s: side) {{
   {nesting.format(loop=inner, s="s")}
@@ -1003,6 +1004,50 @@ phase tidy(s: side) "a bare return: the first hurt fighter of everyone, by Speed
   }
   set s.Out += 1
 }
+# decks and bags: a deck per game reshuffled when empty, a bag per side with a hand
+enum Omen { Fair  Foul  Dire }
+deck omens of Omen per game { 2 Fair  Foul  Dire  reshuffle when empty }
+bag chits of Omen per side { 3 Fair  2 Foul }
+table omen_worth(o: Omen) -> v { Fair => 1  Foul => 2  Dire => 3 }
+phase muster(s: side) "a draw, a draw to the hand, a discard, a shuffle" {
+  draw o from omens
+  set s.Out += omen_worth(o)
+  if s.chits.left >= 1 {
+    draw c from s.chits to hand
+    if c == Foul {
+      discard Foul from s.chits
+    }
+  }
+  if s.chits.left == 0 and s.chits.discards >= 1 {
+    shuffle s.chits
+  }
+  set s.Fate += count(h == Fair for h in s.chits.hand)
+}
+# turn flow: a bounded while, break and continue, a side's turn ended from an action and a phase
+phase drill(s: side) {
+  let k = 0
+  while k < 6 and s.Out < 80 at most 4 times {
+    set k += d3
+    if k == 2 {
+      continue
+    }
+    for each x in s.fighters {
+      if x.Wounds >= 2 {
+        break
+      }
+      set s.Out += 1
+    }
+  }
+  if s.Out > 30 and k > 3 {
+    end turn of s
+  }
+}
+action bluster(f: fighter) requires f.Might > 15 and not f.side.turn_over {
+  set f.side.Out += 1
+  if d6 <= 2 {
+    end turn
+  }
+}
 
 scenario stmts {
   board 16 by 12 inches
@@ -1050,7 +1095,8 @@ scenario stmts {
   round {
     for each s in sides by lowest s.Fate {
       for each f in s.fighters {
-        activate f using strike, step, flee, rush, seek, volley, pocket, spend, slip, plant as done
+        activate f using strike, step, flee, rush, seek, volley, pocket, spend, slip, plant,
+          bluster as done
         if done == "none" {
           activate f using rest, glare
         } else if f.Might > 10 and not f.removed {
@@ -1058,6 +1104,8 @@ scenario stmts {
         }
       }
       tidy(s)
+      muster(s)
+      drill(s)
       for each f in s.fighters {
         if f.Wounds >= 1 {
           place trail at f.position
@@ -1098,13 +1146,15 @@ def test_every_statement_kind_is_played_alike(tmp_path):
         nodes.ForSorted, nodes.ChooseAmong, nodes.ChooseTuple, nodes.LetTuple, nodes.Activate,
         nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
         nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, nodes.PutAt,
-        nodes.ChooseSpot}
+        nodes.ChooseSpot, nodes.Draw, nodes.Discard, nodes.Shuffle, nodes.While, nodes.Break,
+        nodes.Continue, nodes.EndTurn}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
     assert {(n.away, n.target is not None) for n in found if type(n) is nodes.Travel} == {
         (False, False), (True, False), (False, True)}   # up to, away, up to ... to TARGET
     assert any(n.then for n in found if type(n) is nodes.ForSorted)   # ordered by two values
+    assert {n.side is None for n in found if type(n) is nodes.EndTurn} == {True, False}
     for policy in ("random", "first", "greedy"):
         for seed in range(1, 7 if policy != "greedy" else 3):
             def game(compiled: bool, record: bool = False) -> Game:

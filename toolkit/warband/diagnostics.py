@@ -114,6 +114,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # several values at once
     "E325": (Severity.ERROR,
              "a decision of several numbers: a name twice, or a default of the wrong count"),
+    "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
@@ -146,6 +147,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E512": (Severity.ERROR, "an area or arc of impossible size"),
     # several values at once
     "E513": (Severity.ERROR, "too many combinations for one decision of several numbers"),
+    # decks and bags
+    "E514": (Severity.ERROR, "a card that is not there to draw or discard"),
     # YAML warband files
     "E601": (Severity.ERROR, "YAML syntax error"),
     "E602": (Severity.ERROR, "tab used for indentation"),

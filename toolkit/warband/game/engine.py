@@ -42,7 +42,7 @@ from warband.game.state import ActionEnd, BlockEnd, GameOver, GameState, Opaque,
 from warband.game.worth import Worth
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
-from warband.run import budget
+from warband.run import budget, flow
 from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret, through_of
 from warband.run.decisions import Policies, mcts_runs, weighs
@@ -291,6 +291,7 @@ class Game:
         for state.round in range(state.round + 1, self.limit + 1):
             state.log.event("round", state.round)
             state.acted = {}
+            world = flow.new_round(world)   # every side's turn begins again (run/flow.py)
             world = self.round_end(self.run_block("round", world))
         return world
 
@@ -682,7 +683,7 @@ class Game:
         if self.state.log.record:   # what the rules did before this activation, where it happened
             self._log_losses(world)
         fighter = world.fighters[ref.index]
-        if fighter.removed:
+        if fighter.removed or flow.turn_over(world, fighter.side):   # (turn flow: end turn)
             return "none", world
         names = self._names.get((id(stmt), exclude))
         if names is None:

@@ -180,6 +180,10 @@ def render_text(log: dict) -> str:
                          f"{_shown_point(e['at'])}")
         elif kind == "carried_off":
             lines.append(f"      {e['fighter']} carries {e['piece']} off the table")
+        elif kind == "card":   # decks and bags (run/decks.py)
+            lines.append(f"      {e['deck']} ({e['side']}): " + (
+                "the discards shuffled back in" if e["what"] == "shuffled" else
+                f"{e['card']} {e['what']}"))
         elif kind == "concede":
             lines.append(f"  {e['side']} concedes")
         elif kind == "end":

@@ -29,7 +29,7 @@ from warband.limits import MAX_TUPLE_CHOICES
 # a weight past this is as good as infinite (and keeps the numbers small)
 CAP = 10 ** 18
 
-LOOPS = (nodes.Aggregate, nodes.Repeat, nodes.ForEach, nodes.ForSorted)
+LOOPS = (nodes.Aggregate, nodes.Repeat, nodes.ForEach, nodes.ForSorted, nodes.While)
 CALLABLE = (nodes.TableDecl, nodes.DefineDecl, nodes.ProcedureDecl)
 
 
@@ -104,7 +104,7 @@ class CallWeights:
             return min(CAP, sum(self.of(x) for x in node))
         if t in LOOPS:   # what it works out once; its turns count as they run
             return self.of(node.group if t is nodes.Aggregate else
-                           node.times if t is nodes.Repeat else node.items)
+                           node.times if t is nodes.Repeat or t is nodes.While else node.items)
         if t is nodes.IfExpr or t is nodes.If:
             return min(CAP, self.of(node.condition) + max(self.of(node.then),
                                                           self.of(node.otherwise)))
@@ -127,6 +127,8 @@ class CallWeights:
         t = type(loop)
         if t is nodes.Aggregate:
             weight = self.of(loop.value) + self.of(loop.condition)
+        elif t is nodes.While:   # turn flow: its condition is asked each turn
+            weight = self.of(loop.condition) + self.of(loop.body)
         elif t is nodes.ForSorted:
             weight = self.of(loop.key) + self.of(tuple(k for _, k in loop.then)) + \
                 self.of(loop.body)

@@ -18,6 +18,7 @@ from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.call_weight import CALLABLE, CAP, CallWeights, callables
 from warband.lang.class_checker import ClassChecker
+from warband.lang.deck_checker import DeckChecker
 from warband.lang.equipment_profiles import ProfileChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
@@ -60,7 +61,11 @@ if TYPE_CHECKING:
 __all__ = ["Checker", "check", "Type"]
 
 
-class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassChecker,
+# turn flow: the loops whose bodies `break` and `continue` may stand in
+LOOP_STATEMENTS = (nodes.ForEach, nodes.ForSorted, nodes.Repeat, nodes.While)
+
+
+class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChecker, ClassChecker,
               ProfileChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
@@ -253,6 +258,8 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                     self.marker(decl)
                 case nodes.ScenarioDecl():
                     self.scenario(decl)
+                case nodes.DeckDecl():   # decks and bags (deck_checker.py)
+                    self.deck_decl(decl)
         self.current = None
         self.cycles()
         if not any(d.code == "E401" for d in self.diagnostics):
@@ -373,6 +380,16 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
             self.stmt(stmt, inner)
 
     def stmt(self, stmt: nodes.Stmt | GameStmt, scope: Scope) -> None:
+        if type(stmt) in LOOP_STATEMENTS:   # turn flow: `break` and `continue` inside it
+            self.loops = getattr(self, "loops", 0) + 1
+            try:
+                self._stmt(stmt, scope)
+            finally:
+                self.loops -= 1
+            return
+        self._stmt(stmt, scope)
+
+    def _stmt(self, stmt: nodes.Stmt | GameStmt, scope: Scope) -> None:
         match stmt:
             case nodes.Let(name=name, value=value):
                 if name.name in scope.locals:
@@ -462,6 +479,25 @@ class Checker(ExpressionChecker, GameChecker, TableChecker, ArmyChecker, ClassCh
                 check_choose_tuple(self, stmt, scope)
             case nodes.LetTuple():
                 check_let_tuple(self, stmt, scope)
+            case nodes.Draw() | nodes.Discard() | nodes.Shuffle():   # decks and bags
+                self.deck_stmt(stmt, scope)
+            case nodes.While(condition=cond, times=times, body=body):   # turn flow
+                self.expect(BOOL, self.expr(cond, scope), cond.span, "a condition")
+                self.expect(NUMBER, self.expr(times, scope), times.span,
+                            "the most times it runs")
+                self.block(body, scope)
+            case nodes.Break() | nodes.Continue():
+                if not getattr(self, "loops", 0):
+                    word = "break" if type(stmt) is nodes.Break else "continue"
+                    self.error("E327", f"'{word}' outside a loop: there is no loop to "
+                                       f"{'leave' if word == 'break' else 'go on with'}",
+                               stmt.span, hint="it stands in the body of a 'repeat', "
+                                               "'for each' or 'while' loop of the same rule; "
+                                               "a bare 'return' ends the whole rule")
+            case nodes.EndTurn():
+                whose = cast(nodes.EndTurn, stmt).side
+                if whose is not None:
+                    self.expect(SIDE, self.expr(whose, scope), whose.span, "whose turn ends")
             case _:
                 self.game_stmt(stmt, scope)
 

@@ -295,6 +295,22 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"deploy {expr_text(x)} in {expr_text(z)}"
         case nodes.Place(kind=k):
             return f"place {k.name} ..."
+        # turn flow
+        case nodes.While(condition=c, times=t):
+            return f"while {expr_text(c)} at most {expr_text(t)} times {{ ... }}"
+        case nodes.Break():
+            return "break"
+        case nodes.Continue():
+            return "continue"
+        case nodes.EndTurn(side=x):
+            return "end turn" + (f" of {expr_text(x)}" if x is not None else "")
+        # decks and bags
+        case nodes.Draw(name=n, deck=d, to=to):
+            return f"draw {n.name} from {expr_text(d)}" + (" to hand" if to is not None else "")
+        case nodes.Discard(card=c, deck=d):
+            return f"discard {expr_text(c)} from {expr_text(d)}"
+        case nodes.Shuffle(deck=d):
+            return f"shuffle {expr_text(d)}"
         case nodes.ChooseSpot(name=n, decider=d, reach=r, at=a):   # a spot on the board
             return f"choose {n.name} within {expr_text(r)} of {expr_text(a)} by {expr_text(d)}"
         case nodes.PutAt(piece=p, where=w):   # moving a piece
@@ -309,7 +325,8 @@ def _inner(stmt: nodes.Stmt) -> list[tuple[nodes.Stmt, ...]]:
     match stmt:
         case nodes.If(then=t, otherwise=o):
             return [t.stmts, () if o is None else (o,) if isinstance(o, nodes.If) else o.stmts]
-        case nodes.ForEach(body=b) | nodes.Repeat(body=b) | nodes.ForSorted(body=b):
+        case nodes.ForEach(body=b) | nodes.Repeat(body=b) | nodes.ForSorted(body=b) | \
+                nodes.While(body=b):
             return [b.stmts]
         case nodes.Choose(options=opts):
             return [o.body.stmts if o.body else () for o in opts]

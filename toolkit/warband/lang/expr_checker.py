@@ -308,6 +308,8 @@ class ExpressionChecker(CheckerParts):
             return FIGHTERS
         sym = self.lookup(e.name)
         if sym is not None:
+            if sym.kind == "deck":   # decks and bags (deck_checker.py)
+                return self.deck_value(e, cast(nodes.DeckDecl, sym.decl))
             if (game_type := game_name_type(sym)) is not None:
                 return game_type
             if sym.kind in VALUE_KINDS:   # a class, a tier, a piece of equipment
@@ -382,6 +384,8 @@ class ExpressionChecker(CheckerParts):
             return self.piece_field(field, mutable)
         elif subject.kind == "piece":   # pieces as values (game_checker.py)
             return self.piece_field_type(subject, field, mutable)
+        elif subject.kind == "deck":   # decks and bags (deck_checker.py)
+            return self.deck_field(subject, field, mutable)
         elif subject.kind == "record":
             if name in subject.fields:
                 index = subject.fields.index(name)
@@ -398,6 +402,10 @@ class ExpressionChecker(CheckerParts):
         else:
             self.error("E302", f"{subject} has no fields", field.span)
             return ANY
+        if owner == "side" and (deck := self.side_deck(field, mutable)) is not None:
+            return deck   # a side's own deck or bag
+        if owner == "side" and name == "turn_over":   # turn flow: set by `end turn`, or a rule
+            return BOOL
         if name in builtins:
             if mutable:
                 self.error("E308", f"a {owner}'s '{name}' cannot be changed", field.span,

@@ -221,6 +221,8 @@ class GameChecker(CheckerParts):
             return TRAIT
         if t.kind == "pieces":   # pieces as values: the pieces of a kind on the board
             return Type("piece", t.name)
+        if t.kind == "cards":   # decks and bags: the cards of a hand
+            return Type("enum", t.name) if t.name else ANY
         self.expect(FIGHTERS, t, group.span, "a group")
         return FIGHTER
 

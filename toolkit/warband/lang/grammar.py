@@ -14,12 +14,15 @@ DECLARATION_KEYWORDS = (
     "ruleset", "stat", "enum", "flag", "counter", "tier", "trait", "class", "equipment",
     "table", "define", "outcomes", "procedure", "action", "phase", "army", "marker", "scenario",
     "conversion",
+    "deck", "bag",   # decks and bags of cards and tokens
     "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place",
                       "face",      # facing: `face f towards g`
-                      "inflict")   # inflict: units of several models
+                      "inflict",   # inflict: units of several models
+                      "draw", "discard", "shuffle",   # decks and bags
+                      "while", "break", "continue", "end")   # turn flow
 
 
 @lru_cache(maxsize=1)

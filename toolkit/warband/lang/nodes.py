@@ -3,9 +3,9 @@
 Nodes compare by identity (eq=False), so a node can key a table of facts the checker learns
 about it, and two identical expressions at different places stay distinct.
 
-The nodes live in three modules by what they are (nodes_core: names, expressions and
+The nodes live in four modules by what they are (nodes_core: names, expressions and
 statements; nodes_decl: declarations, house rules and conversions; nodes_board: play on a
-board and scenarios); this module gathers them, so that the rest of the package says
+board and scenarios; nodes_flow: decks and bags, and turn flow); this module gathers them, so that the rest of the package says
 `nodes.ClassDecl` whichever part holds it, and holds what a whole file is (Decl, Module).
 """
 
@@ -14,13 +14,16 @@ from __future__ import annotations
 from warband.lang.nodes_board import *  # noqa: F403
 from warband.lang.nodes_core import *  # noqa: F403
 from warband.lang.nodes_decl import *  # noqa: F403
+from warband.lang.nodes_flow import *  # noqa: F403
 from warband.lang.nodes_board import MarkerDecl, ScenarioDecl
 from warband.lang.nodes_core import NODE_CLASSES, children, node, walk  # noqa: F401
 from warband.lang.nodes_decl import ConversionDecl, Header, Overridable, OverrideDecl, RemoveDecl
+from warband.lang.nodes_flow import DeckDecl
 
 # Everything a file may declare at its top level (the grammar's `item`). Once layer() has merged
 # house rules into their base, a module holds no OverrideDecl or RemoveDecl any more.
-Decl = Overridable | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl
+Decl = (Overridable | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl
+        | DeckDecl)
 
 
 @node

@@ -205,6 +205,8 @@ class Ruleset:
     origins: FrozenDict = field(default_factory=FrozenDict)   # name -> Origin
     # weapon profiles: name -> Stat, a value every piece of equipment carries
     profiles: FrozenDict = field(default_factory=FrozenDict)
+    # decks and bags: name -> nodes.DeckDecl (run/decks.py)
+    decks: FrozenDict = field(default_factory=FrozenDict)
     # what is worked out from this ruleset alone (its generated program, its actions' options),
     # kept for its life (lang/per_ruleset.py): not a value of the rules, so neither compared,
     # copied by dataclasses.replace (a changed ruleset starts empty) nor pickled
@@ -298,6 +300,26 @@ def constant(expr: nodes.Expr, enums: dict | None = None) -> Constant | type[Zer
     raise ValueError("not a constant")
 
 
+# turn flow: the flag on each side that `end turn` sets, in the rulesets that name it
+TURN_OVER_DOC = "the side's turn is over ('end turn'): its fighters take no action until the " \
+                "next round"
+
+
+def _names_turns(node) -> bool:
+    """Whether declarations hold `end turn` or read or set a side's `turn_over`."""
+    t = type(node)
+    if t is nodes.EndTurn:
+        return True
+    if t is nodes.Ident:
+        return node.name == "turn_over"
+    if t is tuple:
+        return any(_names_turns(x) for x in node)
+    slots = getattr(t, "__slots__", None)
+    if slots and t.__module__.startswith("warband.lang.nodes"):
+        return any(_names_turns(getattr(node, s)) for s in slots if s != "span")
+    return False
+
+
 def _const(expr: nodes.Expr, diagnostics: list[Diagnostic], what: str) -> Constant | None:
     try:
         value = constant(expr)
@@ -324,6 +346,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     stats, states, traits, tiers, classes, equipment = {}, {}, {}, {}, {}, {}
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
     markers: dict = {}
+    decks: dict = {}   # decks and bags
     profiles: dict[str, Stat] = {}   # weapon profiles
     pending: list = []
     pending_choices: list[StatChoice] = []
@@ -401,6 +424,11 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 procedures[decl.name.name] = decl
             case nodes.MarkerDecl():
                 markers[decl.name.name] = decl
+            case nodes.DeckDecl():   # decks and bags
+                decks[decl.name.name] = decl
+    if "turn_over" not in states and _names_turns(module.decls):   # turn flow: `end turn`
+        states["turn_over"] = State("turn_over", "flag", "side", False, TURN_OVER_DOC,
+                                    module.header.span if module.header else Span(module.file, 1, 1))
     for name, value, span in pending:   # once every stat is known, whatever the order
         _check_stat_value(stats.get(name), value, span, d)
     for choice in pending_choices:
@@ -419,7 +447,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
         decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
-        scenario=table.scenario, profiles=FrozenDict(profiles))
+        scenario=table.scenario, profiles=FrozenDict(profiles), decks=FrozenDict(decks))
     return ruleset, d
 
 

@@ -21,6 +21,7 @@ KIND_WORDS = {
     "marker": "a kind of marker", "scenario": "a scenario", "side name": "a side of the scenario",
     "zone": "a zone",
     "profile": "a value of each piece of equipment",   # weapon profiles
+    "deck": "a deck or a bag",   # decks and bags (run/decks.py)
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
@@ -130,6 +131,8 @@ def declaration_kind(decl: nodes.Decl) -> str:
             return "marker"
         case nodes.ScenarioDecl():
             return "scenario"
+        case nodes.DeckDecl():   # decks and bags
+            return "deck"
     raise TypeError(f"unknown declaration {decl!r}")
 
 
@@ -233,5 +236,6 @@ def _collect_decisions(block: nodes.Block | None, table: SymbolTable,
                     _collect_decisions(nodes.Block((otherwise,), otherwise.span), table, diagnostics)
                 else:
                     _collect_decisions(otherwise, table, diagnostics)
-            case nodes.ForEach(body=body) | nodes.Repeat(body=body) | nodes.ForSorted(body=body):
+            case nodes.ForEach(body=body) | nodes.Repeat(body=body) | nodes.ForSorted(body=body) \
+                    | nodes.While(body=body):
                 _collect_decisions(body, table, diagnostics)

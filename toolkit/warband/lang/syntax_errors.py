@@ -86,6 +86,13 @@ _EXAMPLES: dict[str, list[str]] = {
         'define f() = count >= a + 1 in 2d6',
         'define f() = count >= a(1) in 2d6',
     ],
+    "a 'while' loop has a bound, as every loop of the rules does: 'while CONDITION at most N "
+    "times { ... }' (N worked out before the first turn)": [
+        'procedure p() { while x { } }',
+        'procedure p() { while x.y > 1 { } }',
+        'procedure p() { while not x.y { } }',
+        'procedure p() { while x and y { } }',
+    ],
     "'for each' has no 'where': go over the members a condition holds for, as in "
     "'for each x in all(x for x in GROUP if CONDITION) { ... }', or put an 'if' inside the "
     "loop": [
@@ -97,17 +104,13 @@ _EXAMPLES: dict[str, list[str]] = {
 
 # Statements of other languages a designer may reach for, and how the rules language says it.
 _OTHER_STATEMENTS = {
-    "while": "there is no 'while' loop: a loop runs a number of times worked out before it "
-             "starts (repeat N times { ... }) or once for each member of a group (for each x in "
-             "GROUP { ... }), with an 'if' inside for a condition",
-    "until": "there is no 'until' loop: repeat N times { if ... { ... } } runs a bounded number "
-             "of times, with an 'if' inside for the condition",
-    "loop": "a loop is 'repeat N times { ... }' or 'for each x in GROUP { ... }'",
-    "do": "a loop is 'repeat N times { ... }' or 'for each x in GROUP { ... }'",
+    "until": "there is no 'until' loop: write 'while not CONDITION at most N times { ... }' "
+             "(every loop has a bound)",
+    "loop": "a loop is 'repeat N times { ... }', 'for each x in GROUP { ... }' or 'while "
+            "CONDITION at most N times { ... }'",
+    "do": "a loop is 'repeat N times { ... }', 'for each x in GROUP { ... }' or 'while "
+          "CONDITION at most N times { ... }'",
     "foreach": "write 'for each x in GROUP { ... }', in two words",
-    "break": "there is no 'break': keep a flag (let going = true, then if going { ... } in the "
-             "loop), or end the whole rule with a bare 'return', last in its braces",
-    "continue": "there is no 'continue': put the rest of the loop's body inside an 'if'",
     "elif": "write 'else if'",
     "elseif": "write 'else if'",
     "var": "write 'let NAME = VALUE' for a new value, 'set NAME = VALUE' to change it",

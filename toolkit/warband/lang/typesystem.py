@@ -39,7 +39,9 @@ class Type:
                  # pieces as values: one placed on the board, and a group of them
                  "piece": "a piece", "pieces": "a group of pieces", "position": "a position",
                  # no side, no fighter (lang/absence.py): only set as a holder, or compared
-                 "nobody": "nobody"}
+                 "nobody": "nobody",
+                 # decks and bags: one, and the cards of its hand
+                 "deck": "a deck", "cards": "a group of cards"}
         if self.kind in ("enum", "outcome"):
             base = f"a value of '{self.name}'"
         elif self.kind == "tuple":   # several values at once

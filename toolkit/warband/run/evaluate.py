@@ -18,7 +18,7 @@ from warband.lang import nodes
 from warband.lang.symbols import DIE_FUNCTION, GAME_FUNCTIONS, POOL_QUESTIONS
 from warband.lang.unparse import expr_text
 from warband.limits import MAX_BRANCHES, MAX_DICE, MAX_SIDES
-from warband.run import areas, budget, dice, pools, toomuch, weapons
+from warband.run import areas, budget, decks, dice, pools, toomuch, weapons
 from warband.run.dice import Dist
 from warband.run.errors import RulesError
 from warband.run.roll_labels import labels_of, roller, test_text
@@ -121,9 +121,14 @@ def read_field(tables, subject, name: str, world: World):
             return world.sides[subject.index].conceded
         if name == "name":
             return world.sides[subject.index].name
-        return world.sides[subject.index].values[tables.side_fields[name.lower()]]
+        canonical = tables.side_fields.get(name.lower())
+        if canonical is None:   # decks and bags: the side's own (run/decks.py)
+            return decks.handle(tables.ruleset, name, subject.index)
+        return world.sides[subject.index].values[canonical]
     if subject.kind == "piece":   # a piece on the board: who holds it, its flags and counters
         return read_piece(world, subject, name)
+    if subject.kind == "deck":   # decks and bags: the cards left, discarded, in the hand
+        return decks.field(tables.ruleset, subject, name, world)
     f = world.fighters[subject.index]
     if name == "side":
         return SIDE_REFS[f.side]
@@ -414,6 +419,9 @@ class Compiler:
                 return lambda env, world: v
             case nodes.Name(name=name):
                 glob = interp.global_value(name)   # sides, or a side of the scenario
+                if glob is None and name in self.ruleset.decks:   # a deck per game
+                    pile = decks.handle(self.ruleset, name)
+                    glob = lambda world: pile  # noqa: E731
 
                 def name_fn(env, world):
                     v = env.get(name, MISSING)

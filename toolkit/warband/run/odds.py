@@ -17,7 +17,7 @@ from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
-from warband.run import strategy
+from warband.run import decks, strategy
 from warband.run.decisions import policy_problem
 from warband.run.dice import Dist
 from warband.run.evaluate import infinite
@@ -333,7 +333,8 @@ def _observer(decl, world, interpreter: Interpreter):
         if "models" in before[i]:
             initial[f"{fighters[i]}.models lost"] = 0
     for i, side in enumerate(world.sides):
-        initial.update({f"{sides[i]}.{k}": v for k, v in side.values.items()})
+        initial.update({f"{sides[i]}.{k}": v
+                        for k, v in decks.shown(interpreter.ruleset, side.values).items()})
     labels = piece_labels(world, fighters)   # pieces a fighter carries: dropped, seized
     initial.update(piece_initial(world, labels, sides))
 
@@ -348,7 +349,10 @@ def _observer(decl, world, interpreter: Interpreter):
             if f1.removed:
                 out.append((f"{fighters[i]}.removed", True))
         for i, (s0, s1) in enumerate(zip(world.sides, after.sides)):
-            out += [(f"{sides[i]}.{k}", v) for k, v in s1.values.items() if s0.values[k] != v]
+            shown0 = decks.shown(interpreter.ruleset, s0.values)   # (decks by their cards)
+            out += [(f"{sides[i]}.{k}", v)
+                    for k, v in decks.shown(interpreter.ruleset, s1.values).items()
+                    if shown0[k] != v]
         if labels:
             out += piece_changes(world, after, labels, sides)
         return tuple(out)

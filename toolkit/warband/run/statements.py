@@ -12,7 +12,7 @@ from collections.abc import Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, roll_labels, spots, toomuch, units
+from warband.run import areas, budget, carrying, decks, flow, roll_labels, spots, toomuch, units
 from warband.run.dice import Dist
 from warband.run.errors import NeedsTheGame
 from warband.run.evaluate import RulesError, Thunk
@@ -102,7 +102,7 @@ class Statements(InterpreterParts):
                         after = self.intern(("each", id(stmt), j, refs, id(next_), id(ret)),
                                              lambda e, w: loop(j + 1, e, w))
                         return self.block(body.stmts, 0, {**env2, var.name: refs[j]}, world2,
-                                          after, ret)
+                                          after, flow.loop_ret(self, stmt, j, next_, after, ret))
                     return loop(0, env, w0)
                 return self.plain(items, env, world, each)
             case nodes.Repeat(times=times, body=body):
@@ -123,7 +123,8 @@ class Statements(InterpreterParts):
                             return next_(env2, world2)
                         after = self.intern(("repeat", id(stmt), j, n, id(next_), id(ret)),
                                              lambda e, w: loop(j + 1, e, w))
-                        return self.block(body.stmts, 0, env2, world2, after, ret)
+                        return self.block(body.stmts, 0, env2, world2, after,
+                                          flow.loop_ret(self, stmt, j, next_, after, ret))
                     return loop(0, env, w0)
                 return self.plain(times, env, world, repeat)
             case nodes.CallStmt(call=call):
@@ -169,6 +170,20 @@ class Statements(InterpreterParts):
                                       stmt, p, w, self._piece_log())))
             case nodes.ChooseSpot():   # a spot on the board (run/spots.py)
                 return spots.choose_spot(self, stmt, env, world, next_)
+            # turn flow (run/flow.py)
+            case nodes.While():
+                return flow.while_stmt(self, stmt, env, world, next_, ret)
+            case nodes.Break() | nodes.Continue():
+                return flow.jump(stmt, env, world, ret)
+            case nodes.EndTurn():
+                return flow.end_turn_stmt(self, stmt, env, world, next_)
+            # decks and bags (run/decks.py)
+            case nodes.Draw():
+                return decks.draw_stmt(self, stmt, env, world, next_)
+            case nodes.Discard():
+                return decks.discard_stmt(self, stmt, env, world, next_)
+            case nodes.Shuffle():
+                return decks.shuffle_stmt(self, stmt, env, world, next_)
             case nodes.PutAt(piece=piece, where=where):   # moving a piece
                 return self.plain(piece, env, world, lambda p, w: self.plain(
                     where, env, w, lambda at, w2: next_(
@@ -210,7 +225,8 @@ class Statements(InterpreterParts):
             # iteration's, or another fighter's, memoised future)
             after = self.intern(("sorted", id(stmt), j, ordered, id(next_), id(ret)),
                                  lambda e, w: loop(j + 1, e, w))
-            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2, after, ret)
+            return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2, after,
+                              flow.loop_ret(self, stmt, j, next_, after, ret))
         return loop(0, env, world)
 
     def _game_statement(self, stmt, env, world, next_):

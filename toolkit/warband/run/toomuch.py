@@ -30,7 +30,7 @@ from warband.lang.unparse import expr_text
 from warband.limits import MAX_OUTCOME_PAIRS
 from warband.run.dice import COMBINED_HINT, TooLarge
 
-_LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted)
+_LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted, nodes.While)
 _DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong, nodes.ChooseTuple,
               nodes.ChooseSpot)
 _PLAIN_HINT = "roll fewer dice or make fewer decisions, or play it out: warband simulate"
@@ -181,6 +181,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     if die is None and rolled_into is not None:
         die = rolled_into.value
     head = "repeat " + expr_text(loop.times) + " times" if type(loop) is nodes.Repeat else \
+        "while " + expr_text(loop.condition) if type(loop) is nodes.While else \
         "for each " + loop.var.name
     decision = next((n for n in _walk(body) if isinstance(n, _DECISIONS)), None)
     if type(culprit) is nodes.Dice:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import carried_now, start_values
+from warband.run import decks
 
 
 class Ref(NamedTuple):
@@ -333,6 +334,8 @@ def make_world(ruleset: Ruleset, specs: list[FighterSpec], sides: list[dict] | N
     side_objs = []
     for i, extra in enumerate(sides):
         values = {n: s.initial for n, s in side_states.items()}
+        if ruleset.decks:   # decks and bags: the side's own, and those per game with the first
+            values.update(decks.start_values(ruleset, i))
         values.update(extra)
         name = side_names[i] if side_names and i < len(side_names) else f"side {i + 1}"
         side_objs.append(Side(name, values))

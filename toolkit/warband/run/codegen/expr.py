@@ -13,7 +13,7 @@ from typing import cast
 from warband.lang import nodes
 from warband.lang.absence import means_nobody
 from warband.lang.symbols import DIE_FUNCTION, GAME_FUNCTIONS, POOL_QUESTIONS
-from warband.run import budget, weapons
+from warband.run import budget, decks, weapons
 from warband.run.codegen import runtime as rt
 from warband.run.codegen import taps
 from warband.run.evaluate import BUILTINS, COMPARE
@@ -101,6 +101,8 @@ class ExpressionWriter:
                 return self.const(self.program.named_sides[n], "s")
             if means_nobody(self.program.ruleset, n):   # no side, no fighter (lang/absence.py)
                 return "None"
+            if n in self.ruleset.decks:   # a deck per game (run/decks.py)
+                return self.const(decks.handle(self.ruleset, n), "d")
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
             self.unbound_reads.add(py)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 from warband import limits
 from warband.diagnostics import Span, diag
 from warband.lang import nodes
-from warband.run import areas, budget, carrying, members, pools, weapons
+from warband.run import areas, budget, carrying, decks, flow, members, pools, weapons
 from warband.run.codegen import faults, taps
 from warband.run.codegen import runtime as rt
 from warband.run.codegen.decl import DeclFunctions
@@ -107,6 +107,12 @@ class Program(DeclFunctions):
             "_someone": rt.someone,   # pieces as values
             "_pick_up": carrying.pick_up, "_put_down": carrying.put_down,   # carrying pieces
             "_put_at": carrying.put_at,   # moving a piece
+            # turn flow
+            "_while_turns": flow.while_turns, "_spend_turn": flow.spend,
+            "_end_turn": flow.ended,
+            # decks and bags
+            "_draw_card": decks.draw_sampled, "_discard_card": decks.discard_generated,
+            "_shuffle_deck": decks.shuffled,
             "_choose_spot": rt.choose_spot,   # a spot on the board
             "_Interpret": rt.Interpret, "_travel": rt.travel, "_in_order": rt.in_order,
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,

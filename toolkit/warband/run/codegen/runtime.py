@@ -289,6 +289,8 @@ def has_value(value) -> bool:
 _SPECIAL = ("side", "class", "tier", "name", "removed", "equipment")
 
 
+# decks and bags: what a deck answers (run/decks.py), read through the interpreter
+DECK_FIELDS = ("left", "discards", "hand")
 # fields of the board game (groups, who left, who conceded): read through the interpreter
 _GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "conceded",
                 "carrying", "position", "removed_by", "removed_by_side", "traits")
@@ -297,7 +299,8 @@ _GAME_FIELDS = ("withdrawn", "enemies", "friends", "casualties", "opponents", "c
 def field_getter(interp: Program, name: str):
     """Interpreter.field for one field name, with the name's meaning looked up once."""
     lower = name.lower()
-    if name in _GAME_FIELDS:
+    if name in _GAME_FIELDS or name in interp.ruleset.decks or \
+            interp.ruleset.decks and name in DECK_FIELDS:   # (decks and bags: run/decks.py)
         field = read_field   # it needs only the field tables, which `interp` has too
 
         def get_game(s, world):

@@ -350,6 +350,41 @@ class Writer(ExpressionWriter):
                        f"{self.expr(s.piece, scope)}, {self.expr(s.where, scope)}, world, I, "
                        "I.recorder)")
             return bound
+        # turn flow (run/flow.py): every loop of the rules is a Python loop here
+        if t is nodes.While:
+            out.append(f"{pad}for _ in _while_turns({self.expr(s.times, scope)}, "
+                       f"{self.const(s, 'n')}, I):")
+            out.append(f"{pad}    if not ({self.expr(s.condition, scope)}):")
+            out.append(f"{pad}        break")
+            out.append(f"{pad}    _spend_turn(I, {turn_cost(self.ruleset, s)}, "
+                       f"{self.const(s, 'n')})")
+            self.block(s.body.stmts, scope, out, pad + "    ")
+            return bound
+        if t is nodes.Break:
+            out.append(f"{pad}break")
+            return bound
+        if t is nodes.Continue:
+            out.append(f"{pad}continue")
+            return bound
+        if t is nodes.EndTurn:
+            side = self.expr(s.side, scope) if s.side is not None else "None"
+            out.append(f"{pad}world = _end_turn(I, {self.const(s, 'n')}, {side}, world)")
+            return bound
+        # decks and bags (run/decks.py): drawn from the dice stream, as the interpreter draws
+        if t is nodes.Draw:
+            py = scope.names[s.name.name]
+            out.append(f"{pad}{py}, world = _draw_card(I, {self.const(s, 'n')}, "
+                       f"{self.expr(s.deck, scope)}, world)")
+            return bound | {s.name.name}
+        if t is nodes.Discard:
+            deck = self.fresh("d")   # (the deck first, then the card: as the interpreter)
+            out.append(f"{pad}{deck} = {self.expr(s.deck, scope)}")
+            out.append(f"{pad}world = _discard_card(I, {self.const(s, 'n')}, {deck}, "
+                       f"{self.expr(s.card, scope)}, world)")
+            return bound
+        if t is nodes.Shuffle:
+            out.append(f"{pad}world = _shuffle_deck(world, {self.expr(s.deck, scope)})")
+            return bound
         if t is nodes.Remove or t is nodes.Withdraw:   # (withdraw: off the table, no casualty)
             subject = self.expr(s.subject if t is nodes.Remove else s.fighter, scope)
             # who removes it: `by`, else the fighter whose action runs (as the interpreter)
@@ -512,13 +547,13 @@ def assigned_names(stmts, found: list[str]) -> None:
         elif t is nodes.ForEach or t is nodes.ForSorted:
             found.append(s.var.name)
             assigned_names(s.body.stmts, found)
-        elif t is nodes.ChooseAmong or t is nodes.ChooseSpot:
+        elif t is nodes.ChooseAmong or t is nodes.ChooseSpot or t is nodes.Draw:
             found.append(s.name.name)
         elif t is nodes.ChooseTuple or t is nodes.LetTuple:   # several values at once
             found.extend(n.name for n in s.names)
         elif t is nodes.Activate and s.bind is not None:
             found.append(s.bind.name)
-        elif t is nodes.Repeat:
+        elif t is nodes.Repeat or t is nodes.While:
             assigned_names(s.body.stmts, found)
         elif t is nodes.If:
             assigned_names(s.then.stmts, found)
@@ -567,7 +602,7 @@ def _returns_in_loop(stmts, in_loop: bool) -> bool:
         t = type(s)
         if t is nodes.Return and in_loop:
             return True
-        if t in (nodes.ForEach, nodes.ForSorted, nodes.Repeat) and \
+        if t in (nodes.ForEach, nodes.ForSorted, nodes.Repeat, nodes.While) and \
                 _returns_in_loop(s.body.stmts, True):
             return True
         if t is nodes.If:
