@@ -247,5 +247,6 @@ def test_greedy_players_estimate_what_is_too_big_to_follow(scenario, monkeypatch
     monkeypatch.setattr(lookahead, "LOOK_AHEAD", 1)
     game, result = played(scenario, 3, policies=Policies("greedy"), max_rounds=5)
     assert result.rounds >= 1 and game.interp.max_branches is None
-    assert {"exchange", ("entered", "door")} <= game.look_ahead.too_big
+    too_big = game.look_ahead.too_big
+    assert ("entered", "door") in too_big and any(type(key) is str for key in too_big)
     assert game.explorer.runs > 0   # (its decisions, a_hand among them, are played on)

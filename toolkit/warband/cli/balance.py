@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 FINDINGS = 1
 DEFAULT_GAMES = 200        # the scenario's games, and each swap's
 DEFAULT_FIT_GAMES = 1000   # games between random warbands for the suggested costs
-# the players a balance report is measured with, best first: the first the toolkit has is the
-# default (a stronger player plugs in by its name)
-BEST_PLAYERS = ("mcts", "greedy")
+# the players a balance report is measured with by default: greedy. mcts plays better but a
+# game of it costs hundreds of greedy ones (docs/players.md), and a report plays 1,600 games;
+# `--policy mcts:N` asks for it
+BEST_PLAYERS = ("greedy",)
 # ruleset mode: the decisions' policy of duels (the rules' own defaults: fast; greedy looks
 # ahead, which in a ruleset of secret hands can take minutes a duel)
 DUEL_POLICY = "first"
