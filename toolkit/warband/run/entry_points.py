@@ -13,7 +13,8 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
-from warband.run import budget, members, toomuch
+from warband.run import budget, members, merging, toomuch
+from warband.run.liveness import liveness
 from warband.run.dice import Dist, TooLarge
 from warband.run.evaluate import LazyRef, RulesError, as_dist
 from warband.run.interpreter_parts import InterpreterParts
@@ -145,12 +146,20 @@ class EntryPoints(InterpreterParts):
         if self.observing:
             result_score = self.score
             self.score = lambda pair: result_score(pair[0])
-        self.memoise = self.exact_mode and self.policies.looks_ahead()
+        # exact odds merge equal situations (run/merging.py), but in a game's look-ahead
+        # (its budget, max_branches, is counted as before) and while probing for the
+        # decisions made before any roll (strategy.py: that depends on the path)
+        self.merging = self.exact_mode and self.merge and self.max_branches is None and \
+            not self.probing
+        self.memoise = self.merging or (self.exact_mode and self.policies.looks_ahead())
+        if self.merging:
+            analysis = liveness(self.ruleset)
+            self.live_at, self.live_after = analysis.at, analysis.after
         env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
-        memo, conts = self.memo, self.conts
-        self.memo, self.conts = {}, {}
+        memo, conts, deps = self.memo, self.conts, self.cont_deps
+        self.memo, self.conts, self.cont_deps = {}, {}, {}
         counted = budget.open_count(self)
         try:
             end = self.intern(("end", id(decl), id(done)),
@@ -165,16 +174,26 @@ class EntryPoints(InterpreterParts):
                 hint=f"repeat fewer times (at most {MAX_REPEAT} in one loop)")) from None
         finally:
             sys.setrecursionlimit(old)
-            self.memo, self.conts = memo, conts
+            self.memo, self.conts, self.cont_deps = memo, conts, deps
             budget.close_count(self, counted)
 
-    def intern(self, key, make):
-        """One continuation object per distinct future (needed only when memoising)."""
+    def intern(self, key, make, *within):
+        """One continuation object per distinct future (needed only when memoising); when
+        merging, it reads the rolls that the continuations `within` it read (run/merging.py)."""
         if not self.memoise:
             return make
         found = self.conts.get(key)
         if found is None:
             found = self.conts[key] = make
+            if self.merging and within:
+                deps = self.cont_deps
+                rolls = merging.EMPTY
+                for c in within:
+                    more = deps.get(id(c))
+                    if more:
+                        rolls = rolls | more
+                if rolls:
+                    deps[id(found)] = rolls
         return found
 
     def _bind_params(self, decl, args: dict, world: World | None = None) -> dict:

@@ -46,6 +46,12 @@ class InterpreterParts:
         memo: dict
         conts: dict
         memoise: bool
+        merging: bool
+        merge: bool
+        cont_deps: dict
+        live_at: dict
+        live_after: dict
+        last_state: tuple
         last_keyed: tuple
         synthetic: dict
         tables: dict
@@ -60,7 +66,7 @@ class InterpreterParts:
         probing: bool
 
         def global_value(self, name: str): ...
-        def intern(self, key, make): ...
+        def intern(self, key, make, *within): ...
         def fell_off(self, decl, world, ret): ...
         def live(self, expr, env: dict, world: World) -> list[int]: ...
         def split(self, ids, world: World, then: Callable): ...

@@ -54,9 +54,11 @@ class LazyRolls(InterpreterParts):
         if type(expr) is nodes.Name and type(env.get(expr.name)) is LazyRef:
             return then(env[expr.name], world)
         fn = self.fn(expr)
-        if self.memoise:
+        if self.memoise and not self.merging:
             # Looking ahead re-runs futures from equal states; a roll kept whole would make
             # states differ by rolls no longer used, so here every roll is split at once.
+            # (A run that merges keeps rolls whole: the rolls nothing reads any more are
+            # dropped from its situations, run/merging.py.)
             return _bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
 
         def go(world2):
