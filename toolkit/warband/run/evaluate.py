@@ -736,7 +736,7 @@ class Compiler:
                     return interp.draw_apart(die, n, (kept, highest), e)
                 raise RulesError(toomuch.pool_too_large(
                     interp, e, n, str(error), dice.KEEP_HINT,
-                    lambda m: dice.keep_fits(die, m))) from None
+                    lambda m: dice.keep_fits(die, m, min(kept, m)))) from None
 
         def dice_fn(env, world):
             return lift(pool, count(env, world), single(env, world))
