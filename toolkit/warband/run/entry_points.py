@@ -37,6 +37,8 @@ class EntryPoints(InterpreterParts):
 
         def done(value, world):
             result = world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+            if self.valuing:   # (a greedy decision weighing an option: its expected score)
+                return result.mean_of(self.result_score)
             if observe is None:
                 return result
             seen = observe(world)
@@ -44,7 +46,7 @@ class EntryPoints(InterpreterParts):
         try:
             return as_dist(self.run_cps(procedure, args, world, done))
         finally:
-            self.observing = False
+            self.observing = self.valuing = False
 
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
@@ -107,7 +109,8 @@ class EntryPoints(InterpreterParts):
         giving (result, world), or the exact distribution; the caller's run then goes on as
         before, whatever this one changed in the interpreter's own state."""
         saved = (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
-                 self.drawn, getattr(self, "memoise", False))
+                 self.drawn, getattr(self, "memoise", False), self.merging, self.valuing,
+                 self.result_score)
         try:
             if not exact:
                 self.exact_mode = False
@@ -127,14 +130,17 @@ class EntryPoints(InterpreterParts):
             self.exact_mode, self.observing = True, observe is not None
             self.branches = self.drawn = 0
             self.rolled = {}
+            self.valuing = False
 
             def done(value, w):
                 result = w.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+                if self.valuing:   # (a greedy decision weighing an option)
+                    return result.mean_of(self.result_score)
                 return result if observe is None else result.map(lambda v: (v, observe(w)))
             return as_dist(self.run_cps(decl, args, world, done))
         finally:
             (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
-             self.drawn, self.memoise) = saved
+             self.drawn, self.memoise, self.merging, self.valuing, self.result_score) = saved
 
     def run_cps(self, procedure, args: dict, world: World, done: Callable):
         decl = self.ruleset.procedures[procedure] if type(procedure) is str else procedure
@@ -142,7 +148,7 @@ class EntryPoints(InterpreterParts):
         actor = args.get(first)
         if isinstance(actor, Ref):
             self.actor_side = world.fighter(actor).side if actor.kind == "fighter" else actor.index
-        self.score = self.scorer(decl)
+        self.score = self.result_score = self.scorer(decl)
         if self.observing:
             result_score = self.score
             self.score = lambda pair: result_score(pair[0])
@@ -158,8 +164,8 @@ class EntryPoints(InterpreterParts):
         env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
-        memo, conts, deps = self.memo, self.conts, self.cont_deps
-        self.memo, self.conts, self.cont_deps = {}, {}, {}
+        memo, conts, deps, values = self.memo, self.conts, self.cont_deps, self.value_memo
+        self.memo, self.conts, self.cont_deps, self.value_memo = {}, {}, {}, {}
         counted = budget.open_count(self)
         try:
             end = self.intern(("end", id(decl), id(done)),
@@ -174,7 +180,7 @@ class EntryPoints(InterpreterParts):
                 hint=f"repeat fewer times (at most {MAX_REPEAT} in one loop)")) from None
         finally:
             sys.setrecursionlimit(old)
-            self.memo, self.conts, self.cont_deps = memo, conts, deps
+            self.memo, self.conts, self.cont_deps, self.value_memo = memo, conts, deps, values
             budget.close_count(self, counted)
 
     def intern(self, key, make, *within):

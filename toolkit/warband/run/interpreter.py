@@ -94,6 +94,11 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         # Exact odds merge situations (run/merging.py): whether this run does (run_cps sets
         # it; a game's look-ahead, which has a budget of its own, max_branches, does not)
         self.merging = False
+        # while a greedy decision of such a run weighs its options: each path gives its
+        # expected score, not a distribution (Decisions.look_ahead); memoised apart
+        self.valuing = False
+        self.value_memo: dict = {}
+        self.result_score: Callable = self.score   # what a result scores (not a pair's)
         self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id
         self.live_after: dict = {}   # and those a call's continuation keeps, by statement

@@ -17,16 +17,24 @@ from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import World
 
 
-def _bind(value, then: Callable):
-    """Continue with a value; when it is a distribution, with each of its outcomes."""
-    if type(value) is Dist:
-        if len(value) == 1:
-            return then(value.only())
-        return Dist.mixture((p, as_dist(then(v))) for v, p in value.items())
-    return then(value)
-
-
 class LazyRolls(InterpreterParts):
+    # ---- what the paths of an exact run give, weighed ------------------------------------------
+    def mix(self, parts):
+        """The paths' results (probability, what a path gave) put together: their mixture, or,
+        while valuing (a greedy look-ahead of a run that merges: run/merging.py), the expected
+        score, what each path gives then."""
+        if self.valuing:
+            return sum(p * v for p, v in parts)
+        return Dist.mixture((p, as_dist(x)) for p, x in parts)
+
+    def _bind(self, value, then: Callable):
+        """Continue with a value; when it is a distribution, with each of its outcomes."""
+        if type(value) is Dist:
+            if len(value) == 1:
+                return then(value.only())
+            return self.mix((p, then(v)) for v, p in value.items())
+        return then(value)
+
     # ---- lazy rolls ---------------------------------------------------------------------------------
     def live(self, expr, env: dict, world: World) -> list[int]:
         """The lazy rolls an expression reads that still have more than one outcome."""
@@ -44,8 +52,8 @@ class LazyRolls(InterpreterParts):
         if not ids:
             return then(world)
         first, rest = ids[0], ids[1:]
-        return Dist.mixture(
-            (p, as_dist(self.split(rest, world.with_lazy(first, Dist.point(v)), then)))
+        return self.mix(
+            (p, self.split(rest, world.with_lazy(first, Dist.point(v)), then))
             for v, p in world.lazies[first].items())
 
     def evaluate(self, expr, env: dict, world: World, then: Callable):
@@ -59,7 +67,7 @@ class LazyRolls(InterpreterParts):
             # states differ by rolls no longer used, so here every roll is split at once.
             # (A run that merges keeps rolls whole: the rolls nothing reads any more are
             # dropped from its situations, run/merging.py.)
-            return _bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
+            return self._bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
 
         def go(world2):
             v = self.worked_out(fn, expr, env, world2)
@@ -74,7 +82,7 @@ class LazyRolls(InterpreterParts):
     def plain(self, expr, env: dict, world: World, then: Callable):
         """A statement's value as plain values: then(value, world) once per outcome."""
         fn = self.fn(expr)
-        return self.split(self.live(expr, env, world), world, lambda w: _bind(
+        return self.split(self.live(expr, env, world), world, lambda w: self._bind(
             self.worked_out(fn, expr, env, w), lambda v: then(v, w)))
 
     @staticmethod
@@ -112,13 +120,12 @@ class LazyRolls(InterpreterParts):
         p_yes, dist_yes, p_no, dist_no = dist.partition(test)
         parts = []
         if dist_yes is not None:
-            parts.append((p_yes, as_dist(yes(world.with_lazy(lazy, dist_yes)))))
+            parts.append((p_yes, yes(world.with_lazy(lazy, dist_yes))))
         if dist_no is not None:
-            parts.append((p_no, as_dist(no(world.with_lazy(lazy, dist_no)))))
-        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+            parts.append((p_no, no(world.with_lazy(lazy, dist_no))))
+        return parts[0][1] if len(parts) == 1 else self.mix(parts)
 
-    @staticmethod
-    def _branch_mixed(lazy, dist, answers, world, yes, no):
+    def _branch_mixed(self, lazy, dist, answers, world, yes, no):
         """A condition that also rolls dice of its own: weigh each face by its chance."""
         true_part, false_part = {}, {}
         for v, p in dist.items():
@@ -133,8 +140,8 @@ class LazyRolls(InterpreterParts):
             if weights:
                 total = sum(weights.values())
                 sub = Dist({v: q / total for v, q in weights.items()})
-                parts.append((total, as_dist(follow(world.with_lazy(lazy, sub)))))
-        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+                parts.append((total, follow(world.with_lazy(lazy, sub))))
+        return parts[0][1] if len(parts) == 1 else self.mix(parts)
 
     def _threshold(self, cond, holders, env, world):
         """For the common `roll OP expression`, a test of one face against the expression's

@@ -74,11 +74,12 @@ class Statements(InterpreterParts):
             state = world.state_key()
             self.last_state = (fighters, world.sides, world.pieces, state)
         key = (id(stmts), i, values, state, rolls, id(k), id(ret))
-        found_dist = self.memo.get(key)
+        memo = self.value_memo if self.valuing else self.memo
+        found_dist = memo.get(key)
         if found_dist is None:
             if len(lazies) > len(found):   # rolls nothing can read any more: dropped
                 world = world.keeping(found)
-            found_dist = self.memo[key] = self._block(stmts, i, env, world, k, ret)
+            found_dist = memo[key] = self._block(stmts, i, env, world, k, ret)
         return found_dist
 
     def _after(self, stmt, next_, env: dict, bound: Callable):
