@@ -197,7 +197,9 @@ def test_rolling_apart_keeps_and_drops_as_a_pool_does():
     assert dice.roll_apart(single, 5, (0, True), rng) == 0
     assert 3 <= dice.roll_apart(single, 3, None, rng) <= 18
     assert 1 <= dice.roll_apart(single, 10, (1, False), rng) <= 6
-    assert dice.keep_fits(single, 4) and not dice.keep_fits(dice.die(tuple(range(1, 101))), 4)
+    # (kept dice are worked out face by face, as icepool does: only a huge pool is refused)
+    assert dice.keep_fits(single, 4) and dice.keep_fits(dice.die(tuple(range(1, 101))), 4)
+    assert not dice.keep_fits(dice.die(tuple(range(1, 1001))), 100, 50)
     assert dice.sum_fits(single, 10) and not dice.sum_fits(dice.die(tuple(range(1, 1001))), 100)
 
 
