@@ -166,6 +166,7 @@ class EntryPoints(InterpreterParts):
         sys.setrecursionlimit(max(old, 20_000))
         memo, conts, deps, values = self.memo, self.conts, self.cont_deps, self.value_memo
         self.memo, self.conts, self.cont_deps, self.value_memo = {}, {}, {}, {}
+        running, self.running = self.running, decl   # (what E504 names calls from)
         counted = budget.open_count(self)
         try:
             end = self.intern(("end", id(decl), id(done)),
@@ -181,6 +182,7 @@ class EntryPoints(InterpreterParts):
         finally:
             sys.setrecursionlimit(old)
             self.memo, self.conts, self.cont_deps, self.value_memo = memo, conts, deps, values
+            self.running = running
             budget.close_count(self, counted)
 
     def intern(self, key, make, *within):

@@ -98,6 +98,7 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         # expected score, not a distribution (Decisions.look_ahead); memoised apart
         self.valuing = False
         self.value_memo: dict = {}
+        self.running = None   # the procedure an exact run runs (run/situations.py names calls)
         self.result_score: Callable = self.score   # what a result scores (not a pair's)
         self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id

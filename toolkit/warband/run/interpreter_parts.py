@@ -49,6 +49,7 @@ class InterpreterParts:
         merging: bool
         valuing: bool
         value_memo: dict
+        running: object
         result_score: Callable
         merge: bool
         cont_deps: dict

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, merging, roll_labels, spots, toomuch, units
+from warband.run import (areas, budget, carrying, merging, roll_labels, situations, spots,
+                         toomuch, units)
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
@@ -34,7 +35,7 @@ class Statements(InterpreterParts):
             self.branches += 1   # work done, counted with the outcomes drawn: see draw()
             limit = self.max_branches or MAX_BRANCHES
             if self.branches > limit:
-                raise RulesError(toomuch.explain(self, stmts[i], limit))
+                raise RulesError(situations.explain(self, stmts[i], limit))
         if not self.memoise:
             return self._block(stmts, i, env, world, k, ret)
         if self.merging:
