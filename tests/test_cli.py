@@ -45,6 +45,28 @@ def test_odds_with_cover_and_policies(golden):
     assert json.loads(result.stdout)["outcomes"]["kill"] == "5/216"
 
 
+def test_odds_sampled_give_shares_with_intervals_that_hold_the_exact_odds(golden):
+    """--samples N (what E504's hint offers when exact odds are too much): the action played N
+    times from --seed, each outcome's share with its 95% interval; the exact fraction inside."""
+    result = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+                 "--samples", "4000", "--seed", "7", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["samples"] == 4000
+    exact = {"kill": 100 / 54, "stun": 200 / 27, "none": 4900 / 54}
+    for outcome, (low, high) in data["interval95"].items():
+        assert low <= exact[outcome] <= high, (outcome, low, high)
+    again = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+                "--samples", "4000", "--seed", "7", "--format", "json")
+    assert again.stdout == result.stdout   # (the same seed plays the same runs)
+    text = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+               "--samples", "4000", "--seed", "7")
+    golden(GOLDEN / "odds_shoot_sampled.txt", text.stdout)
+    refused = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+                  "--samples", "0")
+    assert refused.exit_code == 2 and "error[E901]" in refused.stderr
+
+
 def test_odds_of_a_number_reports_the_expectation():
     result = run("odds", "super-simple-skirmish", "--attacker", "class=Beast might=5",
                  "--action", "move", "--format", "json")

@@ -325,11 +325,16 @@ def odds_command(
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE.svg",
                                        help="Also draw the odds as charts into one SVG file."),
     force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N",
+                                          help="Play the action N times instead (when exact "
+                                               "odds are too much): shares with 95% intervals."),
+    seed: int = typer.Option(1, "--seed", metavar="S",
+                             help="With --samples: the same seed plays the same runs."),
 ) -> None:
     """Exact outcome probabilities of one action between two fighters."""
     from warband.cli import odds  # lazily
     odds.odds(ruleset_ref, attacker, target, action, cover, policy, with_, solve, fmt.value,
-              sweep=sweep, plot=plot, output=output, force=force)
+              sweep=sweep, plot=plot, output=output, force=force, samples=samples, seed=seed)
 
 
 @app.command("simulate")

@@ -23,7 +23,7 @@ def odds(
     ruleset_ref: str, attackers: str | list[str], targets: str | list[str] | None, action: str,
     cover: bool, policy: list[str], with_: list[str], solve: bool, fmt: Format | str,
     sweep: str | None = None, plot: str | None = None, output: str | None = None,
-    force: bool = False,
+    force: bool = False, samples: int | None = None, seed: int = 1,
 ) -> None:
     """`warband odds` (its options and help: cli/commands.py). A group of fighters on a side
     (--attacker or --target given more than once): the first of each is the action's
@@ -87,6 +87,14 @@ def odds(
         sources.add("--sweep", sweep)
         swept = odds_sweep.parse(sweep, ruleset, decl, fighters, bool(targeted), solve,
                                  diagnostics)
+    if samples is not None and (samples < 1 or solve or sweep is not None):
+        sources.add("--samples", str(samples))
+        diagnostics.append(diag(
+            "E901", "--samples is a number of runs, 1 or more, and weighs one action: not with "
+                    "--solve or --sweep" if samples >= 1 else
+                    f"--samples is a number of runs, 1 or more, not {samples}",
+            Span("--samples", 1, 1, 1, len(str(samples)) + 1),
+            hint="e.g. --samples 20000 (each share then has a 95% interval of about ±0.7%)"))
     from warband.cli.common import check_outputs
     diagnostics += check_outputs([("--output", output), ("--plot", plot)], force, sources)
     if diagnostics:
@@ -123,7 +131,8 @@ def odds(
                            output, plot, force, sources)
         return
     try:
-        result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
+        result = odds_mod.compute(ruleset, action, parsed, options, policies, solve,
+                                  samples=samples, seed=seed)
     except odds_mod.NotAllowed as refusal:
         # the first part of the `requires` that is false, in the rules' words
         emit([diag("E903", f"these fighters may not '{action}': {refusal.reason}",
@@ -304,15 +313,26 @@ def _print_odds(result: OddsResult, console=None) -> None:
     from warband import terminal
     from warband.diagnostics import printable
     from warband.run.odds import fraction_text, key_text, outcome_text, solution_lines
-    table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
-    table.columns[1].justify = "right"
-    table.columns[2].justify = "right"
+    from warband.run.odds_sampled import interval
+    sampled = result.samples is not None
+    table = Table("outcome", "runs" if sampled else "fraction", "percent",
+                  *(["95% interval"] if sampled else []), box=None, pad_edge=False)
+    for column in table.columns[1:]:
+        column.justify = "right"
     for v in result.order:
         p = result.distribution[v]
         # None: the action (a phase, say) gives no result; never a row that reads "None"
-        table.add_row(Text("(no result)" if v is None else printable(outcome_text(v))),
-                      fraction_text(p), f"{float(p) * 100:.2f}%")
+        row: list[Text | str] = [Text("(no result)" if v is None else printable(outcome_text(v))),
+               fraction_text(p), f"{float(p) * 100:.2f}%"]
+        if result.samples is not None:
+            low, high = interval(p, result.samples)
+            row[1] = f"{int(p * result.samples):,}"
+            row.append(f"{low * 100:.2f}% to {high * 100:.2f}%")
+        table.add_row(*row)
     console = console or terminal.console()
+    if result.samples is not None:
+        console.print(f"sampled: {result.samples:,} runs (not exact: each share with its 95% "
+                      "interval)", highlight=False, markup=False)
     if list(result.order) == [None]:
         console.print("no result: the action returns nothing; what it changes is below"
                       if result.effects else "no result: the action returns nothing and "

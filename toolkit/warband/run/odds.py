@@ -17,7 +17,7 @@ from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
-from warband.run import strategy
+from warband.run import odds_sampled, strategy
 from warband.run.decisions import policy_problem
 from warband.run.dice import Dist
 from warband.run.evaluate import infinite
@@ -290,6 +290,7 @@ class OddsResult:
     expected: Fraction | None
     effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
     solution: strategy.Solution | None = None      # with --solve
+    samples: int | None = None   # with --samples: the runs the shares are of (else exact)
 
 
 def _labels(decl, world) -> tuple[dict, dict]:
@@ -365,8 +366,10 @@ def shown_unit_values(values: dict) -> dict:
 
 
 def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,
-            policies: Policies, solve: bool = False) -> OddsResult:
-    """Raises RulesError when a rule fails while running."""
+            policies: Policies, solve: bool = False, samples: int | None = None,
+            seed: int = 1) -> OddsResult:
+    """Raises RulesError when a rule fails while running. With samples: the action played that
+    many times from seed, each outcome's share of the runs (run/odds_sampled.py)."""
     decl = ruleset.procedures[action]
     sides: list[dict] = [dict() for _ in range(max(2, len(fighters)))]
     for pf in fighters:
@@ -392,7 +395,10 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
     if not interpreter.allowed(action, args, world):
         raise _refusal(interpreter, decl, args, world)
     observe, initial = _observer(decl, world, interpreter)
-    joint = interpreter.exact(action, args, world, observe=observe)
+    if samples is None:
+        joint = interpreter.exact(action, args, world, observe=observe)
+    else:
+        joint = odds_sampled.joint(interpreter, action, args, world, observe, samples, seed)
     dist = joint.map(lambda pair: pair[0])
     changed = sorted({label for pair in joint for label, _ in pair[1]})
     effects = {label: joint.map(lambda pair, label=label: dict(pair[1]).get(label,
@@ -415,7 +421,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
             raise RulesError(diag("E403", f"too many secret choices to solve exactly: {error}",
                                   decl.name.span, hint="fix some choices with --policy "
                                                        "DECISION=VALUE")) from None
-    return OddsResult(action, dist, order, expected, effects, solution)
+    return OddsResult(action, dist, order, expected, effects, solution, samples)
 
 
 def _choices(script: dict) -> str:
@@ -478,6 +484,11 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
     }
     if result.expected is not None:
         out["expected"] = fraction_text(result.expected)
+    if result.samples is not None:   # shares of sampled runs, each with its 95% interval
+        out["samples"] = result.samples
+        out["interval95"] = None if no_result else {
+            outcome_text(v): [round(x * 100, 4) for x in odds_sampled.interval(
+                result.distribution[v], result.samples)] for v in result.order}
     if result.solution is not None:
         out["solution"] = solution_json(result.solution)
     out["effects"] = {label: {key_text(v): fraction_text(p) for v, p in sorted(
