@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import os
 import re
 import subprocess
@@ -525,6 +526,26 @@ def test_an_existing_output_is_refused_before_any_work_with_e642(args, tmp_path,
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.stdout)
     assert data["outcomes"] is None and data["percent"] is None and data["effects"]
+
+
+def test_odds_of_any_procedure_or_phase(golden):
+    """Any procedure or phase is an odds question (issue 35): its fighters from --attacker and
+    --target, its side the attacker's, its other parameters --with, a dice parameter written as
+    the rules write a roll."""
+    fated = run("odds", "super-simple-skirmish", "--action", "fated_roll", "-a",
+                "class=Soldier might=10 fate=2", "--with", "dice=2d6", "--policy", "greedy",
+                "--format", "json")
+    assert fated.exit_code == 0, fated.output
+    data = json.loads(fated.stdout)
+    assert max(int(v) for v in data["outcomes"]) == 13   # (a 12, raised by 1 for a Fate token)
+    assert sum(Fraction(p) for p in data["outcomes"].values()) == 1
+    morale = run("odds", "super-simple-skirmish", "--action", "morale", "-a",
+                 "class=Soldier might=8 fate=3", "--with", "lost=2", "--with", "in_play=5",
+                 "--policy", "random", "--format", "json")
+    assert morale.exit_code == 0, morale.output
+    bad = run("odds", "super-simple-skirmish", "--action", "fated_roll", "-a",
+              "class=Soldier might=10 fate=2", "--with", "dice=2d")
+    assert bad.exit_code == 2 and "error[E901]: 'dice' is dice, not '2d'" in bad.stderr
 
 
 def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):

@@ -38,8 +38,8 @@ def odds(
     diagnostics: list[Diagnostic] = []
     sources = Sources({"--attacker": attacker, "--target": targeted[0] if targeted else "",
                        "--policy": " ".join(policy), "--action": action})
-    if action not in ruleset.procedures or ruleset.procedures[action].kind == "procedure":
-        runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
+    if action not in ruleset.procedures:
+        runnable = list(ruleset.procedures)
         emit([diag("E902", f"'{ruleset.id}' has no action '{action}'",
                    Span("--action", 1, 1, 1, len(action) + 1),
                    hint=did_you_mean(action, runnable) or (
@@ -278,6 +278,14 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
         return False
     if kind == "text":
         return raw
+    if kind == "dice":   # a roll, as the rules write one: 2d6, d6 + 1 (re-rolled at each use)
+        from warband.run.odds import dice_argument
+        found = dice_argument(raw)
+        if found is None:
+            diagnostics.append(diag("E901", f"'{name}' is dice, not '{raw}'", where,
+                                    hint="write a roll as the rules do: 2d6, d6 + 1, 4d6 keep "
+                                         "highest 3"))
+        return found
     if kind in ("fighter", "side"):   # a value of the board: --attacker/--target give fighters
         diagnostics.append(diag("E901", f"'{name}' is a {kind}, which --with cannot give",
                                 where, hint="odds follows one action between the fighters "

@@ -20,7 +20,7 @@ from warband.lang.unparse import conjuncts, expr_text, why_false
 from warband.run import odds_sampled, strategy
 from warband.run.decisions import policy_problem
 from warband.run.dice import Dist
-from warband.run.evaluate import infinite
+from warband.run.evaluate import Thunk, infinite
 from warband.run.interpreter import POLICIES, Interpreter, Policies, RulesError
 from warband.run.odds_pieces import (
     CARRIES,
@@ -365,6 +365,24 @@ def shown_unit_values(values: dict) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class DiceArgument:
+    """A dice parameter given on the command line (`--with dice=2d6`): the roll's expression,
+    passed as a call passes dice (a Thunk: rolled anew each time the procedure reads it)."""
+    text: str
+    expr: object
+
+
+def dice_argument(text: str) -> DiceArgument | None:
+    """The roll written in text, or None when it is not one."""
+    from warband.lang.compiler import compile_text
+    source = f'ruleset "odds"\naction roll(f: fighter) -> number {{\n  return {text}\n}}\n'
+    found = compile_text(source, "--with")
+    if found.ruleset is None or "\n" in text or "}" in text:
+        return None
+    return DiceArgument(text, found.ruleset.procedures["roll"].body.stmts[0].value)
+
+
 def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,
             policies: Policies, solve: bool = False, samples: int | None = None,
             seed: int = 1) -> OddsResult:
@@ -389,6 +407,9 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
         if p.name.name in options:
             args[p.name.name] = options[p.name.name]
     interpreter = Interpreter(ruleset, policies)
+    for name, value in args.items():   # (dice given on the command line: rolled at each use)
+        if type(value) is DiceArgument:
+            args[name] = Thunk(interpreter.fn(value.expr), value.expr, {})
     # the actor (its first fighter) removes whom the action removes, unless it says who does
     interpreter.acting = next((v for v in args.values() if isinstance(v, Ref) and
                                v.kind == "fighter"), None)
