@@ -375,6 +375,7 @@ class DiceArgument:
 
 def dice_argument(text: str) -> DiceArgument | None:
     """The roll written in text, or None when it is not one."""
+    # lazily: only a dice parameter given on the command line compiles anything here
     from warband.lang.compiler import compile_text
     source = f'ruleset "odds"\naction roll(f: fighter) -> number {{\n  return {text}\n}}\n'
     found = compile_text(source, "--with")
