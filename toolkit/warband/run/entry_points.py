@@ -166,6 +166,9 @@ class EntryPoints(InterpreterParts):
         sys.setrecursionlimit(max(old, 20_000))
         memo, conts, deps, values = self.memo, self.conts, self.cont_deps, self.value_memo
         self.memo, self.conts, self.cont_deps, self.value_memo = {}, {}, {}, {}
+        # (a state's number is this run's: the last one kept is another run's)
+        states, last_state = self.state_ids, self.last_state
+        self.state_ids, self.last_state = {}, (None, None, None, None)
         running, self.running = self.running, decl   # (what E504 names calls from)
         counted = budget.open_count(self)
         try:
@@ -182,6 +185,7 @@ class EntryPoints(InterpreterParts):
         finally:
             sys.setrecursionlimit(old)
             self.memo, self.conts, self.cont_deps, self.value_memo = memo, conts, deps, values
+            self.state_ids, self.last_state = states, last_state
             self.running = running
             budget.close_count(self, counted)
 

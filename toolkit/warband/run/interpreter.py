@@ -104,6 +104,7 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id
         self.live_after: dict = {}   # and those a call's continuation keeps, by statement
         self.last_state: tuple = (None, None, None, None)   # (as last_keyed, when merging)
+        self.state_ids: dict = {}   # World.state_key() -> its number in this run's memo keys
         # the last World whose key a memo key took, and that key: statements in a row mostly
         # share their World, and its key walks every fighter (a World never changes, and only
         # Worlds are memoised: a Draft has no key)

@@ -56,6 +56,7 @@ class InterpreterParts:
         live_at: dict
         live_after: dict
         last_state: tuple
+        state_ids: dict
         last_keyed: tuple
         synthetic: dict
         tables: dict

@@ -153,7 +153,8 @@ def _apart(interp, live, i: int, keys: list) -> list[tuple[str, int, str]]:
                 seen.setdefault(name, set()).add(value)
         found += [(f"`{name}`", len(values), "local") for name, values in seen.items()]
     fighters, sides = interp.last_state[0], interp.last_state[1]
-    states = [k[3] for k in keys]
+    numbered = {n: state for state, n in interp.state_ids.items()}   # (keys hold numbers)
+    states = [numbered[k[3]] for k in keys]
     for j, fighter in enumerate(fighters or ()):
         for f, field in enumerate(fighter.values):
             found.append((f"{fighter.name}'s {field}",

@@ -72,7 +72,10 @@ class Statements(InterpreterParts):
         if keyed[0] is fighters and keyed[1] is world.sides and keyed[2] is world.pieces:
             state = keyed[3]
         else:
-            state = world.state_key()
+            # the state as a number, the same for equal states: a memo key then hashes a small
+            # int, not every fighter's values, at each look-up
+            found_state = world.state_key()
+            state = self.state_ids.setdefault(found_state, len(self.state_ids))
             self.last_state = (fighters, world.sides, world.pieces, state)
         key = (id(stmts), i, values, state, rolls, id(k), id(ret))
         memo = self.value_memo if self.valuing else self.memo
