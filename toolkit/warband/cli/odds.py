@@ -87,11 +87,12 @@ def odds(
         sources.add("--sweep", sweep)
         swept = odds_sweep.parse(sweep, ruleset, decl, fighters, bool(targeted), solve,
                                  diagnostics)
-    if samples is not None and (samples < 1 or solve or sweep is not None):
+    if samples is not None and (samples < 1 or solve or sweep is not None or plot is not None
+                                or kind == "html"):
         sources.add("--samples", str(samples))
         diagnostics.append(diag(
-            "E901", "--samples is a number of runs, 1 or more, and weighs one action: not with "
-                    "--solve or --sweep" if samples >= 1 else
+            "E901", "--samples is a number of runs, 1 or more, and weighs one action as text or "
+                    "JSON: not with --solve, --sweep, --plot or --format html" if samples >= 1 else
                     f"--samples is a number of runs, 1 or more, not {samples}",
             Span("--samples", 1, 1, 1, len(str(samples)) + 1),
             hint="e.g. --samples 20000 (each share then has a 95% interval of about ±0.7%)"))
@@ -120,7 +121,7 @@ def odds(
                        hint=f"name the piece: --with {pieces[0]}=PIECE")], sources)
             raise typer.Exit(UNUSABLE)
         _each_piece(ruleset_ref, ruleset, action, parsed, options, policies, solve,
-                    kind == "json", sources, attacker, *pieces)
+                    kind == "json", sources, attacker, *pieces, samples=samples, seed=seed)
         return
     if swept is not None:
         import warband.cli.odds_sweep as odds_sweep
@@ -214,7 +215,8 @@ def _pieces(decl, ruleset: Ruleset, parsed: list[ParsedFighter],
 
 def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[ParsedFighter],
                 options: dict, policies, solve: bool, as_json: bool, sources: Sources,
-                attacker: str, param: str, pieces: list[str]) -> None:
+                attacker: str, param: str, pieces: list[str], samples: int | None = None,
+                seed: int = 1) -> None:
     """The odds with each piece the attacker carries that the action allows, one after
     another (as if each were named with --with PARAM=PIECE)."""
     from warband.diagnostics import Span, diag
@@ -223,7 +225,7 @@ def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[Pa
     for piece in pieces:
         try:
             results[piece] = odds_mod.compute(ruleset, action, parsed, {**options, param: piece},
-                                              policies, solve)
+                                              policies, solve, samples=samples, seed=seed)
         except odds_mod.NotAllowed as refusal:
             refused.append(f"with {piece}: {refusal.reason}")
         except odds_mod.RulesError as error:
