@@ -546,6 +546,10 @@ def test_odds_of_any_procedure_or_phase(golden):
     bad = run("odds", "super-simple-skirmish", "--action", "fated_roll", "-a",
               "class=Soldier might=10 fate=2", "--with", "dice=2d")
     assert bad.exit_code == 2 and "error[E901]: 'dice' is dice, not '2d'" in bad.stderr
+    # a phase that activates fighters needs the game's players to choose their actions
+    turn = run("odds", "fogbound", "--action", "guild_turn", "-a", "class=Duelist skill=3")
+    assert turn.exit_code == 2 and "error[E506]" in turn.stderr
+    assert "warband odds --action NAME: fight, shoot" in turn.stderr
 
 
 def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):

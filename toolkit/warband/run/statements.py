@@ -291,8 +291,16 @@ class Statements(InterpreterParts):
         word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
                 nodes.PlaceAt: "place"}.get(
             type(stmt), "this")
+        hint = "play it in a scenario: warband play SCENARIO"
+        if type(stmt) is nodes.Activate and self.exact_mode:
+            # odds cannot choose the fighter's action (the game's players do, with the board):
+            # the question the designer can ask is the odds of each action it may take
+            names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
+            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            hint = (f"ask the odds of an action it may take instead (warband odds --action "
+                    f"NAME: {shown}), or {hint}")
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
-                              hint="play it in a scenario: warband play SCENARIO"))
+                              hint=hint))
 
     def _assigned(self, stmt: nodes.Set):
         """The expression a `set` stores: its value, or old-value +/- value for += and -=."""
