@@ -144,6 +144,30 @@ action a(f: fighter) -> number {
     assert exact(text, "a") == brute([6] * 4, lambda fs: sum(f >= 4 for f in fs))
 
 
+def test_a_value_worked_out_from_a_roll_is_followed_once_per_value():
+    """`let big = r >= 4` follows two paths, each with the roll narrowed to the faces that give
+    it (run/lazy_rolls.py, _grouped): the roll read again afterwards, in a field's `set` and in
+    arithmetic, still has exactly those faces."""
+    text = '''ruleset "t"
+counter Marks on fighter
+action a(f: fighter) -> number {
+  let r = d6
+  let big = r >= 4
+  let half = floor(r / 2)
+  set f.Marks = min(r, 3)
+  let bonus = if big then 10 else 0
+  let s = d4
+  let parity = min(r + s, 7)
+  return r + bonus + half * 100 + f.Marks * 1000 + parity * 10000
+}
+'''
+    def outcome(fs):
+        r, s = fs
+        return r + (10 if r >= 4 else 0) + (r // 2) * 100 + min(r, 3) * 1000 + \
+            min(r + s, 7) * 10000
+    assert exact(text, "a") == brute([6, 4], outcome)
+
+
 def test_a_loop_counter_merges_and_a_sum_die_by_die_is_exact():
     text = '''ruleset "t"
 action a(f: fighter) -> bool {

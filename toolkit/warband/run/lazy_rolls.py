@@ -7,6 +7,7 @@ Mixed into the Interpreter (run/interpreter.py).
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from warband.lang import nodes
 from warband.run import toomuch
@@ -77,13 +78,60 @@ class LazyRolls(InterpreterParts):
                 lazy, world3 = world2.add_lazy(v)
                 return then(LazyRef(lazy), world3)
             return then(v, world2)
-        return self.split(self.live(expr, env, world), world, go)
+        ids = self.live(expr, env, world)
+        if len(ids) == 1:
+            grouped = self._grouped(ids[0], fn, expr, env, world, then)
+            if grouped is not None:
+                return grouped
+        return self.split(ids, world, go)
 
     def plain(self, expr, env: dict, world: World, then: Callable):
         """A statement's value as plain values: then(value, world) once per outcome."""
         fn = self.fn(expr)
-        return self.split(self.live(expr, env, world), world, lambda w: self._bind(
+        ids = self.live(expr, env, world)
+        if len(ids) == 1:
+            grouped = self._grouped(ids[0], fn, expr, env, world, then)
+            if grouped is not None:
+                return grouped
+        return self.split(ids, world, lambda w: self._bind(
             self.worked_out(fn, expr, env, w), lambda v: then(v, w)))
+
+    def _grouped(self, lazy: int, fn: Callable, expr, env: dict, world: World,
+                 then: Callable):
+        """An expression that reads one roll kept whole, followed once per value it takes,
+        not once per face: then(value, world with the roll narrowed to the faces that give it).
+        `let hit = roll >= need` is two paths, not six. None (nothing followed yet) when the
+        expression rolls dice of its own or gives a value that cannot key a group: the caller
+        then splits the roll face by face, as before."""
+        ref = LazyRef(lazy)
+        holders = [n for n in self.fn.names_of(expr) if env.get(n) == ref]
+        dist = world.lazies[lazy]
+        trial = dict(env)
+        groups: dict = {}
+        try:
+            for face, weight in dist._w.items():
+                for n in holders:
+                    trial[n] = face
+                answer = self.worked_out(fn, expr, trial, world)
+                if type(answer) is Dist or type(answer) is LazyRef:
+                    return None
+                found = groups.get(answer)
+                if found is None:
+                    groups[answer] = {face: weight}
+                else:
+                    found[face] = weight
+        except TypeError:   # (a value that is no dict key)
+            return None
+        if len(groups) == 1:   # (the answer tells nothing of the roll: it stays as it was)
+            return then(next(iter(groups)), world)
+        den = dist._den
+        parts = []
+        for answer, weights in groups.items():
+            total = sum(weights.values())
+            parts.append((Fraction(total, den),
+                          then(answer, world.with_lazy(lazy, Dist.weighted(weights, total,
+                                                                           clean=True)))))
+        return self.mix(parts)
 
     @staticmethod
     def worked_out(fn: Callable, expr, env: dict, world: World):
