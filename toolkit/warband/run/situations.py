@@ -21,7 +21,7 @@ A run that does not merge (a game's budgeted look-ahead) is explained by run/too
 from __future__ import annotations
 
 from collections import Counter, deque
-from typing import Any
+from typing import Any, cast
 
 from warband.diagnostics import Diagnostic, Related, diag
 from warband.lang import nodes
@@ -45,7 +45,7 @@ def explain(interp, node, limit: int) -> Diagnostic:
                f"{len(keys):,} distinct situations")
     if not by_position:
         return diag("E504", message, getattr(node, "span", None), hint=toomuch.PLAIN_HINT)
-    (block_id, i), count = by_position.most_common(1)[0]
+    (block_id, i), count = _where(interp, blocks, by_position)
     stmts = blocks[block_id]
     stmt = stmts[min(i, len(stmts) - 1)]
     message += (f", {count:,} of them at `{toomuch.statement_text(stmt)}` "
@@ -64,6 +64,24 @@ def explain(interp, node, limit: int) -> Diagnostic:
                     "weighed in each of them")
     return diag("E504", message, stmt.span, hint="; ".join(hints + _hint(apart, loops)),
                 related=related)
+
+
+def _where(interp, blocks: dict, by_position: Counter) -> tuple[tuple[int, int], int]:
+    """The position to point at: of those with at least half the most situations, the one in
+    the most loops (the loop that multiplies them is what to change; the statement after the
+    loop only holds what the loop left), then the one with the most."""
+    ranked = by_position.most_common()
+    most = ranked[0][1]
+
+    def depth(position) -> tuple[int, int]:   # (the loops around it, here and in callers;
+        stmts = blocks[position[0]]              # the calls that reach it)
+        stmt = stmts[min(position[1], len(stmts) - 1)]
+        path = toomuch.path_to(interp.ruleset, stmt)
+        calls = len(_calls(interp.ruleset, getattr(interp, "running", None), path[0])) \
+            if path is not None else 0
+        return len(_chain(interp, stmt)[2]), calls
+    return max((item for item in ranked if item[1] * 2 >= most),
+               key=lambda item: (depth(item[0]), item[1]))
 
 
 def _blocks(interp) -> dict[int, tuple]:
@@ -191,17 +209,21 @@ def _rewrites(stmt, loops: list) -> list[str]:
     if _decision_in(loops) is not None:
         return ["decide once for the whole roll (one `choose` before or after the dice) rather "
                 "than once a die"]
-    if type(stmt) is nodes.Set and stmt.op == "+=" and len(stmt.target) == 1 and \
-            type(stmt.value) is nodes.Name:
-        die = next((n.value for n in toomuch.walk(loop.body) if type(n) is nodes.Let and
-                    n.name.name == stmt.value.name and type(n.value) is nodes.Dice and
-                    type(n.value.count) is nodes.Int and n.value.count.value == 1 and
-                    not n.value.mods), None)
+    if type(stmt) is nodes.Set and stmt.op == "+=" and len(stmt.target) == 1:
+        die = stmt.value if _one_die(stmt.value) else None   # `set t += d20`
+        if type(stmt.value) is nodes.Name:   # `let d = d20` ... `set t += d`
+            die = next((n.value for n in toomuch.walk(loop.body) if type(n) is nodes.Let and
+                        n.name.name == stmt.value.name and _one_die(n.value)), None)
         if die is not None:
-            pool = toomuch.pool_text(loop, die, "N")
+            pool = toomuch.pool_text(loop, cast(nodes.Dice, die), "N")
             return [f"add the dice in one roll: `set {stmt.target[0].name} += {pool}` (the sum "
                     "of a pool is worked out at once)"]
     return []
+
+
+def _one_die(expr) -> bool:
+    return type(expr) is nodes.Dice and type(expr.count) is nodes.Int and \
+        expr.count.value == 1 and not expr.mods
 
 
 def _hint(apart: list, loops: list) -> list[str]:

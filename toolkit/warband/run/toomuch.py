@@ -299,6 +299,8 @@ def statement_text(stmt) -> str:
         return f"set {'.'.join(t.name for t in stmt.target)} {stmt.op} {expr_text(stmt.value)}"
     if type(stmt) is nodes.If:
         return f"if {expr_text(stmt.condition)}"
+    if type(stmt) is nodes.CallStmt:
+        return expr_text(stmt.call)
     if type(stmt) is nodes.Return:   # a bare `return` has no value
         return "return" if stmt.value is None else f"return {expr_text(stmt.value)}"
     return type(stmt).__name__.lower()
