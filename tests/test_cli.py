@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import os
 import re
 import subprocess
@@ -43,6 +44,28 @@ def test_odds_with_cover_and_policies(golden):
                  "--policy", "greedy", "--policy", "fate_reroll=keep", "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["outcomes"]["kill"] == "5/216"
+
+
+def test_odds_sampled_give_shares_with_intervals_that_hold_the_exact_odds(golden):
+    """--samples N (what E504's hint offers when exact odds are too much): the action played N
+    times from --seed, each outcome's share with its 95% interval; the exact fraction inside."""
+    result = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+                 "--samples", "4000", "--seed", "7", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["samples"] == 4000
+    exact = {"kill": 100 / 54, "stun": 200 / 27, "none": 4900 / 54}
+    for outcome, (low, high) in data["interval95"].items():
+        assert low <= exact[outcome] <= high, (outcome, low, high)
+    again = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+                "--samples", "4000", "--seed", "7", "--format", "json")
+    assert again.stdout == result.stdout   # (the same seed plays the same runs)
+    text = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+               "--samples", "4000", "--seed", "7")
+    golden(GOLDEN / "odds_shoot_sampled.txt", text.stdout)
+    refused = run("odds", "super-simple-skirmish", *MUSKETEER, "--action", "shoot",
+                  "--samples", "0")
+    assert refused.exit_code == 2 and "error[E901]" in refused.stderr
 
 
 def test_odds_of_a_number_reports_the_expectation():
@@ -503,6 +526,30 @@ def test_an_existing_output_is_refused_before_any_work_with_e642(args, tmp_path,
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.stdout)
     assert data["outcomes"] is None and data["percent"] is None and data["effects"]
+
+
+def test_odds_of_any_procedure_or_phase(golden):
+    """Any procedure or phase is an odds question (issue 35): its fighters from --attacker and
+    --target, its side the attacker's, its other parameters --with, a dice parameter written as
+    the rules write a roll."""
+    fated = run("odds", "super-simple-skirmish", "--action", "fated_roll", "-a",
+                "class=Soldier might=10 fate=2", "--with", "dice=2d6", "--policy", "greedy",
+                "--format", "json")
+    assert fated.exit_code == 0, fated.output
+    data = json.loads(fated.stdout)
+    assert max(int(v) for v in data["outcomes"]) == 13   # (a 12, raised by 1 for a Fate token)
+    assert sum(Fraction(p) for p in data["outcomes"].values()) == 1
+    morale = run("odds", "super-simple-skirmish", "--action", "morale", "-a",
+                 "class=Soldier might=8 fate=3", "--with", "lost=2", "--with", "in_play=5",
+                 "--policy", "random", "--format", "json")
+    assert morale.exit_code == 0, morale.output
+    bad = run("odds", "super-simple-skirmish", "--action", "fated_roll", "-a",
+              "class=Soldier might=10 fate=2", "--with", "dice=2d")
+    assert bad.exit_code == 2 and "error[E901]: 'dice' is dice, not '2d'" in bad.stderr
+    # a phase that activates fighters needs the game's players to choose their actions
+    turn = run("odds", "fogbound", "--action", "guild_turn", "-a", "class=Duelist skill=3")
+    assert turn.exit_code == 2 and "error[E506]" in turn.stderr
+    assert "warband odds --action NAME: fight, shoot" in turn.stderr
 
 
 def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):

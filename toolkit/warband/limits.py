@@ -20,7 +20,8 @@ GRID_ROUTE_POINTS = 20_000   # free half-inch points of a board whose moves sear
 # ---- dice and rules run -----------------------------------------------------------------------------
 MAX_DICE = 100      # dice in one roll
 MAX_SIDES = 1000    # sides of one die
-MAX_KEEP_STATES = 2_000_000   # states of an exact keep-highest/lowest pool
+MAX_KEEP_STATES = 10_000_000   # work of an exact keep-highest/lowest pool (faces x dice x
+#                                the situations of the kept dice: dice.keep_fits), ~1 s
 MAX_POOL_BITS = 7_000_000   # the big integer an exact sum of dice is worked out in: ~2 s (100d100)
 MAX_BRANCHES = 250_000     # exact evaluation refuses beyond this many outcomes drawn and steps
 #                            run, so no rule keeps it busy for long: ~5 s at the limit (1,000,000

@@ -307,7 +307,8 @@ def odds_command(
     target: List[str] = typer.Option([], "--target", "-t",
                                      help="The fighter acted upon (same forms); again for its "
                                           "group."),
-    action: str = typer.Option(..., "--action", help="The action, as the rules name it."),
+    action: str = typer.Option(..., "--action", help="The action, phase or procedure, as the "
+                                                      "rules name it."),
     cover: bool = typer.Option(False, "--cover", help="Set the action's 'cover' to yes."),
     policy: List[str] = typer.Option([], "--policy",
                                      help="first|random|greedy, or DECISION=POLICY|OPTION."),
@@ -325,11 +326,16 @@ def odds_command(
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE.svg",
                                        help="Also draw the odds as charts into one SVG file."),
     force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N",
+                                          help="Play the action N times instead (when exact "
+                                               "odds are too much): shares with 95% intervals."),
+    seed: int = typer.Option(1, "--seed", metavar="S",
+                             help="With --samples: the same seed plays the same runs."),
 ) -> None:
-    """Exact outcome probabilities of one action between two fighters."""
+    """Exact outcome probabilities of one action (or phase, or procedure) between fighters."""
     from warband.cli import odds  # lazily
     odds.odds(ruleset_ref, attacker, target, action, cover, policy, with_, solve, fmt.value,
-              sweep=sweep, plot=plot, output=output, force=force)
+              sweep=sweep, plot=plot, output=output, force=force, samples=samples, seed=seed)
 
 
 @app.command("simulate")

@@ -23,7 +23,7 @@ def odds(
     ruleset_ref: str, attackers: str | list[str], targets: str | list[str] | None, action: str,
     cover: bool, policy: list[str], with_: list[str], solve: bool, fmt: Format | str,
     sweep: str | None = None, plot: str | None = None, output: str | None = None,
-    force: bool = False,
+    force: bool = False, samples: int | None = None, seed: int = 1,
 ) -> None:
     """`warband odds` (its options and help: cli/commands.py). A group of fighters on a side
     (--attacker or --target given more than once): the first of each is the action's
@@ -38,8 +38,8 @@ def odds(
     diagnostics: list[Diagnostic] = []
     sources = Sources({"--attacker": attacker, "--target": targeted[0] if targeted else "",
                        "--policy": " ".join(policy), "--action": action})
-    if action not in ruleset.procedures or ruleset.procedures[action].kind == "procedure":
-        runnable = [n for n, p in ruleset.procedures.items() if p.kind != "procedure"]
+    if action not in ruleset.procedures:
+        runnable = list(ruleset.procedures)
         emit([diag("E902", f"'{ruleset.id}' has no action '{action}'",
                    Span("--action", 1, 1, 1, len(action) + 1),
                    hint=did_you_mean(action, runnable) or (
@@ -87,6 +87,15 @@ def odds(
         sources.add("--sweep", sweep)
         swept = odds_sweep.parse(sweep, ruleset, decl, fighters, bool(targeted), solve,
                                  diagnostics)
+    if samples is not None and (samples < 1 or solve or sweep is not None or plot is not None
+                                or kind == "html"):
+        sources.add("--samples", str(samples))
+        diagnostics.append(diag(
+            "E901", "--samples is a number of runs, 1 or more, and weighs one action as text or "
+                    "JSON: not with --solve, --sweep, --plot or --format html" if samples >= 1 else
+                    f"--samples is a number of runs, 1 or more, not {samples}",
+            Span("--samples", 1, 1, 1, len(str(samples)) + 1),
+            hint="e.g. --samples 20000 (each share then has a 95% interval of about ±0.7%)"))
     from warband.cli.common import check_outputs
     diagnostics += check_outputs([("--output", output), ("--plot", plot)], force, sources)
     if diagnostics:
@@ -112,7 +121,7 @@ def odds(
                        hint=f"name the piece: --with {pieces[0]}=PIECE")], sources)
             raise typer.Exit(UNUSABLE)
         _each_piece(ruleset_ref, ruleset, action, parsed, options, policies, solve,
-                    kind == "json", sources, attacker, *pieces)
+                    kind == "json", sources, attacker, *pieces, samples=samples, seed=seed)
         return
     if swept is not None:
         import warband.cli.odds_sweep as odds_sweep
@@ -123,7 +132,8 @@ def odds(
                            output, plot, force, sources)
         return
     try:
-        result = odds_mod.compute(ruleset, action, parsed, options, policies, solve)
+        result = odds_mod.compute(ruleset, action, parsed, options, policies, solve,
+                                  samples=samples, seed=seed)
     except odds_mod.NotAllowed as refusal:
         # the first part of the `requires` that is false, in the rules' words
         emit([diag("E903", f"these fighters may not '{action}': {refusal.reason}",
@@ -205,7 +215,8 @@ def _pieces(decl, ruleset: Ruleset, parsed: list[ParsedFighter],
 
 def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[ParsedFighter],
                 options: dict, policies, solve: bool, as_json: bool, sources: Sources,
-                attacker: str, param: str, pieces: list[str]) -> None:
+                attacker: str, param: str, pieces: list[str], samples: int | None = None,
+                seed: int = 1) -> None:
     """The odds with each piece the attacker carries that the action allows, one after
     another (as if each were named with --with PARAM=PIECE)."""
     from warband.diagnostics import Span, diag
@@ -214,7 +225,7 @@ def _each_piece(ruleset_ref: str, ruleset: Ruleset, action: str, parsed: list[Pa
     for piece in pieces:
         try:
             results[piece] = odds_mod.compute(ruleset, action, parsed, {**options, param: piece},
-                                              policies, solve)
+                                              policies, solve, samples=samples, seed=seed)
         except odds_mod.NotAllowed as refusal:
             refused.append(f"with {piece}: {refusal.reason}")
         except odds_mod.RulesError as error:
@@ -269,6 +280,14 @@ def _parse_value(raw: str, kind: str, ruleset: Ruleset, diagnostics: list[Diagno
         return False
     if kind == "text":
         return raw
+    if kind == "dice":   # a roll, as the rules write one: 2d6, d6 + 1 (re-rolled at each use)
+        from warband.run.odds import dice_argument
+        found = dice_argument(raw)
+        if found is None:
+            diagnostics.append(diag("E901", f"'{name}' is dice, not '{raw}'", where,
+                                    hint="write a roll as the rules do: 2d6, d6 + 1, 4d6 keep "
+                                         "highest 3"))
+        return found
     if kind in ("fighter", "side"):   # a value of the board: --attacker/--target give fighters
         diagnostics.append(diag("E901", f"'{name}' is a {kind}, which --with cannot give",
                                 where, hint="odds follows one action between the fighters "
@@ -304,15 +323,26 @@ def _print_odds(result: OddsResult, console=None) -> None:
     from warband import terminal
     from warband.diagnostics import printable
     from warband.run.odds import fraction_text, key_text, outcome_text, solution_lines
-    table = Table("outcome", "fraction", "percent", box=None, pad_edge=False)
-    table.columns[1].justify = "right"
-    table.columns[2].justify = "right"
+    from warband.run.odds_sampled import interval
+    sampled = result.samples is not None
+    table = Table("outcome", "runs" if sampled else "fraction", "percent",
+                  *(["95% interval"] if sampled else []), box=None, pad_edge=False)
+    for column in table.columns[1:]:
+        column.justify = "right"
     for v in result.order:
         p = result.distribution[v]
         # None: the action (a phase, say) gives no result; never a row that reads "None"
-        table.add_row(Text("(no result)" if v is None else printable(outcome_text(v))),
-                      fraction_text(p), f"{float(p) * 100:.2f}%")
+        row: list[Text | str] = [Text("(no result)" if v is None else printable(outcome_text(v))),
+               fraction_text(p), f"{float(p) * 100:.2f}%"]
+        if result.samples is not None:
+            low, high = interval(p, result.samples)
+            row[1] = f"{int(p * result.samples):,}"
+            row.append(f"{low * 100:.2f}% to {high * 100:.2f}%")
+        table.add_row(*row)
     console = console or terminal.console()
+    if result.samples is not None:
+        console.print(f"sampled: {result.samples:,} runs (not exact: each share with its 95% "
+                      "interval)", highlight=False, markup=False)
     if list(result.order) == [None]:
         console.print("no result: the action returns nothing; what it changes is below"
                       if result.effects else "no result: the action returns nothing and "

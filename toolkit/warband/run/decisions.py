@@ -155,6 +155,8 @@ class Decisions:
         fn: Compiler
         exact_mode: bool
         memoise: bool
+        merging: bool
+        valuing: bool
         branches: int
         drawn: int
         actor_side: int
@@ -165,6 +167,8 @@ class Decisions:
                   ret: Callable): ...
 
         def split(self, ids, world: World, then: Callable): ...
+
+        def mix(self, parts): ...
 
     probing = False   # set by strategy.py to find the decisions each side makes up front
 
@@ -326,13 +330,12 @@ class Decisions:
         if policy == "random" and type(stmt) is nodes.ChooseTuple:
             # a tuple is drawn one number at a time (run/tuples.py), not uniformly over tuples
             if self.exact_mode:
-                return Dist.mixture((share, as_dist(run(o, world)))
-                                    for share, o in tuples.shares(legal))
+                return self.mix((share, run(o, world)) for share, o in tuples.shares(legal))
             return run(tuples.draw(legal, self.choice_rng), world)
         if policy == "random":
             if self.exact_mode:
                 share = Fraction(1, len(legal))
-                return Dist.mixture((share, as_dist(run(o, world))) for o in legal)
+                return self.mix((share, run(o, world)) for o in legal)
             return run(self.choice_rng.choice(legal), world)
         decider = self.fn(stmt.decider)(env, world)
         side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
@@ -345,6 +348,8 @@ class Decisions:
         """(the option with the best expected score for the side deciding, the distribution of
         what it leads to), following each option's future exactly (expectimax); sign -1 when
         the other side decides."""
+        if self.merging:
+            return self._look_ahead_merged(legal, run, world, sign)
         was_exact, was_memo, was_branches = self.exact_mode, self.memoise, self.branches
         self.exact_mode = self.memoise = True
         if not was_exact:
@@ -361,3 +366,23 @@ class Decisions:
             if not was_exact:
                 self.branches = was_branches
         return best, best_dist
+
+    def _look_ahead_merged(self, legal, run, world, sign: int):
+        """look_ahead in a run that merges (run/merging.py): each option is weighed by its
+        expected score alone (the paths' scores added up, not their distributions: valuing),
+        then the best one's future is followed as the run follows it (a distribution, unless
+        valuing already). The same option as weighing whole distributions takes: the same
+        expected scores, exactly."""
+        was = self.valuing
+        self.valuing = True
+        try:
+            best, best_value = None, Fraction(0)
+            for option in legal:
+                expected = run(option, world) * sign
+                if best is None or expected > best_value:
+                    best, best_value = option, expected
+        finally:
+            self.valuing = was
+        if was:
+            return best, best_value * sign
+        return best, run(best, world)

@@ -13,7 +13,8 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
-from warband.run import budget, members, toomuch
+from warband.run import budget, members, merging, toomuch
+from warband.run.liveness import liveness
 from warband.run.dice import Dist, TooLarge
 from warband.run.evaluate import LazyRef, RulesError, as_dist
 from warband.run.interpreter_parts import InterpreterParts
@@ -36,6 +37,8 @@ class EntryPoints(InterpreterParts):
 
         def done(value, world):
             result = world.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+            if self.valuing:   # (a greedy decision weighing an option: its expected score)
+                return result.mean_of(self.result_score)
             if observe is None:
                 return result
             seen = observe(world)
@@ -43,7 +46,7 @@ class EntryPoints(InterpreterParts):
         try:
             return as_dist(self.run_cps(procedure, args, world, done))
         finally:
-            self.observing = False
+            self.observing = self.valuing = False
 
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
@@ -121,7 +124,8 @@ class EntryPoints(InterpreterParts):
         giving (result, world), or the exact distribution; the caller's run then goes on as
         before, whatever this one changed in the interpreter's own state."""
         saved = (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
-                 self.drawn, getattr(self, "memoise", False))
+                 self.drawn, getattr(self, "memoise", False), self.merging, self.valuing,
+                 self.result_score)
         try:
             if not exact:
                 self.exact_mode = False
@@ -142,14 +146,17 @@ class EntryPoints(InterpreterParts):
             self.exact_mode, self.observing = True, observe is not None
             self.branches = self.drawn = 0
             self.rolled = {}
+            self.valuing = False
 
             def done(value, w):
                 result = w.lazies[value.id] if type(value) is LazyRef else Dist.point(value)
+                if self.valuing:   # (a greedy decision weighing an option)
+                    return result.mean_of(self.result_score)
                 return result if observe is None else result.map(lambda v: (v, observe(w)))
             return as_dist(self.run_cps(decl, args, world, done))
         finally:
             (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
-             self.drawn, self.memoise) = saved
+             self.drawn, self.memoise, self.merging, self.valuing, self.result_score) = saved
 
     def run_cps(self, procedure, args: dict, world: World, done: Callable):
         decl = self.ruleset.procedures[procedure] if type(procedure) is str else procedure
@@ -157,16 +164,28 @@ class EntryPoints(InterpreterParts):
         actor = args.get(first)
         if isinstance(actor, Ref):
             self.actor_side = world.fighter(actor).side if actor.kind == "fighter" else actor.index
-        self.score = self.scorer(decl)
+        self.score = self.result_score = self.scorer(decl)
         if self.observing:
             result_score = self.score
             self.score = lambda pair: result_score(pair[0])
-        self.memoise = self.exact_mode and self.policies.looks_ahead()
+        # exact odds merge equal situations (run/merging.py), but in a game's look-ahead
+        # (its budget, max_branches, is counted as before) and while probing for the
+        # decisions made before any roll (strategy.py: that depends on the path)
+        self.merging = self.exact_mode and self.merge and self.max_branches is None and \
+            not self.probing
+        self.memoise = self.merging or (self.exact_mode and self.policies.looks_ahead())
+        if self.merging:
+            analysis = liveness(self.ruleset)
+            self.live_at, self.live_after = analysis.at, analysis.after
         env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
-        memo, conts = self.memo, self.conts
-        self.memo, self.conts = {}, {}
+        memo, conts, deps, values = self.memo, self.conts, self.cont_deps, self.value_memo
+        self.memo, self.conts, self.cont_deps, self.value_memo = {}, {}, {}, {}
+        # (a state's number is this run's: the last one kept is another run's)
+        states, last_state = self.state_ids, self.last_state
+        self.state_ids, self.last_state = {}, (None, None, None, None)
+        running, self.running = self.running, decl   # (what E504 names calls from)
         counted = budget.open_count(self)
         try:
             end = self.intern(("end", id(decl), id(done)),
@@ -181,16 +200,28 @@ class EntryPoints(InterpreterParts):
                 hint=f"repeat fewer times (at most {MAX_REPEAT} in one loop)")) from None
         finally:
             sys.setrecursionlimit(old)
-            self.memo, self.conts = memo, conts
+            self.memo, self.conts, self.cont_deps, self.value_memo = memo, conts, deps, values
+            self.state_ids, self.last_state = states, last_state
+            self.running = running
             budget.close_count(self, counted)
 
-    def intern(self, key, make):
-        """One continuation object per distinct future (needed only when memoising)."""
+    def intern(self, key, make, *within):
+        """One continuation object per distinct future (needed only when memoising); when
+        merging, it reads the rolls that the continuations `within` it read (run/merging.py)."""
         if not self.memoise:
             return make
         found = self.conts.get(key)
         if found is None:
             found = self.conts[key] = make
+            if self.merging and within:
+                deps = self.cont_deps
+                rolls = merging.EMPTY
+                for c in within:
+                    more = deps.get(id(c))
+                    if more:
+                        rolls = rolls | more
+                if rolls:
+                    deps[id(found)] = rolls
         return found
 
     def _bind_params(self, decl, args: dict, world: World | None = None) -> dict:

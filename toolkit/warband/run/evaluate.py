@@ -180,17 +180,34 @@ def lift(op: Callable, *args):
     99,820,081 for minutes)."""
     if not any(type(a) is Dist for a in args):
         return op(*args)
+    dists = [as_dist(a) for a in args]
     sizes = [len(a) for a in args if type(a) is Dist]
     pairs = 1
     for n in sizes:
         pairs *= n
         dice.check_pairs(sizes, pairs)
+    # whole-number weights over the product of the denominators (as Dist keeps them): no
+    # Fraction is made for a combination, unless op itself gives a distribution
+    den = 1
+    for d in dists:
+        den *= d._den
+    results = []
+    for combo in product(*(d._w.items() for d in dists)):
+        w = 1
+        for _, x in combo:
+            w *= x
+        results.append((w, op(*(v for v, _ in combo))))
     out: dict = {}
-    for combo in product(*(as_dist(a).items() for a in args)):
-        p = Fraction(1)
-        for _, q in combo:
-            p *= q
-        result = op(*(v for v, _ in combo))
+    if not any(type(r) is Dist for _, r in results):
+        for w, r in results:
+            out[r] = out.get(r, 0) + w
+        common = math.gcd(den, *out.values())
+        if common > 1:
+            den //= common
+            out = {v: x // common for v, x in out.items()}
+        return Dist.weighted(out, den, clean=True)
+    for w, result in results:
+        p = Fraction(w, den)
         if type(result) is Dist:
             pairs += len(result)
             dice.check_pairs(sizes + [len(result)], pairs)
@@ -744,7 +761,7 @@ class Compiler:
                     return interp.draw_apart(die, n, (kept, highest), e)
                 raise RulesError(toomuch.pool_too_large(
                     interp, e, n, str(error), dice.KEEP_HINT,
-                    lambda m: dice.keep_fits(die, m))) from None
+                    lambda m: dice.keep_fits(die, m, min(kept, m)))) from None
 
         def dice_fn(env, world):
             return lift(pool, count(env, world), single(env, world))

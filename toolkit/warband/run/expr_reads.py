@@ -9,7 +9,7 @@ from __future__ import annotations
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES
-from warband.run import dice, pools, roll_labels, toomuch
+from warband.run import dice, pools, roll_labels, situations, toomuch
 from warband.run.dice import Dist
 from warband.run.evaluate import MISSING, Record, RulesError, read_field, reads_only_arguments
 from warband.run.interpreter_parts import InterpreterParts
@@ -32,7 +32,7 @@ class ExpressionReads(InterpreterParts):
                 tally[2] += n
             limit = self.max_branches or MAX_BRANCHES
             if self.branches > limit:
-                raise RulesError(toomuch.explain(self, node, limit))
+                raise RulesError(situations.explain(self, node, limit))
             return dist
         value = dist.sample(self.rng)
         if self.recorder is not None and self.recorder.record:

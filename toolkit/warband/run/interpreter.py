@@ -37,6 +37,10 @@ __all__ = ["POLICIES", "Interpreter", "Policies", "Record", "RulesError"]
 
 class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, ExpressionReads,
                   Decisions):
+    # Whether exact runs may merge equal situations (run/merging.py); False follows every path
+    # on its own, as before issue 35: the tests' twin of a merged run
+    merge = True
+
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
                  rng: random.Random | None = None, compiled: bool = True,
                  choice_rng: random.Random | None = None) -> None:
@@ -87,6 +91,20 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         # whether block(...) memoises now (run_cps sets it; a procedure that generated code
         # leaves to the interpreter may run before any run_cps: rt.interpreted)
         self.memoise = False
+        # Exact odds merge situations (run/merging.py): whether this run does (run_cps sets
+        # it; a game's look-ahead, which has a budget of its own, max_branches, does not)
+        self.merging = False
+        # while a greedy decision of such a run weighs its options: each path gives its
+        # expected score, not a distribution (Decisions.look_ahead); memoised apart
+        self.valuing = False
+        self.value_memo: dict = {}
+        self.running = None   # the procedure an exact run runs (run/situations.py names calls)
+        self.result_score: Callable = self.score   # what a result scores (not a pair's)
+        self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
+        self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id
+        self.live_after: dict = {}   # and those a call's continuation keeps, by statement
+        self.last_state: tuple = (None, None, None, None)   # (as last_keyed, when merging)
+        self.state_ids: dict = {}   # World.state_key() -> its number in this run's memo keys
         # the last World whose key a memo key took, and that key: statements in a row mostly
         # share their World, and its key walks every fighter (a World never changes, and only
         # Worlds are memoised: a Draft has no key)

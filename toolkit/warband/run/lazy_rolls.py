@@ -7,6 +7,7 @@ Mixed into the Interpreter (run/interpreter.py).
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from warband.lang import nodes
 from warband.run import toomuch
@@ -17,16 +18,24 @@ from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import World
 
 
-def _bind(value, then: Callable):
-    """Continue with a value; when it is a distribution, with each of its outcomes."""
-    if type(value) is Dist:
-        if len(value) == 1:
-            return then(value.only())
-        return Dist.mixture((p, as_dist(then(v))) for v, p in value.items())
-    return then(value)
-
-
 class LazyRolls(InterpreterParts):
+    # ---- what the paths of an exact run give, weighed ------------------------------------------
+    def mix(self, parts):
+        """The paths' results (probability, what a path gave) put together: their mixture, or,
+        while valuing (a greedy look-ahead of a run that merges: run/merging.py), the expected
+        score, what each path gives then."""
+        if self.valuing:
+            return sum(p * v for p, v in parts)
+        return Dist.mixture((p, as_dist(x)) for p, x in parts)
+
+    def _bind(self, value, then: Callable):
+        """Continue with a value; when it is a distribution, with each of its outcomes."""
+        if type(value) is Dist:
+            if len(value) == 1:
+                return then(value.only())
+            return self.mix((p, then(v)) for v, p in value.items())
+        return then(value)
+
     # ---- lazy rolls ---------------------------------------------------------------------------------
     def live(self, expr, env: dict, world: World) -> list[int]:
         """The lazy rolls an expression reads that still have more than one outcome."""
@@ -44,8 +53,8 @@ class LazyRolls(InterpreterParts):
         if not ids:
             return then(world)
         first, rest = ids[0], ids[1:]
-        return Dist.mixture(
-            (p, as_dist(self.split(rest, world.with_lazy(first, Dist.point(v)), then)))
+        return self.mix(
+            (p, self.split(rest, world.with_lazy(first, Dist.point(v)), then))
             for v, p in world.lazies[first].items())
 
     def evaluate(self, expr, env: dict, world: World, then: Callable):
@@ -54,10 +63,12 @@ class LazyRolls(InterpreterParts):
         if type(expr) is nodes.Name and type(env.get(expr.name)) is LazyRef:
             return then(env[expr.name], world)
         fn = self.fn(expr)
-        if self.memoise:
+        if self.memoise and not self.merging:
             # Looking ahead re-runs futures from equal states; a roll kept whole would make
             # states differ by rolls no longer used, so here every roll is split at once.
-            return _bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
+            # (A run that merges keeps rolls whole: the rolls nothing reads any more are
+            # dropped from its situations, run/merging.py.)
+            return self._bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
 
         def go(world2):
             v = self.worked_out(fn, expr, env, world2)
@@ -67,13 +78,60 @@ class LazyRolls(InterpreterParts):
                 lazy, world3 = world2.add_lazy(v)
                 return then(LazyRef(lazy), world3)
             return then(v, world2)
-        return self.split(self.live(expr, env, world), world, go)
+        ids = self.live(expr, env, world)
+        if len(ids) == 1:
+            grouped = self._grouped(ids[0], fn, expr, env, world, then)
+            if grouped is not None:
+                return grouped
+        return self.split(ids, world, go)
 
     def plain(self, expr, env: dict, world: World, then: Callable):
         """A statement's value as plain values: then(value, world) once per outcome."""
         fn = self.fn(expr)
-        return self.split(self.live(expr, env, world), world, lambda w: _bind(
+        ids = self.live(expr, env, world)
+        if len(ids) == 1:
+            grouped = self._grouped(ids[0], fn, expr, env, world, then)
+            if grouped is not None:
+                return grouped
+        return self.split(ids, world, lambda w: self._bind(
             self.worked_out(fn, expr, env, w), lambda v: then(v, w)))
+
+    def _grouped(self, lazy: int, fn: Callable, expr, env: dict, world: World,
+                 then: Callable):
+        """An expression that reads one roll kept whole, followed once per value it takes,
+        not once per face: then(value, world with the roll narrowed to the faces that give it).
+        `let hit = roll >= need` is two paths, not six. None (nothing followed yet) when the
+        expression rolls dice of its own or gives a value that cannot key a group: the caller
+        then splits the roll face by face, as before."""
+        ref = LazyRef(lazy)
+        holders = [n for n in self.fn.names_of(expr) if env.get(n) == ref]
+        dist = world.lazies[lazy]
+        trial = dict(env)
+        groups: dict = {}
+        try:
+            for face, weight in dist._w.items():
+                for n in holders:
+                    trial[n] = face
+                answer = self.worked_out(fn, expr, trial, world)
+                if type(answer) is Dist or type(answer) is LazyRef:
+                    return None
+                found = groups.get(answer)
+                if found is None:
+                    groups[answer] = {face: weight}
+                else:
+                    found[face] = weight
+        except TypeError:   # (a value that is no dict key)
+            return None
+        if len(groups) == 1:   # (the answer tells nothing of the roll: it stays as it was)
+            return then(next(iter(groups)), world)
+        den = dist._den
+        parts = []
+        for answer, weights in groups.items():
+            total = sum(weights.values())
+            parts.append((Fraction(total, den),
+                          then(answer, world.with_lazy(lazy, Dist.weighted(weights, total,
+                                                                           clean=True)))))
+        return self.mix(parts)
 
     @staticmethod
     def worked_out(fn: Callable, expr, env: dict, world: World):
@@ -110,13 +168,12 @@ class LazyRolls(InterpreterParts):
         p_yes, dist_yes, p_no, dist_no = dist.partition(test)
         parts = []
         if dist_yes is not None:
-            parts.append((p_yes, as_dist(yes(world.with_lazy(lazy, dist_yes)))))
+            parts.append((p_yes, yes(world.with_lazy(lazy, dist_yes))))
         if dist_no is not None:
-            parts.append((p_no, as_dist(no(world.with_lazy(lazy, dist_no)))))
-        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+            parts.append((p_no, no(world.with_lazy(lazy, dist_no))))
+        return parts[0][1] if len(parts) == 1 else self.mix(parts)
 
-    @staticmethod
-    def _branch_mixed(lazy, dist, answers, world, yes, no):
+    def _branch_mixed(self, lazy, dist, answers, world, yes, no):
         """A condition that also rolls dice of its own: weigh each face by its chance."""
         true_part, false_part = {}, {}
         for v, p in dist.items():
@@ -131,8 +188,8 @@ class LazyRolls(InterpreterParts):
             if weights:
                 total = sum(weights.values())
                 sub = Dist({v: q / total for v, q in weights.items()})
-                parts.append((total, as_dist(follow(world.with_lazy(lazy, sub)))))
-        return parts[0][1] if len(parts) == 1 else Dist.mixture(parts)
+                parts.append((total, follow(world.with_lazy(lazy, sub))))
+        return parts[0][1] if len(parts) == 1 else self.mix(parts)
 
     def _threshold(self, cond, holders, env, world):
         """For the common `roll OP expression`, a test of one face against the expression's

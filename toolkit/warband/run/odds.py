@@ -17,11 +17,10 @@ from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
-from warband.run import decks, strategy
-from warband.run.decisions import policy_problem
+from warband.run import decks, odds_sampled, strategy
+from warband.run.decisions import EXACT_POLICIES, policy_problem
 from warband.run.dice import Dist
-from warband.run.evaluate import infinite
-from warband.run.decisions import EXACT_POLICIES
+from warband.run.evaluate import Thunk, infinite
 from warband.run.interpreter import Interpreter, Policies, RulesError
 from warband.run.odds_pieces import (
     CARRIES,
@@ -294,6 +293,7 @@ class OddsResult:
     expected: Fraction | None
     effects: dict = field(default_factory=dict)   # "target.Stunned" -> Dist of its value after
     solution: strategy.Solution | None = None      # with --solve
+    samples: int | None = None   # with --samples: the runs the shares are of (else exact)
 
 
 def _labels(decl, world) -> tuple[dict, dict]:
@@ -372,9 +372,30 @@ def shown_unit_values(values: dict) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class DiceArgument:
+    """A dice parameter given on the command line (`--with dice=2d6`): the roll's expression,
+    passed as a call passes dice (a Thunk: rolled anew each time the procedure reads it)."""
+    text: str
+    expr: object
+
+
+def dice_argument(text: str) -> DiceArgument | None:
+    """The roll written in text, or None when it is not one."""
+    # lazily: only a dice parameter given on the command line compiles anything here
+    from warband.lang.compiler import compile_text
+    source = f'ruleset "odds"\naction roll(f: fighter) -> number {{\n  return {text}\n}}\n'
+    found = compile_text(source, "--with")
+    if found.ruleset is None or "\n" in text or "}" in text:
+        return None
+    return DiceArgument(text, found.ruleset.procedures["roll"].body.stmts[0].value)
+
+
 def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], options: dict,
-            policies: Policies, solve: bool = False) -> OddsResult:
-    """Raises RulesError when a rule fails while running."""
+            policies: Policies, solve: bool = False, samples: int | None = None,
+            seed: int = 1) -> OddsResult:
+    """Raises RulesError when a rule fails while running. With samples: the action played that
+    many times from seed, each outcome's share of the runs (run/odds_sampled.py)."""
     decl = ruleset.procedures[action]
     sides: list[dict] = [dict() for _ in range(max(2, len(fighters)))]
     for pf in fighters:
@@ -394,13 +415,19 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
         if p.name.name in options:
             args[p.name.name] = options[p.name.name]
     interpreter = Interpreter(ruleset, policies)
+    for name, value in args.items():   # (dice given on the command line: rolled at each use)
+        if type(value) is DiceArgument:
+            args[name] = Thunk(interpreter.fn(value.expr), value.expr, {})
     # the actor (its first fighter) removes whom the action removes, unless it says who does
     interpreter.acting = next((v for v in args.values() if isinstance(v, Ref) and
                                v.kind == "fighter"), None)
     if not interpreter.allowed(action, args, world):
         raise _refusal(interpreter, decl, args, world)
     observe, initial = _observer(decl, world, interpreter)
-    joint = interpreter.exact(action, args, world, observe=observe)
+    if samples is None:
+        joint = interpreter.exact(action, args, world, observe=observe)
+    else:
+        joint = odds_sampled.joint(interpreter, action, args, world, observe, samples, seed)
     dist = joint.map(lambda pair: pair[0])
     changed = sorted({label for pair in joint for label, _ in pair[1]})
     effects = {label: joint.map(lambda pair, label=label: dict(pair[1]).get(label,
@@ -423,7 +450,7 @@ def compute(ruleset: Ruleset, action: str, fighters: list[ParsedFighter], option
             raise RulesError(diag("E403", f"too many secret choices to solve exactly: {error}",
                                   decl.name.span, hint="fix some choices with --policy "
                                                        "DECISION=VALUE")) from None
-    return OddsResult(action, dist, order, expected, effects, solution)
+    return OddsResult(action, dist, order, expected, effects, solution, samples)
 
 
 def _choices(script: dict) -> str:
@@ -486,6 +513,11 @@ def as_json(result: OddsResult, ruleset: Ruleset, policies: Policies) -> dict:
     }
     if result.expected is not None:
         out["expected"] = fraction_text(result.expected)
+    if result.samples is not None:   # shares of sampled runs, each with its 95% interval
+        out["samples"] = result.samples
+        out["interval95"] = None if no_result else {
+            outcome_text(v): [round(x * 100, 4) for x in odds_sampled.interval(
+                result.distribution[v], result.samples)] for v in result.order}
     if result.solution is not None:
         out["solution"] = solution_json(result.solution)
     out["effects"] = {label: {key_text(v): fraction_text(p) for v, p in sorted(

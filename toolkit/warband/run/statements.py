@@ -12,11 +12,13 @@ from collections.abc import Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import areas, budget, carrying, decks, flow, roll_labels, spots, toomuch, units
+from warband.run import (areas, budget, carrying, decks, flow, merging, roll_labels,
+                         situations, spots, toomuch, units)
 from warband.run.dice import Dist
 from warband.run.errors import NeedsTheGame
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
+from warband.run.liveness import liveness
 from warband.run.world import World, set_piece
 
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
@@ -34,9 +36,11 @@ class Statements(InterpreterParts):
             self.branches += 1   # work done, counted with the outcomes drawn: see draw()
             limit = self.max_branches or MAX_BRANCHES
             if self.branches > limit:
-                raise RulesError(toomuch.explain(self, stmts[i], limit))
+                raise RulesError(situations.explain(self, stmts[i], limit))
         if not self.memoise:
             return self._block(stmts, i, env, world, k, ret)
+        if self.merging:
+            return self._merged(stmts, i, env, world, k, ret)
         keyed = self.last_keyed
         if keyed[0] is world:
             world_key = keyed[1]
@@ -49,6 +53,58 @@ class Statements(InterpreterParts):
             found = self.memo[key] = self._block(stmts, i, env, world, k, ret)
         return found
 
+    def _merged(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
+        """block(...) of a run that merges situations (run/merging.py): the future of each
+        distinct situation is worked out once."""
+        live = self.live_at.get(id(stmts))
+        values = merging.kept_values(live[i] if live is not None else None, env)
+        deps = self.cont_deps
+        lazies = world.lazies
+        found: set | frozenset
+        if lazies:
+            found = set(deps.get(id(k), merging.EMPTY))
+            found.update(deps.get(id(ret), merging.EMPTY))
+            merging.rolls_read(values, found)
+            rolls = tuple(sorted([(j, lazies[j]) for j in found]))
+        else:
+            found, rolls = merging.EMPTY, ()
+        keyed = self.last_state
+        fighters = world.fighters
+        if keyed[0] is fighters and keyed[1] is world.sides and keyed[2] is world.pieces:
+            state = keyed[3]
+        else:
+            # the state as a number, the same for equal states: a memo key then hashes a small
+            # int, not every fighter's values, at each look-up
+            found_state = world.state_key()
+            state = self.state_ids.setdefault(found_state, len(self.state_ids))
+            self.last_state = (fighters, world.sides, world.pieces, state)
+        key = (id(stmts), i, values, state, rolls, id(k), id(ret))
+        memo = self.value_memo if self.valuing else self.memo
+        found_dist = memo.get(key)
+        if found_dist is None:
+            if len(lazies) > len(found):   # rolls nothing can read any more: dropped
+                world = world.keeping(found)
+            found_dist = memo[key] = self._block(stmts, i, env, world, k, ret)
+        return found_dist
+
+    def _after(self, stmt, next_, env: dict, bound: Callable):
+        """The continuation of a statement whose value comes back from a call (`let x = p()`,
+        `p()`, `let (a, b) = p()`): bound(v, w) goes on with the caller's env; interned by the
+        caller's locals the rest can read (all of them, unless merging)."""
+        if not self.merging:
+            return self.intern((id(stmt), id(next_), tuple(env.items())), bound)
+        kept = self.live_after.get(id(stmt), None)
+        values = merging.kept_values(kept, env)
+        key = (id(stmt), id(next_), values)
+        found = self.conts.get(key)
+        if found is None:
+            found = self.conts[key] = bound
+            rolls = set(self.cont_deps.get(id(next_), merging.EMPTY))
+            merging.rolls_read(values, rolls)
+            if rolls:
+                self.cont_deps[id(found)] = frozenset(rolls)
+        return found
+
     def _block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
         stmt = stmts[i]
 
@@ -56,12 +112,12 @@ class Statements(InterpreterParts):
             return self.block(stmts, i + 1, env2, world2, k, ret)
 
         if self.memoise:
-            next_ = self.intern((id(stmts), i + 1, id(k), id(ret)), next_)
+            next_ = self.intern((id(stmts), i + 1, id(k), id(ret)), next_, k, ret)
 
         match stmt:
             case nodes.Let(name=name, value=value):
-                then = self.intern((id(stmt), id(next_), tuple(env.items())),
-                                    lambda v, w: next_({**env, name.name: v}, w))
+                then = self._after(stmt, next_, env,
+                                   lambda v, w: next_({**env, name.name: v}, w))
                 return self.value(value, env, world, then)
             case nodes.Set(target=target, value=value):
                 if len(target) == 1:
@@ -73,7 +129,8 @@ class Statements(InterpreterParts):
                 def no(w):
                     if otherwise is None:
                         return next_(env, w)
-                    stmts2 = (otherwise,) if isinstance(otherwise, nodes.If) else otherwise.stmts
+                    stmts2 = (self.else_block(stmt) if isinstance(otherwise, nodes.If)
+                              else otherwise.stmts)
                     return self.block(stmts2, 0, env, w, next_, ret)
                 return self.branch(cond, env, world,
                                    lambda w: self.block(then.stmts, 0, env, w, next_, ret), no)
@@ -100,7 +157,7 @@ class Statements(InterpreterParts):
                         if j == len(refs):
                             return next_(env2, world2)
                         after = self.intern(("each", id(stmt), j, refs, id(next_), id(ret)),
-                                             lambda e, w: loop(j + 1, e, w))
+                                             lambda e, w: loop(j + 1, e, w), next_)
                         return self.block(body.stmts, 0, {**env2, var.name: refs[j]}, world2,
                                           after, flow.loop_ret(self, stmt, j, next_, after, ret))
                     return loop(0, env, w0)
@@ -122,14 +179,13 @@ class Statements(InterpreterParts):
                         if j >= n:
                             return next_(env2, world2)
                         after = self.intern(("repeat", id(stmt), j, n, id(next_), id(ret)),
-                                             lambda e, w: loop(j + 1, e, w))
+                                             lambda e, w: loop(j + 1, e, w), next_)
                         return self.block(body.stmts, 0, env2, world2, after,
                                           flow.loop_ret(self, stmt, j, next_, after, ret))
                     return loop(0, env, w0)
                 return self.plain(times, env, world, repeat)
             case nodes.CallStmt(call=call):
-                then = self.intern((id(stmt), id(next_), tuple(env.items())),
-                                    lambda v, w: next_(env, w))
+                then = self._after(stmt, next_, env, lambda v, w: next_(env, w))
                 return self.value(call, env, world, then)
             case nodes.ForSorted(items=items):
                 cost = budget.turn_cost(self.ruleset, stmt)
@@ -143,6 +199,8 @@ class Statements(InterpreterParts):
             case nodes.LetTuple(names=names, value=value):
                 def unpack(v, w):
                     return next_({**env, **{n.name: x for n, x in zip(names, v)}}, w)
+                if self.merging:   # (its future is a situation's: interned)
+                    unpack = self._after(stmt, next_, env, unpack)
                 return self.value(value, env, world, unpack)
             case nodes.Withdraw(fighter=fighter, by=by):
                 return self.plain(fighter, env, world, lambda ref, w: self.removed_by(
@@ -190,6 +248,11 @@ class Statements(InterpreterParts):
                         env, carrying.put_at(stmt, p, at, w2, self, self._piece_log()))))
         return self._game_statement(stmt, env, world, next_)
 
+    def else_block(self, stmt: nodes.If) -> tuple:
+        """The one-statement block an `else if` runs as: the same tuple each time (its
+        positions key merged situations: run/liveness.py)."""
+        return liveness(self.ruleset).else_block(stmt)
+
     def _piece_log(self):
         """Carrying pieces: the game's log, to tell a piece picked up or put down as it
         happens; not an exact run's (a look-ahead's branches did not happen)."""
@@ -224,7 +287,7 @@ class Statements(InterpreterParts):
             # continuation, and a fresh lambda's id is reused once it is freed (another
             # iteration's, or another fighter's, memoised future)
             after = self.intern(("sorted", id(stmt), j, ordered, id(next_), id(ret)),
-                                 lambda e, w: loop(j + 1, e, w))
+                                 lambda e, w: loop(j + 1, e, w), next_)
             return self.block(stmt.body.stmts, 0, {**env2, name: ordered[j]}, world2, after,
                               flow.loop_ret(self, stmt, j, next_, after, ret))
         return loop(0, env, world)
@@ -248,8 +311,16 @@ class Statements(InterpreterParts):
         word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
                 nodes.PlaceAt: "place"}.get(
             type(stmt), "this")
+        hint = "play it in a scenario: warband play SCENARIO"
+        if type(stmt) is nodes.Activate and self.exact_mode:
+            # odds cannot choose the fighter's action (the game's players do, with the board):
+            # the question the designer can ask is the odds of each action it may take
+            names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
+            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            hint = (f"ask the odds of an action it may take instead (warband odds --action "
+                    f"NAME: {shown}), or {hint}")
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
-                              hint="play it in a scenario: warband play SCENARIO"))
+                              hint=hint))
 
     def _assigned(self, stmt: nodes.Set):
         """The expression a `set` stores: its value, or old-value +/- value for += and -=."""
@@ -296,7 +367,7 @@ class Statements(InterpreterParts):
                 else:   # a step on someone other than the fighter acting (a blast's others)
                     roll_labels.called(self.recorder, decl, values, self.acting_with, w)
             end = self.intern(("end", id(decl), id(then)),
-                               lambda e, w2: self.fell_off(decl, w2, then))
+                               lambda e, w2: self.fell_off(decl, w2, then), then)
             return self.block(decl.body.stmts, 0, inner, w, end, then)
 
         def argument(i, values, w):

@@ -30,10 +30,10 @@ from warband.lang.unparse import expr_text
 from warband.limits import MAX_OUTCOME_PAIRS
 from warband.run.dice import COMBINED_HINT, TooLarge
 
-_LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted, nodes.While)
-_DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong, nodes.ChooseTuple,
+LOOPS = (nodes.Repeat, nodes.ForEach, nodes.ForSorted, nodes.While)
+DECISIONS = (nodes.Choose, nodes.ChooseNumber, nodes.ChooseAmong, nodes.ChooseTuple,
               nodes.ChooseSpot)
-_PLAIN_HINT = "roll fewer dice or make fewer decisions, or play it out: warband simulate"
+PLAIN_HINT = "roll fewer dice or make fewer decisions, or play it out: warband simulate"
 
 
 def _children(node) -> Iterator:
@@ -49,7 +49,7 @@ def _children(node) -> Iterator:
             yield value
 
 
-def _walk(node) -> Iterator:
+def walk(node) -> Iterator:
     """Every node under node (node included), depth first, in the order of the text."""
     stack = [node]
     while stack:
@@ -87,7 +87,7 @@ def _flat(item) -> Iterator:
         yield item
 
 
-def _path_to(ruleset, target) -> list | None:
+def path_to(ruleset, target) -> list | None:
     """The chain of nodes from a procedure's declaration down to target, or None when target
     is not in a procedure (a table's or a definition's roll)."""
     parents = _parents(ruleset)
@@ -106,17 +106,17 @@ def _line(node) -> str:
 
 
 def _rolls(expr) -> bool:
-    return any(type(n) is nodes.Dice for n in _walk(expr))
+    return any(type(n) is nodes.Dice for n in walk(expr))
 
 
 def _names(expr) -> set[str]:
-    return {n.name for n in _walk(expr) if type(n) is nodes.Name}
+    return {n.name for n in walk(expr) if type(n) is nodes.Name}
 
 
 def _earlier_roll(decl, names: set[str], before) -> nodes.Let | None:
     """The `let NAME = <a roll>` of the declaration, before `before`, that one of names is."""
     found = None
-    for n in _walk(decl.body):
+    for n in walk(decl.body):
         if n is before:
             break
         if type(n) is nodes.Let and n.name.name in names and _rolls(n.value):
@@ -132,7 +132,7 @@ def _outcomes(interp, roll: nodes.Dice | None) -> int | None:
 
 
 def _first_roll(expr) -> nodes.Dice | None:
-    return next((n for n in _walk(expr) if type(n) is nodes.Dice), None)
+    return next((n for n in walk(expr) if type(n) is nodes.Dice), None)
 
 
 def explain(interp, node, limit: int) -> Diagnostic:
@@ -142,17 +142,17 @@ def explain(interp, node, limit: int) -> Diagnostic:
         # a game's look-ahead budget: the game catches it and plays on (game/lookahead.py), many
         # times a game, and nobody reads why
         return diag("E504", f"too much to follow exactly (more than {limit:,} steps and "
-                            "outcomes)", getattr(node, "span", None), hint=_PLAIN_HINT)
+                            "outcomes)", getattr(node, "span", None), hint=PLAIN_HINT)
     rolled = sorted(interp.rolled.values(), key=lambda t: -t[2])
     culprit = rolled[0][0] if rolled and rolled[0][2] * 4 >= limit else node
     message = f"too much to follow exactly (more than {limit:,} steps and outcomes)"
     related: list[Related] = []
-    hint = _PLAIN_HINT
+    hint = PLAIN_HINT
     if type(culprit) is nodes.Dice and rolled and culprit is rolled[0][0]:
         _, times, outcomes = rolled[0]
         message += (f": the roll `{expr_text(culprit)}` was made {times:,} times, "
                     f"{outcomes:,} outcomes in all")
-    path = _path_to(interp.ruleset, culprit) if culprit is not None else None
+    path = path_to(interp.ruleset, culprit) if culprit is not None else None
     if path is not None:
         more, hint, related = _in_rules(interp, path, culprit)
         message += more
@@ -164,7 +164,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     """What the rules around the culprit do that multiplies the work: (more of the message,
     the hint, related places)."""
     decl = path[0]
-    loop: Any = next((n for n in reversed(path) if isinstance(n, _LOOPS)), None)
+    loop: Any = next((n for n in reversed(path) if isinstance(n, LOOPS)), None)
     related: list[Related] = []
     if loop is None:
         return _outside_loop(interp, decl, culprit)
@@ -172,25 +172,25 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
     roll_let = next((n for n in reversed(path) if type(n) is nodes.Let and _rolls(n.value)),
                     None)
     if roll_let is None:   # the culprit is not a roll: the first roll kept in the loop
-        roll_let = next((n for n in _walk(body) if type(n) is nodes.Let and _rolls(n.value)),
+        roll_let = next((n for n in walk(body) if type(n) is nodes.Let and _rolls(n.value)),
                         None)
     die: Any = _first_roll(roll_let.value) if roll_let is not None else None
     # a roll added straight into a total: `set x += d20`
-    rolled_into = next((n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1
+    rolled_into = next((n for n in walk(body) if type(n) is nodes.Set and len(n.target) == 1
                         and n.op == "+=" and type(n.value) is nodes.Dice), None)
     if die is None and rolled_into is not None:
         die = rolled_into.value
     head = "repeat " + expr_text(loop.times) + " times" if type(loop) is nodes.Repeat else \
         "while " + expr_text(loop.condition) if type(loop) is nodes.While else \
         "for each " + loop.var.name
-    decision = next((n for n in _walk(body) if isinstance(n, _DECISIONS)), None)
+    decision = next((n for n in walk(body) if isinstance(n, DECISIONS)), None)
     if type(culprit) is nodes.Dice:
         message = f"; it is rolled once a turn of `{head}` ({_line(loop)})"
     elif culprit is decision:
         message = (f"; the decision '{decision.name.name}' ({_line(decision)}) is made on each "
                    f"turn of `{head}` ({_line(loop)}), for each outcome so far")
     else:
-        message = (f"; `{_statement_text(culprit)}` ({_line(culprit)}) runs once a turn of "
+        message = (f"; `{statement_text(culprit)}` ({_line(culprit)}) runs once a turn of "
                    f"`{head}` ({_line(loop)})")
     if type(culprit) is not nodes.Dice and die is not None:
         tally = interp.rolled.get(id(die))
@@ -223,11 +223,11 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
                      "roll (one `choose` before or after the dice)")
     var = roll_let.name.name if roll_let is not None else None
     test = None if var is None else next(
-        (n for n in _walk(body) if type(n) is nodes.If and var in _names(n.condition)), None)
+        (n for n in walk(body) if type(n) is nodes.If and var in _names(n.condition)), None)
     # the die's value changed in the loop (a decision's +1): counting or adding the dice in one
     # roll would not be the same rule
     changed = var is not None and any(type(n) is nodes.Set and n.target[0].name == var
-                                      for n in _walk(body))
+                                      for n in walk(body))
     memo = interp.memoise   # (equal states are merged: only what is kept keeps them apart)
     if test is not None and not memo:
         message += (f"; the `if {expr_text(test.condition)}` ({_line(test)}) on each die "
@@ -235,17 +235,17 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         related.append(Related(test.span, "an `if` on each die splits the run in two"))
     if test is not None and var is not None and die is not None and not changed and \
             decision is None:
-        pool = _pool_text(loop, die, "(n)")
+        pool = pool_text(loop, die, "(n)")
         question = _as_count(test.condition, var)
         ask = f"`count {question} in {pool}`" if question else f"`count ... in {pool}`"
         hints.append(f"count the dice that pass in one roll instead of a loop of single dice: "
                      f"{ask} (a pool's count is worked out at once)")
     summed = rolled_into if var is None else next(
-        (n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1 and
+        (n for n in walk(body) if type(n) is nodes.Set and len(n.target) == 1 and
          n.target[0].name != var and var in _names(n.value)), None)
     if summed is not None and test is None and die is not None and not changed and not memo:
         total = summed.target[0].name
-        pool = _pool_text(loop, die, "N")
+        pool = pool_text(loop, die, "N")
         message += (f"; `{total}` adds up each die ({_line(summed)}), and every total so far "
                     "is followed on its own")
         related.append(Related(summed.span, "a sum kept die by die"))
@@ -260,7 +260,7 @@ def _in_rules(interp, path: list, culprit) -> tuple[str, str, list[Related]]:
         # first: the one change that merges the paths again, and changes no result
         hints.insert(0, f"drop what the outcome does not depend on: {names} "
                         f"{'is' if len(unread) == 1 else 'are'} kept but never read")
-        kept = next((n for n in _walk(body) if type(n) is nodes.Set and len(n.target) == 1
+        kept = next((n for n in walk(body) if type(n) is nodes.Set and len(n.target) == 1
                      and n.target[0].name in unread), None)
         if kept is not None:
             related.append(Related(kept.span, "kept on every path, and never read"))
@@ -287,12 +287,12 @@ def _outside_loop(interp, decl, culprit) -> tuple[str, str, list[Related]]:
             return message, ("cap the number of dice with min(...), or roll the earlier dice "
                              "fewer; or play it out: warband simulate"), [
                 Related(earlier.span, "the number of dice comes from this roll")]
-    return "", _PLAIN_HINT, []
+    return "", PLAIN_HINT, []
 
 
-def _statement_text(stmt) -> str:
+def statement_text(stmt) -> str:
     """A statement's first words, as a message quotes it."""
-    if isinstance(stmt, _DECISIONS):
+    if isinstance(stmt, DECISIONS):
         return f"choose {stmt.name.name}"
     if type(stmt) is nodes.Let:
         return f"let {stmt.name.name} = {expr_text(stmt.value)}"
@@ -300,12 +300,14 @@ def _statement_text(stmt) -> str:
         return f"set {'.'.join(t.name for t in stmt.target)} {stmt.op} {expr_text(stmt.value)}"
     if type(stmt) is nodes.If:
         return f"if {expr_text(stmt.condition)}"
+    if type(stmt) is nodes.CallStmt:
+        return expr_text(stmt.call)
     if type(stmt) is nodes.Return:   # a bare `return` has no value
         return "return" if stmt.value is None else f"return {expr_text(stmt.value)}"
     return type(stmt).__name__.lower()
 
 
-def _pool_text(loop, die: nodes.Dice, otherwise: str) -> str:
+def pool_text(loop, die: nodes.Dice, otherwise: str) -> str:
     """The one roll a loop of single dice makes: 20d20 for `repeat 20 times`, (shots)d6."""
     if type(loop) is not nodes.Repeat:
         return otherwise + _die_text(die)
@@ -330,13 +332,13 @@ def _as_count(cond, var: str) -> str | None:
 
 def _unread_counters(decl, body) -> list[str]:
     """Locals set in the loop body that nothing reads but their own `set`s."""
-    set_here = {n.target[0].name for n in _walk(body) if type(n) is nodes.Set and
+    set_here = {n.target[0].name for n in walk(body) if type(n) is nodes.Set and
                 len(n.target) == 1}
     read: set[str] = set()
     handled: set[int] = set()   # names read by a counter's own `set` (set x = x + 1)
-    for n in _walk(decl.body):   # (a node comes before what is in it)
+    for n in walk(decl.body):   # (a node comes before what is in it)
         if type(n) is nodes.Set and len(n.target) == 1 and n.target[0].name in set_here:
-            for m in _walk(n.value):
+            for m in walk(n.value):
                 if type(m) is nodes.Name:
                     handled.add(id(m))
                     if m.name != n.target[0].name:
@@ -355,7 +357,7 @@ def pool_too_large(interp, roll: nodes.Dice, n: int, reason: str, hint: str,
     message = reason
     if not roll.count_in_token:
         message += f" (`{expr_text(roll.count)}` is {n} here)"
-        path = _path_to(interp.ruleset, roll)
+        path = path_to(interp.ruleset, roll)
         earlier = _earlier_roll(path[0], _names(roll.count), roll) if path else None
         if earlier is not None:
             first = _first_roll(earlier.value)

@@ -173,12 +173,29 @@ class World:
                 tuple(self.lazies.items()),
                 _pieces_key(self.pieces))
 
+    def state_key(self) -> tuple:
+        """key() but the rolls kept whole: what merging exact odds key a situation's world by
+        (run/merging.py keys the rolls a situation can still read itself)."""
+        return (tuple((tuple(f.values.values()), f.removed, f.withdrawn, f.position,
+                       f.removed_by) for f in self.fighters),
+                tuple((tuple(s.values.values()), s.conceded) for s in self.sides),
+                _pieces_key(self.pieces))
+
     def with_lazy(self, id: int, dist) -> "World":
         return World(self.fighters, self.sides, {**self.lazies, id: dist}, self.pieces)
 
     def add_lazy(self, dist) -> tuple[int, "World"]:
-        new = len(self.lazies)
-        return new, World(self.fighters, self.sides, {**self.lazies, new: dist}, self.pieces)
+        lazies = self.lazies
+        new = len(lazies)
+        if new in lazies:   # (rolls nothing reads were dropped: the least number free)
+            new = min(set(range(new)) - lazies.keys())
+        return new, World(self.fighters, self.sides, {**lazies, new: dist}, self.pieces)
+
+    def keeping(self, ids) -> "World":
+        """The World with only the rolls kept whole that are in ids (the others nothing reads
+        any more: run/merging.py)."""
+        lazies = self.lazies
+        return new_world(self.fighters, self.sides, {j: lazies[j] for j in ids}, self.pieces)
 
     def fighter(self, ref: Ref) -> Fighter:
         return self.fighters[ref.index]
