@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from warband.diagnostics import diag
-from warband.lang.diff import expr_text
+from warband.lang.unparse import expr_text
 from warband.lang.per_ruleset import kept
 from warband.limits import MAX_BRANCHES
 from warband.run.dice import Dist
