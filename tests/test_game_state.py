@@ -21,19 +21,21 @@ def scenarios():
     return {name: load_scenario(name) for name in SHIPPED}
 
 
-def _resumed_from_a_decision(scenario, seed: int, monkeypatch, at_round: int = 2):
+def _resumed_from_a_decision(scenario, seed: int, monkeypatch, kind: str = "action",
+                             at_round: int = 2):
     """A game, and the same game resumed from a copy of its state taken at its first
-    action in `at_round` (after the choice was drawn): (the game, the World it ended with)."""
+    decision of `kind` from `at_round` on (after the choice was drawn): (the game, the World
+    it ended with)."""
     from warband.game.gamelog import GameLog
     monkeypatch.setattr(players_module.Players, "look_past_runs", lambda self: True)
     kept = []
     original = players_module.Players.pick
 
-    def pick(self, side, kind, labels, world, worth=None, count=0, resume=None):
-        index = original(self, side, kind, labels, world, worth, count, resume)
+    def pick(self, side, what, labels, world, worth=None, count=0, resume=None):
+        index = original(self, side, what, labels, world, worth, count, resume)
         game = self.game
-        if not kept and resume is not None and kind == "action" and \
-                game.state.round == at_round and game.state.resumable():
+        if not kept and resume is not None and what == kind and \
+                game.state.round >= at_round and game.state.resumable():
             kept.append((game.state.clone(log=GameLog()), tuple(game.state.frames),
                          game.interp.run_context(), resume, world, index))
         return index
@@ -56,11 +58,14 @@ def _resumed_from_a_decision(scenario, seed: int, monkeypatch, at_round: int = 2
 
 @pytest.mark.parametrize("name", SHIPPED)
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("kind", ["action", "destination"])
 def test_a_game_resumed_from_a_copy_of_its_state_plays_on_as_the_game_did(
-        scenarios, name, seed, monkeypatch):
-    game, ended = _resumed_from_a_decision(scenarios[name], seed, monkeypatch)
+        scenarios, name, seed, kind, monkeypatch):
+    # (a destination: inside a move, itself inside an action or a phase; a move out of
+    # contact, `travel f up to D not into contact`, in Swords Against Sorcery's flight)
+    game, ended = _resumed_from_a_decision(scenarios[name], seed, monkeypatch, kind)
     if ended is None:
-        pytest.skip("the game ended before its second round")
+        pytest.skip(f"no {kind} with more than one option from the second round on")
     if type(ended).__name__ == "Draft":
         ended = ended.freeze()
     assert ended == game.ended

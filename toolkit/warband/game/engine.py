@@ -569,6 +569,14 @@ class Game:
             case nodes.TravelClear():   # moves the rules choose: not into contact
                 ref = fn(stmt.fighter)(env, world)
                 reach = fn(stmt.distance)(env, world)
+                if self.resumable:   # (where it goes may be a player's decision)
+                    frames = self.state.frames
+                    frames.append(Then(next_, env, None, self.interp.run_context(), False))
+                    try:
+                        world = self.travel(ref, reach, False, world, CLEAR, through_of(stmt))
+                    finally:
+                        frames.pop()
+                    return next_(env, world)
                 return next_(env, self.travel(ref, reach, False, world, CLEAR, through_of(stmt)))
             case nodes.Concede(side=side):
                 return next_(env, self.concede_now(fn(side)(env, world), world))
