@@ -140,6 +140,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E505": (Severity.ERROR, "a value a rule cannot use"),
     "E506": (Severity.ERROR, "a game statement outside a game"),
     "E507": (Severity.ERROR, "no room on the board"),
+    # back into play
+    "E508": (Severity.ERROR, "a fighter brought back into play that is in play"),
     # pieces as values
     "E510": (Severity.ERROR, "a piece that is not there"),
     "E511": (Severity.ERROR, "wounds inflicted that are not a whole number from 0 up"),

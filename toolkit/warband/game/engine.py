@@ -583,6 +583,9 @@ class Game:
             case nodes.Deploy():
                 return next_(env, self.placement.deploy(stmt, fn(stmt.side)(env, world),
                                                         fn(stmt.zone)(env, world), world))
+            case nodes.BringBack():   # back into play (game/placement.py)
+                return next_(env, self.placement.bring_back(stmt, fn(stmt.fighter)(env, world),
+                                                            fn(stmt.zone)(env, world), world))
             case nodes.Place():
                 def value(e):
                     return fn(e)(env, world) if e is not None else None
@@ -601,6 +604,11 @@ class Game:
 
     def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str, world: World) -> World:
         return self.placement.deploy(stmt, side, zone_name, world)
+
+    def bring_back_now(self, stmt: nodes.BringBack, ref: Ref, zone_name: str,
+                       world: World) -> World:
+        """Back into play (generated code's way in): game/placement.py."""
+        return self.placement.bring_back(stmt, ref, zone_name, world)
 
     def place_now(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
                   world: World) -> World:

@@ -191,6 +191,9 @@ EVENT_KEYS: dict[str, dict] = {
                 "by_side": _text_or_null},
     "withdrawn": {"round": _ROUND, "fighter": _text, "side": _text, "by": _text_or_null,
                   "by_side": _text_or_null},
+    # back into play: a fighter out of play placed again, in a zone, at a point
+    "return": {"round": _ROUND, "fighter": _text, "side": _text, "zone": _text,
+               "at": _point},
     "models": {"round": _ROUND, "fighter": _text, "side": _text, "lost": _value,
                "left": _value, "start": _value},
     "concede": {"round": _ROUND, "side": _text},

@@ -160,6 +160,9 @@ def render_text(log: dict) -> str:
             lines.append(f"      {e['fighter']} ({e['side']}) is removed from play{_by(e)}")
         elif kind == "withdrawn":   # out of play, not a casualty: escaped, fled
             lines.append(f"      {e['fighter']} ({e['side']}) leaves the table{_by(e)}")
+        elif kind == "return":   # back into play
+            lines.append(f"      {e['fighter']} ({e['side']}) comes back into play in "
+                         f"{e['zone']} at {_shown_point(e['at'])}")
         elif kind == "aftermath":
             aftermath = True
             lines.append("")

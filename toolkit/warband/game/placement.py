@@ -1,5 +1,6 @@
 """Setting up in a game: `deploy` puts a side's fighters in a zone, `place` puts pieces
-(markers, walls) on the board, at a point or where a side chooses in a zone."""
+(markers, walls) on the board, at a point or where a side chooses in a zone, and `bring f back
+into ZONE` puts a fighter out of play back in a zone."""
 
 from __future__ import annotations
 
@@ -48,6 +49,41 @@ class Placement:
             world = world.place(FIGHTER_REFS[i], spot)
             taken.append(spot)
         game.state.log.event("deploy", game.state.round, side=world.sides[side.index].name, zone=zone_name)
+        return world
+
+    def bring_back(self, stmt: nodes.BringBack, ref: Ref, zone_name: str,
+                   world: World) -> World:
+        """Back into play: a fighter out of play (a casualty, or withdrawn) set up again in the
+        zone, where its side's player puts it (as `deploy` sets up each fighter), apart from
+        the fighters in play; its values are as they were when it went out."""
+        game = self.game
+        f = world.fighters[ref.index]
+        side_name = world.sides[f.side].name
+        if not f.removed:
+            raise RulesError(diag("E508", f"{f.name} ({side_name}) is in play: only a fighter "
+                                          "out of play (a casualty, or withdrawn) can be "
+                                          "brought back", stmt.fighter.span,
+                                  hint="bring back one of a side's casualties: for each f in "
+                                       "s.casualties { ... }, or ask first: if f.removed "
+                                       "{ ... }"))
+        zone = self.board.zones[zone_name]
+        board = self.board
+        taken = [g.position for g in world.fighters if g.position is not None and not g.removed]
+
+        def fits(c) -> bool:
+            return not board.blocked(c) and not board.pieces_at(c) and \
+                apart_from(board, c, taken)
+        spots = game.players.spots(board.cells(zone), fits)
+        if not spots:
+            raise RulesError(diag("E507", f"no room left in zone '{zone_name}' to bring "
+                                          f"{f.name} back", stmt.span,
+                                  hint="make the zone larger, or bring it back elsewhere"))
+        spot = game.players.place_spot(f.side, spots, world)
+        world = world.returned(ref, spot)
+        log = game.state.log
+        log.told_out = log.told_out - {(f.name, side_name)}   # (out, and back before told)
+        log.event("return", game.state.round, fighter=f.name, side=side_name, zone=zone_name,
+                  at=point(spot))
         return world
 
     def place(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,

@@ -80,6 +80,9 @@ class BoardBuilder(BuildBase):
     def deploy_stmt(self, meta, c):
         return nodes.Deploy(c[0], c[1], self.span(meta))
 
+    def bring_back_stmt(self, meta, c):   # back into play
+        return nodes.BringBack(c[0], c[1], self.span(meta))
+
     def point(self, meta, c):
         return nodes.Point(c[0], c[1], self.span(meta))
 

@@ -293,6 +293,8 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"concede {expr_text(x)}"
         case nodes.Deploy(side=x, zone=z):
             return f"deploy {expr_text(x)} in {expr_text(z)}"
+        case nodes.BringBack(fighter=f, zone=z):   # back into play
+            return f"bring {expr_text(f)} back into {expr_text(z)}"
         case nodes.Place(kind=k):
             return f"place {k.name} ..."
         # turn flow

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     GameStmt = (nodes.ForSorted | nodes.ChooseAmong | nodes.Activate | nodes.Travel
                 | nodes.Withdraw | nodes.Concede | nodes.Deploy | nodes.Place | nodes.Face
                 | nodes.Carry | nodes.PutDown | nodes.TravelClear | nodes.PlaceAt
-                | nodes.PutAt | nodes.ChooseSpot)
+                | nodes.PutAt | nodes.ChooseSpot | nodes.BringBack)
 
 EDGES = ("north", "south", "east", "west")
 CORNERS = ("northeast", "northwest", "southeast", "southwest")
@@ -145,6 +145,10 @@ class GameChecker(CheckerParts):
             case nodes.Deploy(side=side, zone=zone):
                 self.expect(SIDE, self.expr(side, scope), side.span, "the side deployed")
                 self.expect(ZONE, self.expr(zone, scope), zone.span, "where it deploys")
+            case nodes.BringBack(fighter=fighter, zone=zone):   # back into play
+                self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
+                            "who comes back into play (a casualty, or one withdrawn)")
+                self.expect(ZONE, self.expr(zone, scope), zone.span, "where it comes back")
             case nodes.Place(count=count, kind=kind, by=by, zone=zone, apart=apart, at=at, to=to):
                 sym = self.lookup(kind.name)
                 if sym is None or sym.kind != "marker":

@@ -19,6 +19,7 @@ DECLARATION_KEYWORDS = (
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place",
+                      "bring",     # back into play: `bring f back into ZONE`
                       "face",      # facing: `face f towards g`
                       "inflict",   # inflict: units of several models
                       "draw", "discard", "shuffle",   # decks and bags

@@ -114,6 +114,17 @@ class Deploy:
     span: Span
 
 
+# back into play: `bring f back into ZONE`
+@node
+class BringBack:
+    """bring f back into ZONE: a fighter out of play (a casualty, or withdrawn) is in play
+    again, as it was when it went out (its stats, flags and counters kept), at a spot of the
+    zone its side's player picks."""
+    fighter: Expr
+    zone: Expr
+    span: Span
+
+
 # facing: `face f towards g` (game/facing.py)
 @node
 class Face:

@@ -71,7 +71,8 @@ class GameHost(Protocol):
 
     def statement(self, stmt: nodes.Stmt, env: dict, world: World,
                   next_: Callable[[dict, World], Any]) -> Any:
-        """Run a game statement (activate, travel, concede, deploy, place), then next_."""
+        """Run a game statement (activate, travel, concede, deploy, place, bring back), then
+        next_."""
 
     def activate_now(self, stmt: nodes.Activate, ref: Ref, exclude: str | None, world: World,
                      generated: bool = False) -> tuple[str, World]: ...
@@ -84,6 +85,10 @@ class GameHost(Protocol):
 
     def deploy_now(self, stmt: nodes.Deploy, side: Ref, zone_name: str,
                    world: World) -> World: ...
+
+    def bring_back_now(self, stmt: nodes.BringBack, ref: Ref, zone_name: str,
+                       world: World) -> World:
+        """Back into play: a fighter out of play placed again in a zone by its side."""
 
     def place_now(self, stmt: nodes.Place, at: Any, to: Any, count: Any, zone_name: Any,
                   apart: Any, by: Any, world: World) -> World:

@@ -23,7 +23,8 @@ from warband.run.world import World, set_piece
 
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
                     nodes.TravelClear,   # (moves the rules choose)
-                    nodes.PlaceAt)   # (position as a value)
+                    nodes.PlaceAt,   # (position as a value)
+                    nodes.BringBack)   # (back into play)
 
 
 class Statements(InterpreterParts):
@@ -293,7 +294,7 @@ class Statements(InterpreterParts):
         return loop(0, env, world)
 
     def _game_statement(self, stmt, env, world, next_):
-        """activate, travel, concede, deploy, place: the engine's part; outside a game (the odds
+        """activate, travel, concede, deploy, place, bring back: the engine's part; outside a game (the odds
         of one action) a travel changes nothing and a concession is only recorded."""
         if type(stmt) not in _GAME_STATEMENTS:
             raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
@@ -309,7 +310,7 @@ class Statements(InterpreterParts):
             return self.plain(stmt.side, env, world,
                               lambda ref, w: next_(env, w.concede(ref.index)))
         word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
-                nodes.PlaceAt: "place"}.get(
+                nodes.PlaceAt: "place", nodes.BringBack: "bring ... back"}.get(
             type(stmt), "this")
         hint = "play it in a scenario: warband play SCENARIO"
         if type(stmt) is nodes.Activate and self.exact_mode:

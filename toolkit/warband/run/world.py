@@ -250,6 +250,15 @@ class World:
         fighters[i] = changed(f, f.values, f.removed, position, f.withdrawn)
         return new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
 
+    def returned(self, ref: Ref, position) -> "World":
+        """Back into play at a position: neither removed nor withdrawn, removed by no one; its
+        values as they were (what it carried off the table comes back with it)."""
+        i = ref.index
+        fighters = list(self.fighters)
+        fighters[i] = changed(fighters[i], fighters[i].values, False, position, False)
+        fighters[i].removed_by = None
+        return new_world(tuple(fighters), self.sides, self.lazies, self.pieces)
+
     def concede(self, side: int) -> "World":
         s = self.sides[side]
         sides = self.sides[:side] + (changed_side(s, s.values, True),) + self.sides[side + 1:]

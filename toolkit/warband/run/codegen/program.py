@@ -118,6 +118,7 @@ class Program(DeclFunctions):
             "_choose_among": rt.choose_among, "_activate": rt.activate, "_concede": rt.concede,
             "_deploy": rt.deploy, "_place": rt.place, "_Dist": Dist, "_Thunk": Thunk,
             "_inflict": inflict,   # units of several models
+            "_bring_back": rt.bring_back,   # back into play
             "_LAZY": (Dist, Thunk), "_Draft": rt.Draft, "_draft": rt.draft,
             "_below": random_below,
             "_tuple_choice": rt.tuple_choice,   # several values at once

@@ -135,6 +135,13 @@ class Draft:
         self._fighter(ref.index).position = None if position is None else tuple(position)
         return self
 
+    def returned(self, ref: Ref, position) -> "Draft":
+        """Back into play at a position, as World.returned."""
+        f = self._fighter(ref.index)
+        f.removed, f.withdrawn, f.removed_by = False, False, None
+        f.position = None if position is None else tuple(position)
+        return self
+
     def freeze(self) -> World:
         """The World as it stands. The World shares the fighters and sides the draft has
         copied, so from here on the draft copies again before changing one."""
@@ -634,7 +641,8 @@ def _game(interp: Interpreter, stmt, world):
     game = interp.game
     if game is None or interp.exact_mode:
         word = {"Activate": "activate", "Concede": "concede", "Deploy": "deploy",
-                "Place": "place"}.get(type(stmt).__name__, "this")
+                "Place": "place", "BringBack": "bring ... back"}.get(type(stmt).__name__,
+                                                              "this")
         if word == "concede":
             return None
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
@@ -663,6 +671,15 @@ def deploy(interp: Interpreter, stmt, side, zone, world):
     elif type(world) is Draft:
         world = world.freeze()
     return game.deploy_now(stmt, side, zone, world)
+
+
+def bring_back(interp: Interpreter, stmt, ref, zone, world):
+    """`bring f back into ZONE` (back into play): the game places the fighter again, on the
+    Draft as it is in a game whose actions run straight through generated code (as `travel`)."""
+    game = _game(interp, stmt, world)
+    if type(world) is Draft and not game.direct:
+        world = world.freeze()
+    return game.bring_back_now(stmt, ref, zone, world)
 
 
 def place(interp: Interpreter, stmt, at, to, count, zone, apart, by, world):

@@ -25,6 +25,7 @@ from warband.run.codegen.expr import (
 # the statement's fields in the order the function takes them)
 _ENGINE_CALLS = {nodes.Concede: ("_concede", ("side",)),
                  nodes.Deploy: ("_deploy", ("side", "zone")),
+                 nodes.BringBack: ("_bring_back", ("fighter", "zone")),   # back into play
                  nodes.Travel: ("_travel", ("fighter", "distance", "target")),
                  # moves the rules choose
                  nodes.TravelClear: ("_travel_clear", ("fighter", "distance"))}
