@@ -1042,6 +1042,25 @@ phase drill(s: side) {
     end turn of s
   }
 }
+# back into play: each casualty or withdrawn fighter of the side, once a game
+phase revive(s: side) {
+  for each x in s.casualties {
+    if x.Wounds < 9 {
+      set x.Wounds = 9
+      if s == red {
+        bring x back into west
+      } else {
+        bring x back into east
+      }
+    }
+  }
+  for each x in s.withdrawn {
+    if x.Wounds < 9 {
+      set x.Wounds = 9
+      bring x back into middle
+    }
+  }
+}
 action bluster(f: fighter) requires f.Might > 15 and not f.side.turn_over {
   set f.side.Out += 1
   if d6 <= 2 {
@@ -1106,6 +1125,7 @@ scenario stmts {
       tidy(s)
       muster(s)
       drill(s)
+      revive(s)
       for each f in s.fighters {
         if f.Wounds >= 1 {
           place trail at f.position
@@ -1147,7 +1167,7 @@ def test_every_statement_kind_is_played_alike(tmp_path):
         nodes.Travel, nodes.Withdraw, nodes.Concede, nodes.Deploy, nodes.Place, nodes.Face,
         nodes.Carry, nodes.PutDown, nodes.TravelClear, nodes.PlaceAt, nodes.PutAt,
         nodes.ChooseSpot, nodes.Draw, nodes.Discard, nodes.Shuffle, nodes.While, nodes.Break,
-        nodes.Continue, nodes.EndTurn}
+        nodes.Continue, nodes.EndTurn, nodes.BringBack}
     assert statements - kinds == set(), "a statement kind without a case here"
     assert {n.op for n in found if type(n) is nodes.Set} == {"=", "+=", "-="}
     assert {n.value is None for n in found if type(n) is nodes.Return} == {True, False}
