@@ -240,3 +240,13 @@ def test_outside_a_game_it_is_e506(tmp_path):
             assert d.code == "E506", (how, compiled, d.code, d.message)
             assert "'bring ... back' needs a game on a board" in d.message
             assert "warband play" in (d.hint or "")
+
+
+def test_the_game_page_shows_the_return(tmp_path):
+    """`warband play --format html`: a return is a step of the page (game/viewer.py)."""
+    page = tmp_path / "game.html"
+    made = CliRunner().invoke(app, ["play", str(HOUSE_RULES[1]), "--seed", "3", "--format",
+                                    "html", "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    assert "Menace 1 (menace) comes back into play in menace_row" in \
+        page.read_text(encoding="utf-8")

@@ -29,7 +29,8 @@ from warband.run.evaluate import infinite
 # events that begin a step of the page (an activation, a round, ...); the choices made just
 # before one (which fighter, which action) belong to it
 STEP_EVENTS = frozenset({"setup", "round", "deploy", "activate", "idle", "stuck", "concede",
-                         "aftermath", "end"})
+                         "aftermath", "end",
+                         "return"})   # (back into play)
 
 
 class WatchedGame(Game):
@@ -76,6 +77,11 @@ class WatchedGame(Game):
 
     def deploy_now(self, stmt, side, zone_name, world):
         world = super().deploy_now(stmt, side, zone_name, world)
+        self.look(world)
+        return world
+
+    def bring_back_now(self, stmt, ref, zone_name, world):   # back into play
+        world = super().bring_back_now(stmt, ref, zone_name, world)
         self.look(world)
         return world
 
