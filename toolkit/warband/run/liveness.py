@@ -169,7 +169,8 @@ class Liveness:
             return self.loop(s.body.stmts, out, s.var.name,
                              reads(s.items, s.key, tuple(e for _, e in s.then)))
         if t in (nodes.Remove, nodes.Withdraw, nodes.Wound, nodes.Face, nodes.Carry,
-                 nodes.PutDown, nodes.PutAt, nodes.Concede, nodes.Travel, nodes.TravelClear):
+                 nodes.PutDown, nodes.PutAt, nodes.Concede, nodes.Travel, nodes.TravelClear,
+                 nodes.BringBack):
             return _union(reads(*(getattr(s, f) for f in type(s).__slots__ if f != "span")),
                           out)
         # activate (it binds its `as` name), deploy, place: a game's; not known here
