@@ -294,8 +294,9 @@ class Statements(InterpreterParts):
         return loop(0, env, world)
 
     def _game_statement(self, stmt, env, world, next_):
-        """activate, travel, concede, deploy, place, bring back: the engine's part; outside a game (the odds
-        of one action) a travel changes nothing and a concession is only recorded."""
+        """activate, travel, concede, deploy, place, bring back: the engine's part; outside a
+        game (the odds of one action) a travel changes nothing and a concession is only
+        recorded."""
         if type(stmt) not in _GAME_STATEMENTS:
             raise TypeError(f"unknown statement {stmt!r}")  # pragma: no cover
         if self.game is not None:
