@@ -250,3 +250,22 @@ def test_the_game_page_shows_the_return(tmp_path):
     assert made.exit_code == 0, made.output
     assert "Menace 1 (menace) comes back into play in menace_row" in \
         page.read_text(encoding="utf-8")
+
+
+def test_a_reserve_is_a_fighter_withdrawn_at_set_up(tmp_path):
+    """A reserve: withdrawn before deployment (deploy sets up only fighters in play), brought
+    into play later, in any zone; `withdraw` at set-up names no one who drove it off."""
+    text = MISUSE.format(body="bring f back into north",
+                         round="for each f in a.withdrawn { rise(f) }")
+    text = text.replace("setup { deploy a in south",
+                        "setup { for each f in a.fighters { if f.name == \"A 2\" { withdraw f } }"
+                        "  deploy a in south")
+    for compiled in (True, False):
+        game = Game(scenario_of(tmp_path, text, "reserve"), 1, record=True)
+        game.interp.compiled = compiled
+        seen = watched(game)
+        game.play()
+        assert seen == [("A 2", "north")]
+        events = [e["type"] for e in game.state.log.events
+                  if e["type"] in ("withdrawn", "deploy", "return")]
+        assert events == ["withdrawn", "deploy", "deploy", "return"]
