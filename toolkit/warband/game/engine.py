@@ -79,6 +79,7 @@ class Game:
         self.state = GameState(self.interp.rng, self.interp.choice_rng,
                                GameLog(record, script))
         self.interp.recorder = self.state.log if self.state.log.record else None
+        self.interp.recording = self.state.log.record
         self.max_rounds = max_rounds
         self.final: World | None = None   # the end of the game, once it is over
         self.ended: World | None = None   # the world the result is read from (before aftermath)

@@ -180,6 +180,10 @@ class Decisions:
             raise OpenDecision(stmt.name.name, options, side)
 
     recorder: Recorder | None = None   # a game's log while a game is recorded or replayed
+    # whether the game this interpreter runs is recorded or replayed, all along: what is
+    # compiled for it tells its log (a look-ahead sets `recorder` aside while it runs, and a
+    # function compiled then is kept for the rest of the game)
+    recording = False
 
     def _deciding_side(self, stmt, env, world) -> str:
         decider = self.fn(stmt.decider)(env, world)

@@ -492,7 +492,9 @@ class Compiler:
                         return lift(f, x, y)
                     return f(x, y)
                 recorder = interp.recorder
-                if recorder is not None and recorder.record:   # a recorded game's rolls
+                # a recorded game's rolls (its look-aheads too compile for the record: the
+                # function is kept, and told_test asks the recorder at each run)
+                if interp.recording or (recorder is not None and recorder.record):
                     test = labels_of(interp.ruleset).tests.get(id(e))
                     if test is not None:
                         return self.told_test(e, compare_fn, a, b, test)
