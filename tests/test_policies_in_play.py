@@ -91,6 +91,9 @@ def test_simulate_takes_every_form():
                          "did you mean 'keep'"]),
     ("empire=keep", ["unknown policy 'keep'"]),
     ("move_points=1", ["no side or decision 'move_points'"]),
+    ("mcts:0", ["'mcts:0' is no search: mcts:N takes N from 1 to 100,000 runs"]),
+    ("mcts:many", ["'mcts:many' is no search", "--policy mcts:200"]),
+    ("empire=mcts:200001", ["'mcts:200001' is no search", "empire=mcts:200"]),
 ])
 def test_a_wrong_policy_is_refused_with_a_hint(command, policy, words):
     done = CliRunner().invoke(app, [command, "sss-standard-game", "--policy", policy,

@@ -60,13 +60,17 @@ def parse_policies(texts: Sequence[str], sources: Sources,
     """SIDE=POLICY pairs, located in the --policy values joined by spaces (as `odds` does); a
     policy alone is every side's (`*`)."""
     from warband.diagnostics import diag
-    from warband.run.decisions import known_policy
+    from warband.run.decisions import MAX_MCTS_RUNS, MCTS_RUNS, known_policy
     pairs = []
     seen: dict[str, str] = {}   # side -> the text that gave it a policy
     for text, where, name, eq, policy in named_values("--policy", texts, sources):
         if not eq and known_policy(text):
             name, policy, eq = "*", text, "="
-        if not eq or not name or not policy:
+        if not eq and text.partition(":")[0] == "mcts":   # (mcts:0, mcts:x: a search's runs)
+            found.append(diag("E911", f"'{text}' is no search: mcts:N takes N from 1 to "
+                                      f"{MAX_MCTS_RUNS:,} runs", where,
+                              hint=f"e.g. --policy mcts:{MCTS_RUNS}"))
+        elif not eq or not name or not policy:
             found.append(diag("E911", f"'{text}' is not SIDE=POLICY", where,
                               hint="name a side (or a decision) and its policy, e.g. "
                                    "--policy Red=greedy, or give every side one: "

@@ -14,8 +14,8 @@ from warband.game.objectives import objectives as scenario_objectives
 from warband.game.results import GameResult, PlayRequest
 from warband.game.scenario import Scenario, load_scenario
 from warband.game.tally import GameDetails, Loss
-from warband.run.decisions import (ENGINE_DECISIONS, POLICIES, Policies, known_policy,
-                                    policy_problem)
+from warband.run.decisions import (ENGINE_DECISIONS, MAX_MCTS_RUNS, MCTS_RUNS, POLICIES,
+                                    Policies, known_policy, policy_problem)
 from warband.run.evaluate import RulesError
 
 # this process's scenarios, by the request's reference and the side files that replace forces,
@@ -70,6 +70,9 @@ def _policy_problems(scenario: Scenario, who: str, policy: str) -> list[Diagnost
     if who == "*" or (not side and who in sides):
         if known_policy(policy):
             return []
+        if policy.partition(":")[0] == "mcts":   # (a search with a number of runs it cannot take)
+            return [diag("E911", f"'{policy}' is no search: mcts:N takes N from 1 to "
+                                 f"{MAX_MCTS_RUNS:,} runs", None, hint=f"e.g. {who}=mcts:{MCTS_RUNS}")]
         return [diag("E911", f"unknown policy '{policy}'", None,
                      hint=f"a side plays {', '.join(POLICIES)} or mcts:RUNS"
                      + ("; a decision also takes one of its options" if names else ""))]
