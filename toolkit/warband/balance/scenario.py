@@ -139,7 +139,7 @@ class Swap:
 
     side: str
     fighter: str
-    replacement: str          # its description: "Soldier (Might 25)"
+    replacement: str          # its description: "CLASS (STAT 25)"
     entry: dict               # the replacement, as a warband entry
     cost_before: int | Fraction | None
     cost_after: int | Fraction | None
@@ -303,7 +303,7 @@ def as_class(ruleset: Ruleset, entry: dict, class_name: str) -> dict | None:
 
 
 def describe(ruleset: Ruleset, entry: dict) -> str:
-    """A replacement in words: 'Soldier (Might 25)'."""
+    """A replacement in words: its class and the stats its entry sets, 'CLASS (STAT 25)'."""
     cls = ruleset.classes.get(entry.get("class", "")) if entry.get("class") else None
     stats = stats_words(ruleset, entry, cls)
     what = entry.get("class") or entry["name"]

@@ -193,7 +193,7 @@ class Session:
         self.focus = f"e{entry_id}-name"
 
     def _unique(self, name: str) -> str:
-        """A name no entry has yet: 'Soldier', then 'Soldier 2' (two entries of one name are
+        """A name no entry has yet: the class's, 'CLASS', then 'CLASS 2' (two entries of one name are
         a warning, W701)."""
         taken = {e.get("name") for e in self._document().entries if isinstance(e, dict)}
         if name not in taken:

@@ -386,8 +386,9 @@ def _swaps(options: BalanceOptions, scenario, pool, sources: Sources,
         side, colon, fighter = who.partition(":")
         if not eq or not colon or not side or not fighter or not what:
             problems.append(diag("E901", f"'{text}' is not SIDE:FIGHTER=CLASS", where,
-                                 hint="e.g. --swap family:Momma=Soldier (the same fighter, of "
-                                      "another class); or --swap none"))
+                                 hint=f"e.g. --swap {scenario.side_names[0]}:FIGHTER="
+                                      f"{next(iter(scenario.ruleset.classes), 'CLASS')} (the "
+                                      "same fighter, of another class); or --swap none"))
             continue
         if side not in scenario.side_names:
             problems.append(diag("E901", f"the scenario has no side '{side}'", where,

@@ -174,7 +174,7 @@ def rules_list_command(
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
 ) -> None:
     """List the built-in rulesets: id, name, the ruleset a house-rules file extends, and file."""
-    from warband.cli import rules  # lazily
+    import warband.cli.rules as rules  # lazily
     rules.rules_list(fmt)
 
 
@@ -192,7 +192,7 @@ def rules_check_command(
                                       "action and objectives never scored."),
 ) -> None:
     """Compile rules files and report every problem in them."""
-    from warband.cli import rules  # lazily
+    import warband.cli.rules as rules  # lazily
     rules.rules_check(refs, strict, fmt, playouts)
 
 
@@ -202,7 +202,7 @@ def rules_show_command(
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
 ) -> None:
     """A readable summary of a ruleset: stats, classes, traits, tables, army rules, actions."""
-    from warband.cli import rules  # lazily
+    import warband.cli.rules as rules  # lazily
     rules.rules_show(ref, fmt)
 
 
@@ -215,7 +215,7 @@ def rules_diff_command(
     fmt: Format = typer.Option(Format.text, "--format", help="text or json"),
 ) -> None:
     """What HOUSE changes compared with BASE: added, changed and removed rules, by kind."""
-    from warband.cli import rules  # lazily
+    import warband.cli.rules as rules  # lazily
     rules.rules_diff(base_ref, house_ref, fmt)
 
 
@@ -231,7 +231,7 @@ def validate_command(
                                           autocompletion=complete_ruleset),
 ) -> None:
     """Check warband files against their rulesets: every problem of every file at once."""
-    from warband.cli import lists  # lazily
+    import warband.cli.lists as lists  # lazily
     lists.validate(files, fmt, strict, ruleset)
 
 
@@ -254,7 +254,7 @@ def roster_command(
 ) -> None:
     """Roster cards for the table: fighters, stats, traits, equipment, points, validity, and the
     text of the rules the list uses."""
-    from warband.cli import lists  # lazily
+    import warband.cli.lists as lists  # lazily
     lists.roster(file, fmt, output, force, template, ruleset)
 
 
@@ -270,7 +270,7 @@ def schema_command(
              "and print the modeline that finds it."),
 ) -> None:
     """Print the JSON Schema (Draft 7) of a ruleset's warband files."""
-    from warband.cli import lists  # lazily
+    import warband.cli.lists as lists  # lazily
     lists.schema(ruleset_ref, install)
 
 
@@ -285,7 +285,7 @@ def new_command(
 ) -> None:
     """Start a warband file for a ruleset: a modeline your editor follows to its schema, the
     ruleset, the game's points and a first fighter to fill in."""
-    from warband.cli import lists  # lazily
+    import warband.cli.lists as lists  # lazily
     lists.new(ruleset_ref, output, force)
 
 
@@ -333,7 +333,7 @@ def odds_command(
                              help="With --samples: the same seed plays the same runs."),
 ) -> None:
     """Exact outcome probabilities of one action (or phase, or procedure) between fighters."""
-    from warband.cli import odds  # lazily
+    import warband.cli.odds as odds  # lazily
     odds.odds(ruleset_ref, attacker, target, action, cover, policy, with_, solve, fmt.value,
               sweep=sweep, plot=plot, output=output, force=force, samples=samples, seed=seed)
 
@@ -380,7 +380,7 @@ def simulate_command(
     force: bool = typer.Option(False, "--force", help="Replace output files that exist."),
 ) -> None:
     """Play a scenario many times with automated players, seeded, and tally the games."""
-    from warband.cli import simulate  # lazily
+    import warband.cli.simulate as simulate  # lazily
     simulate.simulate(scenario, games, seed, policy, workers, scheduler, fmt, max_rounds,
                       chunk_size, replay, progress, sides=side, output=output, plot=plot,
                       games_out=games_out, force=force)
@@ -442,7 +442,7 @@ def balance_command(
     """What fighters are worth for their cost: a ruleset's by exact odds (cost per kill, duels
     solved exactly, fighters too dear or too cheap), a scenario's by played games (win rates,
     a fighter swapped, fitted costs); docs/balance.md."""
-    from warband.cli import balance  # lazily
+    import warband.cli.balance as balance  # lazily
     balance.balance(balance.BalanceOptions(
         target, fighters=fighters, policies=list(policy), rounds=rounds, actions=list(action),
         games=games, fit_games=fit_games, swaps=list(swap), seed=seed, workers=workers,
@@ -493,7 +493,7 @@ def play_command(
                                  help="Show the diff --update would write, and write nothing."),
 ) -> None:
     """Play one game of a scenario and print what happened, turn by turn."""
-    from warband.cli import play  # lazily
+    import warband.cli.play as play  # lazily
     play.play(scenario, seed, policy, max_rounds, fmt, output, force, replay, sides=side,
               update="dry-run" if dry_run else "write" if update else None, svg=svg)
 
@@ -515,7 +515,7 @@ def convert_command(
 ) -> None:
     """Convert a warband to another ruleset by a declared conversion; the result is validated,
     and what was dropped or approximated is reported and noted in the file."""
-    from warband.cli import lists  # lazily
+    import warband.cli.lists as lists  # lazily
     lists.convert(file, to, output, force, using)
 
 
@@ -534,7 +534,7 @@ def fmt_command(
 ) -> None:
     """Put warband files into the canonical layout (key order, indentation), keeping every
     comment. Files that do not load are reported and left untouched."""
-    from warband.cli import lists  # lazily
+    import warband.cli.lists as lists  # lazily
     lists.fmt(files, check, diff, force)
 
 
@@ -547,7 +547,7 @@ def lsp_command(
     """A language server for editors: errors as you type, hover, go to definition, references,
     completion and outline in rules files; validation and cards in warband files. Needs the lsp
     extra; docs/editors.md sets up VS Code, Neovim, Helix and Emacs."""
-    from warband.cli import lsp  # lazily
+    import warband.cli.lsp as lsp  # lazily
     lsp.lsp()
 
 
@@ -571,7 +571,7 @@ def build_command(
     """Build a warband list in the browser: the ruleset's classes with their costs and options,
     the list's totals against every limit and its problems, checked after each change by the
     validator; saved as YAML, printed as roster cards. Needs the extra 'build'."""
-    from warband.cli import build  # lazily
+    import warband.cli.build as build  # lazily
     build.build(target, folder, host, port, no_open)
 
 

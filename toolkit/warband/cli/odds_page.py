@@ -27,7 +27,7 @@ STYLE = charts.PAGE_STYLE + """.charts { margin-top: 1em; } section { margin-top
 class Sweep(NamedTuple):
     """The odds once per value of one parameter or stat (`--sweep NAME=LOW..HIGH`)."""
 
-    name: str                      # what it varies: "attacker.Might" (written "might"), "range"
+    name: str                      # what it varies: "attacker.STAT" (written "stat"), "range"
     values: list[int]
     results: list[OddsResult]
 

@@ -18,7 +18,7 @@ from warband.cli.common import INTERRUPTED, OK, Format, fail
 from warband.cli.options import parse_policies, whole_number
 
 if TYPE_CHECKING:
-    from warband.cli import SimulateFormat
+    from warband.cli.commands import SimulateFormat
     from warband.diagnostics import Diagnostic, Sources
 
 ENGINE = "warband.game.worker"

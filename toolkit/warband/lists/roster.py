@@ -360,7 +360,7 @@ def _problem(d: Diagnostic, file: str) -> dict:
         str(d.span) if d.span else None)
     return {"severity": d.severity.value, "code": d.code, "message": d.message,
             "where": where, "text": f"{d.severity.value}[{d.code}]: {d.message}",
-            "hint": d.hint}   # as validate gives it: "did you mean 'Berserker'?"
+            "hint": d.hint}   # as validate gives it, did-you-means and all
 
 
 # problems of the whole warband, though shown at the first entry they count: a total over its
@@ -429,7 +429,7 @@ MARKED = ("class", "count", "traits", "equipment", "models", "special")
 def readable_part(entry, index: int, ruleset: Ruleset, paths: list[tuple],
                   fighter_schema: dict) -> tuple[Fighter, list[str], dict[str, list[str]]] | None:
     """An entry with mistakes, as far as it can be read: every value a problem is in (`paths`,
-    each below the entry: ("class",), ("traits", 1), ("might",)) left out, and the rest, if it
+    each below the entry: ("class",), ("traits", 1), (STAT,)) left out, and the rest, if it
     is then a well-formed entry (`fighter_schema`, the ruleset's schema of one entry, less what
     it requires), the fighter it makes. Also what was left out (MARKED and stat names) and,
     for a class, traits or equipment, the names as written ("Berserkr"). None for an entry too

@@ -1,10 +1,10 @@
 """Semantic tokens: the colour of each name by what it names, which no grammar can tell.
 
-To a TextMate grammar (editors/warband-rules.tmLanguage.json) `Might`, `Soldier`, `Charge` and
-`attacker` are all words. Resolved by the compiler they are a stat, a class, a trait and a
-parameter: each gets the protocol's standard token type for its kind, so that any theme colours
-them, and the modifiers `declaration` (where it is declared) and `defaultLibrary` (a word of the
-language: `min`, `distance`, a fighter's `side`, the type `number`).
+To a TextMate grammar (editors/warband-rules.tmLanguage.json) the names of a stat, a class, a
+trait and a parameter are all words. Resolved by the compiler, each gets the protocol's
+standard token type for its kind, so that any theme colours them, and the modifiers
+`declaration` (where it is declared) and `defaultLibrary` (a word of the language: `min`,
+`distance`, a fighter's `side`, the type `number`).
 """
 
 from __future__ import annotations
