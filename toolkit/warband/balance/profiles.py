@@ -198,7 +198,7 @@ def from_file(path: str, ruleset: Ruleset,
         diagnostics.append(diag("E901", f"{path} lists no fighters", None,
                                 hint="list the fighters to weigh under 'fighters:'"))
         return [], validation.sources
-    entries = [_entry_of(f) for f in result.warband.fighters]
+    entries = [entry_of(f) for f in result.warband.fighters]
     found = costs(ruleset, entries)
     out = []
     for entry, cost, fighter in zip(entries, found, result.warband.fighters):
@@ -206,8 +206,9 @@ def from_file(path: str, ruleset: Ruleset,
     return out, validation.sources
 
 
-def _entry_of(fighter) -> dict:
-    """A warband entry (plain data) for one fighter of a file's entry."""
+def entry_of(fighter) -> dict:
+    """A warband entry (plain data) for a fighter: of a warband file's entry, or of a
+    scenario's forces (a FighterSpec), which carry the same fields."""
     entry: dict = {"name": fighter.name}
     if fighter.fighter_class is not None:
         entry["class"] = fighter.fighter_class

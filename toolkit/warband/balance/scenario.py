@@ -26,7 +26,7 @@ from typing import Callable
 
 from warband.balance import fit as fitting
 from warband.balance.games import BalanceGame, pool_request, swap_request
-from warband.balance.profiles import Profile, costs, stats_words
+from warband.balance.profiles import Profile, costs, entry_of, stats_words
 from warband.game.results import PlayRequest
 from warband.game.scenario import Scenario
 from warband.game.tally import Summary, wilson_interval
@@ -257,24 +257,6 @@ def near_cost(cost, other) -> bool:
 
 # ---- swaps ---------------------------------------------------------------------------------------
 
-def spec_entry(spec: FighterSpec) -> dict:
-    """A warband entry (plain data) for a fighter of a scenario's forces."""
-    entry: dict = {"name": spec.name}
-    if spec.fighter_class is not None:
-        entry["class"] = spec.fighter_class
-    for stat, value in spec.stats.items():
-        entry[stat.lower()] = value
-    if spec.traits:
-        entry["traits"] = dict(spec.traits)
-    if spec.equipment:
-        entry["equipment"] = list(spec.equipment)
-    if spec.models is not None:
-        entry["models"] = spec.models
-    if spec.special:
-        entry["special"] = dict(spec.special)
-    return entry
-
-
 def as_class(ruleset: Ruleset, entry: dict, class_name: str) -> dict | None:
     """The entry as a fighter of another class, with the same stats and equipment where that
     class allows them (a stat it fixes is its own; equipment it may not take is left); None
@@ -319,7 +301,7 @@ def auto_swaps(ruleset: Ruleset, side_names: list[str], forces: list[list[Fighte
     in a ruleset without classes, for the profile nearest its cost."""
     out = []
     for side, force in zip(side_names, forces):
-        entries = [spec_entry(spec) for spec in force]
+        entries = [entry_of(spec) for spec in force]
         found = costs(ruleset, entries)
         priced = [(c, i) for i, c in enumerate(found) if c is not None]
         if not priced:
@@ -413,4 +395,4 @@ def _declared(scenario: Scenario) -> int | None:
 
 __all__ = ["Health", "OptionSuggestion", "Rate", "Runner", "ScenarioBalance", "Suggestion",
            "Swap", "as_class", "auto_swaps", "balance_scenario", "difference", "fit_games",
-           "health", "near_cost", "spec_entry", "suggest", "swap_for"]
+           "health", "near_cost", "suggest", "swap_for"]

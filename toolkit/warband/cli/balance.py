@@ -407,7 +407,7 @@ def _swaps(options: BalanceOptions, scenario, pool, sources: Sources,
                                  hint=did_you_mean(what, ruleset.classes)
                                  or f"classes: {', '.join(ruleset.classes) or 'none'}"))
             continue
-        entry = scenario_mod.spec_entry(specs[fighter])
+        entry = scenario_mod.entry_of(specs[fighter])
         cost = scenario_mod.costs(ruleset, [entry])[0]
         swap = scenario_mod.swap_for(ruleset, side, entry, cost, what, pool)
         if swap is None:
