@@ -9,7 +9,7 @@ import pytest
 import warband.game.players as players_module
 from warband.game.engine import Game
 from warband.game.scenario import load_scenario
-from warband.game.state import GameOver
+from warband.game.state import GameOver, resumable
 from warband.run.decisions import Policies
 
 SHIPPED = ("sss-standard-game", "greedy-dudes-vs-menace", "smart-dungeon",
@@ -35,7 +35,7 @@ def _resumed_from_a_decision(scenario, seed: int, monkeypatch, kind: str = "acti
         index = original(self, side, what, labels, world, worth, count, resume)
         game = self.game
         if not kept and resume is not None and what == kind and \
-                game.state.round >= at_round and game.state.resumable():
+                game.state.round >= at_round and resumable(game.state.frames):
             kept.append((game.state.clone(log=GameLog()), tuple(game.state.frames),
                          game.interp.run_context(), resume, world, index))
         return index

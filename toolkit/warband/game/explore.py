@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from warband.game.gamelog import GameLog
-from warband.game.state import GameOver, Opaque
+from warband.game.state import GameOver, resumable
 from warband.run import budget
 from warband.run.codegen.runtime import Draft
 from warband.run.decisions import Policies
@@ -78,9 +78,8 @@ class DecisionPoint:
 
     @property
     def resumable(self) -> bool:
-        """Whether the game can play on from here past the run the decision is in (not
-        from inside a marker's `when entered` block, which a move runs)."""
-        return bool(self.frames) and all(type(f) is not Opaque for f in self.frames)
+        """Whether the game can play on from here past the run the decision is in."""
+        return resumable(self.frames)
 
 
 class Explorer:
@@ -106,8 +105,8 @@ class Explorer:
         dice, choices = self.streams()
         state = game.state.clone(dice=dice, choices=choices, log=GameLog())
         # (under a frame the game cannot resume, the run the decision is in is all there is)
-        resumable = point.resumable
-        state.frames = list(point.frames) if resumable else []
+        past = point.resumable
+        state.frames = list(point.frames) if past else []
         self.runs += 1
         world: World | Draft
         with game.running(state, policies, horizon):
@@ -115,7 +114,7 @@ class Explorer:
             try:
                 with budget.part(interp):
                     value = point.resume(option, point.world)
-                    world = game.unwind(value, point.frames) if resumable else \
+                    world = game.unwind(value, point.frames) if past else \
                         _world_of(value)
             except GameOver as over:
                 world = over.world

@@ -66,6 +66,12 @@ class Opaque:
 Frame = Then | ActionEnd | BlockEnd | Opaque
 
 
+def resumable(frames) -> bool:
+    """Whether a decision under these frames can be played on past the run it is in (not
+    from inside a marker's `when entered` block, which a move runs)."""
+    return bool(frames) and all(type(f) is not Opaque for f in frames)
+
+
 class GameOver(Exception):
     """The game is over (raised by the engine after an action, a round, a concession)."""
 
@@ -107,7 +113,3 @@ class GameState:
                        facing=dict(self.facing),
                        acted={k: list(v) for k, v in self.acted.items()},
                        frames=list(self.frames), pieces=list(self.pieces))
-
-    def resumable(self) -> bool:
-        """Whether a decision here can be played on past the run it is in."""
-        return bool(self.frames) and not any(type(f) is Opaque for f in self.frames)
