@@ -9,12 +9,13 @@ next, a phase's token, a morale check), through the next activation to the one a
 of the round or of the game stops it sooner.
 
 Exactly where the odds engine can: an action is followed exactly within a small budget
-(game/lookahead.py). Otherwise each option is played on TRIALS times from a copy of the game's
-state (game/explore.py), the rest decided at random, and the worths are averaged: TRIALS
-runs an option, each within the budget of work of one action (run/budget.py). Every option of
-a decision is played on with the same dice, trial by trial (common random numbers): options
-are compared on equal luck, so twelve trials tell apart what forty would by chance. A destination
-is weighed by the worth of standing there (a square or a way to go in inches can be dozens of
+(game/lookahead.py). Otherwise the options race: each is played on from a copy of the game's
+state (game/explore.py), the rest decided at random, BATCH trials at a time and at most TRIALS,
+each run within the budget of work of one action (run/budget.py). Every option's trial t is
+played with the same dice (common random numbers), so options are compared on equal luck;
+after each batch an option clearly worse than the leader, trial by trial, leaves the race, and
+a race whose options have led to the same worths in every trial ends there. A destination is
+weighed by the worth of standing there (a square or a way to go in inches can be dozens of
 options a move), and a marker's `when entered` block by its odds or by trials.
 
 Greedy looks no further than its own activation: it does not see the enemy's reply. That is
@@ -32,7 +33,10 @@ from warband.run.decisions import Policies
 if TYPE_CHECKING:
     from warband.game.engine import Game
 
-TRIALS = 12   # runs an option is played on when it cannot be followed exactly
+TRIALS = 12   # the most runs an option is played on when it cannot be followed exactly
+BATCH = 4     # runs every option still in the race gets before the next cut
+CUT = 2.0     # an option leaves the race when its mean difference from the leader's, trial by
+              # trial, is below zero by more than CUT standard errors
 RANDOM = Policies("random")   # how the rest is decided while playing an option on
 
 
@@ -43,33 +47,75 @@ class Greedy:
         self.game = game
 
     def __call__(self, point: DecisionPoint) -> int:
-        # every option is played on with the same dice (common random numbers): the options
-        # are compared on the same luck, so a few trials tell them apart
-        dice, choices = self.game.explorer.streams()
-        luck = (dice.getstate(), choices.getstate())
-        best, best_worth = 0, None
-        for option in range(point.count):
-            worth = point.worth(option) if point.worth is not None else None
-            if worth is None:
-                worth = self.sampled(point, option, luck)
-            if best_worth is None or worth > best_worth:
-                best, best_worth = option, worth
-        return best
+        known = [point.worth(option) if point.worth is not None else None
+                 for option in range(point.count)]
+        worths = self.race(point, known) if None in known else \
+            {option: [worth] for option, worth in enumerate(known)}
+        # the best mean among the options left in the race; the first of equals
+        return max(worths, key=lambda option: (sum(worths[option]) / len(worths[option]),
+                                               -option))
 
-    def sampled(self, point: DecisionPoint, option: int, luck: tuple | None = None) -> float:
-        """The mean worth, over TRIALS runs, of the position at the end of the activation
-        after taking `option` (a decision between actions, such as which fighter goes next:
-        at the end of the next activation); `luck`, the look-ahead's streams to start from."""
+    def race(self, point: DecisionPoint, known: list[float | None]) -> dict[int, list[float]]:
+        """The options still in the race when it ends, each with its worths trial by trial
+        (an exactly known worth stands for itself in every trial).
+
+        Every option's trial t is played with the same dice (common random numbers), so two
+        options are compared on the same luck: their difference trial by trial is what tells
+        them apart. After every BATCH trials an option whose difference from the leader is
+        clearly below zero leaves the race; the race ends when one option is left, when the
+        options have had the same worths in every trial so far (the decision changes nothing
+        a horizon away), or after TRIALS trials."""
+        dice, _ = self.game.explorer.streams()
+        seeds = [dice.getrandbits(64) for _ in range(TRIALS)]
+        worths: dict[int, list[float]] = {option: [] for option in range(point.count)}
+        done = 0
+        while True:
+            upto = min(done + BATCH, TRIALS)
+            for option, trials in worths.items():
+                worth = known[option]
+                trials.extend([worth] * (upto - done) if worth is not None else
+                              (self.trial(point, option, seeds[t]) for t in range(done, upto)))
+            done = upto
+            if done == TRIALS:
+                return worths
+            first = next(iter(worths.values()))
+            if all(trials == first for trials in worths.values()):
+                return {min(worths): first}
+            worths = _survivors(worths, done)
+            if len(worths) == 1:
+                return worths
+
+    def trial(self, point: DecisionPoint, option: int, seed: int) -> float:
+        """The worth of the position at the end of the activation after taking `option`,
+        played on at random with the look-ahead's streams seeded by `seed` (a decision
+        between actions, such as which fighter goes next: at the end of the next
+        activation)."""
         game = self.game
-        explorer, value, side, round_ = game.explorer, game.value, point.side, game.state.round
-        if luck is not None:
-            dice, choices = explorer.streams()
-            dice.setstate(luck[0])
-            choices.setstate(luck[1])
+        dice, choices = game.explorer.streams()
+        dice.seed(seed)
+        choices.seed(seed ^ 0x5DEECE66D)
         inside = any(type(frame) is ActionEnd for frame in point.frames)
-        total = 0.0
-        for _ in range(TRIALS):
-            world = explorer.play_on(point, option, RANDOM,
-                                     Horizon(0 if inside else 1, round_))
-            total += value(world, side)
-        return total / TRIALS
+        world = game.explorer.play_on(point, option, RANDOM,
+                                      Horizon(0 if inside else 1, game.state.round))
+        return game.value(world, point.side)
+
+    def sampled(self, point: DecisionPoint, option: int) -> float:
+        """The mean worth of `option` over TRIALS runs (no race)."""
+        dice, _ = self.game.explorer.streams()
+        seeds = [dice.getrandbits(64) for _ in range(TRIALS)]
+        return sum(self.trial(point, option, seed) for seed in seeds) / TRIALS
+
+
+def _survivors(worths: dict[int, list[float]], trials: int) -> dict[int, list[float]]:
+    """The options still in the race after `trials` trials: the leader (the best mean, the
+    first of equals) and every option not clearly worse than it, trial by trial."""
+    leader = max(worths, key=lambda option: (sum(worths[option]), -option))
+    ahead = worths[leader]
+    kept = {}
+    for option, trials_ in worths.items():
+        differences = [mine - theirs for mine, theirs in zip(trials_, ahead)]
+        mean = sum(differences) / trials
+        spread = (sum((d - mean) ** 2 for d in differences) / trials) ** 0.5
+        if option == leader or mean + CUT * spread / trials ** 0.5 >= 0:
+            kept[option] = trials_
+    return kept
