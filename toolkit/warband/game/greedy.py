@@ -50,7 +50,7 @@ class Greedy:
         known = [point.worth(option) if point.worth is not None else None
                  for option in range(point.count)]
         worths = self.race(point, known) if None in known else \
-            {option: [worth] for option, worth in enumerate(known)}
+            {option: [worth] for option, worth in enumerate(known) if worth is not None}
         # the best mean among the options left in the race; the first of equals
         return max(worths, key=lambda option: (sum(worths[option]) / len(worths[option]),
                                                -option))
