@@ -207,8 +207,9 @@ EVENT_KEYS: dict[str, dict] = {
     "dropped": {"round": _ROUND, "piece": _text, "fighter": _text, "at": _point_or_null},
     "carried_off": {"round": _ROUND, "piece": _text, "fighter": _text},
     # decks and bags (run/decks.py): a card drawn (to the discards or to the hand), discarded
-    # from the hand, or the discards shuffled back in (card null); side: whose deck it is
-    "card": {"round": _ROUND, "deck": _text, "side": _text, "what": _text,
+    # from the hand, or the discards shuffled back in (card null); side: whose deck it is (null:
+    # a deck per game)
+    "card": {"round": _ROUND, "deck": _text, "side": _text_or_null, "what": _text,
              "card": _text_or_null},
     "end": {"round": _ROUND, "reason": _text, "winner": _text_or_null, "scores": _SCORES,
             "why": _text, "score_rules": _score_rules, "survivors": _survivors},

@@ -184,7 +184,8 @@ def render_text(log: dict) -> str:
         elif kind == "carried_off":
             lines.append(f"      {e['fighter']} carries {e['piece']} off the table")
         elif kind == "card":   # decks and bags (run/decks.py)
-            lines.append(f"      {e['deck']} ({e['side']}): " + (
+            whose = f" ({e['side']})" if e["side"] is not None else ""
+            lines.append(f"      {e['deck']}{whose}: " + (
                 "the discards shuffled back in" if e["what"] == "shuffled" else
                 f"{e['card']} {e['what']}"))
         elif kind == "concede":

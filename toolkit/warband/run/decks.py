@@ -160,12 +160,15 @@ def draw_sampled(interp, stmt: nodes.Draw, pile: Pile, world) -> tuple[str, obje
     return card, drawn(interp.ruleset, pile, card, stmt.to is not None, world)
 
 
-def tell(recorder, world, pile: Pile, what: str, card=None) -> None:
-    """A recorded game's log: a card drawn or discarded, a deck shuffled."""
+def tell(interp, world, pile: Pile, what: str, card=None) -> None:
+    """A recorded game's log: a card drawn or discarded, a deck shuffled (`side`: the side
+    whose deck it is, None for a deck per game)."""
+    recorder = interp.recorder
     if recorder is None or not recorder.record:
         return
-    decl_side = world.sides[pile.index].name
-    recorder.event("card", recorder.round_now, deck=pile.deck, side=decl_side, what=what,
+    per_side = interp.ruleset.decks[pile.deck].per.name == "side"
+    recorder.event("card", recorder.round_now, deck=pile.deck,
+                   side=world.sides[pile.index].name if per_side else None, what=what,
                    card=card)
 
 
@@ -178,7 +181,7 @@ def draw_stmt(interp, stmt: nodes.Draw, env: dict, world, next_):
         if not interp.exact_mode:
             card, after = draw_sampled(interp, stmt, pile, w)
             if interp.recorder is not None:
-                tell(interp.recorder, after, pile, "to hand" if to_hand else "drawn", card)
+                tell(interp, after, pile, "to hand" if to_hand else "drawn", card)
             return next_({**env, name: card}, after)
         w, dist = to_draw(ruleset, stmt, pile, w)
         interp.drawn += 1
@@ -203,7 +206,7 @@ def discard_stmt(interp, stmt: nodes.Discard, env: dict, world, next_):
         def with_card(card, w2):
             after = discarded(interp.ruleset, stmt, pile, card, w2)
             if not interp.exact_mode:
-                tell(interp.recorder, after, pile, "discarded", card)
+                tell(interp, after, pile, "discarded", card)
             return next_(env, after)
         return interp.plain(stmt.card, env, w, with_card)
     return interp.plain(stmt.deck, env, world, go)
@@ -213,7 +216,7 @@ def shuffle_stmt(interp, stmt: nodes.Shuffle, env: dict, world, next_):
     def go(pile, w):
         after = shuffled(w, pile)
         if not interp.exact_mode:
-            tell(interp.recorder, after, pile, "shuffled")
+            tell(interp, after, pile, "shuffled")
         return next_(env, after)
     return interp.plain(stmt.deck, env, world, go)
 
