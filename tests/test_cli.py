@@ -546,10 +546,21 @@ def test_odds_of_any_procedure_or_phase(golden):
     bad = run("odds", "super-simple-skirmish", "--action", "fated_roll", "-a",
               "class=Soldier might=10 fate=2", "--with", "dice=2d")
     assert bad.exit_code == 2 and "error[E901]: 'dice' is dice, not '2d'" in bad.stderr
-    # a phase that activates fighters needs the game's players to choose their actions
-    turn = run("odds", "fogbound", "--action", "guild_turn", "-a", "class=Duelist skill=3")
-    assert turn.exit_code == 2 and "error[E506]" in turn.stderr
-    assert "warband odds --action NAME: fight, shoot" in turn.stderr
+    # a phase that activates fighters: no action is played outside a game, each activation
+    # is counted ("how likely is a turnover with 2 dice")
+    turn = run("odds", "ratcatchers", "--action", "crew_turn", "-a", "class=Catcher nerve=4",
+               "--policy", "risk=2", "--format", "json")
+    assert turn.exit_code == 0, turn.output
+    effects = json.loads(turn.stdout)["effects"]
+    # each of the 2 dice meets Nerve 4 on a 4, 5 or 6: as many activations as dice that do,
+    # and the turn passes when both fail (a brute-force twin: every face of 2d6)
+    twin: dict[int, Fraction] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            n = (a >= 4) + (b >= 4)
+            twin[n] = twin.get(n, Fraction(0)) + Fraction(1, 36)
+    assert {int(k): Fraction(v) for k, v in effects["attacker.activations"].items()} == twin
+    assert Fraction(effects["attacker.side.turn_over"]["yes"]) == twin[0]
 
 
 def test_odds_of_a_ruleset_without_actions_says_so(tmp_path):

@@ -248,11 +248,22 @@ def test_zones():
 
 # ---- game statements outside a game, limits --------------------------------------------------------------
 
-def test_a_game_statement_outside_a_game_is_an_error(sss):
-    world = make_world(sss, [FighterSpec("a", 0, "Soldier", {"Might": 10})], [{}, {}])
+def test_a_game_statement_outside_a_game_is_an_error():
+    rules = compile_text('ruleset "t"\nstat Might: 1..10\nmarker cairn\n'
+                         'phase mark(side: side) {\n  place cairn at (1, 1)\n}\n', "t.rules")
+    world = make_world(rules.ruleset, [FighterSpec("a", 0, None, {"Might": 3})], [{}, {}])
     with pytest.raises(RulesError) as error:
-        Interpreter(sss).sample("turn", {"side": Ref("side", 0)}, world)
+        Interpreter(rules.ruleset).sample("mark", {"side": Ref("side", 0)}, world)
     assert error.value.diagnostic.code == "E506"
+
+
+def test_an_activation_outside_a_game_is_counted(sss):
+    """A phase that activates fighters runs outside a game (odds): no action is chosen or
+    played, and each fighter's activations are counted (run/flow.py)."""
+    world = make_world(sss, [FighterSpec("a", 0, "Soldier", {"Might": 10}),
+                             FighterSpec("b", 0, "Soldier", {"Might": 8})], [{}, {}])
+    after = Interpreter(sss).sample("turn", {"side": Ref("side", 0)}, world)[1]
+    assert [f.values.get("#activations") for f in after.fighters] == [1, 1]
 
 
 def test_moves_change_nothing_without_a_board(sss):

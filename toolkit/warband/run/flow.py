@@ -170,6 +170,21 @@ def turn_over(world, side: int) -> bool:
     return world.sides[side].values.get(TURN_OVER) is True
 
 
+ACTIVATIONS = "#activations"   # a fighter's activations counted outside a game (odds)
+COUNTED = "activated"   # what `activate` gives its name outside a game: no action was chosen
+
+
+def counted_activation(world, ref):
+    """`activate` outside a game (the odds of a phase or procedure): no board, no player to
+    choose an action, so none is played; the activation is counted, and the odds show each
+    fighter's `activations`. A fighter out of play, or of a side whose turn is over, is not
+    activated, as in a game: (the name the activation gives, the world after)."""
+    f = world.fighters[ref.index]
+    if f.removed or turn_over(world, f.side):
+        return "none", world
+    return COUNTED, world.set(ref, ACTIVATIONS, f.values.get(ACTIVATIONS, 0) + 1)
+
+
 def new_round(world: World) -> World:
     """Every side's turn begins again when a round starts."""
     for i, s in enumerate(world.sides):

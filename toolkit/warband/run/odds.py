@@ -17,7 +17,7 @@ from warband.lang.classes import gear_problems
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import special_problems
 from warband.lang.unparse import conjuncts, expr_text, why_false
-from warband.run import decks, odds_sampled, strategy
+from warband.run import decks, flow, odds_sampled, strategy
 from warband.run.decisions import EXACT_POLICIES, policy_problem
 from warband.run.dice import Dist
 from warband.run.evaluate import Thunk, infinite
@@ -318,6 +318,9 @@ def _observer(decl, world, interpreter: Interpreter):
     def values(w, i: int) -> dict:
         """A fighter's values, its derived stats worked out (a level that follows XP)."""
         found = w.fighters[i].values
+        if flow.ACTIVATIONS in found:   # (activations counted: no game, no action played)
+            found = {**{k: v for k, v in found.items() if k != flow.ACTIVATIONS},
+                     "activations": found[flow.ACTIVATIONS]}
         if "#models" in found:   # a unit's: its models left and the wounds of the one hit
             found = shown_unit_values(found)
         if not derived:
@@ -330,6 +333,7 @@ def _observer(decl, world, interpreter: Interpreter):
     for i, f in enumerate(world.fighters):
         initial.update({f"{fighters[i]}.{k}": v for k, v in before[i].items()})
         initial[f"{fighters[i]}.removed"] = False
+        initial[f"{fighters[i]}.activations"] = 0   # (`activate` outside a game: run/flow.py)
         if "models" in before[i]:
             initial[f"{fighters[i]}.models lost"] = 0
     for i, side in enumerate(world.sides):
@@ -342,7 +346,7 @@ def _observer(decl, world, interpreter: Interpreter):
         out = []
         for i, f1 in enumerate(after.fighters[:len(before)]):
             out += [(f"{fighters[i]}.{k}", v) for k, v in values(after, i).items()
-                    if before[i][k] != v]
+                    if initial[f"{fighters[i]}.{k}"] != v]
             lost = before[i].get("models", 0) - values(after, i).get("models", 0)
             if lost:   # a unit's models lost: the outcome a unit as target is weighed by
                 out.append((f"{fighters[i]}.models lost", lost))

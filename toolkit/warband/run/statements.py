@@ -310,19 +310,18 @@ class Statements(InterpreterParts):
         if type(stmt) is nodes.Concede:
             return self.plain(stmt.side, env, world,
                               lambda ref, w: next_(env, w.concede(ref.index)))
+        if type(stmt) is nodes.Activate and self.game is None:
+            bind = stmt.bind.name if stmt.bind is not None else None
+
+            def activated(ref, w):
+                name, w2 = flow.counted_activation(w, ref)
+                return next_({**env, bind: name} if bind is not None else env, w2)
+            return self.plain(stmt.fighter, env, world, activated)
         word = {nodes.Activate: "activate", nodes.Deploy: "deploy", nodes.Place: "place",
                 nodes.PlaceAt: "place", nodes.BringBack: "bring ... back"}.get(
             type(stmt), "this")
-        hint = "play it in a scenario: warband play SCENARIO"
-        if type(stmt) is nodes.Activate and self.exact_mode:
-            # odds cannot choose the fighter's action (the game's players do, with the board):
-            # the question the designer can ask is the odds of each action it may take
-            names = [i.name for i in stmt.using] or [p.name.name for p in self.ruleset.actions()]
-            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
-            hint = (f"ask the odds of an action it may take instead (warband odds --action "
-                    f"NAME: {shown}), or {hint}")
         raise RulesError(diag("E506", f"'{word}' needs a game on a board", stmt.span,
-                              hint=hint))
+                              hint="play it in a scenario: warband play SCENARIO"))
 
     def _assigned(self, stmt: nodes.Set):
         """The expression a `set` stores: its value, or old-value +/- value for += and -=."""

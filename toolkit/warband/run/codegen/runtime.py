@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
-from warband.run import budget, dice, members, pools, spots, tuples, weapons
+from warband.run import budget, dice, flow, members, pools, spots, tuples, weapons
 from warband.run.decisions import check_number_range
 from warband.run.dice import Dist
 from warband.run.evaluate import (
@@ -653,7 +653,10 @@ def _game(interp: Interpreter, stmt, world):
 def activate(interp: Interpreter, stmt, ref, exclude, world):
     """`activate`: the game's player picks an action and it runs; (its name, the world).
     A game whose actions run straight through generated code (Game.direct) takes the draft
-    as it is, and its action goes on changing it: no World is made between actions."""
+    as it is, and its action goes on changing it: no World is made between actions. Outside
+    a game (odds) the activation is only counted (run/flow.py)."""
+    if interp.game is None:
+        return flow.counted_activation(world, ref)
     game = _game(interp, stmt, world)
     if type(world) is Draft and not game.direct:
         world = world.freeze()
