@@ -44,3 +44,12 @@ class EventDecl:
             return f"round {self.word.name}"
         return f"{self.subject.name if self.subject else ''}." \
                f"{self.counter.name if self.counter else ''} reaches"
+
+
+@node
+class RoundEvents:
+    """Where a round starts or ends (`starts` | `ends`): the engine puts one at each end of the
+    scenario's round block when the rules have events of a round (run/events.py). No rules
+    file writes it."""
+    word: str
+    span: Span

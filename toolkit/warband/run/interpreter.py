@@ -99,6 +99,7 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         self.valuing = False
         self.value_memo: dict = {}
         self.running = None   # the procedure an exact run runs (run/situations.py names calls)
+        self.events_running: set = set()   # the events whose rules are running (run/events.py)
         self.result_score: Callable = self.score   # what a result scores (not a pair's)
         self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id
