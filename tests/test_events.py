@@ -1,0 +1,240 @@
+"""Events (issue 36, "Events"): `event NAME when TRIGGER { ... }`, a rule that runs when a
+fighter is removed (and by whom), a side falls to a part of its start, a round starts or ends,
+or a counter reaches a value; declared in a ruleset, a house rule or a scenario.
+
+Two systems: a toy game whose morale is all events (tests/events/toy-morale.rules) and a house
+rule of Super Simple Skirmish (tests/events/sss-last-stand.rules). Checked: generated code and
+the interpreter play the same games; every event fires when, and only when, its trigger says
+(invariants over seeded games); chains of events end (an event does not fire again inside its
+own rule); exact odds follow an event's rolls; the log says which event ran and why, and the
+record replays; players that look ahead play on; misuse is E328, E329, E201 and E204.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from warband.cli import app
+from warband.game.engine import Game
+from warband.game.scenario import load_scenario
+from warband.lang.compiler import compile_text
+from warband.run.decisions import Policies
+from warband.run.interpreter import Interpreter
+from warband.run.world import FighterSpec, Ref, make_world
+
+HERE = Path(__file__).parent / "events"
+SYSTEMS = [HERE / "toy-morale.rules", HERE / "sss-last-stand.rules"]
+
+
+def scenario(path: Path):
+    found = load_scenario(str(path))
+    assert not isinstance(found, list), [f"{d.span}: {d.message}" for d in found]
+    return found
+
+
+@pytest.fixture(scope="module", params=SYSTEMS, ids=lambda p: p.stem)
+def system(request):
+    return scenario(request.param)
+
+
+def test_generated_code_and_the_interpreter_play_the_same_games(system):
+    for seed in range(1, 6):
+        fast, slow = Game(system, seed, Policies("random")), Game(system, seed, Policies("random"))
+        slow.interp.compiled = False
+        a, b = fast.play(), slow.play()
+        assert (a.winner, a.rounds, a.scores) == (b.winner, b.rounds, b.scores)
+        assert fast.final.key() == slow.final.key()
+
+
+def _events(game) -> list[dict]:
+    return [e for e in game.state.log.events if e["type"] == "event"]
+
+
+def test_each_event_fires_when_its_trigger_says(system):
+    """Over seeded games: one `loss`/`kill` per fighter out of play (with `by`, per fighter
+    removed by a fighter); a side's `falls to 1/2` once, when it crossed half; and the counters
+    the rules keep in those events agree with the game's end."""
+    toy = system.ruleset.id == "toy-morale"
+    for seed in range(1, 9):
+        game = Game(system, seed, Policies("random"), record=True)
+        game.play()
+        world, ran = game.final, _events(game)
+        starts = {s.name: sum(1 for f in world.fighters if f.side == i)
+                  for i, s in enumerate(world.sides)}
+        for i, s in enumerate(world.sides):
+            out = [f for f in world.fighters if f.side == i and f.removed]
+            if toy:
+                kills = sum(1 for f in world.fighters if f.removed and f.removed_by is not None
+                            and f.removed_by[0] is not None and f.removed_by[1] == i)
+                assert s.values["Kills"] == kills
+                assert s.values["Rounds"] == game.state.round
+            else:
+                assert s.values["Losses"] == len(out)
+            fell = [e for e in ran if e["event"] in ("rout", "shaken") and
+                    e["why"].startswith(f"{s.name}:")]
+            crossed = len(out) * 2 >= starts[s.name]
+            assert len(fell) == (1 if crossed else 0), (seed, s.name, fell)
+            if fell:   # the count said is the one at the crossing: half or fewer, from above
+                left = int(fell[0]["why"].split(": ")[1].split(" of ")[0])
+                assert left * 2 <= starts[s.name] < (left + 1) * 2
+        assert all(e["round"] >= 1 for e in ran)
+
+
+def test_the_log_says_which_event_ran_and_why(tmp_path):
+    game = Game(scenario(SYSTEMS[0]), 3, Policies("random"), record=True)
+    game.play()
+    ran = _events(game)
+    kinds: dict = {}
+    for e in ran:
+        kinds.setdefault(e["event"], e)   # (the first of each)
+    assert kinds["dawn"] == {"round": 1, "type": "event", "event": "dawn", "when": "round starts"}
+    assert kinds["kill"]["when"] == "fighter f removed by g" and " by Ann" in kinds["kill"]["why"]
+    assert kinds["rout"]["why"] == "blue: 2 of 4 left"
+    # the event runs where it happens: after the removal it answers, before the next action
+    i = game.state.log.events.index(kinds["kill"])
+    assert game.state.log.events[i - 1]["type"] == "removed"
+    result = CliRunner().invoke(app, ["play", str(SYSTEMS[0]), "--seed", "3"])
+    assert result.exit_code == 0 and "event rout (side s falls): blue: 2 of 4 left" in \
+        result.output
+
+
+def test_a_record_with_events_replays(tmp_path):
+    out = tmp_path / "game.json"
+    runner = CliRunner()
+    played = runner.invoke(app, ["play", str(SYSTEMS[0]), "--seed", "5", "-o", str(out)])
+    assert played.exit_code == 0, played.output
+    replayed = runner.invoke(app, ["play", str(SYSTEMS[0]), "--replay", str(out)])
+    assert replayed.exit_code == 0, replayed.output
+
+
+@pytest.mark.parametrize("policy", ["greedy", "mcts:4"])
+def test_players_that_look_ahead_play_on_through_events(policy):
+    """A look-ahead clones the state and plays on through events' rules: the same game for the
+    same seed, and the game's own state untouched by it."""
+    found = scenario(SYSTEMS[0])
+    results = []
+    for _ in range(2):
+        game = Game(found, 2, Policies(policy))
+        result = game.play()
+        results.append((result.winner, result.rounds, result.scores, game.final.key()))
+    assert results[0] == results[1]
+
+
+CHAIN = '''
+ruleset "chain"
+counter Wounds on fighter
+counter Fallen on side
+action hit(a: fighter, t: fighter) -> number requires t.side != a.side {
+  if d6 >= 4 {
+    set t.Wounds += 1
+  }
+  return t.side.Fallen
+}
+event down when f.Wounds reaches 1 {
+  remove f
+}
+event grief "A fighter down takes a friend with it, on a 5 or 6" when fighter f removed {
+  set f.side.Fallen += 1
+  for each x in f.side.fighters {
+    if d6 >= 5 {
+      remove x
+    }
+  }
+}
+event broken when side s falls to 0 {
+  set s.Fallen += 10
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def chain():
+    compiled = compile_text(CHAIN, "chain.rules")
+    assert compiled.ruleset is not None, compiled.diagnostics
+    return compiled.ruleset
+
+
+def test_exact_odds_follow_chains_of_events(chain):
+    """`hit` on one of two fighters: half the time it wounds; the wounded goes down (`down`),
+    `grief` runs for it and, on a 5 or 6, takes its friend, whose removal fires `grief`'s own
+    rule no more (it is running) but fires `broken` (the side is gone). Worked out by hand."""
+    world = make_world(chain, [FighterSpec("A", 0), FighterSpec("B", 1), FighterSpec("C", 1)])
+    a, b = Ref("fighter", 0), Ref("fighter", 1)
+    dist = Interpreter(chain, Policies("first")).exact("hit", {"a": a, "t": b}, world)
+    assert dict(dist.items()) == {0: Fraction(1, 2), 1: Fraction(1, 3), 11: Fraction(1, 6)}
+
+
+def test_sampled_runs_agree_with_the_exact_odds(chain):
+    world = make_world(chain, [FighterSpec("A", 0), FighterSpec("B", 1), FighterSpec("C", 1)])
+    a, b = Ref("fighter", 0), Ref("fighter", 1)
+    counts: dict = {}
+    interp = Interpreter(chain, Policies("first"))
+    for _ in range(3000):
+        value, _w = interp.sample("hit", {"a": a, "t": b}, world)
+        counts[value] = counts.get(value, 0) + 1
+    assert set(counts) == {0, 1, 11}
+    assert abs(counts[11] / 3000 - 1 / 6) < 0.03 and abs(counts[0] / 3000 - 1 / 2) < 0.04
+
+
+def test_an_event_does_not_fire_again_inside_its_own_rule(chain):
+    """Everyone of a side removed from inside `grief`: `grief` ran once (the others' removals
+    inside it do not fire it again), `broken` once."""
+    world = make_world(chain, [FighterSpec("A", 0)] + [FighterSpec(f"B{i}", 1) for i in range(6)])
+    interp = Interpreter(chain, Policies("first"), compiled=False)
+    seen = 0
+    for seed in range(40):
+        interp.rng.seed(seed)
+        value, after = interp.sample("hit", {"a": Ref("fighter", 0), "t": Ref("fighter", 1)},
+                                     world)
+        fallen = after.sides[1].values["Fallen"]
+        gone = all(f.removed for f in after.fighters[1:])
+        assert fallen in (0, 1, 11) and (fallen == 11) == gone
+        seen += gone
+    assert interp.events_running == set()
+
+
+def _codes(text: str) -> list[tuple[str, int, str | None]]:
+    compiled = compile_text(text, "bad.rules")
+    return [(d.code, d.span.line, d.hint) for d in compiled.diagnostics
+            if d.severity.name == "ERROR"]
+
+
+BAD = '''ruleset "bad"
+counter Wounds on fighter
+flag Shaken on side
+event a when fighter f killed { }
+event b when side s falls to 3/2 { }
+event c when side s falls to s.Wounds { }
+event d when f.Woundz reaches 2 { }
+event e when s.Shaken reaches 2 { }
+event f when fighter f removed { set g.Wounds = 1 }
+event g when round begins { }
+'''
+
+
+def test_misuse_is_reported_with_codes_and_hints():
+    found = _codes(BAD)
+    lines = {line: (code, hint) for code, line, hint in found}
+    assert lines[4][0] == "E328" and "fighter F removed" in lines[4][1]
+    assert lines[5] == ("E329", "half its fighters: falls to 1/2; the last one gone: falls to 0")
+    assert 6 in lines   # not a fraction of whole numbers (and not a side's counter)
+    assert lines[7][0] == "E201" and "Wounds" in lines[7][1]
+    assert lines[8][0] == "E204"
+    assert lines[9] == ("E201", "event 'f' knows only what its 'when' names: f")
+    assert lines[10][0] == "E328" and "ends" in lines[10][1]
+
+
+def test_house_rules_override_and_remove_an_event(tmp_path):
+    base = tmp_path / "base.rules"
+    base.write_text(CHAIN, encoding="utf-8")
+    house = tmp_path / "house.rules"
+    house.write_text('ruleset "house"\n  extends "base.rules"\n'
+                     'override event grief when fighter f removed {\n'
+                     '  set f.side.Fallen += 2\n}\nremove event broken\n', encoding="utf-8")
+    compiled = compile_text(house.read_text(), str(house))
+    assert compiled.ruleset is not None, compiled.diagnostics
+    assert [e.name.name for e in compiled.ruleset.events] == ["down", "grief"]
