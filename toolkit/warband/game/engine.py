@@ -61,8 +61,9 @@ def _with_round_events(ruleset, block: nodes.Block | None) -> nodes.Block | None
     events of a round (run/events.py): they run there, inside the round's own rules."""
     if block is None or not any(e.kind == "round" for e in ruleset.events):
         return block
-    return nodes.Block((nodes.RoundEvents("starts", block.span), *block.stmts,
-                        nodes.RoundEvents("ends", block.span)), block.span)
+    stmts: tuple = (nodes.RoundEvents("starts", block.span), *block.stmts,
+                    nodes.RoundEvents("ends", block.span))
+    return nodes.Block(stmts, block.span)
 
 
 def _world(world) -> World:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from warband.lang import nodes
 from warband.lang.event_checker import constant
@@ -79,8 +80,9 @@ def fired(interp, before: World, after: World) -> list[tuple[nodes.EventDecl, di
         elif kind == "reaches":
             name = event.counter.name
             fn = interp.fn(event.amount)
-            for holders0, holders1, refs in ((before.fighters, after.fighters, FIGHTER_REFS),
-                                              (before.sides, after.sides, SIDE_REFS)):
+            kept: list[tuple[Any, Any, Any]] = [(before.fighters, after.fighters, FIGHTER_REFS),
+                                                (before.sides, after.sides, SIDE_REFS)]
+            for holders0, holders1, refs in kept:
                 for i, (h0, h1) in enumerate(zip(holders0, holders1)):
                     old, new = h0.values.get(name), h1.values.get(name)
                     if old is None or old == new or h1 is h0:
@@ -153,7 +155,8 @@ def round_events(interp, stmt, env: dict, world: World, next_: Callable):
     """`round starts` / `round ends` (the engine's RoundEvents statement): every such event,
     in order, then next_(env, world)."""
     word = stmt.word
-    found = [(e, {}, {}) for e in interp.ruleset.events
+    found: list[tuple[nodes.EventDecl, dict, dict]] = [
+        (e, {}, {}) for e in interp.ruleset.events
              if e.kind == "round" and e.word.name == word and e not in interp.events_running]
     if not found:
         return next_(env, world)
