@@ -41,7 +41,10 @@ def system(request):
     return scenario(request.param)
 
 
-def test_generated_code_and_the_interpreter_play_the_same_games(system):
+def test_rules_with_events_inside_rules_are_run_by_the_interpreter(system):
+    """Events that fire inside a rule (removed, falls, reaches) run where the rule is, in the
+    interpreter: a game asked for generated code plays in the interpreter, the same games."""
+    assert Game(system, 1).interp.compiled is False
     for seed in range(1, 6):
         fast, slow = Game(system, seed, Policies("random")), Game(system, seed, Policies("random"))
         slow.interp.compiled = False
@@ -122,6 +125,68 @@ def test_players_that_look_ahead_play_on_through_events(policy):
         result = game.play()
         results.append((result.winner, result.rounds, result.scores, game.final.key()))
     assert results[0] == results[1]
+
+
+ROUNDS = '''
+ruleset "rounds"
+counter Wounds on fighter
+counter Score on side
+action strike(attacker: fighter, target: fighter) requires target.side != attacker.side {
+  if d6 >= 4 {
+    set target.Wounds += 1
+    if target.Wounds >= 2 {
+      remove target
+    }
+  }
+}
+event dawn "A point each round to the side with fewer wounds taken" when round starts {
+  if total(f.Wounds for f in red.fighters) < total(f.Wounds for f in blue.fighters) {
+    set red.Score += 1
+  }
+}
+scenario rounds {
+  board 12 by 12 inches
+  side red { fighter "Ann" count 3 }
+  side blue { fighter "Bob" count 3 }
+  zone west = edge west depth 3
+  zone east = edge east depth 3
+  setup {
+    deploy red in west
+    deploy blue in east
+  }
+  round {
+    for each x in red.fighters { activate x using strike }
+    for each x in blue.fighters { activate x using strike }
+    return
+  }
+  event dusk when round ends {
+    set blue.Score += 1
+  }
+  rounds 5
+  score red = red.Score
+  score blue = blue.Score
+}
+'''
+
+
+def test_events_of_a_round_leave_actions_to_generated_code(tmp_path):
+    """Only events of a round: the actions stay generated code (the round block, which marks
+    where a round starts and ends, runs in the interpreter), the same games both ways; `round
+    ends` runs before a bare `return` that ends the block."""
+    path = tmp_path / "rounds.rules"
+    path.write_text(ROUNDS, encoding="utf-8")
+    found = scenario(path)
+    for seed in range(1, 6):
+        fast, slow = Game(found, seed, Policies("random")), Game(found, seed, Policies("random"))
+        slow.interp.compiled = False
+        assert fast.interp.compiled
+        a, b = fast.play(), slow.play()
+        assert (a.winner, a.rounds, a.scores) == (b.winner, b.rounds, b.scores)
+        final = fast.final.freeze() if hasattr(fast.final, "freeze") else fast.final
+        assert final.key() == slow.final.key()   # (generated code's last World: a Draft)
+        # (a game over in the middle of a round, a side eliminated, does not end that round)
+        assert final.sides[1].values["Score"] == a.rounds - (a.ended != "limit")
+        assert "procedure strike" not in fast.interp.programs[None].fallbacks
 
 
 CHAIN = '''
