@@ -189,6 +189,19 @@ def test_events_of_a_round_leave_actions_to_generated_code(tmp_path):
         assert "procedure strike" not in fast.interp.programs[None].fallbacks
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_game_resumed_from_a_copy_of_its_state_plays_on_through_events(system, seed,
+                                                                        monkeypatch):
+    """As tests/test_game_state.py asks of the shipped games: a copy of the state taken at a
+    decision plays on as the game did, events and all (nothing of theirs is kept aside)."""
+    from test_game_state import _resumed_from_a_decision
+    game, ended = _resumed_from_a_decision(system, seed, monkeypatch, "action", at_round=1)
+    assert ended is not None
+    if type(ended).__name__ == "Draft":
+        ended = ended.freeze()
+    assert ended == game.ended
+
+
 CHAIN = '''
 ruleset "chain"
 counter Wounds on fighter

@@ -61,7 +61,7 @@ def _with_round_events(ruleset, block: nodes.Block | None) -> nodes.Block | None
     events of a round (run/events.py): they run there, inside the round's own rules."""
     if block is None or not any(e.kind == "round" for e in ruleset.events):
         return block
-    body, last = block.stmts, ()
+    body, last = block.stmts, block.stmts[:0]
     if body and type(body[-1]) is nodes.Return and body[-1].value is None:
         body, last = body[:-1], body[-1:]   # (a bare `return` last: the round ends after it)
     stmts: tuple = (nodes.RoundEvents("starts", block.span), *body,

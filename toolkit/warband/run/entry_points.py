@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
-from warband.run import budget, members, merging, toomuch
+from warband.run import budget, events, members, merging, toomuch
 from warband.run.liveness import liveness
 from warband.run.dice import Dist, TooLarge
 from warband.run.evaluate import LazyRef, RulesError, as_dist
@@ -171,8 +171,10 @@ class EntryPoints(InterpreterParts):
         # exact odds merge equal situations (run/merging.py), but in a game's look-ahead
         # (its budget, max_branches, is counted as before) and while probing for the
         # decisions made before any roll (strategy.py: that depends on the path)
+        # (nor in rules with events inside rules: an event's block is no procedure the liveness
+        # analysis knows, run/events.py)
         self.merging = self.exact_mode and self.merge and self.max_branches is None and \
-            not self.probing
+            not self.probing and not events.watched(self.ruleset)
         self.memoise = self.merging or (self.exact_mode and self.policies.looks_ahead())
         if self.merging:
             analysis = liveness(self.ruleset)

@@ -15,7 +15,8 @@ the fighters (or sides); all of them before the statement's rule goes on. An eve
 fire again while its own rule runs (a removal inside a "fighter removed" rule fires the other
 events, not that one): every chain of events ends, at most as many deep as there are events.
 Everything runs through the interpreter's own statements, so exact odds follow an event's
-rolls and decisions as they follow any other rule's.
+rolls and decisions as they follow any other rule's (without merging equal situations: an
+event's block is no procedure the liveness analysis knows).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 
 from warband.lang import nodes
 from warband.lang.event_checker import constant
+from warband.lang.per_ruleset import per_ruleset
 from warband.run.world import FIGHTER_REFS, SIDE_REFS, World
 
 # the kinds of event a statement inside a rule can set off (a round's are the engine's)
@@ -35,10 +37,12 @@ IN_RULES = ("removed", "falls", "reaches")
 def watched(ruleset) -> bool:
     """Whether any event of the ruleset can fire inside a rule (generated code then hands the
     statements that can set one off to the interpreter)."""
-    return any(e.kind in IN_RULES for e in ruleset.events)
+    return bool(ruleset.events) and any(e.kind in IN_RULES for e in ruleset.events)
 
 
+@per_ruleset
 def watched_counters(ruleset) -> frozenset[str]:
+    """The counters a `reaches` event watches (a `set` of one may set it off)."""
     return frozenset(e.counter.name for e in ruleset.events
                      if e.kind == "reaches" and e.counter is not None)
 
@@ -127,8 +131,8 @@ def run_fired(interp, found: list, world: World, k: Callable, key: tuple):
                 return one(i + 1, w2)
             finally:
                 running.add(event)
-        done = interp.intern(("event", key, i), lambda e, w2: after(w2))
-        ret = interp.intern(("event-ret", key, i), lambda v, w2: after(w2))
+        done = interp.intern(("event", key, i), lambda e, w2: after(w2), k)
+        ret = interp.intern(("event-ret", key, i), lambda v, w2: after(w2), k)
         recorder = interp.recorder
         if recorder is not None and recorder.record and not interp.exact_mode:
             recorder.event_ran(event.name.name, event.when, reason(why))
@@ -146,7 +150,7 @@ def after_change(interp, stmt, env: dict, before: World, after: World, next_: Ca
     if not found:
         return next_(env, after)
     then = interp.intern(("events-done", id(stmt), id(next_), tuple(env.items())),
-                         lambda w: next_(env, w))
+                         lambda w: next_(env, w), next_)
     key = (id(then), tuple((id(e), tuple(b.items())) for e, b, _ in found))
     return run_fired(interp, found, after, then, key)
 
@@ -161,5 +165,5 @@ def round_events(interp, stmt, env: dict, world: World, next_: Callable):
     if not found:
         return next_(env, world)
     then = interp.intern(("round-events", id(stmt), id(next_), tuple(env.items())),
-                         lambda w: next_(env, w))
+                         lambda w: next_(env, w), next_)
     return run_fired(interp, found, world, then, (id(then), word))
