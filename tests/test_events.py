@@ -317,3 +317,12 @@ def test_house_rules_override_and_remove_an_event(tmp_path):
     compiled = compile_text(house.read_text(), str(house))
     assert compiled.ruleset is not None, compiled.diagnostics
     assert [e.name.name for e in compiled.ruleset.events] == ["down", "grief"]
+
+
+def test_an_event_is_named_as_any_declaration():
+    """Two events of one name, or an event named as a counter, are E202 (one name, one thing:
+    the log names the event, a house rule overrides it by its name)."""
+    found = _codes('ruleset "twice"\ncounter Wounds on fighter\n'
+                   'event e when round starts { }\nevent e when round ends { }\n'
+                   'event Wounds when round ends { }\n')
+    assert [(code, line) for code, line, _ in found] == [("E202", 4), ("E202", 5)]
