@@ -326,3 +326,31 @@ def test_an_event_is_named_as_any_declaration():
                    'event e when round starts { }\nevent e when round ends { }\n'
                    'event Wounds when round ends { }\n')
     assert [(code, line) for code, line, _ in found] == [("E202", 4), ("E202", 5)]
+
+
+def test_a_decision_inside_an_event_carries_its_marks_for_a_look_ahead(monkeypatch):
+    """A side that looks ahead weighs `steady` inside `rout`: the position it weighs from says `rout` is
+    running (a look-ahead that plays on from it puts that back), and the frames of the turn
+    above, taken before `rout` began, say nothing runs (played on past the run, rout may fire
+    again); after the look-ahead the game's own marks are as they were."""
+    found = scenario(SYSTEMS[0])
+    seen: list = []
+    original = Game.weigh
+
+    def weigh(self, side, name, legal, show, run, world):
+        context = self.interp.run_context()
+        frames = [f.context[-1] for f in self.state.frames if hasattr(f, "context")]
+        before = set(self.interp.events_running)
+        index = original(self, side, name, legal, show, run, world)
+        seen.append((name, context[-1], frames, before == self.interp.events_running))
+        return index
+    monkeypatch.setattr(Game, "weigh", weigh)
+    for seed in range(1, 4):
+        Game(found, seed, Policies("mcts:2")).play()
+    steady = [s for s in seen if s[0] == "steady"]
+    assert steady
+    for _, marks, frames, kept in steady:
+        # (rout runs inside `down`, whose removal set it off)
+        assert "rout" in {e.name.name for e in marks} and kept
+        assert all(not f for f in frames)
+    assert any(frames for *_, frames, _ in steady)   # (mcts keeps the frames of the turn)

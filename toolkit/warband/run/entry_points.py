@@ -107,16 +107,18 @@ class EntryPoints(InterpreterParts):
     def run_context(self) -> tuple:
         """What a continuation of a sampled run expects of the interpreter when it is called:
         the run's mode and its counters, the side and score of its procedure, the fighter
-        acting and how deep in actions it is. A game keeps it with each frame of the turn,
-        and puts it back when a look-ahead plays on from there (enter_context)."""
+        acting and how deep in actions it is, the events whose rules are running there
+        (run/events.py). A game keeps it with each frame of the turn, and puts it back when a
+        look-ahead plays on from there (enter_context)."""
         return (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
                 self.drawn, self.memoise, self.acting, self.acting_with, self.in_action,
-                self.roller)
+                self.roller, frozenset(self.events_running))
 
     def enter_context(self, context: tuple) -> None:
         (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
          self.drawn, self.memoise, self.acting, self.acting_with, self.in_action,
-         self.roller) = context
+         self.roller, running) = context
+        self.events_running = set(running)
 
     def run_nested(self, decl, args: dict, world: World, exact: bool = False,
                    observe: Callable | None = None):

@@ -51,7 +51,7 @@ def fired(interp, before: World, after: World) -> list[tuple[nodes.EventDecl, di
     """The events a change from `before` to `after` sets off, in order: (event, the names its
     rule is given, what the log says of why)."""
     out: list[tuple[nodes.EventDecl, dict, dict]] = []
-    running = interp.events_running
+    running = interp.events_running   # (not changed while this looks)
     gone = [i for i, (f0, f1) in enumerate(zip(before.fighters, after.fighters))
             if f1.removed and not f0.removed]
     for event in interp.ruleset.events:
@@ -115,32 +115,33 @@ def reason(why: dict) -> str | None:
 def run_fired(interp, found: list, world: World, k: Callable, key: tuple):
     """Run the events found, one after another, then k(world). An event is marked running
     while its rule runs (and unmarked while what follows it runs: continuations return here,
-    where the next branch of a roll in the rule runs with the mark again)."""
-    running = interp.events_running
+    where the next branch of a roll in the rule runs with the mark again). The marks are the
+    interpreter's `events_running`, read afresh each time: a look-ahead that plays on from a
+    decision puts back the marks of the place it plays on from (Interpreter.run_context)."""
 
     def one(i: int, w: World):
         if i == len(found):
             return k(w)
         event, env, why = found[i]
-        if event in running:   # (a rule of an earlier one set it running)
+        if event in interp.events_running:   # (a rule of an earlier one set it running)
             return one(i + 1, w)
 
         def after(w2: World):
-            running.discard(event)
+            interp.events_running.discard(event)
             try:
                 return one(i + 1, w2)
             finally:
-                running.add(event)
+                interp.events_running.add(event)
         done = interp.intern(("event", key, i), lambda e, w2: after(w2), k)
         ret = interp.intern(("event-ret", key, i), lambda v, w2: after(w2), k)
         recorder = interp.recorder
         if recorder is not None and recorder.record and not interp.exact_mode:
             recorder.event_ran(event.name.name, event.when, reason(why))
-        running.add(event)
+        interp.events_running.add(event)
         try:
             return interp.block(event.body.stmts, 0, dict(env), w, done, ret)
         finally:
-            running.discard(event)
+            interp.events_running.discard(event)
     return one(0, world)
 
 
