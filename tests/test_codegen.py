@@ -611,7 +611,9 @@ def test_a_side_change_makes_a_new_world_or_changes_the_draft_it_is_given():
 # Statements a game's engine runs (activations, the order of a round, a player picking a
 # fighter): the phases holding them run once a turn through the interpreter, by design.
 ENGINE_ONLY = {"statement Activate", "statement ForSorted", "statement ChooseAmong",
-               "statement Deploy", "statement Place", "statement Concede", "statement Withdraw"}
+               "statement Deploy", "statement Place", "statement Concede", "statement Withdraw",
+               # events run in the interpreter, with what may set one off (run/events.py)
+               "a statement that may set off an event"}
 
 
 def _not_engine_only(fallbacks: dict) -> dict:

@@ -116,6 +116,9 @@ CODES: dict[str, tuple[Severity, str]] = {
              "a decision of several numbers: a name twice, or a default of the wrong count"),
     "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
+    # events (run/events.py)
+    "E328": (Severity.ERROR, "an event's trigger written wrongly"),
+    "E329": (Severity.ERROR, "a side's part of its start out of range"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),

@@ -56,6 +56,19 @@ if TYPE_CHECKING:
     from warband.game.explore import Horizon
 
 
+def _with_round_events(ruleset, block: nodes.Block | None) -> nodes.Block | None:
+    """The round block with where the round starts and ends marked, when the rules have
+    events of a round (run/events.py): they run there, inside the round's own rules."""
+    if block is None or not any(e.kind == "round" for e in ruleset.events):
+        return block
+    body, last = block.stmts, block.stmts[:0]
+    if body and type(body[-1]) is nodes.Return and body[-1].value is None:
+        body, last = body[:-1], body[-1:]   # (a bare `return` last: the round ends after it)
+    stmts: tuple = (nodes.RoundEvents("starts", block.span), *body,
+                    nodes.RoundEvents("ends", block.span), *last)
+    return nodes.Block(stmts, block.span)
+
+
 def _world(world) -> World:
     """A World from what a run gave back: a generated turn's Draft is frozen."""
     return world.freeze() if type(world) is Draft else world
@@ -114,7 +127,8 @@ class Game:
             blocks = scenario.kept["procedures"] = {
                 name: nodes.ProcedureDecl("phase", nodes.Ident(f"scenario {name}", span), (), None,
                                         None, None, block, span)
-                for name, block in (("setup", self.decl.setup), ("round", self.decl.round),
+                for name, block in (("setup", self.decl.setup),
+                                    ("round", _with_round_events(self.ruleset, self.decl.round)),
                                     ("aftermath", self.decl.aftermath))
                 if block is not None}
         self.blocks: dict[str, nodes.ProcedureDecl] = blocks

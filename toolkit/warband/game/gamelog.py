@@ -122,6 +122,12 @@ class GameLog:
                        side=by["side"] if by else None, fighter=by["fighter"] if by else None)
             self.actor = by
 
+    def event_ran(self, name: str, when: str, why: str | None) -> None:
+        """An event's rule runs (run/events.py): which, on what trigger, and why."""
+        if self.record:
+            self.event("event", self.round_now, event=name, when=when,
+                       **({"why": why} if why is not None else {}))
+
     def changed(self, who: dict, field: str, old, new) -> None:
         """A rule's `set` changed a value of a fighter or a side (a flag, tokens), as it
         happens."""

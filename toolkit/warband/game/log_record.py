@@ -217,12 +217,14 @@ EVENT_KEYS: dict[str, dict] = {
     "roll": {"round": _ROUND, "dice": _text, "value": _value, "for": _text,
              "side": _text_or_null, "fighter": _text_or_null, "needs": _text, "made": _bool,
              "test": _text},
+    # an event's rule runs (run/events.py): its name, its trigger, why it fired
+    "event": {"round": _ROUND, "event": _text, "when": _text, "why": _text},
     # a procedure called on fighters other than the one acting (a blast's other targets)
     "call": {"round": _ROUND, "procedure": _text,
              "fighters": lambda v: None if isinstance(v, list) and all(
                  isinstance(n, str) for n in v) else "a list of names"},
 }
-OPTIONAL_KEYS = {"place": {"to", "by"}, "idle": {"why"}, "change": {"fighter", "side"},
+OPTIONAL_KEYS = {"event": {"why"}, "place": {"to", "by"}, "idle": {"why"}, "change": {"fighter", "side"},
                  "roll": {"needs", "made", "test"}, "end": {"why", "score_rules", "survivors"}}
 RESULT_KEYS = {"winner": _text_or_null, "scores": _SCORES, "rounds": _ROUND, "ended": _text,
                "removed": _REMOVED}

@@ -158,6 +158,9 @@ def render_text(log: dict) -> str:
                          f"({e['left']} of {e['start']} left)")
         elif kind == "removed":
             lines.append(f"      {e['fighter']} ({e['side']}) is removed from play{_by(e)}")
+        elif kind == "event":   # an event's rule runs (run/events.py)
+            why = f": {e['why']}" if e.get("why") else ""
+            lines.append(f"      event {e['event']} ({e['when']}){why}")
         elif kind == "withdrawn":   # out of play, not a casualty: escaped, fled
             lines.append(f"      {e['fighter']} ({e['side']}) leaves the table{_by(e)}")
         elif kind == "return":   # back into play

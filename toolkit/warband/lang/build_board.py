@@ -211,7 +211,8 @@ class BoardBuilder(BuildBase):
         name, doc, *entries = c
         parts: dict = {"board": None, "side": [], "zone": [], "setup": None, "round": None,
                        "aftermath": None, "rounds": None, "score": [], "value": [], "end": []}
-        for kind, value in entries:
+        events = tuple(e for e in entries if isinstance(e, nodes.EventDecl))
+        for kind, value in (e for e in entries if not isinstance(e, nodes.EventDecl)):
             if isinstance(parts[kind], list):
                 parts[kind].append(value)
             else:
@@ -219,4 +220,5 @@ class BoardBuilder(BuildBase):
         return nodes.ScenarioDecl(self.ident(name), doc, parts["board"], tuple(parts["side"]),
                                 tuple(parts["zone"]), parts["setup"], parts["round"],
                                 parts["rounds"], tuple(parts["score"]), tuple(parts["value"]),
-                                tuple(parts["end"]), self.span(meta), parts["aftermath"])
+                                tuple(parts["end"]), self.span(meta), parts["aftermath"],
+                                events)

@@ -13,12 +13,13 @@ from warband.lang.build_base import unquote
 from warband.lang.build_board import BoardBuilder
 from warband.lang.build_core import CoreBuilder
 from warband.lang.build_decl import DeclBuilder
+from warband.lang.build_event import EventBuilder
 from warband.lang.build_flow import FlowBuilder
 from warband.lang.build_lists import ListsBuilder
 
 
 @v_args(meta=True)
-class Builder(DeclBuilder, ListsBuilder, CoreBuilder, BoardBuilder, FlowBuilder):
+class Builder(DeclBuilder, ListsBuilder, CoreBuilder, BoardBuilder, FlowBuilder, EventBuilder):
     """Turns one file's parse tree into an nodes.Module."""
 
     # ---- module ---------------------------------------------------------------------------

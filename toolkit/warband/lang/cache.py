@@ -42,7 +42,8 @@ _key: list[bytes | None] = []
 _ALLOWED_MODULES = ("warband.lang.compiler", "warband.lang.ruleset", "warband.lang.classes",
                     "warband.lang.units",
                     "warband.lang.nodes", "warband.lang.nodes_core", "warband.lang.nodes_decl",
-                    "warband.lang.nodes_board", "warband.lang.nodes_flow", "warband.diagnostics")
+                    "warband.lang.nodes_board", "warband.lang.nodes_flow", "warband.lang.nodes_event",
+                    "warband.diagnostics")
 _ALLOWED_GLOBALS = {("fractions", "Fraction")}
 
 

@@ -20,6 +20,7 @@ from warband.lang.call_weight import CALLABLE, CAP, CallWeights, callables
 from warband.lang.class_checker import ClassChecker
 from warband.lang.deck_checker import DeckChecker
 from warband.lang.equipment_profiles import ProfileChecker
+from warband.lang.event_checker import EventChecker
 from warband.lang.expr_checker import ExpressionChecker
 from warband.lang.game_checker import GameChecker
 from warband.lang.symbols import (
@@ -66,7 +67,7 @@ LOOP_STATEMENTS = (nodes.ForEach, nodes.ForSorted, nodes.Repeat, nodes.While)
 
 
 class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChecker, ClassChecker,
-              ProfileChecker):
+              ProfileChecker, EventChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -260,6 +261,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.scenario(decl)
                 case nodes.DeckDecl():   # decks and bags (deck_checker.py)
                     self.deck_decl(decl)
+                case nodes.EventDecl():   # events (event_checker.py)
+                    self.event(decl)
         self.current = None
         self.cycles()
         if not any(d.code == "E401" for d in self.diagnostics):

@@ -36,7 +36,7 @@ from warband.lang.summary import (
     value_text,
 )
 from warband.lang.units import unit_words
-from warband.lang.unparse import army_rule_text, expr_text
+from warband.lang.unparse import army_rule_text, event_when, expr_text
 
 # The sections of a diff, in the order a player reads a ruleset (as `rules show` does).
 SECTIONS = (
@@ -44,7 +44,8 @@ SECTIONS = (
     ("tier", "Tiers"), ("trait", "Traits"), ("class", "Classes"), ("equipment", "Equipment"),
     ("profile", "Values of each piece of equipment"),   # weapon profiles
     ("table", "Tables"), ("define", "Definitions"), ("outcomes", "Outcomes"),
-    ("procedure", "Procedures, actions and phases"), ("army", "Army construction"),
+    ("procedure", "Procedures, actions and phases"), ("event", "Events"),
+    ("army", "Army construction"),
 )
 
 
@@ -222,6 +223,17 @@ def _procedure(a: nodes.ProcedureDecl, b: nodes.ProcedureDecl) -> list[str]:
     if shape(a.requires) != shape(b.requires):
         out.append(f"requires {expr_text(a.requires) if a.requires else 'nothing'} -> "
                    f"{expr_text(b.requires) if b.requires else 'nothing'}")
+    if shape(a.body) != shape(b.body):
+        out.append(f"its steps change (were {_at(a.span)}, now {_at(b.span)}):")
+        out += [f"  {line}" for line in _steps(a.body, b.body)]
+    return out + _doc(a.doc, b.doc)
+
+
+def _event(a: nodes.EventDecl, b: nodes.EventDecl) -> list[str]:
+    """Events (run/events.py): the trigger, its fraction or value, the steps, the doc."""
+    out = []
+    if event_when(a) != event_when(b):
+        out.append(f"when {event_when(a)} -> when {event_when(b)}")
     if shape(a.body) != shape(b.body):
         out.append(f"its steps change (were {_at(a.span)}, now {_at(b.span)}):")
         out += [f"  {line}" for line in _steps(a.body, b.body)]
@@ -423,6 +435,8 @@ def _summary(kind: str, item) -> str:
             return ", ".join(m for m, _ in item)
         case "outcomes":
             return ", ".join(f"{n} = {s}" for n, s in item.scores)
+        case "event":
+            return f"when {event_when(item)}"
     return getattr(item, "doc", None) or ""
 
 
@@ -430,7 +444,7 @@ def _summary(kind: str, item) -> str:
 _COMPARE: dict[str, Callable[..., list[str]]] = {
     "stat": _stat, "enum": _enum, "state": _state, "tier": _tier, "trait": _trait,
     "class": _class, "equipment": _equipment, "table": _table, "define": _define,
-    "outcomes": _outcomes, "procedure": _procedure, "profile": _stat}
+    "outcomes": _outcomes, "procedure": _procedure, "profile": _stat, "event": _event}
 
 
 def _items(rules: Ruleset, kind: str) -> dict:
@@ -438,7 +452,8 @@ def _items(rules: Ruleset, kind: str) -> dict:
                  "tier": rules.tiers, "trait": rules.traits, "class": rules.classes,
                  "equipment": rules.equipment, "table": rules.tables,
                  "define": rules.defines, "outcomes": rules.outcomes,
-                 "procedure": rules.procedures, "profile": rules.profiles}[kind])
+                 "procedure": rules.procedures, "profile": rules.profiles,
+                 "event": {e.name.name: e for e in rules.events}}[kind])
 
 
 def _army(a: Army | None, b: Army | None) -> list[Change]:

@@ -55,6 +55,7 @@ from warband.limits import MAX_DICE, MAX_SIDES
 class ExpressionChecker(CheckerParts):
     # what an unknown name means where it is read (army rules: 'points' in an army without)
     unknown_hints: dict[str, str]
+    binding_hint: str | None = None   # in an event's rule: what its `when` binds (events)
     in_army: bool   # in an army section, `fighters` is only its rules' own name
     untyped_params: set   # the parameters written without a type (Checker.params_scope)
 
@@ -350,7 +351,8 @@ class ExpressionChecker(CheckerParts):
             candidates = list(extra) + list(self.table.members) + self.table.names_of_kind(
                 *VALUE_KINDS, "table", "define")
             what = "name"
-        hint = self.suggest(name, candidates) or self.unknown_hints.get(name)
+        hint = self.suggest(name, candidates) or self.unknown_hints.get(name) or \
+            self.binding_hint   # (in an event's rule: the names its `when` binds)
         if hint is None and len(kinds) == 1 and kinds[0] in ("stat", "tier", "trait", "class",
                                                              "equipment"):
             hint = f"declare it first, as in: {kinds[0]} {name}"

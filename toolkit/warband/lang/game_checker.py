@@ -399,6 +399,8 @@ class GameChecker(CheckerParts):
                        hint="say what happens in each round, as in: round { ... }")
         for block in (decl.setup, decl.round, decl.aftermath):
             self.block(block, Scope({}))
+        for event in decl.events:   # the scenario's own events (event_checker.py)
+            self.event(event)
         if decl.rounds is not None:
             t = self.expr(decl.rounds, empty)
             self.expect(NUMBER, t, decl.rounds.span, "the number of rounds")

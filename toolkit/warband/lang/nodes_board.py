@@ -245,6 +245,7 @@ class ScenarioDecl:
     end_when: tuple[Expr, ...]
     span: Span
     aftermath: Block | None = None   # after the last round: awards, experience
+    events: tuple = ()               # the scenario's own events (nodes_event.EventDecl)
 
 
 @node

@@ -4,8 +4,13 @@ classes, equipment, tables, procedures, armies), house-rule layers and conversio
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from warband.diagnostics import Span
 from warband.lang.nodes_core import Block, Expr, Ident, node
+
+if TYPE_CHECKING:
+    from warband.lang.nodes_event import EventDecl
 
 # ---- declarations ------------------------------------------------------------------------------
 
@@ -372,8 +377,9 @@ class ArmyRemoval:
 
 @node
 class OverrideDecl:
-    """`override DECL`: DECL replaces the base's declaration of the same name."""
-    decl: "Overridable"
+    """`override DECL`: DECL replaces the base's declaration of the same name (or an event,
+    nodes_event.EventDecl)."""
+    decl: "Overridable | EventDecl"
     span: Span
 
 

@@ -207,6 +207,9 @@ class Ruleset:
     profiles: FrozenDict = field(default_factory=FrozenDict)
     # decks and bags: name -> nodes.DeckDecl (run/decks.py)
     decks: FrozenDict = field(default_factory=FrozenDict)
+    # events (run/events.py): nodes.EventDecl in the order they run, the ruleset's (base first)
+    # then the scenario's own
+    events: tuple = ()
     # what is worked out from this ruleset alone (its generated program, its actions' options),
     # kept for its life (lang/per_ruleset.py): not a value of the rules, so neither compared,
     # copied by dataclasses.replace (a changed ruleset starts empty) nor pickled
@@ -347,6 +350,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     enums, tables, defines, outcomes, procedures = {}, {}, {}, {}, {}
     markers: dict = {}
     decks: dict = {}   # decks and bags
+    events: list = []   # events (run/events.py)
     profiles: dict[str, Stat] = {}   # weapon profiles
     pending: list = []
     pending_choices: list[StatChoice] = []
@@ -426,6 +430,8 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 markers[decl.name.name] = decl
             case nodes.DeckDecl():   # decks and bags
                 decks[decl.name.name] = decl
+            case nodes.EventDecl():   # events (run/events.py)
+                events.append(decl)
     if "turn_over" not in states and _names_turns(module.decls):   # turn flow: `end turn`
         states["turn_over"] = State("turn_over", "flag", "side", False, TURN_OVER_DOC,
                                     module.header.span if module.header else Span(module.file, 1, 1))
@@ -447,7 +453,8 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         enums=FrozenDict(enums), tables=FrozenDict(tables), defines=FrozenDict(defines),
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
         decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
-        scenario=table.scenario, profiles=FrozenDict(profiles), decks=FrozenDict(decks))
+        scenario=table.scenario, profiles=FrozenDict(profiles), decks=FrozenDict(decks),
+        events=tuple(events) + (table.scenario.events if table.scenario else ()))
     return ruleset, d
 
 

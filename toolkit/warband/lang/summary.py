@@ -15,7 +15,7 @@ from warband.lang import nodes
 from warband.terminal import wrap
 from warband.lang.ruleset import Quota, Ruleset, Stat
 from warband.lang.units import unit_words
-from warband.lang.unparse import army_rule_text, expr_text
+from warband.lang.unparse import army_rule_text, event_when, expr_text
 
 
 def shown(text: str) -> str:
@@ -262,6 +262,12 @@ def render(ruleset: Ruleset, console: Console) -> None:
             params = ", ".join(p.name.name for p in p.params)
             add_row(t, p.name.name, p.kind, params, p.doc or "", *col(t, p.name.name))
         console.print(t)
+    if ruleset.events:   # events (run/events.py), in the order they run
+        section("Events")
+        t = Table("name", "when", "description", box=None, pad_edge=False)
+        for e in ruleset.events:
+            add_row(t, e.name.name, event_when(e), e.doc or "")
+        console.print(t)
     if ruleset.decisions:
         section("Decisions")
         t = Table("decision", "in", "options", "description", box=None, pad_edge=False)
@@ -341,4 +347,6 @@ def as_json(ruleset: Ruleset) -> dict:
         },
         "actions": [p.name.name for p in ruleset.procedures.values() if p.kind == "action"],
         "decisions": {n: _options_text(c) for n, (_, c) in ruleset.decisions.items()},
+        "events": [{"name": e.name.name, "when": event_when(e), "doc": e.doc}
+                   for e in ruleset.events],
     }

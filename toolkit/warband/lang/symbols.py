@@ -22,6 +22,7 @@ KIND_WORDS = {
     "zone": "a zone",
     "profile": "a value of each piece of equipment",   # weapon profiles
     "deck": "a deck or a bag",   # decks and bags (run/decks.py)
+    "event": "an event",   # events (run/events.py)
 }
 
 BUILTIN_TYPES = ("number", "bool", "text", "fighter", "side", "dice", "fighters")
@@ -133,6 +134,8 @@ def declaration_kind(decl: nodes.Decl) -> str:
             return "scenario"
         case nodes.DeckDecl():   # decks and bags
             return "deck"
+        case nodes.EventDecl():   # events (run/events.py)
+            return "event"
     raise TypeError(f"unknown declaration {decl!r}")
 
 
@@ -193,6 +196,8 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
             _collect_decisions(decl.body, table, diagnostics)
         if isinstance(decl, nodes.MarkerDecl):
             _collect_decisions(decl.entered, table, diagnostics)
+        if isinstance(decl, nodes.EventDecl):   # events (run/events.py)
+            _collect_decisions(decl.body, table, diagnostics)
         if isinstance(decl, nodes.ScenarioDecl):
             if table.scenario is not None:
                 diagnostics.append(diag(
@@ -208,6 +213,9 @@ def collect(module: nodes.Module) -> tuple[SymbolTable, list[Diagnostic]]:
             _collect_decisions(decl.setup, table, diagnostics)
             _collect_decisions(decl.round, table, diagnostics)
             _collect_decisions(decl.aftermath, table, diagnostics)
+            for event in decl.events:   # a scenario's own events: named as the others
+                add(Symbol(event.name.name, "event", event, event.name.span))
+                _collect_decisions(event.body, table, diagnostics)
     return table, diagnostics
 
 

@@ -197,3 +197,12 @@ def army_rule_text(rule: nodes.ArmyRule) -> str:
     bound = cast(nodes.Bound, rule.bound)
     per = f" per {expr_text(bound.per)} points" if bound.per is not None else ""
     return f"{bound.kind} {expr_text(bound.value)}{per} {head}"
+
+
+def event_when(e: nodes.EventDecl) -> str:
+    """An event's trigger as written (run/events.py): 'side s falls to 1 / 2'."""
+    if e.kind == "falls" and e.amount is not None:
+        return f"{e.when} to {expr_text(e.amount)}"
+    if e.kind == "reaches" and e.amount is not None:
+        return f"{e.when} {expr_text(e.amount)}"
+    return e.when

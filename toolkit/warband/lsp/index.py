@@ -272,6 +272,9 @@ class _Builder:
             case nodes.ArmyDecl():
                 self.army(decl, scope)
                 return
+            case nodes.EventDecl():   # events (run/events.py)
+                self.event(decl, scope, owner)
+                return
             case nodes.ScenarioDecl():
                 for side in decl.sides:
                     self.declare(side.name, "side name", side)
@@ -279,9 +282,29 @@ class _Builder:
                 for zone in decl.zones:
                     self.declare(zone.name, "zone", zone)
                     self.children(zone, scope, span, owner, skip=("name",))
-                self.children(decl, scope, span, owner, skip=("name", "sides", "zones"))
+                for event in decl.events:   # the scenario's own events
+                    self.declare(event.name, "event", event)
+                    self.event(event, dict(scope), event.name.name)
+                self.children(decl, scope, span, owner,
+                              skip=("name", "sides", "zones", "events"))
                 return
         self.children(decl, scope, span, owner, skip=("name",))
+
+    def event(self, decl: nodes.EventDecl, scope: dict[str, Declared], owner: str | None
+              ) -> None:
+        """An event: the names its trigger binds (the fighter or side, the remover), the
+        counter it watches, its fraction or value, its block; the trigger's word is no name."""
+        span = decl.span
+        if decl.counter is not None:
+            self.use(decl.counter.name, decl.counter.span, scope)
+        if decl.subject is not None:
+            self.bind(decl.subject, "parameter", decl, scope, span, owner,
+                      {"falls": "side", "removed": "fighter"}.get(decl.kind))
+        if decl.by is not None:
+            self.bind(decl.by, "parameter", decl, scope, span, owner, "fighter")
+        if decl.amount is not None:
+            self.value(decl, "amount", decl.amount, scope, span, owner)
+        self.value(decl, "body", decl.body, scope, span, owner)
 
     def param(self, p: nodes.Param, scope: dict[str, Declared], visible: Span,
               owner: str | None) -> None:

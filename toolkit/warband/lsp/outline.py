@@ -27,6 +27,7 @@ _SYMBOL_KINDS = {
     "procedure": types.SymbolKind.Function, "action": types.SymbolKind.Method,
     "phase": types.SymbolKind.Event, "marker": types.SymbolKind.Struct,
     "scenario": types.SymbolKind.Module,
+    "event": types.SymbolKind.Event,   # events (run/events.py)
 }
 # strings (one line or three quotes), comments, braces: what brace matching must see or skip
 _BRACES = re.compile(r'"""(?:.|\n)*?(?:"""|\Z)|"(?:\\.|[^"\\\n])*"?|#[^\n]*|[{}]')
@@ -89,6 +90,9 @@ def document_symbols(analysis: RulesAnalysis) -> list[types.DocumentSymbol]:
             children += [_symbol(lines, z.name.name, types.SymbolKind.Constant, z.span,
                                  z.name.span, _detail(z.doc, "a zone"))
                          for z in decl.zones]
+            children += [_symbol(lines, e.name.name, types.SymbolKind.Event, e.span,
+                                 e.name.span, _detail(e.doc, "an event"))
+                         for e in decl.events]   # the scenario's own events
         symbol = _symbol(lines, name, _SYMBOL_KINDS.get(kind, types.SymbolKind.Namespace),
                          span, selection, _detail(getattr(decl, "doc", None), kind))
         symbol.children = [c for c in children if _inside(c.range, symbol.range)] or None

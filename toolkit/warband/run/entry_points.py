@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.limits import MAX_REPEAT
-from warband.run import budget, members, merging, toomuch
+from warband.run import budget, events, members, merging, toomuch
 from warband.run.liveness import liveness
 from warband.run.dice import Dist, TooLarge
 from warband.run.evaluate import LazyRef, RulesError, as_dist
@@ -107,16 +107,18 @@ class EntryPoints(InterpreterParts):
     def run_context(self) -> tuple:
         """What a continuation of a sampled run expects of the interpreter when it is called:
         the run's mode and its counters, the side and score of its procedure, the fighter
-        acting and how deep in actions it is. A game keeps it with each frame of the turn,
-        and puts it back when a look-ahead plays on from there (enter_context)."""
+        acting and how deep in actions it is, the events whose rules are running there
+        (run/events.py). A game keeps it with each frame of the turn, and puts it back when a
+        look-ahead plays on from there (enter_context)."""
         return (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
                 self.drawn, self.memoise, self.acting, self.acting_with, self.in_action,
-                self.roller)
+                self.roller, frozenset(self.events_running))
 
     def enter_context(self, context: tuple) -> None:
         (self.exact_mode, self.observing, self.actor_side, self.score, self.branches,
          self.drawn, self.memoise, self.acting, self.acting_with, self.in_action,
-         self.roller) = context
+         self.roller, running) = context
+        self.events_running = set(running)
 
     def run_nested(self, decl, args: dict, world: World, exact: bool = False,
                    observe: Callable | None = None):
@@ -171,8 +173,10 @@ class EntryPoints(InterpreterParts):
         # exact odds merge equal situations (run/merging.py), but in a game's look-ahead
         # (its budget, max_branches, is counted as before) and while probing for the
         # decisions made before any roll (strategy.py: that depends on the path)
+        # (nor in rules with events inside rules: an event's block is no procedure the liveness
+        # analysis knows, run/events.py)
         self.merging = self.exact_mode and self.merge and self.max_branches is None and \
-            not self.probing
+            not self.probing and not events.watched(self.ruleset)
         self.memoise = self.merging or (self.exact_mode and self.policies.looks_ahead())
         if self.merging:
             analysis = liveness(self.ruleset)

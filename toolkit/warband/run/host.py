@@ -46,6 +46,9 @@ class Recorder(Protocol):
     def phase(self, name: str, by: dict | None) -> None:
         """A phase begins (its name, and the side or fighter it is of), a header."""
 
+    def event_ran(self, name: str, when: str, why: str | None) -> None:
+        """An event's rule runs (run/events.py): its name, its trigger, why it fired."""
+
     def decided(self, kind: str, side: str | None, choice: Any) -> None: ...
 
     def scripted(self, kind: str, labels: list | None) -> Any: ...

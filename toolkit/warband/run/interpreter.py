@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from warband.lang.ruleset import Ruleset
 from warband.lang.units import UNIT_FIELDS
+from warband.run import events
 from warband.run.board_questions import BoardQuestions
 from warband.run.decisions import POLICIES, Decisions, Policies
 from warband.run.entry_points import EntryPoints
@@ -47,7 +48,8 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         self.ruleset = ruleset
         # Sampled runs and 'requires' go through rules translated to Python (run/codegen/) unless
         # compiled=False; exact runs, look-ahead and probing always run here.
-        self.compiled = compiled
+        # (rules with events that fire inside rules run here: run/events.py)
+        self.compiled = compiled and not events.watched(ruleset)
         self.programs: dict = {}   # the run's policy -> codegen.program_for(self, policy)
         self.policies = policies or Policies()
         self.rng = rng or random.Random(0)
@@ -99,6 +101,7 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         self.valuing = False
         self.value_memo: dict = {}
         self.running = None   # the procedure an exact run runs (run/situations.py names calls)
+        self.events_running: set = set()   # the events whose rules are running (run/events.py)
         self.result_score: Callable = self.score   # what a result scores (not a pair's)
         self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id

@@ -70,6 +70,7 @@ class InterpreterParts:
         board: BoardView
         blocks: dict
         recorder: Recorder | None
+        events_running: set   # (run/events.py)
         recording: bool
         probing: bool
         in_action: int

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import (areas, budget, carrying, decks, flow, merging, roll_labels,
+from warband.run import (areas, budget, carrying, decks, events, flow, merging, roll_labels,
                          situations, spots, toomuch, units)
 from warband.run.dice import Dist
 from warband.run.errors import NeedsTheGame
@@ -124,6 +124,11 @@ class Statements(InterpreterParts):
                 if len(target) == 1:
                     return self.evaluate(self._assigned(stmt), env, world,
                                          lambda v, w: next_({**env, target[0].name: v}, w))
+                if self.ruleset.events and target[-1].name in events.watched_counters(
+                        self.ruleset):   # (a counter an event watches: events.py)
+                    return self.plain(self._assigned(stmt), env, world, lambda v, w: (
+                        events.after_change(self, stmt, env, w,
+                                            self.assign_field(target, v, env, w), next_)))
                 return self.plain(self._assigned(stmt), env, world,
                                   lambda v, w: next_(env, self.assign_field(target, v, env, w)))
             case nodes.If(condition=cond, then=then, otherwise=otherwise):
@@ -147,7 +152,8 @@ class Statements(InterpreterParts):
                 return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject, by=by):
                 return self.plain(subject, env, world, lambda ref, w: self.removed_by(
-                    by, env, w, lambda who, w2: next_(env, self.remove_now(ref, w2, by=who))))
+                    by, env, w, lambda who, w2: self.changed(
+                        stmt, env, w2, self.remove_now(ref, w2, by=who), next_)))
             case nodes.ForEach(var=var, items=items, body=body):
                 cost = budget.turn_cost(self.ruleset, stmt)
 
@@ -205,8 +211,8 @@ class Statements(InterpreterParts):
                 return self.value(value, env, world, unpack)
             case nodes.Withdraw(fighter=fighter, by=by):
                 return self.plain(fighter, env, world, lambda ref, w: self.removed_by(
-                    by, env, w, lambda who, w2: next_(
-                        env, self.remove_now(ref, w2, withdrawn=True, by=who))))
+                    by, env, w, lambda who, w2: self.changed(
+                        stmt, env, w2, self.remove_now(ref, w2, withdrawn=True, by=who), next_)))
             case nodes.Face(fighter=fighter, towards=towards):   # facing (run/areas.py)
                 def turned(ref, w):
                     def then(target, w2):
@@ -216,8 +222,10 @@ class Statements(InterpreterParts):
                 return self.plain(fighter, env, world, turned)
             case nodes.Wound():   # units of several models
                 return self.plain(stmt.target, env, world, lambda ref, w: self.plain(
-                    stmt.amount, env, w, lambda n, w2: next_(env, self.wounded(ref, n, stmt,
-                                                                               w2))))
+                    stmt.amount, env, w, lambda n, w2: self.changed(
+                        stmt, env, w2, self.wounded(ref, n, stmt, w2), next_)))
+            case nodes.RoundEvents():   # where a round starts or ends (events.py)
+                return events.round_events(self, stmt, env, world, next_)
             # carrying pieces (run/carrying.py): the state is the World's, so no game is needed
             case nodes.Carry(piece=piece, fighter=fighter):
                 return self.plain(piece, env, world, lambda p, w: self.plain(
@@ -393,6 +401,13 @@ class Statements(InterpreterParts):
         if self.recorder is not None and self.recorder.record and not self.exact_mode:
             roll_labels.wounds(self.recorder, ref, world, after)
         return after
+
+    def changed(self, stmt, env: dict, before: World, after: World, next_):
+        """Go on after a statement that may set off events (a removal, a counter changed):
+        the events first, when the rules have any (run/events.py)."""
+        if not self.ruleset.events:
+            return next_(env, after)
+        return events.after_change(self, stmt, env, before, after, next_)
 
     def removed_by(self, by, env: dict, world: World, then):
         """Who a `remove` or `withdraw` says removes: its `by`, else the fighter whose action

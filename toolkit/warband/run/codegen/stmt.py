@@ -9,7 +9,7 @@ go to a draft of it (see codegen_runtime.Draft).
 from __future__ import annotations
 
 from warband.lang import nodes
-from warband.run import tuples
+from warband.run import events, tuples
 from warband.run.budget import turn_cost
 from warband.run.codegen import taps
 from warband.run.codegen.expr import (
@@ -172,6 +172,11 @@ class Writer(ExpressionWriter):
     def stmt(self, s, scope: Scope, out: list, pad: str) -> set[str]:  # noqa: C901
         bound = set(scope.bound)
         t = type(s)
+        if self.ruleset.events and (
+                t in (nodes.Remove, nodes.Withdraw, nodes.Wound) and events.watched(self.ruleset)
+                or t is nodes.Set and s.target[-1].name in events.watched_counters(self.ruleset)):
+            # events run in the interpreter, which runs what may set one off (run/events.py)
+            raise Unsupported("a statement that may set off an event")
         if t is nodes.Let:
             py = scope.names[s.name.name]
             if self.is_procedure_call(s.value):
