@@ -115,6 +115,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E325": (Severity.ERROR,
              "a decision of several numbers: a name twice, or a default of the wrong count"),
     "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
+    "E341": (Severity.ERROR, "a campaign statement (give, take, hire) outside an aftermath"),
+    "E342": (Severity.ERROR, "'founding' on an army entry that is no limit"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),

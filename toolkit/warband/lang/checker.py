@@ -17,6 +17,7 @@ from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.call_weight import CALLABLE, CAP, CallWeights, callables
+from warband.lang.campaign_checker import CampaignChecker
 from warband.lang.class_checker import ClassChecker
 from warband.lang.deck_checker import DeckChecker
 from warband.lang.equipment_profiles import ProfileChecker
@@ -66,7 +67,7 @@ LOOP_STATEMENTS = (nodes.ForEach, nodes.ForSorted, nodes.Repeat, nodes.While)
 
 
 class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChecker, ClassChecker,
-              ProfileChecker):
+              ProfileChecker, CampaignChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -227,6 +228,9 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.stat(decl)
                 case nodes.StateDecl(initial=initial):
                     self.piece_state(decl)   # pieces as values: on a kind of marker
+                    if decl.range is not None:   # campaigns: a side's stat, kept
+                        for end in (decl.range.low, decl.range.high):
+                            self.fixed_number(end, Scope({}), "a stat's bound")
                     if initial is not None:
                         self.require_fixed(self.expr(initial, Scope({})), initial.span,
                                            "a starting value")
@@ -252,6 +256,7 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.in_army = True
                     try:
                         self.army(decl)
+                        self.founding(decl)   # campaigns: limits held at founding only
                     finally:
                         self.in_army = False
                 case nodes.MarkerDecl():
@@ -494,6 +499,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                                stmt.span, hint="it stands in the body of a 'repeat', "
                                                "'for each' or 'while' loop of the same rule; "
                                                "a bare 'return' ends the whole rule")
+            case nodes.Gear() | nodes.Hire():   # campaigns: in an aftermath
+                self.campaign_stmt(stmt, scope)
             case nodes.EndTurn():
                 whose = cast(nodes.EndTurn, stmt).side
                 if whose is not None:

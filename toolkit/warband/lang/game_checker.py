@@ -397,8 +397,13 @@ class GameChecker(CheckerParts):
         if decl.round is None:
             self.error("E402", f"scenario '{decl.name.name}' has no round", decl.name.span,
                        hint="say what happens in each round, as in: round { ... }")
-        for block in (decl.setup, decl.round, decl.aftermath):
+        for block in (decl.setup, decl.round):
             self.block(block, Scope({}))
+        self.in_aftermath = True   # (campaigns: give, take and hire stand there)
+        try:
+            self.block(decl.aftermath, Scope({}))
+        finally:
+            self.in_aftermath = False
         if decl.rounds is not None:
             t = self.expr(decl.rounds, empty)
             self.expect(NUMBER, t, decl.rounds.span, "the number of rounds")

@@ -23,7 +23,8 @@ STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "
                       "face",      # facing: `face f towards g`
                       "inflict",   # inflict: units of several models
                       "draw", "discard", "shuffle",   # decks and bags
-                      "while", "break", "continue", "end")   # turn flow
+                      "while", "break", "continue", "end",   # turn flow
+                      "give", "take", "hire")   # campaigns: in a scenario's aftermath
 
 
 @lru_cache(maxsize=1)
