@@ -211,10 +211,10 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
     if with_top is None:   # (a flow mapping at the top: the round trip sets them)
         roster.top_values(data, top)
         with_top = dump_document(data)
-    data = load_document(with_top)
-    new_text = _edited(with_top, data, data[FIGHTERS], wanted, ruleset, hires)
+    topped = load_document(with_top)
+    new_text = _edited(with_top, topped, topped[FIGHTERS], wanted, ruleset, hires)
     if new_text is None:
-        merged = [i for i, entry in enumerate(entries)
+        merged = [i for i, entry in enumerate(data[FIGHTERS])
                   if isinstance(entry, CommentedMap) and len(getattr(entry, "merge", ()) or ())]
         if merged:   # (an entry that takes its values from another, `<<: *bors`)
             where = span_at(data, (FIGHTERS, merged[0]), name, text, line=True)
@@ -543,14 +543,16 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
     ending = "\r\n" if "\r\n" in text else "\n"
     replace: list[tuple[int, int, str]] = []    # (line, column, new text)
     inserts: dict[int, list[str]] = {}          # before this line: these lines
+    ranges: list[tuple[int, int, list[str]]] = []   # lines first..last become these
     for index, new in values.items():
         entry = entries[index]
         if not isinstance(entry, CommentedMap) or entry.fa.flow_style() or entry.merge:
             return None
         keys = list(entry.keys())
-        if EQUIPMENT in new or STRUCK in new:
-            return None   # (a list, or the entry's lines: the round trip, or roster_lines)
-        for stat_name in sorted(new, key=lambda s: order.index(ruleset.stats[s].key)):
+        if STRUCK in new:
+            return None   # (the entry's lines: roster_lines, or the round trip)
+        for stat_name in sorted((n for n in new if n[0] != "#"),
+                                key=lambda s: order.index(ruleset.stats[s].key)):
             key = _key(entry, ruleset, stat_name)
             value = _scalar(new[stat_name])
             if key in entry:
@@ -579,14 +581,66 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                     len(lines[line - 1]) - len(lines[line - 1].lstrip(" ")) <= column:
                 line -= 1   # comments directly above a key are that key's: go above them
             inserts.setdefault(line, []).append(f"{' ' * column}{key}: {value}{ending}")
+        if EQUIPMENT in new:   # (the entry's list, on the lines it has or a line of its own)
+            edits = _equipment_lines(lines, entry, new[EQUIPMENT], ending)
+            if edits is None:
+                return None
+            ranges += edits[0]
+            for line, added in edits[1].items():
+                inserts.setdefault(line, []).extend(added)
     for line, column, value in sorted(replace, reverse=True):
         found = _SCALAR.match(lines[line], column)
         if found is None:
             return None
         lines[line] = lines[line][:column] + value + lines[line][found.end():]
-    for line in sorted(inserts, reverse=True):
-        lines[line:line] = inserts[line]
+    # last first, a range before what goes above its first line (no two share a line)
+    steps = [(first, 1, last, new_lines) for first, last, new_lines in ranges] + \
+        [(line, 0, line - 1, added) for line, added in inserts.items()]
+    for first, _, last, new_lines in sorted(steps, key=lambda t: (t[0], t[1]), reverse=True):
+        lines[first:last + 1] = new_lines
     return "".join(lines)
+
+
+def _equipment_lines(lines: list[str], entry, pieces: tuple[str, ...], ending: str) \
+        -> tuple[list[tuple[int, int, list[str]]], dict[int, list[str]]] | None:
+    """An entry's new `equipment:` list as line edits: (ranges of lines replaced, lines
+    inserted before a line); None where the list's lines cannot be told apart."""
+    flow = "[" + ", ".join(roster.shown(p) for p in pieces) + "]"
+    keys = list(entry.keys())
+    if "equipment" not in entry:
+        if not pieces:
+            return [], {}
+        if "notes" in keys and keys.index("notes") > 0:
+            line, column = entry.lc.key("notes")
+            if line == entry.lc.key(keys[0])[0]:
+                return None
+            return [], {line: [f"{' ' * column}equipment: {flow}{ending}"]}
+        last = keys[-1]
+        line, column = entry.lc.key(last)
+        if isinstance(entry[last], (CommentedMap, CommentedSeq)) or \
+                entry.lc.value(last)[0] != line or not _ends_here(lines, line, column):
+            return None
+        return [], {line + 1: [f"{' ' * column}equipment: {flow}{ending}"]}
+    have = entry["equipment"]
+    key_line, column = entry.lc.key("equipment")
+    if not isinstance(have, CommentedSeq) or key_line == entry.lc.key(keys[0])[0]:
+        return None
+    if have.fa.flow_style():
+        line, start = entry.lc.value("equipment")
+        end = lines[line].find("]", start)
+        if line != key_line or end < 0 or "[" in lines[line][start + 1:end]:
+            return None
+        text = lines[line][:start] + flow + lines[line][end + 1:]
+        return [(line, line, [text])], {}
+    items = [have.lc.item(i) for i in range(len(have))]
+    if not items or any(line == key_line for line, _ in items) or \
+            len({line for line, _ in items}) != len(items):
+        return None
+    first, last = items[0][0], items[-1][0]
+    dash = " " * (items[0][1] - 2)
+    if not pieces:   # no equipment left: the key goes with its items
+        return [(key_line, last, [])], {}
+    return [(first, last, [f"{dash}- {roster.shown(p)}{ending}" for p in pieces])], {}
 
 
 __all__ = ["Plan", "Update", "plan", "side_files"]
