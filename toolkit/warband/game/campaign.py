@@ -38,7 +38,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from warband.catalog import display_path
 from warband.diagnostics import Diagnostic, diag
 from warband.game import campaign_roster as roster
-from warband.game.campaign_roster import EQUIPMENT, STRUCK
+from warband.game.campaign_roster import COUNT, EQUIPMENT, STRUCK
 from warband.game.scenario import Scenario, resolve
 from warband.lang.ruleset import Ruleset
 from warband.lists.fmt import dump_document, load_document, plain
@@ -358,9 +358,16 @@ def _roster_lines(text: str, data, wanted: dict[int, list[dict]], ruleset: Rules
     fighters are all struck off removed and the hired ones added. An entry of several fighters
     some of whom are struck off is left to the round trip."""
     gone = [i for i, own in wanted.items() if not roster.alive(own)]
-    if any(len(roster.alive(own)) not in (0, len(own)) for own in wanted.values()):
-        return None
-    staying = {i: own for i, own in wanted.items() if i not in gone}
+    staying = {}
+    for i, own in wanted.items():
+        left = roster.alive(own)
+        if not left or len(left) == len(own):
+            staying.update({i: own} if left else {})
+            continue
+        if len({roster.signature(v) for _, v in left}) > 1:
+            return None   # (some struck off, the others split: the round trip)
+        values = {k: v for k, v in left[0][1].items() if k != STRUCK}
+        staying[i] = [{**values, COUNT: len(left)}]   # the same entry, counting fewer
     edited = _line_edits_split(text, data, staying, ruleset, order) if staying else text
     if edited is None or not (gone or hires):
         return edited
@@ -551,6 +558,11 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
         keys = list(entry.keys())
         if STRUCK in new:
             return None   # (the entry's lines: roster_lines, or the round trip)
+        if COUNT in new:   # fighters struck off: the count where it stands
+            if "count" not in entry or isinstance(entry["count"], (CommentedMap, CommentedSeq)):
+                return None
+            line, column = entry.lc.value("count")
+            replace.append((line, column, str(new[COUNT])))
         for stat_name in sorted((n for n in new if n[0] != "#"),
                                 key=lambda s: order.index(ruleset.stats[s].key)):
             key = _key(entry, ruleset, stat_name)

@@ -25,6 +25,7 @@ from warband.lists.warband_file import FIGHTERS, GAMES
 
 STRUCK = "#struck"         # a fighter's values: struck off its warband
 EQUIPMENT = "#equipment"   # a fighter's values: what its entry carries now
+COUNT = "#count"           # an entry's values: how many fighters it has left
 _SCALAR = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#,\]}][^#,\]}]*?(?=\s*(?:#|,|]|}|$))""")
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .'-]*$")
 
@@ -182,5 +183,5 @@ def roster_lines(text: str, data, gone: list[int], hires: list[dict]) -> str | N
     return "".join(lines)
 
 
-__all__ = ["EQUIPMENT", "GAMES", "STRUCK", "alive", "free_name", "hire_entries",
+__all__ = ["COUNT", "EQUIPMENT", "GAMES", "STRUCK", "alive", "free_name", "hire_entries",
            "roster_lines", "set_equipment", "shown", "signature", "top_lines", "top_values"]

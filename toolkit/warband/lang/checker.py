@@ -660,8 +660,10 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used and \
                     sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) and \
-                    not (isinstance(sym.decl, nodes.TableDecl) and sym.decl.reference):
-                # (a table for reference is there for the players: roster sheets print it)
+                    not (isinstance(sym.decl, nodes.TableDecl) and sym.decl.reference) and \
+                    not (isinstance(sym.decl, nodes.StateDecl) and sym.decl.range is not None):
+                # (a table for reference is there for the players: roster sheets print it; a
+                # side's stat kept between games, for its warband file and the scenarios)
                 self.error("W101", f"{noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
 
