@@ -356,3 +356,82 @@ def test_founding_marks_a_limit_not_a_cost():
     text = RULES.replace("  cost(f) = 10 * f.Strength", "  founding cost(f) = 10 * f.Strength")
     assert codes(text) == [("E342", 13, 12)]
     assert codes(RULES.replace("size at most 4", "founding size at most 4")) == []
+
+
+# ---- a shipped game: Fogbound's guilds under a house rule for campaigns --------------------------------
+
+FOGBOUND_CAMPAIGN = '''\
+ruleset "fogbound-campaign"
+  title "Fogbound, a campaign: the guild's strongbox, its dead buried, knives hired"
+  extends "fogbound"
+
+stat Strongbox on side: 0..5000 default 0 "crowns the guild keeps between games"
+
+override army {
+  founding points 250   # the charter's 250 crowns found a guild; it grows past them
+  founding quota trait Shooter at most 1/3 "at its founding, at most a third may shoot"
+}
+'''
+
+MARKET_AFTERMATH = '''\
+      set s.Strongbox += 5 * s.Shares
+      for each f in s.casualties {
+        if d6 == 1 {
+          remove f   # dead of its wounds
+        }
+      }
+      if s.Strongbox >= 10 {
+        set s.Strongbox -= 10
+        hire "Hired Knife" as Cutthroat for s equipment Dagger
+      }
+'''
+
+
+def fogbound(tmp_path: Path) -> tuple[Path, Path]:
+    for folder in ("dsl", "scenarios", "warbands"):
+        (tmp_path / folder).mkdir(exist_ok=True)
+    (tmp_path / "dsl" / "fogbound-campaign.rules").write_text(FOGBOUND_CAMPAIGN)
+    market = (ROOT / "scenarios" / "fogbound-drowned-market.rules").read_text()
+    end = market.index("      }\n    }\n  }\n}")   # (the aftermath's loop over the guilds)
+    market = market[:end] + "      }\n" + MARKET_AFTERMATH + market[end + len("      }\n"):]
+    market = market.replace('extends "fogbound"', 'extends "../dsl/fogbound-campaign.rules"')
+    files = []
+    for shipped, mine in (("fogbound-tallow-guild", "tallow"), ("fogbound-eel-street", "eels")):
+        market = market.replace(f"../warbands/{shipped}.yaml", f"../warbands/{mine}.yaml")
+        text = (ROOT / "warbands" / f"{shipped}.yaml").read_text()
+        files.append(tmp_path / "warbands" / f"{mine}.yaml")
+        files[-1].write_text(text.replace("ruleset: fogbound",
+                                          "ruleset: ../dsl/fogbound-campaign.rules"))
+    (tmp_path / "scenarios" / "market.rules").write_text(market)
+    return files[0], files[1]
+
+
+def test_fogbound_guilds_bury_their_dead_hire_knives_and_keep_a_strongbox(tmp_path):
+    tallow, eels = fogbound(tmp_path)
+    first = play(tmp_path, "2", scenario="scenarios/market.rules")
+    assert first.returncode == 0, first.stderr
+    assert "Quick Nell is no longer on its warband's list" in first.stdout
+    assert "-  - name: Quick Nell\n-    class: Smuggler\n-    skill: 3\n-    equipment: [Dagger]\n" \
+        in first.stdout   # her lines, no more
+    assert "+  - name: Hired Knife\n+    class: Cutthroat\n+    equipment: [Dagger]\n" \
+        in first.stdout
+    assert "+games: 1\n+strongbox: 5\n" in first.stdout and "renown: 1" in tallow.read_text()
+    second = play(tmp_path, "12", scenario="scenarios/market.rules")
+    assert second.returncode == 0, second.stderr
+    assert "-games: 1\n+games: 2\n" in second.stdout
+    assert "name: Hired Knife 2\n" in tallow.read_text()   # (a name the guild had)
+    for file in (tallow, eels):
+        assert validate([str(file)]).diagnostics == []
+        assert "# yaml-language-server" in file.read_text()   # the comments kept
+
+
+def test_a_game_that_would_break_the_charter_is_refused(tmp_path):
+    tallow, eels = fogbound(tmp_path)
+    before = eels.read_text()
+    result = play(tmp_path, "7", scenario="scenarios/market.rules")   # three of its own die
+    assert result.returncode == 2
+    assert "warbands/tallow.yaml (after the game):11:1: error[E706]: at least a third of the " \
+           "crowns go on hired hands" in result.stderr   # (a rule of the charter's own)
+    assert "error[E920]: side 'tallow': after this game warbands/tallow.yaml would not be a " \
+           "valid warband; it is left as it is" in result.stderr
+    assert eels.read_text() == before and "games" not in tallow.read_text()   # nothing written

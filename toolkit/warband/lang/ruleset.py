@@ -189,6 +189,7 @@ class Army:
     # campaigns: the entries held at a warband's founding only, by kind and span
     # (nodes.ArmyDecl.founding)
     founding: tuple[tuple[str, Span], ...] = ()
+    capped: bool = True   # whether the points limit the cost (not past a `founding points`)
 
     def grown(self) -> "Army":
         """The army rules a warband past its founding (one that has played a game) is held
@@ -197,8 +198,8 @@ class Army:
             return self
         kinds = {kind for kind, _ in self.founding}
         spans = {span for _, span in self.founding}
-        return replace(
-            self, points=None if "points" in kinds else self.points,
+        return replace(   # (the points stay the game's size, which other rules may read)
+            self, capped=self.capped and "points" not in kinds,
             size=None if "size" in kinds else self.size,
             quotas=tuple(q for q in self.quotas if q.span not in spans),
             rules=tuple(r for r in self.rules if r.span not in spans),
