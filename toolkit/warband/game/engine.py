@@ -43,7 +43,7 @@ from warband.game.worth import Worth
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget, flow
-from warband.run.campaign import Aftermath
+from warband.run.campaign import Aftermath, removes
 from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret, through_of
 from warband.run.decisions import Policies, mcts_runs, weighs
@@ -271,6 +271,11 @@ class Game:
         if "aftermath" in self.blocks:
             state.log.event("aftermath", state.round)
             self.resumable = False   # (the game is over: nobody looks ahead from here)
+            watch = self.scenario.kept.get("removes")
+            if watch is None:
+                watch = self.scenario.kept["removes"] = removes(
+                    self.ruleset, self.decl.aftermath)
+            self.campaign.watch = watch
             self.interp.campaign = self.campaign   # (what it does to the warbands)
             try:
                 world = self.run_block("aftermath", world)

@@ -28,11 +28,30 @@ class Hired:
 
 @dataclass
 class Aftermath:
-    """What an aftermath did to the warbands, beside the values it changed."""
+    """What an aftermath did to the warbands, beside the values it changed. `watch`: whether
+    the aftermath can remove a fighter (`removes`), so that the rules run in the interpreter,
+    which sees each `remove` (generated code is left to the aftermaths that cannot)."""
 
     struck: set[int] = field(default_factory=set)               # fighters' places in the World
     gear: list[tuple[int, str, str]] = field(default_factory=list)   # (place, give|take, piece)
     hired: list[Hired] = field(default_factory=list)
+    watch: bool = True
+
+
+def removes(ruleset, block) -> bool:
+    """Whether a block can remove a fighter: a `remove` in it, or in a procedure it calls
+    (however deep)."""
+    seen: set[str] = set()
+    stack = [block]
+    while stack:
+        for n in nodes.walk(stack.pop()):
+            if type(n) is nodes.Remove:
+                return True
+            if type(n) is nodes.Call and n.callee.name not in seen and \
+                    n.callee.name in ruleset.procedures:
+                seen.add(n.callee.name)
+                stack.append(ruleset.procedures[n.callee.name])
+    return False
 
 
 def with_equipment(world: World, index: int, equipment: tuple[str, ...]) -> World:
@@ -83,4 +102,4 @@ def _record(interp, stmt) -> Aftermath:
     return record
 
 
-__all__ = ["Aftermath", "Hired", "gear_stmt", "hire_stmt", "with_equipment"]
+__all__ = ["Aftermath", "Hired", "gear_stmt", "hire_stmt", "removes", "with_equipment"]
