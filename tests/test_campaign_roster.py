@@ -352,6 +352,11 @@ def test_a_side_stat_is_a_range_with_a_default_inside_it():
         "E303"
 
 
+def test_a_side_stat_is_not_named_as_a_key_of_the_file():
+    assert codes(RULES.replace("stat Crowns on side", "stat Games on side")) == [
+        ("E343", 6, 6)]
+
+
 def test_founding_marks_a_limit_not_a_cost():
     text = RULES.replace("  cost(f) = 10 * f.Strength", "  founding cost(f) = 10 * f.Strength")
     assert codes(text) == [("E342", 13, 12)]

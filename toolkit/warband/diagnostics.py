@@ -117,6 +117,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
     "E341": (Severity.ERROR, "a campaign statement (give, take, hire) outside an aftermath"),
     "E342": (Severity.ERROR, "'founding' on an army entry that is no limit"),
+    "E343": (Severity.ERROR, "a side's stat named as a key of the warband file"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),

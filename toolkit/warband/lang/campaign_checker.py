@@ -9,6 +9,10 @@ from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
 from warband.lang.typesystem import FIGHTER, SIDE, Scope
 
+# a warband file's own keys: a side's stat is kept under its name in lower case, beside them
+# (lists/warband_file.py, lists/schema.py TOP_KEYS)
+FILE_KEYS = ("name", "ruleset", "points", "games", "fighters", "notes")
+
 CAMPAIGN_WORDS = {"give": "give EQUIPMENT to FIGHTER", "take": "take EQUIPMENT from FIGHTER",
                   "hire": 'hire "NAME" as CLASS for SIDE'}
 
@@ -35,6 +39,16 @@ class CampaignChecker(CheckerParts):
         self.expect(SIDE, self.expr(stmt.side, scope), stmt.side.span, "the side that hires")
         for piece in stmt.equipment:
             self.named(piece, "equipment")
+
+    def side_stat_key(self, decl: nodes.StateDecl) -> None:
+        """A side's stat is kept in the warband file under its name in lower case: not one of
+        the file's own keys."""
+        if decl.name.name.lower() in FILE_KEYS:
+            self.error("E343", f"a side's stat named '{decl.name.name}' would be kept in the "
+                               f"warband file as '{decl.name.name.lower()}:', a key the file "
+                               "has already", decl.name.span,
+                       hint="name it otherwise: the file's own keys are " +
+                            ", ".join(FILE_KEYS))
 
     def founding(self, decl: nodes.ArmyDecl) -> None:
         """`founding` marks a limit (points, size, a cost's limit, a quota, a rule of the

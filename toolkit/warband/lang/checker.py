@@ -231,6 +231,7 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     if decl.range is not None:   # campaigns: a side's stat, kept
                         for end in (decl.range.low, decl.range.high):
                             self.fixed_number(end, Scope({}), "a stat's bound")
+                        self.side_stat_key(decl)
                     if initial is not None:
                         self.require_fixed(self.expr(initial, Scope({})), initial.span,
                                            "a starting value")
