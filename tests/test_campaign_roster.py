@@ -440,3 +440,26 @@ def test_a_game_that_would_break_the_charter_is_refused(tmp_path):
     assert "error[E920]: side 'tallow': after this game warbands/tallow.yaml would not be a " \
            "valid warband; it is left as it is" in result.stderr
     assert eels.read_text() == before and "games" not in tallow.read_text()   # nothing written
+
+
+def test_flow_entries_and_windows_line_ends_go_through_the_same_changes(tmp_path):
+    death_and_hire = aftermath("""
+    set home.Crowns += 7
+    for each f in home.fighters { if f.name == "Grub" { remove f } }
+    for each f in home.casualties { if f.name == "Grub" { remove f } }
+    for each f in home.fighters { give Blade to f }
+    for each f in home.casualties { give Blade to f }
+    hire "Recruit" as Brawler for home equipment Blade""")
+    flow = ("name: The Home Stable\nruleset: ../dsl/league.rules\nfighters:\n"
+            "  - {name: Grub, class: Brawler, strength: 3}   # the old hand\n"
+            "  - {name: Lug, class: Brawler}\n")
+    windows = STABLE.replace("\n", "\r\n")
+    for stable in (flow, windows):
+        file = league(tmp_path, stable, death_and_hire)
+        result = play(tmp_path, "1")
+        assert result.returncode == 0, result.stderr
+        text = file.read_bytes().decode()
+        assert ("\r\n" in text) == (stable is windows)
+        assert "Grub" not in text and text.count("Blade") == 2 and "crowns: 27" in text
+        assert "games: 1" in text and validate([str(file)]).diagnostics == []
+        shutil.rmtree(file.with_suffix(".games"))
