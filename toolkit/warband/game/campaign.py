@@ -181,7 +181,7 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
                     own[n][stat_name] = new
             if place + n in what.struck:
                 own[n][STRUCK] = True
-            problem = _gear(own[n], fighter, ruleset, [(k, p) for at, k, p in what.gear
+            problem = roster.gear(own[n], fighter, [(k, p) for at, k, p in what.gear
                                                        if at == place + n])
             if problem is not None:
                 out.diagnostics.append(diag("E920", problem[0], where, hint=problem[1]))
@@ -260,27 +260,6 @@ def _top(ruleset: Ruleset, games: int, what: Roster, data, name: str, text: str,
             return None
         top[state.key] = value
     return top
-
-
-def _gear(values: dict, fighter, ruleset: Ruleset, ops: list[tuple[str, str]]) \
-        -> tuple[str, str] | None:
-    """The entry's equipment after what was given to and taken from one of its fighters (in
-    `values`, when it changed); why it cannot be written (message, hint), or None."""
-    pieces = list(fighter.equipment)
-    for kind, piece in ops:
-        if kind == "give":
-            pieces.append(piece)
-        elif piece in pieces:
-            del pieces[len(pieces) - 1 - pieces[::-1].index(piece)]
-        else:
-            return (f"the aftermath takes {piece} from '{fighter.label}', which carries it as "
-                    f"its class {fighter.fighter_class}'s own equipment: a warband entry "
-                    "cannot drop it",
-                    "take only what an entry lists under `equipment:` (what was bought, "
-                    "found or given)")
-    if pieces != list(fighter.equipment):
-        values[EQUIPMENT] = tuple(pieces)
-    return None
 
 
 def _hires(ruleset: Ruleset, warband, what: Roster, data, name: str, text: str, side_span,
@@ -431,7 +410,7 @@ def _split_lines(text: str, data, splits: list[int]) -> str | None:
             end -= 1   # blank lines and comments above the next entry (or key) are its own
         count_line, count_column = entry.lc.key("count")
         if entry.lc.value("count")[0] != count_line or \
-                not _ends_here(lines, count_line, count_column):
+                not roster.ends_here(lines, count_line, count_column):
             return None
         name_line, name_column = entry.lc.value("name")
         found = _SCALAR.match(lines[name_line], name_column)
@@ -532,16 +511,6 @@ def _scalar(value) -> str:
     return str(value)
 
 
-def _ends_here(lines: list[str], line: int, column: int) -> bool:
-    """Whether the value on `line` ends there: the next line that is not blank is indented no
-    more than the key (another key, a comment, another entry), not the rest of a multi-line
-    value (which YAML indents more than its key)."""
-    for after in lines[line + 1:]:
-        if after.strip():
-            return len(after) - len(after.lstrip(" ")) <= column
-    return True
-
-
 def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                 order: list[str]) -> str | None:
     """The text with each value replaced where it stands and each new key put on a line of its
@@ -580,7 +549,7 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                 last = keys[-1]
                 line, column = entry.lc.key(last)
                 if isinstance(entry[last], (CommentedMap, CommentedSeq)) or \
-                        entry.lc.value(last)[0] != line or not _ends_here(lines, line, column):
+                        entry.lc.value(last)[0] != line or not roster.ends_here(lines, line, column):
                     return None
                 inserts.setdefault(line + 1, []).append(f"{' ' * column}{key}: {value}{ending}")
                 continue
@@ -594,7 +563,7 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                 line -= 1   # comments directly above a key are that key's: go above them
             inserts.setdefault(line, []).append(f"{' ' * column}{key}: {value}{ending}")
         if EQUIPMENT in new:   # (the entry's list, on the lines it has or a line of its own)
-            edits = _equipment_lines(lines, entry, new[EQUIPMENT], ending)
+            edits = roster.equipment_lines(lines, entry, new[EQUIPMENT], ending)
             if edits is None:
                 return None
             ranges += edits[0]
@@ -613,46 +582,6 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
     return "".join(lines)
 
 
-def _equipment_lines(lines: list[str], entry, pieces: tuple[str, ...], ending: str) \
-        -> tuple[list[tuple[int, int, list[str]]], dict[int, list[str]]] | None:
-    """An entry's new `equipment:` list as line edits: (ranges of lines replaced, lines
-    inserted before a line); None where the list's lines cannot be told apart."""
-    flow = "[" + ", ".join(roster.shown(p) for p in pieces) + "]"
-    keys = list(entry.keys())
-    if "equipment" not in entry:
-        if not pieces:
-            return [], {}
-        if "notes" in keys and keys.index("notes") > 0:
-            line, column = entry.lc.key("notes")
-            if line == entry.lc.key(keys[0])[0]:
-                return None
-            return [], {line: [f"{' ' * column}equipment: {flow}{ending}"]}
-        last = keys[-1]
-        line, column = entry.lc.key(last)
-        if isinstance(entry[last], (CommentedMap, CommentedSeq)) or \
-                entry.lc.value(last)[0] != line or not _ends_here(lines, line, column):
-            return None
-        return [], {line + 1: [f"{' ' * column}equipment: {flow}{ending}"]}
-    have = entry["equipment"]
-    key_line, column = entry.lc.key("equipment")
-    if not isinstance(have, CommentedSeq) or key_line == entry.lc.key(keys[0])[0]:
-        return None
-    if have.fa.flow_style():
-        line, start = entry.lc.value("equipment")
-        end = lines[line].find("]", start)
-        if line != key_line or end < 0 or "[" in lines[line][start + 1:end]:
-            return None
-        text = lines[line][:start] + flow + lines[line][end + 1:]
-        return [(line, line, [text])], {}
-    items = [have.lc.item(i) for i in range(len(have))]
-    if not items or any(line == key_line for line, _ in items) or \
-            len({line for line, _ in items}) != len(items):
-        return None
-    first, last = items[0][0], items[-1][0]
-    dash = " " * (items[0][1] - 2)
-    if not pieces:   # no equipment left: the key goes with its items
-        return [(key_line, last, [])], {}
-    return [(first, last, [f"{dash}- {roster.shown(p)}{ending}" for p in pieces])], {}
 
 
 __all__ = ["Plan", "Update", "plan", "side_files"]

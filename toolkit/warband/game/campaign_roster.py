@@ -183,5 +183,81 @@ def roster_lines(text: str, data, gone: list[int], hires: list[dict]) -> str | N
     return "".join(lines)
 
 
-__all__ = ["COUNT", "EQUIPMENT", "GAMES", "STRUCK", "alive", "free_name", "hire_entries",
-           "roster_lines", "set_equipment", "shown", "signature", "top_lines", "top_values"]
+# ---- equipment ----------------------------------------------------------------------------------
+
+def gear(values: dict, fighter, ops: list[tuple[str, str]]) \
+        -> tuple[str, str] | None:
+    """The entry's equipment after what was given to and taken from one of its fighters (in
+    `values`, when it changed); why it cannot be written (message, hint), or None."""
+    pieces = list(fighter.equipment)
+    for kind, piece in ops:
+        if kind == "give":
+            pieces.append(piece)
+        elif piece in pieces:
+            del pieces[len(pieces) - 1 - pieces[::-1].index(piece)]
+        else:
+            message = (f"the aftermath takes {piece} from '{fighter.label}', which carries "
+                       f"it as its class {fighter.fighter_class}'s own equipment: a warband "
+                       "entry cannot drop it")
+            return message, ("take only what an entry lists under `equipment:` (what was "
+                             "bought, found or given)")
+    if pieces != list(fighter.equipment):
+        values[EQUIPMENT] = tuple(pieces)
+    return None
+
+
+def equipment_lines(lines: list[str], entry, pieces: tuple[str, ...], ending: str) \
+        -> tuple[list[tuple[int, int, list[str]]], dict[int, list[str]]] | None:
+    """An entry's new `equipment:` list as line edits: (ranges of lines replaced, lines
+    inserted before a line); None where the list's lines cannot be told apart."""
+    flow = "[" + ", ".join(shown(p) for p in pieces) + "]"
+    keys = list(entry.keys())
+    if "equipment" not in entry:
+        if not pieces:
+            return [], {}
+        if "notes" in keys and keys.index("notes") > 0:
+            line, column = entry.lc.key("notes")
+            if line == entry.lc.key(keys[0])[0]:
+                return None
+            return [], {line: [f"{' ' * column}equipment: {flow}{ending}"]}
+        last = keys[-1]
+        line, column = entry.lc.key(last)
+        if isinstance(entry[last], (CommentedMap, CommentedSeq)) or \
+                entry.lc.value(last)[0] != line or not ends_here(lines, line, column):
+            return None
+        return [], {line + 1: [f"{' ' * column}equipment: {flow}{ending}"]}
+    have = entry["equipment"]
+    key_line, column = entry.lc.key("equipment")
+    if not isinstance(have, CommentedSeq) or key_line == entry.lc.key(keys[0])[0]:
+        return None
+    if have.fa.flow_style():
+        line, start = entry.lc.value("equipment")
+        end = lines[line].find("]", start)
+        if line != key_line or end < 0 or "[" in lines[line][start + 1:end]:
+            return None
+        text = lines[line][:start] + flow + lines[line][end + 1:]
+        return [(line, line, [text])], {}
+    items = [have.lc.item(i) for i in range(len(have))]
+    if not items or any(line == key_line for line, _ in items) or \
+            len({line for line, _ in items}) != len(items):
+        return None
+    first, last = items[0][0], items[-1][0]
+    dash = " " * (items[0][1] - 2)
+    if not pieces:   # no equipment left: the key goes with its items
+        return [(key_line, last, [])], {}
+    return [(first, last, [f"{dash}- {shown(p)}{ending}" for p in pieces])], {}
+
+
+def ends_here(lines: list[str], line: int, column: int) -> bool:
+    """Whether the value on `line` ends there: the next line that is not blank is indented no
+    more than the key (another key, a comment, another entry), not the rest of a multi-line
+    value (which YAML indents more than its key)."""
+    for after in lines[line + 1:]:
+        if after.strip():
+            return len(after) - len(after.lstrip(" ")) <= column
+    return True
+
+
+__all__ = ["COUNT", "EQUIPMENT", "GAMES", "STRUCK", "alive", "ends_here", "equipment_lines",
+           "free_name", "gear", "hire_entries", "roster_lines", "set_equipment", "shown",
+           "signature", "top_lines", "top_values"]
