@@ -463,3 +463,49 @@ def test_flow_entries_and_windows_line_ends_go_through_the_same_changes(tmp_path
         assert "Grub" not in text and text.count("Blade") == 2 and "crowns: 27" in text
         assert "games: 1" in text and validate([str(file)]).diagnostics == []
         shutil.rmtree(file.with_suffix(".games"))
+
+
+# ---- a starting profile given once, the growth bounded by the class -------------------------------
+
+HEROES = '''\
+ruleset "heroes"
+stat Strength: 1..6 default 2 "the starting profile, fixed by the class"
+stat StrengthUp: 0..3 default 0 "advances rolled after games"
+stat Might(f): 1..9 "the start and the advances" as f.Strength + f.StrengthUp
+class Champion "starts at Strength 4, may grow by 2" {
+  stat Strength = 4
+  stat StrengthUp: 0..2 default 0
+}
+action strike(f: fighter, foe: fighter) -> bool requires foe.side != f.side {
+  return d6 + f.Might > d6 + foe.Might
+}
+
+scenario duel {
+  board 6 by 6 inches
+  side home from "../warbands/heroes.yaml"
+  side rival { fighter "Rival" { class Champion } }
+  zone west = edge west depth 1
+  zone east = edge east depth 1
+  setup { deploy home in west  deploy rival in east }
+  round { for each f in home.fighters { activate f } }
+  rounds 1
+  aftermath { for each f in home.fighters { set f.StrengthUp += 1 } }
+}
+'''
+
+
+def test_an_advance_grows_from_the_class_profile_and_stops_at_its_bound(tmp_path):
+    for folder in ("scenarios", "warbands"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "scenarios" / "duel.rules").write_text(HEROES)
+    file = tmp_path / "warbands" / "heroes.yaml"
+    file.write_text("name: Heroes\nruleset: ../scenarios/duel.rules\nfighters:\n"
+                    "  - name: Ser Tam\n    class: Champion\n")
+    for advances in (1, 2):   # the profile is the class's, the advances the file's
+        result = play(tmp_path, "1", scenario="scenarios/duel.rules")
+        assert result.returncode == 0, result.stderr
+        assert f"strengthup: {advances}\n" in file.read_text()
+        assert "strength:" not in file.read_text().replace("strengthup", "")
+    third = play(tmp_path, "1", scenario="scenarios/duel.rules")   # a third: past the class
+    assert third.returncode == 2 and "error[E920]" in third.stderr
+    assert "strengthup: 2\n" in file.read_text()
