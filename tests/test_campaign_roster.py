@@ -509,3 +509,26 @@ def test_an_advance_grows_from_the_class_profile_and_stops_at_its_bound(tmp_path
     third = play(tmp_path, "1", scenario="scenarios/duel.rules")   # a third: past the class
     assert third.returncode == 2 and "error[E920]" in third.stderr
     assert "strengthup: 2\n" in file.read_text()
+
+
+def test_each_kind_of_limit_may_be_held_at_the_founding_only(tmp_path):
+    rules = RULES.replace('''  founding points 60   # a stable is founded with 60 crowns of fighters
+  size at most 4 "at most four fighters to a stable"''', '''  founding size at most 1 "founded by one fighter"
+  cost crowns(f) = 5 * f.Strength
+  founding limit crowns 10 "founded with 10 crowns"
+  founding quota class Brawler at most 1 "one brawler to found it"
+  founding require total(1 for f in fighters) == 1 "one fighter to found it"
+  founding every f in fighters: f.Strength <= 2 "the founders are weak"
+  founding at most 1 f in fighters where f.Strength == 3 "one strong founder at most"''')
+    (tmp_path / "dsl").mkdir()
+    (tmp_path / "dsl" / "league.rules").write_text(rules)
+    file = tmp_path / "stable.yaml"
+    file.write_text(STABLE.replace("../dsl/", "dsl/").replace("strength: 3", "strength: 3\n"
+                                                               "    - name: Tim\n"
+                                                               "      class: Brawler\n"
+                                                               "      strength: 3"))
+    founding = [d.code for d in validate([str(file)]).diagnostics]
+    # crowns, size, the quota, and the rules of the author's own (`every`: once a fighter)
+    assert sorted(founding) == ["E701", "E702", "E703"] + ["E706"] * 4, founding
+    file.write_text(file.read_text().replace("fighters:", "games: 3\nfighters:"))
+    assert validate([str(file)]).diagnostics == []
