@@ -129,7 +129,12 @@ def play(tmp_path: Path, *args: str, seed: str = ALIKE):
     return warband(tmp_path, "play", "scenarios/pit.rules", "--seed", seed, *args)
 
 
-EXPECTED_ALIKE = STABLE.replace("purse: 30", "purse: 40") + "      purse: 10\n"
+def played(text: str, games: int = 1) -> str:
+    """A warband's text with its count of games played (`games:`, above `fighters:`)."""
+    return text.replace("fighters:\n", f"games: {games}\nfighters:\n", 1)
+
+
+EXPECTED_ALIKE = played(STABLE.replace("purse: 30", "purse: 40") + "      purse: 10\n")
 
 
 # ---- the diff, the dry run, the update -------------------------------------------------------------
@@ -171,7 +176,7 @@ def test_an_entry_of_several_fighters_that_come_out_differently_is_split(tmp_pat
     assert result.returncode == 0, result.stderr
     assert "'Kid x2' is split into 2 entries" in result.stderr
     text = file.read_text()
-    assert text == STABLE.replace("purse: 30", "purse: 40").replace(
+    assert text == played(STABLE).replace("purse: 30", "purse: 40").replace(
         "    - name: Kid\n      class: Brawler\n      count: 2\n      strength: 2\n",
         "    - name: Kid 1\n      class: Brawler\n      strength: 2\n      purse: 10\n"
         "    - name: Kid 2\n      class: Brawler\n      strength: 2\n"
@@ -215,13 +220,15 @@ def test_a_scenario_whose_sides_it_writes_itself_has_nothing_to_update(tmp_path)
     assert not (tmp_path / "warbands" / "stable.games").exists()
 
 
-def test_a_game_whose_aftermath_changes_no_file_fighter_writes_nothing(tmp_path):
+def test_a_game_whose_aftermath_changes_no_file_fighter_writes_only_the_count(tmp_path):
     file = pit(tmp_path)
     path = tmp_path / "scenarios" / "pit.rules"
     path.write_text(path.read_text().replace("set f.Purse += 10", "set f.Purse += 0"))
     result = play(tmp_path, "--update")
-    assert result.returncode == 0 and "nothing to update" in result.stderr
-    assert file.read_text() == STABLE and not file.with_suffix(".games").exists()
+    assert result.returncode == 0, result.stderr
+    assert file.read_text() == played(STABLE)   # one game more played, nothing else
+    assert play(tmp_path, "--update").returncode == 0
+    assert file.read_text() == played(STABLE, 2)
 
 
 # ---- the record kept beside the warband --------------------------------------------------------------

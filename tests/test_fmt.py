@@ -158,7 +158,8 @@ def test_stdin_goes_to_stdout():
 
 def test_a_bug_that_would_change_the_data_refuses_the_file(monkeypatch):
     import warband.lists.fmt as fmt_module
-    monkeypatch.setattr(fmt_module, "format_text", lambda text, stats: text.replace("20", "21"))
+    monkeypatch.setattr(fmt_module, "format_text",
+                        lambda text, stats, kept=None: text.replace("20", "21"))
     result = fmt(CASES / "messy.yaml")
     assert result.text is None
     assert [d.code for d in result.diagnostics] == ["E641"]

@@ -119,6 +119,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     # events (run/events.py)
     "E328": (Severity.ERROR, "an event's trigger written wrongly"),
     "E329": (Severity.ERROR, "a side's part of its start out of range"),
+    # campaigns (run/campaign.py)
+    "E341": (Severity.ERROR, "a campaign statement (give, take, hire) outside an aftermath"),
+    "E342": (Severity.ERROR, "'founding' on an army entry that is no limit"),
+    "E343": (Severity.ERROR, "a side's stat named as a key of the warband file"),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),

@@ -329,7 +329,7 @@ def _campaign(scenario, scenario_ref: str, game, record_out: dict, text: str, fm
     from warband import catalog
     from warband.game.campaign import plan
     from warband.game.gamelog import render_text as render_log
-    worked = plan(scenario, scenario_ref, game.aftermath)
+    worked = plan(scenario, scenario_ref, game.aftermath, game.side_changes, game.campaign)
     sys.stdout.write(text if fmt == "json" else render_log(record_out))
     if worked.diagnostics:
         return fail(worked.diagnostics, worked.sources)

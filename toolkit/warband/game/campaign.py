@@ -37,11 +37,14 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from warband.catalog import display_path
 from warband.diagnostics import Diagnostic, diag
+from warband.game import campaign_roster as roster
+from warband.game.campaign_roster import COUNT, EQUIPMENT, STRUCK
 from warband.game.scenario import Scenario, resolve
 from warband.lang.ruleset import Ruleset
 from warband.lists.fmt import dump_document, load_document, plain
 from warband.lists.validate import Validation
-from warband.lists.warband_file import FIGHTERS, read_source, span_at
+from warband.lists.warband_file import FIGHTERS, GAMES, read_source, span_at
+from warband.run.campaign import Aftermath
 
 _FIXED_FIRST = ("name", "count", "class")
 _SCALAR = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#,\]}][^#,\]}]*?(?=\s*(?:#|,|]|}|$))""")
@@ -84,10 +87,27 @@ def side_files(scenario: Scenario, ref: str) -> list[Path | None]:
             for side in scenario.decl.sides]
 
 
-def plan(scenario: Scenario, ref: str, changes: list[tuple[int, str, object, object]]) -> Plan:
-    """The updates a game's aftermath `changes` (engine.Game.aftermath) make to its warbands."""
+@dataclass
+class Roster:
+    """What the aftermath did to one side's warband beside its fighters' stats (places are in
+    the side): fighters struck off, equipment given and taken, fighters hired, its own stats."""
+
+    struck: set[int] = field(default_factory=set)
+    gear: list[tuple[int, str, str]] = field(default_factory=list)
+    hired: list = field(default_factory=list)          # run.campaign.Hired
+    values: dict = field(default_factory=dict)         # side's stat -> its new value
+
+
+def plan(scenario: Scenario, ref: str, changes: list[tuple[int, str, object, object]],
+         side_changes: list[tuple[int, str, object, object]] = (),   # type: ignore[assignment]
+         record: Aftermath | None = None) -> Plan:
+    """The updates a game's aftermath makes to its warbands: the fighters' stats it changed
+    (`changes`: engine.Game.aftermath), the sides' kept stats (`side_changes`) and what else it
+    did (`record`: fighters struck off, equipment, fighters hired: engine.Game.campaign). Each
+    warband file also counts one game more (`games:`)."""
     out = Plan()
     files = side_files(scenario, ref)
+    record = record if record is not None else Aftermath()
     stats = {name for name, stat in scenario.ruleset.stats.items() if stat.derived is None}
     kept = [(i, name, new) for i, name, _, new in changes if name in stats]
     if not any(files):
@@ -105,8 +125,13 @@ def plan(scenario: Scenario, ref: str, changes: list[tuple[int, str, object, obj
     for index, file, places in by_side:
         side = scenario.side_names[index]
         mine = [(i - places.start, name, new) for i, name, new in kept if i in places]
+        what = Roster({i - places.start for i in record.struck if i in places},
+                      [(i - places.start, kind, piece) for i, kind, piece in record.gear
+                       if i in places],
+                      [h for h in record.hired if h.side == index],
+                      {name: new for i, name, _, new in side_changes if i == index})
         real = str(file.resolve())
-        if real in seen and mine:
+        if real in seen:
             out.diagnostics.append(diag(
                 "E920", f"sides '{seen[real]}' and '{side}' both play {_shown(file)}: the "
                         "game's changes cannot be written back to one file for both",
@@ -114,20 +139,16 @@ def plan(scenario: Scenario, ref: str, changes: list[tuple[int, str, object, obj
                 hint="give each side its own copy of the warband"))
             continue
         seen[real] = side
-        if not mine:
-            continue
-        update = _update_file(scenario, index, file, mine, out)
+        update = _update_file(scenario, index, file, mine, out, what)
         if update is not None and update.text != update.original.decode("utf-8"):
             out.updates.append(update)
-    if not out.updates and not out.diagnostics:
-        out.notes.append("the aftermath changed no stat of a fighter from a warband file: "
-                         "nothing to update")
     return out
 
 
-def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Plan) \
-        -> Update | None:
-    """One side's file with its fighters' changes (`mine`: place in the side, stat, value)."""
+def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Plan,
+                 what: Roster) -> Update | None:
+    """One side's file with its fighters' changes (`mine`: place in the side, stat, value) and
+    the rest of what the aftermath did to it (`what`), one game more played."""
     side = scenario.side_names[index]
     source = read_source(str(file), shared=True)   # (a regular file, as the game read it)
     if source.problem is not None or source.raw is None:
@@ -146,35 +167,54 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
             side_span, hint="someone (an editor?) saved it meanwhile: play the game again"))
         return None
     data = load_document(text)
-    entries = data[FIGHTERS]
+    top = _top(ruleset, warband.games, what, data, name, text, side_span, out)
+    if top is None:
+        return None
     wanted: dict[int, list[dict]] = {}   # entry -> the new values of each of its fighters
     place, refused = 0, False
     for fighter in warband.fighters:
         own: list[dict] = [{} for _ in range(fighter.count)]
+        where = span_at(data, (FIGHTERS, fighter.index), name, text, line=True)
         for n in range(fighter.count):
             for at, stat_name, new in mine:
                 if at == place + n:
                     own[n][stat_name] = new
+            if place + n in what.struck:
+                own[n][STRUCK] = True
+            problem = roster.gear(own[n], fighter, [(k, p) for at, k, p in what.gear
+                                                       if at == place + n])
+            if problem is not None:
+                out.diagnostics.append(diag("E920", problem[0], where, hint=problem[1]))
+                out.sources[name] = text
+                refused = True
         place += fighter.count
         if not any(own):
             continue
-        where = span_at(data, (FIGHTERS, fighter.index), name, text, line=True)
-        for stat_name in sorted({s for values in own for s in values}):
+        for stat_name in sorted({s for values in own for s in values if s[0] != "#"}):
             problem = _cannot_keep(ruleset, fighter.fighter_class, stat_name, fighter.label)
             if problem is not None:
                 out.diagnostics.append(diag("E920", problem[0], where, hint=problem[1]))
                 out.sources[name] = text
                 refused = True
         wanted[fighter.index] = own
-        if len({tuple(sorted(v.items())) for v in own}) > 1:
-            out.notes.append(f"{name}: '{fighter.label}' is split into {fighter.count} entries "
-                             f"('{fighter.name} 1', ...): its fighters came out of the game "
-                             "with different values")
+        left = roster.alive(own)
+        if len({roster.signature(v) for _, v in left}) > 1:
+            out.notes.append(f"{name}: '{fighter.label}' is split into {len(left)} entries "
+                             f"('{fighter.name} {left[0][0] + 1}', ...): its fighters came out "
+                             "of the game with different values")
     if refused:
         return None
-    new_text = _edited(text, data, entries, wanted, ruleset)
+    hires = _hires(ruleset, warband, what, data, name, text, side_span, out)
+    if hires is None:
+        return None
+    with_top = roster.top_lines(text, data, top)
+    if with_top is None:   # (a flow mapping at the top: the round trip sets them)
+        roster.top_values(data, top)
+        with_top = dump_document(data)
+    topped = load_document(with_top)
+    new_text = _edited(with_top, topped, topped[FIGHTERS], wanted, ruleset, hires)
     if new_text is None:
-        merged = [i for i, entry in enumerate(entries)
+        merged = [i for i, entry in enumerate(data[FIGHTERS])
                   if isinstance(entry, CommentedMap) and len(getattr(entry, "merge", ()) or ())]
         if merged:   # (an entry that takes its values from another, `<<: *bors`)
             where = span_at(data, (FIGHTERS, merged[0]), name, text, line=True)
@@ -202,6 +242,47 @@ def _update_file(scenario: Scenario, index: int, file: Path, mine: list, out: Pl
     return Update(file, name, source.raw, new_text, side)
 
 
+def _top(ruleset: Ruleset, games: int, what: Roster, data, name: str, text: str, side_span,
+         out: Plan) -> dict | None:
+    """The warband's own values after the game: one game more, and the side's stats the
+    aftermath changed (each one the warband's ruleset keeps; else E920, None)."""
+    top: dict = {GAMES: games + 1}
+    for stat_name, value in what.values.items():
+        state = ruleset.states.get(stat_name)
+        if state is None or state.owner != "side" or not state.kept:
+            out.diagnostics.append(diag(
+                "E920", f"the aftermath changes the side's {stat_name}, which the warband's "
+                        f"ruleset '{ruleset.id}' does not keep", span_at(data, (), name, text)
+                or side_span,
+                hint=f"declare it in the ruleset the warband names: stat {stat_name} on side: "
+                     "LOW..HIGH"))
+            out.sources[name] = text
+            return None
+        top[state.key] = value
+    return top
+
+
+def _hires(ruleset: Ruleset, warband, what: Roster, data, name: str, text: str, side_span,
+           out: Plan) -> list[dict] | None:
+    """The new entries of the fighters hired (a name the warband has is numbered); None with
+    E920 for a class the warband's ruleset does not have."""
+    taken = {f.name for f in warband.fighters} | {
+        f"{f.name} {n + 1}" for f in warband.fighters if f.count > 1 for n in range(f.count)}
+    hires = []
+    for hired in what.hired:
+        if hired.fighter_class not in ruleset.classes:
+            out.diagnostics.append(diag(
+                "E920", f"the aftermath hires '{hired.name}' as a {hired.fighter_class}, a "
+                        f"class the warband's ruleset '{ruleset.id}' does not have",
+                side_span, hint="declare the class in the ruleset the warband names"))
+            return None
+        fresh = roster.free_name(taken, hired.name)
+        taken.add(fresh)
+        hires.append({"name": fresh, "class": hired.fighter_class,
+                      "equipment": list(hired.equipment)})
+    return hires
+
+
 def _shown(file: Path) -> str:
     """A warband file by its real folder, 'warbands/x.yaml', not 'scenarios/../warbands/x.yaml'
     (the file itself is read and written by the name the scenario gives: a link stays a link)."""
@@ -225,17 +306,21 @@ def _cannot_keep(ruleset: Ruleset, class_name: str | None, stat_name: str,
 
 # ---- the new text ----------------------------------------------------------------------------------
 
-def _edited(text: str, data, entries, wanted: dict[int, list[dict]], ruleset: Ruleset) -> str | None:
-    """The file's text with the wanted values: edited line by line where it can be, else by the
-    round trip; None if neither says exactly what it should."""
+def _edited(text: str, data, entries, wanted: dict[int, list[dict]], ruleset: Ruleset,
+            hires: list[dict]) -> str | None:
+    """The file's text with the wanted values, fighters struck off and hired: edited line by
+    line where it can be, else by the round trip; None if neither says exactly what it
+    should."""
     order = [stat.key for stat in ruleset.stats.values()]
     expected = load_document(text)
     _apply(expected[FIGHTERS], wanted, ruleset)
+    roster.hire_entries(expected[FIGHTERS], hires)
     target = plain(expected)
-    lines = _line_edits_split(text, data, wanted, ruleset, order)
+    lines = _roster_lines(text, data, wanted, ruleset, order, hires)
     if lines is not None and _says(lines, target):
         return lines
     _apply(entries, wanted, ruleset)
+    roster.hire_entries(entries, hires)
     dumped = dump_document(data)
     if "\r\n" in text:
         dumped = dumped.replace("\r\n", "\n").replace("\n", "\r\n")
@@ -244,6 +329,29 @@ def _edited(text: str, data, entries, wanted: dict[int, list[dict]], ruleset: Ru
 
 def _differ(own: list[dict]) -> bool:
     return len({tuple(sorted(v.items())) for v in own}) > 1
+
+
+def _roster_lines(text: str, data, wanted: dict[int, list[dict]], ruleset: Ruleset,
+                  order: list[str], hires: list[dict]) -> str | None:
+    """Line edits: the stats (and equipment) of the fighters who stay, then the entries whose
+    fighters are all struck off removed and the hired ones added. An entry of several fighters
+    some of whom are struck off is left to the round trip."""
+    gone = [i for i, own in wanted.items() if not roster.alive(own)]
+    staying = {}
+    for i, own in wanted.items():
+        left = roster.alive(own)
+        if not left or len(left) == len(own):
+            staying.update({i: own} if left else {})
+            continue
+        if len({roster.signature(v) for _, v in left}) > 1:
+            return None   # (some struck off, the others split: the round trip)
+        values = {k: v for k, v in left[0][1].items() if k != STRUCK}
+        staying[i] = [{**values, COUNT: len(left)}]   # the same entry, counting fewer
+    edited = _line_edits_split(text, data, staying, ruleset, order) if staying else text
+    if edited is None or not (gone or hires):
+        return edited
+    return roster.roster_lines(edited, load_document(edited), gone, hires) if not any(
+        _differ(own) for own in staying.values()) else None
 
 
 def _line_edits_split(text: str, data, wanted: dict[int, list[dict]], ruleset: Ruleset,
@@ -302,7 +410,7 @@ def _split_lines(text: str, data, splits: list[int]) -> str | None:
             end -= 1   # blank lines and comments above the next entry (or key) are its own
         count_line, count_column = entry.lc.key("count")
         if entry.lc.value("count")[0] != count_line or \
-                not _ends_here(lines, count_line, count_column):
+                not roster.ends_here(lines, count_line, count_column):
             return None
         name_line, name_column = entry.lc.value("name")
         found = _SCALAR.match(lines[name_line], name_column)
@@ -337,17 +445,24 @@ def _key(entry, ruleset: Ruleset, stat_name: str) -> str:
 
 
 def _apply(entries, wanted: dict[int, list[dict]], ruleset: Ruleset) -> None:
-    """Set the values in round-trip data; an entry whose fighters differ is split."""
+    """Set the values in round-trip data; an entry whose fighters differ is split, one whose
+    fighters are struck off counts fewer or leaves the list."""
     order = [stat.key for stat in ruleset.stats.values()]
     for index in sorted(wanted, reverse=True):
         own = wanted[index]
         entry = entries[index]
-        if len({tuple(sorted(v.items())) for v in own}) == 1:
-            _set(entry, own[0], ruleset, order)
+        left = roster.alive(own)
+        if not left:
+            del entries[index]
+            continue
+        if len({roster.signature(v) for _, v in left}) == 1:
+            _set(entry, left[0][1], ruleset, order)
+            if len(left) < len(own):
+                entry["count"] = len(left)
             continue
         base = str(entry["name"])   # the game's names for them: 'Spearman 1', ...
-        copies = [entry] + [_copy(entry) for _ in own[1:]]
-        for n, (one, values) in enumerate(zip(copies, own)):
+        copies = [entry] + [_copy(entry) for _ in left[1:]]
+        for one, (n, values) in zip(copies, left):
             one["name"] = f"{base} {n + 1}"
             if "count" in one:
                 del one["count"]
@@ -365,6 +480,11 @@ def _copy(entry):
 
 def _set(entry, values: dict, ruleset: Ruleset, order: list[str]) -> None:
     for stat_name, value in values.items():
+        if stat_name == EQUIPMENT:
+            roster.set_equipment(entry, value)
+            continue
+        if stat_name == STRUCK:
+            continue
         key = _key(entry, ruleset, stat_name)
         if key in entry:
             entry[key] = value
@@ -391,16 +511,6 @@ def _scalar(value) -> str:
     return str(value)
 
 
-def _ends_here(lines: list[str], line: int, column: int) -> bool:
-    """Whether the value on `line` ends there: the next line that is not blank is indented no
-    more than the key (another key, a comment, another entry), not the rest of a multi-line
-    value (which YAML indents more than its key)."""
-    for after in lines[line + 1:]:
-        if after.strip():
-            return len(after) - len(after.lstrip(" ")) <= column
-    return True
-
-
 def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                 order: list[str]) -> str | None:
     """The text with each value replaced where it stands and each new key put on a line of its
@@ -409,12 +519,21 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
     ending = "\r\n" if "\r\n" in text else "\n"
     replace: list[tuple[int, int, str]] = []    # (line, column, new text)
     inserts: dict[int, list[str]] = {}          # before this line: these lines
+    ranges: list[tuple[int, int, list[str]]] = []   # lines first..last become these
     for index, new in values.items():
         entry = entries[index]
         if not isinstance(entry, CommentedMap) or entry.fa.flow_style() or entry.merge:
             return None
         keys = list(entry.keys())
-        for stat_name in sorted(new, key=lambda s: order.index(ruleset.stats[s].key)):
+        if STRUCK in new:
+            return None   # (the entry's lines: roster_lines, or the round trip)
+        if COUNT in new:   # fighters struck off: the count where it stands
+            if "count" not in entry or isinstance(entry["count"], (CommentedMap, CommentedSeq)):
+                return None
+            line, column = entry.lc.value("count")
+            replace.append((line, column, str(new[COUNT])))
+        for stat_name in sorted((n for n in new if n[0] != "#"),
+                                key=lambda s: order.index(ruleset.stats[s].key)):
             key = _key(entry, ruleset, stat_name)
             value = _scalar(new[stat_name])
             if key in entry:
@@ -430,7 +549,7 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                 last = keys[-1]
                 line, column = entry.lc.key(last)
                 if isinstance(entry[last], (CommentedMap, CommentedSeq)) or \
-                        entry.lc.value(last)[0] != line or not _ends_here(lines, line, column):
+                        entry.lc.value(last)[0] != line or not roster.ends_here(lines, line, column):
                     return None
                 inserts.setdefault(line + 1, []).append(f"{' ' * column}{key}: {value}{ending}")
                 continue
@@ -443,14 +562,26 @@ def _line_edits(text: str, entries, values: dict[int, dict], ruleset: Ruleset,
                     len(lines[line - 1]) - len(lines[line - 1].lstrip(" ")) <= column:
                 line -= 1   # comments directly above a key are that key's: go above them
             inserts.setdefault(line, []).append(f"{' ' * column}{key}: {value}{ending}")
+        if EQUIPMENT in new:   # (the entry's list, on the lines it has or a line of its own)
+            edits = roster.equipment_lines(lines, entry, new[EQUIPMENT], ending)
+            if edits is None:
+                return None
+            ranges += edits[0]
+            for line, added in edits[1].items():
+                inserts.setdefault(line, []).extend(added)
     for line, column, value in sorted(replace, reverse=True):
         found = _SCALAR.match(lines[line], column)
         if found is None:
             return None
         lines[line] = lines[line][:column] + value + lines[line][found.end():]
-    for line in sorted(inserts, reverse=True):
-        lines[line:line] = inserts[line]
+    # last first, a range before what goes above its first line (no two share a line)
+    steps = [(first, 1, last, new_lines) for first, last, new_lines in ranges] + \
+        [(line, 0, line - 1, added) for line, added in inserts.items()]
+    for first, _, last, new_lines in sorted(steps, key=lambda t: (t[0], t[1]), reverse=True):
+        lines[first:last + 1] = new_lines
     return "".join(lines)
+
+
 
 
 __all__ = ["Plan", "Update", "plan", "side_files"]

@@ -43,6 +43,7 @@ from warband.game.worth import Worth
 from warband.lang import nodes
 from warband.limits import DEFAULT_ROUNDS, MAX_FIGHTERS, MAX_ROUNDS
 from warband.run import budget, flow
+from warband.run.campaign import Aftermath, removes
 from warband.run.codegen import hooks as codegen
 from warband.run.codegen.runtime import Draft, Interpret, through_of
 from warband.run.decisions import Policies, mcts_runs, weighs
@@ -99,6 +100,11 @@ class Game:
         # what the aftermath changed: (fighter's place in the world, field, old, new), the
         # changes a campaign keeps (game/campaign.py writes them back into warband files)
         self.aftermath: list[tuple[int, str, object, object]] = []
+        # and what else it did to the warbands (run/campaign.py): the fighters struck off, the
+        # equipment given and taken, the fighters hired; and each side's kept stats it changed
+        # (side's place, stat, old, new)
+        self.campaign = Aftermath()
+        self.side_changes: list[tuple[int, str, object, object]] = []
         # whether the engine keeps the position in the turn (GameState.frames), for players
         # that look past the run a decision is in (set by play)
         self.resumable = False
@@ -279,7 +285,16 @@ class Game:
         if "aftermath" in self.blocks:
             state.log.event("aftermath", state.round)
             self.resumable = False   # (the game is over: nobody looks ahead from here)
-            world = self.run_block("aftermath", world)
+            watch = self.scenario.kept.get("removes")
+            if watch is None:
+                watch = self.scenario.kept["removes"] = removes(
+                    self.ruleset, self.decl.aftermath)
+            self.campaign.watch = watch
+            self.interp.campaign = self.campaign   # (what it does to the warbands)
+            try:
+                world = self.run_block("aftermath", world)
+            finally:
+                self.interp.campaign = None
             self._log_changes(ended, world)
         self.final = world   # for whoever wants to look at the end of the game
         if state.log.record:   # with the summary: survivors, score by rule, why
@@ -332,6 +347,26 @@ class Game:
                     self.aftermath.append((index, name, old, new))
                     self.state.log.event("change", self.state.round, fighter=f1.name, field=name,
                                    old=old, new=new)
+        kept = {n for n, s in self.ruleset.states.items() if s.owner == "side" and s.kept}
+        for index, (s0, s1) in enumerate(zip(before.sides, after.sides)):
+            for name in sorted(kept):
+                if s0.values.get(name) != s1.values.get(name):
+                    old, new = plain(s0.values.get(name)), plain(s1.values.get(name))
+                    self.side_changes.append((index, name, old, new))
+                    self.state.log.event("change", self.state.round, side=s1.name, field=name,
+                                         old=old, new=new)
+        record = self.campaign   # (run/campaign.py)
+        for index, kind, piece in record.gear:
+            self.state.log.event("change", self.state.round, fighter=after.fighters[index].name,
+                                 field="equipment", old=None,
+                                 new=f"{'given' if kind == 'give' else 'lost'} {piece}")
+        for index in sorted(record.struck):
+            self.state.log.event("change", self.state.round, fighter=after.fighters[index].name,
+                                 field="on its warband's list", old=True, new=False)
+        for hired in record.hired:
+            self.state.log.event("change", self.state.round, side=after.sides[hired.side].name,
+                                 field="hired", old=None,
+                                 new=f"{hired.name} ({hired.fighter_class})")
 
     def run_entered(self, decl: nodes.ProcedureDecl, args: dict, world: World) -> World:
         """A marker's `when entered` block, run in the middle of a move: a decision under it

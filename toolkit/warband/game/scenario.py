@@ -38,6 +38,8 @@ class Scenario:
     # per side, the warband file its fighters came from (a --side file, or the scenario's
     # `side ... from`), None where the scenario writes them: what `play --update` writes to
     files: list[Path | None] = field(default_factory=list)
+    # campaigns: per side, the side's stats its warband file keeps (by their declared names)
+    side_values: list[dict] = field(default_factory=list)
     # what every game of the scenario works out alike, made once: the World it starts from
     # (Worlds are never changed in place), the board's size and zones, ...
     kept: dict = field(default_factory=dict, repr=False, compare=False)
@@ -52,7 +54,8 @@ class Scenario:
         if found is None:
             found = self.kept["start"] = make_world(
                 self.ruleset, [s for side in self.forces for s in side],
-                [{} for _ in self.side_names], self.side_names)
+                [dict(self.side_values[i]) if i < len(self.side_values) else {}
+                 for i in range(len(self.side_names))], self.side_names)
         return found
 
 
@@ -120,16 +123,18 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
     validation = Validation()
     forces: list[list[FighterSpec]] = []
     files: list[Path | None] = []
+    side_values: list[dict] = []   # campaigns: the side's stats its file keeps
     inline: list = []   # (a fighter the scenario writes, its first fighter's place, its side)
     total = 0
     for index, side in enumerate(decl.sides):
         specs: list[FighterSpec] = []
         specs_before = [f for force in forces for f in force]
+        side_values.append({})
         mine = replaced.get(side.name.name)
         files.append(Path(mine.path) if mine is not None else
                      path.parent / side.file if side.file is not None else None)
         if mine is not None:   # the player's own list: checked alone, its fighters only
-            fighters = _side_file(mine, ruleset, validation, diagnostics)
+            fighters = _side_file(mine, ruleset, validation, diagnostics, side_values[-1])
             if fighters is None:
                 continue
             total += sum(f.count for f in fighters)
@@ -171,6 +176,7 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
                 continue
             for fighter in result.warband.fighters:
                 specs += fighter.specs(index)
+            side_values[-1].update(_kept(ruleset, result.warband))
         for spec in side.fighters:
             inline.append((spec, len(specs_before) + len(specs), index))
             diagnostics += _missing_stats(ruleset, spec) + _class_bounds(ruleset, spec) + \
@@ -191,11 +197,17 @@ def load_scenario(ref: str, side_files: Sequence[SideFile] = ()) -> Scenario | l
     if diagnostics:
         return Findings(diagnostics, compiled.sources, validation.sources)
     return Scenario(ruleset, decl, catalog.display_path(path), names, forces,
-                    sources=compiled.sources, files=files)
+                    sources=compiled.sources, files=files, side_values=side_values)
+
+
+def _kept(ruleset: Ruleset, warband) -> dict:
+    """Campaigns: the side's stats a warband file keeps that the scenario's ruleset has."""
+    return {name: value for name, value in (warband.values or {}).items()
+            if name in ruleset.states and ruleset.states[name].owner == "side"}
 
 
 def _side_file(given: SideFile, ruleset: Ruleset, validation: Validation,
-               diagnostics: list[Diagnostic]) -> list | None:
+               diagnostics: list[Diagnostic], values: dict) -> list | None:
     """The fighters of a `--side` warband file, or None with the reasons in `diagnostics`:
     the file's own diagnostics, then one E901 at the option that names it."""
     # named as the user named it (relative to the working directory), unless run elsewhere
@@ -215,6 +227,7 @@ def _side_file(given: SideFile, ruleset: Ruleset, validation: Validation,
             hint=f"give a warband of {' or '.join(repr(c) for c in chain)}; `warband convert` "
                  "may make one"))
         return None
+    values.update(_kept(ruleset, result.warband))   # campaigns: the side's stats it keeps
     return list(result.warband.fighters)
 
 

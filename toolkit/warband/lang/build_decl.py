@@ -51,6 +51,12 @@ class DeclBuilder(BuildBase):
         name, owner, initial, doc = c
         return nodes.StateDecl("counter", self.ident(name), owner, initial, doc, self.span(meta))
 
+    def side_stat_decl(self, meta, c):
+        """Campaigns: `stat NAME on side: LOW..HIGH`, a counter kept between games."""
+        name, low, high, default, doc = c
+        return nodes.StateDecl("counter", self.ident(name), "side", default, doc,
+                               self.span(meta), nodes.RangeType(low, high, self.span(meta)))
+
     def tier_decl(self, meta, c):
         return nodes.TierDecl(self.ident(c[0]), c[1], self.span(meta))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lark import Token, v_args
 
 from warband.lang import nodes
-from warband.lang.build_base import BuildBase
+from warband.lang.build_base import BuildBase, unquote
 
 
 @v_args(meta=True)
@@ -58,3 +58,15 @@ class FlowBuilder(BuildBase):
 
     def end_turn_stmt(self, meta, c):
         return nodes.EndTurn(c[0], self.span(meta))
+
+    # ---- campaigns: in a scenario's aftermath (lang/nodes_campaign.py) ---------------------------
+    def give_stmt(self, meta, c):
+        return nodes.Gear("give", self.ident(c[0]), c[1], self.span(meta))
+
+    def take_stmt(self, meta, c):
+        return nodes.Gear("take", self.ident(c[0]), c[1], self.span(meta))
+
+    def hire_stmt(self, meta, c):
+        name, cls, side, *gear = c
+        return nodes.Hire(unquote(str(name)), self.ident(cls), side,
+                          tuple(self.ident(g) for g in gear if g is not None), self.span(meta))

@@ -123,7 +123,12 @@ class ListsBuilder(BuildBase):
         repeated = []    # a second cost, points or size: the checker's E202, never a silent pick
         lists: dict[str, list] = {"quota": [], "remove": [], "each": [], "rule": [],
                                   "costs": [], "limits": []}
+        founding = []   # campaigns: the entries held only at a warband's founding
         for kind, value in entries:
+            if kind == "founding":
+                kind, value = value
+                founding.append((kind, value.span if type(value) in nodes.NODE_CLASSES
+                                 else value[-1]))
             if kind in lists:
                 lists[kind].append(value)
             elif kind in first:
@@ -134,7 +139,12 @@ class ListsBuilder(BuildBase):
         return nodes.ArmyDecl(doc, quotas=tuple(lists["quota"]), span=self.span(meta),
                               removals=tuple(lists["remove"]), each=tuple(lists["each"]),
                               rules=tuple(lists["rule"]), costs=tuple(lists["costs"]),
-                              limits=tuple(lists["limits"]), repeated=tuple(repeated), **fields)
+                              limits=tuple(lists["limits"]), repeated=tuple(repeated),
+                              founding=tuple(founding), **fields)
+
+    def army_founding(self, meta, c):
+        """`founding ENTRY`: the entry, marked (army_decl keeps its span)."""
+        return "founding", c[0]
 
     # ---- house rules ------------------------------------------------------------------------------
     def override_decl(self, meta, c):

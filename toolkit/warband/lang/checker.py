@@ -17,6 +17,7 @@ from warband.diagnostics import Diagnostic, Related, Span, diag, did_you_mean
 from warband.lang import nodes
 from warband.lang.army_checker import OUTSIDE_ARMY, ArmyChecker
 from warband.lang.call_weight import CALLABLE, CAP, CallWeights, callables
+from warband.lang.campaign_checker import CampaignChecker
 from warband.lang.class_checker import ClassChecker
 from warband.lang.deck_checker import DeckChecker
 from warband.lang.equipment_profiles import ProfileChecker
@@ -67,7 +68,7 @@ LOOP_STATEMENTS = (nodes.ForEach, nodes.ForSorted, nodes.Repeat, nodes.While)
 
 
 class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChecker, ClassChecker,
-              ProfileChecker, EventChecker):
+              ProfileChecker, EventChecker, CampaignChecker):
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.diagnostics: list[Diagnostic] = []
@@ -228,6 +229,10 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.stat(decl)
                 case nodes.StateDecl(initial=initial):
                     self.piece_state(decl)   # pieces as values: on a kind of marker
+                    if decl.range is not None:   # campaigns: a side's stat, kept
+                        for end in (decl.range.low, decl.range.high):
+                            self.fixed_number(end, Scope({}), "a stat's bound")
+                        self.side_stat_key(decl)
                     if initial is not None:
                         self.require_fixed(self.expr(initial, Scope({})), initial.span,
                                            "a starting value")
@@ -253,6 +258,7 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.in_army = True
                     try:
                         self.army(decl)
+                        self.founding(decl)   # campaigns: limits held at founding only
                     finally:
                         self.in_army = False
                 case nodes.MarkerDecl():
@@ -497,6 +503,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                                stmt.span, hint="it stands in the body of a 'repeat', "
                                                "'for each' or 'while' loop of the same rule; "
                                                "a bare 'return' ends the whole rule")
+            case nodes.Gear() | nodes.Hire():   # campaigns: in an aftermath
+                self.campaign_stmt(stmt, scope)
             case nodes.EndTurn():
                 whose = cast(nodes.EndTurn, stmt).side
                 if whose is not None:
@@ -656,8 +664,10 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used and \
                     sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) and \
-                    not (isinstance(sym.decl, nodes.TableDecl) and sym.decl.reference):
-                # (a table for reference is there for the players: roster sheets print it)
+                    not (isinstance(sym.decl, nodes.TableDecl) and sym.decl.reference) and \
+                    not (isinstance(sym.decl, nodes.StateDecl) and sym.decl.range is not None):
+                # (a table for reference is there for the players: roster sheets print it; a
+                # side's stat kept between games, for its warband file and the scenarios)
                 self.error("W101", f"{noun(sym.kind)} '{sym.name}' is never used",
                            sym.span, hint="remove it, or use it in a rule")
 

@@ -19,6 +19,7 @@ class CheckerParts:
     if TYPE_CHECKING:  # what the Checker provides, whichever part defines it
         current: str | None
         expr_types: dict[int, Type]
+        in_aftermath: bool   # campaigns: a scenario's aftermath is being checked
         table: SymbolTable
         table_types: dict[int, Type]
         unknown_hints: dict[str, str]

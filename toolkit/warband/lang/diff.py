@@ -329,6 +329,12 @@ def _step_text(stmt: nodes.Stmt) -> str:
             return f"choose {n.name} within {expr_text(r)} of {expr_text(a)} by {expr_text(d)}"
         case nodes.PutAt(piece=p, where=w):   # moving a piece
             return f"put {expr_text(p)} at {expr_text(w)}"
+        # campaigns: in an aftermath
+        case nodes.Gear(kind=k, equipment=e, fighter=f):
+            return f"{k} {e.name} {'to' if k == 'give' else 'from'} {expr_text(f)}"
+        case nodes.Hire(name=n, fighter_class=c, side=x, equipment=gear):
+            return (f'hire "{n}" as {c.name} for {expr_text(x)}'
+                    + (f" equipment {', '.join(g.name for g in gear)}" if gear else ""))
     # A statement named nowhere above is still shown by its kind, in words rather than the
     # node's class name ("ForSorted" meant nothing to a designer).
     return re.sub(r"(?<!^)(?=[A-Z])", " ", type(stmt).__name__).lower() + " ..."
@@ -400,7 +406,13 @@ def _state(a: State, b: State) -> list[str]:
         out.append(f"{a.kind} on each {a.owner} -> {b.kind} on each {b.owner}")
     if a.initial != b.initial:
         out.append(f"starts at {value_text(a.initial)} -> {value_text(b.initial)}")
+    if (a.low, a.high) != (b.low, b.high):   # campaigns: a side's stat kept between games
+        out.append(f"kept between games: {_kept(a)} -> {_kept(b)}")
     return out + _doc(a.doc, b.doc)
+
+
+def _kept(s: State) -> str:
+    return f"{value_text(s.low)}..{value_text(s.high)}" if s.kept else "no"
 
 
 def _tier(a: Tier, b: Tier) -> list[str]:

@@ -397,8 +397,13 @@ class GameChecker(CheckerParts):
         if decl.round is None:
             self.error("E402", f"scenario '{decl.name.name}' has no round", decl.name.span,
                        hint="say what happens in each round, as in: round { ... }")
-        for block in (decl.setup, decl.round, decl.aftermath):
+        for block in (decl.setup, decl.round):
             self.block(block, Scope({}))
+        self.in_aftermath = True   # (campaigns: give, take and hire stand there)
+        try:
+            self.block(decl.aftermath, Scope({}))
+        finally:
+            self.in_aftermath = False
         for event in decl.events:   # the scenario's own events (event_checker.py)
             self.event(event)
         if decl.rounds is not None:

@@ -16,6 +16,7 @@ DECLARATION_KEYWORDS = (
     "conversion",
     "deck", "bag",   # decks and bags of cards and tokens
     "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
+    "event",   # events: `event NAME when TRIGGER { ... }`
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place",
@@ -23,7 +24,8 @@ STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "
                       "face",      # facing: `face f towards g`
                       "inflict",   # inflict: units of several models
                       "draw", "discard", "shuffle",   # decks and bags
-                      "while", "break", "continue", "end")   # turn flow
+                      "while", "break", "continue", "end",   # turn flow
+                      "give", "take", "hire")   # campaigns: in a scenario's aftermath
 
 
 @lru_cache(maxsize=1)

@@ -397,7 +397,11 @@ def _merge_army(base: nodes.ArmyDecl, house: nodes.ArmyDecl, d: list[Diagnostic]
                           each=tuple(each) + house.each, rules=base.rules + house.rules,
                           costs=_laid_over(costs, house.costs),
                           limits=_laid_over(limits, house.limits),
-                          repeated=house.repeated)   # the house's own twice-given entries
+                          repeated=house.repeated,   # the house's own twice-given entries
+                          # campaigns: the base's marks that the house did not replace
+                          founding=tuple(m for m in base.founding if m[0] not in (
+                              "points", "size") or getattr(house, m[0]) is None)
+                          + house.founding)
 
 
 def _laid_over(base: dict, house: tuple) -> tuple:

@@ -5,13 +5,15 @@ about it, and two identical expressions at different places stay distinct.
 
 The nodes live in four modules by what they are (nodes_core: names, expressions and
 statements; nodes_decl: declarations, house rules and conversions; nodes_board: play on a
-board and scenarios; nodes_flow: decks and bags, and turn flow); this module gathers them, so that the rest of the package says
+board and scenarios; nodes_flow: decks and bags, and turn flow; nodes_campaign: what an
+aftermath does to a warband between games); this module gathers them, so that the rest of the package says
 `nodes.ClassDecl` whichever part holds it, and holds what a whole file is (Decl, Module).
 """
 
 from __future__ import annotations
 
 from warband.lang.nodes_board import *  # noqa: F403
+from warband.lang.nodes_campaign import *  # noqa: F403
 from warband.lang.nodes_core import *  # noqa: F403
 from warband.lang.nodes_decl import *  # noqa: F403
 from warband.lang.nodes_event import *  # noqa: F403

@@ -78,6 +78,9 @@ class StateDecl:
     initial: Expr | None
     doc: str | None
     span: Span
+    # campaigns: `stat NAME on side: LOW..HIGH`, a side's value kept between games in its
+    # warband file (a counter to the rules, within its range)
+    range: "RangeType | None" = None
 
 
 @node
@@ -360,6 +363,10 @@ class ArmyDecl:
     limits: tuple[CostLimit, ...] = ()
     # (entry, span, the first one's span) of a second `cost`, `points` or `size`
     repeated: tuple[tuple[str, Span, Span], ...] = ()
+    # campaigns: the entries marked `founding`, by their kind (points, size, limits, quota,
+    # each, rule; cost, costs and remove are refused) and span: a warband is held to them
+    # only until it has played a game
+    founding: tuple[tuple[str, Span], ...] = ()
 
 
 # ---- house rules: layers on an `extends` base ---------------------------------------------------

@@ -72,6 +72,20 @@ class State:
     initial: Constant | None
     doc: str | None
     span: Span
+    # campaigns: a side's stat (`stat NAME on side: LOW..HIGH`), kept between games in its
+    # warband file under `key`: a counter to the rules, within its range
+    low: Number | None = None
+    high: Number | None = None
+
+    @property
+    def kept(self) -> bool:
+        """A side's stat, kept between games (not a counter of one game)."""
+        return self.low is not None
+
+    @property
+    def key(self) -> str:
+        """Its key in a warband file."""
+        return self.name.lower()
 
 
 @dataclass(frozen=True)
@@ -172,6 +186,26 @@ class Army:
     span: Span
     rules: tuple[nodes.ArmyRule, ...] = ()   # the author's own legality rules, run per warband
     costs: tuple[Cost, ...] = ()             # the named costs beside the points
+    # campaigns: the entries held at a warband's founding only, by kind and span
+    # (nodes.ArmyDecl.founding)
+    founding: tuple[tuple[str, Span], ...] = ()
+    capped: bool = True   # whether the points limit the cost (not past a `founding points`)
+
+    def grown(self) -> "Army":
+        """The army rules a warband past its founding (one that has played a game) is held
+        to: those marked `founding` left out."""
+        if not self.founding:
+            return self
+        kinds = {kind for kind, _ in self.founding}
+        spans = {span for _, span in self.founding}
+        return replace(   # (the points stay the game's size, which other rules may read)
+            self, capped=self.capped and "points" not in kinds,
+            size=None if "size" in kinds else self.size,
+            quotas=tuple(q for q in self.quotas if q.span not in spans),
+            rules=tuple(r for r in self.rules if r.span not in spans),
+            costs=tuple(replace(c, limit=None, limit_doc=None, limit_span=None)
+                        if c.limit_span in spans else c for c in self.costs),
+            founding=())
 
 
 @dataclass(frozen=True)
@@ -380,11 +414,13 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                                              decl.span,
                                              decl.fighter.name if decl.fighter else None,
                                              decl.derived, decl.when)
-            case nodes.StateDecl():
+            case nodes.StateDecl(range=None):
                 initial = _const(decl.initial, d, "a starting value") if decl.initial else (
                     False if decl.kind == "flag" else 0)
                 states[decl.name.name] = State(decl.name.name, decl.kind, decl.owner, initial,
                                                decl.doc, decl.span)
+            case nodes.StateDecl():   # campaigns: a side's stat, kept between games
+                states[decl.name.name] = _side_stat(decl, d)
             case nodes.TraitDecl():
                 traits[decl.name.name] = Trait(decl.name.name, decl.param is not None,
                                                decl.combine, decl.doc, decl.span)
@@ -456,6 +492,23 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         scenario=table.scenario, profiles=FrozenDict(profiles), decks=FrozenDict(decks),
         events=tuple(events) + (table.scenario.events if table.scenario else ()))
     return ruleset, d
+
+
+# ---- campaigns: `stat NAME on side: LOW..HIGH`, a side's value kept in its warband file --------
+def _side_stat(decl: nodes.StateDecl, d: list[Diagnostic]) -> State:
+    bounds = cast(nodes.RangeType, decl.range)
+    low = _number(bounds.low, d, "a stat's lower bound")
+    high = _number(bounds.high, d, "a stat's upper bound")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        d.append(diag("E305", f"the range {low}..{high} is empty", bounds.span,
+                      hint=f"write it as {high}..{low}"))
+    initial = _const(decl.initial, d, "a default") if decl.initial else low
+    if isinstance(initial, (int, Fraction)) and isinstance(low, (int, Fraction)) and \
+            isinstance(high, (int, Fraction)) and not low <= initial <= high:
+        d.append(diag("E305", f"the default {initial} is outside {low}..{high}",
+                      cast(nodes.Expr, decl.initial).span))
+    return State(decl.name.name, decl.kind, decl.owner, initial, decl.doc, decl.span,
+                 low if low is not None else 0, high)
 
 
 # ---- weapon profiles: `stat Range on equipment: ...` and the values each piece carries ----------
@@ -715,4 +768,4 @@ def _army(decl: nodes.ArmyDecl, d: list[Diagnostic]) -> Army:
                           nodes.cost_definition(c), given.value if given else None,
                           given.doc if given else None, given.span if given else None))
     return Army(cost, points, size, tuple(quotas), decl.doc, decl.span, decl.rules,
-                tuple(named))
+                tuple(named), decl.founding)

@@ -221,6 +221,11 @@ def render(ruleset: Ruleset, console: Console) -> None:
     if ruleset.states:
         section("Kept during play")
         for s in ruleset.states.values():
+            if s.kept:   # campaigns: a side's stat, kept in its warband file
+                say(f"stat {s.name}{at(s.name)} on each side: {value_text(s.low)}.."
+                    f"{value_text(s.high)}, default {value_text(s.initial)}, kept between "
+                    f"games (its warband's '{s.key}:')" + (f": {s.doc}" if s.doc else ""))
+                continue
             say(f"{s.kind} {s.name}{at(s.name)} on each {s.owner}"
                           + (f": {s.doc}" if s.doc else ""))
     for table in ruleset.tables.values():

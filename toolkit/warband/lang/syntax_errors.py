@@ -154,7 +154,8 @@ def _patterns() -> dict[str, str]:
 # What starts an entry of a class: a list of them is said in one phrase.
 _CLASS_ENTRIES = {"tier", "traits", "equipment", "stat", "group", "single", "unique",
                   "models", "wounds"}   # models, wounds: units of several models
-_ARMY_ENTRIES = {"cost", "limit", "points", "size", "quota", "remove", "require", "every", "at", "exactly"}
+_ARMY_ENTRIES = {"cost", "limit", "points", "size", "quota", "remove", "require", "every", "at",
+                 "exactly", "founding"}
 
 # What can only continue the line before: left out when the unexpected word begins a line.
 _CONTINUATIONS = {"LPAR", "COMMA", "DOT", "SUM", "MAX", "MIN"} | _OPERATORS

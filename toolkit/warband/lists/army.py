@@ -208,8 +208,8 @@ def check_points(warband: Warband, ruleset, place: Place, result: ArmyResult) ->
     result.total = sum((c for _, c in by_entry), 0)
     limit = warband.points if warband.points is not None else army.points
     result.limit = limit if isinstance(limit, int) else None
-    if result.limit is None or result.total <= result.limit or not by_entry:
-        return
+    if result.limit is None or result.total <= result.limit or not by_entry or not army.capped:
+        return   # (campaigns: past a `founding points`, the points no longer cap the cost)
     (first, first_cost), others = by_entry[0], by_entry[1:]
     related = [Related(s, f"{f.label}: {_points(c)}")
                for f, c in others if (s := place.fighter(f))]

@@ -2,7 +2,8 @@
 
 The canonical layout:
 - the editor's modeline comment (`# yaml-language-server: ...`) is the first line;
-- top-level keys in the order name, ruleset, points, notes, fighters, then any other key in the
+- top-level keys in the order name, ruleset, points, notes, games and the side's stats the
+  ruleset keeps (a campaign's), fighters, then any other key in the
   order the file had it;
 - each fighter's keys in the order name, count, class, the ruleset's stats in the order the
   ruleset declares them, traits, equipment, notes, then any other key as it was;
@@ -52,7 +53,7 @@ from warband.lists.validate import Validation
 from warband.lists.warband_file import Source, ruleset_ref
 from warband.lists.yamlload import load_yaml
 
-TOP_ORDER = ("name", "ruleset", "points", "notes", "fighters")
+TOP_ORDER = ("name", "ruleset", "points", "notes", "games", "fighters")
 MODELINE = re.compile(r"^#\s*yaml-language-server:")
 _EXPLICIT_KEY = re.compile(r"^([ -]*\?)(?:\s|$)", re.MULTILINE)  # YAML's '? key' form
 _COMMENT = re.compile(r"^(\s*)#")
@@ -218,8 +219,12 @@ def _fighter_order(fighter, stats: list[str] | None) -> list:
     return head + middle + tail + others
 
 
-def _top_order(data) -> list:
-    return [k for k in TOP_ORDER if k in data] + [k for k in data if k not in TOP_ORDER]
+def _top_order(data, kept: list[str] | None = None) -> list:
+    """The file's keys in order: name, ruleset, points, notes, a campaign's `games:` and the
+    side's stats its ruleset keeps (`kept`, as `play --update` writes them), the fighters,
+    then any other key as it was."""
+    order = [k for k in TOP_ORDER if k != "fighters"] + list(kept or ()) + ["fighters"]
+    return [k for k in order if k in data] + [k for k in data if k not in order]
 
 
 def _reorder_fighters(text: str, stats: list[str] | None) -> str:
@@ -277,12 +282,12 @@ def _item_lines(text: str, line: int, column: int) -> list[int]:
     return starts
 
 
-def _reorder_top(text: str) -> str:
+def _reorder_top(text: str, kept: list[str] | None = None) -> str:
     data = load_document(text)
     if not _block_map(data):
         return text
     lines = text.splitlines(keepends=True)
-    return "".join(_reorder(lines, data, _top_order(data), 0, len(lines), dash=False))
+    return "".join(_reorder(lines, data, _top_order(data, kept), 0, len(lines), dash=False))
 
 
 def _modeline_first(text: str) -> str:
@@ -381,11 +386,12 @@ def _indent_comments(text: str) -> str:
     return "".join(lines)
 
 
-def format_text(text: str, stats: list[str] | None) -> str:
+def format_text(text: str, stats: list[str] | None, kept: list[str] | None = None) -> str:
     """The canonical layout of a warband file's text that loads; `stats` are the keys of the
-    ruleset's stats in declaration order (None when the ruleset is not known)."""
+    ruleset's stats in declaration order (None when the ruleset is not known), `kept` those of
+    the side's stats it keeps between games."""
     if "\r\n" in text:   # a Windows file stays one: laid out with '\n', written back with '\r\n'
-        return format_text(text.replace("\r\n", "\n"), stats).replace("\n", "\r\n")
+        return format_text(text.replace("\r\n", "\n"), stats, kept).replace("\n", "\r\n")
     data = load_document(text)
     result = dump_document(data)
     if result != text and _shift_end_comments(data, load_document(result)):
@@ -393,7 +399,7 @@ def format_text(text: str, stats: list[str] | None) -> str:
     result = _merge_comments_kept(text, result)
     result = _indent_comments(result)
     result = _aliases_kept(result, _reorder_fighters(result, stats))
-    result = _aliases_kept(result, _reorder_top(result))
+    result = _aliases_kept(result, _reorder_top(result, kept))
     # a comment that came above a fighter's new first key now sits above its '- ': indent it so
     result = _indent_comments(_modeline_first(result))
     # blank lines at the top of the file went with the first key, which may no longer be first
@@ -435,16 +441,20 @@ def _spaced_block_end(data) -> tuple[int, int] | None:
     return None
 
 
-def _stat_keys(data: CommentedMap, name: str, text: str, base: Path) -> list[str] | None:
+def _stat_keys(data: CommentedMap, name: str, text: str, base: Path) \
+        -> tuple[list[str] | None, list[str] | None]:
+    """The keys of the ruleset's stats, and of the side's stats it keeps (None, None when the
+    ruleset is not known)."""
     ref = ruleset_ref(data)
     if ref is None:
-        return None
+        return None, None
     found = Validation().rules(ref, base, data, name, text)
     if isinstance(found, Diagnostic):
-        return None
+        return None, None
     ruleset = found.compiled.ruleset
     assert ruleset is not None  # rules() gives a compiled ruleset or a Diagnostic
-    return [stat.key for stat in ruleset.stats.values()]
+    return [stat.key for stat in ruleset.stats.values()], \
+        [s.key for s in ruleset.states.values() if s.owner == "side" and s.kept]
 
 
 def format_source(source: Source) -> Formatted:
@@ -469,8 +479,8 @@ def format_source(source: Source) -> Formatted:
         return result
     explicit = _EXPLICIT_KEY.search(text)
     try:
-        stats = _stat_keys(loaded.data, source.name, text, source.base)
-        formatted = format_text(text, stats)
+        stats, kept = _stat_keys(loaded.data, source.name, text, source.base)
+        formatted = format_text(text, stats, kept)
         same = plain(load_document(formatted)) == plain(load_document(text))
     except Exception as error:  # noqa: BLE001 -- a file that loads but cannot be laid out
         if explicit is None:

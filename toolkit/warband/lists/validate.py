@@ -197,7 +197,10 @@ class Validation:
             # lazily: the interpreter (and the code generator under it) only for army rules
             from warband.run.interpreter import Interpreter
             rules.interpreter = Interpreter(ruleset)
-        checked = army.check(checkable, ruleset, rules.interpreter, data, name,
+        held = ruleset   # campaigns: a warband that has played a game is past its founding
+        if ruleset.army is not None and ruleset.army.founding and result.warband.games > 0:
+            held = replace(ruleset, army=ruleset.army.grown())
+        checked = army.check(checkable, held, rules.interpreter, data, name,
                              loaded.text, self.sources, complete=complete,
                              points_known="points" not in found.bad_keys)
         result.diagnostics += checked.diagnostics

@@ -33,6 +33,7 @@ from warband.run.world import FighterSpec
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 FIGHTERS = "fighters"
+GAMES = "games"   # campaigns: the games a warband has played (`play --update` counts them)
 
 
 # ---- reading ------------------------------------------------------------------------------------
@@ -184,6 +185,10 @@ class Warband:
     points: int | None
     fighters: tuple[Fighter, ...]
     notes: str | None
+    # campaigns: the side's stats the file keeps (`crowns: 120`, by the ruleset's names), and
+    # the games it has played (`games: 3`, written by `play --update`; 0 when not given)
+    values: dict | None = None
+    games: int = 0
 
     def fighter(self, name: str) -> Fighter | None:
         return next((f for f in self.fighters if f.name == name), None)
@@ -268,6 +273,9 @@ def warband_from(data, file: str, ruleset, usable: set[int] | None = None) -> Wa
     fighters = tuple(fighter_from(entry, i, ruleset) for i, entry in enumerate(entries)
                      if isinstance(entry, dict) and (usable is None or i in usable))
     points = data.get("points")
+    games = data.get(GAMES)
+    kept = {state.key: name for name, state in ruleset.states.items()
+            if state.owner == "side" and state.kept} if ruleset is not None else {}
     return Warband(
         file=file,
         name=str(data["name"]) if data.get("name") is not None else None,
@@ -275,4 +283,8 @@ def warband_from(data, file: str, ruleset, usable: set[int] | None = None) -> Wa
         points=int(points) if isinstance(points, int) and not isinstance(points, bool) else None,
         fighters=fighters,
         notes=data.get("notes") if isinstance(data.get("notes"), str) else None,
+        values={kept[k]: _number(v) for k, v in data.items() if k in kept and
+                isinstance(v, (int, float)) and not isinstance(v, bool)},
+        games=int(games) if isinstance(games, int) and not isinstance(games, bool) and
+        games > 0 else 0,
     )

@@ -16,6 +16,7 @@ from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import FIGHTER_REFS, SIDE_REFS, Ref, World
 
 if TYPE_CHECKING:
+    from warband.run.campaign import Aftermath
     from warband.run.host import GameHost
 
 
@@ -23,6 +24,8 @@ class BoardQuestions(InterpreterParts):
     # ---- the game around the rules ------------------------------------------------------------------
     game: GameHost | None = None   # set by the engine (game/engine.py) while a game is played
     blocks: dict = {}   # a game's setup, round and aftermath, by their names (game/engine.py)
+    # campaigns: while a game's aftermath runs, what it does to the warbands (run/campaign.py)
+    campaign: Aftermath | None = None
 
     def global_value(self, name: str):
         """A name that means something in play: every side, every fighter in play, or a side of

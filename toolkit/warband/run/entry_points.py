@@ -137,7 +137,9 @@ class EntryPoints(InterpreterParts):
                 if self.compiled and (self.ruleset.procedures.get(name) is decl or
                                       block is decl) and not self.policies.per_side and (
                             self.recorder is None or not self.recorder.record) and (
-                            self.game is None or not self.game.positions):
+                            self.game is None or not self.game.positions) and \
+                        (self.campaign is None or not self.campaign.watch):
+                    # (an aftermath that can strike a fighter off: interpreted, to see it)
                     # the fast way, when it can
                     # lazily: only a run that samples needs the generated code (validate never)
                     from warband.run.codegen import hooks as codegen

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from warband.run.board_view import BoardView
     from warband.run.decisions import Policies
     from warband.run.evaluate import Compiler
+    from warband.run.campaign import Aftermath
     from warband.run.host import GameHost, Recorder
     from warband.run.world import Ref, World
 
@@ -69,6 +70,7 @@ class InterpreterParts:
         game: GameHost | None
         board: BoardView
         blocks: dict
+        campaign: Aftermath | None
         recorder: Recorder | None
         events_running: set   # (run/events.py)
         recording: bool

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from warband.diagnostics import diag
 from warband.lang import nodes
 from warband.limits import MAX_BRANCHES, MAX_REPEAT
-from warband.run import (areas, budget, carrying, decks, events, flow, merging, roll_labels,
-                         situations, spots, toomuch, units)
+from warband.run import (areas, budget, campaign, carrying, decks, events, flow, merging,
+                         roll_labels, situations, spots, toomuch, units)
 from warband.run.dice import Dist
 from warband.run.errors import NeedsTheGame
 from warband.run.evaluate import RulesError, Thunk
@@ -251,6 +251,11 @@ class Statements(InterpreterParts):
                 return decks.discard_stmt(self, stmt, env, world, next_)
             case nodes.Shuffle():
                 return decks.shuffle_stmt(self, stmt, env, world, next_)
+            # campaigns: in an aftermath (run/campaign.py)
+            case nodes.Gear():
+                return campaign.gear_stmt(self, stmt, env, world, next_)
+            case nodes.Hire():
+                return campaign.hire_stmt(self, stmt, env, world, next_)
             case nodes.PutAt(piece=piece, where=where):   # moving a piece
                 return self.plain(piece, env, world, lambda p, w: self.plain(
                     where, env, w, lambda at, w2: next_(
@@ -419,6 +424,8 @@ class Statements(InterpreterParts):
     def remove_now(self, ref, world: World, withdrawn: bool = False, by=None) -> World:
         """`remove` and `withdraw`: out of play, told to a recorded game's log as it happens."""
         after = world.remove(ref, withdrawn=withdrawn, by=by)
+        if self.campaign is not None and not withdrawn:   # struck off its warband
+            self.campaign.struck.add(ref.index)
         if self.recorder is not None and self.recorder.record and not self.exact_mode:
             roll_labels.removed(self.recorder, ref, world, after)
         return after
