@@ -260,6 +260,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.scenario(decl)
                 case nodes.DeckDecl():   # decks and bags (deck_checker.py)
                     self.deck_decl(decl)
+                case nodes.ZoneRoleDecl():   # zones the ruleset can name (game_checker.py)
+                    pass   # a name and its doc: what there is to check is in the scenario
         self.current = None
         self.cycles()
         if not any(d.code == "E401" for d in self.diagnostics):

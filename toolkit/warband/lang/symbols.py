@@ -20,6 +20,7 @@ KIND_WORDS = {
     "procedure": "a procedure", "action": "an action", "phase": "a phase", "decision": "a decision",
     "marker": "a kind of marker", "scenario": "a scenario", "side name": "a side of the scenario",
     "zone": "a zone",
+    "zone role": "a zone role",   # a zone the ruleset names, which each scenario fills
     "profile": "a value of each piece of equipment",   # weapon profiles
     "deck": "a deck or a bag",   # decks and bags (run/decks.py)
 }
@@ -133,6 +134,8 @@ def declaration_kind(decl: nodes.Decl) -> str:
             return "scenario"
         case nodes.DeckDecl():   # decks and bags
             return "deck"
+        case nodes.ZoneRoleDecl():   # zones the ruleset can name
+            return "zone role"
     raise TypeError(f"unknown declaration {decl!r}")
 
 

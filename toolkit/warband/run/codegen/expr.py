@@ -103,6 +103,9 @@ class ExpressionWriter:
                 return "None"
             if n in self.ruleset.decks:   # a deck per game (run/decks.py)
                 return self.const(decks.handle(self.ruleset, n), "d")
+            zone = self.ruleset.role_zones.get(n)
+            if type(zone) is str:   # zones the ruleset can name: the scenario's zone
+                return repr(zone)
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
             self.unbound_reads.add(py)
@@ -421,6 +424,9 @@ class ExpressionWriter:
             if inline is not None:
                 return inline
             return f"d_{mangle(name)}(I, world{', ' if args else ''}{args})"
+        if name in self.ruleset.zone_roles:   # zones the ruleset can name: own_edge(s)
+            zones = self.ruleset.role_zones.get(name)
+            return f"{self.const(zones, 'z')}[({args}).index]" if zones else repr(name)
         raise Unsupported(f"call of {name} inside an expression")
 
     def inline(self, decl: nodes.DefineDecl, args, scope: Scope) -> str | None:
