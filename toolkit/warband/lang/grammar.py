@@ -16,6 +16,7 @@ DECLARATION_KEYWORDS = (
     "conversion",
     "deck", "bag",   # decks and bags of cards and tokens
     "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
+    "zone",   # zones the ruleset can name: `zone own_edge per side`
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place",
