@@ -300,6 +300,8 @@ def constant(expr: nodes.Expr, enums: dict | None = None) -> Constant | type[Zer
                 return x - y
             if op == "*":
                 return x * y
+            if op == "%":   # the remainder of a floored division
+                return x % y if y else ZeroDivisionError
             return Fraction(x, y) if y else ZeroDivisionError
     raise ValueError("not a constant")
 

@@ -474,6 +474,12 @@ class Compiler:
                             raise RulesError(diag("E502", "division by zero", e.span))
                         return norm(Fraction(x) / Fraction(y))
                     f = divide
+                elif op == "%":   # the remainder: x - y * floor(x / y), exact
+                    def remainder(x, y):
+                        if y == 0:
+                            raise RulesError(diag("E502", "division by zero", e.span))
+                        return norm(x % y)
+                    f = remainder
                 else:
                     f = ARITH[op]
 

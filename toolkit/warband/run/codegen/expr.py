@@ -205,6 +205,9 @@ class ExpressionWriter:
                 if _whole_not_zero(e.right):   # (effective_might: `/ (if stunned 2 else 1)`)
                     return f"_div_whole({a}, {b})"
                 return f"_div({a}, {b}, {self.const(e, 'n')})"
+            if e.op == "%":   # the remainder: E502 for a divisor of 0, as '/'
+                a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
+                return f"_mod({a}, {b}, {self.const(e, 'n')})"
             if e.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {e.op}")
             if not raw and e.op != "*" and (type(e.left) is nodes.Int or
