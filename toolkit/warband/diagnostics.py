@@ -117,8 +117,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # zones the ruleset can name
-    "E340": (Severity.ERROR, "a zone the ruleset names by a role that the scenario does not "
-                             "fill, or fills wrongly"),
+    "E340": (Severity.ERROR, ("a zone the ruleset names by a role that the scenario does not "
+                              "fill, or fills wrongly")),
     # structure
     "E401": (Severity.ERROR, "cycle of definitions"),
     "E402": (Severity.ERROR, "invalid decision"),

@@ -425,15 +425,15 @@ class GameChecker(CheckerParts):
             shown = ", ".join(f"{name}{' (per side)' if roles[name].per_side else ''}"
                               for name in missing)
             example = missing[0]
-            fill = (", ".join(f"ZONE for {s}" for s in sides[:2]) if roles[example].per_side
-                    else "ZONE")
+            zones_text = (", ".join(f"ZONE for {s}" for s in sides[:2])
+                          if roles[example].per_side else "ZONE")
             self.error("E340", f"scenario '{decl.name.name}' leaves {either(missing, 'and')} "
                                f"unfilled: the ruleset names {'them' if len(missing) > 1 else 'it'}"
                                f" by {'roles' if len(missing) > 1 else 'a role'} and each "
                                "scenario says which of its zones plays it", decl.name.span,
                        related=[Related(roles[name].name.span, f"'{name}' declared here")
                                 for name in missing],
-                       hint=f"fill {shown}, as in: zone {example} is {fill}")
+                       hint=f"fill {shown}, as in: zone {example} is {zones_text}")
 
     def role_sides(self, fill: nodes.RoleFill, role: nodes.ZoneRoleDecl,
                    sides: list[str]) -> None:
