@@ -13,12 +13,15 @@ did-you-mean), a role per side named without its side (E302).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from test_differential import games, outcome, scenario_of, typed
+from warband.cli import app
 from warband.diagnostics import Sources, render_text
 from warband.game.engine import Game
 from warband.lang.compiler import compile_text
@@ -234,6 +237,16 @@ def test_the_shipped_relay_beacons_name_the_sides_own_exit_by_a_role():
     text = (ROOT / "scenarios" / "ashfall-relay-beacons.rules").read_text(encoding="utf-8")
     assert "zone own_exit per side" in text and "own_exit(u.side)" in text
     assert "if u.side == watch" not in text
+    shown = CliRunner().invoke(app, ["rules", "show", str(ROOT / "scenarios" /
+                                                          "ashfall-relay-beacons.rules"),
+                                     "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["zone_roles"] == [
+        {"name": "own_exit", "per_side": True, "zone": "south_exit for watch, north_exit for host",
+         "doc": "The side's own table edge, where a squad leaves the table with the crate"}]
+    # a ruleset that declares none says nothing of them
+    plain = CliRunner().invoke(app, ["rules", "show", "ashfall", "--format", "json"])
+    assert "zone_roles" not in json.loads(plain.stdout)
 
 
 # ---- misuse -------------------------------------------------------------------------------------
