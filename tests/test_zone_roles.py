@@ -352,3 +352,11 @@ def test_an_unknown_zone_is_e201_with_a_did_you_mean_among_the_zones(tmp_path):
 def test_a_ruleset_without_a_scenario_declares_roles_without_filling_them(tmp_path):
     found = compile_text(BASE, str(tmp_path / "reinforced.rules")).diagnostics
     assert [d for d in found if d.severity.name == "ERROR"] == []
+
+
+def test_a_role_no_rule_names_is_w101(tmp_path):
+    text = BASE.replace('zone middle "The middle of the table"',
+                        'zone middle "The middle of the table"\nzone flank "Unused"')
+    found = compile_text(text, str(tmp_path / "reinforced.rules")).diagnostics
+    assert ("W101", "zone role 'flank' is never used") in [(d.code, d.message) for d in found]
+    assert not [d for d in found if "'home'" in d.message or "'middle'" in d.message]

@@ -651,7 +651,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                        hint=hint)
 
     def unused(self, module: nodes.Module) -> None:
-        warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
+        warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter",
+                      "zone role"}   # (a role a scenario fills but no rule names)
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used and \
                     sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) and \
