@@ -187,7 +187,8 @@ def test_the_wrong_kind_of_value_is_e302(body, words):
 def test_an_unknown_zone_is_e201():
     found = diagnostics("bring f back into sout")
     assert [d.code for d in found] == ["E201"]
-    assert "unknown name 'sout'" in found[0].message
+    assert "unknown zone 'sout'" in found[0].message
+    assert found[0].hint == "did you mean 'south'?"
 
 
 def test_bringing_back_a_fighter_in_play_is_e508(tmp_path):

@@ -141,6 +141,10 @@ CASES = [
     ("number", "half(@f.Might) * 2 + half(@n + 1)"),
     ("number", "-@f.Might + -(@n)"),
     ("number", "(@f.Might + @g.Might) / 4 * 4"),
+    # the remainder: floored (its sign the divisor's), exact for fractions, E502 for 0 as '/'
+    ("number", "@f.Might % 3 + (@n - 10) % 4 * 10"),
+    ("number", "(@f.Might / 3) % 2 - @n % -4"),
+    ("number", "@n % (@f.Wounds - @f.Wounds)"),
     # comparisons, logic
     ("bool", "@f.Might >= @g.Might"),
     ("bool", "@f.Might <= @n or @f.Might > 20"),
@@ -553,7 +557,7 @@ def test_every_form_has_a_case():
     assert expected - kinds == set(), "an expression node kind without a case here"
     assert set(GRAMMAR_FORMS.values()) <= kinds
     # the forms inside a kind: operators, functions, aggregates, built-in fields
-    assert {n.op for n in found if type(n) is nodes.Binary} == {"+", "-", "*", "/"}
+    assert {n.op for n in found if type(n) is nodes.Binary} == {"+", "-", "*", "/", "%"}
     assert {n.op for n in found if type(n) is nodes.Compare} == {">=", "<=", "==", "!=", ">",
                                                                  "<"}
     assert {n.op for n in found if type(n) is nodes.Logic} == {"and", "or"}
@@ -799,7 +803,7 @@ def number_expr(draw, depth: int = 3, dice: bool = False):
     form = draw(st.sampled_from(forms + (["dice", "count"] if dice else [])))
     sub = number_expr(depth - 1, dice)
     if form == "op":
-        op = draw(st.sampled_from(["+", "-", "*", "/"]))
+        op = draw(st.sampled_from(["+", "-", "*", "/", "%"]))
         return f"({draw(sub)} {op} {draw(sub)})"
     if form == "neg":
         return f"-({draw(sub)})"

@@ -119,6 +119,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     # events (run/events.py)
     "E328": (Severity.ERROR, "an event's trigger written wrongly"),
     "E329": (Severity.ERROR, "a side's part of its start out of range"),
+    # zones the ruleset can name
+    "E340": (Severity.ERROR, ("a zone the ruleset names by a role that the scenario does not "
+                              "fill, or fills wrongly")),
     # campaigns (run/campaign.py)
     "E341": (Severity.ERROR, "a campaign statement (give, take, hire) outside an aftermath"),
     "E342": (Severity.ERROR, "'founding' on an army entry that is no limit"),

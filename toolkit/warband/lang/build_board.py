@@ -174,6 +174,23 @@ class BoardBuilder(BuildBase):
         return "zone", nodes.ZoneDecl(self.ident(name), doc, shape, where, size, corners,
                                     self.span(meta))
 
+    # zones the ruleset can name
+    def zone_role_decl(self, meta, c):
+        name, per_side, doc = c
+        return nodes.ZoneRoleDecl(self.ident(name), doc, per_side is not None, self.span(meta))
+
+    def role_per_side(self, meta, c):
+        return True
+
+    def role_zone(self, meta, c):
+        zone, side = c
+        return nodes.RoleZone(self.ident(zone), self.ident(side) if side is not None else None,
+                              self.span(meta))
+
+    def zone_role_fill(self, meta, c):
+        name, *zones = c
+        return "role", nodes.RoleFill(self.ident(name), tuple(zones), self.span(meta))
+
     def zone_edge(self, meta, c):
         return "edge", tuple(self.ident(t) for t in c[:-1]), c[-1], ()
 
@@ -209,8 +226,9 @@ class BoardBuilder(BuildBase):
 
     def scenario_decl(self, meta, c):
         name, doc, *entries = c
-        parts: dict = {"board": None, "side": [], "zone": [], "setup": None, "round": None,
-                       "aftermath": None, "rounds": None, "score": [], "value": [], "end": []}
+        parts: dict = {"board": None, "side": [], "zone": [], "role": [], "setup": None,
+                       "round": None, "aftermath": None, "rounds": None, "score": [], "value": [],
+                       "end": []}
         events = tuple(e for e in entries if isinstance(e, nodes.EventDecl))
         for kind, value in (e for e in entries if not isinstance(e, nodes.EventDecl)):
             if isinstance(parts[kind], list):
@@ -221,4 +239,4 @@ class BoardBuilder(BuildBase):
                                 tuple(parts["zone"]), parts["setup"], parts["round"],
                                 parts["rounds"], tuple(parts["score"]), tuple(parts["value"]),
                                 tuple(parts["end"]), self.span(meta), parts["aftermath"],
-                                events)
+                                events, tuple(parts["role"]))

@@ -269,6 +269,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                     self.deck_decl(decl)
                 case nodes.EventDecl():   # events (event_checker.py)
                     self.event(decl)
+                case nodes.ZoneRoleDecl():   # zones the ruleset can name (game_checker.py)
+                    pass   # a name and its doc: what there is to check is in the scenario
         self.current = None
         self.cycles()
         if not any(d.code == "E401" for d in self.diagnostics):
@@ -660,7 +662,8 @@ class Checker(ExpressionChecker, GameChecker, DeckChecker, TableChecker, ArmyChe
                        hint=hint)
 
     def unused(self, module: nodes.Module) -> None:
-        warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter"}
+        warn_kinds = {"define", "table", "procedure", "outcomes", "enum", "flag", "counter",
+                      "zone role"}   # (a role a scenario fills but no rule names)
         for sym in self.table.globals.values():
             if sym.kind in warn_kinds and sym.name not in self.used and \
                     sym.name.lower() not in BUILTIN_TYPES + tuple(BUILTIN_FUNCTIONS) and \

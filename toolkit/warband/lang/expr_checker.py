@@ -311,6 +311,10 @@ class ExpressionChecker(CheckerParts):
         if sym is not None:
             if sym.kind == "deck":   # decks and bags (deck_checker.py)
                 return self.deck_value(e, cast(nodes.DeckDecl, sym.decl))
+            if sym.kind == "zone role" and cast(nodes.ZoneRoleDecl, sym.decl).per_side:
+                self.error("E302", f"'{e.name}' is a zone for each side: say whose", e.span,
+                           hint=f"as in: {e.name}(f.side)")
+                return ANY
             if (game_type := game_name_type(sym)) is not None:
                 return game_type
             if sym.kind in VALUE_KINDS:   # a class, a tier, a piece of equipment
@@ -489,11 +493,14 @@ class ExpressionChecker(CheckerParts):
             return self.pool_question(e, scope)
         if sym is None and name == DIE_FUNCTION and name not in scope.locals:
             return self.die_call(e, scope)
-        if sym is None:
-            self.unknown(e.callee, ("table", "define", "procedure"))
+        if sym is None:   # (a zone role per side is called too, where a ruleset has any)
+            roles = ("zone role",) if self.table.names_of_kind("zone role") else ()
+            self.unknown(e.callee, ("table", "define", "procedure") + roles)
             for arg in e.args:
                 self.expr(arg, scope)
             return ANY
+        if sym.kind == "zone role":   # zones the ruleset can name: own_edge(f.side)
+            return self.role_call(e, cast(nodes.ZoneRoleDecl, sym.decl), scope)
         if sym.kind in ("procedure", "action", "phase"):
             self.error("E302", f"{KIND_WORDS[sym.kind]} can only be called on its own",
                        e.span, hint=f"let x = {name}(...), then use x")

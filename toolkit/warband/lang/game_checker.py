@@ -31,6 +31,7 @@ from warband.lang.typesystem import (
     ZONE,
     Scope,
     Type,
+    either,
     numeric,
 )
 from warband.limits import MAX_BOARD, MAX_FIGHTERS, MAX_NAME_CHARS
@@ -144,18 +145,19 @@ class GameChecker(CheckerParts):
                 self.expect(SIDE, self.expr(side, scope), side.span, "the side that concedes")
             case nodes.Deploy(side=side, zone=zone):
                 self.expect(SIDE, self.expr(side, scope), side.span, "the side deployed")
-                self.expect(ZONE, self.expr(zone, scope), zone.span, "where it deploys")
+                self.zone_arg(zone, scope, "where it deploys")
             case nodes.BringBack(fighter=fighter, zone=zone):   # back into play
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span,
                             "who comes back into play (a casualty, or one withdrawn)")
-                self.expect(ZONE, self.expr(zone, scope), zone.span, "where it comes back")
+                self.zone_arg(zone, scope, "where it comes back")
             case nodes.Place(count=count, kind=kind, by=by, zone=zone, apart=apart, at=at, to=to):
                 sym = self.lookup(kind.name)
                 if sym is None or sym.kind != "marker":
                     self.unknown(kind, ("marker",))
+                if zone is not None:
+                    self.zone_arg(zone, scope, "where")
                 for part, expected, what in ((count, NUMBER, "how many"),
                                              (by, SIDE, "who places them"),
-                                             (zone, ZONE, "where"),
                                              (apart, NUMBER, "how far apart")):
                     if part is not None:
                         t = self.expr(part, scope)
@@ -247,6 +249,9 @@ class GameChecker(CheckerParts):
             self.error("E301", f"'{name}' takes {arity} argument{'s' if arity != 1 else ''}, "
                                f"not {len(e.args)}", e.span)
         for arg, allowed in zip(e.args, (first, second)):
+            if allowed == (ZONE, ):   # inside(f, ZONE): a zone, or a zone named by a role
+                self.zone_arg(arg, scope, f"the zone '{name}' asks about")
+                continue
             t = self.expr(arg, scope)
             if allowed is not None and t.kind != "any" and t.kind not in (a.kind for a in allowed):
                 words = " or ".join(str(a) for a in allowed)
@@ -352,6 +357,114 @@ class GameChecker(CheckerParts):
                        f"keep it on each fighter, each side, or the pieces of a marker: "
                        f"{decl.kind} {decl.name.name} on fighter")
 
+    # ---- zones the ruleset can name ---------------------------------------------------------------
+    def zone_arg(self, zone: nodes.Expr, scope: Scope, what: str) -> None:
+        """Where a statement (or `inside`) wants a zone: a zone of the scenario, a zone the
+        ruleset names by a role (`own_edge(f.side)` for a role per side), or a local holding
+        one. A name that is none of these is E201 with a did-you-mean among the zones."""
+        if isinstance(zone, nodes.Name) and zone.name not in scope.locals and \
+                self.lookup(zone.name) is None and not self.table.members.get(zone.name) and \
+                zone.name not in self.unreadable:
+            zones = self.table.names_of_kind("zone", "zone role")
+            hint = self.suggest(zone.name, list(zones) + list(scope.locals))
+            if hint is None:
+                hint = (f"the zones are {', '.join(zones)}" if zones and len(zones) <= 8 else
+                        "a scenario declares its zones (zone NAME = edge south depth 6), a "
+                        "ruleset the zones it names by a role (zone NAME per side)")
+            self.error("E201", f"unknown zone '{zone.name}'", zone.span, hint=hint)
+            return
+        self.expect(ZONE, self.expr(zone, scope), zone.span, what)
+
+    def role_call(self, e: nodes.Call, decl: nodes.ZoneRoleDecl, scope: Scope) -> Type:
+        """`own_edge(s)`: the zone a role per side names for side s."""
+        name = decl.name.name
+        if not decl.per_side:
+            self.error("E302", f"'{name}' is one zone for every side, not a zone of each side",
+                       e.span, hint=f"write {name} alone, or declare it 'zone {name} per side'")
+        elif len(e.args) != 1:
+            self.error("E301", f"'{name}' takes one argument, the side whose zone it is, not "
+                               f"{len(e.args)}", e.span, hint=f"as in: {name}(f.side)")
+        for arg in e.args:
+            t = self.expr(arg, scope)
+            if decl.per_side:
+                self.expect(SIDE, t, arg.span, f"whose {name} it is")
+        return ZONE
+
+    def role_fills(self, decl: nodes.ScenarioDecl) -> None:
+        """Each role the ruleset declares is played by one of the scenario's zones (per side:
+        one for each side); a fill names a declared role, zones and sides of the scenario."""
+        roles = {s.name: cast(nodes.ZoneRoleDecl, s.decl) for s in self.table.of_kind("zone role")}
+        sides = [s.name.name for s in decl.sides]
+        zones = [z.name.name for z in decl.zones]
+        filled: dict[str, Span] = {}
+        for fill in decl.roles:
+            role = roles.get(fill.role.name)
+            if fill.role.name in filled:
+                self.error("E202", f"zone role '{fill.role.name}' is filled twice",
+                           fill.role.span, related=[Related(filled[fill.role.name], "first here")],
+                           hint="say which zones play it in one line")
+                continue
+            filled[fill.role.name] = fill.role.span
+            if role is None:
+                self.error("E201", f"unknown zone role '{fill.role.name}'", fill.role.span,
+                           hint=self.suggest(fill.role.name, roles) or
+                           f"declare it in the ruleset first: zone {fill.role.name} per side "
+                           "(or without 'per side': one zone for every side)")
+                continue
+            for z in fill.zones:
+                if z.zone.name not in zones:
+                    self.error("E201", f"unknown zone '{z.zone.name}'", z.zone.span,
+                               hint=did_you_mean(z.zone.name, zones) or
+                               (f"the scenario's zones are {', '.join(zones)}" if zones else
+                                "declare it first: zone NAME = edge south depth 6"))
+                if z.side is not None and z.side.name not in sides:
+                    self.unknown(z.side, ("side name",))
+            self.role_sides(fill, role, sides)
+        missing = [name for name in roles if name not in filled]
+        if missing:
+            shown = ", ".join(f"{name}{' (per side)' if roles[name].per_side else ''}"
+                              for name in missing)
+            example = missing[0]
+            zones_text = (", ".join(f"ZONE for {s}" for s in sides[:2])
+                          if roles[example].per_side else "ZONE")
+            self.error("E340", f"scenario '{decl.name.name}' leaves {either(missing, 'and')} "
+                               f"unfilled: the ruleset names {'them' if len(missing) > 1 else 'it'}"
+                               f" by {'roles' if len(missing) > 1 else 'a role'} and each "
+                               "scenario says which of its zones plays it", decl.name.span,
+                       related=[Related(roles[name].name.span, f"'{name}' declared here")
+                                for name in missing],
+                       hint=f"fill {shown}, as in: zone {example} is {zones_text}")
+
+    def role_sides(self, fill: nodes.RoleFill, role: nodes.ZoneRoleDecl,
+                   sides: list[str]) -> None:
+        """A role per side names a zone for every side, once each; a role for everyone one
+        zone, for no side in particular."""
+        name = role.name.name
+        if not role.per_side:
+            if len(fill.zones) != 1 or fill.zones[0].side is not None:
+                self.error("E340", f"'{name}' is one zone for every side: the scenario names "
+                                   "one zone for it, for no side in particular", fill.span,
+                           hint=f"as in: zone {name} is ZONE (or declare it 'zone {name} per "
+                                "side' in the ruleset)")
+            return
+        seen: dict[str, Span] = {}
+        for z in fill.zones:
+            if z.side is None:
+                self.error("E340", f"'{name}' is a zone for each side: say whose this one is",
+                           z.span, hint=f"as in: zone {name} is {z.zone.name} for {sides[0]}"
+                           if sides else None)
+            elif z.side.name in seen:
+                self.error("E202", f"side '{z.side.name}' has two zones for '{name}'",
+                           z.side.span, related=[Related(seen[z.side.name], "first here")],
+                           hint="name one zone for each side")
+            else:
+                seen[z.side.name] = z.side.span
+        left = [s for s in sides if s not in seen]
+        if left and all(z.side is not None for z in fill.zones):
+            self.error("E340", f"'{name}' is a zone for each side, and the scenario names none "
+                               f"for {either(left, 'or')}", fill.span,
+                       hint=f"add one: zone {name} is ..., ZONE for {left[0]}")
+
     # ---- declarations ------------------------------------------------------------------------------------
     def marker(self, decl: nodes.MarkerDecl) -> None:
         if decl.entered is not None:
@@ -394,6 +507,7 @@ class GameChecker(CheckerParts):
                 self.require_fixed(t, zone.size.span, "the zone's size")
             for point in zone.corners:
                 self.point(point, empty)
+        self.role_fills(decl)   # zones the ruleset can name
         if decl.round is None:
             self.error("E402", f"scenario '{decl.name.name}' has no round", decl.name.span,
                        hint="say what happens in each round, as in: round { ... }")
@@ -455,8 +569,9 @@ class GameChecker(CheckerParts):
 
 
 def game_name_type(sym: Symbol) -> Type | None:
-    """The type of a scenario's own names used as values."""
-    return {"side name": SIDE, "zone": ZONE, "marker": MARKER}.get(sym.kind)
+    """The type of a scenario's own names used as values (and of the zones the ruleset names
+    by a role)."""
+    return {"side name": SIDE, "zone": ZONE, "marker": MARKER, "zone role": ZONE}.get(sym.kind)
 
 
 __all__ = ["GameChecker", "game_name_type", "ANY"]

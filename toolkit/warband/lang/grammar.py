@@ -17,6 +17,7 @@ DECLARATION_KEYWORDS = (
     "deck", "bag",   # decks and bags of cards and tokens
     "override", "remove",   # house rules: `override class X { ... }`, `remove trait Y`
     "event",   # events: `event NAME when TRIGGER { ... }`
+    "zone",   # zones the ruleset can name: `zone own_edge per side`
 )
 STATEMENT_KEYWORDS = ("let", "set", "if", "choose", "return", "remove", "for", "repeat",
                       "activate", "travel", "withdraw", "concede", "deploy", "place",

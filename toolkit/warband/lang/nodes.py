@@ -18,7 +18,7 @@ from warband.lang.nodes_core import *  # noqa: F403
 from warband.lang.nodes_decl import *  # noqa: F403
 from warband.lang.nodes_event import *  # noqa: F403
 from warband.lang.nodes_flow import *  # noqa: F403
-from warband.lang.nodes_board import MarkerDecl, ScenarioDecl
+from warband.lang.nodes_board import MarkerDecl, ScenarioDecl, ZoneRoleDecl
 from warband.lang.nodes_core import NODE_CLASSES, children, node, walk  # noqa: F401
 from warband.lang.nodes_decl import ConversionDecl, Header, Overridable, OverrideDecl, RemoveDecl
 from warband.lang.nodes_event import EventDecl
@@ -27,7 +27,7 @@ from warband.lang.nodes_flow import DeckDecl
 # Everything a file may declare at its top level (the grammar's `item`). Once layer() has merged
 # house rules into their base, a module holds no OverrideDecl or RemoveDecl any more.
 Decl = (Overridable | OverrideDecl | RemoveDecl | ConversionDecl | MarkerDecl | ScenarioDecl
-        | DeckDecl | EventDecl)
+        | DeckDecl | EventDecl | ZoneRoleDecl)
 
 
 @node

@@ -231,6 +231,32 @@ class ZoneDecl:
 
 
 @node
+class ZoneRoleDecl:
+    """zone NAME [per side] ["doc"]: a zone the ruleset's rules name by a role, which each
+    scenario fills with one of its own zones (per side: one for each side, read as NAME(s))."""
+    name: Ident
+    doc: str | None
+    per_side: bool
+    span: Span
+
+
+@node
+class RoleZone:
+    """One zone filling a role in a scenario: `south_exit`, or `south_exit for watch`."""
+    zone: Ident
+    side: Ident | None
+    span: Span
+
+
+@node
+class RoleFill:
+    """zone ROLE is ZONE [for SIDE], ...: which of the scenario's zones plays a role."""
+    role: Ident
+    zones: tuple[RoleZone, ...]
+    span: Span
+
+
+@node
 class ScenarioDecl:
     name: Ident
     doc: str | None
@@ -246,6 +272,7 @@ class ScenarioDecl:
     span: Span
     aftermath: Block | None = None   # after the last round: awards, experience
     events: tuple = ()               # the scenario's own events (nodes_event.EventDecl)
+    roles: tuple[RoleFill, ...] = ()   # zones the ruleset can name: the zones playing its roles
 
 
 @node

@@ -25,9 +25,9 @@ from warband.lang.grammar import DECLARATION_KEYWORDS, first_word, grammar
 from warband.lang.syntax_errors import syntax_error
 from warband.limits import MAX_DEPTH, MAX_NAME_CHARS, MAX_TEXT_CHARS
 
-# Declaration keywords that also begin an entry inside a class: inside braces, even at the start
-# of a line, they continue the class rather than start a new declaration.
-_ENTRY_KEYWORDS = ("stat", "tier", "equipment", "remove")
+# Declaration keywords that also begin an entry inside a class or a scenario: inside braces, even
+# at the start of a line, they continue the class rather than start a new declaration.
+_ENTRY_KEYWORDS = ("stat", "tier", "equipment", "remove", "zone")   # (zone: a scenario's)
 _SCAN = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]|^(?:%s)\b'
                    % "|".join(DECLARATION_KEYWORDS), re.MULTILINE)
 

@@ -244,6 +244,10 @@ class Ruleset:
     # events (run/events.py): nodes.EventDecl in the order they run, the ruleset's (base first)
     # then the scenario's own
     events: tuple = ()
+    # zones the ruleset can name: role -> nodes.ZoneRoleDecl; and the scenario's zone playing
+    # each (a zone's name, or for a role per side a tuple of them in the scenario's side order)
+    zone_roles: FrozenDict = field(default_factory=FrozenDict)
+    role_zones: FrozenDict = field(default_factory=FrozenDict)
     # what is worked out from this ruleset alone (its generated program, its actions' options),
     # kept for its life (lang/per_ruleset.py): not a value of the rules, so neither compared,
     # copied by dataclasses.replace (a changed ruleset starts empty) nor pickled
@@ -333,6 +337,8 @@ def constant(expr: nodes.Expr, enums: dict | None = None) -> Constant | type[Zer
                 return x - y
             if op == "*":
                 return x * y
+            if op == "%":   # the remainder of a floored division
+                return x % y if y else ZeroDivisionError
             return Fraction(x, y) if y else ZeroDivisionError
     raise ValueError("not a constant")
 
@@ -385,6 +391,7 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
     markers: dict = {}
     decks: dict = {}   # decks and bags
     events: list = []   # events (run/events.py)
+    zone_roles: dict = {}   # zones the ruleset can name
     profiles: dict[str, Stat] = {}   # weapon profiles
     pending: list = []
     pending_choices: list[StatChoice] = []
@@ -468,6 +475,9 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
                 decks[decl.name.name] = decl
             case nodes.EventDecl():   # events (run/events.py)
                 events.append(decl)
+            case nodes.ZoneRoleDecl():   # zones the ruleset can name
+                zone_roles[decl.name.name] = decl
+
     if "turn_over" not in states and _names_turns(module.decls):   # turn flow: `end turn`
         states["turn_over"] = State("turn_over", "flag", "side", False, TURN_OVER_DOC,
                                     module.header.span if module.header else Span(module.file, 1, 1))
@@ -490,7 +500,8 @@ def assemble(module: nodes.Module, table: SymbolTable) -> tuple[Ruleset, list[Di
         outcomes=FrozenDict(outcomes), procedures=FrozenDict(procedures),
         decisions=FrozenDict(decisions), army=army, markers=FrozenDict(markers),
         scenario=table.scenario, profiles=FrozenDict(profiles), decks=FrozenDict(decks),
-        events=tuple(events) + (table.scenario.events if table.scenario else ()))
+        events=tuple(events) + (table.scenario.events if table.scenario else ()),
+        zone_roles=FrozenDict(zone_roles), role_zones=FrozenDict(_role_zones(table.scenario)))
     return ruleset, d
 
 
@@ -509,6 +520,22 @@ def _side_stat(decl: nodes.StateDecl, d: list[Diagnostic]) -> State:
                       cast(nodes.Expr, decl.initial).span))
     return State(decl.name.name, decl.kind, decl.owner, initial, decl.doc, decl.span,
                  low if low is not None else 0, high)
+
+
+def _role_zones(scenario: nodes.ScenarioDecl | None) -> dict:
+    """Zones the ruleset can name: the scenario's zone playing each role (the checker made
+    sure each role is filled, per side for every side)."""
+    if scenario is None:
+        return {}
+    order = [side.name.name for side in scenario.sides]
+    found: dict = {}
+    for fill in scenario.roles:
+        if all(z.side is None for z in fill.zones):
+            found[fill.role.name] = fill.zones[0].zone.name
+        else:
+            by_side = {z.side.name: z.zone.name for z in fill.zones if z.side is not None}
+            found[fill.role.name] = tuple(by_side.get(name, "") for name in order)
+    return found
 
 
 # ---- weapon profiles: `stat Range on equipment: ...` and the values each piece carries ----------

@@ -273,12 +273,29 @@ def render(ruleset: Ruleset, console: Console) -> None:
         for e in ruleset.events:
             add_row(t, e.name.name, event_when(e), e.doc or "")
         console.print(t)
+    if ruleset.zone_roles:   # zones the ruleset can name: what every scenario must fill
+        section("Zones each scenario names")
+        t = Table("role", "per side", "description", "the scenario's zone", box=None,
+                  pad_edge=False)
+        for name, decl in ruleset.zone_roles.items():
+            add_row(t, name, "yes" if decl.per_side else "no", decl.doc or "",
+                    _role_zone_text(ruleset, name))
+        console.print(t)
     if ruleset.decisions:
         section("Decisions")
         t = Table("decision", "in", "options", "description", box=None, pad_edge=False)
         for name, (owner, choose) in ruleset.decisions.items():
             add_row(t, name, owner, _options_text(choose), choose.doc or "")
         console.print(t)
+
+
+def _role_zone_text(ruleset: Ruleset, role: str) -> str:
+    """The scenario's zone for a role (per side: each side's), or nothing without a scenario."""
+    zones = ruleset.role_zones.get(role)
+    if isinstance(zones, tuple) and ruleset.scenario is not None:
+        return ", ".join(f"{z} for {side.name.name}"
+                         for z, side in zip(zones, ruleset.scenario.sides))
+    return zones or ""
 
 
 def as_json(ruleset: Ruleset) -> dict:
@@ -354,4 +371,9 @@ def as_json(ruleset: Ruleset) -> dict:
         "decisions": {n: _options_text(c) for n, (_, c) in ruleset.decisions.items()},
         "events": [{"name": e.name.name, "when": event_when(e), "doc": e.doc}
                    for e in ruleset.events],
+        # zones the ruleset can name (only in rules that declare them)
+        **({"zone_roles": [{"name": n, "per_side": d.per_side, "doc": d.doc,
+                            "zone": _role_zone_text(ruleset, n) or None}
+                           for n, d in ruleset.zone_roles.items()]}
+           if ruleset.zone_roles else {}),
     }

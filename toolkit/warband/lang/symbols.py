@@ -20,6 +20,7 @@ KIND_WORDS = {
     "procedure": "a procedure", "action": "an action", "phase": "a phase", "decision": "a decision",
     "marker": "a kind of marker", "scenario": "a scenario", "side name": "a side of the scenario",
     "zone": "a zone",
+    "zone role": "a zone role",   # a zone the ruleset names, which each scenario fills
     "profile": "a value of each piece of equipment",   # weapon profiles
     "deck": "a deck or a bag",   # decks and bags (run/decks.py)
     "event": "an event",   # events (run/events.py)
@@ -136,6 +137,8 @@ def declaration_kind(decl: nodes.Decl) -> str:
             return "deck"
         case nodes.EventDecl():   # events (run/events.py)
             return "event"
+        case nodes.ZoneRoleDecl():   # zones the ruleset can name
+            return "zone role"
     raise TypeError(f"unknown declaration {decl!r}")
 
 

@@ -8,7 +8,7 @@ from typing import cast
 
 from warband.lang import nodes
 
-_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6,
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6,
                "neg": 7}
 
 

@@ -28,8 +28,8 @@ class BoardQuestions(InterpreterParts):
     campaign: Aftermath | None = None
 
     def global_value(self, name: str):
-        """A name that means something in play: every side, every fighter in play, or a side of
-        the scenario."""
+        """A name that means something in play: every side, every fighter in play, a side of
+        the scenario, or the zone the scenario names for a role of the ruleset."""
         if name == "sides":
             return lambda world: tuple(SIDE_REFS[i] for i in range(len(world.sides)))
         if name == "fighters":   # every fighter in play, of every side, in the World's order
@@ -37,6 +37,9 @@ class BoardQuestions(InterpreterParts):
                                        if not f.removed)
         if means_nobody(self.ruleset, name):   # no side, no fighter (lang/absence.py)
             return lambda world: None
+        zone = self.ruleset.role_zones.get(name)
+        if type(zone) is str:   # zones the ruleset can name: the scenario's zone for a role
+            return lambda world: zone
         scenario = self.ruleset.scenario
         if scenario is not None:
             for i, side in enumerate(scenario.sides):

@@ -474,6 +474,12 @@ class Compiler:
                             raise RulesError(diag("E502", "division by zero", e.span))
                         return norm(Fraction(x) / Fraction(y))
                     f = divide
+                elif op == "%":   # the remainder: x - y * floor(x / y), exact
+                    def remainder(x, y):
+                        if y == 0:
+                            raise RulesError(diag("E502", "division by zero", e.span))
+                        return norm(x % y)
+                    f = remainder
                 else:
                     f = ARITH[op]
 
@@ -666,6 +672,13 @@ class Compiler:
             # dice pools: total(p), highest(p), lowest(p), size(p)
             (pool,) = args
             return lambda env, world: lift(lambda p: pools.ask(name, p), pool(env, world))
+        if name in self.ruleset.zone_roles and name not in self.ruleset.defines:
+            # zones the ruleset can name: own_edge(s), the scenario's zone for side s (without
+            # a scenario, the role's own name: no board asks where it is)
+            zones = self.ruleset.role_zones.get(name)
+            (side,) = args
+            return lambda env, world: lift(lambda s: zones[s.index] if zones else name,
+                                           side(env, world))
         decl = self.ruleset.defines[name]
         params = [p.name.name for p in decl.params]
 

@@ -103,6 +103,9 @@ class ExpressionWriter:
                 return "None"
             if n in self.ruleset.decks:   # a deck per game (run/decks.py)
                 return self.const(decks.handle(self.ruleset, n), "d")
+            zone = self.ruleset.role_zones.get(n)
+            if type(zone) is str:   # zones the ruleset can name: the scenario's zone
+                return repr(zone)
             return repr(n)   # a class, tier, enum value or outcome: symbols are their names
         if n not in scope.bound:
             self.unbound_reads.add(py)
@@ -202,6 +205,9 @@ class ExpressionWriter:
                 if _whole_not_zero(e.right):   # (effective_might: `/ (if stunned 2 else 1)`)
                     return f"_div_whole({a}, {b})"
                 return f"_div({a}, {b}, {self.const(e, 'n')})"
+            if e.op == "%":   # the remainder: E502 for a divisor of 0, as '/'
+                a, b = self.expr(e.left, scope, True), self.expr(e.right, scope, True)
+                return f"_mod({a}, {b}, {self.const(e, 'n')})"
             if e.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {e.op}")
             if not raw and e.op != "*" and (type(e.left) is nodes.Int or
@@ -421,6 +427,9 @@ class ExpressionWriter:
             if inline is not None:
                 return inline
             return f"d_{mangle(name)}(I, world{', ' if args else ''}{args})"
+        if name in self.ruleset.zone_roles:   # zones the ruleset can name: own_edge(s)
+            zones = self.ruleset.role_zones.get(name)
+            return f"{self.const(zones, 'z')}[({args}).index]" if zones else repr(name)
         raise Unsupported(f"call of {name} inside an expression")
 
     def inline(self, decl: nodes.DefineDecl, args, scope: Scope) -> str | None:

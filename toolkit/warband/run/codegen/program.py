@@ -93,6 +93,7 @@ class Program(DeclFunctions):
                              "tuple": tuple, "RecursionError": RecursionError,
                              "Exception": Exception},
             "_UNB": rt.UNBOUND, "_NOARG": rt.UNBOUND, "_norm": norm, "_div": rt.divide,
+            "_mod": rt.remainder,   # the remainder, `%`
             "_is": rt.is_a, "_lookup": rt.lookup, "_no_row": rt.no_row,
             "_aggregate": rt.aggregate, "_within": within, "_roll": rt.roll,
             "_count": rt.count_roll, "_faces": rt.faces_where, "_assign": rt.assign,

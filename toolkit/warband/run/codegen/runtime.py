@@ -269,6 +269,14 @@ def divide(x, y, node):
     return norm(Fraction(x) / Fraction(y))
 
 
+def remainder(x, y, node):
+    """`x % y`, as evaluate's: the remainder of a floored division (its sign the divisor's),
+    exact for fractions too; a divisor of 0 is E502, as for `/`."""
+    if y == 0:
+        raise RulesError(diag("E502", "division by zero", node.span))
+    return norm(x % y)
+
+
 def divide_whole(x, y: int):
     """divide(x, y, node) for a divisor that is surely a whole number other than 0."""
     if type(x) is int:
