@@ -202,8 +202,8 @@ def test_a_campaign_of_three_games_a_death_an_advance_purchases_and_hires(tmp_pa
     first = play(tmp_path, "7")
     assert first.returncode == 0, first.stderr
     assert "Lug: Strength 2 -> 3 (+1)" in first.stdout
-    assert "Grub: equipment none -> given Blade" in first.stdout
-    assert "home: hired none -> Recruit (Brawler)" in first.stdout
+    assert "Grub is given Blade" in first.stdout
+    assert "home hires Recruit (Brawler)" in first.stdout
     assert "+games: 1\n+crowns: 0\n" in first.stdout   # the diff, shown first
     assert file.read_text() == AFTER_FIRST   # line by line: the comments, the layout kept
     assert validate([str(file)]).diagnostics == []

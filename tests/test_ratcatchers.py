@@ -7,13 +7,20 @@ turn, and a campaign of crews that change between games.
 - the game plays by its own text, checked over the records of seeded games: a fighter gambles
   once a round; each die that meets its Nerve is one action, no more and no fewer; two failed
   dice end the crew's turn; the sewer deck deals without replacement; no sling is shot in gas;
-  no move in a flood goes further than the flood allows.
+  no move in a flood goes further than the flood allows;
+- the events run when their text says: a crew whose Ratking goes down acts no more that round;
+- a campaign of three games (`warband play --update`) brings a purchase, a hire, an advance and
+  a death into the crews' files, which stay valid past their founding.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
+import shutil
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -85,7 +92,7 @@ def test_the_deck_in_the_rules_is_the_deck_the_tests_check(ruleset):
 def test_seeded_games_play_to_an_end(records):
     for events in records.values():
         end = events[-1]
-        assert end["type"] == "end" and end["reason"] in ("limit", "eliminated")
+        assert end["type"] == "end" and end["reason"] in ("limit", "eliminated", "conceded")
         assert set(end["scores"]) == {"tails", "gutter"}
         assert sum(e["type"] == "round" for e in events) <= 5
 
@@ -194,3 +201,82 @@ def test_no_sling_in_gas_and_no_long_move_in_a_flood(records, drain, ruleset):
                 assert math.dist(e["at"], e["to"]) <= allowance + 0.01, (seed, e)
                 flooded += 1
     assert gassed > 20 and flooded > 20
+
+
+# ---- the campaign: three games of the Old Drain --------------------------------------------------
+
+def _warband(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """A command in a process of its own, as a player runs one game after another."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "toolkit")}
+    result = subprocess.run([sys.executable, "-m", "warband", *args], capture_output=True,
+                            text=True, cwd=folder, env=env, timeout=120, check=False)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def test_a_campaign_of_three_games_changes_the_crews(tmp_path):
+    """docs/language.md, section 17 ("A campaign of three games"): seeds 4, 5 and 6 bring a
+    purchase, a hire and an advance, then a death, then a second hire; the files stay valid
+    past their founding (the Rat's Tail Crew costs more than the licence's 175 pennies)."""
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "warbands").mkdir()
+    shutil.copy(SCENARIO, tmp_path / "scenarios")
+    for path in CREWS:
+        shutil.copy(path, tmp_path / "warbands")
+    scenario = "scenarios/ratcatchers-the-old-drain.rules"
+    crew = tmp_path / "warbands" / "ratcatchers-rats-tail-crew.yaml"
+
+    first = _warband(tmp_path, "play", scenario, "--seed", "4", "--update")
+    assert first.returncode == 0, first.stderr
+    assert "Wick is given Sling" in first.stdout             # a purchase
+    assert "tails hires Apprentice (Apprentice)" in first.stdout   # a hire
+    assert "Terrier 1: Knacks 0 -> 1 (+1)" in first.stdout   # an advance
+    text = crew.read_text()
+    assert "games: 1\npennies: 6\n" in text and "equipment: [Pole, Sling]" in text
+    assert "- name: Apprentice 3\n    class: Apprentice\n" in text
+    assert text.startswith("# yaml-language-server")         # comments kept
+
+    second = _warband(tmp_path, "play", scenario, "--seed", "5", "--update")
+    assert second.returncode == 0, second.stderr
+    assert "Apprentice 2 is no longer on its warband's list" in second.stdout   # a death
+    assert "Apprentice 2" not in crew.read_text()
+
+    third = _warband(tmp_path, "play", scenario, "--seed", "6", "--update")
+    assert third.returncode == 0, third.stderr
+    assert "tails hires Apprentice (Apprentice)" in third.stdout
+    text = crew.read_text()
+    assert "games: 3\n" in text and text.count("class: Apprentice") == 3
+    # both crews are valid warbands after three games, the grown one past its founding cost
+    for path in (crew, tmp_path / "warbands" / "ratcatchers-gutter-lords.yaml"):
+        assert validate([str(path)]).diagnostics == [], path
+    roster = run("roster", str(crew))
+    assert roster.exit_code == 0 and "points" in roster.stdout
+
+
+def test_a_crew_whose_ratking_falls_acts_no_more_that_round(records, drain):
+    ratkings = {spec.name: side for side, force in zip(drain.side_names, drain.forces)
+                for spec in force if spec.fighter_class == "Ratking"}
+    fallen = 0
+    for seed, events in records.items():
+        stopped: set[tuple[int, str]] = set()
+        for e in events:
+            if e["type"] == "removed" and e["fighter"] in ratkings:
+                stopped.add((e["round"], ratkings[e["fighter"]]))
+                fallen += 1
+            elif e["type"] == "activate":
+                assert (e["round"], e["side"]) not in stopped, \
+                    f"seed {seed}: {e['fighter']} acted after its Ratking fell"
+    assert fallen >= 1
+
+
+def test_a_crew_flees_only_when_it_falls_to_half(records):
+    fled = 0
+    for seed, events in records.items():
+        routed = set()
+        for e in events:
+            if e["type"] == "event" and e["event"] == "rout":
+                routed.add(e["why"].split(":")[0])   # ("tails: 3 of 7 left")
+            elif e["type"] == "concede":
+                assert e["side"] in routed, f"seed {seed}: {e['side']} fled before half"
+                fled += 1
+    assert fled >= 1

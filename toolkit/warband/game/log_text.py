@@ -61,6 +61,11 @@ def change_line(e: dict) -> str:
     """A value a rule set: a flag set or cleared, tokens spent or gained, another value."""
     who = e.get("fighter") or e.get("side") or "?"
     field, old, new = e["field"], e.get("old"), e.get("new")
+    if old is None and isinstance(new, str):   # the roster between games (Game.campaign)
+        if field == "hired":
+            return f"{who} hires {new}"
+        if field == "equipment" and new.startswith(("given ", "lost ")):
+            return f"{who} is {new}" if new.startswith("given ") else f"{who} has {new}"
     if isinstance(new, bool) and (old is None or isinstance(old, bool)):
         return f"{who} is {'now' if new else 'no longer'} {field}"
     if isinstance(old, (int, float)) and isinstance(new, (int, float)) and \
