@@ -183,14 +183,28 @@ class Movement:
             if other.removed or other.position is None:
                 return self.stuck(name, start, f"{other.name} is not on the board")
             goal, stop = other.position, (1 if board.squares else BASE)
-        if board.squares:
-            end = _squares_to(board, start, goal, int(stop), int(reach), set(others),
-                              set(self.passing))
-        else:
-            end = self.inches_to(start, goal, stop, reach, others)
+        end = self.closest(start, goal, stop, reach, others)
         if end is None:
             return self.stuck(name, start, f"no free route to {_target_label(target, world)}")
         return end
+
+    def closest(self, start, goal, stop: float, reach: float, others: list):
+        """Where a move of at most `reach` towards `goal` ends: by the shortest free route to
+        within `stop` of it; where no base may stand on the goal (someone holds the objective),
+        to within a little more, and more, as close as it can get (a goal to stand on only: its
+        edge, a base beside whoever stands on it, up to _CLOSER further out). None: no free
+        route at all. Every search is work the budget counts (board.charge)."""
+        board = self.board
+        mores = (0,) if stop else (0, *_CLOSER_SQUARES) if board.squares else (0.0, *_CLOSER)
+        for more in mores:
+            if board.squares:
+                end = _squares_to(board, start, goal, int(stop) + int(more), int(reach),
+                                  set(others), set(self.passing))
+            else:
+                end = self.inches_to(start, goal, stop + more, reach, others)
+            if end is not None:
+                return end
+        return None
 
     # ---- moves the rules choose: into a zone, out of contact ------------------------------------------
     def into_zone(self, name: str, start, reach: float, zone_name: str, others: list):
@@ -291,11 +305,24 @@ class Movement:
         _, target, stop = route
         if target is None:
             return start
+        board = self.board
         if target is _AWAY:
             target = _away(start, enemies, reach)
-            return self.board.straight(start, target, reach, stop, others(),
-                                       self.passing) or start
-        return self.board.towards(start, target, reach, stop, others(), self.passing) or start
+            return board.straight(start, target, reach, stop, others(), self.passing) or start
+        bases = others()
+        end = board.towards(start, target, reach, stop, bases, self.passing) or start
+        want = min(reach, math.dist(start, target) - stop)
+        if math.dist(start, end) >= want - 0.3:
+            return end   # the way there was free (round walls, if any were in it)
+        free = board.straight(start, target, reach, stop, ())
+        if free is None or math.dist(start, free) < want - 0.3:
+            return end   # a wall or the edge stops it: towards went round it where it could
+        # a base stood in the straight way: round it, to where the target is (or as close
+        # as it gets), when that ends nearer than stopping at the base
+        way = self.closest(start, target, stop, reach, bases)
+        if way is not None and math.dist(way, target) < math.dist(end, target) - 0.3:
+            return way
+        return end
 
     def entered(self, marker) -> nodes.ProcedureDecl:
         """A marker's `when entered by f { ... }` as a procedure of one parameter."""
@@ -319,6 +346,12 @@ class Movement:
                 return game.value_after_entering(("entered", piece.kind), self.entered(marker),
                                                  {marker.entered_by.name: ref}, side, after)
         return float(game.value(after, side))
+
+
+# how much further out than its goal a move onto a place someone holds tries to end, in turn
+# (inches; on squares the whole ones: a square beside it, then one more)
+_CLOSER = (0.5, 1.0, 1.5, 2.0, 3.0)
+_CLOSER_SQUARES = (1, 2, 3)
 
 
 # the directions a fighter breaking off tries, as turns from straight away from the nearest
