@@ -58,7 +58,7 @@ def _segment_distance(p, a, b) -> float:
     return math.dist(p, (ax + t * dx, ay + t * dy))
 
 
-def _near_segment(points, a, b, reach: float) -> bool:
+def near_segment(points, a, b, reach: float) -> bool:
     """Whether any of the points is closer than `reach` to the segment a-b (_segment_distance
     written out: it is asked for every other base on every line of sight)."""
     (ax, ay), (bx, by) = a, b
@@ -268,7 +268,7 @@ class Board:
             elif _segment_distance(p.at, a, b) < p.radius and \
                     math.dist(p.at, a) > p.radius and math.dist(p.at, b) > p.radius:
                 return True
-        return _near_segment(others, a, b, _R)
+        return near_segment(others, a, b, _R)
 
     def sees(self, a, b) -> bool:
         found = self._sight.get((a, b))
@@ -597,10 +597,10 @@ class Board:
                     break
                 corner = (target[0] + (here[0] - target[0]) / d * stop,
                           target[1] + (here[1] - target[1]) / d * stop)
-                clear = not _near_segment([o for o in others if o != target], here, corner,
+                clear = not near_segment([o for o in others if o != target], here, corner,
                                           near)
             else:
-                clear = not _near_segment(others, here, corner, near)
+                clear = not near_segment(others, here, corner, near)
             if clear:
                 out += _along(here, corner)
             else:   # a base in the way: round it over half-inch points

@@ -14,7 +14,7 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from warband.game import pieces as pieces_now
-from warband.game.board import BASE, CONTACT, Board, Piece
+from warband.game.board import BASE, CONTACT, Board, Piece, near_segment
 from warband.game.gamelog import number, point, position
 from warband.game.pieces import piece_name
 from warband.lang import nodes
@@ -37,6 +37,10 @@ class Movement:
         self._hooks: dict[str, nodes.ProcedureDecl] = {}   # marker -> its `when entered` block
         # the bases the move being made may pass through but not end on (travel's `through`)
         self.passing: list = []
+        # the ways round what is in the way the move being made weighed, by where each ends
+        # (a straight move keeps none), and the way of the last move made: [start, ..., end]
+        self.ways: dict = {}
+        self.way: list = []
 
     def travel(self, ref: Ref, reach, away: bool, world: World, target=None,
                through: str | None = None) -> World:
@@ -46,6 +50,7 @@ class Movement:
         friends`); None: every other base blocks it."""
         fighter = world.fighters[ref.index]
         start = fighter.position
+        self.ways, self.way = {}, []
         if start is None or fighter.removed:
             return world
         game = self.game
@@ -112,6 +117,7 @@ class Movement:
             log.event("travel", game.state.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
         if spot != start:
+            self.way = self.ways.get(spot) or [start, spot]
             world = world.place(ref, spot)
             game.facing.moved(ref.index, start, spot)   # it faces the way it went
         for piece in board.pieces_at(spot) if board.entered else ():
@@ -289,14 +295,26 @@ class Movement:
             if ended is None:
                 return None
             way = _shortcut(board, ended, others)
+            if _grazes(way, others):
+                return None   # (a step between half-inch points cuts through a base's rim)
         walked, here = 0.0, start
-        for point in way[1:]:
+        for k, point in enumerate(way[1:], 1):
             step = math.dist(here, point)
             if walked + step > reach + 1e-9:   # the rest of the way: as far as it goes
                 part = board.straight(here, point, reach - walked, 0.0, others, passing)
-                return part if part is not None else _off_bases(here, way[0], passing)
+                if part is None:
+                    return self.took(way[:k], _off_bases(here, way[0], passing))
+                return self.took([*way[:k], part], part)
             walked, here = walked + step, point
-        return _off_bases(here, way[0], passing)
+        return self.took(way, _off_bases(here, way[0], passing))
+
+    def took(self, way: list, end):
+        """Keeps the way (its points, start to end) of a move that ends at `end`, by where
+        it ends, for whoever checks the move made (`self.way`: the move invariants' tests);
+        gives `end`."""
+        if end == way[-1] and end != way[0]:
+            self.ways[end] = way
+        return end
 
     def route_end(self, route: tuple, start, enemies: list, reach: float,
                   others: Callable[[], list]):
@@ -367,6 +385,18 @@ def _clear(board: Board, a, b, stop: float, others: list) -> bool:
         return True   # (too short a step for the board to measure)
     end = board.straight(a, b, want, stop, others)
     return end is not None and math.dist(a, end) >= want - 0.02
+
+
+def _grazes(way: list, others: list) -> bool:
+    """Whether a way over points passes through a base that blocks it (by more than the
+    hundredths a move is measured in): the search's diagonal steps between free half-inch
+    points may cut a base's rim. A base the way starts touching it may only leave."""
+    start = way[0]
+    near = [o for o in others if math.dist(start, o) >= BASE - CONTACT]
+    return any(near_segment(near, a, b, _GRAZE) for a, b in zip(way, way[1:]))
+
+
+_GRAZE = BASE - CONTACT - 0.02   # nearer than this to a base's centre, a way goes through it
 
 
 def _last_step(board: Board, way: list, goal, stop: float, others: list,
