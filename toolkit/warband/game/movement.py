@@ -146,7 +146,7 @@ class Movement:
                 continue   # an edge, a piece or another base is in the way
             if any(board.contact(end, e) for _, e in enemies):
                 continue
-            return end
+            return self.afford(start, end, reach)
         if game.state.log.record:
             game.state.log.event("stuck", game.state.round, fighter=name,
                            why=f"no free route {number(reach)}\" away from the enemy")
@@ -303,18 +303,29 @@ class Movement:
             if walked + step > reach + 1e-9:   # the rest of the way: as far as it goes
                 part = board.straight(here, point, reach - walked, 0.0, others, passing)
                 if part is None:
-                    return self.took(way[:k], _off_bases(here, way[0], passing))
-                return self.took([*way[:k], part], part)
+                    return self.took(way[:k], _off_bases(here, way[0], passing), reach)
+                return self.took([*way[:k], part], part, reach)
             walked, here = walked + step, point
-        return self.took(way, _off_bases(here, way[0], passing))
+        return self.took(way, _off_bases(here, way[0], passing), reach)
 
-    def took(self, way: list, end):
+    def took(self, way: list, end, reach: float):
         """Keeps the way (its points, start to end) of a move that ends at `end`, by where
         it ends, for whoever checks the move made (`self.way`: the move invariants' tests);
-        gives `end`."""
+        gives `end`. Where difficult ground lies on the way, the move goes as far as `reach`
+        pays for (board.affordable)."""
+        if end == way[-1] and self.board.having("difficult"):
+            way = self.board.affordable(way, reach)
+            end = _off_bases(way[-1], way[0], self.passing)
         if end == way[-1] and end != way[0]:
             self.ways[end] = way
         return end
+
+    def afford(self, start, end, reach: float):
+        """A move from start to end (straight, or the way it went round walls, if kept) as
+        far as its allowance pays for in difficult ground."""
+        if end == start or not self.board.having("difficult"):
+            return end
+        return self.took(self.ways.get(end) or [start, end], end, reach)
 
     def route_end(self, route: tuple, start, enemies: list, reach: float,
                   others: Callable[[], list]):
@@ -326,9 +337,11 @@ class Movement:
         board = self.board
         if target is _AWAY:
             target = _away(start, enemies, reach)
-            return board.straight(start, target, reach, stop, others(), self.passing) or start
+            return self.afford(start, board.straight(start, target, reach, stop, others(),
+                                                     self.passing) or start, reach)
         bases = others()
-        end = board.towards(start, target, reach, stop, bases, self.passing) or start
+        end = self.afford(start, board.towards(start, target, reach, stop, bases,
+                                               self.passing, self.ways) or start, reach)
         want = min(reach, math.dist(start, target) - stop)
         if math.dist(start, end) >= want - 0.3:
             return end   # the way there was free (round walls, if any were in it)
