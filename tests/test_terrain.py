@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from warband.game import terrain
-from warband.game.board import BASE, Board, Piece
+from warband.game.board import Board, Piece
 from warband.game.scenario import load_scenario
 from warband.game.svg import Geometry, pieces_svg
 from warband.game.viewer import snapshot
@@ -70,7 +70,7 @@ scenario woods {
 }
 '''
 
-# ---- the geometry, against brute force ------------------------------------------------------------
+# ---- the geometry, against brute force -----------------------------------------------------------
 
 SHAPES = [("polygon", terrain.rectangle((4, 8), (10, 15))),
           ("polygon", ((12, 9), (17, 9), (15, 15))),
@@ -170,7 +170,7 @@ def test_a_board_with_areas_blocks_costs_and_hides():
     assert way and all(not board.blocked(p) for p in way)
 
 
-# ---- seeded games of the toy scenario ----------------------------------------------------------------
+# ---- seeded games of the toy scenario ------------------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
 def _toy(tmp: str):
@@ -237,7 +237,7 @@ def test_the_log_and_the_board_picture_show_the_areas(toy_dir):
     assert 'r="' in svg   # (the pond: a circle of its radius)
 
 
-# ---- the rules: questions and the checker --------------------------------------------------------------
+# ---- the rules: questions and the checker --------------------------------------------------------
 
 QUESTIONS = '''
 ruleset "terrain-questions"

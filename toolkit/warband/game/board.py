@@ -236,7 +236,7 @@ class Board:
                 return True
         return False
 
-    # ---- terrain with extent (game/terrain.py) ----------------------------------------------------
+    # ---- terrain with extent (game/terrain.py) ---------------------------------------------------
     def on(self, pos, p: Piece, whole: bool) -> bool:
         """Inches: whether a base at `pos` stands in a piece (a wall: never): wholly, or
         partly (some of the base lies on it; touching its edge is not enough)."""

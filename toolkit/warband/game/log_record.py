@@ -225,7 +225,8 @@ EVENT_KEYS: dict[str, dict] = {
              "fighters": lambda v: None if isinstance(v, list) and all(
                  isinstance(n, str) for n in v) else "a list of names"},
 }
-OPTIONAL_KEYS = {"place": {"to", "by", "radius", "area"}, "idle": {"why"}, "change": {"fighter", "side"},
+OPTIONAL_KEYS = {"place": {"to", "by", "radius", "area"}, "idle": {"why"},
+                 "change": {"fighter", "side"},
                  "roll": {"needs", "made", "test"}, "end": {"why", "score_rules", "survivors"}}
 RESULT_KEYS = {"winner": _text_or_null, "scores": _SCORES, "rounds": _ROUND, "ended": _text,
                "removed": _REMOVED}

@@ -155,7 +155,11 @@ class Placement:
             told = {"at": point(centre), "radius": _number(stmt.radius)}
         else:
             assert stmt.at is not None
-            outline = terrain.rectangle(at(stmt.at), at(stmt.to)) if stmt.area == "rectangle"                 else tuple(at(p) for p in (stmt.at, *stmt.corners))
+            if stmt.area == "rectangle":
+                assert stmt.to is not None
+                outline = terrain.rectangle(at(stmt.at), at(stmt.to))
+            else:
+                outline = tuple(at(p) for p in (stmt.at, *stmt.corners))
             piece = Piece(kind, terrain.middle(outline), None, 0.0, "polygon", outline)
             told = {"at": point(piece.at), "area": [point(c) for c in outline]}
         board.add(piece)

@@ -268,7 +268,7 @@ class GameChecker(CheckerParts):
                 return
             values.append(value)
         if stmt.area == "circle" and values[-1] <= 0:
-            self.error("E336", "a circle's radius is more than 0", stmt.radius.span,
+            self.error("E336", "a circle's radius is more than 0", numbers[-1].span,
                        hint="place pond area (12, 12) radius 3")
         elif stmt.area == "rectangle" and (values[0] == values[2] or values[1] == values[3]):
             self.error("E336", "a rectangle's two corners are opposite ones, apart in both "
