@@ -1,11 +1,14 @@
 """How fighters move in a game: `travel` on a board of squares or in inches.
 
 A moving fighter's player picks where it goes: on squares, any reachable square; in inches, one
-of a few ways (stay, towards an enemy into contact, onto a piece, straight away from the nearest
-enemy), each measured out round the walls only once it is chosen. The rules may aim a move
-instead (`travel f up to D to TARGET`): the shortest free route into contact with a fighter or
-onto a marker, as far as D goes. A fighter that ends its move on a marker with a `when entered
-by` block runs it.
+of a few ways (stay, towards an enemy into contact, onto a piece or an area, straight away from
+the nearest enemy), each measured out round the walls only once it is chosen, and round a base
+that stands in its straight way (by the shortest free route, when that ends nearer). The rules
+may aim a move instead (`travel f up to D to TARGET`): the shortest free route into contact
+with a fighter or onto a marker, as far as D goes; onto a piece someone stands on, as close as
+it gets. Difficult ground (game/terrain.py) counts double against D. A fighter that ends its
+move on a marker with a `when entered by` block runs it. The way each move went is kept
+(`way`) for the tests that check it.
 """
 
 from __future__ import annotations
