@@ -577,10 +577,13 @@ class Board:
             ways[end] = went[:went.index(end) + 1]
         return end if end != start else None
 
-    def route(self, start, target, stop: float, occupied, passable=()) -> list:
+    def route(self, start, target, stop: float, occupied, passable=(),
+              longest: float = math.inf) -> list:
         """Inches: the points of the shortest way round pieces and other bases to within
-        `stop` (+ half an inch) of `target`, the start left out; [] when there is none."""
-        return self._path(start, target, stop, occupied, passable)
+        `stop` (+ half an inch) of `target`, the start left out; [] when there is none (or,
+        on the half-inch search, none of at most `longest` inches: a bounded search weighs
+        only the points such a way may pass)."""
+        return self._path(start, target, stop, occupied, passable, longest)
 
     def _free(self) -> frozenset:
         """The half-inch points where a base fits among the board's pieces."""
@@ -598,18 +601,22 @@ class Board:
             if found is None:
                 if len(_FREE) > KEPT_BOARDS:   # many boards (pieces placed at random)
                     _FREE.clear()
-                free = frozenset(
-                    (i / 2, j / 2) for i in range(1, int(self.width * 2))
-                    for j in range(1, int(self.height * 2)) if not self.blocked((i / 2, j / 2)))
-                steps = {p: _free_steps(p, free) for p in free}
-                if self.having("difficult"):   # (each step weighs what it costs)
-                    steps = {p: tuple((q, self.cost(p, q)) for q, _ in near)
-                             for p, near in steps.items()}
-                found = _FREE[key] = (free, steps)
+                points = [(i / 2, j / 2) for i in range(1, int(self.width * 2))
+                          for j in range(1, int(self.height * 2))]
+                # (every point is on the board, half an inch from its edges: with nothing
+                # impassable on it, every one is free)
+                free = frozenset([p for p in points if not self.blocked(p)]
+                                 if self.having("impassable") else points)
+                # (each point's steps worked out when a search first reaches it: a board
+                # whose pieces are placed anew each game searches a few hundred of thousands;
+                # in difficult ground each step weighs what it costs)
+                found = _FREE[key] = (free, Steps(free, self.cost if self.having("difficult")
+                                                  else None))
             self._kept["graph"] = found
         return found
 
-    def _path(self, start, target, stop: float, occupied, passable=()) -> list:
+    def _path(self, start, target, stop: float, occupied, passable=(),
+              longest: float = math.inf) -> list:
         """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
         point within `stop` (+ half an inch) of `target`, not through other bases (but those
         it may pass, `passable`, which it may not end on); [] when there is none. On a board of
@@ -641,16 +648,16 @@ class Board:
                     out.append(came[out[-1]])
                 out.reverse()
                 return [q for q in out if q != first]
-            steps = neighbours.get(p)
-            if steps is None:   # the start, off the free points
-                steps = _free_steps(p, free)
+            steps = neighbours[p]   # (the start may be off the free points: Steps)
             for q, length in steps:
                 c = cost + length
                 if c < best.get(q, inf) and q not in taken:
                     best[q] = c
                     came[q] = p
                     ahead = dist(q, target) - goal_reach   # (a comparison, not a call of max)
-                    push(queue, (c + ahead if ahead > 0.0 else c, c, q))
+                    ahead = c + ahead if ahead > 0.0 else c
+                    if ahead <= longest:
+                        push(queue, (ahead, c, q))
         self._spend(weighed)
         return []
 
@@ -892,9 +899,7 @@ def _grid_leg(start, target, reach: float, free, neighbours, taken, most: int) -
                 out.append(came[out[-1]])
             out.reverse()
             return [q for q in out if q != first], weighed
-        steps = neighbours.get(p)
-        if steps is None:
-            steps = _free_steps(p, free)
+        steps = neighbours[p]
         for q, length in steps:
             c = cost + length
             if c < best.get(q, math.inf) and q not in taken:
@@ -957,11 +962,29 @@ def _near_base(o) -> list:
             if math.dist((i / 2, j / 2), o) < near]
 
 
+class Steps(dict):
+    """Each free half-inch point's steps onto free points, (the point stepped onto, what the
+    step weighs: its length, or its cost in difficult ground), worked out the first time a
+    search asks and kept for a free point (a point off them, a move's start, is not kept)."""
+
+    def __init__(self, free: frozenset, cost: Callable | None = None) -> None:
+        super().__init__()
+        self.free, self.cost = free, cost
+
+    def __missing__(self, p) -> tuple:
+        steps = _free_steps(p, self.free)
+        if self.cost is not None:
+            steps = tuple((q, self.cost(p, q)) for q, _ in steps)
+        if p in self.free:
+            self[p] = steps
+        return steps
+
+
 def _free_steps(p, free) -> tuple:
     """The steps from a point onto free points: (the point stepped onto, the step's length)."""
     px, py = p
-    return tuple(((px + dx, py + dy), length) for dx, dy, length in _STEPS
-                 if (px + dx, py + dy) in free)
+    return tuple([((px + dx, py + dy), length) for dx, dy, length in _STEPS
+                  if (px + dx, py + dy) in free])
 
 
 def _ray_entry(start, ux, uy, centre, r):

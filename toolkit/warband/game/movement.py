@@ -197,12 +197,14 @@ class Movement:
             return self.stuck(name, start, f"no free route to {_target_label(target, world)}")
         return end
 
-    def closest(self, start, goal, stop: float, reach: float, others: list):
+    def closest(self, start, goal, stop: float, reach: float, others: list,
+                longest: float = math.inf):
         """Where a move of at most `reach` towards `goal` ends: by the shortest free route to
         within `stop` of it; where no base may stand on the goal (someone holds the objective),
         to within a little more, and more, as close as it can get (a goal to stand on only: its
         edge, a base beside whoever stands on it, up to _CLOSER further out). None: no free
-        route at all. Every search is work the budget counts (board.charge)."""
+        route at all (of at most `longest` inches, when given). Every search is work the budget
+        counts (board.charge)."""
         board = self.board
         mores = (0,) if stop else (0, *_CLOSER_SQUARES) if board.squares else (0.0, *_CLOSER)
         for more in mores:
@@ -210,7 +212,7 @@ class Movement:
                 end = _squares_to(board, start, goal, int(stop) + int(more), int(reach),
                                   set(others), set(self.passing))
             else:
-                end = self.inches_to(start, goal, stop + more, reach, others)
+                end = self.inches_to(start, goal, stop + more, reach, others, longest)
             if end is not None:
                 return end
         return None
@@ -281,9 +283,10 @@ class Movement:
             self.game.state.log.event("stuck", self.game.state.round, fighter=name, why=why)
         return start
 
-    def inches_to(self, start, goal, stop: float, reach: float, others: list):
+    def inches_to(self, start, goal, stop: float, reach: float, others: list,
+                  longest: float = math.inf):
         """Inches: where a move of at most `reach` along the shortest free way to within `stop`
-        of `goal` ends (None when there is no way at all)."""
+        of `goal` ends (None when there is no way at all, or none of at most `longest`)."""
         board, passing = self.board, self.passing
         everyone = [*others, *passing]   # (bases it may pass through, but not end on)
         if math.dist(start, goal) - stop <= CONTACT:
@@ -291,7 +294,7 @@ class Movement:
         if _clear(board, start, goal, stop, others):
             way = [start, _arrival(start, goal, stop, everyone)]
         else:
-            points = board.route(start, goal, stop, others, passing)
+            points = board.route(start, goal, stop, others, passing, longest)
             if not points:
                 return None
             ended = _last_step(board, [start, *points], goal, stop, others, everyone)
@@ -348,12 +351,14 @@ class Movement:
         want = min(reach, math.dist(start, target) - stop)
         if math.dist(start, end) >= want - 0.3:
             return end   # the way there was free (round walls, if any were in it)
+        if math.dist(start, target) - stop > reach + BASE:
+            return end   # out of reach however it goes: as far as the straight way goes
         free = board.straight(start, target, reach, stop, ())
         if free is None or math.dist(start, free) < want - 0.3:
             return end   # a wall or the edge stops it: towards went round it where it could
         # a base stood in the straight way: round it, to where the target is (or as close
         # as it gets), when that ends nearer than stopping at the base
-        way = self.closest(start, target, stop, reach, bases)
+        way = self.closest(start, target, stop, reach, bases, _DETOUR * reach + 2 * BASE)
         if way is not None and math.dist(way, target) < math.dist(end, target) - 0.3:
             return way
         return end
@@ -382,9 +387,14 @@ class Movement:
         return float(game.value(after, side))
 
 
+# a way round a base in a move's straight way is searched up to this many times the move's
+# allowance long (and two bases more): a longer way round ends no nearer, and a search
+# bounded so weighs only the points near the way (a failed one no longer walks the board)
+_DETOUR = 1.5
+
 # how much further out than its goal a move onto a place someone holds tries to end, in turn
 # (inches; on squares the whole ones: a square beside it, then one more)
-_CLOSER = (0.5, 1.0, 1.5, 2.0, 3.0)
+_CLOSER = (1.0, 1.5, 2.0, 3.0)   # (a base on the goal: one beside it first)
 _CLOSER_SQUARES = (1, 2, 3)
 
 
@@ -422,20 +432,31 @@ def _last_step(board: Board, way: list, goal, stop: float, others: list,
     another such point round the goal, from the way's end or a point just before it. `others`
     block the way; no base of `everyone` may be where it ends."""
     ways = [(goal[0] + math.cos(a) * 2, goal[1] + math.sin(a) * 2) for a in _AROUND]
+    # (the last step ends `stop` from the goal, to the hundredth: only a base nearer the goal
+    # than that and a base's width can stand where it ends)
+    everyone = [o for o in everyone if math.dist(o, goal) < stop + BASE + 0.05]
     for k in range(len(way) - 1, max(-1, len(way) - 5), -1):
         here = way[k]
         if math.dist(here, goal) - stop <= CONTACT:
             return way[:k + 1]
-        ends = [_arrival(here, goal, stop, everyone)]
+        # straight on first; the points round the goal only when that is not free (worked
+        # out only then: most last steps are straight on)
+        end = _arrival(here, goal, stop, everyone)
+        if _free_end(board, here, end, goal, others, everyone):
+            return [*way[:k + 1], end]
         if stop > 0:
-            ends += sorted((_arrival(w, goal, stop, everyone) for w in ways),
-                           key=lambda e: math.dist(here, e))
-        for end in ends:
-            if all(math.dist(end, o) >= BASE - CONTACT for o in everyone if o != goal) and \
-                    board.inside(end) and not board.blocked(end) and \
-                    _clear(board, here, end, 0.0, others):
-                return [*way[:k + 1], end]
+            for end in sorted((_arrival(w, goal, stop, everyone) for w in ways),
+                              key=lambda e: math.dist(here, e)):
+                if _free_end(board, here, end, goal, others, everyone):
+                    return [*way[:k + 1], end]
     return None
+
+
+def _free_end(board: Board, here, end, goal, others: list, everyone: list) -> bool:
+    """Whether a way's last step from `here` may end at `end`: on no base, on the board, on
+    nothing impassable, and straight there past the bases that block it."""
+    return all(math.dist(end, o) >= BASE - CONTACT for o in everyone if o != goal) and \
+        board.inside(end) and not board.blocked(end) and _clear(board, here, end, 0.0, others)
 
 
 _AROUND = tuple(math.radians(step * 10) for step in range(36))   # round a goal, every 10 degrees
