@@ -322,6 +322,13 @@ class Movement:
         if end == way[-1] and self.board.having("difficult"):
             way = self.board.affordable(way, reach)
             end = _off_bases(way[-1], way[0], self.passing)
+        if end == way[-1] and self.passing and _on_base(end, self.passing):
+            # a last leg that started inside a base it passes may end in it still: back to
+            # the last point of the way clear of every base it passes
+            k = len(way) - 1
+            while k > 0 and _on_base(way[k], self.passing):
+                k -= 1
+            way, end = way[:k + 1], way[k]
         if end == way[-1] and end != way[0]:
             self.ways[end] = way
         return end
@@ -550,6 +557,11 @@ def bases_in_the_way(world: World, index: int, through: str | None) -> tuple[lis
             else:
                 blocking.append(g.position)
     return blocking, passing
+
+
+def _on_base(spot, bases: list) -> bool:
+    """Inches: whether a base at `spot` overlaps one of `bases`."""
+    return any(math.dist(spot, o) < BASE - CONTACT for o in bases)
 
 
 def _off_bases(end, start, passing: list):
