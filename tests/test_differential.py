@@ -175,6 +175,9 @@ CASES = [
     ("number", "total(1 for p in pieces(wall)) + total(1 for p in @f.carrying) * 10"),
     ("number", "total(distance(@f, p) for p in pieces(wall) if not p.held and not p.carried)"),
     ("bool", "inside(@f, west) or inside(@g, east)"),
+    # terrain with extent: on a marker's piece (an area), wholly or partly
+    ("bool", "inside(@f, wall) or partly_inside(@g, wall) or "
+             "any(partly_inside(@f, p) for p in pieces(wall))"),
     # one model of a unit with a different weapon: how many models carry a piece
     ("number", "carriers(@f, Shield) + carriers(@g, Spear) * 10 + total(carriers(@f, e) for e "
                "in @f.equipment) * 100"),

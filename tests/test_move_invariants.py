@@ -55,8 +55,11 @@ class Checked(WatchedGame):
             f = world.fighters[ref.index]
             others = [(g.side == f.side, g.position) for i, g in enumerate(world.fighters)
                       if i != ref.index and not g.removed and g.position is not None]
-            self.moves.append((f.position, after.fighters[ref.index].position, float(reach),
-                               through, others))
+            end = after.fighters[ref.index].position
+            way = self.movement.way if end != f.position else []
+            assert not way or (way[0] == f.position and way[-1] == end), (way, f.position, end)
+            self.moves.append((f.position, end, float(reach), through, others,
+                               way or [f.position, end]))
         return after
 
 
@@ -94,18 +97,41 @@ def _gap(p, a, b) -> float:
 
 
 def test_super_simple_skirmish_moves_pass_friends_and_never_enemies():
-    passed_friends = crossed_enemies = 0
+    """Along the way each move went (straight, or round what stood in the straight way: issue
+    37, item 3), never through an enemy's base; through a friend's in some games; never
+    further than its roll; and some moves do go round (else the check of the way tests no
+    more than a straight line)."""
+    passed_friends = crossed_enemies = went_round = 0
     for seed, game in _games("sss-standard-game"):
-        for start, end, reach, through, others in game.moves:
+        for start, end, reach, through, others, way in game.moves:
             if start == end:
                 continue
             assert through == "friends"
+            went_round += len(way) > 2
             for friend, at in others:
-                if math.dist(start, at) >= NEAR and _gap(at, start, end) < NEAR - 0.02:
+                if math.dist(start, at) < NEAR:
+                    continue   # (a base it starts touching: it may only move off it)
+                if any(_gap(at, a, b) < NEAR - 0.02 for a, b in zip(way, way[1:])):
                     if friend:
                         passed_friends += 1
                     else:
                         crossed_enemies += 1
-            assert math.dist(start, end) <= reach + 0.02, (seed, start, end, reach)
+            assert _length(way) <= reach + 0.02, (seed, way, reach)
     assert crossed_enemies == 0
     assert passed_friends >= 1, "no move passed a friend: the test tests nothing"
+    assert went_round >= 1, "no move went round a base: the test tests no way round"
+
+
+def _length(way: list) -> float:
+    return sum(math.dist(a, b) for a, b in zip(way, way[1:]))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_no_way_a_move_goes_is_longer_than_its_allowance(scenario):
+    for seed, game in _games(scenario) + _games(scenario, "greedy"):
+        board = game.board
+        for start, end, reach, _, _, way in game.moves:
+            if board.squares:   # (king's steps)
+                assert max(abs(end[0] - start[0]), abs(end[1] - start[1])) <= reach
+            else:
+                assert _length(way) <= reach + 0.02, (seed, way, reach)

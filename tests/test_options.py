@@ -20,9 +20,9 @@ from warband.game.board import (
     CONTACT,
     Board,
     Piece,
-    _near_segment,
     _ray_entry,
     _segment_distance,
+    near_segment,
 )
 from warband.game.engine import Game
 from warband.game.options import _fixed, conjuncts
@@ -173,7 +173,7 @@ def test_a_deployment_keeps_fighters_apart_as_the_plain_rule_says(spot, taken, c
 @given(st.lists(points, max_size=12), points, points, st.floats(0.1, 2.0))
 @example([(0.0, 0.0)], (0.0, 0.0), (0.0, 1.8e-192), 1.0)   # a line whose square underflows
 def test_bases_near_a_line_of_sight(others, a, b, reach):
-    assert _near_segment(others, a, b, reach) == any(
+    assert near_segment(others, a, b, reach) == any(
         _segment_distance(o, a, b) < reach for o in others)
 
 

@@ -115,6 +115,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E325": (Severity.ERROR,
              "a decision of several numbers: a name twice, or a default of the wrong count"),
     "E327": (Severity.ERROR, "'break' or 'continue' outside a loop"),
+    # terrain with extent: a piece placed as an area that cannot be one
+    "E336": (Severity.ERROR, "an area that cannot be placed"),
     "E326": (Severity.ERROR, "several values where their count does not match"),
     # events (run/events.py)
     "E328": (Severity.ERROR, "an event's trigger written wrongly"),

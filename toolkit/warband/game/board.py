@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import lt
 
+from warband.game import terrain
 from warband.limits import GRID_ROUTE_POINTS
 
 BASE = 1.0          # a fighter's base, in inches across
@@ -37,6 +38,19 @@ class Piece:
     at: tuple[float, float]
     to: tuple[float, float] | None = None    # a wall runs from `at` to `to`
     radius: float = 0.0                      # a piece on an inch board covers this much
+    # terrain with extent (game/terrain.py): "circle" (of `radius` round `at`) or "polygon"
+    # (its corners, `at` their middle); "" a piece at a point (or a wall)
+    extent: str = ""
+    outline: tuple = ()
+
+
+def area_gap(p: Piece, pos) -> float:
+    """How far a point lies outside a piece that is an area (0 inside); a piece at a point
+    covers its radius."""
+    if p.extent == "polygon":
+        return terrain.gap("polygon", p.at, 0.0, p.outline, pos)
+    d = math.dist(p.at, pos) - p.radius
+    return d if d > 0.0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -58,7 +72,7 @@ def _segment_distance(p, a, b) -> float:
     return math.dist(p, (ax + t * dx, ay + t * dy))
 
 
-def _near_segment(points, a, b, reach: float) -> bool:
+def near_segment(points, a, b, reach: float) -> bool:
     """Whether any of the points is closer than `reach` to the segment a-b (_segment_distance
     written out: it is asked for every other base on every line of sight)."""
     (ax, ay), (bx, by) = a, b
@@ -163,8 +177,13 @@ class Board:
         found = self._kept.get("obstacles")
         if found is None:
             circles = [(p.at, p.radius + _R) for p in self.pieces
-                       if p.to is None and self.has(p.kind, "impassable")]
+                       if p.to is None and p.extent != "polygon"
+                       and self.has(p.kind, "impassable")]
             walls = [p for p in self.pieces if p.to is not None and self.has(p.kind, "impassable")]
+            # an impassable polygon: its sides are walls (its inside is blocked: `blocked`)
+            walls += [Piece(p.kind, a, b) for p in self.pieces
+                      if p.extent == "polygon" and self.has(p.kind, "impassable")
+                      for a, b in terrain.sides(p.outline)]
             found = self._kept["obstacles"] = (circles, walls)
         return found
 
@@ -181,7 +200,14 @@ class Board:
                     if p.to is None:
                         by_cell.setdefault(p.at, []).append(p)
             return list(by_cell.get(pos, ()))
-        return [p for p in self.pieces if p.to is None and math.dist(p.at, pos) <= p.radius + _R]
+        return [p for p in self.pieces if p.to is None and (
+            math.dist(p.at, pos) <= p.radius + _R if p.extent != "polygon"
+            else area_gap(p, pos) <= _R)]
+
+    def points_at(self, pos) -> list[Piece]:
+        """The pieces at a point there (not the areas: a base may be set up in a wood, a
+        piece placed in one)."""
+        return [p for p in self.pieces_at(pos) if not p.extent]
 
     def inside(self, pos) -> bool:
         x, y = pos
@@ -203,9 +229,63 @@ class Board:
             if p.to is not None:
                 if _segment_distance(pos, p.at, p.to) < _R:
                     return True
+            elif p.extent == "polygon":
+                if area_gap(p, pos) < _R:
+                    return True
             elif math.dist(p.at, pos) < p.radius + _R:
                 return True
         return False
+
+    # ---- terrain with extent (game/terrain.py) ---------------------------------------------------
+    def on(self, pos, p: Piece, whole: bool) -> bool:
+        """Inches: whether a base at `pos` stands in a piece (a wall: never): wholly, or
+        partly (some of the base lies on it; touching its edge is not enough)."""
+        if p.to is not None:
+            return False
+        if whole:
+            return terrain.holds(p.extent or "circle", p.at, p.radius, p.outline, pos, _R)
+        return area_gap(p, pos) < _R - 1e-9
+
+    def cost(self, a, b) -> float:
+        """Inches: what a straight move from a to b spends of its allowance: its length, and
+        again the length of it that lies in difficult ground (each inch there counts double)."""
+        extra = 0.0
+        for p in self.having("difficult"):
+            if p.to is None:
+                extra += terrain.length_inside(p.extent or "circle", p.at, p.radius, p.outline,
+                                               a, b)
+        return math.dist(a, b) + extra
+
+    def affordable(self, way: list, reach: float) -> list:
+        """Inches: as much of a way (its points, start first) as an allowance of `reach`
+        pays for, where difficult ground counts double: the way itself when it does, else
+        the way up to the point (to the hundredth, short of it) where the allowance runs out."""
+        if not self.having("difficult"):
+            return way
+        spent = 0.0
+        for k, (a, b) in enumerate(zip(way, way[1:])):
+            step = self.cost(a, b)
+            if spent + step <= reach + 1e-9:
+                spent += step
+                continue
+            low, high = 0.0, 1.0   # how far along a-b the rest of the allowance goes
+            for _ in range(30):
+                mid = (low + high) / 2
+                m = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
+                if spent + self.cost(a, m) <= reach:
+                    low = mid
+                else:
+                    high = mid
+            d = math.dist(a, b) * low
+            ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
+            d = math.floor(d * 100) / 100
+            end = (round((a[0] + ux * d) * 100) / 100, round((a[1] + uy * d) * 100) / 100)
+            # (short of where a step of the half-inch search cuts an impassable corner)
+            while d > 0 and (spent + self.cost(a, end) > reach + 1e-9 or self.blocked(end)):
+                d = round(d - 0.01, 2)
+                end = (round((a[0] + ux * d) * 100) / 100, round((a[1] + uy * d) * 100) / 100)
+            return [*way[:k + 1], end] if d > 0 else way[:k + 1]
+        return way
 
     # ---- distance, contact and sight -------------------------------------------------------------
     def distance(self, a, b) -> float:
@@ -227,8 +307,8 @@ class Board:
             return best
         dist = math.dist
         for p in pieces:   # (the nearest edge; none is nearer than touching)
-            d = dist(a, p.at) - _R - p.radius if p.to is None else \
-                _segment_distance(a, p.at, p.to) - _R
+            d = dist(a, p.at) - _R - p.radius if p.to is None and p.extent != "polygon" else \
+                area_gap(p, a) - _R if p.to is None else _segment_distance(a, p.at, p.to) - _R
             if d < best:
                 best = d
         return best if best > 0.0 else 0.0   # (a comparison: cheaper than a call of max)
@@ -239,8 +319,8 @@ class Board:
         of its base to the piece's nearest edge (a wall's nearest point), never below 0."""
         if self.squares:   # (by its square, as `nearest` measures a kind's pieces)
             return max(abs(a[0] - p.at[0]), abs(a[1] - p.at[1]))
-        d = math.dist(a, p.at) - _R - p.radius if p.to is None else \
-            _segment_distance(a, p.at, p.to) - _R
+        d = math.dist(a, p.at) - _R - p.radius if p.to is None and p.extent != "polygon" else \
+            area_gap(p, a) - _R if p.to is None else _segment_distance(a, p.at, p.to) - _R
         return d if d > 0.0 else 0.0
 
     def contact(self, a, b) -> bool:
@@ -265,10 +345,13 @@ class Board:
             if p.to is not None:
                 if _segments_cross(a, b, p.at, p.to):
                     return True
+            elif p.extent:   # terrain with extent: the line passes through it
+                if terrain.in_the_way(p.extent, p.at, p.radius, p.outline, a, b):
+                    return True
             elif _segment_distance(p.at, a, b) < p.radius and \
                     math.dist(p.at, a) > p.radius and math.dist(p.at, b) > p.radius:
                 return True
-        return _near_segment(others, a, b, _R)
+        return near_segment(others, a, b, _R)
 
     def sees(self, a, b) -> bool:
         found = self._sight.get((a, b))
@@ -458,11 +541,13 @@ class Board:
         return None
 
     # ---- moving round walls ------------------------------------------------------------------------
-    def towards(self, start, target, reach: float, stop: float, occupied, passable=()):
+    def towards(self, start, target, reach: float, stop: float, occupied, passable=(),
+                ways: dict | None = None):
         """Inches: a move towards `target` as `straight` makes it, except that when an
         impassable piece stands in the straight way, the move follows the shortest way round
         it (over points half an inch apart, where a base fits), so that a fighter can walk
-        through a dungeon's doors and corridors instead of stopping at the first wall."""
+        through a dungeon's doors and corridors instead of stopping at the first wall.
+        `ways`: where to keep the way round (its points, start first) by where it ends."""
         want = math.dist(start, target) - stop
         if reach < want:
             want = reach
@@ -479,19 +564,26 @@ class Board:
             return self.straight(start, target, reach, stop, occupied, passable)
         end, walked, here = start, 0.0, start
         ending = _taken(start, passable) if passable else ()
+        went = [start]
         for point in path:
             walked += math.dist(here, point)
             if walked > reach + 1e-9:
                 break
             here = point
+            went.append(point)
             if point not in ending:   # (a base it passes through is no place to stop)
                 end = point
+        if end != start and ways is not None:
+            ways[end] = went[:went.index(end) + 1]
         return end if end != start else None
 
-    def route(self, start, target, stop: float, occupied, passable=()) -> list:
+    def route(self, start, target, stop: float, occupied, passable=(),
+              longest: float = math.inf) -> list:
         """Inches: the points of the shortest way round pieces and other bases to within
-        `stop` (+ half an inch) of `target`, the start left out; [] when there is none."""
-        return self._path(start, target, stop, occupied, passable)
+        `stop` (+ half an inch) of `target`, the start left out; [] when there is none (or,
+        on the half-inch search, none of at most `longest` inches: a bounded search weighs
+        only the points such a way may pass)."""
+        return self._path(start, target, stop, occupied, passable, longest)
 
     def _free(self) -> frozenset:
         """The half-inch points where a base fits among the board's pieces."""
@@ -509,14 +601,22 @@ class Board:
             if found is None:
                 if len(_FREE) > KEPT_BOARDS:   # many boards (pieces placed at random)
                     _FREE.clear()
-                free = frozenset(
-                    (i / 2, j / 2) for i in range(1, int(self.width * 2))
-                    for j in range(1, int(self.height * 2)) if not self.blocked((i / 2, j / 2)))
-                found = _FREE[key] = (free, {p: _free_steps(p, free) for p in free})
+                points = [(i / 2, j / 2) for i in range(1, int(self.width * 2))
+                          for j in range(1, int(self.height * 2))]
+                # (every point is on the board, half an inch from its edges: with nothing
+                # impassable on it, every one is free)
+                free = frozenset([p for p in points if not self.blocked(p)]
+                                 if self.having("impassable") else points)
+                # (each point's steps worked out when a search first reaches it: a board
+                # whose pieces are placed anew each game searches a few hundred of thousands;
+                # in difficult ground each step weighs what it costs)
+                found = _FREE[key] = (free, Steps(free, self.cost if self.having("difficult")
+                                                  else None))
             self._kept["graph"] = found
         return found
 
-    def _path(self, start, target, stop: float, occupied, passable=()) -> list:
+    def _path(self, start, target, stop: float, occupied, passable=(),
+              longest: float = math.inf) -> list:
         """The shortest way (A* over free half-inch points, eight neighbours) from `start` to a
         point within `stop` (+ half an inch) of `target`, not through other bases (but those
         it may pass, `passable`, which it may not end on); [] when there is none. On a board of
@@ -548,16 +648,16 @@ class Board:
                     out.append(came[out[-1]])
                 out.reverse()
                 return [q for q in out if q != first]
-            steps = neighbours.get(p)
-            if steps is None:   # the start, off the free points
-                steps = _free_steps(p, free)
+            steps = neighbours[p]   # (the start may be off the free points: Steps)
             for q, length in steps:
                 c = cost + length
                 if c < best.get(q, inf) and q not in taken:
                     best[q] = c
                     came[q] = p
                     ahead = dist(q, target) - goal_reach   # (a comparison, not a call of max)
-                    push(queue, (c + ahead if ahead > 0.0 else c, c, q))
+                    ahead = c + ahead if ahead > 0.0 else c
+                    if ahead <= longest:
+                        push(queue, (ahead, c, q))
         self._spend(weighed)
         return []
 
@@ -597,10 +697,10 @@ class Board:
                     break
                 corner = (target[0] + (here[0] - target[0]) / d * stop,
                           target[1] + (here[1] - target[1]) / d * stop)
-                clear = not _near_segment([o for o in others if o != target], here, corner,
+                clear = not near_segment([o for o in others if o != target], here, corner,
                                           near)
             else:
-                clear = not _near_segment(others, here, corner, near)
+                clear = not near_segment(others, here, corner, near)
             if clear:
                 out += _along(here, corner)
             else:   # a base in the way: round it over half-inch points
@@ -799,9 +899,7 @@ def _grid_leg(start, target, reach: float, free, neighbours, taken, most: int) -
                 out.append(came[out[-1]])
             out.reverse()
             return [q for q in out if q != first], weighed
-        steps = neighbours.get(p)
-        if steps is None:
-            steps = _free_steps(p, free)
+        steps = neighbours[p]
         for q, length in steps:
             c = cost + length
             if c < best.get(q, math.inf) and q not in taken:
@@ -864,11 +962,29 @@ def _near_base(o) -> list:
             if math.dist((i / 2, j / 2), o) < near]
 
 
+class Steps(dict):
+    """Each free half-inch point's steps onto free points, (the point stepped onto, what the
+    step weighs: its length, or its cost in difficult ground), worked out the first time a
+    search asks and kept for a free point (a point off them, a move's start, is not kept)."""
+
+    def __init__(self, free: frozenset, cost: Callable | None = None) -> None:
+        super().__init__()
+        self.free, self.cost = free, cost
+
+    def __missing__(self, p) -> tuple:
+        steps = _free_steps(p, self.free)
+        if self.cost is not None:
+            steps = tuple((q, self.cost(p, q)) for q, _ in steps)
+        if p in self.free:
+            self[p] = steps
+        return steps
+
+
 def _free_steps(p, free) -> tuple:
     """The steps from a point onto free points: (the point stepped onto, the step's length)."""
     px, py = p
-    return tuple(((px + dx, py + dy), length) for dx, dy, length in _STEPS
-                 if (px + dx, py + dy) in free)
+    return tuple([((px + dx, py + dy), length) for dx, dy, length in _STEPS
+                  if (px + dx, py + dy) in free])
 
 
 def _ray_entry(start, ux, uy, centre, r):

@@ -176,7 +176,11 @@ EVENT_KEYS: dict[str, dict] = {
     "round": {"round": _ROUND},
     "phase": {"round": _ROUND, "phase": _text, "side": _text_or_null, "fighter": _text_or_null},
     "aftermath": {"round": _ROUND},
-    "place": {"round": _ROUND, "marker": _text, "at": _point, "to": _point, "by": _text},
+    # (terrain with extent: a circle's radius, or a polygon's corners; `at` its middle)
+    "place": {"round": _ROUND, "marker": _text, "at": _point, "to": _point, "by": _text,
+              "radius": lambda v: None if _is_number(v) else "a number",
+              "area": lambda v: None if isinstance(v, list) and len(v) >= 3 and
+              all(_point(c) is None for c in v) else "a list of places [x, y]"},
     "deploy": {"round": _ROUND, "side": _text, "zone": _text},
     "activate": {"round": _ROUND, "fighter": _text, "side": _text, "action": _text},
     "travel": {"round": _ROUND, "fighter": _text, "at": _point, "to": _point},
@@ -224,7 +228,8 @@ EVENT_KEYS: dict[str, dict] = {
              "fighters": lambda v: None if isinstance(v, list) and all(
                  isinstance(n, str) for n in v) else "a list of names"},
 }
-OPTIONAL_KEYS = {"event": {"why"}, "place": {"to", "by"}, "idle": {"why"}, "change": {"fighter", "side"},
+OPTIONAL_KEYS = {"event": {"why"}, "place": {"to", "by", "radius", "area"}, "idle": {"why"},
+                 "change": {"fighter", "side"},
                  "roll": {"needs", "made", "test"}, "end": {"why", "score_rules", "survivors"}}
 RESULT_KEYS = {"winner": _text_or_null, "scores": _SCORES, "rounds": _ROUND, "ended": _text,
                "removed": _REMOVED}

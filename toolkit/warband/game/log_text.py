@@ -133,6 +133,10 @@ def render_text(log: dict) -> str:
             by = f" ({e['by']})" if e.get("by") else ""
             where = f"from {_shown_point(e['at'])} to {_shown_point(e['to'])}" \
                 if e.get("to") else f"at {_shown_point(e['at'])}"
+            if e.get("area"):   # terrain with extent
+                where = "as an area " + ", ".join(_shown_point(c) for c in e["area"])
+            elif e.get("radius") is not None:
+                where = f"as an area round {_shown_point(e['at'])}, radius {e['radius']}"
             lines.append(f"  {e['marker']} placed {where}{by}")
         elif kind == "deploy":
             lines.append(f"  {e['side']} deploys in {e['zone']}")

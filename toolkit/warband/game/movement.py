@@ -1,11 +1,14 @@
 """How fighters move in a game: `travel` on a board of squares or in inches.
 
 A moving fighter's player picks where it goes: on squares, any reachable square; in inches, one
-of a few ways (stay, towards an enemy into contact, onto a piece, straight away from the nearest
-enemy), each measured out round the walls only once it is chosen. The rules may aim a move
-instead (`travel f up to D to TARGET`): the shortest free route into contact with a fighter or
-onto a marker, as far as D goes. A fighter that ends its move on a marker with a `when entered
-by` block runs it.
+of a few ways (stay, towards an enemy into contact, onto a piece or an area, straight away from
+the nearest enemy), each measured out round the walls only once it is chosen, and round a base
+that stands in its straight way (by the shortest free route, when that ends nearer). The rules
+may aim a move instead (`travel f up to D to TARGET`): the shortest free route into contact
+with a fighter or onto a marker, as far as D goes; onto a piece someone stands on, as close as
+it gets. Difficult ground (game/terrain.py) counts double against D. A fighter that ends its
+move on a marker with a `when entered by` block runs it. The way each move went is kept
+(`way`) for the tests that check it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from warband.game import pieces as pieces_now
-from warband.game.board import BASE, CONTACT, Board, Piece
+from warband.game.board import BASE, CONTACT, Board, Piece, near_segment
 from warband.game.gamelog import number, point, position
 from warband.game.pieces import piece_name
 from warband.lang import nodes
@@ -37,6 +40,10 @@ class Movement:
         self._hooks: dict[str, nodes.ProcedureDecl] = {}   # marker -> its `when entered` block
         # the bases the move being made may pass through but not end on (travel's `through`)
         self.passing: list = []
+        # the ways round what is in the way the move being made weighed, by where each ends
+        # (a straight move keeps none), and the way of the last move made: [start, ..., end]
+        self.ways: dict = {}
+        self.way: list = []
 
     def travel(self, ref: Ref, reach, away: bool, world: World, target=None,
                through: str | None = None) -> World:
@@ -46,6 +53,7 @@ class Movement:
         friends`); None: every other base blocks it."""
         fighter = world.fighters[ref.index]
         start = fighter.position
+        self.ways, self.way = {}, []
         if start is None or fighter.removed:
             return world
         game = self.game
@@ -112,6 +120,7 @@ class Movement:
             log.event("travel", game.state.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
         if spot != start:
+            self.way = self.ways.get(spot) or [start, spot]
             world = world.place(ref, spot)
             game.facing.moved(ref.index, start, spot)   # it faces the way it went
         for piece in board.pieces_at(spot) if board.entered else ():
@@ -140,7 +149,7 @@ class Movement:
                 continue   # an edge, a piece or another base is in the way
             if any(board.contact(end, e) for _, e in enemies):
                 continue
-            return end
+            return self.afford(start, end, reach)
         if game.state.log.record:
             game.state.log.event("stuck", game.state.round, fighter=name,
                            why=f"no free route {number(reach)}\" away from the enemy")
@@ -183,14 +192,30 @@ class Movement:
             if other.removed or other.position is None:
                 return self.stuck(name, start, f"{other.name} is not on the board")
             goal, stop = other.position, (1 if board.squares else BASE)
-        if board.squares:
-            end = _squares_to(board, start, goal, int(stop), int(reach), set(others),
-                              set(self.passing))
-        else:
-            end = self.inches_to(start, goal, stop, reach, others)
+        end = self.closest(start, goal, stop, reach, others)
         if end is None:
             return self.stuck(name, start, f"no free route to {_target_label(target, world)}")
         return end
+
+    def closest(self, start, goal, stop: float, reach: float, others: list,
+                longest: float = math.inf):
+        """Where a move of at most `reach` towards `goal` ends: by the shortest free route to
+        within `stop` of it; where no base may stand on the goal (someone holds the objective),
+        to within a little more, and more, as close as it can get (a goal to stand on only: its
+        edge, a base beside whoever stands on it, up to _CLOSER further out). None: no free
+        route at all (of at most `longest` inches, when given). Every search is work the budget
+        counts (board.charge)."""
+        board = self.board
+        mores = (0,) if stop else (0, *_CLOSER_SQUARES) if board.squares else (0.0, *_CLOSER)
+        for more in mores:
+            if board.squares:
+                end = _squares_to(board, start, goal, int(stop) + int(more), int(reach),
+                                  set(others), set(self.passing))
+            else:
+                end = self.inches_to(start, goal, stop + more, reach, others, longest)
+            if end is not None:
+                return end
+        return None
 
     # ---- moves the rules choose: into a zone, out of contact ------------------------------------------
     def into_zone(self, name: str, start, reach: float, zone_name: str, others: list):
@@ -258,9 +283,10 @@ class Movement:
             self.game.state.log.event("stuck", self.game.state.round, fighter=name, why=why)
         return start
 
-    def inches_to(self, start, goal, stop: float, reach: float, others: list):
+    def inches_to(self, start, goal, stop: float, reach: float, others: list,
+                  longest: float = math.inf):
         """Inches: where a move of at most `reach` along the shortest free way to within `stop`
-        of `goal` ends (None when there is no way at all)."""
+        of `goal` ends (None when there is no way at all, or none of at most `longest`)."""
         board, passing = self.board, self.passing
         everyone = [*others, *passing]   # (bases it may pass through, but not end on)
         if math.dist(start, goal) - stop <= CONTACT:
@@ -268,21 +294,51 @@ class Movement:
         if _clear(board, start, goal, stop, others):
             way = [start, _arrival(start, goal, stop, everyone)]
         else:
-            points = board.route(start, goal, stop, others, passing)
+            points = board.route(start, goal, stop, others, passing, longest)
             if not points:
                 return None
             ended = _last_step(board, [start, *points], goal, stop, others, everyone)
             if ended is None:
                 return None
             way = _shortcut(board, ended, others)
+            if _grazes(way, others):
+                return None   # (a step between half-inch points cuts through a base's rim)
         walked, here = 0.0, start
-        for point in way[1:]:
+        for k, point in enumerate(way[1:], 1):
             step = math.dist(here, point)
             if walked + step > reach + 1e-9:   # the rest of the way: as far as it goes
                 part = board.straight(here, point, reach - walked, 0.0, others, passing)
-                return part if part is not None else _off_bases(here, way[0], passing)
+                if part is None:
+                    return self.took(way[:k], _off_bases(here, way[0], passing), reach)
+                return self.took([*way[:k], part], part, reach)
             walked, here = walked + step, point
-        return _off_bases(here, way[0], passing)
+        return self.took(way, _off_bases(here, way[0], passing), reach)
+
+    def took(self, way: list, end, reach: float):
+        """Keeps the way (its points, start to end) of a move that ends at `end`, by where
+        it ends, for whoever checks the move made (`self.way`: the move invariants' tests);
+        gives `end`. Where difficult ground lies on the way, the move goes as far as `reach`
+        pays for (board.affordable)."""
+        if end == way[-1] and self.board.having("difficult"):
+            way = self.board.affordable(way, reach)
+            end = _off_bases(way[-1], way[0], self.passing)
+        if end == way[-1] and self.passing and _on_base(end, self.passing):
+            # a last leg that started inside a base it passes may end in it still: back to
+            # the last point of the way clear of every base it passes
+            k = len(way) - 1
+            while k > 0 and _on_base(way[k], self.passing):
+                k -= 1
+            way, end = way[:k + 1], way[k]
+        if end == way[-1] and end != way[0]:
+            self.ways[end] = way
+        return end
+
+    def afford(self, start, end, reach: float):
+        """A move from start to end (straight, or the way it went round walls, if kept) as
+        far as its allowance pays for in difficult ground."""
+        if end == start or not self.board.having("difficult"):
+            return end
+        return self.took(self.ways.get(end) or [start, end], end, reach)
 
     def route_end(self, route: tuple, start, enemies: list, reach: float,
                   others: Callable[[], list]):
@@ -291,11 +347,28 @@ class Movement:
         _, target, stop = route
         if target is None:
             return start
+        board = self.board
         if target is _AWAY:
             target = _away(start, enemies, reach)
-            return self.board.straight(start, target, reach, stop, others(),
-                                       self.passing) or start
-        return self.board.towards(start, target, reach, stop, others(), self.passing) or start
+            return self.afford(start, board.straight(start, target, reach, stop, others(),
+                                                     self.passing) or start, reach)
+        bases = others()
+        end = self.afford(start, board.towards(start, target, reach, stop, bases,
+                                               self.passing, self.ways) or start, reach)
+        want = min(reach, math.dist(start, target) - stop)
+        if math.dist(start, end) >= want - 0.3:
+            return end   # the way there was free (round walls, if any were in it)
+        if math.dist(start, target) - stop > reach + BASE:
+            return end   # out of reach however it goes: as far as the straight way goes
+        free = board.straight(start, target, reach, stop, ())
+        if free is None or math.dist(start, free) < want - 0.3:
+            return end   # a wall or the edge stops it: towards went round it where it could
+        # a base stood in the straight way: round it, to where the target is (or as close
+        # as it gets), when that ends nearer than stopping at the base
+        way = self.closest(start, target, stop, reach, bases, _DETOUR * reach + 2 * BASE)
+        if way is not None and math.dist(way, target) < math.dist(end, target) - 0.3:
+            return way
+        return end
 
     def entered(self, marker) -> nodes.ProcedureDecl:
         """A marker's `when entered by f { ... }` as a procedure of one parameter."""
@@ -321,6 +394,17 @@ class Movement:
         return float(game.value(after, side))
 
 
+# a way round a base in a move's straight way is searched up to this many times the move's
+# allowance long (and two bases more): a longer way round ends no nearer, and a search
+# bounded so weighs only the points near the way (a failed one no longer walks the board)
+_DETOUR = 1.5
+
+# how much further out than its goal a move onto a place someone holds tries to end, in turn
+# (inches; on squares the whole ones: a square beside it, then one more)
+_CLOSER = (1.0, 1.5, 2.0, 3.0)   # (a base on the goal: one beside it first)
+_CLOSER_SQUARES = (1, 2, 3)
+
+
 # the directions a fighter breaking off tries, as turns from straight away from the nearest
 # enemy: that first, then ever further round on either side, every 15 degrees
 _BREAK_OFF_TURNS = tuple(math.radians(sign * step * 15) for step in range(13)
@@ -336,6 +420,18 @@ def _clear(board: Board, a, b, stop: float, others: list) -> bool:
     return end is not None and math.dist(a, end) >= want - 0.02
 
 
+def _grazes(way: list, others: list) -> bool:
+    """Whether a way over points passes through a base that blocks it (by more than the
+    hundredths a move is measured in): the search's diagonal steps between free half-inch
+    points may cut a base's rim. A base the way starts touching it may only leave."""
+    start = way[0]
+    near = [o for o in others if math.dist(start, o) >= BASE - CONTACT]
+    return any(near_segment(near, a, b, _GRAZE) for a, b in zip(way, way[1:]))
+
+
+_GRAZE = BASE - CONTACT - 0.02   # nearer than this to a base's centre, a way goes through it
+
+
 def _last_step(board: Board, way: list, goal, stop: float, others: list,
                everyone: list) -> list | None:
     """A way over half-inch points (which ends within half an inch of `stop` from `goal`) and
@@ -343,20 +439,31 @@ def _last_step(board: Board, way: list, goal, stop: float, others: list,
     another such point round the goal, from the way's end or a point just before it. `others`
     block the way; no base of `everyone` may be where it ends."""
     ways = [(goal[0] + math.cos(a) * 2, goal[1] + math.sin(a) * 2) for a in _AROUND]
+    # (the last step ends `stop` from the goal, to the hundredth: only a base nearer the goal
+    # than that and a base's width can stand where it ends)
+    everyone = [o for o in everyone if math.dist(o, goal) < stop + BASE + 0.05]
     for k in range(len(way) - 1, max(-1, len(way) - 5), -1):
         here = way[k]
         if math.dist(here, goal) - stop <= CONTACT:
             return way[:k + 1]
-        ends = [_arrival(here, goal, stop, everyone)]
+        # straight on first; the points round the goal only when that is not free (worked
+        # out only then: most last steps are straight on)
+        end = _arrival(here, goal, stop, everyone)
+        if _free_end(board, here, end, goal, others, everyone):
+            return [*way[:k + 1], end]
         if stop > 0:
-            ends += sorted((_arrival(w, goal, stop, everyone) for w in ways),
-                           key=lambda e: math.dist(here, e))
-        for end in ends:
-            if all(math.dist(end, o) >= BASE - CONTACT for o in everyone if o != goal) and \
-                    board.inside(end) and not board.blocked(end) and \
-                    _clear(board, here, end, 0.0, others):
-                return [*way[:k + 1], end]
+            for end in sorted((_arrival(w, goal, stop, everyone) for w in ways),
+                              key=lambda e: math.dist(here, e)):
+                if _free_end(board, here, end, goal, others, everyone):
+                    return [*way[:k + 1], end]
     return None
+
+
+def _free_end(board: Board, here, end, goal, others: list, everyone: list) -> bool:
+    """Whether a way's last step from `here` may end at `end`: on no base, on the board, on
+    nothing impassable, and straight there past the bases that block it."""
+    return all(math.dist(end, o) >= BASE - CONTACT for o in everyone if o != goal) and \
+        board.inside(end) and not board.blocked(end) and _clear(board, here, end, 0.0, others)
 
 
 _AROUND = tuple(math.radians(step * 10) for step in range(36))   # round a goal, every 10 degrees
@@ -450,6 +557,11 @@ def bases_in_the_way(world: World, index: int, through: str | None) -> tuple[lis
             else:
                 blocking.append(g.position)
     return blocking, passing
+
+
+def _on_base(spot, bases: list) -> bool:
+    """Inches: whether a base at `spot` overlaps one of `bases`."""
+    return any(math.dist(spot, o) < BASE - CONTACT for o in bases)
 
 
 def _off_bases(end, start, passing: list):

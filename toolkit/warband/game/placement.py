@@ -9,10 +9,12 @@ from itertools import repeat
 from typing import TYPE_CHECKING
 
 from warband.diagnostics import diag
+from warband.game import terrain
 from warband.game.board import Board, Piece, Zone
 from warband.game.gamelog import point
 from warband.game.pieces import placed
 from warband.lang import nodes
+from warband.lang.ruleset import constant
 from warband.run.evaluate import RulesError
 from warband.run.world import FIGHTER_REFS, Ref, World
 
@@ -35,7 +37,7 @@ class Placement:
         board = self.board
 
         def fits(c) -> bool:
-            return not board.blocked(c) and not board.pieces_at(c) and \
+            return not board.blocked(c) and not board.points_at(c) and \
                 apart_from(board, c, taken)
         for i, f in enumerate(world.fighters):
             if f.side != side.index or f.removed:
@@ -71,7 +73,7 @@ class Placement:
         taken = [g.position for g in world.fighters if g.position is not None and not g.removed]
 
         def fits(c) -> bool:
-            return not board.blocked(c) and not board.pieces_at(c) and \
+            return not board.blocked(c) and not board.points_at(c) and \
                 apart_from(board, c, taken)
         spots = game.players.spots(board.cells(zone), fits)
         if not spots:
@@ -94,6 +96,8 @@ class Placement:
         game = self.game
         kind = stmt.kind.name
         radius = 0.0 if self.board.squares else 0.5
+        if getattr(stmt, "area", None) is not None:   # terrain with extent
+            return self.place_area(stmt, world)
         if at is not None:
             self.board.add(Piece(kind, at, to, radius))
             if to is not None:   # a wall: where it runs
@@ -112,7 +116,7 @@ class Placement:
         spots_taken: list = []
 
         def fits(c) -> bool:
-            return c not in fighters and not board.blocked(c) and not board.pieces_at(c) and \
+            return c not in fighters and not board.blocked(c) and not board.points_at(c) and \
                 all(gap(board, c, p.at) >= apart for p in board.pieces
                     if p.kind == kind and p.to is None)
         for _ in range(count):
@@ -129,6 +133,46 @@ class Placement:
         world = placed(game.ruleset, world, kind, spots_taken)
         game.state.log.pieces(world)   # (the new pieces as they start: their changes are told)
         return world
+
+
+    def place_area(self, stmt: nodes.Place, world: World) -> World:
+        """`place KIND area ...`: a piece that is an area (game/terrain.py), of numbers the
+        checker has shown are written out (E336)."""
+        game, board = self.game, self.board
+        kind = stmt.kind.name
+        if board.squares:
+            raise RulesError(diag("E336", f"the {kind} is placed as an area, on a board of "
+                                          "squares", stmt.span,
+                                  hint="areas lie on a board in inches: place it at a square "
+                                       "(place KIND at (x, y)), once for each square"))
+
+        def at(p: nodes.Point) -> tuple:
+            return (_number(p.x), _number(p.y))
+        if stmt.area == "circle":
+            assert stmt.radius is not None and stmt.at is not None
+            centre = at(stmt.at)
+            piece = Piece(kind, centre, None, _number(stmt.radius), "circle")
+            told = {"at": point(centre), "radius": _number(stmt.radius)}
+        else:
+            assert stmt.at is not None
+            if stmt.area == "rectangle":
+                assert stmt.to is not None
+                outline = terrain.rectangle(at(stmt.at), at(stmt.to))
+            else:
+                outline = tuple(at(p) for p in (stmt.at, *stmt.corners))
+            piece = Piece(kind, terrain.middle(outline), None, 0.0, "polygon", outline)
+            told = {"at": point(piece.at), "area": [point(c) for c in outline]}
+        board.add(piece)
+        game.state.log.event("place", game.state.round, marker=kind, **told)
+        world = placed(game.ruleset, world, kind, [piece.at])
+        game.state.log.pieces(world)
+        return world
+
+
+def _number(e) -> float:
+    """A number the rules write out (the checker has made sure: E336)."""
+    value = constant(e)
+    return int(value) if value == int(value) else float(value)   # type: ignore[arg-type]
 
 
 def apart_from(board: Board, spot, taken: list) -> bool:

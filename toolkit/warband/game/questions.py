@@ -77,9 +77,32 @@ class Questions:
         return math.dist(pa, pb) - BASE <= CONTACT
 
     def inside(self, a, zone, world) -> bool:
-        """inside(f, ZONE): f stands in the zone (its whole base, in inches)."""
+        """inside(f, ZONE): f stands in the zone (its whole base, in inches); inside(f, KIND),
+        inside(f, p): in a piece of the kind, or in that piece (terrain with extent: its
+        whole base on it)."""
         pa = world.fighters[a[1]].position
-        return True if pa is None else self.board.in_zone(pa, self.board.zones[zone])
+        if pa is None:
+            return True
+        if type(zone) is str and zone in self.board.zones:
+            return self.board.in_zone(pa, self.board.zones[zone])
+        return self.on_pieces(pa, zone, world, True)
+
+    def partly_inside(self, a, where, world) -> bool:
+        """partly_inside(f, KIND), partly_inside(f, p): some of f's base on a piece of the
+        kind, or on that piece (touching its edge is not enough); on squares, on its square."""
+        pa = world.fighters[a[1]].position
+        return True if pa is None else self.on_pieces(pa, where, world, False)
+
+    def on_pieces(self, pa, where, world, whole: bool) -> bool:
+        board = self.board
+        if type(where) is str:   # a kind of marker: any of its pieces, where each is now
+            found = [pieces.where_now(board, i, world) if self.mobile else p
+                     for i, p in enumerate(board.pieces) if p.kind == where]
+        else:   # one piece
+            found = [pieces.where_now(board, where[1], world)]
+        if board.squares:
+            return any(p.at == pa for p in found if p.to is None)
+        return any(board.on(pa, p, whole) for p in found)
 
     def pieces(self, kind, world) -> tuple:
         """pieces(KIND): every piece of the kind on the board (pieces.py)."""

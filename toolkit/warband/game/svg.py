@@ -197,7 +197,7 @@ def pieces_svg(state: dict, g: Geometry) -> list[str]:
     squares its square; each named in its tooltip."""
     kinds: list[str] = []
     out = []
-    for i, (kind, at, to, radius) in enumerate(state["pieces"]):
+    for i, (kind, at, to, radius, *outline) in enumerate(state["pieces"]):
         if kind not in kinds:
             kinds.append(kind)
         colour = piece_colour(kind, kinds)
@@ -210,6 +210,11 @@ def pieces_svg(state: dict, g: Geometry) -> list[str]:
             shape = (f'<line x1="{num(x)}" y1="{num(y)}" x2="{num(x2)}" y2="{num(y2)}" '
                      f'stroke="{colour}" stroke-width="5" stroke-linecap="round"/>')
             where = f"from {where} to ({num(to[0])}, {num(to[1])})"
+        elif outline:   # terrain with extent: a polygon, its corners
+            corners = " ".join(f"{num(cx)},{num(cy)}" for cx, cy in map(g.to_svg, outline[0]))
+            shape = (f'<polygon points="{corners}" fill="{colour}" fill-opacity="0.3" '
+                     f'stroke="{colour}"/>')
+            where = "as an area " + ", ".join(f"({num(c[0])}, {num(c[1])})" for c in outline[0])
         elif g.squares:
             half = g.scale / 2 - 2
             shape = (f'<rect x="{num(x - half)}" y="{num(y - half)}" width="{num(2 * half)}" '

@@ -132,6 +132,8 @@ def snapshot(world, board, flags: tuple[str, ...], counters: tuple[str, ...]) ->
               "conceded": s.conceded} for s in world.sides]
     pieces = [[getattr(p, "kind", "?"), _point(getattr(p, "at", None)),
                _point(getattr(p, "to", None)), plain(getattr(p, "radius", 0.0))]
+              # (terrain with extent: a polygon's corners, after the four)
+              + ([[_point(c) for c in p.outline]] if getattr(p, "outline", ()) else [])
               for p in board.pieces]
     return {"fighters": fighters, "sides": sides, "pieces": pieces}
 

@@ -96,6 +96,19 @@ class BoardBuilder(BuildBase):
     def place_wall_stmt(self, meta, c):
         return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], c[2], self.span(meta))
 
+    # terrain with extent (game/terrain.py)
+    def place_rectangle_stmt(self, meta, c):
+        return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], c[2], self.span(meta),
+                           "rectangle")
+
+    def place_circle_stmt(self, meta, c):
+        return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], None, self.span(meta),
+                           "circle", (), c[2])
+
+    def place_polygon_stmt(self, meta, c):
+        return nodes.Place(None, self.ident(c[0]), None, None, None, c[1], None, self.span(meta),
+                           "polygon", tuple(c[2:]))
+
     # moves the rules choose
     def travel_clear_stmt(self, meta, c):
         return nodes.TravelClear(c[0], c[1], self.span(meta), c[2])

@@ -6,11 +6,13 @@ what it means is up to the engine, which supplies the board and the players.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
 from warband.diagnostics import Related, did_you_mean
 from warband.lang import nodes
 from warband.lang.checker_parts import CheckerParts
+from warband.lang.ruleset import constant
 from warband.lang.symbols import AREA_FUNCTIONS, GAME_FUNCTIONS
 from warband.lang.typesystem import (
     ANY,
@@ -59,7 +61,9 @@ GAME_SIGNATURES = {
     "contact": ((FIGHTER, ), (FIGHTER, PIECE), BOOL),
     "engaged": ((FIGHTER, ), None, BOOL),
     "pieces": ((MARKER, ), None, PIECES),   # pieces as values: every piece of a kind
-    "inside": ((FIGHTER, ), (ZONE, ), BOOL),   # moves the rules choose: standing in a zone
+    # moves the rules choose: standing in a zone; terrain with extent: in a marker's piece
+    "inside": ((FIGHTER, ), (ZONE, MARKER, PIECE), BOOL),
+    "partly_inside": ((FIGHTER, ), (MARKER, PIECE), BOOL),
     "carriers": ((FIGHTER, ), (EQUIPMENT, ), NUMBER),   # how many of a unit's models carry it
 }
 # pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
@@ -167,6 +171,8 @@ class GameChecker(CheckerParts):
                 for point in (at, to):
                     if point is not None:
                         self.point(point, scope)
+                if stmt.area is not None:   # terrain with extent
+                    self.area_piece(stmt, scope)
             # facing: `face f towards g`
             case nodes.Face(fighter=fighter, towards=towards):
                 self.expect(FIGHTER, self.expr(fighter, scope), fighter.span, "who turns")
@@ -237,6 +243,41 @@ class GameChecker(CheckerParts):
             t = self.expr(part, scope)
             self.expect(NUMBER, t, part.span, "a position on the board")
             self.require_fixed(t, part.span, "a position on the board")
+
+    def area_piece(self, stmt: nodes.Place, scope: Scope) -> None:
+        """`place KIND area ...` (terrain with extent, game/terrain.py): its corners and radius
+        are numbers written out (E336 otherwise), a rectangle has room inside, a circle a
+        radius above 0, a polygon three corners or more."""
+        numbers: list = []
+        parts = [stmt.at, stmt.to, *stmt.corners]
+        for point in parts:
+            if point is not None:
+                self.point(point, scope)
+                numbers += [point.x, point.y]
+        if stmt.radius is not None:
+            self.expect(NUMBER, self.expr(stmt.radius, scope), stmt.radius.span, "a radius")
+            numbers.append(stmt.radius)
+        values = []
+        for e in numbers:
+            try:
+                value = constant(e)
+            except (ValueError, TypeError):
+                value = None
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+                self.error("E336", "an area's corners and radius are numbers written out",
+                           e.span, hint="write them as numbers: place wood area (4, 4) to "
+                                        "(10, 8); a half as 7/2")
+                return
+            values.append(value)
+        if stmt.area == "circle" and values[-1] <= 0:
+            self.error("E336", "a circle's radius is more than 0", numbers[-1].span,
+                       hint="place pond area (12, 12) radius 3")
+        elif stmt.area == "rectangle" and (values[0] == values[2] or values[1] == values[3]):
+            self.error("E336", "a rectangle's two corners are opposite ones, apart in both "
+                               "directions", stmt.span, hint="place wood area (4, 4) to (10, 8)")
+        elif stmt.area == "polygon" and len(set(zip(values[::2], values[1::2]))) < 3:
+            self.error("E336", "a polygon has three corners or more", stmt.span,
+                       hint="place hill area (2, 2), (8, 2), (5, 7)")
 
     # ---- the board's questions -----------------------------------------------------------------------
     def game_call(self, e: nodes.Call, scope: Scope) -> Type:

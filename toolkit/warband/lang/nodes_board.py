@@ -151,6 +151,11 @@ class Place:
     at: Point | None
     to: Point | None
     span: Span
+    # terrain with extent: "rectangle" (from `at` to `to`), "circle" (round `at`, `radius`)
+    # or "polygon" (`at`, then `corners`); None: a piece at a point, or a wall
+    area: str | None = None
+    corners: tuple[Point, ...] = ()
+    radius: Expr | None = None
 
 
 # moves the rules choose: a move its player picks that ends out of contact with every enemy

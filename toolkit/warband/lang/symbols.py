@@ -50,12 +50,15 @@ AREA_FUNCTIONS = {"square": (2, 3), "circle": (2, 2), "cone": (3, 4), "line": (4
 GAME_FUNCTIONS.update((name, most) for name, (_, most) in AREA_FUNCTIONS.items())
 GAME_FUNCTIONS["pieces"] = 1   # pieces as values: pieces(KIND), every piece of a kind placed
 GAME_FUNCTIONS["inside"] = 2   # moves the rules choose: inside(f, ZONE), f standing in a zone
+# terrain with extent: partly_inside(f, KIND), some of f's base on a piece that is an area
+GAME_FUNCTIONS["partly_inside"] = 2
 # one model of a unit with a different weapon: carriers(u, w), how many of u's models carry w
 # (asked of the World, not the board: a game without a board answers it too)
 GAME_FUNCTIONS["carriers"] = 2
 # Board questions added after rules were written that may use the words as their own names (a
 # tier `line`, a table `square`): not reserved; a declaration of the name takes its place there
-SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside", "carriers"}
+SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside", "carriers",
+                                                   "partly_inside"}
 BUILTIN_GROUPS = ("sides",)
 # `d(n)`: one die of a number of sides worked out as the rules run; not reserved (a table or
 # definition named `d` takes its place), as `d6` is dice and `d` alone a plain name

@@ -22,6 +22,7 @@ from warband.run.world import PIECE_REFS
 # the board's questions, by the rules' names (lang/symbols.py GAME_FUNCTIONS): every one is
 # a method of a BoardView
 QUESTIONS = ("distance", "sees", "obscured", "contact", "engaged", "pieces", "inside",
+             "partly_inside",
              "carriers", "square", "circle", "cone", "line", "in_front", "in_rear")
 
 
@@ -35,6 +36,7 @@ class BoardView(Protocol):
     def engaged(self, a, world) -> bool: ...
     def pieces(self, kind, world) -> tuple: ...
     def inside(self, a, zone, world) -> bool: ...
+    def partly_inside(self, a, where, world) -> bool: ...   # terrain with extent
     def carriers(self, a, piece, world) -> int: ...
     # areas and templates (run/areas.py), facing: the world is the last argument
     def square(self, *args): ...
@@ -74,6 +76,9 @@ class NoBoard:
         return tuple(PIECE_REFS[i] for i, p in enumerate(world.pieces) if p.kind == kind)
 
     def inside(self, a, zone, world) -> bool:   # moves the rules choose: where they need
+        return True
+
+    def partly_inside(self, a, where, world) -> bool:   # terrain with extent: where they need
         return True
 
     def carriers(self, a, piece, world) -> int:   # (the World answers it, board or none)
