@@ -413,7 +413,7 @@ def fogbound(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_fogbound_guilds_bury_their_dead_hire_knives_and_keep_a_strongbox(tmp_path):
     tallow, eels = fogbound(tmp_path)
-    first = play(tmp_path, "2", scenario="scenarios/market.rules")
+    first = play(tmp_path, "19", scenario="scenarios/market.rules")
     assert first.returncode == 0, first.stderr
     assert "Quick Nell is no longer on its warband's list" in first.stdout
     assert "-  - name: Quick Nell\n-    class: Smuggler\n-    skill: 3\n-    equipment: [Dagger]\n" \
@@ -421,7 +421,7 @@ def test_fogbound_guilds_bury_their_dead_hire_knives_and_keep_a_strongbox(tmp_pa
     assert "+  - name: Hired Knife\n+    class: Cutthroat\n+    equipment: [Dagger]\n" \
         in first.stdout
     assert "+games: 1\n+strongbox: 5\n" in first.stdout and "renown: 1" in tallow.read_text()
-    second = play(tmp_path, "12", scenario="scenarios/market.rules")
+    second = play(tmp_path, "3", scenario="scenarios/market.rules")
     assert second.returncode == 0, second.stderr
     assert "-games: 1\n+games: 2\n" in second.stdout
     assert "name: Hired Knife 2\n" in tallow.read_text()   # (a name the guild had)
@@ -433,9 +433,9 @@ def test_fogbound_guilds_bury_their_dead_hire_knives_and_keep_a_strongbox(tmp_pa
 def test_a_game_that_would_break_the_charter_is_refused(tmp_path):
     tallow, eels = fogbound(tmp_path)
     before = eels.read_text()
-    result = play(tmp_path, "7", scenario="scenarios/market.rules")   # three of its own die
+    result = play(tmp_path, "5", scenario="scenarios/market.rules")   # two of its own die
     assert result.returncode == 2
-    assert "warbands/tallow.yaml (after the game):11:1: error[E706]: at least a third of the " \
+    assert "warbands/tallow.yaml (after the game):10:1: error[E706]: at least a third of the " \
            "crowns go on hired hands" in result.stderr   # (a rule of the charter's own)
     assert "error[E920]: side 'tallow': after this game warbands/tallow.yaml would not be a " \
            "valid warband; it is left as it is" in result.stderr

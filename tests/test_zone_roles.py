@@ -319,7 +319,7 @@ def test_an_unknown_role_in_a_scenario_is_e201_with_a_did_you_mean(tmp_path):
     # a role referred to but never declared
     ("bring back_again back into home(s)", "bring back_again back into hme(s)", "E201",
      "unknown table, definition, procedure or zone role 'hme'", "did you mean 'home'?"),
-    ("if inside(f, middle)", "if inside(f, midle)", "E201", "unknown zone 'midle'",
+    ("if inside(f, middle)", "if inside(f, midle)", "E201", "unknown zone or kind of marker 'midle'",
      "did you mean 'middle'?"),
     # a role per side named without its side
     ("deploy s in home(s)", "deploy s in home", "E302", "'home' is a zone for each side: say whose",

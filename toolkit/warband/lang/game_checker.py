@@ -290,8 +290,13 @@ class GameChecker(CheckerParts):
             self.error("E301", f"'{name}' takes {arity} argument{'s' if arity != 1 else ''}, "
                                f"not {len(e.args)}", e.span)
         for arg, allowed in zip(e.args, (first, second)):
-            if allowed == (ZONE, ):   # inside(f, ZONE): a zone, or a zone named by a role
+            if allowed == (ZONE, ):   # a zone, or a zone named by a role
                 self.zone_arg(arg, scope, f"the zone '{name}' asks about")
+                continue
+            if allowed is not None and ZONE in allowed and self.unknown_name(arg, scope):
+                # inside(f, ZONE | KIND | p): a misspelt zone or kind of marker, with a
+                # did-you-mean among both
+                self.zone_arg(arg, scope, f"the zone '{name}' asks about", markers=True)
                 continue
             t = self.expr(arg, scope)
             if allowed is not None and t.kind != "any" and t.kind not in (a.kind for a in allowed):
@@ -399,20 +404,28 @@ class GameChecker(CheckerParts):
                        f"{decl.kind} {decl.name.name} on fighter")
 
     # ---- zones the ruleset can name ---------------------------------------------------------------
-    def zone_arg(self, zone: nodes.Expr, scope: Scope, what: str) -> None:
+    def unknown_name(self, e: nodes.Expr, scope: Scope) -> bool:
+        """Whether e is a bare name the rules do not know (no local, declaration or member)."""
+        return isinstance(e, nodes.Name) and e.name not in scope.locals and \
+            self.lookup(e.name) is None and not self.table.members.get(e.name) and \
+            e.name not in self.unreadable
+
+    def zone_arg(self, zone: nodes.Expr, scope: Scope, what: str, markers: bool = False) -> None:
         """Where a statement (or `inside`) wants a zone: a zone of the scenario, a zone the
         ruleset names by a role (`own_edge(f.side)` for a role per side), or a local holding
-        one. A name that is none of these is E201 with a did-you-mean among the zones."""
-        if isinstance(zone, nodes.Name) and zone.name not in scope.locals and \
-                self.lookup(zone.name) is None and not self.table.members.get(zone.name) and \
-                zone.name not in self.unreadable:
+        one. A name that is none of these is E201 with a did-you-mean among the zones (and the
+        kinds of marker, where one may stand instead: `markers`)."""
+        if self.unknown_name(zone, scope):
+            assert isinstance(zone, nodes.Name)
             zones = self.table.names_of_kind("zone", "zone role")
-            hint = self.suggest(zone.name, list(zones) + list(scope.locals))
+            kinds = self.table.names_of_kind("marker") if markers else []
+            hint = self.suggest(zone.name, list(zones) + list(kinds) + list(scope.locals))
             if hint is None:
                 hint = (f"the zones are {', '.join(zones)}" if zones and len(zones) <= 8 else
                         "a scenario declares its zones (zone NAME = edge south depth 6), a "
                         "ruleset the zones it names by a role (zone NAME per side)")
-            self.error("E201", f"unknown zone '{zone.name}'", zone.span, hint=hint)
+            shown = "zone or kind of marker" if markers else "zone"
+            self.error("E201", f"unknown {shown} '{zone.name}'", zone.span, hint=hint)
             return
         self.expect(ZONE, self.expr(zone, scope), zone.span, what)
 
