@@ -563,7 +563,7 @@ def test_a_merge_key_is_explained_not_called_a_bug(tmp_path):
     assert merged.count("<<: *bors") == 1
     (tmp_path / "party.yaml").write_text(merged)
     assert warband(tmp_path, "validate", "party.yaml").returncode == 0
-    result = warband(tmp_path, "play", "smart-dungeon", "--seed", "2", "--side",
+    result = warband(tmp_path, "play", "smart-dungeon", "--seed", "3", "--side",
                      "party=party.yaml", "--update")
     assert result.returncode == 2, result.stderr
     assert "party.yaml:14:5: error[E920]: party.yaml cannot be updated: an entry takes its " \

@@ -412,7 +412,8 @@ def test_a_run_compiles_each_ruleset_once(monkeypatch):
     real = validate.load
     monkeypatch.setattr(validate, "load", lambda ref: calls.append(ref) or real(ref))
     Validation().run([str(p) for p in WARBANDS] * 3)
-    assert sorted(calls) == ["ashfall", "fogbound", "smart", "smart-faith", "sss-sentinel",
+    assert sorted(calls) == ["ashfall", "fogbound", "ratcatchers", "smart", "smart-faith",
+                             "sss-sentinel",
                              "super-simple-skirmish", "swords-against-sorcery",
                              "swords-against-sorcery-points"]
 

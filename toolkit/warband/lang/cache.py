@@ -43,6 +43,7 @@ _ALLOWED_MODULES = ("warband.lang.compiler", "warband.lang.ruleset", "warband.la
                     "warband.lang.units",
                     "warband.lang.nodes", "warband.lang.nodes_core", "warband.lang.nodes_decl",
                     "warband.lang.nodes_board", "warband.lang.nodes_flow", "warband.lang.nodes_event",
+                    "warband.lang.nodes_campaign",
                     "warband.diagnostics")
 _ALLOWED_GLOBALS = {("fractions", "Fraction")}
 
