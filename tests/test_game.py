@@ -299,6 +299,7 @@ def test_no_room_to_deploy_is_a_clear_error(tmp_path):
     result = warband("play", str(path))
     assert result.returncode == 2
     assert "error[E507]" in result.stderr and "Traceback" not in result.stderr
+    assert "no room left in zone 'speck' for " in result.stderr   # (its name, not a node)
 
 
 def test_playouts_report_objectives_no_game_scores(tmp_path):

@@ -44,7 +44,7 @@ class Placement:
                 continue
             spots = game.players.spots(board.cells(zone), fits)
             if not spots:
-                raise RulesError(diag("E507", f"no room left in zone '{stmt.zone}' for "
+                raise RulesError(diag("E507", f"no room left in zone '{zone_name}' for "
                                               f"{f.name}", stmt.span,
                                       hint="make the zone larger or the force smaller"))
             spot = game.players.place_spot(side.index, spots, world)
