@@ -595,8 +595,13 @@ class Board:
         same pieces, so kept for them all."""
         found = self._kept.get("graph")
         if found is None:
+            # (a board with nothing impassable or difficult has every point free, each step at
+            # its length, whatever its pieces: one graph for every game on a board that size,
+            # though its pieces are placed anew each game)
+            shaped = self.having("impassable") or self.having("difficult")
             key = (self.width, self.height, tuple(self.pieces),
-                   tuple(sorted(self.properties.items())))
+                   tuple(sorted(self.properties.items()))) if shaped else \
+                (self.width, self.height)
             found = _FREE.get(key)
             if found is None:
                 if len(_FREE) > KEPT_BOARDS:   # many boards (pieces placed at random)
