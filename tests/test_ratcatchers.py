@@ -240,6 +240,7 @@ def test_a_campaign_of_three_games_changes_the_crews(tmp_path):
     text = crew.read_text()
     assert "games: 1\npennies: 21\n" in text
     assert "Sling" in _entry(crew, "Wick")["equipment"]
+    assert "    equipment: [Pole, Sling]\n" in text   # (in the style it was written in)
     assert _entry(crew, "Apprentice 3")["class"] == "Apprentice"
     assert _entry(crew, "Terrier 1")["knacks"] == 1
     assert text.startswith("# yaml-language-server")         # comments kept

@@ -95,15 +95,27 @@ def signature(values: dict) -> tuple:
 
 
 def set_equipment(entry, pieces: tuple[str, ...]) -> None:
+    """The entry's equipment list as `pieces`, in the style it was written in (a new list in
+    flow style, `[A, B]`, as the line-by-line writer writes it: equipment_lines)."""
     if "equipment" in entry:
-        entry["equipment"] = CommentedSeq(pieces) if pieces else CommentedSeq()
+        old = entry["equipment"]
         if not pieces:
             del entry["equipment"]
+            return
+        entry["equipment"] = _listed(pieces, not isinstance(old, CommentedSeq) or
+                                     old.fa.flow_style())
         return
     if pieces:
         keys = list(entry.keys())
         at = keys.index("notes") if "notes" in keys else len(keys)
-        entry.insert(at, "equipment", CommentedSeq(pieces))
+        entry.insert(at, "equipment", _listed(pieces, True))
+
+
+def _listed(pieces: tuple[str, ...], flow: bool) -> CommentedSeq:
+    seq = CommentedSeq(pieces)
+    if flow:
+        seq.fa.set_flow_style()
+    return seq
 
 
 def hire_entries(entries, hires: list[dict]) -> None:
