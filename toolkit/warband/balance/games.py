@@ -25,10 +25,9 @@ from functools import lru_cache
 
 from warband.balance.profiles import Profile, profile
 from warband.diagnostics import Sources, diag
-from warband.game.engine import Game
 from warband.game.results import GameResult, PlayRequest
 from warband.game.scenario import Scenario
-from warband.game.worker import ScenarioProblem, loaded, policies_of
+from warband.game.worker import FirstToAct, ScenarioProblem, loaded, policies_of
 from warband.lang.ruleset import Ruleset
 from warband.lists import army
 from warband.lists.warband_file import FIGHTERS, warband_from
@@ -80,18 +79,11 @@ def base_request(request: PlayRequest) -> PlayRequest:
     return PlayRequest(request.scenario, request.policies, request.max_rounds, request.sides)
 
 
-class _Watched(Game):
-    """A Game that notes who acted first, and who was ahead at the end of each round."""
+class _Watched(FirstToAct):
+    """A Game that notes who acted first (game/worker.py), and who was ahead at the end of
+    each round."""
 
-    first: str | None = None
     leaders: list | None = None
-
-    def activate_now(self, stmt, ref, exclude, world, *more, **named):
-        if self.first is None and self.round >= 1:
-            fighter = world.fighters[ref.index]
-            if not fighter.removed:
-                self.first = world.sides[fighter.side].name
-        return super().activate_now(stmt, ref, exclude, world, *more, **named)
 
     def check_end(self, world) -> None:
         if type(world) is World and self.round >= 1:

@@ -99,12 +99,6 @@ class Greedy:
                                       Horizon(0 if inside else 1, game.state.round))
         return game.value(world, point.side)
 
-    def sampled(self, point: DecisionPoint, option: int) -> float:
-        """The mean worth of `option` over TRIALS runs (no race)."""
-        dice, _ = self.game.explorer.streams()
-        seeds = [dice.getrandbits(64) for _ in range(TRIALS)]
-        return sum(self.trial(point, option, seed) for seed in seeds) / TRIALS
-
 
 def _survivors(worths: dict[int, list[float]], trials: int) -> dict[int, list[float]]:
     """The options still in the race after `trials` trials: the leader (the best mean, the

@@ -136,7 +136,7 @@ def play(request: PlayRequest, seed: int) -> GameResult:
     return _played(request, seed, Game)
 
 
-class _Watched(Game):
+class FirstToAct(Game):
     """A game that notes which side acted first (the side that won the initiative, where the
     rules roll for it): the first activation of a fighter still in play, from round 1 on."""
 
@@ -154,11 +154,11 @@ def play_detailed(request: PlayRequest, seed: int) -> GameDetails:
     """One game, as `play`, with who acted first and every fighter out of play at the end by
     name and class (`simulate --games-out`, plots): the very same game, as the dice and the
     players' choices do not depend on what is watched."""
-    watched: _Watched | None = None
+    watched: FirstToAct | None = None
 
-    def made(*args) -> _Watched:
+    def made(*args) -> FirstToAct:
         nonlocal watched
-        watched = _Watched(*args)
+        watched = FirstToAct(*args)
         return watched
     result = _played(request, seed, made)
     assert watched is not None   # (made before the game was played)
