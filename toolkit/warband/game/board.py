@@ -61,6 +61,13 @@ class Zone:
     corners: tuple = ()
 
 
+def _gap(piece: Piece, pos) -> float:
+    """How far a point lies from a piece: a wall's line, an area (0 inside), a round piece."""
+    if piece.to is not None:
+        return _segment_distance(pos, piece.at, piece.to)
+    return area_gap(piece, pos)
+
+
 def _segment_distance(p, a, b) -> float:
     """Distance from point p to the segment a-b."""
     (px, py), (ax, ay), (bx, by) = p, a, b
@@ -70,6 +77,13 @@ def _segment_distance(p, a, b) -> float:
         return math.dist(p, a)
     t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
     return math.dist(p, (ax + t * dx, ay + t * dy))
+
+
+def within(bases, start, reach: float) -> list:
+    """The bases a move of at most `reach` from `start` can meet: no point it passes is
+    nearer a base further off than `reach` and a base's width (and a little more)."""
+    far = reach + BASE + 0.05
+    return [o for o in bases if math.dist(o, start) <= far]
 
 
 def near_segment(points, a, b, reach: float) -> bool:
@@ -209,6 +223,23 @@ class Board:
         piece placed in one)."""
         return [p for p in self.pieces_at(pos) if not p.extent]
 
+    def _impassable_near(self, pos) -> list[Piece]:
+        """Inches: the impassable pieces that may stand under a base at `pos` (on the board):
+        those near the inch square it is in, worked out once a square (a dungeon's moves ask
+        of every point they weigh, and most of its walls are far from each)."""
+        near = self._kept.get("impassable near")
+        if near is None:
+            near = self._kept["impassable near"] = {}
+        square = (int(pos[0]), int(pos[1]))
+        found = near.get(square)
+        if found is None:
+            middle = (square[0] + 0.5, square[1] + 0.5)
+            # (a point of the square is at most 0.71 from its middle: a piece further than that
+            # and a base's half from the middle is further than a base's half from the point)
+            found = near[square] = [p for p in self.having("impassable")
+                                    if _gap(p, middle) < _R + 0.75]
+        return found
+
     def inside(self, pos) -> bool:
         x, y = pos
         if self.squares:
@@ -225,7 +256,7 @@ class Board:
                 cells = self._kept["impassable cells"] = {
                     p.at for p in self.pieces if p.to is None and self.has(p.kind, "impassable")}
             return pos in cells
-        for p in self.having("impassable"):
+        for p in self._impassable_near(pos):
             if p.to is not None:
                 if _segment_distance(pos, p.at, p.to) < _R:
                     return True
@@ -559,7 +590,11 @@ class Board:
         clear = self.straight(start, target, reach, stop, ())
         if clear is not None and math.dist(start, clear) >= want - 0.3:
             return self.straight(start, target, reach, stop, occupied, passable)
-        path = self._path(start, target, stop, occupied, passable)
+        # (only bases the move can meet stand in its way: one further off than the move goes
+        # and a base's width may have moved before the way gets there, and a way planned
+        # round it would search the whole board when it closes a door)
+        path = self._path(start, target, stop, within(occupied, start, reach),
+                          within(passable, start, reach) if passable else passable)
         if not path:
             return self.straight(start, target, reach, stop, occupied, passable)
         end, walked, here = start, 0.0, start

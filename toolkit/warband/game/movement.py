@@ -17,7 +17,8 @@ import math
 from typing import TYPE_CHECKING, Callable
 
 from warband.game import pieces as pieces_now
-from warband.game.board import BASE, CONTACT, Board, Piece, near_segment
+from warband.game.board import BASE, CONTACT, Board, Piece, near_segment, within
+from warband.game.detour import ways_round
 from warband.game.gamelog import number, point, position
 from warband.game.pieces import piece_name
 from warband.lang import nodes
@@ -294,15 +295,27 @@ class Movement:
         if _clear(board, start, goal, stop, others):
             way = [start, _arrival(start, goal, stop, everyone)]
         else:
-            points = board.route(start, goal, stop, others, passing, longest)
-            if not points:
-                return None
-            ended = _last_step(board, [start, *points], goal, stop, others, everyone)
-            if ended is None:
-                return None
-            way = _shortcut(board, ended, others)
-            if _grazes(way, others):
-                return None   # (a step between half-inch points cuts through a base's rim)
+            # (round one base in closed form on open ground; among walls a way round a base
+            # meets a wall as often as not, and the checks of its legs cost more than a search)
+            way = None if board.having("impassable") else \
+                _round_one(board, start, goal, stop, others, everyone, longest)
+            if way is None and stop > 0 and \
+                    not _ring_of(board, goal, stop, everyone):
+                return None   # (no free place round the goal to end at: nothing to search for)
+            if way is None:   # (not one base alone in the way: a search over points)
+                # (round the bases the move can meet: see Board.towards)
+                meets = within(others, start, reach)
+                points = board.route(start, goal, stop, meets, within(passing, start, reach),
+                                     longest)
+                if not points:
+                    return None
+                ended = _last_step(board, [start, *points], goal, stop, meets,
+                                   within(everyone, start, reach))
+                if ended is None:
+                    return None
+                way = _shortcut(board, ended, meets)
+                if _grazes(way, meets):
+                    return None   # (a step between half-inch points cuts through a base's rim)
         walked, here = 0.0, start
         for k, point in enumerate(way[1:], 1):
             step = math.dist(here, point)
@@ -420,6 +433,22 @@ def _clear(board: Board, a, b, stop: float, others: list) -> bool:
     return end is not None and math.dist(a, end) >= want - 0.02
 
 
+def _round_one(board: Board, start, goal, stop: float, others: list, everyone: list,
+               longest: float) -> list | None:
+    """The shortest way round the one base in the straight way to within `stop` of `goal`
+    (game/detour.py), when it is free of every other base, wall and edge and no longer than
+    `longest`: [start, corner, ..., where it ends]; None when there is no such way."""
+    for corners in ways_round(start, goal, stop, others):
+        way = _last_step(board, corners, goal, stop, others, everyone, back=1)
+        if way is None or len(way) < 2 or \
+                sum(math.dist(a, b) for a, b in zip(way, way[1:])) > longest or \
+                not all(_clear(board, a, b, 0.0, others) for a, b in zip(way, way[1:-1])) or \
+                _grazes(way, others):
+            continue
+        return way
+    return None
+
+
 def _grazes(way: list, others: list) -> bool:
     """Whether a way over points passes through a base that blocks it (by more than the
     hundredths a move is measured in): the search's diagonal steps between free half-inch
@@ -433,40 +462,82 @@ _GRAZE = BASE - CONTACT - 0.02   # nearer than this to a base's centre, a way go
 
 
 def _last_step(board: Board, way: list, goal, stop: float, others: list,
-               everyone: list) -> list | None:
+               everyone: list, back: int = 4) -> list | None:
     """A way over half-inch points (which ends within half an inch of `stop` from `goal`) and
     its last step, onto a point `stop` from the goal: straight on if that is free, else to
     another such point round the goal, from the way's end or a point just before it. `others`
-    block the way; no base of `everyone` may be where it ends."""
-    ways = [(goal[0] + math.cos(a) * 2, goal[1] + math.sin(a) * 2) for a in _AROUND]
-    # (the last step ends `stop` from the goal, to the hundredth: only a base nearer the goal
-    # than that and a base's width can stand where it ends)
-    everyone = [o for o in everyone if math.dist(o, goal) < stop + BASE + 0.05]
-    for k in range(len(way) - 1, max(-1, len(way) - 5), -1):
+    block the way; no base of `everyone` may be where it ends. `back`: from how many of the
+    way's last points a last step is tried."""
+    near = _near_goal(goal, stop, everyone)
+    ring = None   # the free points round the goal: worked out only when first needed
+    for k in range(len(way) - 1, max(-1, len(way) - 1 - back), -1):
         here = way[k]
         if math.dist(here, goal) - stop <= CONTACT:
             return way[:k + 1]
-        # straight on first; the points round the goal only when that is not free (worked
-        # out only then: most last steps are straight on)
-        end = _arrival(here, goal, stop, everyone)
-        if _free_end(board, here, end, goal, others, everyone):
+        # straight on first; the points round the goal only when that is not free (most last
+        # steps are straight on)
+        end = _arrival(here, goal, stop, near)
+        if _free_end(board, here, end, goal, others, near):
             return [*way[:k + 1], end]
         if stop > 0:
-            for end in sorted((_arrival(w, goal, stop, everyone) for w in ways),
-                              key=lambda e: math.dist(here, e)):
-                if _free_end(board, here, end, goal, others, everyone):
+            if ring is None:
+                ring = _ring_of(board, goal, stop, everyone)
+            for end in sorted(ring, key=lambda e: math.dist(here, e)):
+                if _clear(board, here, end, 0.0, others):
                     return [*way[:k + 1], end]
     return None
+
+
+def _near_goal(goal, stop: float, everyone: list) -> list:
+    """The bases that may stand where a way to within `stop` of the goal ends: a last step
+    ends `stop` from the goal, to the hundredth, so only a base nearer the goal than that and
+    a base's width."""
+    return [o for o in everyone if math.dist(o, goal) < stop + BASE + 0.05]
+
+
+def _ring_of(board: Board, goal, stop: float, everyone: list) -> list:
+    """The free points round the goal (_ring), kept with the board's pieces (the same goal
+    with the same bases round it is tried by several ways of a move, and by moves to come)."""
+    near = _near_goal(goal, stop, everyone)
+    key = ("ring", goal, stop, tuple(near))
+    ring = board.by_pieces.get(key)
+    if ring is None:
+        ring = board.by_pieces[key] = _ring(board, goal, stop, near)
+    return ring
+
+
+def _ring(board: Board, goal, stop: float, everyone: list) -> list:
+    """The free points `stop` from the goal, every 10 degrees round it, to the hundredth."""
+    gx, gy = goal
+    near = [o for o in everyone if o != goal]
+    clear = BASE - CONTACT - 0.02   # (nearer a base than this, no rounding frees a point)
+    out = []
+    for cos, sin in _AROUND:
+        x, y = gx + cos * stop, gy + sin * stop
+        if any(math.dist((x, y), o) < clear for o in near):
+            continue   # (most points round a goal that is hemmed in: told apart cheaply)
+        end = _arrival((gx + cos * 2, gy + sin * 2), goal, stop, everyone)
+        if _free_spot(board, end, goal, everyone):
+            out.append(end)
+    return out
 
 
 def _free_end(board: Board, here, end, goal, others: list, everyone: list) -> bool:
     """Whether a way's last step from `here` may end at `end`: on no base, on the board, on
     nothing impassable, and straight there past the bases that block it."""
+    return _free_spot(board, end, goal, everyone) and _clear(board, here, end, 0.0, others)
+
+
+def _free_spot(board: Board, end, goal, everyone: list) -> bool:
+    """Whether a base may stand at `end`: on no base but the goal's, on the board, on nothing
+    impassable."""
     return all(math.dist(end, o) >= BASE - CONTACT for o in everyone if o != goal) and \
-        board.inside(end) and not board.blocked(end) and _clear(board, here, end, 0.0, others)
+        board.inside(end) and not board.blocked(end)
 
 
-_AROUND = tuple(math.radians(step * 10) for step in range(36))   # round a goal, every 10 degrees
+# round a goal, every 10 degrees: each direction's cosine and sine
+_AROUND = tuple((math.cos(math.radians(step * 10)), math.sin(math.radians(step * 10)))
+                for step in range(36))
 
 
 def _shortcut(board: Board, way: list, others: list) -> list:
