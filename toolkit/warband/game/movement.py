@@ -299,8 +299,7 @@ class Movement:
             # meets a wall as often as not, and the checks of its legs cost more than a search)
             way = None if board.having("impassable") else \
                 _round_one(board, start, goal, stop, others, everyone, longest)
-            if way is None and stop > 0 and \
-                    not _ring_of(board, goal, stop, everyone):
+            if way is None and stop > 0 and _hemmed_in(board, goal, stop, everyone):
                 return None   # (no free place round the goal to end at: nothing to search for)
             if way is None:   # (not one base alone in the way: a search over points)
                 # (round the bases the move can meet: see Board.towards)
@@ -506,20 +505,33 @@ def _ring_of(board: Board, goal, stop: float, everyone: list) -> list:
     return ring
 
 
+def _hemmed_in(board: Board, goal, stop: float, everyone: list) -> bool:
+    """Whether no point round the goal (_ring) is free: asked before a search, and mostly
+    answered by the first point or two (most goals are not hemmed in)."""
+    near = _near_goal(goal, stop, everyone)
+    ring = board.by_pieces.get(("ring", goal, stop, tuple(near)))
+    if ring is not None:
+        return not ring
+    return next(_free_round(board, goal, stop, near), None) is None
+
+
 def _ring(board: Board, goal, stop: float, everyone: list) -> list:
     """The free points `stop` from the goal, every 10 degrees round it, to the hundredth."""
+    return list(_free_round(board, goal, stop, everyone))
+
+
+def _free_round(board: Board, goal, stop: float, everyone: list):
+    """The free points round the goal (_ring), one by one."""
     gx, gy = goal
     near = [o for o in everyone if o != goal]
     clear = BASE - CONTACT - 0.02   # (nearer a base than this, no rounding frees a point)
-    out = []
     for cos, sin in _AROUND:
         x, y = gx + cos * stop, gy + sin * stop
         if any(math.dist((x, y), o) < clear for o in near):
             continue   # (most points round a goal that is hemmed in: told apart cheaply)
         end = _arrival((gx + cos * 2, gy + sin * 2), goal, stop, everyone)
         if _free_spot(board, end, goal, everyone):
-            out.append(end)
-    return out
+            yield end
 
 
 def _free_end(board: Board, here, end, goal, others: list, everyone: list) -> bool:
