@@ -13,7 +13,6 @@ so a pool passed to a procedure or a definition is asked the same questions ther
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import operator
 from functools import lru_cache
@@ -118,22 +117,6 @@ _COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operato
             "==": operator.eq, "!=": operator.ne}
 
 
-def _walk(node) -> Iterator:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-            continue
-        if not dataclasses.is_dataclass(n) or isinstance(n, type):
-            continue
-        yield n
-        for f in dataclasses.fields(n):
-            value = getattr(n, f.name)
-            if isinstance(value, tuple) or dataclasses.is_dataclass(value):
-                stack.append(value)
-
-
 @lru_cache(maxsize=64)
 def _questions(ruleset) -> tuple:
     """The predicates the ruleset asks of pools (each as a function sides -> faces), or
@@ -142,7 +125,7 @@ def _questions(ruleset) -> tuple:
     roots = (tuple(ruleset.procedures.values()) + tuple(ruleset.defines.values())
              + tuple(ruleset.tables.values()) + tuple(ruleset.markers.values())
              + ((ruleset.scenario,) if ruleset.scenario is not None else ()))
-    for n in _walk(roots):
+    for n in (n for root in roots for n in nodes.walk(root)):
         if type(n) is nodes.Count and type(n.pool) is not nodes.Dice:
             faces = _fixed_predicate(n.predicate)
             if faces is None:
