@@ -192,6 +192,8 @@ class EntryPoints(InterpreterParts):
         states, last_state = self.state_ids, self.last_state
         self.state_ids, self.last_state = {}, (None, None, None, None)
         running, self.running = self.running, decl   # (what E504 names calls from)
+        weighing = (self.cutoff, self.cuts, self.killers)   # (run/weighing.py)
+        self.cutoff, self.cuts, self.killers = None, 0, {}
         counted = budget.open_count(self)
         try:
             end = self.intern(("end", id(decl), id(done)),
@@ -209,6 +211,7 @@ class EntryPoints(InterpreterParts):
             self.memo, self.conts, self.cont_deps, self.value_memo = memo, conts, deps, values
             self.state_ids, self.last_state = states, last_state
             self.running = running
+            self.cutoff, self.cuts, self.killers = weighing
             budget.close_count(self, counted)
 
     def intern(self, key, make, *within):

@@ -100,6 +100,13 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         # expected score, not a distribution (Decisions.look_ahead); memoised apart
         self.valuing = False
         self.value_memo: dict = {}
+        # and the options a later decision shows cannot be taken are left unfinished
+        # (run/weighing.py): the best worth so far of the decision weighing, the cuts not yet
+        # settled (their worths are no situation's: not memoised), and each decision's answer
+        # that was best the last time it was weighed
+        self.cutoff: tuple | None = None
+        self.cuts = 0
+        self.killers: dict = {}
         self.running = None   # the procedure an exact run runs (run/situations.py names calls)
         self.events_running: set = set()   # the events whose rules are running (run/events.py)
         self.result_score: Callable = self.score   # what a result scores (not a pair's)

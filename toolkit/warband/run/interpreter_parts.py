@@ -51,6 +51,9 @@ class InterpreterParts:
         merging: bool
         valuing: bool
         value_memo: dict
+        cutoff: tuple | None
+        cuts: int
+        killers: dict
         running: object
         result_score: Callable
         merge: bool

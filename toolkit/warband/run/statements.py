@@ -85,7 +85,10 @@ class Statements(InterpreterParts):
         if found_dist is None:
             if len(lazies) > len(found):   # rolls nothing can read any more: dropped
                 world = world.keeping(found)
-            found_dist = memo[key] = self._block(stmts, i, env, world, k, ret)
+            cuts = self.cuts
+            found_dist = self._block(stmts, i, env, world, k, ret)
+            if self.cuts == cuts:   # (a worth from a cut-off decision is a bound: weighing.py)
+                memo[key] = found_dist
         return found_dist
 
     def _after(self, stmt, next_, env: dict, bound: Callable):
