@@ -41,6 +41,9 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
     # Whether exact runs may merge equal situations (run/merging.py); False follows every path
     # on its own, as before issue 35: the tests' twin of a merged run
     merge = True
+    # Whether a greedy decision of such a run leaves unfinished the options a later decision
+    # shows cannot be taken (run/weighing.py); False weighs every option whole: the tests' twin
+    prune = True
 
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
                  rng: random.Random | None = None, compiled: bool = True,

@@ -57,6 +57,7 @@ class InterpreterParts:
         running: object
         result_score: Callable
         merge: bool
+        prune: bool
         cont_deps: dict
         live_at: dict
         live_after: dict

@@ -31,39 +31,45 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+EVERYTHING = float("inf")   # a cutoff every worth is below: a decision cut at its first answer
+
 
 def weigh(interp, key, legal: list, run, world, sign: int):
     """(the index in legal of the best option for the side deciding, its expected score for that
     side, whether the weighing was cut off: then that score is only an upper bound for the side
     above, and the index means nothing). interp.valuing must be set."""
+    if not interp.prune:   # (the tests' twin: every option weighed whole, in the rules' order)
+        return _weigh_all(interp, legal, run, world, sign)
     parent = interp.cutoff
     usable = parent is not None and parent[2] == -sign
     start = interp.cuts
-    order = list(range(len(legal)))
-    killers = interp.killers
-    first = killers.get(key)
-    if first is not None:
-        try:
-            front = legal.index(first)
-        except ValueError:
-            front = 0
-        if front:
-            order.remove(front)
-            order.insert(0, front)
+    order = _order(interp.killers.get(key), legal)
+    # (an option's worth known so far: i -> (the worth, or an upper bound; whether exact))
+    known: dict[int, tuple] = {}
     best, best_value = -1, Fraction(0)
     cut = False
     try:
+        known[order[0]] = _probe(interp, run, legal[order[0]], world, sign)
+        if not known[order[0]][1]:   # the other side answers later: each option with one
+            for i in order[1:]:       # answer first, then the most promising first
+                known[i] = _probe(interp, run, legal[i], world, sign)
+            order.sort(key=lambda i: (-known[i][0], i))
         for i in order:
             earlier = i < best
-            interp.cutoff = None if best < 0 else (best_value, earlier, sign)
-            cuts = interp.cuts
-            value = run(legal[i], world) * sign
-            if interp.cuts != cuts and best >= 0:   # an upper bound: a later decision was cut
-                interp.cuts = cuts                     # off
-                if value < best_value or (value == best_value and not earlier):
-                    continue   # (it cannot be taken)
-                interp.cutoff = None   # (it might: weighed again, with nothing cut)
+            value, exact = known.get(i, (None, False))
+            if best >= 0 and value is not None and (
+                    value < best_value or (value == best_value and not earlier)):
+                continue   # (it cannot be taken)
+            if not exact:
+                interp.cutoff = None if best < 0 else (best_value, earlier, sign)
+                cuts = interp.cuts
                 value = run(legal[i], world) * sign
+                if interp.cuts != cuts:   # an upper bound: a later decision was cut off
+                    interp.cuts = cuts
+                    if value < best_value or (value == best_value and not earlier):
+                        continue   # (it cannot be taken)
+                    interp.cutoff = None   # (it might: weighed again, with nothing cut)
+                    value = run(legal[i], world) * sign
             if best < 0 or value > best_value or (value == best_value and earlier):
                 best, best_value = i, value
             if usable:   # (the worth to the side above: the opposite sign)
@@ -73,9 +79,47 @@ def weigh(interp, key, legal: list, run, world, sign: int):
                     break
     finally:
         interp.cutoff = parent
-    killers[key] = legal[best]
+    interp.killers[key] = legal[best]
     interp.cuts = start + 1 if cut else start
     return best, best_value, cut
+
+
+def _weigh_all(interp, legal: list, run, world, sign: int):
+    parent, interp.cutoff = interp.cutoff, None
+    best, best_value = -1, Fraction(0)
+    try:
+        for i, option in enumerate(legal):
+            value = run(option, world) * sign
+            if best < 0 or value > best_value:
+                best, best_value = i, value
+    finally:
+        interp.cutoff = parent
+    return best, best_value, False
+
+
+def _order(first, legal: list) -> list[int]:
+    """The options' indexes, the one that was best the last time first."""
+    order = list(range(len(legal)))
+    if first is not None:
+        try:
+            front = legal.index(first)
+        except ValueError:
+            front = 0
+        if front:
+            order.remove(front)
+            order.insert(0, front)
+    return order
+
+
+def _probe(interp, run, option, world, sign: int) -> tuple:
+    """(an option's worth, or an upper bound of it; whether exact): weighed with the first
+    answer alone of a later decision of the other side (a cutoff no worth reaches)."""
+    interp.cutoff = (EVERYTHING, False, sign)
+    cuts = interp.cuts
+    value = run(option, world) * sign
+    exact = interp.cuts == cuts
+    interp.cuts = cuts
+    return value, exact
 
 
 __all__ = ["weigh"]
