@@ -342,6 +342,69 @@ action a(f: fighter, t: fighter) -> number {
     assert got == brute([6] * 3, outcome)
 
 
+UNREAD = '''ruleset "t"
+counter Mark on fighter
+flag Marked on fighter
+counter Tally on side
+action a(f: fighter, t: fighter) -> number {
+  let hits = 0
+  repeat 3 times {
+    let r = d6
+    set f.Mark = r
+    set f.side.Tally = r
+    if r >= 5 {
+      set hits += 1
+      set t.Marked = true
+    }
+  }
+  choose double by f "twice the hits, at a cost when there are none" {
+    option once
+    option twice {
+      return hits * 2 - 1
+    }
+  }
+  return hits
+}
+'''
+
+
+def _unread_runs(policy: str, observe):
+    """(result, work) of UNREAD run merged with the unread values left out, merged with every
+    value kept, and unmerged."""
+    ruleset = compiled(UNREAD)
+    world = make_world(ruleset, [FighterSpec("a", 0), FighterSpec("b", 1)])
+    out = []
+    for merge, forget in ((True, True), (True, False), (False, True)):
+        interp = Interpreter(ruleset, Policies(policy))
+        interp.merge, interp.forget = merge, forget
+        found = interp.exact("a", {"f": A, "t": B}, world, observe=observe)
+        out.append((dict(found.items()), interp.branches))
+    return out
+
+
+def test_values_nothing_reads_do_not_keep_situations_apart():
+    """A fighter's and a side's value set from a roll that nothing reads again (Mark, Marked,
+    Tally) is no part of a situation while the run gives the result alone: the same fractions,
+    fewer situations; reported (observed), it is kept, and the fractions are those of every
+    path."""
+    from warband.run import merging
+    ruleset = compiled(UNREAD)
+    assert merging.unread_fields(ruleset, "a") == (frozenset({"Mark", "Marked"}),
+                                                   frozenset({"Tally"}))
+
+    def hits(fs):
+        return sum(1 for r in fs if r >= 5)
+    for policy, result in (("first", hits),
+                           ("greedy", lambda fs: hits(fs) * 2 - 1 if hits(fs) else 0)):
+        (forgot, less), (kept, more), (every, _) = _unread_runs(policy, None)
+        assert forgot == kept == every == brute([6] * 3, result)
+        assert less * 2 < more   # (the roll's six values of Mark and Tally: merged)
+        observed = _unread_runs(policy, lambda w: (w.fighters[0].values["Mark"],
+                                                   w.sides[0].values["Tally"]))
+        assert observed[0][0] == observed[1][0] == observed[2][0] == brute(
+            [6] * 3, lambda fs: (result(fs), (fs[-1], fs[-1])))
+
+
 def test_for_each_merges_over_the_group():
     text = '''ruleset "t"
 counter Hurt on fighter

@@ -180,9 +180,14 @@ class EntryPoints(InterpreterParts):
         self.merging = self.exact_mode and self.merge and self.max_branches is None and \
             not self.probing and not events.watched(self.ruleset)
         self.memoise = self.merging or (self.exact_mode and self.policies.looks_ahead())
+        unread = self.unread
+        self.unread = None
         if self.merging:
             analysis = liveness(self.ruleset)
             self.live_at, self.live_after = analysis.at, analysis.after
+            if self.forget and self.ruleset.procedures.get(decl.name.name) is decl:
+                found = merging.unread_fields(self.ruleset, decl.name.name)
+                self.unread = found if found[0] or found[1] else None
         env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
@@ -190,7 +195,7 @@ class EntryPoints(InterpreterParts):
         self.memo, self.conts, self.cont_deps, self.value_memo = {}, {}, {}, {}
         # (a state's number is this run's: the last one kept is another run's)
         states, last_state = self.state_ids, self.last_state
-        self.state_ids, self.last_state = {}, (None, None, None, None)
+        self.state_ids, self.last_state = {}, (None, None, None, None, None)
         running, self.running = self.running, decl   # (what E504 names calls from)
         weighing = (self.cutoff, self.cuts, self.killers)   # (run/weighing.py)
         self.cutoff, self.cuts, self.killers = None, 0, {}
@@ -212,6 +217,7 @@ class EntryPoints(InterpreterParts):
             self.state_ids, self.last_state = states, last_state
             self.running = running
             self.cutoff, self.cuts, self.killers = weighing
+            self.unread = unread
             budget.close_count(self, counted)
 
     def intern(self, key, make, *within):

@@ -44,6 +44,9 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
     # Whether a greedy decision of such a run leaves unfinished the options a later decision
     # shows cannot be taken (run/weighing.py); False weighs every option whole: the tests' twin
     prune = True
+    # Whether such a run leaves out of its situations the fighters' and sides' values nothing
+    # the action reads, while it gives the result alone (run/merging.py); False: the tests' twin
+    forget = True
 
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
                  rng: random.Random | None = None, compiled: bool = True,
@@ -116,7 +119,9 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id
         self.live_after: dict = {}   # and those a call's continuation keeps, by statement
-        self.last_state: tuple = (None, None, None, None)   # (as last_keyed, when merging)
+        self.last_state: tuple = (None, None, None, None, None)   # (as last_keyed, when merging)
+        # the fighters' and sides' values this run's situations may leave out (merging.py)
+        self.unread: tuple | None = None
         self.state_ids: dict = {}   # World.state_key() -> its number in this run's memo keys
         # the last World whose key a memo key took, and that key: statements in a row mostly
         # share their World, and its key walks every fighter (a World never changes, and only

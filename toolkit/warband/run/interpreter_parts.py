@@ -58,6 +58,8 @@ class InterpreterParts:
         result_score: Callable
         merge: bool
         prune: bool
+        forget: bool
+        unread: tuple | None
         cont_deps: dict
         live_at: dict
         live_after: dict

@@ -71,14 +71,18 @@ class Statements(InterpreterParts):
             found, rolls = merging.EMPTY, ()
         keyed = self.last_state
         fighters = world.fighters
-        if keyed[0] is fighters and keyed[1] is world.sides and keyed[2] is world.pieces:
+        # (the values nothing reads left out while the run gives the result alone: merging.py)
+        unread = self.unread if self.valuing or not self.observing else None
+        if keyed[0] is fighters and keyed[1] is world.sides and keyed[2] is world.pieces and \
+                keyed[4] is unread:
             state = keyed[3]
         else:
             # the state as a number, the same for equal states: a memo key then hashes a small
             # int, not every fighter's values, at each look-up
-            found_state = world.state_key()
+            found_state = world.state_key() if unread is None else \
+                merging.unread_state(world, unread)
             state = self.state_ids.setdefault(found_state, len(self.state_ids))
-            self.last_state = (fighters, world.sides, world.pieces, state)
+            self.last_state = (fighters, world.sides, world.pieces, state, unread)
         key = (id(stmts), i, values, state, rolls, id(k), id(ret))
         memo = self.value_memo if self.valuing else self.memo
         found_dist = memo.get(key)
