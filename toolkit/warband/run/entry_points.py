@@ -185,8 +185,10 @@ class EntryPoints(InterpreterParts):
         if self.merging:
             analysis = liveness(self.ruleset)
             self.live_at, self.live_after = analysis.at, analysis.after
-            if self.forget and self.ruleset.procedures.get(decl.name.name) is decl:
-                found = merging.unread_fields(self.ruleset, decl.name.name)
+            named = getattr(decl, "name", None)   # (a scenario's block is no procedure)
+            if self.forget and named is not None and \
+                    self.ruleset.procedures.get(named.name) is decl:
+                found = merging.unread_fields(self.ruleset, named.name)
                 self.unread = found if found[0] or found[1] else None
         env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()

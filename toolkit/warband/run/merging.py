@@ -105,64 +105,73 @@ def _names(root, found: set[str], procedures: dict, calls: set[str]) -> bool:
             continue
         names = [f.name for f in fields(n)] if is_dataclass(n) else \
             list(getattr(t, "__slots__", ()))
+        node = t in nodes.NODE_CLASSES
         for name in names:
             if name in _NOT_READ:
                 continue
             value = getattr(n, name, None)
-            if type(value) is str:   # (a name kept as text: counted as read)
-                found.add(value.lower())
+            if type(value) is str:   # (a name kept as text in a node: counted as read; a
+                if node or name != "name":   # declaration's own name is none)
+                    found.add(value.lower())
             else:
                 stack.append(value)
     return True
 
 
 _NOT_READ = ("span", "doc", "docs")   # (what a node holds that no rule reads)
+# (a Ruleset's fields that are no rules outside procedures: the procedures themselves and the
+# decisions in them, which unread_fields reads only as far as the action reaches; the rest)
+_APART = ("procedures", "decisions", "memo", "warnings", "layers", "origins")
 
 
 @per_ruleset
 def unread_fields(ruleset, procedure: str) -> tuple[frozenset, frozenset]:
-    """(the fighters' fields, the sides' fields) that nothing the action `procedure` can run
-    reads: declared stats (not worked out), flags and counters whose names appear nowhere in
-    it, nor in the procedures it calls (all the way down), nor anywhere a procedure's body is
+    """(the fighters' fields, the sides' fields) that the action `procedure` may `set` and
+    nothing it can run reads: declared stats (not worked out), flags and counters whose names
+    appear nowhere in it but as what a `set` stores to, nor in the procedures it calls (all the way down), nor anywhere a procedure's body is
     not (tables, definitions, stats worked out, classes, equipment, the scenario, events,
     decks). A `set f.X = v` is no read of X; `set f.X += v` is. Such a value cannot change
     what the rest of the action gives, only what it leaves in the World."""
     procedures = ruleset.procedures
     read: set[str] = set()
     calls: set[str] = {procedure}
-    rest = (ruleset.tables, ruleset.defines, ruleset.stats, ruleset.traits, ruleset.tiers,
-            ruleset.classes, ruleset.equipment, ruleset.markers, ruleset.scenario,
-            ruleset.events, ruleset.decks, ruleset.profiles, ruleset.zone_roles)
+    # (everything a Ruleset holds but its procedures and what points into them)
+    rest = tuple(getattr(ruleset, f.name) for f in fields(ruleset) if f.name not in _APART)
     if not _names(rest, read, procedures, calls):
         return EMPTY, EMPTY
     done: set[str] = set()
+    written: set[str] = set()   # (the fields a `set` names: only those can differ)
     while calls - done:
         name = min(calls - done)
         done.add(name)
         decl = procedures[name]
-        parts = [decl.params, _reads_of(decl.body.stmts)]
+        parts = [decl.params, _reads_of(decl.body.stmts, written)]
         if name != procedure:   # (the action's own was asked before it ran)
             parts.append(getattr(decl, "requires", None))
         if not _names(tuple(parts), read, procedures, calls):
             return EMPTY, EMPTY
+    unread = written - read
     fighter = frozenset(n for n, s in ruleset.stats.items()
-                        if s.derived is None and n.lower() not in read) | frozenset(
-        n for n, s in ruleset.states.items() if s.owner == "fighter" and n.lower() not in read)
+                        if s.derived is None and n.lower() in unread) | frozenset(
+        n for n, s in ruleset.states.items() if s.owner == "fighter" and n.lower() in unread)
     side = frozenset(n for n, s in ruleset.states.items()
-                     if s.owner == "side" and n.lower() not in read)
+                     if s.owner == "side" and n.lower() in unread)
     return fighter, side
 
 
-def _reads_of(stmts) -> list:
+def _reads_of(stmts, written: set[str]) -> list:
     """The parts of statements that may read: all of each, but a plain `set f.X = v`'s field
-    X (what a `set x = v` or `set f.X += v` names is read)."""
+    X (what a `set x = v` or `set f.X += v` names is read); the fields `set`s name are added
+    to written (lower case)."""
     out: list = []
     stack = list(stmts)
     while stack:
         s = stack.pop()
-        if type(s) is nodes.Set and s.op == "=" and len(s.target) > 1:
-            out.append((s.target[:-1], s.value))
-            continue
+        if type(s) is nodes.Set and len(s.target) > 1:
+            written.add(s.target[-1].name.lower())
+            if s.op == "=":
+                out.append((s.target[:-1], s.value))
+                continue
         if type(s) is nodes.Block:
             stack.extend(s.stmts)
             continue

@@ -19,6 +19,7 @@ from warband.run.errors import NeedsTheGame
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.liveness import liveness
+from warband.run.merging import MISSING
 from warband.run.world import World, set_piece
 
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
@@ -58,11 +59,16 @@ class Statements(InterpreterParts):
         """block(...) of a run that merges situations (run/merging.py): the future of each
         distinct situation is worked out once."""
         live = self.live_at.get(id(stmts))
-        values = merging.kept_values(live[i] if live is not None else None, env)
-        deps = self.cont_deps
+        names = live[i] if live is not None else None
+        if names is None:
+            values = tuple(env.items())
+        else:
+            get = env.get
+            values = tuple([get(n, MISSING) for n in names])
         lazies = world.lazies
         found: set | frozenset
         if lazies:
+            deps = self.cont_deps
             found = set(deps.get(id(k), merging.EMPTY))
             found.update(deps.get(id(ret), merging.EMPTY))
             merging.rolls_read(values, found)
@@ -115,6 +121,25 @@ class Statements(InterpreterParts):
 
     def _block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
         stmt = stmts[i]
+        t = type(stmt)
+        # (the commonest statements first, with nothing interned: what follows a `let` of a
+        # value that is no procedure's, or a `return`, is called, never kept as a future)
+        if t is nodes.Let:
+            value = stmt.value
+            if type(value) is not nodes.Call or \
+                    value.callee.name not in self.ruleset.procedures:
+                name = stmt.name.name
+
+                def bound(v, w):
+                    return self.block(stmts, i + 1, {**env, name: v}, w, k, ret)
+                return self.evaluate(value, env, world, bound)
+        elif t is nodes.Return:
+            value = stmt.value
+            if value is None:   # a bare `return`: the rule ends, giving nothing
+                return ret(None, world)
+            if type(value) is nodes.TupleExpr:   # several values: each a plain value
+                return self.plain(value, env, world, ret)
+            return self.value(value, env, world, ret)
 
         def next_(env2, world2):
             return self.block(stmts, i + 1, env2, world2, k, ret)
@@ -151,12 +176,6 @@ class Statements(InterpreterParts):
                 return self.choose(stmt, env, world, next_, ret)
             case nodes.ChooseNumber():
                 return self.choose_number(stmt, env, world, next_, ret)
-            case nodes.Return(value=value):
-                if value is None:   # a bare `return`: the rule ends, giving nothing
-                    return ret(None, world)
-                if type(value) is nodes.TupleExpr:   # several values: each a plain value
-                    return self.plain(value, env, world, ret)
-                return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject, by=by):
                 return self.plain(subject, env, world, lambda ref, w: self.removed_by(
                     by, env, w, lambda who, w2: self.changed(
