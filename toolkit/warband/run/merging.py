@@ -90,7 +90,7 @@ def _names(root, found: set[str], procedures: dict, calls: set[str]) -> bool:
         if id(n) in seen:
             continue
         seen.add(id(n))
-        if t is tuple or t is list:
+        if t is tuple or t is list or t is set or t is frozenset:
             stack.extend(n)
             continue
         if isinstance(n, dict):
@@ -103,8 +103,12 @@ def _names(root, found: set[str], procedures: dict, calls: set[str]) -> bool:
             if n.name in procedures:
                 calls.add(n.name)
             continue
-        names = [f.name for f in fields(n)] if is_dataclass(n) else \
-            list(getattr(t, "__slots__", ()))
+        if is_dataclass(n):
+            names = [f.name for f in fields(n)]
+        elif hasattr(n, "__dict__"):   # (any other object: all it holds)
+            names = list(vars(n))
+        else:
+            names = list(getattr(t, "__slots__", ()))
         node = t in nodes.NODE_CLASSES
         for name in names:
             if name in _NOT_READ:
@@ -113,6 +117,8 @@ def _names(root, found: set[str], procedures: dict, calls: set[str]) -> bool:
             if type(value) is str:   # (a name kept as text in a node: counted as read; a
                 if node or name != "name":   # declaration's own name is none)
                     found.add(value.lower())
+                    if value in procedures:
+                        calls.add(value)
             else:
                 stack.append(value)
     return True
