@@ -123,7 +123,8 @@ class Statements(InterpreterParts):
         stmt = stmts[i]
         t = type(stmt)
         # (the commonest statements first, with nothing interned: what follows a `let` of a
-        # value that is no procedure's, or a `return`, is called, never kept as a future)
+        # value that is no procedure's, a `set` no event watches, or a `return`, is called,
+        # never kept as a future)
         if t is nodes.Let:
             value = stmt.value
             if type(value) is not nodes.Call or \
@@ -133,6 +134,16 @@ class Statements(InterpreterParts):
                 def bound(v, w):
                     return self.block(stmts, i + 1, {**env, name: v}, w, k, ret)
                 return self.evaluate(value, env, world, bound)
+        elif t is nodes.Set and not self.ruleset.events:
+            target = stmt.target
+            if len(target) == 1:
+                local = target[0].name
+
+                def assigned(v, w):
+                    return self.block(stmts, i + 1, {**env, local: v}, w, k, ret)
+                return self.evaluate(self._assigned(stmt), env, world, assigned)
+            return self.plain(self._assigned(stmt), env, world, lambda v, w: self.block(
+                stmts, i + 1, env, self.assign_field(target, v, env, w), k, ret))
         elif t is nodes.Return:
             value = stmt.value
             if value is None:   # a bare `return`: the rule ends, giving nothing
