@@ -47,6 +47,9 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
     # Whether such a run leaves out of its situations the fighters' and sides' values nothing
     # the action reads, while it gives the result alone (run/merging.py); False: the tests' twin
     forget = True
+    # Whether an exact run that weighs no decision is first tried path by path, unmerged, within
+    # a few hundred steps (EntryPoints.exact); False merges from the start: the tests' twin
+    plain_first = True
 
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
                  rng: random.Random | None = None, compiled: bool = True,

@@ -59,6 +59,7 @@ class InterpreterParts:
         merge: bool
         prune: bool
         forget: bool
+        plain_first: bool
         unread: tuple | None
         cont_deps: dict
         live_at: dict
