@@ -21,8 +21,9 @@ from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import Ref, World
 
 # the steps and outcomes an exact run may take path by path, unmerged, before it is run again
-# merging (EntryPoints.exact): the SSS attack takes at most 44; a Mordheim duel thousands
-PLAIN_STEPS = 200
+# merging (EntryPoints.exact): the SSS attack takes at most 44, a Mordheim duel thousands (a run
+# that needs merging pays a few hundred microseconds for the try)
+PLAIN_STEPS = 64
 
 
 class EntryPoints(InterpreterParts):
