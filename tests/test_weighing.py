@@ -134,6 +134,36 @@ def test_an_answer_that_refutes_leaves_the_other_answers_unweighed():
     assert work * 2 < all_work
 
 
+def test_a_card_drawn_while_an_option_is_weighed():
+    """A draw from a bag inside an option a greedy decision weighs: each card weighed by its
+    expected score (it was a TypeError: a draw mixed distributions where a weighing adds up
+    scores). Drawing twice and paying 1 is worth -1/3 against 1/3 for one draw."""
+    text = '''ruleset "d"
+enum Chit { Gold  Blank }
+bag loot of Chit per side { 2 Gold  4 Blank }
+action search(f: fighter) -> number {
+  choose how by f {
+    option twice {
+      draw c from f.side.loot
+      draw d from f.side.loot
+      return (if c == Gold then 1 else 0) + (if d == Gold then 1 else 0) - 1
+    }
+    option once
+  }
+  draw c from f.side.loot
+  return if c == Gold then 1 else 0
+}
+'''
+    ruleset = compile_text(text, "d.rules").ruleset
+    world = make_world(ruleset, [FighterSpec("a", 0), FighterSpec("b", 1)])
+    found = []
+    for merge in (True, False):
+        interp = Interpreter(ruleset, Policies("greedy"))
+        interp.merge = merge
+        found.append(dict(interp.exact("search", {"f": A}, world).items()))
+    assert found[0] == found[1] == {0: Fraction(2, 3), 1: Fraction(1, 3)}
+
+
 # ---- Swords Against Sorcery: the fractions as before ---------------------------------------------
 
 EXPECTED = json.loads((ROOT / "tests" / "merging" / "sas_exchange_greedy.json").read_text())
