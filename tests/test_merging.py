@@ -51,7 +51,7 @@ def exact_both_ways(ruleset, procedure: str, args: dict, world, policies: Polici
     out = []
     for merge in (True, False):
         interp = Interpreter(ruleset, policies)
-        interp.merge = merge
+        interp.merge, interp.plain_first = merge, False   # (merged from the start)
         try:
             out.append(("ok", interp.exact(procedure, args, world, observe=observe)))
         except RulesError as error:
@@ -110,7 +110,7 @@ def exact(text: str, action: str, policy: str = "first", specs=None, sides=None,
     results = []
     for merge in (True, False):
         interp = Interpreter(ruleset, Policies(policy))
-        interp.merge = merge
+        interp.merge, interp.plain_first = merge, False   # (merged from the start)
         results.append(interp.exact(action, {"f": A, **args}, world, observe=observe))
     assert results[0] == results[1]
     return dict(results[0].items())
@@ -342,6 +342,69 @@ action a(f: fighter, t: fighter) -> number {
     assert got == brute([6] * 3, outcome)
 
 
+UNREAD = '''ruleset "t"
+counter Mark on fighter
+flag Marked on fighter
+counter Tally on side
+action a(f: fighter, t: fighter) -> number {
+  let hits = 0
+  repeat 3 times {
+    let r = d6
+    set f.Mark = r
+    set f.side.Tally = r
+    if r >= 5 {
+      set hits += 1
+      set t.Marked = true
+    }
+  }
+  choose double by f "twice the hits, at a cost when there are none" {
+    option once
+    option twice {
+      return hits * 2 - 1
+    }
+  }
+  return hits
+}
+'''
+
+
+def _unread_runs(policy: str, observe):
+    """(result, work) of UNREAD run merged with the unread values left out, merged with every
+    value kept, and unmerged."""
+    ruleset = compiled(UNREAD)
+    world = make_world(ruleset, [FighterSpec("a", 0), FighterSpec("b", 1)])
+    out = []
+    for merge, forget in ((True, True), (True, False), (False, True)):
+        interp = Interpreter(ruleset, Policies(policy))
+        interp.merge, interp.forget, interp.plain_first = merge, forget, False
+        found = interp.exact("a", {"f": A, "t": B}, world, observe=observe)
+        out.append((dict(found.items()), interp.branches))
+    return out
+
+
+def test_values_nothing_reads_do_not_keep_situations_apart():
+    """A fighter's and a side's value set from a roll that nothing reads again (Mark, Marked,
+    Tally) is no part of a situation while the run gives the result alone: the same fractions,
+    fewer situations; reported (observed), it is kept, and the fractions are those of every
+    path."""
+    from warband.run import merging
+    ruleset = compiled(UNREAD)
+    assert merging.unread_fields(ruleset, "a") == (frozenset({"Mark", "Marked"}),
+                                                   frozenset({"Tally"}))
+
+    def hits(fs):
+        return sum(1 for r in fs if r >= 5)
+    for policy, result in (("first", hits),
+                           ("greedy", lambda fs: hits(fs) * 2 - 1 if hits(fs) else 0)):
+        (forgot, less), (kept, more), (every, _) = _unread_runs(policy, None)
+        assert forgot == kept == every == brute([6] * 3, result)
+        assert less * 2 < more   # (the roll's six values of Mark and Tally: merged)
+        observed = _unread_runs(policy, lambda w: (w.fighters[0].values["Mark"],
+                                                   w.sides[0].values["Tally"]))
+        assert observed[0][0] == observed[1][0] == observed[2][0] == brute(
+            [6] * 3, lambda fs: (result(fs), (fs[-1], fs[-1])))
+
+
 def test_for_each_merges_over_the_group():
     text = '''ruleset "t"
 counter Hurt on fighter
@@ -390,7 +453,7 @@ def work(text: str, action: str, merge: bool = True, **args) -> tuple:
     ruleset = compiled(text)
     world = make_world(ruleset, [FighterSpec("a", 0), FighterSpec("b", 1)])
     interp = Interpreter(ruleset, Policies())
-    interp.merge = merge
+    interp.merge, interp.plain_first = merge, False   # (merged from the start)
     dist = interp.exact(action, {"f": A, **args}, world)
     return dist, interp.branches
 
@@ -412,6 +475,38 @@ action a(f: fighter, n: number) -> number {
   return wounds
 }
 '''
+
+
+def test_a_small_run_is_tried_path_by_path_first():
+    """A run that weighs no decision is first followed path by path within PLAIN_STEPS steps
+    (no keys built), and merged only when that is not enough: the same fractions either way,
+    and the work a merged run counts when it is run again."""
+    from warband.run import entry_points
+    ruleset = compiled(ATTACKS)
+    world = make_world(ruleset, [FighterSpec("a", 0), FighterSpec("b", 1)])
+    for n, plain in ((1, True), (8, False)):
+        found = {}
+        for first in (True, False):
+            interp = Interpreter(ruleset, Policies())
+            interp.plain_first = first
+            runs = []
+            merged = Interpreter.run_cps
+
+            def run_cps(self, *args, runs=runs):
+                runs.append(self.max_branches)
+                return merged(self, *args)
+            Interpreter.run_cps = run_cps   # type: ignore[method-assign]
+            try:
+                found[first] = (interp.exact("a", {"f": A, "n": n}, world), interp.branches)
+            finally:
+                Interpreter.run_cps = merged   # type: ignore[method-assign]
+            if first:   # (tried path by path; run again merging when it took too much)
+                assert runs == ([entry_points.PLAIN_STEPS] if plain else
+                                [entry_points.PLAIN_STEPS, None])
+        assert found[True][0] == found[False][0]
+        assert (found[True][1] <= entry_points.PLAIN_STEPS) == plain
+        if not plain:
+            assert found[True][1] == found[False][1]
 
 
 def test_an_attack_repeated_n_times_costs_about_n_times_one():

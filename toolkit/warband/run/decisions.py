@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from warband.diagnostics import diag, did_you_mean
 from warband.lang import nodes
-from warband.run import members, tuples
+from warband.run import members, tuples, weighing
 from warband.run.dice import Dist
 from warband.run.evaluate import RulesError, as_dist
 
@@ -157,6 +157,9 @@ class Decisions:
         memoise: bool
         merging: bool
         valuing: bool
+        cutoff: tuple | None
+        cuts: int
+        killers: dict
         branches: int
         drawn: int
         actor_side: int
@@ -345,15 +348,16 @@ class Decisions:
         side = world.fighter(decider).side if decider.kind == "fighter" else decider.index
         sign = 1 if side == self.actor_side else -1
         if self.exact_mode:   # inside a look-ahead: this decision's future is part of it
-            return self.look_ahead(legal, run, world, sign)[1]
-        return run(self.look_ahead(legal, run, world, sign)[0], world)
+            return self.look_ahead(legal, run, world, sign, id(stmt))[1]
+        return run(self.look_ahead(legal, run, world, sign, id(stmt))[0], world)
 
-    def look_ahead(self, legal, run, world, sign: int):
+    def look_ahead(self, legal, run, world, sign: int, key=None):
         """(the option with the best expected score for the side deciding, the distribution of
         what it leads to), following each option's future exactly (expectimax); sign -1 when
-        the other side decides."""
+        the other side decides. key names the decision (a run that merges weighs first the
+        option that was best there the last time: run/weighing.py)."""
         if self.merging:
-            return self._look_ahead_merged(legal, run, world, sign)
+            return self._look_ahead_merged(legal, run, world, sign, key)
         was_exact, was_memo, was_branches = self.exact_mode, self.memoise, self.branches
         self.exact_mode = self.memoise = True
         if not was_exact:
@@ -371,22 +375,20 @@ class Decisions:
                 self.branches = was_branches
         return best, best_dist
 
-    def _look_ahead_merged(self, legal, run, world, sign: int):
+    def _look_ahead_merged(self, legal, run, world, sign: int, key):
         """look_ahead in a run that merges (run/merging.py): each option is weighed by its
         expected score alone (the paths' scores added up, not their distributions: valuing),
         then the best one's future is followed as the run follows it (a distribution, unless
         valuing already). The same option as weighing whole distributions takes: the same
-        expected scores, exactly."""
+        expected scores, exactly. An option a later decision of the other side shows to be no
+        better than the best so far is left unfinished (run/weighing.py)."""
         was = self.valuing
         self.valuing = True
         try:
-            best, best_value = None, Fraction(0)
-            for option in legal:
-                expected = run(option, world) * sign
-                if best is None or expected > best_value:
-                    best, best_value = option, expected
+            index, value, _ = weighing.weigh(self, key, legal, run, world, sign)
         finally:
             self.valuing = was
-        if was:
-            return best, best_value * sign
+        best = legal[index]
+        if was:   # (a cut-off weighing's value is a bound, which only the decision above reads)
+            return best, value * sign
         return best, run(best, world)

@@ -195,9 +195,9 @@ def draw_stmt(interp, stmt: nodes.Draw, env: dict, world, next_):
         if len(dist) == 1:
             card = dist.only()
             return next_({**env, name: card}, drawn(ruleset, pile, card, to_hand, w))
-        return Dist.mixture((p, _as_dist(next_({**env, name: card},
-                                               drawn(ruleset, pile, card, to_hand, w))))
-                            for card, p in dist.items())
+        # (interp.mix: while a greedy decision weighs an option, each card's expected score)
+        return interp.mix((p, next_({**env, name: card}, drawn(ruleset, pile, card, to_hand, w)))
+                          for card, p in dist.items())
     return interp.plain(stmt.deck, env, world, go)
 
 
@@ -232,8 +232,6 @@ def _text(e) -> str:
     return expr_text(e)
 
 
-def _as_dist(x) -> Dist:
-    return x if type(x) is Dist else Dist.point(x)
 
 
 def shown(ruleset, values: dict) -> dict:

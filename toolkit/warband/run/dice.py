@@ -165,8 +165,14 @@ class Dist:
         return all(w * b == other._w[v] * a for v, w in self._w.items())
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(frozenset(self._probs().items()))
+        if self._hash is None:   # (of the weights in lowest terms: equal Dists, equal weights)
+            weights, den = self._w, self._den
+            common = math.gcd(den, *weights.values())
+            if common > 1:
+                self._hash = hash((frozenset([(v, w // common) for v, w in weights.items()]),
+                                   den // common))
+            else:
+                self._hash = hash((frozenset(weights.items()), den))
         return self._hash
 
     def __repr__(self) -> str:

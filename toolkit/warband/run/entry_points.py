@@ -20,6 +20,11 @@ from warband.run.evaluate import LazyRef, RulesError, as_dist
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.world import Ref, World
 
+# the steps and outcomes an exact run may take path by path, unmerged, before it is run again
+# merging (EntryPoints.exact): the SSS attack takes at most 44, a Mordheim duel thousands (a run
+# that needs merging pays a few hundred microseconds for the try)
+PLAIN_STEPS = 64
+
 
 class EntryPoints(InterpreterParts):
     # ---- entry points ------------------------------------------------------------------------------
@@ -44,9 +49,38 @@ class EntryPoints(InterpreterParts):
             seen = observe(world)
             return result.map(lambda v: (v, seen))
         try:
+            if self._plain_first():
+                found = self._plain_run(procedure, args, world, done)
+                if found is not None:
+                    return found
+                self.branches = self.drawn = 0
+                self.rolled = {}
             return as_dist(self.run_cps(procedure, args, world, done))
         finally:
             self.observing = self.valuing = False
+
+    def _plain_first(self) -> bool:
+        """Whether an exact run is first tried path by path, unmerged (run/merging.py): when
+        it merges (no game's budget, no probing, no events inside rules), weighs no decision
+        (greedy and random look ahead: their futures are memoised) and counts no one's work (a
+        game's). A small action (a few dozen paths) is done before a merged run has built
+        its keys."""
+        return self.plain_first and self.merge and self.max_branches is None and \
+            not self.probing and \
+            not self.policies.looks_ahead() and not self.in_sampled_run and \
+            not self.counting and not events.watched(self.ruleset)
+
+    def _plain_run(self, procedure, args: dict, world: World, done: Callable):
+        """The exact distribution followed path by path within PLAIN_STEPS steps and outcomes,
+        or None when that is not enough (or the run fails: the merged run then says how). The
+        same fractions as merging gives (tests/test_merging.py)."""
+        most, self.max_branches = self.max_branches, PLAIN_STEPS
+        try:
+            return as_dist(self.run_cps(procedure, args, world, done))
+        except RulesError:
+            return None
+        finally:
+            self.max_branches = most
 
     def sample(self, procedure: str, args: dict, world: World) -> tuple[object, World]:
         """One seeded run: the result and the world after it."""
@@ -180,9 +214,16 @@ class EntryPoints(InterpreterParts):
         self.merging = self.exact_mode and self.merge and self.max_branches is None and \
             not self.probing and not events.watched(self.ruleset)
         self.memoise = self.merging or (self.exact_mode and self.policies.looks_ahead())
+        unread = self.unread
+        self.unread = None
         if self.merging:
             analysis = liveness(self.ruleset)
             self.live_at, self.live_after = analysis.at, analysis.after
+            named = getattr(decl, "name", None)   # (a scenario's block is no procedure)
+            if self.forget and named is not None and \
+                    self.ruleset.procedures.get(named.name) is decl:
+                found = merging.unread_fields(self.ruleset, named.name)
+                self.unread = found if found[0] or found[1] else None
         env = self._bind_params(decl, args, world)
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
@@ -190,8 +231,10 @@ class EntryPoints(InterpreterParts):
         self.memo, self.conts, self.cont_deps, self.value_memo = {}, {}, {}, {}
         # (a state's number is this run's: the last one kept is another run's)
         states, last_state = self.state_ids, self.last_state
-        self.state_ids, self.last_state = {}, (None, None, None, None)
+        self.state_ids, self.last_state = {}, (None, None, None, None, None)
         running, self.running = self.running, decl   # (what E504 names calls from)
+        weighing = (self.cutoff, self.cuts, self.killers)   # (run/weighing.py)
+        self.cutoff, self.cuts, self.killers = None, 0, {}
         counted = budget.open_count(self)
         try:
             end = self.intern(("end", id(decl), id(done)),
@@ -209,6 +252,8 @@ class EntryPoints(InterpreterParts):
             self.memo, self.conts, self.cont_deps, self.value_memo = memo, conts, deps, values
             self.state_ids, self.last_state = states, last_state
             self.running = running
+            self.cutoff, self.cuts, self.killers = weighing
+            self.unread = unread
             budget.close_count(self, counted)
 
     def intern(self, key, make, *within):

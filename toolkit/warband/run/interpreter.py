@@ -41,6 +41,15 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
     # Whether exact runs may merge equal situations (run/merging.py); False follows every path
     # on its own, as before issue 35: the tests' twin of a merged run
     merge = True
+    # Whether a greedy decision of such a run leaves unfinished the options a later decision
+    # shows cannot be taken (run/weighing.py); False weighs every option whole: the tests' twin
+    prune = True
+    # Whether such a run leaves out of its situations the fighters' and sides' values nothing
+    # the action reads, while it gives the result alone (run/merging.py); False: the tests' twin
+    forget = True
+    # Whether an exact run that weighs no decision is first tried path by path, unmerged, within
+    # a few hundred steps (EntryPoints.exact); False merges from the start: the tests' twin
+    plain_first = True
 
     def __init__(self, ruleset: Ruleset, policies: Policies | None = None,
                  rng: random.Random | None = None, compiled: bool = True,
@@ -100,13 +109,22 @@ class Interpreter(BoardQuestions, EntryPoints, LazyRolls, Statements, Expression
         # expected score, not a distribution (Decisions.look_ahead); memoised apart
         self.valuing = False
         self.value_memo: dict = {}
+        # and the options a later decision shows cannot be taken are left unfinished
+        # (run/weighing.py): the best worth so far of the decision weighing, the cuts not yet
+        # settled (their worths are no situation's: not memoised), and each decision's answer
+        # that was best the last time it was weighed
+        self.cutoff: tuple | None = None
+        self.cuts = 0
+        self.killers: dict = {}
         self.running = None   # the procedure an exact run runs (run/situations.py names calls)
         self.events_running: set = set()   # the events whose rules are running (run/events.py)
         self.result_score: Callable = self.score   # what a result scores (not a pair's)
         self.cont_deps: dict = {}   # id of an interned continuation -> the rolls it reads
         self.live_at: dict = {}      # run/liveness.py: the live names of each block, by id
         self.live_after: dict = {}   # and those a call's continuation keeps, by statement
-        self.last_state: tuple = (None, None, None, None)   # (as last_keyed, when merging)
+        self.last_state: tuple = (None, None, None, None, None)   # (as last_keyed, when merging)
+        # the fighters' and sides' values this run's situations may leave out (merging.py)
+        self.unread: tuple | None = None
         self.state_ids: dict = {}   # World.state_key() -> its number in this run's memo keys
         # the last World whose key a memo key took, and that key: statements in a row mostly
         # share their World, and its key walks every fighter (a World never changes, and only

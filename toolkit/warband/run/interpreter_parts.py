@@ -51,9 +51,16 @@ class InterpreterParts:
         merging: bool
         valuing: bool
         value_memo: dict
+        cutoff: tuple | None
+        cuts: int
+        killers: dict
         running: object
         result_score: Callable
         merge: bool
+        prune: bool
+        forget: bool
+        plain_first: bool
+        unread: tuple | None
         cont_deps: dict
         live_at: dict
         live_after: dict

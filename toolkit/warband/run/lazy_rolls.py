@@ -79,6 +79,8 @@ class LazyRolls(InterpreterParts):
                 return then(LazyRef(lazy), world3)
             return then(v, world2)
         ids = self.live(expr, env, world)
+        if not ids:   # (nothing to split: the commonest case)
+            return go(world)
         if len(ids) == 1:
             grouped = self._grouped(ids[0], fn, expr, env, world, then)
             if grouped is not None:
@@ -89,6 +91,8 @@ class LazyRolls(InterpreterParts):
         """A statement's value as plain values: then(value, world) once per outcome."""
         fn = self.fn(expr)
         ids = self.live(expr, env, world)
+        if not ids:   # (nothing to split: the commonest case)
+            return self._bind(self.worked_out(fn, expr, env, world), lambda v: then(v, world))
         if len(ids) == 1:
             grouped = self._grouped(ids[0], fn, expr, env, world, then)
             if grouped is not None:

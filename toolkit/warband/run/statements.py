@@ -19,6 +19,7 @@ from warband.run.errors import NeedsTheGame
 from warband.run.evaluate import RulesError, Thunk
 from warband.run.interpreter_parts import InterpreterParts
 from warband.run.liveness import liveness
+from warband.run.merging import MISSING
 from warband.run.world import World, set_piece
 
 _GAME_STATEMENTS = (nodes.Activate, nodes.Travel, nodes.Concede, nodes.Deploy, nodes.Place,
@@ -58,11 +59,16 @@ class Statements(InterpreterParts):
         """block(...) of a run that merges situations (run/merging.py): the future of each
         distinct situation is worked out once."""
         live = self.live_at.get(id(stmts))
-        values = merging.kept_values(live[i] if live is not None else None, env)
-        deps = self.cont_deps
+        names = live[i] if live is not None else None
+        if names is None:
+            values = tuple(env.items())
+        else:
+            get = env.get
+            values = tuple([get(n, MISSING) for n in names])
         lazies = world.lazies
         found: set | frozenset
         if lazies:
+            deps = self.cont_deps
             found = set(deps.get(id(k), merging.EMPTY))
             found.update(deps.get(id(ret), merging.EMPTY))
             merging.rolls_read(values, found)
@@ -71,21 +77,28 @@ class Statements(InterpreterParts):
             found, rolls = merging.EMPTY, ()
         keyed = self.last_state
         fighters = world.fighters
-        if keyed[0] is fighters and keyed[1] is world.sides and keyed[2] is world.pieces:
+        # (the values nothing reads left out while the run gives the result alone: merging.py)
+        unread = self.unread if self.valuing or not self.observing else None
+        if keyed[0] is fighters and keyed[1] is world.sides and keyed[2] is world.pieces and \
+                keyed[4] is unread:
             state = keyed[3]
         else:
             # the state as a number, the same for equal states: a memo key then hashes a small
             # int, not every fighter's values, at each look-up
-            found_state = world.state_key()
+            found_state = world.state_key() if unread is None else \
+                merging.unread_state(world, unread)
             state = self.state_ids.setdefault(found_state, len(self.state_ids))
-            self.last_state = (fighters, world.sides, world.pieces, state)
+            self.last_state = (fighters, world.sides, world.pieces, state, unread)
         key = (id(stmts), i, values, state, rolls, id(k), id(ret))
         memo = self.value_memo if self.valuing else self.memo
         found_dist = memo.get(key)
         if found_dist is None:
             if len(lazies) > len(found):   # rolls nothing can read any more: dropped
                 world = world.keeping(found)
-            found_dist = memo[key] = self._block(stmts, i, env, world, k, ret)
+            cuts = self.cuts
+            found_dist = self._block(stmts, i, env, world, k, ret)
+            if self.cuts == cuts:   # (a worth from a cut-off decision is a bound: weighing.py)
+                memo[key] = found_dist
         return found_dist
 
     def _after(self, stmt, next_, env: dict, bound: Callable):
@@ -108,6 +121,36 @@ class Statements(InterpreterParts):
 
     def _block(self, stmts, i: int, env: dict, world: World, k: Callable, ret: Callable):
         stmt = stmts[i]
+        t = type(stmt)
+        # (the commonest statements first, with nothing interned: what follows a `let` of a
+        # value that is no procedure's, a `set` no event watches, or a `return`, is called,
+        # never kept as a future)
+        if t is nodes.Let:
+            value = stmt.value
+            if type(value) is not nodes.Call or \
+                    value.callee.name not in self.ruleset.procedures:
+                name = stmt.name.name
+
+                def bound(v, w):
+                    return self.block(stmts, i + 1, {**env, name: v}, w, k, ret)
+                return self.evaluate(value, env, world, bound)
+        elif t is nodes.Set and not self.ruleset.events:
+            target = stmt.target
+            if len(target) == 1:
+                local = target[0].name
+
+                def assigned(v, w):
+                    return self.block(stmts, i + 1, {**env, local: v}, w, k, ret)
+                return self.evaluate(self._assigned(stmt), env, world, assigned)
+            return self.plain(self._assigned(stmt), env, world, lambda v, w: self.block(
+                stmts, i + 1, env, self.assign_field(target, v, env, w), k, ret))
+        elif t is nodes.Return:
+            value = stmt.value
+            if value is None:   # a bare `return`: the rule ends, giving nothing
+                return ret(None, world)
+            if type(value) is nodes.TupleExpr:   # several values: each a plain value
+                return self.plain(value, env, world, ret)
+            return self.value(value, env, world, ret)
 
         def next_(env2, world2):
             return self.block(stmts, i + 1, env2, world2, k, ret)
@@ -144,12 +187,6 @@ class Statements(InterpreterParts):
                 return self.choose(stmt, env, world, next_, ret)
             case nodes.ChooseNumber():
                 return self.choose_number(stmt, env, world, next_, ret)
-            case nodes.Return(value=value):
-                if value is None:   # a bare `return`: the rule ends, giving nothing
-                    return ret(None, world)
-                if type(value) is nodes.TupleExpr:   # several values: each a plain value
-                    return self.plain(value, env, world, ret)
-                return self.value(value, env, world, ret)
             case nodes.Remove(subject=subject, by=by):
                 return self.plain(subject, env, world, lambda ref, w: self.removed_by(
                     by, env, w, lambda who, w2: self.changed(
