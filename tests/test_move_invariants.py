@@ -135,3 +135,22 @@ def test_no_way_a_move_goes_is_longer_than_its_allowance(scenario):
                 assert max(abs(end[0] - start[0]), abs(end[1] - start[1])) <= reach
             else:
                 assert _length(way) <= reach + 0.02, (seed, way, reach)
+
+
+def test_no_way_in_the_dungeon_crosses_or_cuts_a_wall():
+    """SMART's walls are "complete barriers to one's path of movement": along every way a
+    move went, a base's centre keeps half a base from every wall, corners included (a
+    diagonal step of the half-inch search once cut a wall's end by up to a sixth of an inch),
+    to the hundredth the moves are measured in; and some ways do go round walls."""
+    went_round = 0
+    for seed, game in _games("smart-dungeon") + _games("smart-dungeon", "greedy"):
+        walls = [p for p in game.board.pieces if p.to is not None]
+        assert walls
+        for start, end, _, _, _, way in game.moves:
+            went_round += len(way) > 2
+            for a, b in zip(way, way[1:]):
+                for k in range(21):
+                    p = (a[0] + (b[0] - a[0]) * k / 20, a[1] + (b[1] - a[1]) * k / 20)
+                    near = min(_gap(p, w.at, w.to) for w in walls)
+                    assert near >= BASE / 2 - 0.01, (seed, way, p, near)
+    assert went_round, "no move went round a wall: the test tests nothing"

@@ -210,12 +210,11 @@ def test_no_base_stands_on_the_crag_or_crosses_it_and_no_way_costs_too_much(toy_
             assert not board.blocked(end), (seed, end)
             for a, b in zip(way, way[1:]):
                 assert terrain.length_inside("polygon", crag.at, 0.0, crag.outline, a, b) == 0
-                # the base keeps off it: its centre half an inch from its sides, but where
-                # a diagonal step of the half-inch search cuts a corner (by a sixth of an
-                # inch at most, as round a wall's end in a dungeon)
+                # the base keeps off it: its centre half an inch from its sides (the
+                # search's diagonal steps cut no corner: to a few thousandths)
                 assert all(terrain.gap("polygon", crag.at, 0.0, crag.outline,
                                        (a[0] + (b[0] - a[0]) * k / 20,
-                                        a[1] + (b[1] - a[1]) * k / 20)) >= 0.35
+                                        a[1] + (b[1] - a[1]) * k / 20)) >= 0.49
                            for k in range(21)), (seed, way)
                 for friend, at in others:   # never through an enemy's base (SSS)
                     if not friend and math.dist(start, at) >= NEAR:

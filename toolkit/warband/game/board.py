@@ -240,6 +240,22 @@ class Board:
                                     if _gap(p, middle) < _R + 0.75]
         return found
 
+    def still(self) -> Board:
+        """A board like this one with its pieces as they are now, for what is worked out
+        later and kept for every board like it (pieces added to this one later, or held for a
+        look-ahead, change nothing of it)."""
+        copy = Board(self.width, self.height, self.squares, self.properties, self.entered)
+        copy.pieces = list(self.pieces)
+        return copy
+
+    def step_clear(self, a, b) -> bool:
+        """Inches: whether a base goes straight from a to b, a short step between two places
+        where it fits, clear of every impassable piece (tried every tenth of an inch or less:
+        a corner between two tries comes no nearer than a few thousandths more)."""
+        tries = max(2, math.ceil(math.dist(a, b) * 10))
+        return not any(self.blocked((a[0] + (b[0] - a[0]) * k / tries,
+                                     a[1] + (b[1] - a[1]) * k / tries)) for k in range(1, tries))
+
     def inside(self, pos) -> bool:
         x, y = pos
         if self.squares:
@@ -650,8 +666,13 @@ class Board:
                 # (each point's steps worked out when a search first reaches it: a board
                 # whose pieces are placed anew each game searches a few hundred of thousands;
                 # in difficult ground each step weighs what it costs)
-                found = _FREE[key] = (free, Steps(free, self.cost if self.having("difficult")
-                                                  else None))
+                # (the steps are worked out as searches reach them, for every board like
+                # this one: by a copy of its pieces as they are now)
+                still = self.still()
+                found = _FREE[key] = (free, Steps(free, still.cost if self.having("difficult")
+                                                  else None,
+                                                  still.step_clear
+                                                  if self.having("impassable") else None))
             self._kept["graph"] = found
         return found
 
@@ -1005,14 +1026,19 @@ def _near_base(o) -> list:
 class Steps(dict):
     """Each free half-inch point's steps onto free points, (the point stepped onto, what the
     step weighs: its length, or its cost in difficult ground), worked out the first time a
-    search asks and kept for a free point (a point off them, a move's start, is not kept)."""
+    search asks and kept for a free point (a point off them, a move's start, is not kept).
+    `clear`: whether a base may go straight between two free points (a diagonal step between
+    two points clear of a wall's end may cut its corner): None where nothing is impassable."""
 
-    def __init__(self, free: frozenset, cost: Callable | None = None) -> None:
+    def __init__(self, free: frozenset, cost: Callable | None = None,
+                 clear: Callable | None = None) -> None:
         super().__init__()
-        self.free, self.cost = free, cost
+        self.free, self.cost, self.clear = free, cost, clear
 
     def __missing__(self, p) -> tuple:
         steps = _free_steps(p, self.free)
+        if self.clear is not None:
+            steps = tuple((q, length) for q, length in steps if self.clear(p, q))
         if self.cost is not None:
             steps = tuple((q, self.cost(p, q)) for q, _ in steps)
         if p in self.free:
