@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from warband.game.engine import Game
 
 TRIALS = 12   # the most runs an option is played on when it cannot be followed exactly
-BATCH = 4     # runs every option still in the race gets before the next cut
+STAGES = (2, 4, 8, TRIALS)   # the race looks at the trials so far after this many
+CUT_FROM = 4  # the fewest trials an option is cut on (fewer tell too little of the spread)
 CUT = 2.0     # an option leaves the race when its mean difference from the leader's, trial by
               # trial, is below zero by more than CUT standard errors
 RANDOM = Policies("random")   # how the rest is decided while playing an option on
@@ -69,8 +70,7 @@ class Greedy:
         seeds = [dice.getrandbits(64) for _ in range(TRIALS)]
         worths: dict[int, list[float]] = {option: [] for option in range(point.count)}
         done = 0
-        while True:
-            upto = min(done + BATCH, TRIALS)
+        for upto in STAGES:
             for option, trials in worths.items():
                 worth = known[option]
                 trials.extend([worth] * (upto - done) if worth is not None else
@@ -81,9 +81,11 @@ class Greedy:
             first = next(iter(worths.values()))
             if all(trials == first for trials in worths.values()):
                 return {min(worths): first}
-            worths = _survivors(worths, done)
-            if len(worths) == 1:
-                return worths
+            if done >= CUT_FROM:
+                worths = _survivors(worths, done)
+                if len(worths) == 1:
+                    return worths
+        return worths
 
     def trial(self, point: DecisionPoint, option: int, seed: int) -> float:
         """The worth of the position at the end of the activation after taking `option`,
@@ -94,10 +96,18 @@ class Greedy:
         dice, choices = game.explorer.streams()
         dice.seed(seed)
         choices.seed(seed ^ 0x5DEECE66D)
-        inside = any(type(frame) is ActionEnd for frame in point.frames)
-        world = game.explorer.play_on(point, option, RANDOM,
-                                      Horizon(0 if inside else 1, game.state.round))
+        world = game.explorer.play_on(point, option, RANDOM, horizon(point, game.state.round))
         return game.value(world, point.side)
+
+
+def horizon(point: DecisionPoint, round_: int) -> Horizon:
+    """How far an option is played on: to the end of the action, for the choice of an action
+    and a decision inside one (what the exact look-ahead follows, too); for a decision between
+    actions (which fighter goes next, a phase's token), through the next activation. The end
+    of the round stops it sooner."""
+    if point.kind == "action" or any(type(frame) is ActionEnd for frame in point.frames):
+        return Horizon(0, round_, action_end=True)
+    return Horizon(1, round_)
 
 
 def _survivors(worths: dict[int, list[float]], trials: int) -> dict[int, list[float]]:
