@@ -452,6 +452,15 @@ class Game:
             self.board.release(board)
             sys.setrecursionlimit(depth)
 
+    def play_on_by(self, policies: Policies) -> None:
+        """A look-ahead's players from now on (a search's run that leaves its tree): when none
+        of them weighs, actions go straight to generated code again, as in `running`."""
+        interp, players = self.interp, self.players
+        players.use(policies)
+        self.positions = self.resumable and players.look_past_runs()
+        self.direct = interp.compiled and not interp.policies.per_side and \
+            not self.state.log.record and not self.positions
+
     def unwind(self, value, frames: tuple) -> World:
         """Play on past the run a decision was in, which returned `value`, through the
         frames of the turn above it (innermost last): the rest of the action, of the rules

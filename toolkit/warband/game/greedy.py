@@ -48,13 +48,18 @@ class Greedy:
         self.game = game
 
     def __call__(self, point: DecisionPoint) -> int:
+        estimates = self.estimates(point)
+        # the best mean among the options left in the race; the first of equals
+        return max(estimates, key=lambda option: (estimates[option], -option))
+
+    def estimates(self, point: DecisionPoint) -> dict[int, float]:
+        """The expected worth of each option greedy has not ruled out (a search starts from
+        them: game/search.py)."""
         known = [point.worth(option) if point.worth is not None else None
                  for option in range(point.count)]
         worths = self.race(point, known) if None in known else \
             {option: [worth] for option, worth in enumerate(known) if worth is not None}
-        # the best mean among the options left in the race; the first of equals
-        return max(worths, key=lambda option: (sum(worths[option]) / len(worths[option]),
-                                               -option))
+        return {option: sum(trials) / len(trials) for option, trials in worths.items()}
 
     def race(self, point: DecisionPoint, known: list[float | None]) -> dict[int, list[float]]:
         """The options still in the race when it ends, each with its worths trial by trial
