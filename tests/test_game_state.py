@@ -73,18 +73,23 @@ def test_a_game_resumed_from_a_copy_of_its_state_plays_on_as_the_game_did(
 
 def test_greedy_players_never_decide_at_random(scenarios, monkeypatch):
     # every decision a greedy side meets is weighed: which action, where to go, how many
-    # dice, a reroll, a morale choice (the four kinds of wasted decision)
-    # (where a side sets a marker up is still drawn at random: Players.place_spot)
+    # dice, a reroll, a morale choice (the four kinds of wasted decision), and where
+    # it sets up (Players.place_spot)
     picking = []
     original, draw = players_module.Players.pick, players_module.random_below
+    place_spot = players_module.Players.place_spot
 
-    def pick(self, *args, **kw):
-        # (the game's own decisions: a look-ahead's players decide at random by design)
-        picking.append(self.game if self.policies.default == "greedy" else None)
-        try:
-            return original(self, *args, **kw)
-        finally:
-            picking.pop()
+    def deciding(decide):
+        def decided(self, *args, **kw):
+            # (the game's own decisions: a look-ahead's players decide at random by design)
+            picking.append(self.game if self.policies.default == "greedy" else None)
+            try:
+                return decide(self, *args, **kw)
+            finally:
+                picking.pop()
+        return decided
+    pick = deciding(original)
+    monkeypatch.setattr(players_module.Players, "place_spot", deciding(place_spot))
 
     def never(rng, n):
         # (not in a look-ahead, whose players play on at random by design: Game.horizon)

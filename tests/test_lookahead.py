@@ -203,3 +203,58 @@ def test_the_command_that_used_to_stop_with_e504_now_plays():
         env={**os.environ, "PYTHONPATH": str(root / "toolkit")})
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 2
+
+
+def test_greedy_sets_up_where_the_worth_is_best(scenarios, monkeypatch):
+    # where a side sets up (deploy, place ... by SIDE) is weighed: the spot taken is the best
+    # by worth of those looked at, and the worths tell the spots apart (closing in)
+    seen = []
+
+    def placing(point, found):
+        if point.kind == "placement":
+            worths = [point.worth(i) for i in range(point.count)]
+            seen.append(worths)
+        return False
+    import warband.game.greedy as greedy
+    chosen = []
+    original = greedy.Greedy.__call__
+
+    def call(self, point):
+        index = original(self, point)
+        if point.kind == "placement":
+            chosen.append(index)
+        return index
+    monkeypatch.setattr(greedy.Greedy, "__call__", call)
+    _points(scenarios["sss-standard-game"], 1, placing, monkeypatch, record=False,
+            max_rounds=1)
+    assert len(seen) == len(chosen) >= 10   # (four shrines by the sides, ten fighters deployed)
+    assert all(w[i] == max(w) for w, i in zip(seen, chosen))
+    assert any(len(set(w)) > 1 for w in seen)
+
+
+def test_an_action_is_played_on_to_its_end_and_no_further(scenarios, monkeypatch):
+    # the choice of an action and a decision inside one look as far as the end of the action,
+    # as the exact look-ahead does: no other activation begins in their trials
+    import warband.game.greedy as greedy
+    activations = []
+    original = Game.activate_now
+
+    def activate_now(self, *args, **kw):
+        activations.append(self.horizon)
+        return original(self, *args, **kw)
+    kinds = {}
+
+    def inside(point, found):
+        horizon = greedy.horizon(point, 1)
+        if horizon.action_end and point.kind not in kinds and point.resumable:
+            kinds[point.kind] = point
+        return False
+    game, _ = _points(scenarios["sss-standard-game"], 2, inside, monkeypatch, record=False,
+                      max_rounds=2)
+    assert {"action", "fate_reroll"} <= set(kinds)
+    monkeypatch.setattr(Game, "activate_now", activate_now)
+    for point in kinds.values():
+        del activations[:]
+        game.state.round = 1
+        game.explorer.play_on(point, point.count - 1, greedy.RANDOM, greedy.horizon(point, 2))
+        assert activations == [], point.kind

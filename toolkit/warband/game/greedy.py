@@ -1,22 +1,24 @@
 """The greedy player: every decision it makes, weighed by the worth of the position after it.
 
 Which action, how many dice, whether to spend a token on a roll, how far to move and where,
-whom to target, which hand to play, what to do in a morale check: greedy takes the option with
-the best expected worth (game/worth.py) of the position once the decision has played out. The
-horizon is the end of an activation: for a decision inside an action, the rest of that action
-and the rules up to the next activation; for a decision between actions (which fighter goes
-next, a phase's token, a morale check), through the next activation to the one after; the end
-of the round or of the game stops it sooner.
+whom to target, which hand to play, what to do in a morale check, where to set up: greedy
+takes the option with the best expected worth (game/worth.py) of the position once the decision
+has played out. The horizon: for the choice of an action and a decision inside one, the end of
+that action (what the exact look-ahead follows too); for a decision between actions (which
+fighter goes next, a phase's token, a morale check), through the next activation to the one
+after; the end of the round or of the game stops it sooner.
 
 Exactly where the odds engine can: an action is followed exactly within a small budget
 (game/lookahead.py). Otherwise the options race: each is played on from a copy of the game's
-state (game/explore.py), the rest decided at random, BATCH trials at a time and at most TRIALS,
-each run within the budget of work of one action (run/budget.py). Every option's trial t is
-played with the same dice (common random numbers), so options are compared on equal luck;
-after each batch an option clearly worse than the leader, trial by trial, leaves the race, and
-a race whose options have led to the same worths in every trial ends there. A destination is
-weighed by the worth of standing there (a square or a way to go in inches can be dozens of
-options a move), and a marker's `when entered` block by its odds or by trials.
+state (game/explore.py), the rest decided at random, at most TRIALS times, each run within the
+budget of work of one action (run/budget.py). Every option's trial t is played with the same
+dice (common random numbers), so options are compared on equal luck; the race looks at the
+trials so far after each of STAGES: a race whose options have led to the same worths in every
+trial so far ends there, and from CUT_FROM trials on an option clearly worse than the leader,
+trial by trial, leaves the race. A destination is weighed by the worth of standing there (a
+square or a way to go in inches can be dozens of options a move), a place to set up by the
+worth once set up there (game/players.py), and a marker's `when entered` block by its odds or
+by trials.
 
 Greedy looks no further than its own activation: it does not see the enemy's reply. That is
 what `mcts` is for (game/search.py).
@@ -33,8 +35,8 @@ from warband.run.decisions import Policies
 if TYPE_CHECKING:
     from warband.game.engine import Game
 
-TRIALS = 12   # the most runs an option is played on when it cannot be followed exactly
-STAGES = (2, 4, 8, TRIALS)   # the race looks at the trials so far after this many
+TRIALS = 8    # the most runs an option is played on when it cannot be followed exactly
+STAGES = (2, 4, TRIALS)   # the race looks at the trials so far after this many
 CUT_FROM = 4  # the fewest trials an option is cut on (fewer tell too little of the spread)
 CUT = 2.0     # an option leaves the race when its mean difference from the leader's, trial by
               # trial, is below zero by more than CUT standard errors
@@ -67,10 +69,10 @@ class Greedy:
 
         Every option's trial t is played with the same dice (common random numbers), so two
         options are compared on the same luck: their difference trial by trial is what tells
-        them apart. After every BATCH trials an option whose difference from the leader is
-        clearly below zero leaves the race; the race ends when one option is left, when the
-        options have had the same worths in every trial so far (the decision changes nothing
-        a horizon away), or after TRIALS trials."""
+        them apart. At each of STAGES the race ends when the options have had the same worths
+        in every trial so far (the decision changes nothing a horizon away); from CUT_FROM
+        trials on, an option whose difference from the leader is clearly below zero leaves
+        it, and it ends when one option is left; else after TRIALS trials."""
         dice, _ = self.game.explorer.streams()
         seeds = [dice.getrandbits(64) for _ in range(TRIALS)]
         worths: dict[int, list[float]] = {option: [] for option in range(point.count)}
@@ -93,10 +95,8 @@ class Greedy:
         return worths
 
     def trial(self, point: DecisionPoint, option: int, seed: int) -> float:
-        """The worth of the position at the end of the activation after taking `option`,
-        played on at random with the look-ahead's streams seeded by `seed` (a decision
-        between actions, such as which fighter goes next: at the end of the next
-        activation)."""
+        """The worth of the position at the horizon (`horizon`) after taking `option`, played
+        on at random with the look-ahead's streams seeded by `seed`."""
         game = self.game
         dice, choices = game.explorer.streams()
         dice.seed(seed)
