@@ -703,7 +703,7 @@ class Game:
         own generated run shares. Its work (the options checked, the look-ahead, the action)
         has a budget of its own, whatever else the round has done (run/budget.py)."""
         if self.horizon is not None:   # a look-ahead that stops before the next activation
-            self.horizon.activation(world)
+            self.horizon.activation(world, ref.index)
         interp, log = self.interp, self.state.log
         # the fighter whose action runs removes whom it removes (the rules' `remove` with no
         # `by`), in the look-ahead as in the action itself; a recorded game credits it with

@@ -44,15 +44,17 @@ class Horizon:
     """Where a look-ahead stops: before the `activations`-th activation after the decision,
     or when round `last_round` ends, whichever comes first (None: no such limit); with
     `action_end`, also at the end of the action the decision is in (or, for the choice of an
-    action, of the action it takes), before the rules that activated it go on. The end of
-    the game stops it anyway."""
+    action, of the action it takes), before the rules that activated it go on; the
+    activations of `fighter` (a fighter's index) do not count: what is left of its own turn
+    (a second action) is played within the horizon. The end of the game stops it anyway."""
 
     activations: int | None = None
     last_round: int | None = None
     action_end: bool = False
+    fighter: int | None = None
 
-    def activation(self, world: World) -> None:
-        if self.activations is not None:
+    def activation(self, world: World, fighter: int) -> None:
+        if self.activations is not None and fighter != self.fighter:
             if self.activations <= 0:
                 raise HorizonReached(world)
             self.activations -= 1

@@ -101,17 +101,22 @@ class Greedy:
         dice, choices = game.explorer.streams()
         dice.seed(seed)
         choices.seed(seed ^ 0x5DEECE66D)
-        world = game.explorer.play_on(point, option, RANDOM, horizon(point, game.state.round))
+        acting = game.interp.acting
+        world = game.explorer.play_on(point, option, RANDOM, horizon(
+            point, game.state.round, acting.index if acting is not None else None))
         return game.value(world, point.side)
 
 
-def horizon(point: DecisionPoint, round_: int) -> Horizon:
-    """How far an option is played on: to the end of the action, for the choice of an action
-    and a decision inside one (what the exact look-ahead follows, too); for a decision between
-    actions (which fighter goes next, a phase's token), through the next activation. The end
-    of the round stops it sooner."""
-    if point.kind == "action" or any(type(frame) is ActionEnd for frame in point.frames):
+def horizon(point: DecisionPoint, round_: int, acting: int | None = None) -> Horizon:
+    """How far an option is played on: for a decision inside an action, to the end of the
+    action (what the exact look-ahead follows, too); for the choice of an action, to the end
+    of the fighter's turn (`acting`: its index), a second action included, before another
+    fighter's activation begins; for a decision between activations (which fighter goes next, a
+    phase's token), through the next activation. The end of the round stops it sooner."""
+    if any(type(frame) is ActionEnd for frame in point.frames):
         return Horizon(0, round_, action_end=True)
+    if point.kind == "action" and acting is not None:
+        return Horizon(0, round_, fighter=acting)
     return Horizon(1, round_)
 
 
