@@ -114,6 +114,42 @@ def test_a_search_is_the_same_search_for_its_seed(scenarios, name):
     assert first.explorer.runs > 0
 
 
+def test_a_search_looks_only_at_what_greedy_has_not_ruled_out(scenarios, monkeypatch):
+    # mcts:N starts from greedy's estimates (game/search.py): where greedy leaves one option
+    # the search takes it without a run of its own
+    import warband.game.explore as explore
+    import warband.game.greedy as greedy
+    import warband.game.search as search
+    original, play_on = greedy.Greedy.estimates, explore.Explorer.play_on
+    left, searched = [], []
+
+    def estimates(self, point):
+        found = original(self, point)
+        best = max(found, key=lambda i: (found[i], -i))
+        left.append(best)
+        return {best: found[best]}
+
+    def runs(self, point, option, policies, horizon):
+        searched.append(policies is search.TREE)
+        return play_on(self, point, option, policies, horizon)
+    monkeypatch.setattr(greedy.Greedy, "estimates", estimates)
+    monkeypatch.setattr(explore.Explorer, "play_on", runs)
+    searching, taken = search.Search.__call__, []
+
+    def call(self, point):
+        del left[:]
+        index = searching(self, point)
+        if left:   # (a decision the search weighed, not one it left to greedy)
+            taken.append(index == left[-1])
+        return index
+    monkeypatch.setattr(search.Search, "__call__", call)
+    sides = scenarios["fogbound-drowned-market"].side_names
+    Game(scenarios["fogbound-drowned-market"], 2, Policies("random", {}, {sides[0]: "mcts:8"}),
+         max_rounds=2).play()
+    assert taken and all(taken)
+    assert searched and not any(searched)
+
+
 @pytest.mark.parametrize("policy", ["greedy", "mcts:2"])
 def test_a_record_of_a_game_played_by_players_that_look_ahead_replays(scenarios, policy):
     # a look-ahead sets the record aside while it plays on: what the interpreter compiles
