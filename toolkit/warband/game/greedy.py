@@ -35,8 +35,8 @@ from warband.run.decisions import Policies
 if TYPE_CHECKING:
     from warband.game.engine import Game
 
-TRIALS = 8    # the most runs an option is played on when it cannot be followed exactly
-STAGES = (2, 4, TRIALS)   # the race looks at the trials so far after this many
+TRIALS = 12   # the most runs an option is played on when it cannot be followed exactly
+STAGES = (4, 8, TRIALS)   # the race looks at the trials so far after this many
 CUT_FROM = 4  # the fewest trials an option is cut on (fewer tell too little of the spread)
 CUT = 2.0     # an option leaves the race when its mean difference from the leader's, trial by
               # trial, is below zero by more than CUT standard errors
