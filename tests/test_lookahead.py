@@ -31,7 +31,7 @@ def test_greedy_players_play_every_shipped_scenario_to_its_end(scenarios, name):
     # Swords Against Sorcery's gangs used to stop the game: a look-ahead past any budget (E504)
     game = greedy_game(scenarios[name], 1, record=False)
     result = game.play()
-    assert result.ended in ("limit", "condition", "conceded")
+    assert result.ended in ("limit", "condition", "conceded", "eliminated")
     assert game.interp.max_branches is None   # the budget is the look-ahead's only
 
 
@@ -147,7 +147,7 @@ def test_an_estimate_agrees_with_the_exact_value(scenarios, monkeypatch):
         point_game.append(self)
         return original(self)
     monkeypatch.setattr(Game, "play", play)
-    game, points = _points(scenario, 3, shooting, monkeypatch, record=False, max_rounds=3)
+    game, points = _points(scenario, 1, shooting, monkeypatch, record=False, max_rounds=3)
     assert points   # (once a shot proves too big to follow, shots are played on: too_big)
     from dataclasses import replace
     for point in points:
@@ -232,29 +232,45 @@ def test_greedy_sets_up_where_the_worth_is_best(scenarios, monkeypatch):
     assert any(len(set(w)) > 1 for w in seen)
 
 
-def test_an_action_is_played_on_to_its_end_and_no_further(scenarios, monkeypatch):
-    # the choice of an action and a decision inside one look as far as the end of the action,
-    # as the exact look-ahead does: no other activation begins in their trials
+def test_an_action_is_played_on_to_the_end_of_the_turn_and_no_further(scenarios, monkeypatch):
+    # a decision inside an action looks as far as the end of the action, as the exact
+    # look-ahead does: no activation begins in its trials; the choice of an action looks to
+    # the end of the fighter's turn: its own second action, and no other fighter's activation
     import warband.game.greedy as greedy
-    activations = []
-    original = Game.activate_now
+    activations = []   # (the fighters that took an action)
+    original = Game.act
 
-    def activate_now(self, *args, **kw):
-        activations.append(self.horizon)
-        return original(self, *args, **kw)
+    def act(self, ref, *args, **kw):
+        activations.append(ref.index)
+        return original(self, ref, *args, **kw)
     kinds = {}
 
     def inside(point, found):
-        horizon = greedy.horizon(point, 1)
-        if horizon.action_end and point.kind not in kinds and point.resumable:
-            kinds[point.kind] = point
+        acting = point_game[0].interp.acting
+        if point.kind not in kinds and point.resumable and point.kind in (
+                "action", "fate_reroll") and acting is not None:
+            kinds[point.kind] = point, acting.index
         return False
+    point_game: list = []
+    play = Game.play
+
+    def playing(self):
+        point_game.append(self)
+        return play(self)
+    monkeypatch.setattr(Game, "play", playing)
     game, _ = _points(scenarios["sss-standard-game"], 2, inside, monkeypatch, record=False,
                       max_rounds=2)
-    assert {"action", "fate_reroll"} <= set(kinds)
-    monkeypatch.setattr(Game, "activate_now", activate_now)
-    for point in kinds.values():
-        del activations[:]
-        game.state.round = 1
-        game.explorer.play_on(point, point.count - 1, greedy.RANDOM, greedy.horizon(point, 2))
-        assert activations == [], point.kind
+    assert set(kinds) == {"action", "fate_reroll"}
+    monkeypatch.setattr(Game, "act", act)
+    for kind, (point, acting) in kinds.items():
+        horizon = greedy.horizon(point, 2, acting)
+        assert horizon.action_end == (kind != "action")
+        for option in range(point.count):
+            del activations[:]
+            game.state.round = 1
+            game.explorer.play_on(point, option, greedy.RANDOM,
+                                  greedy.horizon(point, 2, acting))
+            if kind == "action":
+                assert set(activations) <= {acting}, activations
+            else:
+                assert activations == [], activations
