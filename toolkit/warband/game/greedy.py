@@ -3,10 +3,11 @@
 Which action, how many dice, whether to spend a token on a roll, how far to move and where,
 whom to target, which hand to play, what to do in a morale check, where to set up: greedy
 takes the option with the best expected worth (game/worth.py) of the position once the decision
-has played out. The horizon: for the choice of an action and a decision inside one, the end of
-that action (what the exact look-ahead follows too); for a decision between actions (which
-fighter goes next, a phase's token, a morale check), through the next activation to the one
-after; the end of the round or of the game stops it sooner.
+has played out. The horizon (`horizon`): for a decision inside an action, the end of that
+action (what the exact look-ahead follows too); for the choice of an action, the end of the
+fighter's turn (a second action included); for a decision between activations (which fighter
+goes next, a phase's token, a morale check), through the next activation to the one after; the
+end of the round or of the game stops it sooner.
 
 Exactly where the odds engine can: an action is followed exactly within a small budget
 (game/lookahead.py). Otherwise the options race: each is played on from a copy of the game's
