@@ -73,18 +73,23 @@ def test_a_game_resumed_from_a_copy_of_its_state_plays_on_as_the_game_did(
 
 def test_greedy_players_never_decide_at_random(scenarios, monkeypatch):
     # every decision a greedy side meets is weighed: which action, where to go, how many
-    # dice, a reroll, a morale choice (the four kinds of wasted decision)
-    # (where a side sets a marker up is still drawn at random: Players.place_spot)
+    # dice, a reroll, a morale choice (the four kinds of wasted decision), and where
+    # it sets up (Players.place_spot)
     picking = []
     original, draw = players_module.Players.pick, players_module.random_below
+    place_spot = players_module.Players.place_spot
 
-    def pick(self, *args, **kw):
-        # (the game's own decisions: a look-ahead's players decide at random by design)
-        picking.append(self.game if self.policies.default == "greedy" else None)
-        try:
-            return original(self, *args, **kw)
-        finally:
-            picking.pop()
+    def deciding(decide):
+        def decided(self, *args, **kw):
+            # (the game's own decisions: a look-ahead's players decide at random by design)
+            picking.append(self.game if self.policies.default == "greedy" else None)
+            try:
+                return decide(self, *args, **kw)
+            finally:
+                picking.pop()
+        return decided
+    pick = deciding(original)
+    monkeypatch.setattr(players_module.Players, "place_spot", deciding(place_spot))
 
     def never(rng, n):
         # (not in a look-ahead, whose players play on at random by design: Game.horizon)
@@ -107,6 +112,42 @@ def test_a_search_is_the_same_search_for_its_seed(scenarios, name):
     assert first.play() == again.play()
     assert first.log.events == again.log.events
     assert first.explorer.runs > 0
+
+
+def test_a_search_looks_only_at_what_greedy_has_not_ruled_out(scenarios, monkeypatch):
+    # mcts:N starts from greedy's estimates (game/search.py): where greedy leaves one option
+    # the search takes it without a run of its own
+    import warband.game.explore as explore
+    import warband.game.greedy as greedy
+    import warband.game.search as search
+    original, play_on = greedy.Greedy.estimates, explore.Explorer.play_on
+    left, searched = [], []
+
+    def estimates(self, point):
+        found = original(self, point)
+        best = max(found, key=lambda i: (found[i], -i))
+        left.append(best)
+        return {best: found[best]}
+
+    def runs(self, point, option, policies, horizon):
+        searched.append(policies is search.TREE)
+        return play_on(self, point, option, policies, horizon)
+    monkeypatch.setattr(greedy.Greedy, "estimates", estimates)
+    monkeypatch.setattr(explore.Explorer, "play_on", runs)
+    searching, taken = search.Search.__call__, []
+
+    def call(self, point):
+        del left[:]
+        index = searching(self, point)
+        if left:   # (a decision the search weighed, not one it left to greedy)
+            taken.append(index == left[-1])
+        return index
+    monkeypatch.setattr(search.Search, "__call__", call)
+    sides = scenarios["fogbound-drowned-market"].side_names
+    Game(scenarios["fogbound-drowned-market"], 2, Policies("random", {}, {sides[0]: "mcts:8"}),
+         max_rounds=2).play()
+    assert taken and all(taken)
+    assert searched and not any(searched)
 
 
 @pytest.mark.parametrize("policy", ["greedy", "mcts:2"])

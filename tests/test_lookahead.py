@@ -31,13 +31,13 @@ def test_greedy_players_play_every_shipped_scenario_to_its_end(scenarios, name):
     # Swords Against Sorcery's gangs used to stop the game: a look-ahead past any budget (E504)
     game = greedy_game(scenarios[name], 1, record=False)
     result = game.play()
-    assert result.ended in ("limit", "condition", "conceded")
+    assert result.ended in ("limit", "condition", "conceded", "eliminated")
     assert game.interp.max_branches is None   # the budget is the look-ahead's only
 
 
 def test_too_big_to_follow_exactly_is_estimated_and_remembered(scenarios):
-    # (seed 3: a game with exchanges and gangs in it; in some games the Dudes get out unfought)
-    game = greedy_game(scenarios["greedy-dudes-vs-menace"], 3, record=False)
+    # (seed 4: a game with exchanges and gangs in it; in some games the Dudes get out unfought)
+    game = greedy_game(scenarios["greedy-dudes-vs-menace"], 4, record=False)
     game.play()
     # the exchanges of this scenario (hands, allocations) are beyond the budget
     assert "exchange" in game.look_ahead.too_big or "gang_up" in game.look_ahead.too_big
@@ -147,7 +147,7 @@ def test_an_estimate_agrees_with_the_exact_value(scenarios, monkeypatch):
         point_game.append(self)
         return original(self)
     monkeypatch.setattr(Game, "play", play)
-    game, points = _points(scenario, 3, shooting, monkeypatch, record=False, max_rounds=3)
+    game, points = _points(scenario, 1, shooting, monkeypatch, record=False, max_rounds=3)
     assert points   # (once a shot proves too big to follow, shots are played on: too_big)
     from dataclasses import replace
     for point in points:
@@ -203,3 +203,74 @@ def test_the_command_that_used_to_stop_with_e504_now_plays():
         env={**os.environ, "PYTHONPATH": str(root / "toolkit")})
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 2
+
+
+def test_greedy_sets_up_where_the_worth_is_best(scenarios, monkeypatch):
+    # where a side sets up (deploy, place ... by SIDE) is weighed: the spot taken is the best
+    # by worth of those looked at, and the worths tell the spots apart (closing in)
+    seen = []
+
+    def placing(point, found):
+        if point.kind == "placement":
+            worths = [point.worth(i) for i in range(point.count)]
+            seen.append(worths)
+        return False
+    import warband.game.greedy as greedy
+    chosen = []
+    original = greedy.Greedy.__call__
+
+    def call(self, point):
+        index = original(self, point)
+        if point.kind == "placement":
+            chosen.append(index)
+        return index
+    monkeypatch.setattr(greedy.Greedy, "__call__", call)
+    _points(scenarios["sss-standard-game"], 1, placing, monkeypatch, record=False,
+            max_rounds=1)
+    assert len(seen) == len(chosen) >= 10   # (four shrines by the sides, ten fighters deployed)
+    assert all(w[i] == max(w) for w, i in zip(seen, chosen))
+    assert any(len(set(w)) > 1 for w in seen)
+
+
+def test_an_action_is_played_on_to_the_end_of_the_turn_and_no_further(scenarios, monkeypatch):
+    # a decision inside an action looks as far as the end of the action, as the exact
+    # look-ahead does: no activation begins in its trials; the choice of an action looks to
+    # the end of the fighter's turn: its own second action, and no other fighter's activation
+    import warband.game.greedy as greedy
+    activations = []   # (the fighters that took an action)
+    original = Game.act
+
+    def act(self, ref, *args, **kw):
+        activations.append(ref.index)
+        return original(self, ref, *args, **kw)
+    kinds = {}
+
+    def inside(point, found):
+        acting = point_game[0].interp.acting
+        if point.kind not in kinds and point.resumable and point.kind in (
+                "action", "fate_reroll") and acting is not None:
+            kinds[point.kind] = point, acting.index
+        return False
+    point_game: list = []
+    play = Game.play
+
+    def playing(self):
+        point_game.append(self)
+        return play(self)
+    monkeypatch.setattr(Game, "play", playing)
+    game, _ = _points(scenarios["sss-standard-game"], 2, inside, monkeypatch, record=False,
+                      max_rounds=2)
+    assert set(kinds) == {"action", "fate_reroll"}
+    monkeypatch.setattr(Game, "act", act)
+    for kind, (point, acting) in kinds.items():
+        horizon = greedy.horizon(point, 2, acting)
+        assert horizon.action_end == (kind != "action")
+        for option in range(point.count):
+            del activations[:]
+            game.state.round = 1
+            game.explorer.play_on(point, option, greedy.RANDOM,
+                                  greedy.horizon(point, 2, acting))
+            if kind == "action":
+                assert set(activations) <= {acting}, activations
+            else:
+                assert activations == [], activations

@@ -452,6 +452,15 @@ class Game:
             self.board.release(board)
             sys.setrecursionlimit(depth)
 
+    def play_on_by(self, policies: Policies) -> None:
+        """A look-ahead's players from now on (a search's run that leaves its tree): when none
+        of them weighs, actions go straight to generated code again, as in `running`."""
+        interp, players = self.interp, self.players
+        players.use(policies)
+        self.positions = self.resumable and players.look_past_runs()
+        self.direct = interp.compiled and not interp.policies.per_side and \
+            not self.state.log.record and not self.positions
+
     def unwind(self, value, frames: tuple) -> World:
         """Play on past the run a decision was in, which returned `value`, through the
         frames of the turn above it (innermost last): the rest of the action, of the rules
@@ -694,7 +703,7 @@ class Game:
         own generated run shares. Its work (the options checked, the look-ahead, the action)
         has a budget of its own, whatever else the round has done (run/budget.py)."""
         if self.horizon is not None:   # a look-ahead that stops before the next activation
-            self.horizon.activation(world)
+            self.horizon.activation(world, ref.index)
         interp, log = self.interp, self.state.log
         # the fighter whose action runs removes whom it removes (the rules' `remove` with no
         # `by`), in the look-ahead as in the action itself; a recorded game credits it with

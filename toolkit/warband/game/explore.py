@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from warband.game.gamelog import GameLog
-from warband.game.state import GameOver, resumable
+from warband.game.state import ActionEnd, GameOver, resumable
 from warband.run import budget
 from warband.run.codegen.runtime import Draft
 from warband.run.decisions import Policies
@@ -42,14 +42,19 @@ class HorizonReached(Exception):
 @dataclass(slots=True)
 class Horizon:
     """Where a look-ahead stops: before the `activations`-th activation after the decision,
-    or when round `last_round` ends, whichever comes first (None: no such limit); the end
-    of the game stops it anyway."""
+    or when round `last_round` ends, whichever comes first (None: no such limit); with
+    `action_end`, also at the end of the action the decision is in (or, for the choice of an
+    action, of the action it takes), before the rules that activated it go on; the
+    activations of `fighter` (a fighter's index) do not count: what is left of its own turn
+    (a second action) is played within the horizon. The end of the game stops it anyway."""
 
     activations: int | None = None
     last_round: int | None = None
+    action_end: bool = False
+    fighter: int | None = None
 
-    def activation(self, world: World) -> None:
-        if self.activations is not None:
+    def activation(self, world: World, fighter: int) -> None:
+        if self.activations is not None and fighter != self.fighter:
             if self.activations <= 0:
                 raise HorizonReached(world)
             self.activations -= 1
@@ -114,7 +119,9 @@ class Explorer:
             try:
                 with budget.part(interp):
                     value = point.resume(option, point.world)
-                    world = game.unwind(value, point.frames) if past else \
+                    frames = _to_action_end(point.frames) if horizon.action_end else \
+                        point.frames
+                    world = _world_of(game.unwind(value, frames)) if past and frames else \
                         _world_of(value)
             except GameOver as over:
                 world = over.world
@@ -137,6 +144,15 @@ class Explorer:
             except GameOver as over:
                 world = over.world
         return world.freeze() if isinstance(world, Draft) else world
+
+
+def _to_action_end(frames: tuple) -> tuple:
+    """The frames up to the end of the innermost action (none for a decision outside every
+    action: the choice of an action, whose run is the action)."""
+    for i in range(len(frames) - 1, -1, -1):
+        if type(frames[i]) is ActionEnd:
+            return frames[i:]
+    return ()
 
 
 def _world_of(value) -> World | Draft:

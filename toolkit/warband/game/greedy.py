@@ -1,22 +1,25 @@
 """The greedy player: every decision it makes, weighed by the worth of the position after it.
 
 Which action, how many dice, whether to spend a token on a roll, how far to move and where,
-whom to target, which hand to play, what to do in a morale check: greedy takes the option with
-the best expected worth (game/worth.py) of the position once the decision has played out. The
-horizon is the end of an activation: for a decision inside an action, the rest of that action
-and the rules up to the next activation; for a decision between actions (which fighter goes
-next, a phase's token, a morale check), through the next activation to the one after; the end
-of the round or of the game stops it sooner.
+whom to target, which hand to play, what to do in a morale check, where to set up: greedy
+takes the option with the best expected worth (game/worth.py) of the position once the decision
+has played out. The horizon (`horizon`): for a decision inside an action, the end of that
+action (what the exact look-ahead follows too); for the choice of an action, the end of the
+fighter's turn (a second action included); for a decision between activations (which fighter
+goes next, a phase's token, a morale check), through the next activation to the one after; the
+end of the round or of the game stops it sooner.
 
 Exactly where the odds engine can: an action is followed exactly within a small budget
 (game/lookahead.py). Otherwise the options race: each is played on from a copy of the game's
-state (game/explore.py), the rest decided at random, BATCH trials at a time and at most TRIALS,
-each run within the budget of work of one action (run/budget.py). Every option's trial t is
-played with the same dice (common random numbers), so options are compared on equal luck;
-after each batch an option clearly worse than the leader, trial by trial, leaves the race, and
-a race whose options have led to the same worths in every trial ends there. A destination is
-weighed by the worth of standing there (a square or a way to go in inches can be dozens of
-options a move), and a marker's `when entered` block by its odds or by trials.
+state (game/explore.py), the rest decided at random, at most TRIALS times, each run within the
+budget of work of one action (run/budget.py). Every option's trial t is played with the same
+dice (common random numbers), so options are compared on equal luck; the race looks at the
+trials so far after each of STAGES: a race whose options have led to the same worths in every
+trial so far ends there, and from CUT_FROM trials on an option clearly worse than the leader,
+trial by trial, leaves the race. A destination is weighed by the worth of standing there (a
+square or a way to go in inches can be dozens of options a move), a place to set up by the
+worth once set up there (game/players.py), and a marker's `when entered` block by its odds or
+by trials.
 
 Greedy looks no further than its own activation: it does not see the enemy's reply. That is
 what `mcts` is for (game/search.py).
@@ -34,7 +37,8 @@ if TYPE_CHECKING:
     from warband.game.engine import Game
 
 TRIALS = 12   # the most runs an option is played on when it cannot be followed exactly
-BATCH = 4     # runs every option still in the race gets before the next cut
+STAGES = (4, 8, TRIALS)   # the race looks at the trials so far after this many
+CUT_FROM = 4  # the fewest trials an option is cut on (fewer tell too little of the spread)
 CUT = 2.0     # an option leaves the race when its mean difference from the leader's, trial by
               # trial, is below zero by more than CUT standard errors
 RANDOM = Policies("random")   # how the rest is decided while playing an option on
@@ -47,13 +51,18 @@ class Greedy:
         self.game = game
 
     def __call__(self, point: DecisionPoint) -> int:
+        estimates = self.estimates(point)
+        # the best mean among the options left in the race; the first of equals
+        return max(estimates, key=lambda option: (estimates[option], -option))
+
+    def estimates(self, point: DecisionPoint) -> dict[int, float]:
+        """The expected worth of each option greedy has not ruled out (a search starts from
+        them: game/search.py)."""
         known = [point.worth(option) if point.worth is not None else None
                  for option in range(point.count)]
         worths = self.race(point, known) if None in known else \
             {option: [worth] for option, worth in enumerate(known) if worth is not None}
-        # the best mean among the options left in the race; the first of equals
-        return max(worths, key=lambda option: (sum(worths[option]) / len(worths[option]),
-                                               -option))
+        return {option: sum(trials) / len(trials) for option, trials in worths.items()}
 
     def race(self, point: DecisionPoint, known: list[float | None]) -> dict[int, list[float]]:
         """The options still in the race when it ends, each with its worths trial by trial
@@ -61,16 +70,15 @@ class Greedy:
 
         Every option's trial t is played with the same dice (common random numbers), so two
         options are compared on the same luck: their difference trial by trial is what tells
-        them apart. After every BATCH trials an option whose difference from the leader is
-        clearly below zero leaves the race; the race ends when one option is left, when the
-        options have had the same worths in every trial so far (the decision changes nothing
-        a horizon away), or after TRIALS trials."""
+        them apart. At each of STAGES the race ends when the options have had the same worths
+        in every trial so far (the decision changes nothing a horizon away); from CUT_FROM
+        trials on, an option whose difference from the leader is clearly below zero leaves
+        it, and it ends when one option is left; else after TRIALS trials."""
         dice, _ = self.game.explorer.streams()
         seeds = [dice.getrandbits(64) for _ in range(TRIALS)]
         worths: dict[int, list[float]] = {option: [] for option in range(point.count)}
         done = 0
-        while True:
-            upto = min(done + BATCH, TRIALS)
+        for upto in STAGES:
             for option, trials in worths.items():
                 worth = known[option]
                 trials.extend([worth] * (upto - done) if worth is not None else
@@ -81,23 +89,36 @@ class Greedy:
             first = next(iter(worths.values()))
             if all(trials == first for trials in worths.values()):
                 return {min(worths): first}
-            worths = _survivors(worths, done)
-            if len(worths) == 1:
-                return worths
+            if done >= CUT_FROM:
+                worths = _survivors(worths, done)
+                if len(worths) == 1:
+                    return worths
+        return worths
 
     def trial(self, point: DecisionPoint, option: int, seed: int) -> float:
-        """The worth of the position at the end of the activation after taking `option`,
-        played on at random with the look-ahead's streams seeded by `seed` (a decision
-        between actions, such as which fighter goes next: at the end of the next
-        activation)."""
+        """The worth of the position at the horizon (`horizon`) after taking `option`, played
+        on at random with the look-ahead's streams seeded by `seed`."""
         game = self.game
         dice, choices = game.explorer.streams()
         dice.seed(seed)
         choices.seed(seed ^ 0x5DEECE66D)
-        inside = any(type(frame) is ActionEnd for frame in point.frames)
-        world = game.explorer.play_on(point, option, RANDOM,
-                                      Horizon(0 if inside else 1, game.state.round))
+        acting = game.interp.acting
+        world = game.explorer.play_on(point, option, RANDOM, horizon(
+            point, game.state.round, acting.index if acting is not None else None))
         return game.value(world, point.side)
+
+
+def horizon(point: DecisionPoint, round_: int, acting: int | None = None) -> Horizon:
+    """How far an option is played on: for a decision inside an action, to the end of the
+    action (what the exact look-ahead follows, too); for the choice of an action, to the end
+    of the fighter's turn (`acting`: its index), a second action included, before another
+    fighter's activation begins; for a decision between activations (which fighter goes next, a
+    phase's token), through the next activation. The end of the round stops it sooner."""
+    if any(type(frame) is ActionEnd for frame in point.frames):
+        return Horizon(0, round_, action_end=True)
+    if point.kind == "action" and acting is not None:
+        return Horizon(0, round_, fighter=acting)
+    return Horizon(1, round_)
 
 
 def _survivors(worths: dict[int, list[float]], trials: int) -> dict[int, list[float]]:

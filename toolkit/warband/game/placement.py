@@ -47,7 +47,9 @@ class Placement:
                 raise RulesError(diag("E507", f"no room left in zone '{zone_name}' for "
                                               f"{f.name}", stmt.span,
                                       hint="make the zone larger or the force smaller"))
-            spot = game.players.place_spot(side.index, spots, world)
+            spot = game.players.place_spot(
+                side.index, spots, world,
+                lambda c: game.value(world.place(FIGHTER_REFS[i], c), side.index))
             world = world.place(FIGHTER_REFS[i], spot)
             taken.append(spot)
         game.state.log.event("deploy", game.state.round, side=world.sides[side.index].name, zone=zone_name)
@@ -80,7 +82,8 @@ class Placement:
             raise RulesError(diag("E507", f"no room left in zone '{zone_name}' to bring "
                                           f"{f.name} back", stmt.span,
                                   hint="make the zone larger, or bring it back elsewhere"))
-        spot = game.players.place_spot(f.side, spots, world)
+        spot = game.players.place_spot(f.side, spots, world,
+                                       lambda c: game.value(world.returned(ref, c), f.side))
         world = world.returned(ref, spot)
         log = game.state.log
         log.told_out = log.told_out - {(f.name, side_name)}   # (out, and back before told)
@@ -124,7 +127,9 @@ class Placement:
             if not spots:
                 raise RulesError(diag("E507", f"no room left to place another {kind}",
                                       stmt.span, hint="place fewer, or closer together"))
-            spot = game.players.place_spot(by, spots, world)
+            spot = game.players.place_spot(
+                by, spots, world, lambda c: self.worth_with(Piece(kind, c, None, radius),
+                                                            world, spots_taken, by))
             self.board.add(Piece(kind, spot, None, radius))
             spots_taken.append(spot)
             if game.state.log.record:
@@ -134,6 +139,18 @@ class Placement:
         game.state.log.pieces(world)   # (the new pieces as they start: their changes are told)
         return world
 
+
+    def worth_with(self, piece: Piece, world: World, taken: list, side: int) -> float:
+        """A side's worth with one more piece on the board (and in the World, after those
+        placed so far by the same statement, `taken`): where a player that weighs sets it."""
+        board = self.board
+        saved = board.holding(list(board.pieces))   # (the piece for a moment: put back after)
+        try:
+            board.add(piece)
+            return self.game.value(placed(self.game.ruleset, world, piece.kind,
+                                          [*taken, piece.at]), side)
+        finally:
+            board.release(saved)
 
     def place_area(self, stmt: nodes.Place, world: World) -> World:
         """`place KIND area ...`: a piece that is an area (game/terrain.py), of numbers the

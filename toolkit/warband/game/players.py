@@ -155,6 +155,16 @@ class Players:
             player = self.weighing[policy] = self.game.player(policy)
         return player(point)
 
+    def weigh_spot(self, policy: str, side: int, spots: list, world: World,
+                   worth: Callable[[tuple], float]) -> tuple:
+        """The spot a player that weighs sets something up at (place_spot)."""
+        _, choices = self.game.explorer.streams()
+        candidates = choices.sample(spots, min(len(spots), CANDIDATES))
+        point = DecisionPoint(side, "placement", len(candidates), world,
+                              lambda: [str(list(c)) for c in candidates], _unresumable, (),
+                              self.interp.run_context(), lambda i: worth(candidates[i]))
+        return candidates[self.weigh(policy, point)]
+
     def spots(self, cells: list, fits: Callable[[tuple], bool]) -> list:
         """The cells where something fits; a random player needs only one, so a few random
         tries come first, and the whole zone is searched only when they all fail."""
@@ -166,8 +176,12 @@ class Players:
                     return [c]
         return [c for c in cells if fits(c)]
 
-    def place_spot(self, side: int, spots: list, world: World) -> tuple:
-        """Where a side sets something up, among the spots where it fits."""
+    def place_spot(self, side: int, spots: list, world: World,
+                   worth: Callable[[tuple], float] | None = None) -> tuple:
+        """Where a side sets something up, among the spots where it fits. A player that
+        weighs takes the best of at most CANDIDATES of them, drawn at random (in a random
+        order: the first of equally good ones is any of them) from the look-ahead's stream,
+        by `worth`: the side's worth once it stands there."""
         log = self.game.state.log
         policy = self.policies.for_decision("placement", world.sides[side].name)
         scripted = log.scripted("placement", None)
@@ -178,10 +192,22 @@ class Players:
                                      "be placed now", log.at)
             log.decided("placement", world.sides[side].name, list(spot))
             return spot
-        spot = spots[0] if policy == "first" else spots[random_below(self.interp.choice_rng, len(spots))]
+        if weighs(policy) and worth is not None and len(spots) > 1:
+            spot = self.weigh_spot(policy, side, spots, world, worth)
+        elif policy == "first":
+            spot = spots[0]
+        else:
+            spot = spots[random_below(self.interp.choice_rng, len(spots))]
         if log.record:
             log.decided("placement", world.sides[side].name, list(spot))
         return spot
+
+
+CANDIDATES = 16   # the spots a player that weighs where to set something up looks at
+
+
+def _unresumable(option: int, world: World) -> World:   # pragma: no cover - never called
+    raise TypeError("a place to set up is weighed by its worth, not played on")
 
 
 def as_interpreted(policies: Policies) -> Policies:

@@ -21,9 +21,11 @@ Nothing of any game system is here: scores, objectives, markers and fighters are
 from __future__ import annotations
 
 import math
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from warband.game import pieces
+from warband.game.board import BASE
 from warband.run.world import World
 
 if TYPE_CHECKING:
@@ -102,8 +104,14 @@ class Worth:
                 targets.append(pieces.where_now(board, i, world).at)
         if not targets:
             return 0.0
-        distance = board.distance
+        # board.distance to the nearest target, written out (asked of every look-ahead's end):
+        # king's steps on squares; in inches, the nearest centre less a base, never below 0
         total = 0.0
-        for at in mine:
-            total += min(distance(at, t) for t in targets)
+        if self.squares:
+            for x, y in mine:
+                total += min(max(abs(x - tx), abs(y - ty)) for tx, ty in targets)
+        else:
+            dist = math.dist
+            for at in mine:
+                total += max(0.0, min(map(dist, repeat(at), targets)) - BASE)
         return -CLOSING * total / (len(mine) * self.across)
