@@ -33,6 +33,7 @@ from warband.game.objectives import objectives
 from warband.game.options import options_for
 from warband.game.placement import Placement
 from warband.game.players import Players
+from warband.game.formation import Formation, ModelQuestions
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario
@@ -118,7 +119,10 @@ class Game:
         if mobile is None:
             mobile = scenario.kept["mobile"] = pieces.carries(self.ruleset)
         self.facing = Facing(self.board, self)   # areas and facing on this board
-        self.questions = Questions(self.board, self.facing, mobile)
+        # units of models with places: the questions measured from models (game/formation.py)
+        self.questions = (ModelQuestions if self.ruleset.has_places else Questions)(
+            self.board, self.facing, mobile)
+        self.formation = Formation(self.board) if self.ruleset.has_places else None
         self.interp.use_board(self.questions)   # (a run.board_view.BoardView)
         self._spots = Spots(self.board)   # spots a player may choose (game/spots.py)
         self.players = Players(self, policies,

@@ -67,6 +67,11 @@ class UnitSize:
     span: Span | None
     # one model of a unit with a different weapon: what single models may carry
     specials: tuple[ModelOption, ...] = ()
+    # units of models with places (`coherency D`): each model within D of another (None: the
+    # unit stands at one point); which models fall first (`casualties nearest first`; None:
+    # the owner's choice)
+    coherency: float | None = None
+    casualties: str | None = None
 
     def allows(self, models) -> bool:
         return type(models) is int and self.low <= models <= self.high
@@ -168,9 +173,20 @@ def start_values(unit: UnitSize | None, values: dict, traits: dict, models: int 
         per = wounds if type(wounds) is int and wounds > 0 else 1
         count = unit.default if models is None else models
     out = {"#models": count, "#models_start": count, "#wounds_left": per, "#model_wounds": per}
+    if unit is not None and unit.coherency is not None:   # units of models with places
+        out.update(place_values(unit))
     if special and unit is not None:
         out.update(special_values(unit, special, kit))
     return out
+
+
+# units of models with places, in play: the unit's values keep
+#   '#places'     each model's place as an offset from the fighter's position, the first (0, 0)
+#                 (empty until the game sets the unit out on a board: run/places.py),
+#   '#coherency'  the distance each model keeps within of another (fixed),
+#   '#order'      which models fall first: nearest, farthest, or owner (the owner's choice).
+def place_values(unit: UnitSize) -> dict:
+    return {"#places": (), "#coherency": unit.coherency, "#order": unit.casualties or "owner"}
 
 
 # one model of a unit with a different weapon, in play: the unit's values keep

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.lang.units import after_losses, carried_now
+from warband.run import places
 from warband.run.errors import RulesError
 
 
@@ -56,10 +57,13 @@ def inflict(world, ref, amount, node, by=None):
     values = f.values
     models, left = after_wounds(values["#models"], values["#wounds_left"],
                                 values["#model_wounds"], amount)
-    if models != values["#models"]:
+    before = values["#models"]   # (read first: a Draft that owns the fighter changes in place)
+    if models != before:
         world = world.set(ref, "#models", models)
         if "#specials" in values:   # one model with a different weapon: plain models first
             world = lose_specials(world, ref, values, values["#models"] - models)
+        if values.get("#places"):   # units of models with places: in the class's order
+            world = places.fall(world, ref, before - models, by)
     world = world.set(ref, "#wounds_left", left)
     if models == 0:
         world = world.remove(ref, by=by)
