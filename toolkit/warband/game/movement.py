@@ -121,10 +121,11 @@ class Movement:
         game, board = self.game, self.board
         fighter = world.fighters[ref.index]
         log = game.state.log
-        if spot != start and log.record and game.formation is None:
+        grouped = game.formation is not None and bool(fighter.values.get("#places"))
+        if spot != start and log.record and not grouped:   # (a unit's: once it can go)
             log.event("travel", game.state.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
-        if spot != start and game.formation is not None and fighter.values.get("#places"):
+        if spot != start and grouped:
             world = self.in_formation(ref, start, spot, world)   # its models after it
             if world.fighters[ref.index].position == start:
                 spot = start
