@@ -115,8 +115,17 @@ def unit_words(unit: UnitSize) -> str:
     if unit.span is None:
         return f"one model of {wounds}"
     return f"a unit of {unit.shown} models (default {unit.default}), {wounds} each" + (
-        f": {unit.doc}" if unit.doc else "") + "".join(
+        f": {unit.doc}" if unit.doc else "") + place_words(unit) + "".join(
         f"; {o.words()}" + (f" ({o.doc})" if o.doc else "") for o in unit.specials)
+
+
+def place_words(unit: UnitSize) -> str:
+    """A unit's places as `rules show` says them ('' for a unit at one point)."""
+    if unit.coherency is None:
+        return ""
+    apart = int(unit.coherency) if unit.coherency == int(unit.coherency) else unit.coherency
+    falls = f"the {unit.casualties} first" if unit.casualties else "the owner's choice"
+    return f"; each model on its own base, within {apart} of another; casualties: {falls}"
 
 
 def special_option(unit: UnitSize | None, piece: str) -> ModelOption | None:
