@@ -283,3 +283,89 @@ def test_a_unit_without_coherency_keeps_no_places():
     assert not ruleset.has_places
     world = make_world(ruleset, [FighterSpec("a", 0, "Trooper")])
     assert "#places" not in world.fighters[0].values
+
+
+# ---- the board picture and the replay page -------------------------------------------------------
+
+def test_the_board_picture_draws_each_model_and_an_outline_round_each_unit():
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    out = CliRunner().invoke(app, ["play", str(BATTLE), "--seed", "2", "--svg", "0"])
+    assert out.exit_code == 0, out.output
+    svg = out.output
+    # 6 + 6 + 5 + 8 models in four units, each unit's first model drawn as a fighter is
+    assert svg.count('class="model"') == 5 + 5 + 4 + 7
+    assert svg.count('class="outline"') == 4
+    assert "Red squad (red) at (" in svg and "and 5 more models" in svg
+    # a fighter that is no unit is drawn as before: one base, no outline
+    hero = svg[svg.index('id="f2"'):]
+    assert hero[:hero.index("</g>")].count("<circle") == 1
+
+
+def test_the_replay_page_moves_the_models_from_step_to_step():
+    import json
+    import re
+
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    out = CliRunner().invoke(app, ["play", str(BATTLE), "--seed", "2", "--format", "html"])
+    assert out.exit_code == 0, out.output
+    found = re.search(r'<script type="application/json" id="game-data">(.*?)</script>',
+                      out.output, re.S)
+    assert found, "no game data in the page"
+    data = json.loads(found.group(1))
+    drawn = [s["fighters"][0] for s in data["states"] if "models" in s["fighters"][0]]
+    assert drawn, "the squad's models were never drawn"
+    assert len({tuple(map(tuple, d["models"])) for d in drawn}) > 1   # they moved
+    assert all(d["outline"] for d in drawn)
+    assert "function drawModels" in out.output
+
+
+def test_the_replay_page_in_a_browser_draws_the_models_of_the_last_step(tmp_path):
+    """Opened in a headless Chromium and stepped to its end: no script error, and each unit's
+    other models drawn as the last state places them (the page makes them anew each step)."""
+    import json
+    from html.parser import HTMLParser
+
+    from typer.testing import CliRunner
+
+    from headless import CHROMIUM, chromium
+    from warband.cli import app
+    if CHROMIUM is None:
+        pytest.skip("no Chromium to open the page in")
+    page = tmp_path / "game.html"
+    made = CliRunner().invoke(app, ["play", str(BATTLE), "--seed", "2", "--format", "html",
+                                    "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    run = chromium(tmp_path, "--dump-dom", page.as_uri() + "#autoplay")
+    assert run.returncode == 0 and "Uncaught" not in run.stderr, run.stderr[-2000:]
+
+    class Models(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.count: Counter = Counter()
+            self.fighter: int | None = None
+            self.errors = ""
+            self._errors = False
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "g" and (a.get("id") or "").startswith("f") and a["id"][1:].isdigit():
+                self.fighter = int(a["id"][1:])
+            elif tag == "circle" and a.get("class") == "model":
+                self.count[self.fighter] += 1
+            self._errors = tag == "pre" and a.get("id") == "errors"
+
+        def handle_data(self, data):
+            if self._errors:
+                self.errors += data
+    dom = Models()
+    dom.feed(run.stdout)
+    assert dom.errors.strip() == "", dom.errors
+    data = json.loads(run.stdout.split('id="game-data">', 1)[1].split("</script>", 1)[0])
+    last = data["states"][data["steps"][-1]["state"]]
+    want = {i: len(f["models"]) for i, f in enumerate(last["fighters"]) if f.get("models")}
+    assert want, "no unit left standing at the end: the test tests nothing"
+    assert {i: n for i, n in dom.count.items() if n} == want
