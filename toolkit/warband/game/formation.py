@@ -70,20 +70,21 @@ class Formation:
         return any(distance(spot, p) <= coherency + 1e-9 for p in placed)
 
     def around(self, centre, most: float) -> list:
-        """The spots round `centre`, nearest first, up to `most` away: squares, or points a
-        half inch apart (to the hundredth)."""
+        """The spots round `centre`, nearest first, up to `most` away (at most _MOST_TRIED):
+        squares, or points a half inch apart (to the hundredth)."""
         cx, cy = centre
         if self.board.squares:
-            r = max(1, int(most))
-            cells = [(cx + dx, cy + dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)]
-            return sorted(cells, key=lambda c: (max(abs(c[0] - cx), abs(c[1] - cy)),
-                                                math.dist(c, centre)))
-        n = int(most / _STEP) + 1
-        points = [(round(cx + i * _STEP, 2), round(cy + j * _STEP, 2))
-                  for i in range(-n, n + 1) for j in range(-n, n + 1)
-                  if math.hypot(i, j) * _STEP <= most]
-        points.sort(key=lambda p: math.dist(p, centre))
-        return points[:_MOST_TRIED]
+            return [(cx + dx, cy + dy) for dx, dy in _offsets(max(1, int(most)), True)]
+        return [(round(cx + dx, 2), round(cy + dy, 2)) for dx, dy in _offsets(most, False)]
+
+    def beside(self, placed: list, coherency: float) -> list:
+        """Inches: spots just beside the models placed, within the coherency of each (a
+        ring of 16 round each, a hair more than a base from it)."""
+        if self.board.squares:
+            return []
+        gap = BASE + min(coherency, 0.5) / 2
+        return [(round(px + gap * c, 2), round(py + gap * s, 2))
+                for px, py in placed for c, s in _RING]
 
     # ---- setting a unit out -------------------------------------------------------------------
     def set_out(self, world: World, index: int, taken: list,
@@ -95,12 +96,14 @@ class Formation:
         board, leader = self.board, f.position
         count, coherency = f.values["#models"], f.values["#coherency"]
         placed = [leader]
-        reach = (coherency + BASE) * count + BASE
+        # (a cluster of n bases fits in a circle of about sqrt(n) bases)
+        reach = (math.sqrt(count) + 1) * (BASE + min(coherency, BASE))
         spots = [s for s in self.around(leader, reach) if s != leader]
         for _ in range(count - 1):
-            spot = next((s for s in spots if room(s) and not board.blocked(s) and
-                         self.apart(s, taken) and self.apart(s, placed) and
-                         self.coherent(s, placed, coherency)), None)
+            spot = next((s for s in [*spots, *self.beside(placed, coherency)]
+                         if self.apart(s, placed) and self.coherent(s, placed, coherency)
+                         and self.apart(s, taken) and room(s) and not board.blocked(s)),
+                        None)
             if spot is None:
                 return None
             placed.append(spot)
@@ -118,7 +121,7 @@ class Formation:
         coherency = f.values["#coherency"]
         placed, new = [spot], {0: spot}
         self.ways = []
-        around = (coherency + BASE) * len(old) + BASE
+        around = coherency + 2 * BASE
         for k in _nearest_first(old, coherency, board):
             here = old[k]
             want = (here[0] + spot[0] - start[0], here[1] + spot[1] - start[1])
@@ -127,10 +130,11 @@ class Formation:
             reachable = set(board.reachable(here, int(reach), set(blocking), set(passing))) \
                 if board.squares else None
             found = None
-            for c in [want, *self.around(want, around), here]:
-                if board.blocked(c) or not self.apart(c, blocking) or \
-                        not self.apart(c, passing) or not self.apart(c, placed) or \
-                        not self.coherent(c, placed, coherency):
+            for c in [want, *self.around(want, around), *self.beside(placed, coherency),
+                      here]:
+                if not self.apart(c, placed) or not self.coherent(c, placed, coherency) or \
+                        not self.apart(c, blocking) or not self.apart(c, passing) or \
+                        board.blocked(c):
                     continue
                 if reachable is not None:
                     if c not in reachable and c != here:
@@ -147,6 +151,28 @@ class Formation:
         points = [new[k] for k in range(len(old))]
         return world.set(_ref(index), "#places", offsets_of(points))
 
+    def stops(self, way: list, bases: list) -> list:
+        """Where a unit's leader may stop on its way (its points, start first) and the way
+        there: its end, then three quarters of its length, a half, a quarter, each where a
+        base stands free (on squares, the squares of the way)."""
+        board = self.board
+        if board.squares:
+            return [(way[k], way[:k + 1]) for k in range(len(way) - 1, 0, -1)]
+        legs = [math.dist(a, b) for a, b in zip(way, way[1:])]
+        length = sum(legs)
+        out = [(way[-1], way)]
+        for share in _SHORTER:
+            left, k = length * share, 0
+            while k < len(legs) - 1 and left > legs[k]:
+                left -= legs[k]
+                k += 1
+            a, b = way[k], way[k + 1]
+            t = min(1.0, left / legs[k]) if legs[k] else 0.0
+            end = (round(a[0] + (b[0] - a[0]) * t, 2), round(a[1] + (b[1] - a[1]) * t, 2))
+            if end != way[0] and not board.blocked(end) and self.apart(end, bases):
+                out.append((end, [*way[:k + 1], end]))
+        return out
+
     def straight(self, a, b, reach: float, blocking: list, passing: list) -> bool:
         """Inches: whether a model goes straight from a to b within `reach` (difficult ground
         counting double), no base, wall or impassable piece in the way."""
@@ -157,6 +183,28 @@ class Formation:
             return True
         end = board.straight(a, b, reach + 0.01, 0.0, blocking, passing)
         return end is not None and math.dist(end, b) <= 0.02
+
+
+_SHORTER = (0.75, 0.5, 0.25)   # how much of its way a unit's leader goes when not all of it
+_RING = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in range(0, 360, 360 // 16))
+_OFFSETS: dict = {}   # (how far, squares) -> the offsets round a point, nearest first
+
+
+def _offsets(most: float, squares: bool) -> list:
+    key = (most, squares)
+    found = _OFFSETS.get(key)
+    if found is None:
+        if squares:
+            r = int(most)
+            cells = [(dx, dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)]
+            found = sorted(cells, key=lambda c: (max(abs(c[0]), abs(c[1])), math.hypot(*c)))
+        else:
+            n = int(most / _STEP) + 1
+            found = sorted(((i * _STEP, j * _STEP) for i in range(-n, n + 1)
+                            for j in range(-n, n + 1) if math.hypot(i, j) * _STEP <= most),
+                           key=lambda o: math.hypot(*o))
+        found = _OFFSETS[key] = found[:_MOST_TRIED]
+    return found
 
 
 def _ref(index: int):

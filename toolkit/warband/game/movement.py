@@ -126,9 +126,7 @@ class Movement:
             log.event("travel", game.state.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
         if spot != start and grouped:
-            world = self.in_formation(ref, start, spot, world)   # its models after it
-            if world.fighters[ref.index].position == start:
-                spot = start
+            world, spot = self.in_formation(ref, start, spot, world)   # its models after it
         elif spot != start:
             world = world.place(ref, spot)
         if spot != start:
@@ -144,25 +142,31 @@ class Movement:
                                          world)
         return world
 
-    def in_formation(self, ref: Ref, start, spot, world: World) -> World:
+    def in_formation(self, ref: Ref, start, spot, world: World) -> tuple[World, tuple]:
         """A unit of models with places moves: its leader to `spot`, its other models after
-        it (game/formation.py); where one has nowhere to go, the whole unit stays and the log
-        says so (a `stuck` event)."""
+        it (game/formation.py); where they cannot all go, the leader stops shorter on its way
+        (three quarters of it, a half, a quarter) where they can; where they cannot even so,
+        the whole unit stays and the log says so (a `stuck` event). The world after, and
+        where its leader ended."""
         game = self.game
-        assert game.formation is not None
+        formation = game.formation
+        assert formation is not None
         if type(world) is Draft:
             world = world.freeze()
         blocking, passing = bases_in_the_way(world, ref.index, self.through)
-        moved = game.formation.follow(world.place(ref, spot), ref.index, start, spot,
-                                      self.reach, blocking, passing)
         fighter = world.fighters[ref.index]
-        if moved is None:
-            self.stuck(fighter.name, start, "its models cannot keep together there")
-            return world
-        if game.state.log.record:
-            game.state.log.event("travel", game.state.round, fighter=fighter.name,
-                                 at=point(start), to=point(spot))
-        return moved
+        way = self.ways.get(spot) or [start, spot]
+        for end, part in formation.stops(way, [*blocking, *passing]):
+            moved = formation.follow(world.place(ref, end), ref.index, start, end, self.reach,
+                                     blocking, passing)
+            if moved is not None:
+                self.ways[end] = part
+                if game.state.log.record:
+                    game.state.log.event("travel", game.state.round, fighter=fighter.name,
+                                         at=point(start), to=point(end))
+                return moved, end
+        self.stuck(fighter.name, start, "its models cannot keep together there")
+        return world, start
 
     def break_off(self, name: str, start, enemies: list, reach: float, others: list):
         """Inches, `travel f away D`: the whole distance by any free straight route that ends
