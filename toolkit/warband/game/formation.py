@@ -24,7 +24,8 @@ so its games play as before.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from itertools import chain, repeat
+from typing import Callable, Iterator
 
 from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
@@ -59,32 +60,35 @@ class Formation:
         self.ways: list = []
 
     def apart(self, spot, taken: list) -> bool:
+        """Apart from every base at `taken` (in C, by map: every spot tried asks)."""
         if self.board.squares:
             return spot not in taken
-        return all(math.dist(spot, o) >= _NEAR for o in taken)
+        return not taken or min(map(math.dist, repeat(spot), taken)) >= _NEAR
 
     def coherent(self, spot, placed: list, coherency: float) -> bool:
         """Within the coherency of a model already placed (between the edges of bases, in
         inches; king's steps on squares)."""
-        distance = self.board.distance
-        return any(distance(spot, p) <= coherency + 1e-9 for p in placed)
+        if self.board.squares:
+            return any(max(abs(spot[0] - p[0]), abs(spot[1] - p[1])) <= coherency
+                       for p in placed)
+        return min(map(math.dist, repeat(spot), placed)) - BASE <= coherency + 1e-9
 
-    def around(self, centre, most: float) -> list:
+    def around(self, centre, most: float) -> Iterator[tuple]:
         """The spots round `centre`, nearest first, up to `most` away (at most _MOST_TRIED):
-        squares, or points a half inch apart (to the hundredth)."""
+        squares, or points a half inch apart (to the hundredth); made as they are tried."""
         cx, cy = centre
         if self.board.squares:
-            return [(cx + dx, cy + dy) for dx, dy in _offsets(max(1, int(most)), True)]
-        return [(round(cx + dx, 2), round(cy + dy, 2)) for dx, dy in _offsets(most, False)]
+            return ((cx + dx, cy + dy) for dx, dy in _offsets(max(1, int(most)), True))
+        return ((round(cx + dx, 2), round(cy + dy, 2)) for dx, dy in _offsets(most, False))
 
-    def beside(self, placed: list, coherency: float) -> list:
+    def beside(self, placed: list, coherency: float) -> Iterator[tuple]:
         """Inches: spots just beside the models placed, within the coherency of each (a
-        ring of 16 round each, a hair more than a base from it)."""
+        ring of 16 round each, a hair more than a base from it); made as they are tried."""
         if self.board.squares:
-            return []
+            return iter(())
         gap = BASE + min(coherency, 0.5) / 2
-        return [(round(px + gap * c, 2), round(py + gap * s, 2))
-                for px, py in placed for c, s in _RING]
+        return ((round(px + gap * c, 2), round(py + gap * s, 2))
+                for px, py in placed for c, s in _RING)
 
     # ---- setting a unit out -------------------------------------------------------------------
     def set_out(self, world: World, index: int, taken: list,
@@ -100,7 +104,7 @@ class Formation:
         reach = (math.sqrt(count) + 1) * (BASE + min(coherency, BASE))
         spots = [s for s in self.around(leader, reach) if s != leader]
         for _ in range(count - 1):
-            spot = next((s for s in [*spots, *self.beside(placed, coherency)]
+            spot = next((s for s in chain(spots, self.beside(placed, coherency))
                          if self.apart(s, placed) and self.coherent(s, placed, coherency)
                          and self.apart(s, taken) and room(s) and not board.blocked(s)),
                         None)
@@ -130,8 +134,8 @@ class Formation:
             reachable = set(board.reachable(here, int(reach), set(blocking), set(passing))) \
                 if board.squares else None
             found = None
-            for c in [want, *self.around(want, around), *self.beside(placed, coherency),
-                      here]:
+            for c in chain((want,), self.around(want, around), self.beside(placed, coherency),
+                           (here,)):
                 if not self.apart(c, placed) or not self.coherent(c, placed, coherency) or \
                         not self.apart(c, blocking) or not self.apart(c, passing) or \
                         board.blocked(c):

@@ -33,6 +33,10 @@ def offset_place(at, offset) -> tuple:
     return (round(x, 2), round(y, 2))
 
 
+_KEPT: dict = {}   # (position, offsets) -> the places: the board asks of the same unit often
+KEPT = 20_000
+
+
 def places(f) -> list:
     """Where each model of fighter f stands, its first model's first; one place for a fighter
     whose models have none (a fighter that is no unit with places, or not on the board)."""
@@ -42,7 +46,13 @@ def places(f) -> list:
     offsets = f.values.get("#places")
     if not offsets:
         return [at]
-    return [offset_place(at, o) for o in offsets]
+    key = (at, offsets)
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) > KEPT:
+            _KEPT.clear()
+        found = _KEPT[key] = [offset_place(at, o) for o in offsets]
+    return found
 
 
 def offsets_of(points: list) -> tuple:
