@@ -1,7 +1,8 @@
 """Units of models with places (docs/language.md, "Units of models with places"; issue 37,
 item 1).
 
-Invariants over many seeded games of two systems, at every state the game page is drawn from
+Invariants over many seeded games of two toy systems (inches among rocks, mud and a wall; squares)
+and of Ashfall, whose squads opted in, at every state the game page is drawn from
 (game/viewer.py) and after every move:
 
 - no base ever overlaps another, every model's base counted (inches: a base apart, less the
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PLACES = ROOT / "tests" / "units" / "places.rules"
 BATTLE = ROOT / "tests" / "units" / "places-battle.rules"
 SQUARES = ROOT / "tests" / "units" / "places-squares.rules"
+ASHFALL = ROOT / "scenarios" / "ashfall-relay-beacons.rules"   # (its squads opted in)
 NEAR = BASE - CONTACT - 1e-9
 
 
@@ -148,7 +150,8 @@ def _games(path: Path, count: int, policy: str = "random") -> tuple:
 
 
 def _all_games() -> list:
-    return [*_games(BATTLE, 20), *_games(BATTLE, 2, "greedy"), *_games(SQUARES, 12)]
+    return [*_games(BATTLE, 20), *_games(BATTLE, 2, "greedy"), *_games(SQUARES, 12),
+            *_games(ASHFALL, 12), *_games(ASHFALL, 2, "greedy")]
 
 
 def test_no_models_base_ever_overlaps_another():
