@@ -587,7 +587,8 @@ def bases_in_the_way(world: World, index: int, through: str | None) -> tuple[lis
     those it may pass through but not end on). `through`: None (every base blocks), "friends"
     (its own side's do not) or "everyone" (none does)."""
     side = world.fighters[index].side
-    blocking, passing = [], []
+    blocking: list = []
+    passing: list = []
     for i, g in enumerate(world.fighters):
         if i != index and not g.removed and g.position is not None:
             into = passing if through == "everyone" or (through == "friends" and
