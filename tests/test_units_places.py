@@ -372,3 +372,38 @@ def test_the_replay_page_in_a_browser_draws_the_models_of_the_last_step(tmp_path
     want = {i: len(f["models"]) for i, f in enumerate(last["fighters"]) if f.get("models")}
     assert want, "no unit left standing at the end: the test tests nothing"
     assert {i: n for i, n in dom.count.items() if n} == want
+
+
+# ---- the language around it ----------------------------------------------------------------------
+
+def test_a_place_line_given_twice_is_e202():
+    text = PLACES.read_text().replace('  coherency 2 "each trooper within 2\\" of another"\n',
+                                      '  coherency 2\n  coherency 3\n')
+    compiled = compile_text(text, "places.rules")
+    assert [d.code for d in compiled.diagnostics] == ["E202"], compiled.diagnostics
+    assert "'coherency' twice" in compiled.diagnostics[0].message
+
+
+def test_rules_show_says_which_units_have_places():
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    out = CliRunner().invoke(app, ["rules", "show", str(PLACES)])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "each model on its own base, within 2 of another; casualties: the nearest first" \
+        in text
+    assert "within 1 of another; casualties: the owner's choice" in text
+
+
+def test_shipped_games_that_do_not_opt_in_have_no_formation():
+    """Their games take the path they took before (the seeded records and work counts guard
+    the rest): no places, the board's questions as they were."""
+    from warband.game.questions import Questions
+    for name in ("sss-standard-game", "smart-dungeon", "fogbound-drowned-market"):
+        scenario = load_scenario(name)
+        assert not isinstance(scenario, list)
+        assert not scenario.ruleset.has_places
+        game = Game(scenario, 1, Policies("random"))
+        assert game.formation is None and type(game.questions) is Questions
+    assert load(str(ASHFALL)).ruleset.has_places   # (Ashfall's squads opted in)
