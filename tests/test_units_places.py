@@ -265,6 +265,17 @@ def test_on_a_board_only_the_models_in_range_fire():
     assert q.models_seeing(u, e, world) == 5
 
 
+def test_an_area_catches_a_unit_when_any_of_its_models_is_under_it():
+    from warband.run import areas
+    world = _world("nearest", [(2.0, 2.0), (4.0, 2.0), (6.0, 2.0), (8.0, 2.0), (10.0, 2.0)],
+                   (10.0, 6.0))
+    u, e = FIGHTER_REFS[0], FIGHTER_REFS[1]
+    near = areas.make("circle", (e, 4), world, False)   # round (10, 6): the model at (10, 2)
+    far = areas.make("circle", (e, 3), world, False)   # (its base half an inch outside)
+    assert areas.under(world, near) == (u, e) and areas.is_under(world, u, near)
+    assert areas.under(world, far) == (e,) and not areas.is_under(world, u, far)
+
+
 # ---- games ---------------------------------------------------------------------------------------
 
 def test_a_game_with_places_plays_alike_generated_and_interpreted():
