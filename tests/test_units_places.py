@@ -418,3 +418,28 @@ def test_shipped_games_that_do_not_opt_in_have_no_formation():
         game = Game(scenario, 1, Policies("random"))
         assert game.formation is None and type(game.questions) is Questions
     assert load(str(ASHFALL)).ruleset.has_places   # (Ashfall's squads opted in)
+
+
+def test_the_owners_choice_of_casualties_is_a_players_decision_recorded_and_replayed(tmp_path):
+    """A unit whose class says no order (the Mob): its side's player picks each model that
+    falls (a `casualty` decision in the record, by where the model stands), and a replay of
+    the record picks the same ones."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    runner = CliRunner()
+    record = tmp_path / "game.json"
+    made = runner.invoke(app, ["play", str(BATTLE), "--seed", "4", "--format", "json",
+                               "-o", str(record)])
+    assert made.exit_code == 0, made.output
+    events = json.loads(record.read_text())["events"]
+    picked = [e for e in events if e.get("decision") == "casualty" or
+              e.get("kind") == "casualty"]
+    assert picked, [e for e in events if e["type"] == "decided"][:3]
+    first = runner.invoke(app, ["play", str(BATTLE), "--seed", "4"])
+    again = runner.invoke(app, ["play", str(BATTLE), "--replay", str(record)])
+    assert again.exit_code == 0, again.output
+    assert "decides casualty: model at (" in first.output
+    assert again.output == first.output

@@ -63,11 +63,12 @@ def offsets_of(points: list) -> tuple:
     return tuple((round(x - x0, 2), round(y - y0, 2)) for x, y in points)
 
 
-def fall(world, ref, lost: int, by=None):
+def fall(world, ref, lost: int, by=None, choose=None):
     """The World (or a generated run's Draft) after `lost` of unit `ref`'s models fell: their
     places gone, in the class's order, and the fighter's position its first model left's. The
     models measured from are `by`'s (a fighter's Ref), else every enemy model in play; with
-    neither, the models set out last fall first."""
+    neither, the models set out last fall first. The owner's choice is `choose(ref, places,
+    lost, world)` (the game's players: GameHost.casualties) when given, else farthest first."""
     f = world.fighters[ref.index]
     offsets = f.values.get("#places")
     if not offsets or lost <= 0:
@@ -75,6 +76,8 @@ def fall(world, ref, lost: int, by=None):
     here = places(f)
     if lost >= len(here):
         return world.set(ref, "#places", ())
+    if choose is not None and f.values["#order"] == "owner":
+        return without(world, ref, here, set(choose(ref, here, lost, world)))
     targets: list = []
     if by is not None and by.kind == "fighter" and by.index != ref.index:
         targets = places(world.fighters[by.index])
@@ -92,9 +95,14 @@ def fall(world, ref, lost: int, by=None):
             ranked = sorted(range(len(here)), key=lambda k: (-near[k], -k))
     else:
         ranked = list(range(len(here) - 1, -1, -1))
-    gone = set(ranked[:lost])
+    return without(world, ref, here, set(ranked[:lost]))
+
+
+def without(world, ref, here: list, gone: set):
+    """The World (or Draft) with the models of unit `ref` standing at `here` but those at the
+    indices `gone`: the first left is the fighter's position."""
     kept = [p for k, p in enumerate(here) if k not in gone]
     world = world.set(ref, "#places", offsets_of(kept))
-    if kept[0] != f.position:
+    if kept[0] != world.fighters[ref.index].position:
         world = world.place(ref, kept[0])
     return world
