@@ -443,3 +443,17 @@ def test_the_owners_choice_of_casualties_is_a_players_decision_recorded_and_repl
     assert again.exit_code == 0, again.output
     assert "decides casualty: model at (" in first.output
     assert again.output == first.output
+
+
+def test_a_policy_for_the_owners_choice_of_casualties():
+    """`--policy casualty=first`: the first model left falls each time (the unit's first
+    model, so the unit's position moves to the next)."""
+    from typer.testing import CliRunner
+
+    from warband.cli import app
+    out = CliRunner().invoke(app, ["play", str(BATTLE), "--seed", "4", "--policy",
+                                   "casualty=first"])
+    assert out.exit_code == 0, out.output
+    assert "decides casualty: model at (" in out.output
+    bad = CliRunner().invoke(app, ["play", str(BATTLE), "--policy", "casualties=first"])
+    assert bad.exit_code == 2 and "casualty" in bad.output
