@@ -10,8 +10,8 @@ from it, and works out which models fall. Here the game sets the models out and 
   and then each other model, nearest the leader first, goes straight to the place it held in the
   formation, or the free spot nearest it, within D of a model already moved, by a straight way
   no longer than the move's allowance (difficult ground counting double) that no base blocks.
-  When one model finds no such spot, the whole unit stays where it was (coherency is never
-  broken by a move);
+  When one model finds no such spot, the leader stops shorter on its way where they all can
+  (game/movement.py), else the whole unit stays where it was (a move never breaks coherency);
 - `bases`: every base in play (each model's), which a move, a deployment and sight go round;
 - `ModelQuestions`: the board's questions measured from models: a unit's distance is its
   nearest model's, it sees what any of its models sees, it touches what any of them touches;
@@ -24,8 +24,8 @@ so its games play as before.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from itertools import chain, repeat
-from typing import Callable, Iterator
 
 from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board

@@ -93,6 +93,7 @@ class Placement:
         if game.formation is not None and "#places" in f.values:
             world = world.returned(ref, f.position)
             world = self.set_out(stmt, ref.index, spot, spots, taken, zone_name, world)
+            spot = world.fighters[ref.index].position   # (where its models fit)
         else:
             world = world.returned(ref, spot)
         log = game.state.log
