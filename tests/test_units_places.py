@@ -457,3 +457,15 @@ def test_a_policy_for_the_owners_choice_of_casualties():
     assert "decides casualty: model at (" in out.output
     bad = CliRunner().invoke(app, ["play", str(BATTLE), "--policy", "casualties=first"])
     assert bad.exit_code == 2 and "casualty" in bad.output
+
+
+def test_a_units_places_on_squares_are_squares_after_a_game_in_inches_at_the_same_numbers():
+    """The places kept by position (run/places.py) tell (3, 4) from (3.0, 4.0)."""
+    world = make_world(load(str(PLACES)).ruleset, [FighterSpec("u", 0, "Squad")])
+    inches = world.place(FIGHTER_REFS[0], (3.0, 4.0)).set(FIGHTER_REFS[0], "#places",
+                                                          ((0.0, 0.0), (1.0, 0.0)))
+    squares = world.place(FIGHTER_REFS[0], (3, 4)).set(FIGHTER_REFS[0], "#places",
+                                                       ((0, 0), (1, 0)))
+    assert places.places(inches.fighters[0]) == [(3.0, 4.0), (4.0, 4.0)]
+    got = places.places(squares.fighters[0])
+    assert got == [(3, 4), (4, 4)] and all(type(c) is int for p in got for c in p)

@@ -46,7 +46,8 @@ def places(f) -> list:
     offsets = f.values.get("#places")
     if not offsets:
         return [at]
-    key = (at, offsets)
+    # (by the numbers' types too: (3, 4) == (3.0, 4.0), but a square is no point in inches)
+    key = (at, offsets, type(at[0]), type(offsets[-1][0]))
     found = _KEPT.get(key)
     if found is None:
         if len(_KEPT) > KEPT:
