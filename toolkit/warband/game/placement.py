@@ -93,13 +93,12 @@ class Placement:
         if game.formation is not None and "#places" in f.values:
             world = world.returned(ref, f.position)
             world = self.set_out(stmt, ref.index, spot, spots, taken, zone_name, world)
-            spot = world.fighters[ref.index].position   # (where its models fit)
         else:
             world = world.returned(ref, spot)
         log = game.state.log
         log.told_out = log.told_out - {(f.name, side_name)}   # (out, and back before told)
         log.event("return", game.state.round, fighter=f.name, side=side_name, zone=zone_name,
-                  at=point(spot))
+                  at=point(world.fighters[ref.index].position))   # (a unit: where it fits)
         return world
 
     def set_out(self, stmt, index: int, spot, spots: list, taken: list, zone_name: str,
