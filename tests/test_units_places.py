@@ -469,3 +469,25 @@ def test_a_units_places_on_squares_are_squares_after_a_game_in_inches_at_the_sam
     assert places.places(inches.fighters[0]) == [(3.0, 4.0), (4.0, 4.0)]
     got = places.places(squares.fighters[0])
     assert got == [(3, 4), (4, 4)] and all(type(c) is int for p in got for c in p)
+
+
+def test_a_unit_brought_back_is_set_out_again_in_its_zone():
+    """`bring f back into ZONE`: its models round the spot its player picks, in the zone,
+    apart from every other base and within its coherency; the log tells where it stands."""
+    scenario = load_scenario(str(ROOT / "tests" / "units" / "places-back.rules"))
+    assert not isinstance(scenario, list), scenario
+    for seed in range(1, 6):
+        game = Checked(scenario, seed, Policies("random"), record=True)
+        game.play()
+        assert game.overlaps == [] and game.broken == [], seed
+        back = [e for e in game.log.events if e["type"] == "return"]
+        assert [e["fighter"] for e in back] == ["Red squad"]
+        assert game.final is not None
+        squad = game.final.fighters[0]
+        here = places.places(squad)
+        assert len(here) == 6 and _connected(here, 2, False)
+        north = game.board.zones["north"]
+        assert game.board.in_zone(tuple(back[0]["at"]), north)   # (its first model's place)
+        if not any(e["type"] == "travel" and e["fighter"] == "Red squad"
+                   for e in game.log.events):   # (still where it was set out)
+            assert all(game.board.in_zone(p, north) for p in here), (seed, here)
