@@ -182,6 +182,8 @@ CASES = [
     ("number", "carriers(@f, Shield) + carriers(@g, Spear) * 10 + total(carriers(@f, e) for e "
                "in @f.equipment) * 100"),
     ("number", "distance(@f, @g.position)"),
+    # units of models with places: how many models are in range, see (one a fighter here)
+    ("number", "models_in_range(@f, @g, 6) + models_seeing(@f, @g) * 10"),
     ("bool", 'band(@n) == "low" or band(@f.Wounds) == "none"'),
     ("number", "worth(@f) + worth(@g)"),
     ("number", "strength(@f) + strength(@g)"),

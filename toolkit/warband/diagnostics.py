@@ -109,6 +109,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E320": (Severity.ERROR, "a model's wounds that are not a number"),
     "E321": (Severity.ERROR, "a unit's field or wounds with no unit class"),
     "E323": (Severity.ERROR, "an option for single models in a class that is not a unit"),
+    "E324": (Severity.ERROR, "a unit's places written wrongly: coherency or casualties in a "
+                             "class that is not a unit, a coherency not above 0, casualties "
+                             "without a coherency"),
     # areas and templates, facing
     "E322": (Severity.ERROR, "an area or arc of impossible size"),
     # several values at once

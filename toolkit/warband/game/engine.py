@@ -24,7 +24,7 @@ from warband.diagnostics import diag
 from warband.game import log_summary, pieces
 from warband.game.board import Board, Zone
 from warband.game.facing import Facing
-from warband.game.gamelog import GameLog, option_label, plain, point
+from warband.game.gamelog import GameLog, option_label, plain, point, position
 from warband.game.explore import DecisionPoint, Explorer
 from warband.game.greedy import RANDOM, TRIALS, Greedy
 from warband.game.lookahead import LookAhead
@@ -33,6 +33,7 @@ from warband.game.objectives import objectives
 from warband.game.options import options_for
 from warband.game.placement import Placement
 from warband.game.players import Players
+from warband.game.formation import Formation, ModelQuestions
 from warband.game.questions import Questions
 from warband.game.results import GameResult
 from warband.game.scenario import Scenario
@@ -51,6 +52,7 @@ from warband.run.evaluate import RulesError
 from warband.run.roll_labels import removal_by
 from warband.run.host import CLEAR
 from warband.run.interpreter import Interpreter
+from warband.run.places import without
 from warband.run.world import Ref, World
 
 if TYPE_CHECKING:
@@ -118,7 +120,10 @@ class Game:
         if mobile is None:
             mobile = scenario.kept["mobile"] = pieces.carries(self.ruleset)
         self.facing = Facing(self.board, self)   # areas and facing on this board
-        self.questions = Questions(self.board, self.facing, mobile)
+        # units of models with places: the questions measured from models (game/formation.py)
+        self.questions = (ModelQuestions if self.ruleset.has_places else Questions)(
+            self.board, self.facing, mobile)
+        self.formation = Formation(self.board) if self.ruleset.has_places else None
         self.interp.use_board(self.questions)   # (a run.board_view.BoardView)
         self._spots = Spots(self.board)   # spots a player may choose (game/spots.py)
         self.players = Players(self, policies,
@@ -524,6 +529,23 @@ class Game:
         for side, score in self._scores if self._scores is not None else self._values()[1]:
             out[side] = score(world)
         return out
+
+    def casualties(self, ref: Ref, places: list, lost: int, world: World) -> list[int]:
+        """Units of models with places, the owner's choice (run/host.py): the unit's side's
+        player picks the models that fall, one by one (a `casualty` decision of the record,
+        labelled by where each stands); one that weighs takes the one whose loss leaves its
+        side's position worth most (game/worth.py)."""
+        side = world.fighters[ref.index].side
+        start = world.freeze() if type(world) is Draft else world
+        left, gone = list(range(len(places))), list[int]()
+        for _ in range(lost):
+            def worth(i: int, left=tuple(left)) -> float:
+                return float(self.value(without(start, ref, places, {*gone, left[i]}), side))
+            index = self.players.pick(side, "casualty",
+                                      [f"model at {position(places[k])}" for k in left],
+                                      world, worth)
+            gone.append(left.pop(index))
+        return gone
 
     def value(self, world: World, side: int) -> float:
         """What a position is worth to a side, for the players that weigh (game/worth.py)."""

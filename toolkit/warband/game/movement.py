@@ -24,6 +24,7 @@ from warband.game.pieces import piece_name
 from warband.lang import nodes
 from warband.run.codegen.runtime import Draft
 from warband.run.host import CLEAR
+from warband.run.places import places
 from warband.run.world import Ref, World
 
 if TYPE_CHECKING:
@@ -45,6 +46,10 @@ class Movement:
         # (a straight move keeps none), and the way of the last move made: [start, ..., end]
         self.ways: dict = {}
         self.way: list = []
+        # the allowance of the move being made (units of models with places: how far each of
+        # its models may go after its leader, game/formation.py)
+        self.reach = 0.0
+        self.through: str | None = None
 
     def travel(self, ref: Ref, reach, away: bool, world: World, target=None,
                through: str | None = None) -> World:
@@ -58,13 +63,13 @@ class Movement:
         if start is None or fighter.removed:
             return world
         game = self.game
-        reach = float(reach)
+        reach = self.reach = float(reach)
         index, side = ref.index, fighter.side
         enemies = [(g.name, g.position) for g in world.fighters
                    if not g.removed and g.side != side and g.position is not None]
         board = self.board
         blocking, passing = bases_in_the_way(world, index, through)
-        self.passing = passing
+        self.passing, self.through = passing, through
 
         def others():
             return blocking
@@ -117,12 +122,16 @@ class Movement:
         game, board = self.game, self.board
         fighter = world.fighters[ref.index]
         log = game.state.log
-        if spot != start and log.record:
+        grouped = game.formation is not None and bool(fighter.values.get("#places"))
+        if spot != start and log.record and not grouped:   # (a unit's: once it can go)
             log.event("travel", game.state.round, fighter=fighter.name, at=point(start),
                       to=point(spot))
+        if spot != start and grouped:
+            world, spot = self.in_formation(ref, start, spot, world)   # its models after it
+        elif spot != start:
+            world = world.place(ref, spot)
         if spot != start:
             self.way = self.ways.get(spot) or [start, spot]
-            world = world.place(ref, spot)
             game.facing.moved(ref.index, start, spot)   # it faces the way it went
         for piece in board.pieces_at(spot) if board.entered else ():
             marker = game.ruleset.markers.get(piece.kind)
@@ -133,6 +142,32 @@ class Movement:
                 world = game.run_entered(self.entered(marker), {marker.entered_by.name: ref},
                                          world)
         return world
+
+    def in_formation(self, ref: Ref, start, spot, world: World) -> tuple[World, tuple]:
+        """A unit of models with places moves: its leader to `spot`, its other models after
+        it (game/formation.py); where they cannot all go, the leader stops shorter on its way
+        (three quarters of it, a half, a quarter) where they can; where they cannot even so,
+        the whole unit stays and the log says so (a `stuck` event). The world after, and
+        where its leader ended."""
+        game = self.game
+        formation = game.formation
+        assert formation is not None
+        if type(world) is Draft:
+            world = world.freeze()
+        blocking, passing = bases_in_the_way(world, ref.index, self.through)
+        fighter = world.fighters[ref.index]
+        way = self.ways.get(spot) or [start, spot]
+        for end, part in formation.stops(way, [*blocking, *passing]):
+            moved = formation.follow(world.place(ref, end), ref.index, start, end, self.reach,
+                                     blocking, passing)
+            if moved is not None:
+                self.ways[end] = part
+                if game.state.log.record:
+                    game.state.log.event("travel", game.state.round, fighter=fighter.name,
+                                         at=point(start), to=point(end))
+                return moved, end
+        self.stuck(fighter.name, start, "its models cannot keep together there")
+        return world, start
 
     def break_off(self, name: str, start, enemies: list, reach: float, others: list):
         """Inches, `travel f away D`: the whole distance by any free straight route that ends
@@ -256,6 +291,9 @@ class Movement:
         others, passing = [g.position for i, g in enumerate(world.fighters)
                            if not g.removed and i != index and g.position is not None
                            and g.position not in self.passing], self.passing
+        if game.formation is not None:   # units of models with places: each model's base
+            others = [p for i, g in enumerate(world.fighters)
+                      if not g.removed and i != index for p in places(g) if p not in passing]
 
         def clear(spot) -> bool:
             return not any(board.contact(spot, e) for _, e in enemies)
@@ -632,13 +670,16 @@ def bases_in_the_way(world: World, index: int, through: str | None) -> tuple[lis
     those it may pass through but not end on). `through`: None (every base blocks), "friends"
     (its own side's do not) or "everyone" (none does)."""
     side = world.fighters[index].side
-    blocking, passing = [], []
+    blocking: list = []
+    passing: list = []
     for i, g in enumerate(world.fighters):
         if i != index and not g.removed and g.position is not None:
-            if through == "everyone" or (through == "friends" and g.side == side):
-                passing.append(g.position)
+            into = passing if through == "everyone" or (through == "friends" and
+                                                       g.side == side) else blocking
+            if "#places" in g.values and g.values["#places"]:   # units of models with places
+                into.extend(places(g))
             else:
-                blocking.append(g.position)
+                into.append(g.position)
     return blocking, passing
 
 

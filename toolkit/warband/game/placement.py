@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 from warband.diagnostics import diag
 from warband.game import terrain
 from warband.game.board import Board, Piece, Zone
+from warband.game.formation import bases
 from warband.game.gamelog import point
 from warband.game.pieces import placed
 from warband.lang import nodes
 from warband.lang.ruleset import constant
 from warband.run.evaluate import RulesError
+from warband.run.places import places
 from warband.run.world import FIGHTER_REFS, Ref, World
 
 if TYPE_CHECKING:
@@ -34,6 +36,8 @@ class Placement:
         game = self.game
         zone = self.board.zones[zone_name]
         taken = [f.position for f in world.fighters if f.position is not None and not f.removed]
+        if game.formation is not None:   # units of models with places: each model's base
+            taken = bases(world)
         board = self.board
 
         def fits(c) -> bool:
@@ -50,6 +54,9 @@ class Placement:
             spot = game.players.place_spot(
                 side.index, spots, world,
                 lambda c: game.value(world.place(FIGHTER_REFS[i], c), side.index))
+            if game.formation is not None and "#places" in f.values:
+                world = self.set_out(stmt, i, spot, spots, taken, zone_name, world)
+                continue
             world = world.place(FIGHTER_REFS[i], spot)
             taken.append(spot)
         game.state.log.event("deploy", game.state.round, side=world.sides[side.index].name, zone=zone_name)
@@ -73,6 +80,8 @@ class Placement:
         zone = self.board.zones[zone_name]
         board = self.board
         taken = [g.position for g in world.fighters if g.position is not None and not g.removed]
+        if game.formation is not None:   # units of models with places: each model's base
+            taken = bases(world)
 
         def fits(c) -> bool:
             return not board.blocked(c) and not board.points_at(c) and \
@@ -84,12 +93,39 @@ class Placement:
                                   hint="make the zone larger, or bring it back elsewhere"))
         spot = game.players.place_spot(f.side, spots, world,
                                        lambda c: game.value(world.returned(ref, c), f.side))
-        world = world.returned(ref, spot)
+        if game.formation is not None and "#places" in f.values:
+            world = world.returned(ref, f.position)
+            world = self.set_out(stmt, ref.index, spot, spots, taken, zone_name, world)
+        else:
+            world = world.returned(ref, spot)
         log = game.state.log
         log.told_out = log.told_out - {(f.name, side_name)}   # (out, and back before told)
         log.event("return", game.state.round, fighter=f.name, side=side_name, zone=zone_name,
-                  at=point(spot))
+                  at=point(world.fighters[ref.index].position))   # (a unit: where it fits)
         return world
+
+    def set_out(self, stmt, index: int, spot, spots: list, taken: list, zone_name: str,
+                world: World) -> World:
+        """Units of models with places: the unit's leader at `spot` (its player's choice) and
+        its other models round it in the zone (game/formation.py); where they do not fit, the
+        free spot nearest it where they do; `taken` gains their bases."""
+        game, board = self.game, self.board
+        formation = game.formation
+        assert formation is not None
+        zone = board.zones[zone_name]
+        f = world.fighters[index]
+
+        def room(c) -> bool:
+            return board.in_zone(c, zone) and not board.points_at(c)
+        for at in sorted(spots, key=lambda s: (s != spot, math.dist(s, spot)))[:_TRIED]:
+            done = formation.set_out(world.place(FIGHTER_REFS[index], at), index, taken, room)
+            if done is not None:
+                taken.extend(places(done.fighters[index]))
+                return done
+        raise RulesError(diag("E507", f"no room left in zone '{zone_name}' for the "
+                                      f"{f.values['#models']} models of {f.name}", stmt.span,
+                              hint="make the zone larger, the force smaller, or the unit's "
+                                   "coherency wider"))
 
     def place(self, stmt: nodes.Place, at, to, count, zone_name, apart, by,
               world: World) -> World:
@@ -115,6 +151,8 @@ class Placement:
         apart = apart if apart is not None else 0
         by = by.index if by is not None else 0
         fighters = {f.position for f in world.fighters if f.position is not None}
+        if game.formation is not None:   # units of models with places: each model's base
+            fighters = set(bases(world))
         board = self.board
         spots_taken: list = []
 
@@ -184,6 +222,9 @@ class Placement:
         world = placed(game.ruleset, world, kind, [piece.at])
         game.state.log.pieces(world)
         return world
+
+
+_TRIED = 40   # units of models with places: the spots nearest its player's choice a unit tries
 
 
 def _number(e) -> float:

@@ -141,6 +141,9 @@ class Players:
                 shown = labels
                 index = self.weigh(policy, self.game.point(side, kind, len(labels),
                                                            world, lambda: shown, resume, worth))
+            elif weighs(policy) and len(labels) > 1 and worth is not None:
+                # (no way to play on from it: the option worth most now, the first of equals)
+                index = max(range(len(labels)), key=lambda i: (worth(i) or 0.0, -i))
             elif policy == "first" or len(labels) == 1:
                 index = 0   # (one option: nothing drawn, recorded or not)
             else:

@@ -40,6 +40,17 @@ class Questions:
     def carriers(self, a, piece, world) -> int:   # (the World answers it)
         return units.carriers(world, a, piece)
 
+    # units of models with places (game/formation.py answers these from each model's place):
+    # here every model of a unit stands at its one position
+    def models_in_range(self, a, b, reach, world):
+        """How many of a's models are within `reach` of b: all of them, or none."""
+        return world.fighters[a[1]].values.get("#models", 1) \
+            if self.distance(a, b, world) <= reach else 0
+
+    def models_seeing(self, a, b, world):
+        """How many of a's models see b: all of them, or none."""
+        return world.fighters[a[1]].values.get("#models", 1) if self.sees(a, b, world) else 0
+
     def distance(self, a, b, world):
         pa = world.fighters[a[1]].position
         if pa is None:

@@ -248,8 +248,52 @@ def fighter_drawn(data: dict, i: int, now: dict, g: Geometry) -> dict:
     badges = now["badges"]
     tip = f"{fighter['name']} ({side}) at {where}{status}" + \
         (f": {', '.join(badges)}" if badges else "")
-    return {"x": round(x, 2), "y": round(y, 2), "class": " ".join(classes), "tip": tip,
-            "badges": badges_text(badges)}
+    drawn = {"x": round(x, 2), "y": round(y, 2), "class": " ".join(classes), "tip": tip,
+             "badges": badges_text(badges)}
+    if now.get("models") and at is not None:   # units of models with places
+        models = [[round(v, 2) for v in g.to_svg(p)] for p in now["models"]]
+        drawn["models"] = models
+        drawn["outline"] = " ".join(f"{num(px)},{num(py)}"
+                                    for px, py in hull([(x, y), *map(tuple, models)]))
+        drawn["tip"] = tip.replace(f" at {where}", f" at {where} and {len(models)} more "
+                                   f"model{'s' if len(models) != 1 else ''}")
+    return drawn
+
+
+def hull(points: list) -> list:
+    """The convex hull of points (a unit's outline), anticlockwise from the lowest left; one
+    or two points are their own hull."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o, a, b) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    lower: list = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _models(d: dict, r: float, colour: str) -> str:
+    """Units of models with places: an outline round the unit and a base for each other
+    model, under its first model's ('' for any other fighter, whose drawing is as before).
+    The page's script draws them anew at every step (templates/game.js)."""
+    if "models" not in d:
+        return ""
+    return (f'<g class="unit"><polygon class="outline" points="{d["outline"]}" fill="{colour}" '
+            f'fill-opacity="0.12" stroke="{colour}" stroke-opacity="0.5" '
+            f'stroke-width="{num(2 * r + 6)}" stroke-linejoin="round"/>'
+            + "".join(f'<circle class="model" cx="{num(mx)}" cy="{num(my)}" r="{num(r)}" '
+                      f'fill="{colour}" stroke="#111" stroke-width="0.8"/>'
+                      for mx, my in d["models"]) + "</g>")
 
 
 def _fighters(data: dict, state: dict, g: Geometry) -> list[str]:
@@ -262,11 +306,12 @@ def _fighters(data: dict, state: dict, g: Geometry) -> list[str]:
         d = fighter_drawn(data, i, now, g)
         x, y = d["x"], d["y"]
         hidden = "" if d["badges"] else ' visibility="hidden"'
+        colour = side_colour(fighter["side"])
         out.append(
             f'<g class="{d["class"]}" id="f{i}" data-side="{fighter["side"]}">'
-            f"<title>{esc(d['tip'])}</title>"
+            f"<title>{esc(d['tip'])}</title>" + _models(d, r, colour) +
             f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r)}" '
-            f'fill="{side_colour(fighter["side"])}" stroke="#111" stroke-width="1.2"/>'
+            f'fill="{colour}" stroke="#111" stroke-width="1.2"/>'
             f'<text class="name" x="{num(x)}" y="{num(y + r + 9)}">{esc(short(fighter["name"]))}'
             "</text>"
             f'<text class="badge" x="{num(x)}" y="{num(y - r - 3)}"{hidden}>'

@@ -25,6 +25,7 @@ from warband.game.gamelog import number, render_text
 from warband.limits import MAX_PAGE_STATES
 from warband.run.errors import RulesError
 from warband.run.evaluate import infinite
+from warband.run.places import places
 
 # events that begin a step of the page (an activation, a round, ...); the choices made just
 # before one (which fighter, which action) belong to it
@@ -128,6 +129,9 @@ def snapshot(world, board, flags: tuple[str, ...], counters: tuple[str, ...]) ->
             else None,
             "out": "withdrawn" if f.withdrawn else "removed" if f.removed else "",
             "badges": badges})
+        if f.values.get("#places") and f.position is not None and not f.removed:
+            # units of models with places: where each of its other models stands
+            fighters[-1]["models"] = [[plain(x), plain(y)] for x, y in places(f)[1:]]
     sides = [{"values": [[name, plain(v)] for name, v in s.values.items()],
               "conceded": s.conceded} for s in world.sides]
     pieces = [[getattr(p, "kind", "?"), _point(getattr(p, "at", None)),

@@ -10,7 +10,8 @@ from warband.lang import nodes
 from warband.lang.build_base import BuildBase
 
 # the lines a class gives once (a second is E202), as the checker names them
-_ONCE = {"group": "group (or single)", "models": "models", "model_wounds": "wounds per model"}
+_ONCE = {"group": "group (or single)", "models": "models", "model_wounds": "wounds per model",
+         "coherency": "coherency", "casualties": "casualties"}
 
 
 @v_args(meta=True)
@@ -138,7 +139,7 @@ class DeclBuilder(BuildBase):
         repeated: list = []
         first: dict = {}   # a line a class gives once: where it was first given
         for kind, value in entries:
-            if kind in ("group", "models", "model_wounds"):
+            if kind in _ONCE:
                 if kind in first:
                     repeated.append((_ONCE[kind], value.span, first[kind]))
                     continue
@@ -159,14 +160,15 @@ class DeclBuilder(BuildBase):
                 group = value
             elif kind == "unique":
                 unique = value
-            elif kind in ("models", "model_wounds"):   # units of several models
+            elif kind in ("models", "model_wounds", "coherency", "casualties"):   # units
                 units[kind] = value
             else:
                 stats.append(value)
         return nodes.ClassDecl(self.ident(name), doc, tier, tuple(traits), tuple(equipment),
                              tuple(stats), self.span(meta), group, unique, tuple(options),
                              tuple(choices), units.get("models"), units.get("model_wounds"),
-                             tuple(repeated), tuple(model_options))
+                             tuple(repeated), tuple(model_options), units.get("coherency"),
+                             units.get("casualties"))
 
     # one model of a unit with a different weapon: the option's limit counts models
     def one_model(self, meta, c):
@@ -194,6 +196,18 @@ class DeclBuilder(BuildBase):
     def class_model_wounds(self, meta, c):
         value, doc = c
         return "model_wounds", nodes.ModelWounds(value, doc, self.span(meta))
+
+    # units of models with places
+    def class_coherency(self, meta, c):
+        value, doc = c
+        return "coherency", nodes.Coherency(value, doc, self.span(meta))
+
+    def casualty_order(self, meta, c):
+        return str(c[0])
+
+    def class_casualties(self, meta, c):
+        order, doc = c
+        return "casualties", nodes.Casualties(order, doc, self.span(meta))
 
     def wound_stmt(self, meta, c):
         return nodes.Wound(c[0], c[1], self.span(meta))

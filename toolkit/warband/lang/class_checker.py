@@ -207,6 +207,7 @@ class ClassChecker(CheckerParts):
             for end in (decl.models.low, decl.models.high, decl.models.default):
                 if end is not None:
                     self.fixed_number(end, Scope({}), "a unit's models")
+        self.place_lines(decl)
         per = decl.model_wounds
         if per is None:
             return
@@ -242,6 +243,23 @@ class ClassChecker(CheckerParts):
             self.error("E320", f"a model's wounds are a whole number from 1 up, a number stat "
                                f"or a numbered trait, not {expr_text(value)}", value.span,
                        hint="for example: wounds per model = 2, or wounds per model = Toughness")
+
+    def place_lines(self, decl: nodes.ClassDecl) -> None:
+        """`coherency D` and `casualties nearest first`: in a unit class only, and casualties
+        only with a coherency (E324); D a fixed number (its sign is the Ruleset's check)."""
+        owner = f"class '{decl.name.name}'"
+        for line, words in ((decl.coherency, "coherency"), (decl.casualties, "casualties")):
+            if line is not None and decl.models is None:
+                self.error("E324", f"{owner} gives its models places ('{words}'), but is not a "
+                                   "unit of several models", line.span,
+                           hint="give the class its models first: models 5..10")
+        if decl.coherency is not None:
+            self.fixed_number(decl.coherency.distance, Scope({}), "a unit's coherency")
+        elif decl.casualties is not None and decl.models is not None:
+            self.error("E324", f"{owner} says which models fall first, but its models have no "
+                               "places of their own", decl.casualties.span,
+                       hint="give the unit places first: coherency 2 (each model within 2 of "
+                            "another)")
 
     def has_units(self) -> bool:
         """Whether some class of the rules is a unit (has `models` or `wounds per model`)."""

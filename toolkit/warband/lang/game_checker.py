@@ -65,6 +65,10 @@ GAME_SIGNATURES = {
     "inside": ((FIGHTER, ), (ZONE, MARKER, PIECE), BOOL),
     "partly_inside": ((FIGHTER, ), (MARKER, PIECE), BOOL),
     "carriers": ((FIGHTER, ), (EQUIPMENT, ), NUMBER),   # how many of a unit's models carry it
+    # units of models with places: how many of a unit's models are in range (the third
+    # argument, a number, is checked as one), see
+    "models_in_range": ((FIGHTER, ), (FIGHTER, ), NUMBER),
+    "models_seeing": ((FIGHTER, ), (FIGHTER, ), NUMBER),
 }
 # pieces as values: a piece's own fields (besides its kind's flags and counters), and which of
 # them a rule may change
@@ -302,6 +306,10 @@ class GameChecker(CheckerParts):
             if allowed is not None and t.kind != "any" and t.kind not in (a.kind for a in allowed):
                 words = " or ".join(str(a) for a in allowed)
                 self.error("E302", f"'{name}' needs {words} here, not {t}", arg.span)
+        if name == "models_in_range" and len(e.args) == 3:   # the range: a number
+            t = self.expr(e.args[2], scope)
+            self.expect(NUMBER, t, e.args[2].span, "the range")
+            self.require_fixed(t, e.args[2].span, "the range")
         if name == "pieces" and e.args and isinstance(e.args[0], nodes.Name):
             return Type("pieces", e.args[0].name)   # of one kind: its flags and counters known
         return result

@@ -131,6 +131,9 @@ class ClassDecl:
     # one model of a unit with a different weapon: `one model may take X`, `up to N models may
     # swap X for Y` (an EquipmentOption whose limit counts models, each carrying one piece)
     model_options: "tuple[EquipmentOption, ...]" = ()
+    # units of models with places: `coherency D`, `casualties nearest first` (None: not given)
+    coherency: "Coherency | None" = None
+    casualties: "Casualties | None" = None
 
 
 @node
@@ -186,6 +189,24 @@ class ModelWounds:
     """`wounds per model = VALUE` in a class: a fixed number, or the name of a number stat or a
     numbered trait each fighter of the class reads its own value of."""
     value: Expr
+    doc: str | None
+    span: Span
+
+
+@node
+class Coherency:
+    """`coherency D` in a unit's class: each model has a base of its own on the board, within D
+    of another model of the unit (docs/language.md, "Units of models with places")."""
+    distance: Expr
+    doc: str | None
+    span: Span
+
+
+@node
+class Casualties:
+    """`casualties nearest first` / `casualties farthest first` in a unit's class with places:
+    which of its models fall first, by their distance from whoever hurt the unit."""
+    order: str   # nearest | farthest
     doc: str | None
     span: Span
 

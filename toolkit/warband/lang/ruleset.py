@@ -266,6 +266,13 @@ class Ruleset:
         return (p for p in self.procedures.values() if p.kind == "action")
 
     @property
+    def has_places(self) -> bool:
+        """Whether some unit's models stand apart (`coherency D`): then a game sets them out
+        and moves them (game/formation.py)."""
+        return any(c.unit is not None and c.unit.coherency is not None
+                   for c in self.classes.values())
+
+    @property
     def has_units(self) -> bool:
         """Whether some class is a unit of models: then every fighter keeps a unit's values."""
         return any(c.unit is not None for c in self.classes.values())
@@ -678,7 +685,19 @@ def _unit(decl: nodes.ClassDecl, d: list[Diagnostic]) -> UnitSize | None:
     low, high = _number(models.low, d, "a unit's models"), _number(models.high, d, "a unit's models")
     default = None if models.default is None else _number(models.default, d, "a unit's models")
     unit = unit_size(low, high, default, wounds, models.doc, models.span, d)
-    return unit if unit is None else replace(unit, specials=_model_options(decl, d))
+    if unit is None:
+        return None
+    unit = replace(unit, specials=_model_options(decl, d))
+    if decl.coherency is not None:   # units of models with places
+        apart = _number(decl.coherency.distance, d, "a unit's coherency")
+        if not isinstance(apart, (int, Fraction)) or isinstance(apart, bool) or apart <= 0:
+            d.append(diag("E324", f"a unit's coherency is a distance above 0, not {apart}",
+                          decl.coherency.distance.span,
+                          hint="for example: coherency 2 (each model within 2 of another)"))
+        else:
+            unit = replace(unit, coherency=float(apart), casualties=decl.casualties.order
+                           if decl.casualties is not None else None)
+    return unit
 
 
 def _model_options(decl: nodes.ClassDecl, d: list[Diagnostic]) -> tuple[ModelOption, ...]:

@@ -323,6 +323,10 @@ def as_json(ruleset: Ruleset) -> dict:
                      **({"models": {"low": c.unit.low, "high": c.unit.high,
                                     "default": c.unit.default, "wounds": c.unit.wounds,
                                     "doc": c.unit.doc,
+                                    # units of models with places (only when it has them)
+                                    **({"coherency": c.unit.coherency,
+                                        "casualties": c.unit.casualties or "owner"}
+                                       if c.unit.coherency is not None else {}),
                                     # one model with a different weapon
                                     "specials": [{"kind": o.kind, "items": list(o.items),
                                                   "limit": o.limit, "replaces": o.replaces,

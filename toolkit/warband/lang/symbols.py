@@ -55,9 +55,14 @@ GAME_FUNCTIONS["partly_inside"] = 2
 # one model of a unit with a different weapon: carriers(u, w), how many of u's models carry w
 # (asked of the World, not the board: a game without a board answers it too)
 GAME_FUNCTIONS["carriers"] = 2
+# units of models with places: models_in_range(u, t, D), how many of u's models are within D of
+# t; models_seeing(u, t), how many see t (without a board: all of them)
+GAME_FUNCTIONS["models_in_range"] = 3
+GAME_FUNCTIONS["models_seeing"] = 2
 # Board questions added after rules were written that may use the words as their own names (a
 # tier `line`, a table `square`): not reserved; a declaration of the name takes its place there
 SOFT_GAME_FUNCTIONS = frozenset(AREA_FUNCTIONS) | {"pieces", "inside", "carriers",
+                                                   "models_in_range", "models_seeing",
                                                    "partly_inside"}
 BUILTIN_GROUPS = ("sides",)
 # `d(n)`: one die of a number of sides worked out as the rules run; not reserved (a table or

@@ -67,6 +67,11 @@ class UnitSize:
     span: Span | None
     # one model of a unit with a different weapon: what single models may carry
     specials: tuple[ModelOption, ...] = ()
+    # units of models with places (`coherency D`): each model within D of another (None: the
+    # unit stands at one point); which models fall first (`casualties nearest first`; None:
+    # the owner's choice)
+    coherency: float | None = None
+    casualties: str | None = None
 
     def allows(self, models) -> bool:
         return type(models) is int and self.low <= models <= self.high
@@ -110,8 +115,17 @@ def unit_words(unit: UnitSize) -> str:
     if unit.span is None:
         return f"one model of {wounds}"
     return f"a unit of {unit.shown} models (default {unit.default}), {wounds} each" + (
-        f": {unit.doc}" if unit.doc else "") + "".join(
+        f": {unit.doc}" if unit.doc else "") + place_words(unit) + "".join(
         f"; {o.words()}" + (f" ({o.doc})" if o.doc else "") for o in unit.specials)
+
+
+def place_words(unit: UnitSize) -> str:
+    """A unit's places as `rules show` says them ('' for a unit at one point)."""
+    if unit.coherency is None:
+        return ""
+    apart = int(unit.coherency) if unit.coherency == int(unit.coherency) else unit.coherency
+    falls = f"the {unit.casualties} first" if unit.casualties else "the owner's choice"
+    return f"; each model on its own base, within {apart} of another; casualties: {falls}"
 
 
 def special_option(unit: UnitSize | None, piece: str) -> ModelOption | None:
@@ -168,9 +182,20 @@ def start_values(unit: UnitSize | None, values: dict, traits: dict, models: int 
         per = wounds if type(wounds) is int and wounds > 0 else 1
         count = unit.default if models is None else models
     out = {"#models": count, "#models_start": count, "#wounds_left": per, "#model_wounds": per}
+    if unit is not None and unit.coherency is not None:   # units of models with places
+        out.update(place_values(unit))
     if special and unit is not None:
         out.update(special_values(unit, special, kit))
     return out
+
+
+# units of models with places, in play: the unit's values keep
+#   '#places'     each model's place as an offset from the fighter's position, the first (0, 0)
+#                 (empty until the game sets the unit out on a board: run/places.py),
+#   '#coherency'  the distance each model keeps within of another (fixed),
+#   '#order'      which models fall first: nearest, farthest, or owner (the owner's choice).
+def place_values(unit: UnitSize) -> dict:
+    return {"#places": (), "#coherency": unit.coherency, "#order": unit.casualties or "owner"}
 
 
 # one model of a unit with a different weapon, in play: the unit's values keep

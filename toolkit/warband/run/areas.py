@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from warband.diagnostics import diag
 from warband.run.errors import RulesError
 from warband.run.members import piece_label
+from warband.run.places import places
 from warband.run.world import FIGHTER_REFS, Ref, piece_position
 
 # name -> (fewest, most arguments): the area templates the rules may make
@@ -168,7 +169,9 @@ def under(world, area: Area) -> tuple[Ref, ...]:
     else:
         covers = area.covers
         found = tuple(FIGHTER_REFS[i] for i, f in enumerate(fighters)
-                      if not f.removed and f.position is not None and covers(f.position))
+                      if not f.removed and f.position is not None and (
+                          covers(f.position) if "#places" not in f.values
+                          else any(map(covers, places(f)))))
     if area.seen is not None:
         area.seen(world, area, found)
     return found
@@ -181,7 +184,11 @@ def is_under(world, ref: Ref, area: Area) -> bool:
         return False
     if area.at is None:
         return area.anchor is not None and area.anchor[1] == ref[1]
-    return f.position is not None and area.covers(f.position)
+    if f.position is None:
+        return False
+    if "#places" in f.values:   # a unit of models with places: any of its models
+        return any(map(area.covers, places(f)))
+    return area.covers(f.position)
 
 
 def check_size(value, what: str, most: float | None = None) -> float:

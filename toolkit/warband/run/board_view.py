@@ -23,7 +23,7 @@ from warband.run.world import PIECE_REFS
 # a method of a BoardView
 QUESTIONS = ("distance", "sees", "obscured", "contact", "engaged", "pieces", "inside",
              "partly_inside",
-             "carriers", "square", "circle", "cone", "line", "in_front", "in_rear")
+             "carriers", "models_in_range", "models_seeing", "square", "circle", "cone", "line", "in_front", "in_rear")
 
 
 class BoardView(Protocol):
@@ -38,6 +38,9 @@ class BoardView(Protocol):
     def inside(self, a, zone, world) -> bool: ...
     def partly_inside(self, a, where, world) -> bool: ...   # terrain with extent
     def carriers(self, a, piece, world) -> int: ...
+    # units of models with places: how many of a unit's models are in range, see
+    def models_in_range(self, a, b, reach, world): ...
+    def models_seeing(self, a, b, world): ...
     # areas and templates (run/areas.py), facing: the world is the last argument
     def square(self, *args): ...
     def circle(self, *args): ...
@@ -83,6 +86,13 @@ class NoBoard:
 
     def carriers(self, a, piece, world) -> int:   # (the World answers it, board or none)
         return units.carriers(world, a, piece)
+
+    # units of models with places: without a board every model is in range and in sight
+    def models_in_range(self, a, b, reach, world):
+        return world.fighters[a[1]].values.get("#models", 1)
+
+    def models_seeing(self, a, b, world):
+        return world.fighters[a[1]].values.get("#models", 1)
 
     # an area holds the fighter it is placed on or aimed at; a fighter faces every other
     def square(self, *args):

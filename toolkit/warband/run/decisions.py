@@ -89,7 +89,9 @@ class Policies:
                    for p in (self.default, *self.by_decision.values(), *self.by_side.values()))
 
 
-ENGINE_DECISIONS = ("action", "destination", "placement")   # what a game's engine asks players
+# what a game's engine asks players (`casualty`: which model of a unit with places falls, where
+# that is its owner's choice: game/engine.py)
+ENGINE_DECISIONS = ("action", "destination", "placement", "casualty")
 
 
 def policy_problem(ruleset, name: str, value: str) -> tuple[str, str] | None:

@@ -72,6 +72,11 @@ class GameHost(Protocol):
         (greedy, mcts): the index of the option it takes among `legal`. `run(option, world)`
         is the rest of the run once the option is taken; `show` labels an option."""
 
+    def casualties(self, ref: Ref, places: list, lost: int, world: World) -> list[int]:
+        """Units of models with places whose casualties are the owner's choice: which of the
+        models at `places` fall (`lost` of them, indices, in the order they fall), as the
+        unit's side's player picks them (run/places.py; sampled runs only)."""
+
     def statement(self, stmt: nodes.Stmt, env: dict, world: World,
                   next_: Callable[[dict, World], Any]) -> Any:
         """Run a game statement (activate, travel, concede, deploy, place, bring back), then

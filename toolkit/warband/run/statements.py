@@ -436,10 +436,17 @@ class Statements(InterpreterParts):
 
         return argument(0, [], world)
 
+    def chooser(self):
+        """Who picks the models that fall when a unit's casualties are its owner's choice:
+        the game's players in a sampled run; in exact odds, and outside a game, nobody (the
+        farthest first: run/places.py)."""
+        game = self.game
+        return game.casualties if game is not None and not self.exact_mode else None
+
     def wounded(self, ref, amount, stmt, world: World) -> World:
         """`inflict N wounds on U`, told to a recorded game's log as it happens: the wounds
         left on the model hit, and whether it fell (its losses are told after the action)."""
-        after = units.inflict(world, ref, amount, stmt, self.acting)
+        after = units.inflict(world, ref, amount, stmt, self.acting, self.chooser())
         if self.recorder is not None and self.recorder.record and not self.exact_mode:
             roll_labels.wounds(self.recorder, ref, world, after)
         return after

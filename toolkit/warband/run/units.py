@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from warband.diagnostics import diag
 from warband.lang.units import after_losses, carried_now
+from warband.run import places
 from warband.run.errors import RulesError
 
 
@@ -46,9 +47,10 @@ def after_wounds(models: int, left: int, per: int, amount: int) -> tuple[int, in
     return models, per - rest
 
 
-def inflict(world, ref, amount, node, by=None):
+def inflict(world, ref, amount, node, by=None, choose=None):
     """The world after the unit `ref` takes `amount` wounds (node: the statement, for E511);
-    `by`: who removes it when its last model falls (World.remove)."""
+    `by`: who removes it when its last model falls (World.remove); `choose`: who picks the
+    models that fall where that is the owner's choice (run/places.py; None: farthest first)."""
     amount = whole_wounds(amount, node)
     f = world.fighters[ref.index]
     if amount == 0 or f.removed:   # a casualty takes no more wounds
@@ -56,10 +58,13 @@ def inflict(world, ref, amount, node, by=None):
     values = f.values
     models, left = after_wounds(values["#models"], values["#wounds_left"],
                                 values["#model_wounds"], amount)
-    if models != values["#models"]:
+    before = values["#models"]   # (read first: a Draft that owns the fighter changes in place)
+    if models != before:
         world = world.set(ref, "#models", models)
         if "#specials" in values:   # one model with a different weapon: plain models first
             world = lose_specials(world, ref, values, values["#models"] - models)
+        if values.get("#places"):   # units of models with places: in the class's order
+            world = places.fall(world, ref, before - models, by, choose)
     world = world.set(ref, "#wounds_left", left)
     if models == 0:
         world = world.remove(ref, by=by)

@@ -23,7 +23,8 @@ window.onerror = function (message, source, line, column) {
       var g = $("f" + i);
       if (!g) { return; }
       g.setAttribute("class", d["class"] + (i === actor ? " acting" : ""));
-      var circle = g.querySelector("circle"), texts = g.querySelectorAll("text");
+      var circle = g.querySelector(":scope > circle"), texts = g.querySelectorAll("text");
+      drawModels(g, d, r, circle);
       circle.setAttribute("cx", d.x);
       circle.setAttribute("cy", d.y);
       texts[0].setAttribute("x", d.x);
@@ -33,6 +34,44 @@ window.onerror = function (message, source, line, column) {
       texts[1].textContent = d.badges;
       texts[1].setAttribute("visibility", d.badges ? "visible" : "hidden");
       g.querySelector("title").textContent = d.tip;
+    });
+  }
+
+  // units of models with places: an outline round the unit and a base for each other model,
+  // made anew at every step (their number changes as models fall)
+  function drawModels(g, d, r, circle) {
+    var unit = g.querySelector("g.unit");
+    if (!d.models) {
+      if (unit) { unit.parentNode.removeChild(unit); }
+      return;
+    }
+    var ns = "http://www.w3.org/2000/svg", colour = circle.getAttribute("fill");
+    if (!unit) {
+      unit = document.createElementNS(ns, "g");
+      unit.setAttribute("class", "unit");
+      g.insertBefore(unit, circle);
+    }
+    unit.textContent = "";
+    var outline = document.createElementNS(ns, "polygon");
+    outline.setAttribute("class", "outline");
+    outline.setAttribute("points", d.outline);
+    outline.setAttribute("fill", colour);
+    outline.setAttribute("fill-opacity", "0.12");
+    outline.setAttribute("stroke", colour);
+    outline.setAttribute("stroke-opacity", "0.5");
+    outline.setAttribute("stroke-width", String(2 * r + 6));
+    outline.setAttribute("stroke-linejoin", "round");
+    unit.appendChild(outline);
+    d.models.forEach(function (m) {
+      var c = document.createElementNS(ns, "circle");
+      c.setAttribute("class", "model");
+      c.setAttribute("cx", m[0]);
+      c.setAttribute("cy", m[1]);
+      c.setAttribute("r", r);
+      c.setAttribute("fill", colour);
+      c.setAttribute("stroke", "#111");
+      c.setAttribute("stroke-width", "0.8");
+      unit.appendChild(c);
     });
   }
 

@@ -401,7 +401,7 @@ class Writer(ExpressionWriter):
             unit = self.fresh("u")
             out.append(f"{pad}{unit} = {self.expr(s.target, scope)}")
             out.append(f"{pad}world = _inflict({DRAFT}, {unit}, {self.expr(s.amount, scope)}, "
-                       f"{self.const(s, 'n')}, I.acting)")
+                       f"{self.const(s, 'n')}, I.acting, I.chooser())")
             return bound
         if t is nodes.ForEach:   # (its turns count against the budget of work: budget.py)
             py = scope.names[s.var.name]
