@@ -102,8 +102,10 @@ class Formation:
         placed = [leader]
         # (a cluster of n bases fits in a circle of about sqrt(n) bases)
         reach = (math.sqrt(count) + 1) * (BASE + min(coherency, BASE))
-        spots = [s for s in self.around(leader, reach) if s != leader]
         for _ in range(count - 1):
+            # (the spots round the leader made afresh for each model: most take one of the
+            # first few, and the rounding of all of them was a tenth of a game's time)
+            spots = (s for s in self.around(leader, reach) if s != leader)
             spot = next((s for s in chain(spots, self.beside(placed, coherency))
                          if self.apart(s, placed) and self.coherent(s, placed, coherency)
                          and self.apart(s, taken) and room(s) and not board.blocked(s)),
@@ -136,6 +138,8 @@ class Formation:
             found = None
             for c in chain((want,), self.around(want, around), self.beside(placed, coherency),
                            (here,)):
+                if reachable is None and c != here and math.dist(here, c) > reach + 1e-9:
+                    continue   # (further than the move goes: the cheapest question first)
                 if not self.apart(c, placed) or not self.coherent(c, placed, coherency) or \
                         not self.apart(c, blocking) or not self.apart(c, passing) or \
                         board.blocked(c):
