@@ -357,7 +357,8 @@ def test_a_square_boards_reach_is_a_walk_through_free_cells(pieces, start, steps
 
 def _plain_path(board, start, target, stop, occupied):
     """Board._path's search as first written: A* over half-inch points, every step asking the
-    points (the points near other bases are the board's own: they are not what changed)."""
+    points and whether a base goes straight along it past every impassable piece (the points
+    near other bases and the step's clearance are the board's own: they are not what changed)."""
     import heapq
 
     from warband.game.board import _taken
@@ -379,7 +380,8 @@ def _plain_path(board, start, target, stop, occupied):
         for dx, dy, length in steps:
             q = (p[0] + dx, p[1] + dy)
             c = cost + length
-            if c < best.get(q, math.inf) and q in free and q not in taken:
+            if c < best.get(q, math.inf) and q in free and q not in taken and \
+                    board.step_clear(p, q):
                 best[q], came[q] = c, p
                 heapq.heappush(queue, (c + max(0.0, math.dist(q, target) - goal), c, q))
     return []

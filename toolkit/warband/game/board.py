@@ -1027,18 +1027,18 @@ class Steps(dict):
     """Each free half-inch point's steps onto free points, (the point stepped onto, what the
     step weighs: its length, or its cost in difficult ground), worked out the first time a
     search asks and kept for a free point (a point off them, a move's start, is not kept).
-    `clear`: whether a base may go straight between two free points (a diagonal step between
+    `passes`: whether a base may go straight between two free points (a diagonal step between
     two points clear of a wall's end may cut its corner): None where nothing is impassable."""
 
     def __init__(self, free: frozenset, cost: Callable | None = None,
-                 clear: Callable | None = None) -> None:
+                 passes: Callable | None = None) -> None:
         super().__init__()
-        self.free, self.cost, self.clear = free, cost, clear
+        self.free, self.cost, self.passes = free, cost, passes
 
     def __missing__(self, p) -> tuple:
         steps = _free_steps(p, self.free)
-        if self.clear is not None:
-            steps = tuple((q, length) for q, length in steps if self.clear(p, q))
+        if self.passes is not None:
+            steps = tuple((q, length) for q, length in steps if self.passes(p, q))
         if self.cost is not None:
             steps = tuple((q, self.cost(p, q)) for q, _ in steps)
         if p in self.free:

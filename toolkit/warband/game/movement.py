@@ -330,6 +330,7 @@ class Movement:
         everyone = [*others, *passing]   # (bases it may pass through, but not end on)
         if math.dist(start, goal) - stop <= CONTACT:
             return start   # there already
+        way: list | None
         if _clear(board, start, goal, stop, others):
             way = [start, _arrival(start, goal, stop, everyone)]
         else:
