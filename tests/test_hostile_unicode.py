@@ -216,7 +216,7 @@ def test_fighters_sharing_a_name_are_counted_apart(tmp_path):
     path.write_text(text, encoding="utf-8")
     page, plot = tmp_path / "page.html", tmp_path / "plot.svg"
     for args in (["--format", "html", "-o", str(page)], ["--plot", str(plot)]):
-        result = run("simulate", SCENARIO, "--side", f"family={path}", "--games", "20", *args)
+        result = run("simulate", SCENARIO, "--side", f"family={path}", "--games", "100", *args)
         clean(result)
         assert result.exit_code == 0, result.output
     shown = set(re.findall(r"Momma \((\d)\): ([\d.]+)%", page.read_text(encoding="utf-8")))
