@@ -238,7 +238,7 @@ def test_a_campaign_of_three_games_changes_the_crews(tmp_path):
     assert "tails hires Apprentice (Apprentice)" in first.stdout   # a hire
     assert "Terrier 1: Knacks 0 -> 1 (+1)" in first.stdout   # an advance
     text = crew.read_text()
-    assert "games: 1\npennies: 21\n" in text
+    assert "games: 1\npennies: 24\n" in text
     assert "Sling" in _entry(crew, "Wick")["equipment"]
     assert "    equipment: [Pole, Sling]\n" in text   # (in the style it was written in)
     assert _entry(crew, "Apprentice 3")["class"] == "Apprentice"
