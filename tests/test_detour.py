@@ -46,12 +46,17 @@ def test_no_base_in_the_way_gives_no_way_round():
     assert ways_round((4.0, 10.0), (10.0, 10.0), BASE, [(10.0, 10.0)]) == []
 
 
-def test_a_base_touching_the_start_is_left_for_the_straight_check():
-    # (a mover in contact may only move away from that base: no way round is offered)
-    start = (9.0, 10.0)
-    assert ways_round(start, (16.0, 10.0), 0.0, [(10.0, 10.0)]) == [] or \
-        all(math.dist(p, (10.0, 10.0)) >= NEAR for p in ways_round(start, (16.0, 10.0), 0.0,
-                                                                     [(10.0, 10.0)])[0][1:])
+def test_a_base_touching_the_start_is_gone_round_from_where_it_stands():
+    # (in base contact: straight out to the circle, then round it; never nearer the base)
+    start, base, goal = (9.0, 10.0), (10.0, 10.0), (16.0, 10.0)
+    ways = ways_round(start, goal, 0.0, [base])
+    assert len(ways) == 1
+    way = [*ways[0], goal]
+    assert math.dist(way[1], base) > math.dist(start, base)
+    for a, b in zip(way[1:], way[2:]):
+        assert not near_segment([base], a, b, NEAR), (a, b)
+    # a base it overlaps is left for the straight check (it may only move away from it)
+    assert ways_round((9.5, 10.0), goal, 0.0, [base]) == []
 
 
 def test_against_the_search_on_random_ground():

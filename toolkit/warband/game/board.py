@@ -61,13 +61,6 @@ class Zone:
     corners: tuple = ()
 
 
-def _gap(piece: Piece, pos) -> float:
-    """How far a point lies from a piece: a wall's line, an area (0 inside), a round piece."""
-    if piece.to is not None:
-        return _segment_distance(pos, piece.at, piece.to)
-    return area_gap(piece, pos)
-
-
 def _segment_distance(p, a, b) -> float:
     """Distance from point p to the segment a-b."""
     (px, py), (ax, ay), (bx, by) = p, a, b
@@ -235,9 +228,9 @@ class Board:
         if found is None:
             middle = (square[0] + 0.5, square[1] + 0.5)
             # (a point of the square is at most 0.71 from its middle: a piece further than that
-            # and a base's half from the middle is further than a base's half from the point)
+            # from a base at the middle is further than a base's half from the point)
             found = near[square] = [p for p in self.having("impassable")
-                                    if _gap(p, middle) < _R + 0.75]
+                                    if self.to_piece(middle, p) < 0.75]
         return found
 
     def still(self) -> Board:

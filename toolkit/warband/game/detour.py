@@ -54,9 +54,9 @@ def ways_round(start, goal, stop: float, others: list) -> list[list]:
 
 def _first_in_the_way(start, goal, stop: float, others: list):
     """The base of `others` nearest the start among those whose centre is nearer the straight
-    way than a base may come (None: none is). A base the mover already touches is no obstacle
-    it must go round: it may only move away from it, and the straight check says whether it
-    can."""
+    way than a base may come (None: none is). A base the mover already overlaps is left out:
+    it may only move away from it, and the straight check says whether it can; one it touches
+    is gone round from where it stands (straight out to the circle first)."""
     d = math.dist(start, goal)
     if d <= stop + 1e-9:
         return None

@@ -30,7 +30,7 @@ from itertools import chain, repeat
 from warband.game import pieces
 from warband.game.board import BASE, CONTACT, Board
 from warband.game.questions import Questions, plain_number
-from warband.run.places import offsets_of, places
+from warband.run.places import offset_place, offsets_of, places
 from warband.run.world import FIGHTER_REFS, World
 
 _NEAR = BASE - CONTACT   # two bases nearer than this overlap (inches)
@@ -123,7 +123,7 @@ class Formation:
         of them has nowhere to go."""
         f = world.fighters[index]
         board = self.board
-        old = [_place(start, o) for o in f.values["#places"]]
+        old = [offset_place(start, o) for o in f.values["#places"]]
         coherency = f.values["#coherency"]
         placed, new = [spot], {0: spot}
         self.ways = []
@@ -219,13 +219,6 @@ def _ref(index: int):
     return FIGHTER_REFS[index]
 
 
-def _place(at, offset) -> tuple:
-    x, y = at[0] + offset[0], at[1] + offset[1]
-    if type(x) is int and type(y) is int:
-        return (x, y)
-    return (round(x, 2), round(y, 2))
-
-
 def _nearest_first(old: list, coherency: float, board: Board) -> list:
     """The models but the leader, in the order they follow: through the unit's coherency from
     the leader outwards (each next to one moved already), then any cut off, nearest first."""
@@ -279,12 +272,7 @@ class ModelQuestions(Questions):
         mine, theirs = places(fa), places(fb)
         if not mine or not theirs:
             return True
-        return any(self.touching(p, q) for p in mine for q in theirs)
-
-    def touching(self, p, q) -> bool:
-        if self.board.squares:
-            return max(abs(p[0] - q[0]), abs(p[1] - q[1])) == 1
-        return math.dist(p, q) - BASE <= CONTACT
+        return any(self.board.contact(p, q) for p in mine for q in theirs)
 
     def sees(self, a, b, world) -> bool:
         fa, fb = world.fighters[a[1]], world.fighters[b[1]]
@@ -310,7 +298,7 @@ class ModelQuestions(Questions):
         mine = places(me)
         if not mine:
             return False
-        return any(self.touching(p, q) for g in world.fighters
+        return any(self.board.contact(p, q) for g in world.fighters
                    if g.side != me.side and not g.removed for q in places(g) for p in mine)
 
     def inside(self, a, zone, world) -> bool:
