@@ -274,3 +274,21 @@ def test_an_action_is_played_on_to_the_end_of_the_turn_and_no_further(scenarios,
                 assert set(activations) <= {acting}, activations
             else:
                 assert activations == [], activations
+
+
+def test_a_greedy_placement_policy_alone_weighs_where_sides_set_up(scenarios, monkeypatch):
+    # `--policy placement=greedy` with random players otherwise: the set-up is weighed too (a
+    # random player's quick draw of one spot once skipped it: every spot list was one spot)
+    from warband.game.engine import Game
+    from warband.run.decisions import Policies
+    import warband.game.players as players
+    weighed = []
+    original = players.Players.weigh_spot
+
+    def weigh_spot(self, policy, side, spots, world, worth):
+        weighed.append(len(spots))
+        return original(self, policy, side, spots, world, worth)
+    monkeypatch.setattr(players.Players, "weigh_spot", weigh_spot)
+    Game(scenarios["sss-standard-game"], 1,
+         Policies("random", by_decision={"placement": "greedy"})).play()
+    assert len(weighed) >= 10 and all(n > 1 for n in weighed)

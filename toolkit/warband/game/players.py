@@ -171,7 +171,11 @@ class Players:
     def spots(self, cells: list, fits: Callable[[tuple], bool]) -> list:
         """The cells where something fits; a random player needs only one, so a few random
         tries come first, and the whole zone is searched only when they all fail."""
-        policy_random = self.policies.default == "random" and not self.policies.by_side
+        policies = self.policies
+        # (every side's placements random: a `--policy placement=greedy` weighs them all)
+        policy_random = policies.for_decision("placement") == "random" and \
+            not policies.by_side and \
+            not any(name.endswith(":placement") for name in policies.by_decision)
         if policy_random and self.game.state.log.script is None and cells:
             for _ in range(30):
                 c = cells[random_below(self.interp.choice_rng, len(cells))]
